@@ -1,0 +1,93 @@
+# kiln: one non-recursive Makefile for the tester, its tests, the images and
+# the lab. `make` builds out/kiln; `make check` runs every test; `make lab`
+# is the main job; `make V=1` shows the commands.
+
+OUT := out
+CFLAGS ?= -O2 -g
+override CFLAGS += -std=c11 -Wall -Wextra -Werror -Wmissing-prototypes \
+	-D_GNU_SOURCE -Itools/kiln
+KILN_VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+
+ifneq ($(V),1)
+Q := @
+quiet = @printf '  %-8s %s\n' '$(1)' '$(2)';
+endif
+
+# How liburing reaches musl: musl-gcc searches only musl's headers, which
+# have neither liburing.h nor linux/*.h, and adding /usr/include would pull
+# in glibc's headers, which clash with musl's. So out/musl-include holds
+# symlinks to exactly the kernel-UAPI and liburing headers we need, and we
+# link Debian's liburing.a, which asks of the C library only calloc, free
+# and __stack_chk_fail, all of which musl has.
+MUSL_CC := musl-gcc
+MUSL_INC := $(OUT)/musl-include
+MUSL_LINKS := liburing.h liburing linux asm-generic
+LIBURING_A := /usr/lib/x86_64-linux-gnu/liburing.a
+
+KILN_SRCS := \
+	tools/kiln/crc32c.c \
+	tools/kiln/main.c
+
+KILN_OBJS := $(KILN_SRCS:tools/kiln/%.c=$(OUT)/musl/%.o)
+HOST_OBJS := $(filter-out $(OUT)/host/main.o,$(KILN_SRCS:tools/kiln/%.c=$(OUT)/host/%.o))
+
+UNIT_TESTS := \
+	crc32c
+
+UNIT_BINS := $(UNIT_TESTS:%=$(OUT)/tests/%)
+
+# The host build for unit tests: the same sources under ASan and UBSan.
+HOST_CC := cc
+SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=all
+
+all: $(OUT)/kiln
+
+# Everything that needs packages depends on this stamp; scripts/deps.sh
+# installs what is missing (with sudo when not root) and is idempotent.
+DEPS_STAMP := $(OUT)/.deps-$(shell cat scripts/deps.list | md5sum | cut -c1-8)
+deps: $(DEPS_STAMP)
+$(DEPS_STAMP): scripts/deps.sh scripts/deps.list
+	$(Q)mkdir -p $(OUT)
+	$(Q)sh scripts/deps.sh
+	$(Q)touch $@
+
+$(MUSL_INC)/.stamp: | $(DEPS_STAMP)
+	$(Q)mkdir -p $(MUSL_INC)
+	$(Q)for h in $(MUSL_LINKS); do ln -sfn /usr/include/$$h $(MUSL_INC)/$$h; done
+	$(Q)ln -sfn /usr/include/x86_64-linux-gnu/asm $(MUSL_INC)/asm
+	$(Q)touch $@
+
+$(OUT)/musl/%.o: tools/kiln/%.c $(MUSL_INC)/.stamp
+	$(call quiet,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(MUSL_CC) $(CFLAGS) -isystem $(MUSL_INC) \
+		-DKILN_VERSION='"$(KILN_VERSION)"' -MMD -MP -c -o $@ $<
+
+$(OUT)/kiln: $(KILN_OBJS)
+	$(call quiet,LD,$@)
+	$(Q)$(MUSL_CC) -static -o $@ $^ $(LIBURING_A)
+
+$(OUT)/host/%.o: tools/kiln/%.c | $(DEPS_STAMP)
+	$(call quiet,HOSTCC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(HOST_CC) $(CFLAGS) $(SANITIZE) -DKILN_VERSION='"test"' \
+		-MMD -MP -c -o $@ $<
+
+$(OUT)/tests/%: tests/unit/%.c tests/lib/tap.h $(HOST_OBJS)
+	$(call quiet,HOSTLD,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(HOST_CC) $(CFLAGS) $(SANITIZE) -o $@ $< $(HOST_OBJS) \
+		$(LIBURING_A) -lpthread
+
+check: $(OUT)/kiln $(UNIT_BINS) | $(DEPS_STAMP)
+	prove -r tests/
+
+clean:
+	rm -rf $(OUT)/musl $(OUT)/host $(OUT)/tests $(OUT)/kiln $(MUSL_INC)
+
+.PHONY: all deps check clean
+.DELETE_ON_ERROR:
+.SECONDARY:
+
+-include $(KILN_OBJS:.o=.d) $(HOST_OBJS:.o=.d)
