@@ -26,13 +26,15 @@ LIBURING_A := /usr/lib/x86_64-linux-gnu/liburing.a
 
 KILN_SRCS := \
 	tools/kiln/crc32c.c \
-	tools/kiln/main.c
+	tools/kiln/main.c \
+	tools/kiln/unit.c
 
 KILN_OBJS := $(KILN_SRCS:tools/kiln/%.c=$(OUT)/musl/%.o)
 HOST_OBJS := $(filter-out $(OUT)/host/main.o,$(KILN_SRCS:tools/kiln/%.c=$(OUT)/host/%.o))
 
 UNIT_TESTS := \
-	crc32c
+	crc32c \
+	unit
 
 UNIT_BINS := $(UNIT_TESTS:%=$(OUT)/tests/%)
 
