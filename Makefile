@@ -25,8 +25,19 @@ MUSL_LINKS := liburing.h liburing linux asm-generic
 LIBURING_A := /usr/lib/x86_64-linux-gnu/liburing.a
 
 KILN_SRCS := \
+	tools/kiln/burn.c \
 	tools/kiln/crc32c.c \
+	tools/kiln/discover.c \
+	tools/kiln/engine.c \
+	tools/kiln/json.c \
+	tools/kiln/judge.c \
 	tools/kiln/main.c \
+	tools/kiln/monitor.c \
+	tools/kiln/outcome.c \
+	tools/kiln/results.c \
+	tools/kiln/settings.c \
+	tools/kiln/target.c \
+	tools/kiln/timing.c \
 	tools/kiln/unit.c
 
 KILN_OBJS := $(KILN_SRCS:tools/kiln/%.c=$(OUT)/musl/%.o)

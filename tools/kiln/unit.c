@@ -46,6 +46,17 @@ uint64_t unit_mix(uint64_t x)
 	return x;
 }
 
+uint64_t unit_ident_hash(const char *identity)
+{
+	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a, then mixed */
+
+	for (; *identity; identity++) {
+		h ^= (unsigned char)*identity;
+		h *= 0x100000001b3ull;
+	}
+	return unit_mix(h);
+}
+
 static uint64_t seed_of(struct unit_key k)
 {
 	uint64_t h = unit_mix(k.run_id ^ 0x6b696c6e2d736565ull);

@@ -106,4 +106,7 @@ const char *unit_class_name(enum unit_class c);
 
 uint64_t unit_mix(uint64_t x);
 
+/* The 64-bit hash of a target's identity, as units carry it. */
+uint64_t unit_ident_hash(const char *identity);
+
 #endif

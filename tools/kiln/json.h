@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KILN_JSON_H
+#define KILN_JSON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * A JSON writer into memory, one indented key a line. Keys are given with
+ * each value (NULL inside arrays). Out of memory is remembered, not fatal:
+ * json_take() then returns NULL.
+ */
+struct json {
+	char *buf;
+	size_t len, cap;
+	int depth;
+	int fresh;		/* nothing written yet at this depth */
+	int failed;
+};
+
+void json_init(struct json *j);
+void json_begin(struct json *j, const char *key);	/* { */
+void json_end(struct json *j);				/* } */
+void json_array(struct json *j, const char *key);	/* [ */
+void json_array_end(struct json *j);			/* ] */
+void json_str(struct json *j, const char *key, const char *v);
+void json_u64(struct json *j, const char *key, uint64_t v);
+void json_i64(struct json *j, const char *key, int64_t v);
+void json_num(struct json *j, const char *key, double v);
+void json_bool(struct json *j, const char *key, int v);
+void json_null(struct json *j, const char *key);
+
+/* The document, NUL-terminated, owned by the caller; NULL on failure. */
+char *json_take(struct json *j, size_t *len);
+void json_free(struct json *j);
+
+#endif

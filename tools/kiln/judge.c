@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: PASS, WARN or FAIL for each target, with reasons a person
+ * can act on. Any I/O error, any bad unit, a stall or a vanished device
+ * fails a disk: a burn-in exists to find exactly those. A bad unit that
+ * reads back good fails it too: the fault is in the data path (bus,
+ * controller cache, memory), which is what a burn-in must not let through.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "judge.h"
+
+/* A second below this share of its phase's average is a dip. */
+#define UNSTABLE_SHARE 0.2
+/* ...counted once the phase has run this many whole seconds. */
+#define UNSTABLE_MIN_SECONDS 10
+/* A disk below this share of its like disks' median is slow. */
+#define SLOW_SHARE 0.5
+
+const char *judge_name(int verdict)
+{
+	switch (verdict) {
+	case JUDGE_PASS: return "PASS";
+	case JUDGE_WARN: return "WARN";
+	case JUDGE_FAIL: return "FAIL";
+	}
+	return "?";
+}
+
+__attribute__((format(printf, 3, 4)))
+static void reason(struct judge *j, int verdict, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (verdict > j->verdict)
+		j->verdict = verdict;
+	if (j->nreasons == JUDGE_MAX_REASONS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(j->reasons[j->nreasons++], sizeof(j->reasons[0]), fmt, ap);
+	va_end(ap);
+}
+
+double judge_phase_rate(const struct engine_target *et, int phase)
+{
+	uint64_t bytes = 0, ns = 0;
+	unsigned i;
+
+	for (i = 0; i < et->npasses; i++)
+		if (et->passes[i].phase == phase) {
+			bytes += et->passes[i].bytes;
+			ns += et->passes[i].ns;
+		}
+	return ns ? (double)bytes / ((double)ns / 1e9) / 1e6 : 0;
+}
+
+static void bad_units(const struct engine_target *et, struct judge *j)
+{
+	char list[160] = "";
+	size_t used = 0;
+	int c;
+
+	for (c = UNIT_BITFLIP; c < UNIT_CLASSES; c++) {
+		if (!et->bad_by_class[c])
+			continue;
+		used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%u %s",
+				 used ? ", " : "", et->bad_by_class[c],
+				 unit_class_name((enum unit_class)c));
+		if (used >= sizeof(list))
+			break;
+	}
+	reason(j, JUDGE_FAIL, "%u bad units (%s), the first at byte %llu",
+	       atomic_load(&et->bad_units), list,
+	       et->nbad ? (unsigned long long)et->bad[0].offset : 0ull);
+	if (et->bad_transient)
+		reason(j, JUDGE_FAIL, "%u bad units read back good: a fault in "
+		       "the data path (bus, controller, cache or memory), not "
+		       "the medium", et->bad_transient);
+}
+
+void judge_target(const struct engine_target *et,
+		  const struct monitor_target *mt, int mode, struct judge *j)
+{
+	int state = atomic_load(&et->state), p;
+	unsigned errors = atomic_load(&et->io_errors);
+
+	memset(j, 0, sizeof(*j));
+	switch (state) {
+	case STATE_BROKEN:
+		reason(j, JUDGE_FAIL, "could not be tested: %s", et->why);
+		return;
+	case STATE_STALLED:
+		reason(j, JUDGE_FAIL, "stalled: %s", et->why);
+		break;
+	case STATE_VANISHED:
+		reason(j, JUDGE_FAIL, "vanished: %s", et->why);
+		break;
+	case STATE_STOPPED:
+		j->interrupted = 1;
+		reason(j, JUDGE_WARN, "stopped before the end: %s", et->why);
+		break;
+	}
+	if (errors) {
+		const struct engine_error *e = et->nerrors ? &et->errors[0] : NULL;
+
+		if (e)
+			reason(j, JUDGE_FAIL, "%u I/O errors, the first in %s "
+			       "at byte %llu (+%llu): %s", errors,
+			       engine_phase_name(e->phase),
+			       (unsigned long long)e->offset,
+			       (unsigned long long)e->length, strerror(e->err));
+		else
+			reason(j, JUDGE_FAIL, "%u I/O errors", errors);
+	}
+	if (atomic_load(&et->bad_units))
+		bad_units(et, j);
+	if (mode == ENGINE_VERIFY && !et->verify_pass && !et->pass_found)
+		reason(j, JUDGE_FAIL, "no unit of this run and disk at its "
+		       "start, middle or end: a wrong run id, a different "
+		       "disk, or never written");
+
+	for (p = PHASE_WRITE; p <= PHASE_READ; p++) {
+		double avg = judge_phase_rate(et, p);
+
+		if (p == PHASE_FLUSH || !mt ||
+		    mt->seconds[p] < UNSTABLE_MIN_SECONDS || avg <= 0)
+			continue;
+		if (mt->min[p] >= 0 && mt->min[p] < UNSTABLE_SHARE * avg)
+			reason(j, JUDGE_WARN, "unstable %s: its slowest second "
+			       "ran %.0f MB/s, %.0f%% of its %.0f MB/s average",
+			       engine_phase_name(p), mt->min[p],
+			       100 * mt->min[p] / avg, avg);
+	}
+	if (!j->nreasons)
+		reason(j, JUDGE_PASS, "no errors");
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void judge_peers(const struct engine_target *ets, struct judge *js, int n)
+{
+	double *rates = calloc((size_t)n, sizeof(*rates));
+	int i, k, p;
+
+	if (!rates)
+		return;
+	for (p = PHASE_WRITE; p <= PHASE_READ; p++) {
+		if (p == PHASE_FLUSH)
+			continue;
+		for (i = 0; i < n; i++) {
+			const struct target *t = ets[i].t;
+			double mine = judge_phase_rate(&ets[i], p), median;
+			int like = 0;
+
+			if (t->kind != TARGET_BLOCK || t->id.backing[0] ||
+			    !t->id.model[0] || mine <= 0)
+				continue;
+			for (k = 0; k < n; k++) {
+				const struct target *o = ets[k].t;
+				double r = judge_phase_rate(&ets[k], p);
+
+				if (o->kind == TARGET_BLOCK && r > 0 &&
+				    !strcmp(o->id.model, t->id.model))
+					rates[like++] = r;
+			}
+			if (like < 3)
+				continue;
+			qsort(rates, (size_t)like, sizeof(*rates), cmp_double);
+			median = rates[like / 2];
+			if (mine < SLOW_SHARE * median)
+				reason(&js[i], JUDGE_WARN, "slow %s: %.0f MB/s, "
+				       "%.0f%% of the %.0f MB/s median of %d "
+				       "like disks", engine_phase_name(p), mine,
+				       100 * mine / median, median, like);
+		}
+	}
+	free(rates);
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KILN_JUDGE_H
+#define KILN_JUDGE_H
+
+#include "engine.h"
+#include "monitor.h"
+
+enum judge_verdict { JUDGE_PASS, JUDGE_WARN, JUDGE_FAIL };
+
+#define JUDGE_MAX_REASONS 8
+
+/* A verdict and its reasons, in plain words. */
+struct judge {
+	int verdict;
+	int interrupted;
+	int nreasons;
+	char reasons[JUDGE_MAX_REASONS][240];
+};
+
+/* Judges one target on what the engine and the monitor saw. */
+void judge_target(const struct engine_target *et,
+		  const struct monitor_target *mt, int mode, struct judge *j);
+
+/*
+ * Compares like disks (same model, three or more): one far slower than
+ * the others is a WARN. Loop devices and files are not hardware; skipped.
+ */
+void judge_peers(const struct engine_target *ets, struct judge *js, int n);
+
+/* The phase's average MB/s over all passes, 0 when it did not run. */
+double judge_phase_rate(const struct engine_target *et, int phase);
+
+const char *judge_name(int verdict);
+
+#endif

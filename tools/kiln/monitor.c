@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: per-second samples of every target and the status line.
+ *
+ * The counters are read without locks while the workers run: each is an
+ * atomic that only grows, so a sample is at worst a few requests stale.
+ * A second counts toward a phase's slowest and fastest only when the target
+ * spent all of it in that phase, so phase changes do not read as dips.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "monitor.h"
+#include "timing.h"
+
+int monitor_init(struct monitor *m, struct engine_target *ets, int n,
+		 FILE *csv, uint64_t t0)
+{
+	int i, p;
+
+	memset(m, 0, sizeof(*m));
+	m->mt = calloc((size_t)n, sizeof(*m->mt));
+	if (!m->mt)
+		return -1;
+	m->n = n;
+	m->ets = ets;
+	m->csv = csv;
+	m->t0 = m->last_ns = m->status_ns = t0;
+	for (i = 0; i < n; i++)
+		for (p = 0; p < PHASES; p++)
+			m->mt[i].min[p] = -1;
+	return 0;
+}
+
+void monitor_free(struct monitor *m)
+{
+	free(m->mt);
+	m->mt = NULL;
+}
+
+static void csv_name(FILE *f, const char *name)
+{
+	for (; *name; name++)
+		fputc(*name == ',' || *name == '\n' ? '_' : *name, f);
+}
+
+void monitor_sample(struct monitor *m, uint64_t now)
+{
+	double secs = (double)(now - m->last_ns) / 1e9;
+	uint64_t elapsed = (now - m->t0 + 500000000ull) / 1000000000ull;
+	int i;
+
+	if (secs <= 0)
+		return;
+	for (i = 0; i < m->n; i++) {
+		struct engine_target *et = &m->ets[i];
+		struct monitor_target *mt = &m->mt[i];
+		uint64_t w = atomic_load(&et->bytes_written);
+		uint64_t r = atomic_load(&et->bytes_read);
+		int phase = atomic_load(&et->phase);
+		uint64_t moved = (w - mt->last_w) + (r - mt->last_r);
+
+		if (m->csv && (moved || phase != mt->last_phase)) {
+			fprintf(m->csv, "%llu,", (unsigned long long)elapsed);
+			csv_name(m->csv, et->t->id.name);
+			fprintf(m->csv, ",%s,%u,%llu,%llu\n",
+				engine_phase_name(phase), atomic_load(&et->pass),
+				(unsigned long long)(w - mt->last_w),
+				(unsigned long long)(r - mt->last_r));
+		}
+		/* Only whole seconds of one moving phase, of about a second. */
+		if (phase == mt->last_phase && secs > 0.9 && secs < 1.1 &&
+		    (phase == PHASE_WRITE || phase == PHASE_VERIFY ||
+		     phase == PHASE_READ)) {
+			double rate = (double)moved / secs / 1e6;
+
+			if (mt->min[phase] < 0 || rate < mt->min[phase])
+				mt->min[phase] = rate;
+			if (rate > mt->max[phase])
+				mt->max[phase] = rate;
+			mt->seconds[phase]++;
+		}
+		if (!mt->done_ns && atomic_load(&et->state) != STATE_RUNNING)
+			mt->done_ns = now;
+		mt->last_w = w;
+		mt->last_r = r;
+		mt->last_phase = phase;
+	}
+	if (m->csv)
+		fflush(m->csv);
+	m->last_ns = now;
+}
+
+int64_t monitor_eta(const struct monitor *m, uint64_t now)
+{
+	double worst = 0, secs = (double)(now - m->t0) / 1e9;
+	int i, known = 0;
+
+	for (i = 0; i < m->n; i++) {
+		struct engine_target *et = &m->ets[i];
+		const struct monitor_target *mt = &m->mt[i];
+		uint64_t done = atomic_load(&et->bytes_written) +
+				atomic_load(&et->bytes_read);
+		double left;
+
+		if (atomic_load(&et->state) != STATE_RUNNING)
+			continue;
+		if (!mt->planned || !done || secs < 1)
+			continue;
+		left = mt->planned > done ? (double)(mt->planned - done) : 0;
+		if (left / ((double)done / secs) > worst)
+			worst = left / ((double)done / secs);
+		known = 1;
+	}
+	if (m->duration_ns) {
+		double rest = (double)(m->t0 + m->duration_ns) / 1e9 -
+			      (double)now / 1e9;
+
+		if (rest < 0)
+			rest = 0;
+		if (!known || rest < worst)
+			worst = rest;
+		known = 1;
+	}
+	return known ? (int64_t)(worst + 0.5) : -1;
+}
+
+void monitor_status(struct monitor *m, uint64_t now, char *line, size_t len)
+{
+	double secs = (double)(now - m->status_ns) / 1e9, total = 0;
+	int i, p, running = 0, slowest = -1, count[PHASES] = { 0 }, phase = 0;
+	unsigned errors = 0;
+	char hms[32], eta[32];
+	int64_t left;
+
+	if (secs <= 0)
+		secs = 1;
+	for (i = 0; i < m->n; i++) {
+		struct engine_target *et = &m->ets[i];
+		struct monitor_target *mt = &m->mt[i];
+		uint64_t b = atomic_load(&et->bytes_written) +
+			     atomic_load(&et->bytes_read);
+
+		mt->rate = (double)(b - mt->status_bytes) / secs / 1e6;
+		mt->status_bytes = b;
+		total += mt->rate;
+		errors += atomic_load(&et->io_errors) +
+			  atomic_load(&et->bad_units);
+		if (atomic_load(&et->state) != STATE_RUNNING)
+			continue;
+		running++;
+		count[atomic_load(&et->phase)]++;
+		if (slowest < 0 || mt->rate < m->mt[slowest].rate)
+			slowest = i;
+	}
+	m->status_ns = now;
+	for (p = 0; p < PHASES; p++)
+		if (count[p] > count[phase])
+			phase = p;
+
+	timing_fmt_hms((now - m->t0) / 1000000000ull, hms, sizeof(hms));
+	left = monitor_eta(m, now);
+	if (left >= 0)
+		timing_fmt_hms((uint64_t)left, eta, sizeof(eta));
+	else
+		snprintf(eta, sizeof(eta), "?");
+	if (!running) {
+		snprintf(line, len, "%s done %d/%d  %.0f MB/s  errors %u", hms,
+			 m->n, m->n, total, errors);
+		return;
+	}
+	snprintf(line, len, "%s %s %.0f MB/s  slowest %.12s %.0f  done %d/%d  "
+		 "errors %u  eta %s", hms, engine_phase_name(phase), total,
+		 m->ets[slowest].t->id.name, m->mt[slowest].rate,
+		 m->n - running, m->n, errors, eta);
+}

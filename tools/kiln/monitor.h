@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KILN_MONITOR_H
+#define KILN_MONITOR_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "engine.h"
+
+/* What the monitor learns of one target from its per-second samples. */
+struct monitor_target {
+	uint64_t last_w, last_r;	/* counters at the last sample */
+	int last_phase;
+	uint64_t status_bytes;		/* counters at the last status line */
+	double rate;			/* MB/s in the last status interval */
+	/* Per phase, over seconds spent wholly in that phase. */
+	double min[PHASES], max[PHASES];
+	unsigned seconds[PHASES];
+	uint64_t planned;		/* bytes the plan moves; 0: unknown */
+	uint64_t done_ns;		/* when it left running */
+};
+
+/*
+ * The monitor samples the engine's counters once a second into
+ * samples.csv, keeps each target's slowest and fastest second, and writes
+ * the status line a person watches.
+ */
+struct monitor {
+	int n;
+	struct engine_target *ets;
+	struct monitor_target *mt;
+	FILE *csv;		/* NULL: no samples file */
+	uint64_t t0;
+	uint64_t last_ns;	/* last sample */
+	uint64_t status_ns;	/* last status line */
+	uint64_t duration_ns;	/* the run's time limit, for the ETA */
+};
+
+int monitor_init(struct monitor *m, struct engine_target *ets, int n,
+		 FILE *csv, uint64_t t0);
+void monitor_free(struct monitor *m);
+
+/* Takes a sample: call once a second, and once at the end. */
+void monitor_sample(struct monitor *m, uint64_t now);
+
+/* Writes the status line for the interval since the last one. */
+void monitor_status(struct monitor *m, uint64_t now, char *line, size_t len);
+
+/* The seconds the run has left, by the slowest target; -1 unknown. */
+int64_t monitor_eta(const struct monitor *m, uint64_t now);
+
+#endif

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KILN_SETTINGS_H
+#define KILN_SETTINGS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * kiln's settings: one set of keys, the same on the command line
+ * (--KEY=VALUE or --KEY VALUE), in kiln.cfg (KEY=VALUE) and on the kernel
+ * command line (kiln.KEY=VALUE). This file owns the keys, their defaults
+ * and how their values are read; it knows nothing of what they do.
+ */
+enum settings_mode {
+	SETTINGS_WRITE_VERIFY,
+	SETTINGS_WRITE,
+	SETTINGS_VERIFY,
+	SETTINGS_READ,
+};
+
+struct settings {
+	int mode;			/* enum settings_mode */
+	uint64_t bs;			/* bytes a request */
+	unsigned qd;			/* requests in flight a target */
+	unsigned passes;		/* 0: one, unless duration says more */
+	uint64_t duration;		/* seconds; 0: no limit */
+	uint64_t offset;		/* where the region starts */
+	uint64_t span;			/* its length; 0: to the end */
+	int quick;			/* span sampled at start, middle, end */
+	unsigned max_writes;		/* whole-target writes; 0: no cap */
+	int max_writes_set;		/* else chosen per target */
+	uint64_t run_id;
+	int run_id_set;
+	char *out;			/* run folder */
+	unsigned interval;		/* seconds between status lines */
+	int json;			/* result document on stdout */
+	int destroy_data;		/* consent to overwrite has-data */
+	uint64_t size;			/* size of a file kiln creates */
+	unsigned deadline;		/* seconds before a request is stalled */
+	unsigned checkpoint;		/* seconds between result checkpoints */
+	unsigned max_detail;		/* errors and bad units listed a target */
+	unsigned save_units;		/* bad units saved a target */
+};
+
+/* Fills in the built-in defaults. */
+void settings_defaults(struct settings *s);
+
+/* Frees what settings_set() allocated. */
+void settings_free(struct settings *s);
+
+/*
+ * Sets key (without dashes) from its text value: 0, -ENOENT for an unknown
+ * key, -EINVAL for a bad value; err gets a one-line reason either way.
+ */
+int settings_set(struct settings *s, const char *key, const char *value,
+		 char *err, size_t errlen);
+
+/*
+ * Reads a command line: options set keys, the rest are collected in args
+ * (which must hold argc entries). Returns 0, or -EINVAL with err filled.
+ * "--help" or "-h" returns 1.
+ */
+int settings_parse_argv(struct settings *s, int argc, char **argv,
+			char **args, int *nargs, char *err, size_t errlen);
+
+/* Value readers, shared with whoever reads sizes and times. */
+int settings_parse_size(const char *text, uint64_t *out);
+int settings_parse_duration(const char *text, uint64_t *seconds);
+int settings_parse_uint(const char *text, unsigned max, unsigned *out);
+
+const char *settings_mode_name(int mode);
+
+/* Writes a size for a person: 1.5 GiB, 512 MiB, 4 KiB, 100 B. */
+char *settings_fmt_size(uint64_t bytes, char *buf, size_t len);
+
+#endif

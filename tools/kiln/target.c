@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: opening a target once, by identity.
+ *
+ * A block device is opened O_EXCL, which the kernel refuses while the
+ * device is mounted, used as swap, or held by md/dm: kiln never writes
+ * what is in use. Its identity comes from sysfs at open time and is checked
+ * again later, because kernel names shift when a drive drops out, and a
+ * wiping tool once overwrote an OS disk that way.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/fs.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "target.h"
+
+#define SYSFS "/sys"
+
+__attribute__((format(printf, 3, 4)))
+static void say(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}
+
+static int create_file(const char *path, uint64_t size, char *err,
+		       size_t errlen)
+{
+	int fd, ret = 0;
+
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		ret = -errno;
+		say(err, errlen, "cannot create %s: %s", path, strerror(errno));
+		return ret;
+	}
+	/* Reserve the space now, so a full filesystem shows before the run. */
+	if (fallocate(fd, 0, 0, (off_t)size) < 0) {
+		if (errno != EOPNOTSUPP && errno != ENOSYS) {
+			ret = -errno;
+			say(err, errlen, "cannot allocate %llu bytes for %s: %s",
+			    (unsigned long long)size, path, strerror(errno));
+			close(fd);
+			unlink(path);
+			return ret;
+		}
+		if (ftruncate(fd, (off_t)size) < 0) {
+			ret = -errno;
+			say(err, errlen, "cannot size %s: %s", path,
+			    strerror(errno));
+			close(fd);
+			unlink(path);
+			return ret;
+		}
+	}
+	close(fd);
+	return 0;
+}
+
+/* Reads the first unit: kiln's own data is recognised before anything. */
+static void read_first(struct target *t)
+{
+	size_t len = t->lbs > UNIT_SIZE ? t->lbs : UNIT_SIZE;
+	void *buf;
+
+	if (t->size < UNIT_SIZE || posix_memalign(&buf, 4096, len))
+		return;
+	if (pread(t->fd, buf, len, 0) == (ssize_t)len)
+		t->kiln_data = unit_parse(buf, &t->first);
+	free(buf);
+}
+
+static int open_block(struct target *t, const struct stat *st, char *err,
+		      size_t errlen)
+{
+	int flags = (t->writable ? O_RDWR : O_RDONLY) | O_DIRECT | O_EXCL |
+		    O_CLOEXEC;
+	struct stat now;
+	unsigned long long size = 0;
+	int lbs = 0, pbs = 0;
+
+	t->fd = open(t->path, flags);
+	if (t->fd < 0) {
+		int e = errno;
+
+		if (e == EBUSY)
+			say(err, errlen, "cannot open %s: %s (mounted, or held "
+			    "by md, dm or another program)", t->path,
+			    strerror(e));
+		else
+			say(err, errlen, "cannot open %s: %s", t->path,
+			    strerror(e));
+		return -e;
+	}
+	/* The name could have changed hands between stat and open. */
+	if (fstat(t->fd, &now) < 0 || !S_ISBLK(now.st_mode) ||
+	    now.st_rdev != st->st_rdev) {
+		say(err, errlen, "%s changed while it was being opened", t->path);
+		return -ESTALE;
+	}
+	t->rdev = now.st_rdev;
+	t->direct = 1;
+	if (ioctl(t->fd, BLKGETSIZE64, &size) < 0 ||
+	    ioctl(t->fd, BLKSSZGET, &lbs) < 0) {
+		int e = errno;
+
+		say(err, errlen, "cannot read the size of %s: %s", t->path,
+		    strerror(e));
+		return -e;
+	}
+	if (ioctl(t->fd, BLKPBSZGET, &pbs) < 0)
+		pbs = lbs;
+	t->size = size;
+	t->lbs = (unsigned)lbs;
+	t->pbs = (unsigned)pbs;
+	discover_identity(SYSFS, major(t->rdev), minor(t->rdev), t->size,
+			  &t->id);
+	if (!t->id.identity[0])
+		snprintf(t->id.identity, sizeof(t->id.identity), "dev:%u:%u:%llu",
+			 major(t->rdev), minor(t->rdev), size);
+	return 0;
+}
+
+static int open_file(struct target *t, char *err, size_t errlen)
+{
+	int flags = (t->writable ? O_RDWR : O_RDONLY) | O_CLOEXEC;
+	char real[PATH_MAX];
+	const char *base;
+	struct stat st;
+
+	t->fd = open(t->path, flags | O_DIRECT);
+	t->direct = t->fd >= 0;
+	/* Some filesystems (tmpfs before Linux 6.6) refuse O_DIRECT. */
+	if (t->fd < 0 && errno == EINVAL)
+		t->fd = open(t->path, flags);
+	if (t->fd < 0) {
+		int e = errno;
+
+		say(err, errlen, "cannot open %s: %s", t->path, strerror(e));
+		return -e;
+	}
+	if (fstat(t->fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		say(err, errlen, "%s changed while it was being opened", t->path);
+		return -ESTALE;
+	}
+	t->dev = st.st_dev;
+	t->ino = st.st_ino;
+	t->size = (uint64_t)st.st_size;
+	/* Units are 4 KiB aligned, which suits any filesystem's O_DIRECT. */
+	t->lbs = 4096;
+	t->pbs = 4096;
+	t->id.rotational = -1;
+	if (!realpath(t->path, real))
+		snprintf(real, sizeof(real), "%s", t->path);
+	if (snprintf(t->id.identity, sizeof(t->id.identity), "file:%s", real) < 0)
+		return -EINVAL;
+	base = strrchr(real, '/');
+	snprintf(t->id.name, sizeof(t->id.name), "%.63s", base ? base + 1 : real);
+	return 0;
+}
+
+int target_open(struct target *t, const char *path, int writable,
+		uint64_t create, char *err, size_t errlen)
+{
+	struct stat st;
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	t->fd = -1;
+	t->path = path;
+	t->writable = writable;
+	err[0] = 0;
+
+	if (stat(path, &st) < 0) {
+		if (errno != ENOENT || !create || !writable) {
+			ret = -errno;
+			if (errno == ENOENT && writable)
+				say(err, errlen, "%s: no such file or device "
+				    "(give --size to create a file)", path);
+			else
+				say(err, errlen, "%s: %s", path, strerror(errno));
+			return ret;
+		}
+		ret = create_file(path, create, err, errlen);
+		if (ret)
+			return ret;
+		t->created = 1;
+		if (stat(path, &st) < 0) {
+			ret = -errno;
+			say(err, errlen, "%s: %s", path, strerror(errno));
+			return ret;
+		}
+	}
+
+	if (S_ISBLK(st.st_mode)) {
+		t->kind = TARGET_BLOCK;
+		ret = open_block(t, &st, err, errlen);
+	} else if (S_ISREG(st.st_mode)) {
+		t->kind = TARGET_FILE;
+		ret = open_file(t, err, errlen);
+	} else {
+		say(err, errlen, "%s: not a block device or a regular file", path);
+		return -ENOTBLK;
+	}
+	if (ret) {
+		target_close(t);
+		return ret;
+	}
+	t->ident = unit_ident_hash(t->id.identity);
+	read_first(t);
+	return 0;
+}
+
+int target_same(const struct target *a, const struct target *b)
+{
+	if (a->kind != b->kind)
+		return 0;
+	if (a->kind == TARGET_BLOCK)
+		return a->rdev == b->rdev;
+	return a->dev == b->dev && a->ino == b->ino;
+}
+
+int target_check(const struct target *t)
+{
+	struct discover_id now;
+	struct stat st;
+
+	if (t->kind == TARGET_FILE)
+		return fstat(t->fd, &st) < 0 ? -ENODEV : 0;
+	if (discover_identity(SYSFS, major(t->rdev), minor(t->rdev), t->size,
+			      &now) < 0)
+		return -ENODEV;
+	if (strcmp(now.identity, t->id.identity))
+		return -ESTALE;
+	return 0;
+}
+
+int target_path_current(const struct target *t)
+{
+	struct stat st;
+
+	if (stat(t->path, &st) < 0)
+		return 0;
+	if (t->kind == TARGET_BLOCK)
+		return S_ISBLK(st.st_mode) && st.st_rdev == t->rdev;
+	return st.st_dev == t->dev && st.st_ino == t->ino;
+}
+
+void target_close(struct target *t)
+{
+	if (t->fd >= 0)
+		close(t->fd);
+	t->fd = -1;
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KILN_TARGET_H
+#define KILN_TARGET_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "discover.h"
+#include "unit.h"
+
+enum target_kind { TARGET_BLOCK, TARGET_FILE };
+
+/*
+ * One target, opened once and known by identity from then on: a block
+ * device (O_EXCL, so never one that is mounted or held) or a regular file.
+ */
+struct target {
+	const char *path;	/* as the user gave it */
+	enum target_kind kind;
+	int fd;
+	int writable;
+	int direct;		/* O_DIRECT in effect */
+	int created;		/* kiln created this file just now */
+	dev_t rdev;		/* block device */
+	dev_t dev;		/* file: its filesystem and inode */
+	ino_t ino;
+	uint64_t size;
+	unsigned lbs;		/* logical block size: I/O alignment */
+	unsigned pbs;
+	struct discover_id id;
+	uint64_t ident;		/* hash of id.identity */
+	int kiln_data;		/* the first unit is a kiln unit */
+	struct unit_header first;
+};
+
+/*
+ * Opens path for reading, or for writing too. A missing path is created as
+ * a file of create bytes when create is not 0. Returns 0 or -errno with a
+ * one-line reason in err: -ENOENT missing, -EBUSY in use, -ENOTBLK neither
+ * a block device nor a regular file.
+ */
+int target_open(struct target *t, const char *path, int writable,
+		uint64_t create, char *err, size_t errlen);
+
+/* 1 when a and b are the same device or file. */
+int target_same(const struct target *a, const struct target *b);
+
+/*
+ * Whether the opened device is still there and still the same disk:
+ * 0, -ENODEV when it has gone from sysfs, -ESTALE when its identity changed.
+ */
+int target_check(const struct target *t);
+
+/* Whether path still names the device we hold (names shift): 1 or 0. */
+int target_path_current(const struct target *t);
+
+void target_close(struct target *t);
+
+#endif

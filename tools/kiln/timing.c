@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: clocks and how times are written. Rates and deadlines use
+ * the monotonic clock; the wall clock only names things, and a machine
+ * without a set clock (no RTC battery, no network) is said to have one.
+ */
+#include <stdio.h>
+
+#include "timing.h"
+
+uint64_t timing_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+char *timing_fmt_hms(uint64_t s, char *buf, size_t len)
+{
+	if (s >= 86400)
+		snprintf(buf, len, "%llud%02llu:%02llu:%02llu",
+			 (unsigned long long)(s / 86400),
+			 (unsigned long long)(s / 3600 % 24),
+			 (unsigned long long)(s / 60 % 60),
+			 (unsigned long long)(s % 60));
+	else
+		snprintf(buf, len, "%02llu:%02llu:%02llu",
+			 (unsigned long long)(s / 3600),
+			 (unsigned long long)(s / 60 % 60),
+			 (unsigned long long)(s % 60));
+	return buf;
+}
+
+char *timing_fmt_utc(time_t t, int compact, char *buf, size_t len)
+{
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, compact ? "%Y%m%dT%H%M%SZ" : "%Y-%m-%dT%H:%M:%SZ",
+		 &tm);
+	return buf;
+}
+
+int timing_clock_trusted(time_t t)
+{
+	return t >= 1577836800;		/* 2020-01-01T00:00:00Z */
+}

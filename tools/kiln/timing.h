@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KILN_TIMING_H
+#define KILN_TIMING_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+/* Monotonic nanoseconds: for rates and deadlines, immune to clock steps. */
+uint64_t timing_now_ns(void);
+
+/* 01:02:03 (or 3d01:02:03) for a number of seconds. */
+char *timing_fmt_hms(uint64_t seconds, char *buf, size_t len);
+
+/* UTC wall time as 2026-11-30T11:07:57Z, or 20261130T110757Z when compact. */
+char *timing_fmt_utc(time_t t, int compact, char *buf, size_t len);
+
+/* A wall clock before 2020 has not been set: results say so. */
+int timing_clock_trusted(time_t t);
+
+#endif
