@@ -147,9 +147,17 @@ static void record_error(struct worker *w, int phase, uint32_t pass,
 {
 	struct engine_target *et = w->et;
 
+	struct engine_error *last;
+
 	atomic_fetch_add(&et->io_errors, 1);
 	pthread_mutex_lock(&et->lock);
-	if (et->nerrors < w->job->max_detail) {
+	last = et->nerrors ? &et->errors[et->nerrors - 1] : NULL;
+	/* A dead stretch of disk is one range, not a list of requests. */
+	if (last && last->phase == phase && last->pass == pass &&
+	    last->err == err && last->offset + last->length == off) {
+		last->length += len;
+		last->count++;
+	} else if (et->nerrors < w->job->max_detail) {
 		struct engine_error *e = &et->errors[et->nerrors++];
 
 		e->phase = phase;
@@ -157,6 +165,7 @@ static void record_error(struct worker *w, int phase, uint32_t pass,
 		e->offset = off;
 		e->length = len;
 		e->err = err;
+		e->count = 1;
 	}
 	pthread_mutex_unlock(&et->lock);
 

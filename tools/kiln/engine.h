@@ -49,12 +49,14 @@ struct engine_extent {
 	uint64_t offset, length;
 };
 
+/* Failed requests; neighbours with the same error share one entry. */
 struct engine_error {
 	int phase;
 	uint32_t pass;
 	uint64_t offset;
 	uint64_t length;
 	int err;		/* errno */
+	unsigned count;		/* requests in this range */
 };
 
 enum engine_retry {

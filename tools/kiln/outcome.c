@@ -162,6 +162,7 @@ static void json_target(struct json *j, const struct outcome *o,
 		json_u64(j, "pass", e->pass);
 		json_u64(j, "offset", e->offset);
 		json_u64(j, "length", e->length);
+		json_u64(j, "requests", e->count);
 		json_i64(j, "errno", e->err);
 		json_str(j, "error", strerror(e->err));
 		json_end(j);
@@ -303,37 +304,61 @@ void outcome_table(const struct outcome *o, FILE *f, int final)
 	}
 }
 
-static void bad_detail(FILE *f, const struct engine_bad *b)
+/* One bad unit, or a run of n like ones (zeroed, foreign) that follow it. */
+static void bad_detail(FILE *f, const struct engine_bad *b, unsigned n)
 {
 	const struct unit_verdict *v = &b->v;
-	unsigned i, n = v->nbits < UNIT_MAX_BITS ? v->nbits : UNIT_MAX_BITS;
+	unsigned i, nb = v->nbits < UNIT_MAX_BITS ? v->nbits : UNIT_MAX_BITS;
 
-	fprintf(f, "    %s at byte %llu (pass %u):", unit_class_name(v->class),
+	if (n > 1) {
+		fprintf(f, "    %s: %u units from byte %llu to %llu (pass %u); "
+			"%s\n", unit_class_name(v->class), n,
+			(unsigned long long)b->offset,
+			(unsigned long long)(b->offset + (uint64_t)n * UNIT_SIZE),
+			b->pass, engine_retry_name(b->retry));
+		return;
+	}
+	fprintf(f, "    %s at byte %llu (pass %u)", unit_class_name(v->class),
 		(unsigned long long)b->offset, b->pass);
 	switch (v->class) {
 	case UNIT_BITFLIP:
-		fprintf(f, " %u bit%s, at", v->nbits, v->nbits == 1 ? "" : "s");
-		for (i = 0; i < n; i++)
+		fprintf(f, ": %u bit%s, at", v->nbits, v->nbits == 1 ? "" : "s");
+		for (i = 0; i < nb; i++)
 			fprintf(f, " %u", v->bits[i]);
-		if (n < v->nbits)
+		if (nb < v->nbits)
 			fprintf(f, " ...");
 		break;
 	case UNIT_STALE:
-		fprintf(f, " holds pass %u of run %016llx", v->found.pass,
+		fprintf(f, ": holds pass %u of run %016llx", v->found.pass,
 			(unsigned long long)v->found.run_id);
 		break;
 	case UNIT_MISDIRECTED:
-		fprintf(f, " holds the unit for byte %llu of disk %016llx",
+		fprintf(f, ": holds the unit for byte %llu of disk %016llx",
 			(unsigned long long)v->found.offset,
 			(unsigned long long)v->found.ident);
 		break;
 	case UNIT_TORN:
-		fprintf(f, " sectors differing: mask 0x%x", v->sectors_bad);
+		fprintf(f, ": differing sectors, mask 0x%x", v->sectors_bad);
 		break;
 	default:
 		break;
 	}
 	fprintf(f, "; %s\n", engine_retry_name(b->retry));
+}
+
+/* How many bad units from i on are one stretch: same class, back to back. */
+static unsigned run_length(const struct engine_target *et, unsigned i)
+{
+	const struct engine_bad *a = &et->bad[i];
+	unsigned n = 1;
+
+	if (a->v.class != UNIT_ZEROED && a->v.class != UNIT_FOREIGN)
+		return 1;
+	while (i + n < et->nbad && et->bad[i + n].v.class == a->v.class &&
+	       et->bad[i + n].retry == a->retry &&
+	       et->bad[i + n].offset == a->offset + (uint64_t)n * UNIT_SIZE)
+		n++;
+	return n;
 }
 
 void outcome_summary(const struct outcome *o, FILE *f)
@@ -374,7 +399,7 @@ void outcome_summary(const struct outcome *o, FILE *f)
 	for (i = 0; i < o->n; i++) {
 		const struct outcome_target *ot = &o->ot[i];
 		struct engine_target *et = ot->et;
-		unsigned k;
+		unsigned k, lines;
 
 		fprintf(f, "\n%s (%s): %s\n", ot->t->id.name, ot->t->path,
 			judge_name(ot->j.verdict));
@@ -382,14 +407,22 @@ void outcome_summary(const struct outcome *o, FILE *f)
 		for (r = 0; r < ot->j.nreasons; r++)
 			fprintf(f, "  - %s\n", ot->j.reasons[r]);
 		pthread_mutex_lock(&et->lock);
-		for (k = 0; k < et->nerrors && k < 10; k++)
-			fprintf(f, "    %s error at byte %llu (+%llu), pass %u: "
-				"%s\n", engine_phase_name(et->errors[k].phase),
-				(unsigned long long)et->errors[k].offset,
-				(unsigned long long)et->errors[k].length,
-				et->errors[k].pass, strerror(et->errors[k].err));
-		for (k = 0; k < et->nbad && k < 10; k++)
-			bad_detail(f, &et->bad[k]);
+		for (k = 0; k < et->nerrors && k < 10; k++) {
+			const struct engine_error *e = &et->errors[k];
+
+			fprintf(f, "    %s error%s at byte %llu (+%llu), pass %u: "
+				"%s\n", engine_phase_name(e->phase),
+				e->count > 1 ? "s" : "",
+				(unsigned long long)e->offset,
+				(unsigned long long)e->length, e->pass,
+				strerror(e->err));
+		}
+		for (k = 0, lines = 0; k < et->nbad && lines < 10; lines++) {
+			unsigned n = run_length(et, k);
+
+			bad_detail(f, &et->bad[k], n);
+			k += n;
+		}
 		pthread_mutex_unlock(&et->lock);
 	}
 	fprintf(f, "\n");

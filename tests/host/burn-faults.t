@@ -1,0 +1,131 @@
+#!/bin/sh
+# kiln burn finds what a faulty data path does to data: damage made in a
+# loop device's backing file between a write and a verify is found at the
+# exact offset and classified (bit flips with their bits, misdirected,
+# stale, zeroed, torn, foreign); a device that fills up mid-write fails
+# with its error offsets while the others finish and pass; SIGINT stops
+# cleanly with results marked interrupted.
+. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../lib/host.sh"
+
+need_root
+poke="python3 $TOP/tests/lib/poke.py"
+M=1048576
+run=6b696c6e00000001
+
+test_expect_success 'setup: write pass 1, keep two of its units, write pass 2' '
+	make_loop d 64M && img=$(backing "$d") &&
+	"$KILN" burn --destroy-data --mode write --run-id $run "$d" >"$TEST_TMP/w1" 2>&1 &&
+	$poke "$img" save $((3 * M)) 4096 "$TEST_TMP/stale.unit" &&
+	$poke "$img" save $((6 * M)) 4096 "$TEST_TMP/old.unit" &&
+	"$KILN" burn --mode write --run-id $run --passes 2 --max-writes 0 "$d" \
+		>"$TEST_TMP/w2" 2>&1 &&
+	grep_in "kiln-data" "$TEST_TMP/w2"
+'
+
+test_expect_success 'setup: damage the backing file' '
+	$poke "$img" flip $((M / 2 + 1000)) 0x05 &&
+	$poke "$img" copy $((1 * M)) $((2 * M)) 4096 &&
+	$poke "$img" put $((3 * M)) "$TEST_TMP/stale.unit" &&
+	$poke "$img" zero $((4 * M)) 65536 &&
+	dd if="$TEST_TMP/old.unit" of="$img" bs=2048 count=1 seek=$((6 * M / 2048)) \
+		conv=notrunc 2>/dev/null &&
+	$poke "$img" random $((7 * M)) 4096
+'
+
+test_expect_success 'verify finds it all and fails the disk (exit 1)' '
+	r="$TEST_TMP/v/result.json" &&
+	{ "$KILN" burn --mode verify --run-id $run --out "$TEST_TMP/v" "$d" \
+		>"$TEST_TMP/v.out" 2>&1; test $? = 1; } &&
+	cat "$TEST_TMP/v.out" &&
+	[ "$(json_get "$r" "d[\"targets\"][0][\"verdict\"]")" = FAIL ] &&
+	[ "$(json_get "$r" "d[\"targets\"][0][\"verified_pass\"]")" = 2 ] &&
+	[ "$(json_get "$r" "d[\"targets\"][0][\"bad_units\"][\"count\"]")" = 21 ]
+'
+
+bad () {
+	json_get "$r" "[b for b in d[\"targets\"][0][\"bad_units\"][\"first\"] if b[\"offset\"] == $1][0][\"$2\"]"
+}
+
+test_expect_success 'flipped bits: the exact unit and bit positions' '
+	[ "$(bad $((M / 2)) class)" = bitflip ] &&
+	[ "$(bad $((M / 2)) bit_positions)" = "[8000, 8002]" ] &&
+	[ "$(bad $((M / 2)) bits_differing)" = 2 ] &&
+	[ "$(bad $((M / 2)) reread)" = "same on re-read" ] &&
+	grep_in "bitflip at byte 524288 (pass 2): 2 bits, at 8000 8002" "$TEST_TMP/v/summary.txt"
+'
+
+test_expect_success 'a unit copied over another is misdirected, from where' '
+	[ "$(bad $((2 * M)) class)" = misdirected ] &&
+	[ "$(json_get "$r" "[b for b in d[\"targets\"][0][\"bad_units\"][\"first\"] if b[\"offset\"] == $((2 * M))][0][\"found\"][\"offset\"]")" = $M ]
+'
+
+test_expect_success 'a unit left from pass 1 is stale' '
+	[ "$(bad $((3 * M)) class)" = stale ] &&
+	[ "$(json_get "$r" "[b for b in d[\"targets\"][0][\"bad_units\"][\"first\"] if b[\"offset\"] == $((3 * M))][0][\"found\"][\"pass\"]")" = 1 ]
+'
+
+test_expect_success 'a zeroed range is 16 zeroed units' '
+	[ "$(json_get "$r" "d[\"targets\"][0][\"bad_units\"][\"by_class\"][\"zeroed\"]")" = 16 ] &&
+	[ "$(bad $((4 * M)) class)" = zeroed ] &&
+	[ "$(bad $((4 * M + 61440)) class)" = zeroed ]
+'
+
+test_expect_success 'half a unit from pass 1 is torn; random bytes are foreign' '
+	[ "$(bad $((6 * M)) class)" = torn ] &&
+	[ "$(bad $((6 * M)) sectors_bad_mask)" = 15 ] &&
+	[ "$(bad $((7 * M)) class)" = foreign ]
+'
+
+test_expect_success 'the first bad units are saved with what was expected' '
+	ls "$TEST_TMP/v" | grep -c "^bad-unit-.*\.read$" >"$TEST_TMP/n" &&
+	[ "$(cat "$TEST_TMP/n")" = 4 ] &&
+	saved="$TEST_TMP/v/bad-unit-$(basename "$d")-$((2 * M))" &&
+	$poke "$img" save $((2 * M)) 4096 "$TEST_TMP/at2M" &&
+	cmp "$saved.read" "$TEST_TMP/at2M" &&
+	[ "$(stat -c %s "$saved.expected")" = 4096 ] &&
+	! cmp -s "$saved.read" "$saved.expected"
+'
+
+test_expect_success 'verify with the wrong run id finds no unit of its run' '
+	{ "$KILN" burn --mode verify --run-id 1234 "$d" >"$TEST_TMP/x.out" 2>&1;
+	  test $? = 1; } &&
+	grep_in "no unit of this run and disk" "$TEST_TMP/x.out"
+'
+
+test_expect_success 'a full tmpfs fails its device with offsets; the rest pass' '
+	mkdir "$TEST_TMP/small" &&
+	mount -t tmpfs -o size=16m kiln-small "$TEST_TMP/small" &&
+	test_at_exit "umount -l '$TEST_TMP/small'" &&
+	truncate -s 64M "$TEST_TMP/small/sparse.img" &&
+	full=$(losetup -f --show --direct-io=on "$TEST_TMP/small/sparse.img") &&
+	test_at_exit "losetup -d $full" &&
+	make_loop a 32M && make_loop b 32M && make_loop c 32M &&
+	{ "$KILN" burn --destroy-data --out "$TEST_TMP/full" "$a" "$full" "$b" "$c" \
+		>"$TEST_TMP/full.out" 2>&1; test $? = 1; } &&
+	cat "$TEST_TMP/full.out" &&
+	f="$TEST_TMP/full/result.json" &&
+	[ "$(json_get "$f" "\" \".join(t[\"verdict\"] for t in d[\"targets\"])")" = \
+		"PASS FAIL PASS PASS" ] &&
+	[ "$(json_get "$f" "d[\"targets\"][1][\"io_errors\"][\"count\"] > 0")" = True ] &&
+	[ "$(json_get "$f" "d[\"targets\"][1][\"io_errors\"][\"first\"][0][\"phase\"]")" = write ] &&
+	[ "$(json_get "$f" "d[\"targets\"][1][\"io_errors\"][\"first\"][0][\"offset\"] >= 8 * $M")" = True ] &&
+	[ "$(json_get "$f" "d[\"targets\"][1][\"bytes_written\"] > 0")" = True ] &&
+	[ "$(json_get "$f" "[t[\"bytes_read\"] for t in d[\"targets\"]][2:]")" = \
+		"[$((32 * M)), $((32 * M))]" ] &&
+	grep_in "I/O errors, the first in write at byte" "$TEST_TMP/full/summary.txt"
+'
+
+test_expect_success 'SIGINT stops cleanly: results say interrupted (exit 4)' '
+	make_loop big 256M &&
+	"$KILN" burn --destroy-data --passes 1000 --max-writes 0 --checkpoint 1 \
+		--out "$TEST_TMP/int" "$big" >"$TEST_TMP/int.out" 2>&1 &
+	pid=$! &&
+	sleep 3 && kill -INT $pid &&
+	{ wait $pid; test $? = 4; } &&
+	[ "$(json_get "$TEST_TMP/int/result.json" "d[\"state\"]")" = interrupted ] &&
+	[ "$(json_get "$TEST_TMP/int/result.json" "d[\"exit_code\"]")" = 4 ] &&
+	grep_in "(interrupted)" "$TEST_TMP/int/summary.txt"
+'
+
+test_done

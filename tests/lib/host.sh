@@ -1,0 +1,39 @@
+# host.sh: real block devices for host tests: loop devices over files in
+# /dev/shm (with O_DIRECT), cleaned up at exit. Needs root; without it the
+# whole test says "# SKIP needs root".
+
+need_root () {
+	[ "$(id -u)" -eq 0 ] || test_skip_all "needs root (loop devices)"
+	command -v losetup >/dev/null || test_skip_all "needs losetup"
+}
+
+loop_seq=0
+
+# make_loop VAR SIZE [DIR]: sets VAR to a new loop device over a new, fully
+# allocated file in DIR (default /dev/shm). Not in $( ): the cleanups it
+# registers must reach this shell.
+make_loop () {
+	loop_seq=$((loop_seq + 1))
+	img="${3:-/dev/shm}/kiln-test-$$-$loop_seq.img"
+	rm -f "$img"
+	fallocate -l "$2" "$img" 2>/dev/null || truncate -s "$2" "$img" || return 1
+	test_at_exit "rm -f '$img'"
+	dev=$(losetup -f --show --direct-io=on "$img") || return 1
+	test_at_exit "losetup -d '$dev'"
+	eval "$1=\$dev"
+}
+
+# backing DEV: the file behind a loop device.
+backing () {
+	cat "/sys/block/$(basename "$1")/loop/backing_file"
+}
+
+# md5 of a file or device, to prove it was not touched.
+sum_of () {
+	md5sum <"$1" | cut -d' ' -f1
+}
+
+# json_get FILE EXPR: a value from a JSON file, by a Python expression on d.
+json_get () {
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
