@@ -37,9 +37,14 @@ test_run_cleanups () {
 trap 'test_run_cleanups' EXIT
 trap 'exit 130' INT TERM
 
+# A function of its own, so "return 1" in a test's loop ends that test only.
+test_eval_ () {
+	eval "$1"
+}
+
 test_expect_success () {
 	test_count=$((test_count + 1))
-	if eval "$2" >"$test_log" 2>&1; then
+	if test_eval_ "$2" >"$test_log" 2>&1; then
 		printf 'ok %d - %s\n' "$test_count" "$1"
 	else
 		printf 'not ok %d - %s\n' "$test_count" "$1"

@@ -1,0 +1,80 @@
+#!/bin/sh
+# kiln burn never destroys what was not meant to be destroyed: a device
+# with a real partition table (made by sfdisk) is written only with
+# --destroy-data and is read freely; a mounted device is refused always;
+# an existing file that is not kiln's needs --destroy-data.
+. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../lib/host.sh"
+
+test_expect_success 'an existing foreign file is refused without --destroy-data' '
+	head -c 4194304 /dev/urandom >"$TEST_TMP/foreign" &&
+	before=$(sum_of "$TEST_TMP/foreign") &&
+	{ "$KILN" burn "$TEST_TMP/foreign" >"$TEST_TMP/o" 2>"$TEST_TMP/e"; test $? = 2; } &&
+	grep_in "refusing to write $TEST_TMP/foreign" "$TEST_TMP/e" &&
+	grep_in "destroy-data" "$TEST_TMP/e" &&
+	[ "$(sum_of "$TEST_TMP/foreign")" = "$before" ]
+'
+
+test_expect_success '... read without it, and written with it' '
+	"$KILN" burn --mode read "$TEST_TMP/foreign" >"$TEST_TMP/o" 2>&1 &&
+	[ "$(sum_of "$TEST_TMP/foreign")" = "$before" ] &&
+	"$KILN" burn --destroy-data "$TEST_TMP/foreign" >"$TEST_TMP/o" 2>&1 &&
+	[ "$(sum_of "$TEST_TMP/foreign")" != "$before" ]
+'
+
+need_root
+command -v sfdisk >/dev/null || test_skip_all "needs sfdisk"
+
+test_expect_success 'setup: a device with a GPT partition table, by sfdisk' '
+	make_loop gpt 32M &&
+	printf "label: gpt\n,8M,L\n,,L\n" | sfdisk -q "$gpt" &&
+	gpt_sum=$(sum_of "$gpt")
+'
+
+test_expect_success 'write-verify and write are refused without --destroy-data' '
+	for mode in write-verify write; do
+		{ "$KILN" burn --mode $mode "$gpt" >"$TEST_TMP/o" 2>"$TEST_TMP/e"
+		  test $? = 2; } || return 1
+		grep_in "refusing to write $gpt" "$TEST_TMP/e" || return 1
+	done &&
+	[ "$(sum_of "$gpt")" = "$gpt_sum" ]
+'
+
+test_expect_success 'one refused target stops the run before any I/O' '
+	make_loop other 16M &&
+	other_sum=$(sum_of "$other") &&
+	{ "$KILN" burn "$TEST_TMP/created.img" --size 8M "$other" "$gpt" \
+		>"$TEST_TMP/o" 2>"$TEST_TMP/e"; test $? = 2; } &&
+	[ "$(sum_of "$other")" = "$other_sum" ] &&
+	[ "$(sum_of "$gpt")" = "$gpt_sum" ] &&
+	[ ! -e "$TEST_TMP/created.img" ]
+'
+
+test_expect_success 'read mode reads it and leaves it unchanged' '
+	"$KILN" burn --mode read "$gpt" >"$TEST_TMP/o" 2>&1 &&
+	grep_in "read only" "$TEST_TMP/o" &&
+	[ "$(sum_of "$gpt")" = "$gpt_sum" ]
+'
+
+test_expect_success 'with --destroy-data it is written and verified' '
+	"$KILN" burn --destroy-data "$gpt" >"$TEST_TMP/o" 2>&1 &&
+	grep_in "overwritten with --destroy-data" "$TEST_TMP/o" &&
+	[ "$(sum_of "$gpt")" != "$gpt_sum" ]
+'
+
+test_expect_success 'a mounted device is refused, even with --destroy-data' '
+	make_loop fs 32M &&
+	mkfs.ext4 -q "$fs" &&
+	mkdir "$TEST_TMP/mnt" && mount "$fs" "$TEST_TMP/mnt" &&
+	test_at_exit "umount -l '$TEST_TMP/mnt'" &&
+	fs_sum=$(sum_of "$fs") &&
+	for mode in write-verify read; do
+		{ "$KILN" burn --destroy-data --mode $mode "$fs" >"$TEST_TMP/o" \
+			2>"$TEST_TMP/e"; test $? = 2; } || return 1
+		grep_in "busy (mounted, or held" "$TEST_TMP/e" || return 1
+	done &&
+	umount "$TEST_TMP/mnt" &&
+	[ "$(sum_of "$fs")" = "$fs_sum" ]
+'
+
+test_done

@@ -1,0 +1,91 @@
+#!/bin/sh
+# Bad input to kiln burn gets one clear line on stderr and exit 2, before
+# any I/O: nothing is created, nothing is written.
+. "$(dirname "$0")/../lib/tap.sh"
+
+f="$TEST_TMP/t.img"
+"$KILN" burn --size 1M "$f" >/dev/null 2>&1 || test_bail "cannot make $f"
+sum=$(md5sum <"$f")
+
+# usage_error WHAT ARGS...: exit 2, one "kiln: " line naming WHAT, $f intact.
+usage_error () {
+	what=$1
+	shift
+	"$KILN" "$@" >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+	code=$?
+	[ "$code" = 2 ] || { echo "exit $code, want 2"; cat "$TEST_TMP/err"; return 1; }
+	[ "$(wc -l <"$TEST_TMP/err")" = 1 ] || { echo "want one line:"; cat "$TEST_TMP/err"; return 1; }
+	grep -q "^kiln: .*$what" "$TEST_TMP/err" || { echo "want '$what':"; cat "$TEST_TMP/err"; return 1; }
+	[ ! -s "$TEST_TMP/out" ] || { echo "stdout not empty"; return 1; }
+	[ "$(md5sum <"$f")" = "$sum" ] || { echo "$f changed"; return 1; }
+	[ ! -e "$TEST_TMP/new.img" ] || { echo "new.img was created"; return 1; }
+}
+
+test_expect_success 'an unknown option' '
+	usage_error "unknown option .--frobnicate." burn --frobnicate "$f"
+'
+test_expect_success 'an unknown command' '
+	usage_error "unknown command" frob
+'
+test_expect_success 'bad sizes' '
+	usage_error "bad value for --bs: .12x." burn --bs 12x "$f" &&
+	usage_error "bad value for --bs: 1000" burn --bs 1000 "$f" &&
+	usage_error "bad value for --bs: 0" burn --bs=0 "$f" &&
+	usage_error "bad value for --size: .-1." burn --size -1 "$TEST_TMP/new.img" &&
+	usage_error "bad value for --offset" burn --offset 99999999999999999999999 "$f" &&
+	usage_error "bad value for --span" burn --span 1x "$f"
+'
+test_expect_success 'bad counts, times, modes, flags and ids' '
+	usage_error "bad value for --qd" burn --qd 0 "$f" &&
+	usage_error "bad value for --qd" burn --qd 1000 "$f" &&
+	usage_error "bad value for --passes" burn --passes abc "$f" &&
+	usage_error "bad value for --duration" burn --duration 5x "$f" &&
+	usage_error "bad value for --mode" burn --mode bogus "$f" &&
+	usage_error "bad value for --json" burn --json=2 "$f" &&
+	usage_error "bad value for --run-id" burn --run-id xyz "$f" &&
+	usage_error "bad value for --interval" burn --interval 0 "$f"
+'
+test_expect_success 'an option without its value' '
+	usage_error "--bs needs a value" burn "$f" --bs
+'
+test_expect_success 'no target, and a missing one' '
+	usage_error "no target given" burn --bs 1M &&
+	usage_error "no such file or device .give --size" burn "$TEST_TMP/new.img"
+'
+test_expect_success 'a target too small' '
+	printf x >"$TEST_TMP/tiny" &&
+	usage_error "too small" burn --mode read "$TEST_TMP/tiny" &&
+	usage_error "too small" burn --offset 2M "$f" &&
+	usage_error "too small" burn --offset 512k --span 1M "$f"
+'
+test_expect_success 'a target given twice, by two names' '
+	ln -s "$f" "$TEST_TMP/link" &&
+	usage_error "given twice" burn "$f" "$TEST_TMP/link"
+'
+test_expect_success 'verify without a run id' '
+	usage_error "needs the --run-id" burn --mode verify "$f"
+'
+test_expect_success 'not a block device or a file' '
+	usage_error "not a block device or a regular file" burn --mode read "$TEST_TMP"
+'
+test_expect_success 'a bad target after a new one: the new file goes again' '
+	usage_error "not a block device" burn --size 1M "$TEST_TMP/new.img" "$TEST_TMP"
+'
+test_expect_success '--help prints the usage and exits 0' '
+	"$KILN" burn --help >"$TEST_TMP/help" &&
+	grep_in "usage: kiln" "$TEST_TMP/help" &&
+	grep_in "Exit codes" "$TEST_TMP/help"
+'
+
+if [ "$(id -u)" -eq 0 ]; then
+	. "$(dirname "$0")/../lib/host.sh"
+	test_expect_success 'offsets not aligned to the logical block size' '
+		make_loop d 8M &&
+		usage_error "multiples of its logical block size" burn --mode read --offset 100 "$d" &&
+		usage_error "multiples of its logical block size" burn --mode read --span 5000 "$d"
+	'
+else
+	test_skip "needs root (loop devices)"
+fi
+
+test_done
