@@ -45,6 +45,8 @@ HOST_OBJS := $(filter-out $(OUT)/host/main.o,$(KILN_SRCS:tools/kiln/%.c=$(OUT)/h
 
 UNIT_TESTS := \
 	crc32c \
+	results \
+	settings \
 	unit
 
 UNIT_BINS := $(UNIT_TESTS:%=$(OUT)/tests/%)

@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: kiln's settings: sizes, times and counts are read exactly
+ * or refused with a reason; a command line sets keys and collects targets;
+ * every bad input is an error, never a silent default.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "../lib/tap.h"
+#include "settings.h"
+
+static int size_is(const char *text, uint64_t want)
+{
+	uint64_t v = 0;
+
+	return settings_parse_size(text, &v) == 0 && v == want;
+}
+
+static int size_bad(const char *text)
+{
+	uint64_t v = 12345;
+
+	return settings_parse_size(text, &v) < 0 && v == 12345;
+}
+
+static int duration_is(const char *text, uint64_t want)
+{
+	uint64_t v = 0;
+
+	return settings_parse_duration(text, &v) == 0 && v == want;
+}
+
+static int duration_bad(const char *text)
+{
+	uint64_t v;
+
+	return settings_parse_duration(text, &v) < 0;
+}
+
+/* Parses a command line given as one string of words. */
+static int parse(struct settings *s, char *line, char **args, int *nargs,
+		 char *err, size_t errlen)
+{
+	char *argv[32], *save = NULL, *w;
+	int argc = 0;
+
+	for (w = strtok_r(line, " ", &save); w && argc < 32;
+	     w = strtok_r(NULL, " ", &save))
+		argv[argc++] = w;
+	settings_defaults(s);
+	return settings_parse_argv(s, argc, argv, args, nargs, err, errlen);
+}
+
+static int bad_line(const char *line, const char *want)
+{
+	struct settings s;
+	char copy[256], err[256] = "", *args[32];
+	int n, ret, ok;
+
+	snprintf(copy, sizeof(copy), "%s", line);
+	ret = parse(&s, copy, args, &n, err, sizeof(err));
+	ok = ret == -EINVAL && strstr(err, want) && !strchr(err, '\n');
+	if (!ok)
+		tap_diag("'%s': ret %d, err '%s', want '%s'", line, ret, err,
+			 want);
+	settings_free(&s);
+	return ok;
+}
+
+int main(void)
+{
+	struct settings s;
+	char line[256], err[256], *args[32], buf[32];
+	int n, ret;
+
+	tap_ok(size_is("0", 0) && size_is("512", 512) && size_is("4k", 4096) &&
+	       size_is("4K", 4096) && size_is("128k", 131072) &&
+	       size_is("1M", 1048576) && size_is("1MiB", 1048576) &&
+	       size_is("4m", 4194304) && size_is("10G", 10737418240ull) &&
+	       size_is("2T", 2199023255552ull) &&
+	       size_is("1P", 1125899906842624ull),
+	       "sizes: bytes and binary suffixes, with or without iB");
+	tap_ok(size_bad("") && size_bad("x") && size_bad("-1") &&
+	       size_bad("1.5G") && size_bad("12x") && size_bad("1MB") &&
+	       size_bad("1 M") && size_bad("M") && size_bad("1Mi") &&
+	       size_bad("99999999999999999999") && size_bad("20000P"),
+	       "bad sizes are refused: junk, negative, fractions, overflow");
+
+	tap_ok(duration_is("90", 90) && duration_is("90s", 90) &&
+	       duration_is("30m", 1800) && duration_is("12h", 43200) &&
+	       duration_is("2d", 172800) && duration_is("1h30m", 5400) &&
+	       duration_is("0", 0), "durations: seconds and d/h/m/s sums");
+	tap_ok(duration_bad("") && duration_bad("5x") && duration_bad("h") &&
+	       duration_bad("-5") && duration_bad("1.5h") &&
+	       duration_bad("999999999999d"), "bad durations are refused");
+
+	{
+		unsigned u = 7;
+
+		tap_ok(settings_parse_uint("8", 256, &u) == 0 && u == 8 &&
+		       settings_parse_uint("257", 256, &u) == -ERANGE &&
+		       settings_parse_uint("", 256, &u) == -EINVAL &&
+		       settings_parse_uint("1x", 256, &u) == -EINVAL &&
+		       settings_parse_uint("-1", 256, &u) == -EINVAL && u == 8,
+		       "counts: digits only, within range");
+	}
+
+	snprintf(line, sizeof(line), "--mode write --bs=128k --qd 4 "
+		 "--passes 3 --duration 12h --offset 1M --span quick:300M "
+		 "--max-writes 0 --run-id DEADbeef --out /tmp/r --json "
+		 "--destroy-data /dev/sdb /dev/sdc");
+	ret = parse(&s, line, args, &n, err, sizeof(err));
+	tap_ok(ret == 0 && s.mode == SETTINGS_WRITE && s.bs == 131072 &&
+	       s.qd == 4 && s.passes == 3 && s.duration == 43200 &&
+	       s.offset == 1048576 && s.quick && s.span == 314572800 &&
+	       s.max_writes_set && s.max_writes == 0 && s.run_id_set &&
+	       s.run_id == 0xdeadbeef && !strcmp(s.out, "/tmp/r") && s.json &&
+	       s.destroy_data && n == 2 && !strcmp(args[0], "/dev/sdb") &&
+	       !strcmp(args[1], "/dev/sdc"),
+	       "a full command line sets every key and keeps the targets");
+	settings_free(&s);
+
+	snprintf(line, sizeof(line), "/dev/sdb");
+	ret = parse(&s, line, args, &n, err, sizeof(err));
+	tap_ok(ret == 0 && s.mode == SETTINGS_WRITE_VERIFY &&
+	       s.bs == 1048576 && s.qd == 8 && !s.max_writes_set &&
+	       !s.run_id_set && !s.destroy_data && !s.json && s.interval == 10 &&
+	       s.deadline == 60 && n == 1, "defaults: write-verify, 1M, qd 8, "
+	       "no consent");
+
+	snprintf(line, sizeof(line), "--json=0 --destroy-data=1 -- --odd-name");
+	ret = parse(&s, line, args, &n, err, sizeof(err));
+	tap_ok(ret == 0 && !s.json && s.destroy_data && n == 1 &&
+	       !strcmp(args[0], "--odd-name"),
+	       "flags take =1/=0; -- ends the options");
+
+	snprintf(line, sizeof(line), "--span quick x");
+	ret = parse(&s, line, args, &n, err, sizeof(err));
+	tap_ok(ret == 0 && s.quick && s.span == 3ull << 30,
+	       "--span quick samples 3 GiB");
+
+	snprintf(line, sizeof(line), "--help");
+	tap_ok(parse(&s, line, args, &n, err, sizeof(err)) == 1,
+	       "--help is asked for, not an error");
+
+	tap_ok(bad_line("--frobnicate x", "unknown option '--frobnicate'") &&
+	       bad_line("-x y", "unknown option '-x'") &&
+	       bad_line("x --bs", "--bs needs a value") &&
+	       bad_line("--bs 12x y", "bad value for --bs: '12x'") &&
+	       bad_line("--qd 0 y", "bad value for --qd") &&
+	       bad_line("--qd 999 y", "bad value for --qd") &&
+	       bad_line("--passes abc y", "bad value for --passes") &&
+	       bad_line("--passes 0 y", "bad value for --passes") &&
+	       bad_line("--duration 5x y", "bad value for --duration") &&
+	       bad_line("--mode bogus y", "bad value for --mode") &&
+	       bad_line("--json=2 y", "bad value for --json") &&
+	       bad_line("--run-id xyz y", "bad value for --run-id") &&
+	       bad_line("--run-id 12345678901234567 y", "bad value for --run-id") &&
+	       bad_line("--span quick:0 y", "bad value for --span") &&
+	       bad_line("--interval 0 y", "bad value for --interval") &&
+	       bad_line("--out= y", "bad value for --out"),
+	       "every bad input is one line naming the option and the value");
+
+	settings_defaults(&s);
+	tap_ok(settings_set(&s, "qd", "16", err, sizeof(err)) == 0 && s.qd == 16 &&
+	       settings_set(&s, "nonesuch", "1", err, sizeof(err)) == -ENOENT &&
+	       strstr(err, "unknown setting 'nonesuch'") &&
+	       settings_set(&s, "qd", "x", err, sizeof(err)) == -EINVAL &&
+	       s.qd == 16, "settings_set: known keys, unknown keys, bad values");
+	settings_free(&s);
+
+	tap_ok(!strcmp(settings_fmt_size(100, buf, sizeof(buf)), "100 B") &&
+	       !strcmp(settings_fmt_size(4096, buf, sizeof(buf)), "4 KiB") &&
+	       !strcmp(settings_fmt_size(1536ull << 20, buf, sizeof(buf)), "1.5 GiB") &&
+	       !strcmp(settings_fmt_size(64ull << 20, buf, sizeof(buf)), "64 MiB"),
+	       "sizes are written for people");
+	tap_ok(!strcmp(settings_mode_name(SETTINGS_VERIFY), "verify") &&
+	       !strcmp(settings_mode_name(99), "unknown"), "mode names");
+	return tap_done();
+}
