@@ -34,10 +34,13 @@
 #define TABLE_EVERY_NS (300ull * 1000000000ull)
 
 static volatile sig_atomic_t interrupted;
+static struct engine_job *signal_job;
 
 static void on_signal(int sig)
 {
 	interrupted = 1;
+	if (signal_job)
+		engine_wake(signal_job);
 	/* A second signal is the user insisting: let it kill. */
 	signal(sig, SIG_DFL);
 }
@@ -452,8 +455,10 @@ static int run(struct burn *b)
 	b->job.save_units = s->save_units;
 	b->job.ctx = b->ctx;
 	atomic_init(&b->job.stop, 0);
+	b->job.wake_fd = -1;
 	b->o.mode = b->job.mode;
 
+	signal_job = &b->job;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	if (engine_start(&b->job, b->et, b->n) < 0) {
@@ -488,15 +493,10 @@ static int run(struct burn *b)
 	next_table = now + TABLE_EVERY_NS;
 	next_checkpoint = now + (uint64_t)s->checkpoint * 1000000000ull;
 	do {
-		struct timespec ts;
-
 		now = timing_now_ns();
-		if (next_sample > now) {
-			ts.tv_sec = (time_t)((next_sample - now) / 1000000000ull);
-			ts.tv_nsec = (long)((next_sample - now) % 1000000000ull);
-			/* Cut short by a signal, or by a poll below. */
-			nanosleep(&ts, NULL);
-		}
+		/* Cut short when a worker ends or a signal comes. */
+		if (next_sample > now)
+			engine_wait(&b->job, next_sample - now);
 		if (interrupted)
 			atomic_store(&b->job.stop, 1);
 		running = engine_poll(&b->job, b->et, b->n);

@@ -11,11 +11,13 @@
  */
 #include <errno.h>
 #include <liburing.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include "engine.h"
@@ -511,6 +513,15 @@ static int setup(struct worker *w)
 
 static void teardown(struct worker *w)
 {
+	/*
+	 * A ring is torn down asynchronously after its fd closes, and until
+	 * then its registered file keeps the device claimed (O_EXCL): a kiln
+	 * run straight after would find the device busy. Unregistering waits.
+	 */
+	if (w->ring_ok && w->fixed_file)
+		io_uring_unregister_files(&w->ring);
+	if (w->ring_ok && w->fixed_bufs)
+		io_uring_unregister_buffers(&w->ring);
 	if (w->ring_ok)
 		io_uring_queue_exit(&w->ring);
 	free(w->slots);
@@ -546,6 +557,7 @@ static void *worker_main(void *arg)
 	if (setup(&w) < 0) {
 		leave_running(et, STATE_BROKEN);
 		teardown(&w);
+		engine_wake(job);
 		return NULL;
 	}
 
@@ -604,6 +616,7 @@ static void *worker_main(void *arg)
 		set_why(et, "the duration ran out in pass %u", iter);
 	leave_running(et, atomic_load(&job->stop) ? STATE_STOPPED : STATE_DONE);
 	teardown(&w);
+	engine_wake(job);
 	return NULL;
 }
 
@@ -626,6 +639,7 @@ int engine_start(struct engine_job *job, struct engine_target *ets, int n)
 			return -ENOMEM;
 	}
 
+	job->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	/* Workers take no signals: the main thread stops them through job. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
@@ -641,6 +655,27 @@ int engine_start(struct engine_job *job, struct engine_target *ets, int n)
 	if (ret)
 		atomic_store(&job->stop, 1);
 	return ret;
+}
+
+void engine_wake(struct engine_job *job)
+{
+	uint64_t one = 1;
+
+	if (job->wake_fd >= 0 && write(job->wake_fd, &one, sizeof(one)) < 0) {
+		/* Full or closed: the waiter wakes on its timeout anyway. */
+	}
+}
+
+void engine_wait(struct engine_job *job, uint64_t timeout_ns)
+{
+	struct pollfd p = { .fd = job->wake_fd, .events = POLLIN };
+	uint64_t count;
+
+	if (job->wake_fd < 0 || poll(&p, 1, (int)(timeout_ns / 1000000)) <= 0)
+		return;
+	if (read(job->wake_fd, &count, sizeof(count)) < 0) {
+		/* Nothing to read: someone else drained it. */
+	}
 }
 
 int engine_poll(struct engine_job *job, struct engine_target *ets, int n)

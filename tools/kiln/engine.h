@@ -102,6 +102,7 @@ struct engine_job {
 	const struct unit_ctx *ctx;	/* the run's unit format */
 	atomic_int stop;		/* set to stop all targets now */
 	uint64_t start_ns;
+	int wake_fd;			/* eventfd: a worker ended, or a signal */
 };
 
 struct engine_target {
@@ -157,6 +158,14 @@ int engine_start(struct engine_job *job, struct engine_target *ets, int n);
  * and returns how many targets are still running. Call about once a second.
  */
 int engine_poll(struct engine_job *job, struct engine_target *ets, int n);
+
+/*
+ * Sleeps until a worker ends, engine_wake() is called, or timeout_ns pass.
+ */
+void engine_wait(struct engine_job *job, uint64_t timeout_ns);
+
+/* Wakes engine_wait(); safe in a signal handler. */
+void engine_wake(struct engine_job *job);
 
 /* Waits for the workers that can still finish; leaves stalled ones be. */
 void engine_join(struct engine_target *ets, int n);

@@ -38,7 +38,7 @@ struct unit_key {
 /* Per run: the base pattern and the tables that make the CRC cheap. */
 struct unit_ctx {
 	uint64_t run_id;
-	uint64_t base[UNIT_SIZE / 8];
+	_Alignas(16) uint64_t base[UNIT_SIZE / 8];
 	uint32_t seed_crc[8][256];
 	uint32_t header_shift[4][256];
 	uint32_t crc_const;
@@ -80,8 +80,8 @@ struct unit_header {
 void unit_ctx_init(struct unit_ctx *ctx, uint64_t run_id);
 
 /*
- * Fills len bytes (whole units; buf 8-byte aligned) for key: unit i gets
- * offset + i * UNIT_SIZE.
+ * Fills len bytes (whole units) for key: unit i gets offset + i * UNIT_SIZE.
+ * A 16-byte aligned buf (an I/O buffer) is written around the caches.
  */
 void unit_fill(const struct unit_ctx *ctx, void *buf, size_t len,
 	       struct unit_key key);

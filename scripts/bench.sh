@@ -1,0 +1,136 @@
+#!/bin/sh
+# make bench: kiln against fio on the same four loop devices over files in
+# /dev/shm, in one run, as ratios (this machine is noisy: only ratios taken
+# in one run compare). Both with verification (CRC32C) and without.
+# BENCH_SIZE (2G) per device, BENCH_BS (1M), BENCH_QD (8). Needs root.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+kiln="$top/out/kiln"
+size=${BENCH_SIZE:-2G}
+bs=${BENCH_BS:-1M}
+qd=${BENCH_QD:-8}
+tmp=$(mktemp -d)
+
+[ "$(id -u)" -eq 0 ] || { echo "bench: needs root (loop devices)" >&2; exit 3; }
+
+loops=""
+cleanup () {
+	for d in $loops; do
+		losetup -d "$d" 2>/dev/null || true
+	done
+	rm -f /dev/shm/kiln-bench-*.img
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+set --
+for i in 0 1 2 3; do
+	img="/dev/shm/kiln-bench-$i.img"
+	rm -f "$img"
+	# Allocated up front: first-touch page allocation in tmpfs would be
+	# measured otherwise.
+	fallocate -l "$size" "$img"
+	dev=$(losetup -f --show --direct-io=on "$img")
+	loops="$loops $dev"
+	set -- "$@" "$dev"
+done
+
+# measure NAME CMD...: runs CMD, keeps its wall, user and sys seconds.
+measure () {
+	name=$1
+	shift
+	/usr/bin/time -f '%e %U %S' -o "$tmp/$name.time" "$@" \
+		>"$tmp/$name.out" 2>"$tmp/$name.err" || {
+		echo "bench: $name failed:" >&2
+		tail -5 "$tmp/$name.err" >&2
+		exit 3
+	}
+}
+
+fio_jobs () {
+	for d in "$@"; do
+		printf ' --name=%s --filename=%s' "$(basename "$d")" "$d"
+	done
+}
+
+common="--ioengine=io_uring --direct=1 --bs=$bs --iodepth=$qd --group_reporting --output-format=json"
+echo "bench: 4 loop devices of $size in /dev/shm, bs $bs, qd $qd, $(nproc) CPUs"
+echo "bench: kiln $("$kiln" version | cut -d' ' -f2), crc32c by CPUID; fio $(fio --version)"
+
+# A first write of a tmpfs file allocates its pages (fallocate does not
+# make them ready), which would be charged to whoever comes first.
+# shellcheck disable=SC2046
+measure warmup fio $common --rw=write $(fio_jobs "$@")
+measure kiln_wv "$kiln" burn --destroy-data --bs "$bs" --qd "$qd" --json "$@"
+# shellcheck disable=SC2046
+measure fio_wv fio $common --rw=write --verify=crc32c --do_verify=1 \
+	--verify_fatal=1 $(fio_jobs "$@")
+measure kiln_w "$kiln" burn --destroy-data --mode write --bs "$bs" --qd "$qd" --json "$@"
+measure kiln_r "$kiln" burn --mode read --bs "$bs" --qd "$qd" --json "$@"
+# shellcheck disable=SC2046
+measure fio_w fio $common --rw=write $(fio_jobs "$@")
+# shellcheck disable=SC2046
+measure fio_r fio $common --rw=read $(fio_jobs "$@")
+
+python3 - "$tmp" "$size" <<'PY'
+import json, sys
+tmp = sys.argv[1]
+GiB = 1 << 30
+
+def cpu(name):
+    wall, user, sys_ = (float(x) for x in open(f"{tmp}/{name}.time").read().split()[-3:])
+    return wall, user + sys_
+
+def kiln(name, phase):
+    d = json.load(open(f"{tmp}/{name}.out"))
+    b = sum(t["phases"][phase]["bytes"] for t in d["targets"])
+    s = max(t["phases"][phase]["seconds"] for t in d["targets"])
+    assert d["verdict"] == "PASS", f"{name}: {d['verdict']}"
+    return b, s
+
+def fio(name, rw):
+    d = json.load(open(f"{tmp}/{name}.out"))
+    j = d["jobs"][0][rw]
+    return j["io_bytes"], j["runtime"] / 1000.0
+
+rows = []
+# kiln with verification
+kw, kws = kiln("kiln_wv", "write")
+kv, kvs = kiln("kiln_wv", "verify")
+wall, c = cpu("kiln_wv")
+rows.append(("kiln write+verify", kw / kws / GiB, kv / kvs / GiB, c / ((kw + kv) / GiB), (kw) / wall / GiB))
+fw, fws = fio("fio_wv", "write")
+fv, fvs = fio("fio_wv", "read")
+wall, c = cpu("fio_wv")
+rows.append(("fio  write+verify", fw / fws / GiB, fv / fvs / GiB, c / ((fw + fv) / GiB), fw / wall / GiB))
+# without verification
+kw2, kw2s = kiln("kiln_w", "write")
+kr2, kr2s = kiln("kiln_r", "read")
+w1, c1 = cpu("kiln_w")
+w2, c2 = cpu("kiln_r")
+rows.append(("kiln write, read", kw2 / kw2s / GiB, kr2 / kr2s / GiB, (c1 + c2) / ((kw2 + kr2) / GiB), kw2 / (w1 + w2) / GiB))
+fw2, fw2s = fio("fio_w", "write")
+fr2, fr2s = fio("fio_r", "read")
+w3, c3 = cpu("fio_w")
+w4, c4 = cpu("fio_r")
+rows.append(("fio  write, read", fw2 / fw2s / GiB, fr2 / fr2s / GiB, (c3 + c4) / ((fw2 + fr2) / GiB), fw2 / (w3 + w4) / GiB))
+
+print()
+print(f"{'':20} {'write':>8} {'verify/':>8} {'CPU s':>8} {'whole':>8}")
+print(f"{'':20} {'GiB/s':>8} {'read':>8} {'per GiB':>8} {'GiB/s':>8}")
+for r in rows:
+    print(f"{r[0]:20} {r[1]:8.2f} {r[2]:8.2f} {r[3]:8.3f} {r[4]:8.2f}")
+k, f, ku, fu = rows
+print()
+print("whole: bytes of the devices over the wall time of writing and")
+print("reading them back (with or without checking), the whole command.")
+print()
+print(f"kiln/fio CPU per GiB, verified:     {k[3] / f[3]:5.2f}  (target <= 0.33)")
+print(f"kiln/fio write+verify throughput:   {k[4] / f[4]:5.2f}  (target >= 1.5)")
+print(f"kiln verified/unverified rate:      {k[4] / ku[4]:5.2f}  (target >= 0.75)")
+print(f"fio  verified/unverified rate:      {f[4] / fu[4]:5.2f}")
+print(f"fio verify: write at {f[1] / fu[1]:.0%} of its unverified write, "
+      f"verify at {f[2] / fu[2]:.0%} of its read")
+PY
