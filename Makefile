@@ -98,10 +98,19 @@ $(OUT)/tests/%: tests/unit/%.c tests/lib/tap.h $(HOST_OBJS)
 check: $(OUT)/kiln $(UNIT_BINS) | $(DEPS_STAMP)
 	prove -r tests/
 
+# The main job. Until the bootable image exists: a live burn-in of loop
+# devices (root) or plain files (not root) on this machine.
+lab: $(OUT)/kiln | $(DEPS_STAMP)
+	sh scripts/lab-host.sh
+
+# kiln against fio on the same devices, in one run, as ratios.
+bench: $(OUT)/kiln | $(DEPS_STAMP)
+	sh scripts/bench.sh
+
 clean:
 	rm -rf $(OUT)/musl $(OUT)/host $(OUT)/tests $(OUT)/kiln $(MUSL_INC)
 
-.PHONY: all deps check clean
+.PHONY: all bench check clean deps lab
 .DELETE_ON_ERROR:
 .SECONDARY:
 

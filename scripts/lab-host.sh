@@ -1,14 +1,14 @@
 #!/bin/sh
 # The lab before the image exists: a live kiln burn of a few loop devices
 # over files in /dev/shm (as root), or of plain files in out/lab (not root).
-# LAB_DISKS (4) and LAB_SIZE (256M) set how many and how big.
+# LAB_DISKS (4) and LAB_SIZE (1G) set how many and how big.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 kiln="$top/out/kiln"
 lab="$top/out/lab"
 n=${LAB_DISKS:-4}
-size=${LAB_SIZE:-256M}
+size=${LAB_SIZE:-1G}
 run="$lab/run-$(date -u +%Y%m%dT%H%M%SZ)"
 mkdir -p "$lab"
 
@@ -23,7 +23,7 @@ if [ "$(id -u)" -ne 0 ] || ! command -v losetup >/dev/null 2>&1; then
 		i=$((i + 1))
 	done
 	status=0
-	"$kiln" burn --size "$size" --interval 2 --out "$run" "$@" || status=$?
+	"$kiln" burn --size "$size" --interval 1 --out "$run" "$@" || status=$?
 	rm -rf "$lab/files"
 	echo "lab: results in $run"
 	exit "$status"
@@ -53,6 +53,6 @@ while [ "$i" -lt "$n" ]; do
 done
 # --destroy-data: these devices were made a moment ago over our own files.
 status=0
-"$kiln" burn --destroy-data --interval 2 --out "$run" "$@" || status=$?
+"$kiln" burn --destroy-data --interval 1 --out "$run" "$@" || status=$?
 echo "lab: results in $run"
 exit "$status"
