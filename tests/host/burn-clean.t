@@ -92,4 +92,24 @@ test_expect_success 'a non-rotational disk is capped at 2 writes, then verifies'
 		"write flush verify write flush verify verify" ]
 '
 
+test_expect_success '--duration repeats passes until the time is up' '
+	"$KILN" burn --duration 3s --max-writes 0 --json "$d1" >"$TEST_TMP/d.json" 2>/dev/null &&
+	[ "$(json_get "$TEST_TMP/d.json" "d[\"state\"]")" = complete ] &&
+	[ "$(json_get "$TEST_TMP/d.json" "d[\"targets\"][0][\"region_writes\"] >= 2")" = True ] &&
+	[ "$(json_get "$TEST_TMP/d.json" "d[\"elapsed_seconds\"] >= 3")" = True ]
+'
+
+test_expect_success 'a pass cut short by --duration verifies what it wrote' '
+	make_loop long 1G &&
+	"$KILN" burn --destroy-data --duration 1s --bs 4k --qd 1 --json "$long" \
+		>"$TEST_TMP/cut.json" 2>/dev/null &&
+	c="$TEST_TMP/cut.json" &&
+	[ "$(json_get "$c" "d[\"targets\"][0][\"passes\"][0][\"complete\"]")" = False ] &&
+	[ "$(json_get "$c" "d[\"targets\"][0][\"bytes_written\"] < 1 << 30")" = True ] &&
+	[ "$(json_get "$c" "d[\"targets\"][0][\"bytes_read\"] == d[\"targets\"][0][\"bytes_written\"]")" = True ] &&
+	[ "$(json_get "$c" "d[\"targets\"][0][\"verdict\"]")" = PASS ] &&
+	[ "$(json_get "$c" "d[\"targets\"][0][\"stopped_because\"]")" = \
+		"the duration ran out in pass 1" ]
+'
+
 test_done

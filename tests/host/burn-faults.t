@@ -116,10 +116,31 @@ test_expect_success 'a full tmpfs fails its device with offsets; the rest pass' 
 	grep_in "I/O errors, the first in write at byte" "$TEST_TMP/full/summary.txt"
 '
 
+test_expect_success 'a device that stops answering stalls and FAILs; the other passes' '
+	make_loop fsdev 128M &&
+	mkfs.ext4 -q "$fsdev" &&
+	mkdir "$TEST_TMP/frozen" && mount "$fsdev" "$TEST_TMP/frozen" &&
+	test_at_exit "umount -l '$TEST_TMP/frozen'" &&
+	fallocate -l 32M "$TEST_TMP/frozen/disk.img" &&
+	slow=$(losetup -f --show --direct-io=on "$TEST_TMP/frozen/disk.img") &&
+	test_at_exit "losetup -d $slow" &&
+	test_at_exit "fsfreeze -u '$TEST_TMP/frozen'" &&
+	make_loop fine 32M &&
+	fsfreeze -f "$TEST_TMP/frozen" &&
+	{ "$KILN" burn --destroy-data --deadline 2 --out "$TEST_TMP/stall" \
+		"$slow" "$fine" >"$TEST_TMP/stall.out" 2>&1; test $? = 1; } &&
+	fsfreeze -u "$TEST_TMP/frozen" &&
+	cat "$TEST_TMP/stall.out" &&
+	s="$TEST_TMP/stall/result.json" &&
+	[ "$(json_get "$s" "\" \".join(t[\"verdict\"] + \"/\" + t[\"state\"] for t in d[\"targets\"])")" = \
+		"FAIL/stalled PASS/done" ] &&
+	grep_in "stalled: a request during write got no answer in 2 s" "$TEST_TMP/stall/summary.txt"
+'
+
 test_expect_success 'SIGINT stops cleanly: results say interrupted (exit 4)' '
 	make_loop big 256M &&
-	"$KILN" burn --destroy-data --passes 1000 --max-writes 0 --checkpoint 1 \
-		--out "$TEST_TMP/int" "$big" >"$TEST_TMP/int.out" 2>&1 &
+	{ "$KILN" burn --destroy-data --passes 1000 --max-writes 0 --checkpoint 1 \
+		--out "$TEST_TMP/int" "$big" >"$TEST_TMP/int.out" 2>&1 & } &&
 	pid=$! &&
 	sleep 3 && kill -INT $pid &&
 	{ wait $pid; test $? = 4; } &&

@@ -395,11 +395,16 @@ static int finish(struct burn *b)
 	char *text = NULL, *doc;
 	size_t tlen = 0, dlen = 0;
 	FILE *mem;
-	int ret;
+	int i, ret;
 
 	b->o.ended = time(NULL);
 	b->o.elapsed_ns = timing_now_ns() - b->job.start_ns;
 	set_verdict(b, 1);
+	for (i = 0; i < b->n; i++)
+		if (!target_path_current(&b->t[i]))
+			note(&b->o, "%s no longer names the device kiln opened "
+			     "(%s): the results are for that device",
+			     b->t[i].path, b->t[i].id.identity);
 
 	mem = open_memstream(&text, &tlen);
 	if (mem) {

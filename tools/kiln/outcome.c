@@ -266,7 +266,7 @@ static void rate_cols(FILE *f, const struct outcome_target *ot, int phase)
 	const struct monitor_target *mt = ot->mt;
 
 	if (avg <= 0) {
-		fprintf(f, " %5s %5s %5s", "-", "", "");
+		fprintf(f, " %5s %5s %5s", "-", "-", "-");
 		return;
 	}
 	fprintf(f, " %5.0f", avg);
