@@ -36,6 +36,8 @@ test_expect_success 'write-verify and write are refused without --destroy-data' 
 		{ "$KILN" burn --mode $mode "$gpt" >"$TEST_TMP/o" 2>"$TEST_TMP/e"
 		  test $? = 2; } || return 1
 		grep_in "refusing to write $gpt" "$TEST_TMP/e" || return 1
+		grep_in "GPT partition table (primary header) at byte 512" \
+			"$TEST_TMP/e" || return 1
 	done &&
 	[ "$(sum_of "$gpt")" = "$gpt_sum" ]
 '
@@ -60,6 +62,34 @@ test_expect_success 'with --destroy-data it is written and verified' '
 	"$KILN" burn --destroy-data "$gpt" >"$TEST_TMP/o" 2>&1 &&
 	grep_in "overwritten with --destroy-data" "$TEST_TMP/o" &&
 	[ "$(sum_of "$gpt")" != "$gpt_sum" ]
+'
+
+test_expect_success 'a blank device (all zeros) is written without consent' '
+	make_loop blank 16M &&
+	"$KILN" burn "$blank" >"$TEST_TMP/o" 2>&1 &&
+	grep_in "blank: no signature at its start or end" "$TEST_TMP/o"
+'
+
+test_expect_success '... and is kiln-data afterwards, written again freely' '
+	"$KILN" burn --mode write "$blank" >"$TEST_TMP/o" 2>&1 &&
+	grep_in "kiln-data: written by kiln before" "$TEST_TMP/o"
+'
+
+test_expect_success 'an unmounted ext4 is refused by name, written with consent' '
+	make_loop ext 32M && mkfs.ext4 -q "$ext" &&
+	ext_sum=$(sum_of "$ext") &&
+	{ "$KILN" burn "$ext" >"$TEST_TMP/o" 2>"$TEST_TMP/e"; test $? = 2; } &&
+	grep_in "it holds ext2/3/4 filesystem at byte 1080" "$TEST_TMP/e" &&
+	[ "$(sum_of "$ext")" = "$ext_sum" ] &&
+	"$KILN" burn --destroy-data=1 "$ext" >"$TEST_TMP/o" 2>&1 &&
+	[ "$(sum_of "$ext")" != "$ext_sum" ]
+'
+
+test_expect_success 'consent by a serial that is not this disk is no consent' '
+	make_loop ext2 32M && mkfs.ext4 -q "$ext2" &&
+	{ "$KILN" burn --destroy-data=NOTTHISONE "$ext2" >"$TEST_TMP/o" \
+		2>"$TEST_TMP/e"; test $? = 2; } &&
+	grep_in "refusing to write $ext2" "$TEST_TMP/e"
 '
 
 test_expect_success 'a mounted device is refused, even with --destroy-data' '

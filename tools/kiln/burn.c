@@ -22,6 +22,7 @@
 #include "judge.h"
 #include "monitor.h"
 #include "outcome.h"
+#include "plan.h"
 #include "results.h"
 #include "settings.h"
 #include "target.h"
@@ -208,12 +209,18 @@ static int plan_region(struct burn *b, int i)
 	return 0;
 }
 
-/* Whether kiln may write this target, in words; NULL when it may not. */
+/* Whether kiln may do what it was asked here, in words; NULL when not. */
 static const char *safety(struct burn *b, int i)
 {
 	struct target *t = &b->t[i];
-	int consent = b->s.destroy_data;
+	struct discover_safety *sf = &t->safety;
+	int consent = plan_consent(&b->s, &t->id);
 
+	if (sf->class == CLASS_IN_USE) {
+		complain("refusing to touch %s: it is in use (%s)", t->path,
+			 sf->why);
+		return NULL;
+	}
 	if (!destructive(b->s.mode))
 		return "read only";
 	if (t->kiln_data)
@@ -226,14 +233,17 @@ static const char *safety(struct burn *b, int i)
 		if (consent)
 			return "an existing file, overwritten with --destroy-data";
 		complain("refusing to write %s: an existing file that does "
-			 "not hold kiln data (give --destroy-data to overwrite "
-			 "it)", t->path);
+			 "not hold kiln data%s%s (give --destroy-data to "
+			 "overwrite it)", t->path, sf->sig.n ? "; " : "",
+			 sf->sig.n ? sf->why : "");
 		return NULL;
 	}
+	if (sf->class == CLASS_BLANK)
+		return "blank: no signature at its start or end";
 	if (consent)
-		return "not proven blank, overwritten with --destroy-data";
-	complain("refusing to write %s: not proven blank, it may hold data "
-		 "(give --destroy-data to overwrite it)", t->path);
+		return "has data, overwritten with --destroy-data";
+	complain("refusing to write %s: %s (give --destroy-data to "
+		 "overwrite it)", t->path, sf->why);
 	return NULL;
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "burn.h"
+#include "survey.h"
 
 #ifndef KILN_VERSION
 #define KILN_VERSION "unknown"
@@ -21,6 +22,10 @@ static const char usage[] =
 "\n"
 "Commands:\n"
 "  burn TARGET...   burn in block devices or regular files\n"
+"  discover         list the machine, its storage controllers and every disk\n"
+"                   with its safety class (--json, --protect DEV,\n"
+"                   --sysfs-root DIR to read a captured sysfs tree)\n"
+"  probe PATH...    the safety class of disks or image files (--json)\n"
 "  version          print kiln's version\n"
 "  help             print this text\n"
 "\n"
@@ -47,7 +52,6 @@ static const char usage[] =
 "                     checkpoints, bad units\n"
 "  --interval S       seconds between status lines (default 10)\n"
 "  --json             the result document on stdout, the rest on stderr\n"
-"  --destroy-data     consent to overwrite targets that may hold data\n"
 "  --size SIZE        create a missing target as a file of this size\n"
 "  --deadline S       a request unanswered this long stalls its target\n"
 "                     (default 60)\n"
@@ -55,10 +59,14 @@ static const char usage[] =
 "  --max-detail N     errors and bad units listed per target (default 100)\n"
 "  --save-units N     bad units saved whole per target (default 4)\n"
 "\n"
-"Safety: a block device is opened exclusively, so one that is mounted or\n"
-"held is refused; a write mode needs --destroy-data for anything not\n"
-"proven blank or written by kiln before. A file is written when kiln\n"
-"creates it or it holds kiln data.\n"
+"  --destroy-data     consent to overwrite targets that hold data: 1 for\n"
+"                     all, or a list of serials and WWNs, comma separated\n"
+"\n"
+"Safety: every disk has a class: in-use (mounted, held by md/dm, swap, or\n"
+"protected) is never touched; kiln-data (written by kiln before) and blank\n"
+"(no partition table, filesystem, volume or RAID signature at its start or\n"
+"end) may be written; has-data needs --destroy-data. A file is written when\n"
+"kiln creates it, it is empty, or it holds kiln data.\n"
 "\n"
 "Exit codes: 0 no target failed (warnings are listed), 1 a target failed,\n"
 "2 bad usage (nothing touched), 3 could not run, 4 interrupted before the\n"
@@ -80,8 +88,14 @@ int main(int argc, char **argv)
 		printf("kiln %s\n", KILN_VERSION);
 		return BURN_EXIT_PASS;
 	}
-	if (!strcmp(cmd, "burn")) {
-		ret = burn_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "burn") || !strcmp(cmd, "discover") ||
+	    !strcmp(cmd, "probe")) {
+		if (!strcmp(cmd, "burn"))
+			ret = burn_main(argc - 1, argv + 1);
+		else if (!strcmp(cmd, "discover"))
+			ret = survey_discover_main(argc - 1, argv + 1);
+		else
+			ret = survey_probe_main(argc - 1, argv + 1);
 		if (ret == BURN_HELP) {
 			fputs(usage, stdout);
 			return BURN_EXIT_PASS;

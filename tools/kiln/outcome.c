@@ -110,6 +110,8 @@ static void json_target(struct json *j, const struct outcome *o,
 	else
 		json_bool(j, "rotational", t->id.rotational);
 	json_bool(j, "direct_io", t->direct);
+	json_str(j, "class", discover_class_name(t->safety.class));
+	json_str(j, "class_reasons", t->safety.why);
 	json_str(j, "safety", ot->safety);
 	json_array(j, "region");
 	for (c = 0; c < et->next; c++) {
@@ -240,7 +242,10 @@ char *outcome_json(const struct outcome *o, size_t *len)
 	else
 		json_str(&j, "max_writes", "default");
 	json_u64(&j, "deadline_seconds", s->deadline);
-	json_bool(&j, "destroy_data", s->destroy_data);
+	if (s->destroy_list)
+		json_str(&j, "destroy_data", s->destroy_list);
+	else
+		json_bool(&j, "destroy_data", s->destroy_data);
 	json_end(&j);
 
 	json_array(&j, "notes");

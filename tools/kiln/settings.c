@@ -13,7 +13,7 @@
 #include "settings.h"
 
 enum type { T_MODE, T_SIZE, T_UINT, T_DURATION, T_FLAG, T_STRING, T_RUNID,
-	    T_SPAN, T_MAXW };
+	    T_SPAN, T_MAXW, T_CONSENT };
 
 struct key {
 	const char *name;
@@ -29,9 +29,14 @@ static const struct key keys[] = {
 	{ "bs", T_SIZE, F(bs), 0, "a size such as 128k, 1M or 4M" },
 	{ "checkpoint", T_UINT, F(checkpoint), 86400, "seconds, 1 or more" },
 	{ "deadline", T_UINT, F(deadline), 86400, "seconds, 1 or more" },
-	{ "destroy-data", T_FLAG, F(destroy_data), 0, "1 or 0" },
+	{ "destroy-data", T_CONSENT, F(destroy_data), 0,
+	  "1, 0, or serials and WWNs separated by commas" },
 	{ "duration", T_DURATION, F(duration), 0,
 	  "a time such as 90s, 30m, 12h, 2d or 1h30m" },
+	{ "exclude", T_STRING, F(exclude), 0,
+	  "globs of serials, WWNs, models, names or PCI addresses" },
+	{ "include", T_STRING, F(include), 0,
+	  "globs of serials, WWNs, models, names or PCI addresses" },
 	{ "interval", T_UINT, F(interval), 3600, "seconds, 1 to 3600" },
 	{ "json", T_FLAG, F(json), 0, "1 or 0" },
 	{ "max-detail", T_UINT, F(max_detail), 100000, "a count" },
@@ -71,7 +76,10 @@ void settings_defaults(struct settings *s)
 void settings_free(struct settings *s)
 {
 	free(s->out);
-	s->out = NULL;
+	free(s->destroy_list);
+	free(s->include);
+	free(s->exclude);
+	s->out = s->destroy_list = s->include = s->exclude = NULL;
 }
 
 const char *settings_mode_name(int mode)
@@ -272,6 +280,21 @@ static int set_value(struct settings *s, const struct key *k,
 		*(char **)(void *)field = copy;
 		return 0;
 	}
+	case T_CONSENT: {
+		char *copy = NULL;
+
+		if (!*value || strspn(value, ", ") == strlen(value))
+			return -EINVAL;
+		if (strcmp(value, "1") && strcmp(value, "0")) {
+			copy = strdup(value);
+			if (!copy)
+				return -ENOMEM;
+		}
+		free(s->destroy_list);
+		s->destroy_list = copy;
+		s->destroy_data = !strcmp(value, "1");
+		return 0;
+	}
 	case T_RUNID:
 		ret = parse_runid(value, &s->run_id);
 		if (!ret)
@@ -367,7 +390,7 @@ int settings_parse_argv(struct settings *s, int argc, char **argv,
 		}
 		if (eq) {
 			value = eq + 1;
-		} else if (k->type == T_FLAG) {
+		} else if (k->type == T_FLAG || k->type == T_CONSENT) {
 			value = "1";
 		} else if (i + 1 < argc) {
 			value = argv[++i];

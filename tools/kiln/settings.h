@@ -34,7 +34,10 @@ struct settings {
 	char *out;			/* run folder */
 	unsigned interval;		/* seconds between status lines */
 	int json;			/* result document on stdout */
-	int destroy_data;		/* consent to overwrite has-data */
+	int destroy_data;		/* consent to overwrite every has-data */
+	char *destroy_list;		/* ...or only these serials or WWNs */
+	char *include;			/* disks to test, by glob; NULL: all */
+	char *exclude;			/* disks never to touch, by glob */
 	uint64_t size;			/* size of a file kiln creates */
 	unsigned deadline;		/* seconds before a request is stalled */
 	unsigned checkpoint;		/* seconds between result checkpoints */

@@ -69,17 +69,16 @@ static int create_file(const char *path, uint64_t size, char *err,
 	return 0;
 }
 
-/* Reads the first unit: kiln's own data is recognised before anything. */
-static void read_first(struct target *t)
+/* The safety class, through the fd that will do the I/O: no window. */
+static void classify(struct target *t)
 {
-	size_t len = t->lbs > UNIT_SIZE ? t->lbs : UNIT_SIZE;
-	void *buf;
+	struct discover_options o = { .sysroot = SYSFS, .procroot = "/proc",
+				      .devroot = "/dev" };
 
-	if (t->size < UNIT_SIZE || posix_memalign(&buf, 4096, len))
-		return;
-	if (pread(t->fd, buf, len, 0) == (ssize_t)len)
-		t->kiln_data = unit_parse(buf, &t->first);
-	free(buf);
+	discover_classify(&o, t->kind == TARGET_BLOCK ? t->id.name : "",
+			  t->rdev, t->fd, t->size, &t->safety);
+	t->kiln_data = t->safety.class == CLASS_KILN_DATA ||
+		       (t->safety.scanned && t->safety.sig.kiln);
 }
 
 static int open_block(struct target *t, const struct stat *st, char *err,
@@ -219,7 +218,7 @@ int target_open(struct target *t, const char *path, int writable,
 		return ret;
 	}
 	t->ident = unit_ident_hash(t->id.identity);
-	read_first(t);
+	classify(t);
 	return 0;
 }
 

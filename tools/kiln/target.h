@@ -31,7 +31,7 @@ struct target {
 	struct discover_id id;
 	uint64_t ident;		/* hash of id.identity */
 	int kiln_data;		/* the first unit is a kiln unit */
-	struct unit_header first;
+	struct discover_safety safety;	/* class, signatures, in-use facts */
 };
 
 /*

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: the inventory told two ways: a tree a person reads at a
+ * glance on an 80-column serial console (controller, then its disks), and
+ * a versioned JSON document (inventory.json in the results).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "inventory.h"
+#include "json.h"
+#include "settings.h"
+
+static void size_text(uint64_t bytes, char *buf, size_t len)
+{
+	/* Disks are sold in decimal units: say 4.0 TB, and GiB beside. */
+	if (bytes >= 1000000000000ull)
+		snprintf(buf, len, "%.1f TB", (double)bytes / 1e12);
+	else if (bytes >= 1000000000ull)
+		snprintf(buf, len, "%.1f GB", (double)bytes / 1e9);
+	else
+		settings_fmt_size(bytes, buf, len);
+}
+
+static void print_disk(const struct discover_disk *d, FILE *f)
+{
+	char size[32], extra[200] = "";
+	const char *rot = d->id.rotational == 1 ? "HDD" :
+			  d->id.rotational == 0 ? "SSD" : "";
+
+	size_text(d->size, size, sizeof(size));
+	fprintf(f, "  %-9.9s %9s  %-20.20s %-11.11s %-9.9s %s\n", d->id.name, size,
+		d->id.model[0] ? d->id.model : "-", d->transport,
+		d->link[0] ? d->link : "",
+		discover_class_name(d->safety.class));
+	if (d->id.serial[0])
+		snprintf(extra, sizeof(extra), "serial %.40s  ", d->id.serial);
+	snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
+		 "%u/%u %s", d->lbs, d->pbs, rot);
+	if (d->firmware[0])
+		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
+			 "  fw %.16s", d->firmware);
+	if (d->raid_volume)
+		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
+			 "  RAID volume");
+	if (d->removable)
+		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
+			 "  removable");
+	if (d->enclosure[0])
+		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
+			 "  enclosure %.20s slot %.10s", d->enclosure, d->slot);
+	fprintf(f, "  %-9s %s\n", "", extra);
+	fprintf(f, "  %-9s %.66s\n", "", d->id.identity);
+	if (d->unusable[0])
+		fprintf(f, "  %-9s UNUSABLE: %s\n", "", d->unusable);
+	if (d->safety.class != CLASS_BLANK)
+		fprintf(f, "  %-9s %s: %s\n", "",
+			discover_class_name(d->safety.class), d->safety.why);
+}
+
+/* "8.0 GT/s PCIe" -> 8, "2.5 GT/s PCIe" -> 2.5 */
+static double gts(const char *speed)
+{
+	return atof(speed);
+}
+
+static void print_controller(const struct discover_controller *c, FILE *f)
+{
+	char link[96] = "link unknown", numa[16] = "-";
+
+	fprintf(f, "%s  %s [%04x:%04x] %.40s\n", c->pci, c->kind, c->vendor,
+		c->device, c->device_name[0] ? c->device_name : c->vendor_name);
+	if (c->link_width > 0)
+		snprintf(link, sizeof(link), "PCIe %g GT/s x%d (max %g GT/s "
+			 "x%d)%s, %.0f MB/s", gts(c->link_speed), c->link_width,
+			 gts(c->max_link_speed), c->max_link_width,
+			 c->degraded ? " BELOW MAX" : "", c->link_mbps);
+	if (c->numa >= 0)
+		snprintf(numa, sizeof(numa), "%d", c->numa);
+	fprintf(f, "  %s, NUMA %s, %s\n", c->driver[0] ? c->driver :
+		"no driver", numa, link);
+	if (c->vmd[0])
+		fprintf(f, "  behind Intel VMD %s\n", c->vmd);
+	if (!c->ndisks)
+		fprintf(f, "  no disks\n");
+}
+
+void inventory_print(const struct discover_inventory *inv, FILE *f)
+{
+	const struct discover_system *s = &inv->sys;
+	char mem[32];
+	int i, k, loose = 0;
+
+	settings_fmt_size(s->memory, mem, sizeof(mem));
+	fprintf(f, "kiln discover: %d disk%s, %d controller%s\n", inv->ndisks,
+		inv->ndisks == 1 ? "" : "s", inv->nctrls,
+		inv->nctrls == 1 ? "" : "s");
+	fprintf(f, "system   %.30s %.40s\n", s->vendor[0] ? s->vendor : "?",
+		s->product);
+	fprintf(f, "         serial %.30s, board %.30s\n",
+		s->serial[0] ? s->serial : "-", s->board[0] ? s->board : "-");
+	fprintf(f, "         BIOS %.30s %.20s\n", s->bios_version, s->bios_date);
+	fprintf(f, "         %d x %.50s, memory %s\n", s->cpus,
+		s->cpu[0] ? s->cpu : "?", mem);
+	fprintf(f, "         machine id %s\n", s->machine_id);
+	for (i = 0; i < inv->nnics; i++) {
+		const struct discover_nic *n = &inv->nics[i];
+		char speed[24] = "speed ?";
+
+		if (n->speed > 0)
+			snprintf(speed, sizeof(speed), "%d Mb/s", n->speed);
+		fprintf(f, "nic      %-10.10s %s %.12s %s %s%s\n", n->name, n->mac,
+			n->driver, speed, n->state, n->wireless ? " wireless" : "");
+	}
+	for (i = 0; i < inv->nctrls; i++) {
+		const struct discover_controller *c = &inv->ctrls[i];
+
+		fputc('\n', f);
+		print_controller(c, f);
+		for (k = 0; k < inv->ndisks; k++)
+			if (inv->disks[k].controller == i)
+				print_disk(&inv->disks[k], f);
+	}
+	for (k = 0; k < inv->ndisks; k++) {
+		if (inv->disks[k].controller >= 0)
+			continue;
+		if (!loose++)
+			fprintf(f, "\nno PCI controller found\n");
+		print_disk(&inv->disks[k], f);
+	}
+}
+
+static void json_disk(struct json *j, const struct discover_disk *d,
+		      const struct discover_inventory *inv)
+{
+	json_begin(j, NULL);
+	json_str(j, "name", d->id.name);
+	json_str(j, "identity", d->id.identity);
+	json_str(j, "model", d->id.model);
+	json_str(j, "vendor", d->vendor);
+	json_str(j, "serial", d->id.serial);
+	json_str(j, "wwn", d->id.wwid);
+	json_str(j, "firmware", d->firmware);
+	json_u64(j, "size", d->size);
+	json_u64(j, "logical_block_size", d->lbs);
+	json_u64(j, "physical_block_size", d->pbs);
+	if (d->id.rotational < 0)
+		json_null(j, "rotational");
+	else
+		json_bool(j, "rotational", d->id.rotational);
+	json_str(j, "transport", d->transport);
+	json_str(j, "link", d->link[0] ? d->link : NULL);
+	json_str(j, "controller", d->controller >= 0 ?
+		 inv->ctrls[d->controller].pci : NULL);
+	json_str(j, "sysfs_device", d->devpath);
+	json_str(j, "scsi_address", d->hctl[0] ? d->hctl : NULL);
+	json_str(j, "enclosure", d->enclosure[0] ? d->enclosure : NULL);
+	json_str(j, "slot", d->slot[0] ? d->slot : NULL);
+	json_bool(j, "raid_volume", d->raid_volume);
+	json_bool(j, "removable", d->removable);
+	json_str(j, "partitions", d->partitions);
+	json_str(j, "holders", d->holders);
+	json_str(j, "unusable", d->unusable[0] ? d->unusable : NULL);
+	json_str(j, "class", discover_class_name(d->safety.class));
+	json_str(j, "class_reasons", d->safety.why);
+	json_bool(j, "read", d->safety.scanned);
+	json_end(j);
+}
+
+char *inventory_json(const struct discover_inventory *inv, size_t *len)
+{
+	const struct discover_system *s = &inv->sys;
+	struct json j;
+	int i;
+
+	json_init(&j);
+	json_begin(&j, NULL);
+	json_str(&j, "schema", "kiln-inventory");
+	json_u64(&j, "schema_version", INVENTORY_SCHEMA);
+	json_begin(&j, "system");
+	json_str(&j, "vendor", s->vendor);
+	json_str(&j, "product", s->product);
+	json_str(&j, "serial", s->serial);
+	json_bool(&j, "serial_real", discover_serial_real(s->serial));
+	json_str(&j, "board_vendor", s->board_vendor);
+	json_str(&j, "board", s->board);
+	json_str(&j, "bios_vendor", s->bios_vendor);
+	json_str(&j, "bios_version", s->bios_version);
+	json_str(&j, "bios_date", s->bios_date);
+	json_str(&j, "cpu", s->cpu);
+	json_u64(&j, "cpus", (uint64_t)s->cpus);
+	json_u64(&j, "memory", s->memory);
+	json_str(&j, "machine_id", s->machine_id);
+	json_end(&j);
+
+	json_array(&j, "nics");
+	for (i = 0; i < inv->nnics; i++) {
+		const struct discover_nic *n = &inv->nics[i];
+
+		json_begin(&j, NULL);
+		json_str(&j, "name", n->name);
+		json_str(&j, "mac", n->mac);
+		json_str(&j, "driver", n->driver);
+		if (n->speed > 0)
+			json_i64(&j, "speed_mbps", n->speed);
+		else
+			json_null(&j, "speed_mbps");
+		json_str(&j, "state", n->state);
+		json_bool(&j, "wireless", n->wireless);
+		json_end(&j);
+	}
+	json_array_end(&j);
+
+	json_array(&j, "controllers");
+	for (i = 0; i < inv->nctrls; i++) {
+		const struct discover_controller *c = &inv->ctrls[i];
+		char id[16];
+
+		json_begin(&j, NULL);
+		json_str(&j, "pci", c->pci);
+		snprintf(id, sizeof(id), "0x%06x", c->class_code);
+		json_str(&j, "class", id);
+		json_str(&j, "kind", c->kind);
+		json_bool(&j, "storage_class", c->storage);
+		snprintf(id, sizeof(id), "%04x", c->vendor);
+		json_str(&j, "vendor_id", id);
+		snprintf(id, sizeof(id), "%04x", c->device);
+		json_str(&j, "device_id", id);
+		json_str(&j, "vendor", c->vendor_name);
+		json_str(&j, "device", c->device_name);
+		json_str(&j, "driver", c->driver[0] ? c->driver : NULL);
+		if (c->numa >= 0)
+			json_i64(&j, "numa_node", c->numa);
+		else
+			json_null(&j, "numa_node");
+		json_str(&j, "link_speed", c->link_speed[0] ? c->link_speed : NULL);
+		json_i64(&j, "link_width", c->link_width);
+		json_str(&j, "max_link_speed",
+			 c->max_link_speed[0] ? c->max_link_speed : NULL);
+		json_i64(&j, "max_link_width", c->max_link_width);
+		json_bool(&j, "link_below_max", c->degraded);
+		json_num(&j, "link_mbps_per_direction", c->link_mbps);
+		json_str(&j, "behind_vmd", c->vmd[0] ? c->vmd : NULL);
+		json_u64(&j, "disks", (uint64_t)c->ndisks);
+		json_end(&j);
+	}
+	json_array_end(&j);
+
+	json_array(&j, "disks");
+	for (i = 0; i < inv->ndisks; i++)
+		json_disk(&j, &inv->disks[i], inv);
+	json_array_end(&j);
+	json_end(&j);
+	return json_take(&j, len);
+}

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KILN_INVENTORY_H
+#define KILN_INVENTORY_H
+
+#include <stdio.h>
+
+#include "discover.h"
+
+/* The schema of inventory.json; bump on any change a reader would notice. */
+#define INVENTORY_SCHEMA 1
+
+/* The inventory as a tree for an 80-column console. */
+void inventory_print(const struct discover_inventory *inv, FILE *f);
+
+/* The inventory as a versioned JSON document (NULL on no memory). */
+char *inventory_json(const struct discover_inventory *inv, size_t *len);
+
+#endif
