@@ -60,6 +60,10 @@ UNIT_TESTS := \
 
 UNIT_BINS := $(UNIT_TESTS:%=$(OUT)/tests/%)
 
+# The whole tester under ASan and UBSan, for host tests that feed it odd
+# input (mangled sysfs trees) and want memory errors to fail loudly.
+ASAN_KILN := $(OUT)/tests/kiln-asan
+
 # The host build for unit tests: the same sources under ASan and UBSan.
 HOST_CC := cc
 SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer \
@@ -104,7 +108,12 @@ $(OUT)/tests/%: tests/unit/%.c tests/lib/tap.h $(HOST_OBJS)
 	$(Q)$(HOST_CC) $(CFLAGS) $(SANITIZE) -o $@ $< $(HOST_OBJS) \
 		$(LIBURING_A) -lpthread
 
-check: $(OUT)/kiln $(UNIT_BINS) | $(DEPS_STAMP)
+$(ASAN_KILN): $(HOST_OBJS) $(OUT)/host/main.o
+	$(call quiet,HOSTLD,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(HOST_CC) $(CFLAGS) $(SANITIZE) -o $@ $^ $(LIBURING_A) -lpthread
+
+check: $(OUT)/kiln $(UNIT_BINS) $(ASAN_KILN) | $(DEPS_STAMP)
 	prove -r tests/
 
 # The main job. Until the bootable image exists: a live burn-in of loop
@@ -123,4 +132,4 @@ clean:
 .DELETE_ON_ERROR:
 .SECONDARY:
 
--include $(KILN_OBJS:.o=.d) $(HOST_OBJS:.o=.d)
+-include $(KILN_OBJS:.o=.d) $(HOST_OBJS:.o=.d) $(OUT)/host/main.d

@@ -151,7 +151,7 @@ machine_mixed () {
 	disk sata0 8 gpt
 	disk sata1 9
 	add -device ahci,id=ahci \
-		-device ide-hd,bus=ahci.0,drive=sata0,serial=KILN-MX-SATA0,wwn=0x5000c50000000101,model=KILN SATA 0 \
+		-device "ide-hd,bus=ahci.0,drive=sata0,serial=KILN-MX-SATA0,wwn=0x5000c50000000101,model=KILN SATA 0" \
 		-device ide-hd,bus=ahci.2,drive=sata1,serial=KILN-MX-SATA1
 	note "ahci: port 0 ide-hd 8 MiB gpt serial=KILN-MX-SATA0 wwn=0x5000c50000000101 model='KILN SATA 0'; port 2 ide-hd 9 MiB serial=KILN-MX-SATA1 (no wwn)"
 	disk mega0 10
@@ -330,7 +330,7 @@ capture () {
 	# machine differs only where the kernel's answers differ.
 	mkdir -p "$fixtures"
 	tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 \
-		-C "$mdir/tree" -cf - kiln-truth.txt proc sys |
+		-C "$mdir/tree" -cf - kiln-truth.txt kiln-unreadable.txt proc sys |
 		gzip -9n >"$fixtures/$name.tar.gz.new"
 	mv "$fixtures/$name.tar.gz.new" "$fixtures/$name.tar.gz"
 	cp "$mdir/tree/kiln-truth.txt" "$fixtures/$name.truth"

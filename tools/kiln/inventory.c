@@ -23,6 +23,32 @@ static void size_text(uint64_t bytes, char *buf, size_t len)
 		settings_fmt_size(bytes, buf, len);
 }
 
+/* Words of text after a lead, wrapped at 79 columns with a hanging indent. */
+static void wrapped(FILE *f, const char *lead, const char *text)
+{
+	const int indent = 12, width = 79;
+	int col = indent + (int)strlen(lead);
+	const char *p = text;
+
+	fprintf(f, "%*s%s", indent, "", lead);
+	while (*p) {
+		int n = (int)strcspn(p, " ");
+
+		if (col + n + 1 > width && col > indent + (int)strlen(lead)) {
+			fprintf(f, "\n%*s", indent + 2, "");
+			col = indent + 2;
+		} else if (col > indent + (int)strlen(lead)) {
+			fputc(' ', f);
+			col++;
+		}
+		fprintf(f, "%.*s", n, p);
+		col += n;
+		p += n;
+		p += strspn(p, " ");
+	}
+	fputc('\n', f);
+}
+
 static void print_disk(const struct discover_disk *d, FILE *f)
 {
 	char size[32], extra[200] = "";
@@ -51,12 +77,16 @@ static void print_disk(const struct discover_disk *d, FILE *f)
 		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
 			 "  enclosure %.20s slot %.10s", d->enclosure, d->slot);
 	fprintf(f, "  %-9s %s\n", "", extra);
-	fprintf(f, "  %-9s %.66s\n", "", d->id.identity);
+	fprintf(f, "  %-9s %.67s\n", "", d->id.identity);
 	if (d->unusable[0])
-		fprintf(f, "  %-9s UNUSABLE: %s\n", "", d->unusable);
-	if (d->safety.class != CLASS_BLANK)
-		fprintf(f, "  %-9s %s: %s\n", "",
-			discover_class_name(d->safety.class), d->safety.why);
+		wrapped(f, "UNUSABLE: ", d->unusable);
+	if (d->safety.class != CLASS_BLANK) {
+		char lead[32];
+
+		snprintf(lead, sizeof(lead), "%s: ",
+			 discover_class_name(d->safety.class));
+		wrapped(f, lead, d->safety.why);
+	}
 }
 
 /* "8.0 GT/s PCIe" -> 8, "2.5 GT/s PCIe" -> 2.5 */
