@@ -6,7 +6,10 @@
  */
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../lib/tap.h"
 #include "settings.h"
@@ -176,6 +179,60 @@ int main(void)
 	       !strcmp(settings_fmt_size(1536ull << 20, buf, sizeof(buf)), "1.5 GiB") &&
 	       !strcmp(settings_fmt_size(64ull << 20, buf, sizeof(buf)), "64 MiB"),
 	       "sizes are written for people");
+	{
+		struct settings_problems p = { 0 };
+		char path[] = "/tmp/kiln-cfg-XXXXXX", val[64];
+		int fd = mkstemp(path);
+		FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+		if (!f)
+			tap_bail("cannot make a kiln.cfg");
+		fputs("# kiln.cfg\n\nprofile = soak  # all night\n"
+		      "duration=8h\nbogus=1\ncountdown=0\nqd=0\n"
+		      "no equals sign\ndestroy-data=SER1, SER2\n", f);
+		fclose(f);
+		settings_defaults(&s);
+		ret = settings_load_cfg(&s, path, &p);
+		unlink(path);
+		tap_ok(ret == 0 && s.profile == SETTINGS_SOAK &&
+		       s.duration == 28800 && s.countdown == 0 && s.qd == 8 &&
+		       !strcmp(s.destroy_list, "SER1, SER2") && !s.destroy_data &&
+		       !strcmp(settings_source(&s, "duration"), "kiln.cfg") &&
+		       !strcmp(settings_source(&s, "qd"), "default"),
+		       "kiln.cfg: good lines apply, comments and blanks skipped");
+		tap_ok(p.n == 3 &&
+		       strstr(p.text[0], "line 5: unknown setting 'bogus'") &&
+		       strstr(p.text[1], "line 7: bad value for qd: '0'") &&
+		       strstr(p.text[2], "line 8: 'no equals sign' is not KEY=VALUE"),
+		       "kiln.cfg: an unknown key, a bad value and a bad line are "
+		       "each reported with their line");
+
+		p.n = 0;
+		settings_load_cmdline(&s, "BOOT_IMAGE=/vmlinuz quiet "
+				      "kiln.duration=1h kiln.include=\"sd* nvme*\" "
+				      "kiln.destroy-data kiln.after=poweroff "
+				      "kiln.nope=3 kiln.after=later kilnx=1\n", &p);
+		tap_ok(s.duration == 3600 && !strcmp(s.include, "sd* nvme*") &&
+		       s.destroy_data && !s.destroy_list &&
+		       s.after == SETTINGS_POWEROFF &&
+		       !strcmp(settings_source(&s, "duration"),
+			       "kernel command line"),
+		       "the kernel command line wins over kiln.cfg; quotes and "
+		       "bare flags work");
+		tap_ok(p.n == 2 && strstr(p.text[0], "unknown setting 'nope'") &&
+		       strstr(p.text[1], "bad value for after: 'later'"),
+		       "the kernel command line's problems are reported too");
+		tap_ok(!strcmp(settings_get(&s, "after", val, sizeof(val)),
+			       "poweroff") &&
+		       !strcmp(settings_get(&s, "duration", val, sizeof(val)),
+			       "3600") &&
+		       !strcmp(settings_get(&s, "destroy-data", val, sizeof(val)),
+			       "1") &&
+		       settings_get(&s, "nope", val, sizeof(val)) == NULL &&
+		       settings_load_cfg(&s, "/nonexistent/kiln.cfg", &p) == -ENOENT,
+		       "settings_get gives values back as text");
+		settings_free(&s);
+	}
 	tap_ok(!strcmp(settings_mode_name(SETTINGS_VERIFY), "verify") &&
 	       !strcmp(settings_mode_name(99), "unknown"), "mode names");
 	return tap_done();

@@ -12,50 +12,71 @@
 
 #include "settings.h"
 
-enum type { T_MODE, T_SIZE, T_UINT, T_DURATION, T_FLAG, T_STRING, T_RUNID,
+enum type { T_ENUM, T_SIZE, T_UINT, T_DURATION, T_FLAG, T_STRING, T_RUNID,
 	    T_SPAN, T_MAXW, T_CONSENT };
+
+static const char *const modes[] = { "write-verify", "write", "verify",
+				     "read", NULL };
+static const char *const profiles[] = { "smoke", "burnin", "soak", NULL };
+static const char *const afters[] = { "wait", "poweroff", "reboot", "shell",
+				      NULL };
 
 struct key {
 	const char *name;
 	enum type type;
 	size_t off;
-	unsigned max;		/* for T_UINT */
-	const char *want;	/* what a good value looks like */
+	unsigned min, max;		/* T_UINT */
+	const char *const *choices;	/* T_ENUM */
+	const char *want;		/* what a good value looks like */
 };
 
 #define F(field) offsetof(struct settings, field)
+#define GLOBS "globs of serials, WWNs, models, names or PCI addresses"
 
+/* Sorted by name: kiln settings lists them in this order. */
 static const struct key keys[] = {
-	{ "bs", T_SIZE, F(bs), 0, "a size such as 128k, 1M or 4M" },
-	{ "checkpoint", T_UINT, F(checkpoint), 86400, "seconds, 1 or more" },
-	{ "deadline", T_UINT, F(deadline), 86400, "seconds, 1 or more" },
-	{ "destroy-data", T_CONSENT, F(destroy_data), 0,
+	{ "after", T_ENUM, F(after), 0, 0, afters,
+	  "wait, poweroff, reboot or shell" },
+	{ "bs", T_SIZE, F(bs), 0, 0, NULL, "a size such as 128k, 1M or 4M" },
+	{ "checkpoint", T_UINT, F(checkpoint), 1, 86400, NULL,
+	  "seconds, 1 to 86400" },
+	{ "countdown", T_UINT, F(countdown), 0, 3600, NULL,
+	  "seconds, 0 to 3600" },
+	{ "deadline", T_UINT, F(deadline), 1, 86400, NULL,
+	  "seconds, 1 to 86400" },
+	{ "destroy-data", T_CONSENT, F(destroy_data), 0, 0, NULL,
 	  "1, 0, or serials and WWNs separated by commas" },
-	{ "duration", T_DURATION, F(duration), 0,
+	{ "duration", T_DURATION, F(duration), 0, 0, NULL,
 	  "a time such as 90s, 30m, 12h, 2d or 1h30m" },
-	{ "exclude", T_STRING, F(exclude), 0,
-	  "globs of serials, WWNs, models, names or PCI addresses" },
-	{ "include", T_STRING, F(include), 0,
-	  "globs of serials, WWNs, models, names or PCI addresses" },
-	{ "interval", T_UINT, F(interval), 3600, "seconds, 1 to 3600" },
-	{ "json", T_FLAG, F(json), 0, "1 or 0" },
-	{ "max-detail", T_UINT, F(max_detail), 100000, "a count" },
-	{ "max-writes", T_MAXW, F(max_writes), 1000000,
+	{ "exclude", T_STRING, F(exclude), 0, 0, NULL, GLOBS },
+	{ "expect-disks", T_UINT, F(expect_disks), 0, 100000, NULL,
+	  "a count, 0 for any" },
+	{ "include", T_STRING, F(include), 0, 0, NULL, GLOBS },
+	{ "interval", T_UINT, F(interval), 1, 3600, NULL, "seconds, 1 to 3600" },
+	{ "json", T_FLAG, F(json), 0, 0, NULL, "1 or 0" },
+	{ "max-detail", T_UINT, F(max_detail), 0, 100000, NULL, "a count" },
+	{ "max-writes", T_MAXW, F(max_writes), 0, 1000000, NULL,
 	  "a count of whole-target writes, 0 for no cap" },
-	{ "mode", T_MODE, F(mode), 0, "write-verify, write, verify or read" },
-	{ "offset", T_SIZE, F(offset), 0, "a size such as 0, 1M or 10G" },
-	{ "out", T_STRING, F(out), 0, "a folder" },
-	{ "passes", T_UINT, F(passes), 1000000, "a count, 1 or more" },
-	{ "qd", T_UINT, F(qd), 256, "a count from 1 to 256" },
-	{ "run-id", T_RUNID, F(run_id), 0, "1 to 16 hex digits" },
-	{ "save-units", T_UINT, F(save_units), 1000, "a count" },
-	{ "size", T_SIZE, F(size), 0, "a size such as 64M or 10G" },
-	{ "span", T_SPAN, F(span), 0,
+	{ "mode", T_ENUM, F(mode), 0, 0, modes,
+	  "write-verify, write, verify or read" },
+	{ "offset", T_SIZE, F(offset), 0, 0, NULL, "a size such as 0, 1M or 10G" },
+	{ "out", T_STRING, F(out), 0, 0, NULL, "a folder" },
+	{ "passes", T_UINT, F(passes), 1, 1000000, NULL, "a count, 1 or more" },
+	{ "profile", T_ENUM, F(profile), 0, 0, profiles,
+	  "smoke, burnin or soak" },
+	{ "qd", T_UINT, F(qd), 1, 256, NULL, "a count from 1 to 256" },
+	{ "run-id", T_RUNID, F(run_id), 0, 0, NULL, "1 to 16 hex digits" },
+	{ "save-units", T_UINT, F(save_units), 0, 1000, NULL, "a count" },
+	{ "settle", T_UINT, F(settle), 1, 3600, NULL, "seconds, 1 to 3600" },
+	{ "size", T_SIZE, F(size), 0, 0, NULL, "a size such as 64M or 10G" },
+	{ "span", T_SPAN, F(span), 0, 0, NULL,
 	  "a size such as 10G, or quick, or quick:SIZE" },
 };
 
-static const char *const modes[] = { "write-verify", "write", "verify",
-				     "read", NULL };
+#define NKEYS ((int)(sizeof(keys) / sizeof(keys[0])))
+
+_Static_assert(sizeof(keys) / sizeof(keys[0]) <= SETTINGS_MAX_KEYS,
+	       "struct settings keeps a source per key");
 
 /* What quick samples: this much in all, a third each at start, middle, end. */
 #define QUICK_DEFAULT (3ull << 30)
@@ -71,6 +92,10 @@ void settings_defaults(struct settings *s)
 	s->checkpoint = 60;
 	s->max_detail = 100;
 	s->save_units = 4;
+	s->profile = SETTINGS_BURNIN;
+	s->countdown = 10;
+	s->after = SETTINGS_WAIT;
+	s->settle = 60;
 }
 
 void settings_free(struct settings *s)
@@ -85,6 +110,11 @@ void settings_free(struct settings *s)
 const char *settings_mode_name(int mode)
 {
 	return mode >= 0 && mode <= SETTINGS_READ ? modes[mode] : "unknown";
+}
+
+const char *settings_key(int i)
+{
+	return i >= 0 && i < NKEYS ? keys[i].name : NULL;
 }
 
 int settings_parse_uint(const char *text, unsigned max, unsigned *out)
@@ -230,10 +260,10 @@ static int set_value(struct settings *s, const struct key *k,
 	int i, ret = 0;
 
 	switch (k->type) {
-	case T_MODE:
-		for (i = 0; modes[i]; i++)
-			if (!strcmp(value, modes[i])) {
-				s->mode = i;
+	case T_ENUM:
+		for (i = 0; k->choices[i]; i++)
+			if (!strcmp(value, k->choices[i])) {
+				*(int *)(void *)field = i;
 				return 0;
 			}
 		return -EINVAL;
@@ -256,10 +286,8 @@ static int set_value(struct settings *s, const struct key *k,
 		return ret;
 	case T_UINT:
 		ret = settings_parse_uint(value, k->max, &u);
-		/* Zero would mean "never" or "no room"; the keys that take 0 say so. */
-		if (!ret && !u && strcmp(k->name, "max-detail") &&
-		    strcmp(k->name, "save-units"))
-			ret = -EINVAL;
+		if (!ret && u < k->min)
+			ret = -ERANGE;
 		if (!ret)
 			memcpy(field, &u, sizeof(u));
 		return ret;
@@ -326,8 +354,8 @@ static int set_value(struct settings *s, const struct key *k,
 	return -EINVAL;
 }
 
-int settings_set(struct settings *s, const char *key, const char *value,
-		 char *err, size_t errlen)
+static int set_from(struct settings *s, const char *key, const char *value,
+		    int source, char *err, size_t errlen)
 {
 	const struct key *k = find(key);
 	int ret;
@@ -346,7 +374,163 @@ int settings_set(struct settings *s, const char *key, const char *value,
 		    k->want);
 		return -EINVAL;
 	}
+	s->source[k - keys] = (unsigned char)source;
 	return 0;
+}
+
+int settings_set(struct settings *s, const char *key, const char *value,
+		 char *err, size_t errlen)
+{
+	return set_from(s, key, value, SOURCE_OPTION, err, errlen);
+}
+
+__attribute__((format(printf, 2, 3)))
+static void problem(struct settings_problems *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!p || p->n == SETTINGS_MAX_PROBLEMS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(p->text[p->n++], sizeof(p->text[0]), fmt, ap);
+	va_end(ap);
+}
+
+static char *trim(char *t)
+{
+	char *end;
+
+	while (*t == ' ' || *t == '\t')
+		t++;
+	end = t + strlen(t);
+	while (end > t && (end[-1] == ' ' || end[-1] == '\t' ||
+			   end[-1] == '\n' || end[-1] == '\r'))
+		*--end = 0;
+	return t;
+}
+
+int settings_load_cfg(struct settings *s, const char *path,
+		      struct settings_problems *p)
+{
+	char line[1024], err[200];
+	FILE *f = fopen(path, "re");
+	int n = 0;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char *t, *eq, *hash;
+
+		n++;
+		hash = strchr(line, '#');
+		if (hash)
+			*hash = 0;
+		t = trim(line);
+		if (!*t)
+			continue;
+		eq = strchr(t, '=');
+		if (!eq) {
+			problem(p, "kiln.cfg line %d: '%.60s' is not KEY=VALUE", n, t);
+			continue;
+		}
+		*eq = 0;
+		if (set_from(s, trim(t), trim(eq + 1), SOURCE_CFG, err, sizeof(err)))
+			problem(p, "kiln.cfg line %d: %s", n, err);
+	}
+	fclose(f);
+	return 0;
+}
+
+void settings_load_cmdline(struct settings *s, const char *cmdline,
+			   struct settings_problems *p)
+{
+	const char *c = cmdline;
+	char word[1024], err[200];
+
+	while (*c) {
+		size_t n = 0;
+		int quoted = 0;
+		char *eq;
+
+		while (*c == ' ' || *c == '\t' || *c == '\n')
+			c++;
+		/* A word ends at a blank outside double quotes, as the kernel reads. */
+		for (; *c && (quoted || (*c != ' ' && *c != '\t' && *c != '\n')); c++) {
+			if (*c == '"')
+				quoted = !quoted;
+			else if (n < sizeof(word) - 1)
+				word[n++] = *c;
+		}
+		word[n] = 0;
+		if (n <= 5 || memcmp(word, "kiln.", 5))
+			continue;
+		eq = strchr(word, '=');
+		if (eq)
+			*eq = 0;
+		if (set_from(s, word + 5, eq ? eq + 1 : "1", SOURCE_CMDLINE, err,
+			     sizeof(err)))
+			problem(p, "kernel command line: %s", err);
+	}
+}
+
+const char *settings_get(const struct settings *s, const char *key, char *buf,
+			 size_t len)
+{
+	const struct key *k = find(key);
+	const char *field;
+
+	if (!k)
+		return NULL;
+	field = (const char *)s + k->off;
+	buf[0] = 0;
+	switch (k->type) {
+	case T_ENUM:
+		snprintf(buf, len, "%s", k->choices[*(const int *)(const void *)field]);
+		break;
+	case T_SIZE:
+	case T_DURATION:
+		snprintf(buf, len, "%llu", (unsigned long long)
+			 *(const uint64_t *)(const void *)field);
+		break;
+	case T_UINT:
+		snprintf(buf, len, "%u", *(const unsigned *)(const void *)field);
+		break;
+	case T_FLAG:
+		snprintf(buf, len, "%d", *(const int *)(const void *)field);
+		break;
+	case T_STRING:
+		snprintf(buf, len, "%s", *(char *const *)(const void *)field ?
+			 *(char *const *)(const void *)field : "");
+		break;
+	case T_RUNID:
+		if (s->run_id_set)
+			snprintf(buf, len, "%016llx", (unsigned long long)s->run_id);
+		break;
+	case T_SPAN:
+		if (s->quick)
+			snprintf(buf, len, "quick:%llu", (unsigned long long)s->span);
+		else
+			snprintf(buf, len, "%llu", (unsigned long long)s->span);
+		break;
+	case T_MAXW:
+		if (s->max_writes_set)
+			snprintf(buf, len, "%u", s->max_writes);
+		break;
+	case T_CONSENT:
+		snprintf(buf, len, "%s", s->destroy_list ? s->destroy_list :
+			 s->destroy_data ? "1" : "0");
+		break;
+	}
+	return buf;
+}
+
+const char *settings_source(const struct settings *s, const char *key)
+{
+	static const char *const names[] = { "default", "kiln.cfg",
+					     "kernel command line", "option" };
+	const struct key *k = find(key);
+
+	return k ? names[s->source[k - keys] & 3] : NULL;
 }
 
 int settings_parse_argv(struct settings *s, int argc, char **argv,
@@ -408,6 +592,7 @@ int settings_parse_argv(struct settings *s, int argc, char **argv,
 			    name, value, k->want);
 			return -EINVAL;
 		}
+		s->source[k - keys] = SOURCE_OPTION;
 	}
 	return 0;
 }

@@ -18,6 +18,38 @@ enum settings_mode {
 	SETTINGS_READ,
 };
 
+/* kiln run: how much testing. */
+enum settings_profile {
+	SETTINGS_SMOKE,		/* a few minutes on a quick span */
+	SETTINGS_BURNIN,	/* one whole write-verify pass */
+	SETTINGS_SOAK,		/* passes until duration (12 h unless set) */
+};
+
+/* What the image does after a run (the init reads it). */
+enum settings_after {
+	SETTINGS_WAIT,		/* keep the verdict on screen */
+	SETTINGS_POWEROFF,
+	SETTINGS_REBOOT,
+	SETTINGS_SHELL,
+};
+
+/* Where a setting's value came from, for kiln settings and the results. */
+enum settings_source {
+	SOURCE_DEFAULT,
+	SOURCE_CFG,		/* kiln.cfg */
+	SOURCE_CMDLINE,		/* the kernel command line */
+	SOURCE_OPTION,		/* kiln's own command line */
+};
+
+#define SETTINGS_MAX_KEYS 40
+#define SETTINGS_MAX_PROBLEMS 16
+
+/* Unknown keys and bad values met while reading kiln.cfg or a command line. */
+struct settings_problems {
+	int n;
+	char text[SETTINGS_MAX_PROBLEMS][200];
+};
+
 struct settings {
 	int mode;			/* enum settings_mode */
 	uint64_t bs;			/* bytes a request */
@@ -43,6 +75,12 @@ struct settings {
 	unsigned checkpoint;		/* seconds between result checkpoints */
 	unsigned max_detail;		/* errors and bad units listed a target */
 	unsigned save_units;		/* bad units saved a target */
+	int profile;			/* enum settings_profile */
+	unsigned countdown;		/* seconds before destructive work */
+	int after;			/* enum settings_after */
+	unsigned settle;		/* seconds the init waits for disks */
+	unsigned expect_disks;		/* fewer found is a FAIL; 0: any */
+	unsigned char source[SETTINGS_MAX_KEYS];	/* per key */
 };
 
 /* Fills in the built-in defaults. */
@@ -72,6 +110,28 @@ int settings_parse_duration(const char *text, uint64_t *seconds);
 int settings_parse_uint(const char *text, unsigned max, unsigned *out);
 
 const char *settings_mode_name(int mode);
+
+/*
+ * Reads kiln.cfg: KEY=VALUE a line, # comments, blank lines. Unknown keys
+ * and bad values are kept in p (with the line number), never skipped in
+ * silence; the good lines still apply. -errno when the file cannot be read.
+ */
+int settings_load_cfg(struct settings *s, const char *path,
+		      struct settings_problems *p);
+
+/* Applies the kiln.KEY=VALUE words of a kernel command line. */
+void settings_load_cmdline(struct settings *s, const char *cmdline,
+			   struct settings_problems *p);
+
+/* The value of key as text, as settings_set() reads it; NULL if no such key. */
+const char *settings_get(const struct settings *s, const char *key, char *buf,
+			 size_t len);
+
+/* The i-th key's name, NULL past the last: for listing them all. */
+const char *settings_key(int i);
+
+/* Where the value of key came from. */
+const char *settings_source(const struct settings *s, const char *key);
 
 /* Writes a size for a person: 1.5 GiB, 512 MiB, 4 KiB, 100 B. */
 char *settings_fmt_size(uint64_t bytes, char *buf, size_t len);
