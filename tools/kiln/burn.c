@@ -71,7 +71,8 @@ static void note(struct outcome *o, const char *fmt, ...)
 }
 
 struct burn {
-	struct settings s;
+	struct burn_request *r;
+	struct settings *s;
 	struct outcome o;
 	struct target *t;
 	struct engine_target *et;
@@ -82,7 +83,6 @@ struct burn {
 	struct monitor mon;
 	struct results res;
 	int have_results;
-	char **args;
 	int n;
 	FILE *con;		/* the console: stdout, or stderr under --json */
 };
@@ -95,21 +95,20 @@ static int destructive(int mode)
 /* Settings that are wrong whatever the targets are. */
 static int check_settings(struct burn *b)
 {
-	struct settings *s = &b->s;
+	struct settings *s = b->s;
+	int i;
 
-	if (!b->n) {
-		complain("no target given (try kiln burn --help)");
-		return -EINVAL;
-	}
 	if (!s->bs || s->bs % UNIT_SIZE || s->bs > MAX_BS) {
 		complain("bad value for --bs: %llu (want a multiple of 4 KiB up "
 			 "to 64 MiB)", (unsigned long long)s->bs);
 		return -EINVAL;
 	}
-	if (s->mode == SETTINGS_VERIFY && !s->run_id_set) {
-		complain("--mode verify needs the --run-id of the write to check");
-		return -EINVAL;
-	}
+	for (i = 0; i < b->n; i++)
+		if (b->r->specs[i].mode == SETTINGS_VERIFY && !s->run_id_set) {
+			complain("--mode verify needs the --run-id of the write "
+				 "to check");
+			return -EINVAL;
+		}
 	if (!s->passes && !s->duration)
 		s->passes = 1;
 	if (s->span && s->span < UNIT_SIZE) {
@@ -122,12 +121,13 @@ static int check_settings(struct burn *b)
 
 static int open_targets(struct burn *b)
 {
-	struct settings *s = &b->s;
-	int i, k, ret, writable = destructive(s->mode);
+	struct settings *s = b->s;
 	char err[PATH_MAX + 200];
+	int i, k, ret;
 
 	for (i = 0; i < b->n; i++) {
-		ret = target_open(&b->t[i], b->args[i], writable, s->size, err,
+		ret = target_open(&b->t[i], b->r->specs[i].path,
+				  destructive(b->r->specs[i].mode), s->size, err,
 				  sizeof(err));
 		if (ret) {
 			complain("%s", err);
@@ -147,7 +147,7 @@ static int open_targets(struct burn *b)
 /* The region of a target: aligned, inside it, and big enough. */
 static int plan_region(struct burn *b, int i)
 {
-	struct settings *s = &b->s;
+	struct settings *s = b->s;
 	struct target *t = &b->t[i];
 	struct engine_target *et = &b->et[i];
 	uint64_t end, len, piece;
@@ -214,14 +214,14 @@ static const char *safety(struct burn *b, int i)
 {
 	struct target *t = &b->t[i];
 	struct discover_safety *sf = &t->safety;
-	int consent = plan_consent(&b->s, &t->id);
+	int consent = plan_consent(b->s, &t->id);
 
 	if (sf->class == CLASS_IN_USE) {
 		complain("refusing to touch %s: it is in use (%s)", t->path,
 			 sf->why);
 		return NULL;
 	}
-	if (!destructive(b->s.mode))
+	if (!destructive(b->r->specs[i].mode))
 		return "read only";
 	if (t->kiln_data)
 		return "kiln-data: written by kiln before";
@@ -249,13 +249,13 @@ static const char *safety(struct burn *b, int i)
 
 static void plan_writes(struct burn *b, int i)
 {
-	struct settings *s = &b->s;
+	struct settings *s = b->s;
 	struct target *t = &b->t[i];
 	struct engine_target *et = &b->et[i];
 	unsigned cap = s->max_writes;
 	uint64_t passes;
 
-	if (!destructive(s->mode))
+	if (!destructive(b->r->specs[i].mode))
 		return;
 	/* Flash wears: a long soak must not use up an SSD's endurance. */
 	if (!s->max_writes_set)
@@ -274,7 +274,7 @@ static void plan_writes(struct burn *b, int i)
 		     et->write_passes);
 }
 
-static uint64_t new_run_id(void)
+uint64_t burn_new_run_id(void)
 {
 	uint64_t id = 0;
 
@@ -296,12 +296,12 @@ static int engine_mode(int mode)
 
 static void print_plan(struct burn *b)
 {
-	struct settings *s = &b->s;
+	struct settings *s = b->s;
 	char size[32], bs[32], hms[32];
 	int i, e;
 
-	fprintf(b->con, "kiln %s: run %016llx, %s, bs %s, qd %u", "burn",
-		(unsigned long long)b->o.run_id, settings_mode_name(s->mode),
+	fprintf(b->con, "kiln %s: run %016llx, bs %s, qd %u", b->r->command,
+		(unsigned long long)b->o.run_id,
 		settings_fmt_size(s->bs, bs, sizeof(bs)), s->qd);
 	if (s->passes)
 		fprintf(b->con, ", %u pass%s", s->passes, s->passes == 1 ? "" : "es");
@@ -316,8 +316,8 @@ static void print_plan(struct burn *b)
 		fprintf(b->con, "  %-10s %9s  %s\n", t->id.name,
 			settings_fmt_size(t->size, size, sizeof(size)),
 			t->id.identity);
-		fprintf(b->con, "  %-10s %9s  %s; testing %s", "", "",
-			b->ot[i].safety,
+		fprintf(b->con, "  %-10s %9s  %s: %s; %s", "", "",
+			settings_mode_name(b->r->specs[i].mode), b->ot[i].safety,
 			settings_fmt_size(et->region, size, sizeof(size)));
 		for (e = 0; e < et->next; e++)
 			fprintf(b->con, "%s%llu", e ? ", " : " at ",
@@ -335,8 +335,7 @@ static void set_verdict(struct burn *b, int final)
 	int i, stop = 0;
 
 	for (i = 0; i < b->n; i++)
-		judge_target(&b->et[i], &b->mon.mt[i], b->job.mode,
-			     &b->judges[i]);
+		judge_target(&b->et[i], &b->mon.mt[i], &b->judges[i]);
 	/* Like disks are compared once every disk has finished. */
 	if (final)
 		judge_peers(b->et, b->judges, b->n);
@@ -347,6 +346,9 @@ static void set_verdict(struct burn *b, int final)
 		if (b->judges[i].verdict > o->verdict)
 			o->verdict = b->judges[i].verdict;
 	}
+	/* A run that tested nothing, or missed a disk, proves nothing. */
+	if (b->r->failure || !b->n)
+		o->verdict = JUDGE_FAIL;
 	if (o->verdict == JUDGE_FAIL)
 		o->exit_code = BURN_EXIT_FAIL;
 	else if (stop || interrupted)
@@ -424,6 +426,11 @@ static int finish(struct burn *b)
 	doc = outcome_json(&b->o, &dlen);
 	if (b->have_results) {
 		save_units(b);
+		if (b->r->inventory)
+			results_write(&b->res, "inventory.json", b->r->inventory,
+				      b->r->inventory_len);
+		if (b->r->kmsg)
+			results_write_kmsg(&b->res, "/dev/kmsg");
 		ret = doc ? results_write(&b->res, "result.json", doc, dlen) :
 			    -ENOMEM;
 		if (!ret && text)
@@ -438,9 +445,9 @@ static int finish(struct burn *b)
 	if (text)
 		fwrite(text, 1, tlen, b->con);
 	if (b->have_results)
-		fprintf(b->con, "results: %s\n", b->s.out);
+		fprintf(b->con, "results: %s\n", b->r->out);
 	fflush(b->con);
-	if (b->s.json && doc)
+	if (b->s->json && doc)
 		fwrite(doc, 1, dlen, stdout);
 	free(text);
 	free(doc);
@@ -449,7 +456,7 @@ static int finish(struct burn *b)
 
 static int run(struct burn *b)
 {
-	struct settings *s = &b->s;
+	struct settings *s = b->s;
 	uint64_t next_sample, next_status, next_table, next_checkpoint, now;
 	char line[160];
 	int i, running;
@@ -460,7 +467,6 @@ static int run(struct burn *b)
 		return BURN_EXIT_CANNOT;
 	}
 	unit_ctx_init(b->ctx, b->o.run_id);
-	b->job.mode = engine_mode(s->mode);
 	b->job.bs = s->bs;
 	b->job.qd = s->qd;
 	b->job.passes = s->passes;
@@ -471,7 +477,6 @@ static int run(struct burn *b)
 	b->job.ctx = b->ctx;
 	atomic_init(&b->job.stop, 0);
 	b->job.wake_fd = -1;
-	b->o.mode = b->job.mode;
 
 	signal_job = &b->job;
 	signal(SIGINT, on_signal);
@@ -497,7 +502,7 @@ static int run(struct burn *b)
 
 		b->ot[i].mt = &b->mon.mt[i];
 		b->mon.mt[i].planned = (uint64_t)p * per *
-			(b->job.mode == ENGINE_WRITE_VERIFY ? 2 : 1);
+			(b->et[i].mode == ENGINE_WRITE_VERIFY ? 2 : 1);
 	}
 	set_verdict(b, 0);
 	checkpoint(b);
@@ -565,52 +570,34 @@ static void cleanup(struct burn *b, int keep_created)
 	free(b->et);
 	free(b->ot);
 	free(b->judges);
-	free(b->args);
 	free(b->ctx);
-	settings_free(&b->s);
 }
 
-int burn_main(int argc, char **argv)
+int burn_request(struct burn_request *r)
 {
 	struct burn b;
 	char err[512];
 	int i, ret, code = BURN_EXIT_USAGE;
 
 	memset(&b, 0, sizeof(b));
-	settings_defaults(&b.s);
-	b.con = stdout;
-	b.args = calloc((size_t)argc, sizeof(*b.args));
-	if (!b.args) {
-		complain("out of memory");
-		return BURN_EXIT_CANNOT;
-	}
-	ret = settings_parse_argv(&b.s, argc - 1, argv + 1, b.args, &b.n, err,
-				  sizeof(err));
-	if (ret == 1) {
-		cleanup(&b, 1);
-		return BURN_HELP;
-	}
-	if (ret) {
-		complain("%s", err);
-		goto out;
-	}
-	if (b.s.json)
-		b.con = stderr;
+	b.r = r;
+	b.s = r->s;
+	b.n = r->n;
+	b.con = r->s->json ? stderr : stdout;
 	if (check_settings(&b))
-		goto out;
+		return BURN_EXIT_USAGE;
 	ret = crc32c_init();
 	if (ret) {
 		complain("cannot use KILN_CRC32C=%s: %s", getenv("KILN_CRC32C"),
 			 ret == -EINVAL ? "no such implementation" :
 			 "this CPU lacks it");
-		code = BURN_EXIT_CANNOT;
-		goto out;
+		return BURN_EXIT_CANNOT;
 	}
 
-	b.t = calloc((size_t)b.n, sizeof(*b.t));
-	b.et = calloc((size_t)b.n, sizeof(*b.et));
-	b.ot = calloc((size_t)b.n, sizeof(*b.ot));
-	b.judges = calloc((size_t)b.n, sizeof(*b.judges));
+	b.t = calloc((size_t)b.n + 1, sizeof(*b.t));
+	b.et = calloc((size_t)b.n + 1, sizeof(*b.et));
+	b.ot = calloc((size_t)b.n + 1, sizeof(*b.ot));
+	b.judges = calloc((size_t)b.n + 1, sizeof(*b.judges));
 	if (!b.t || !b.et || !b.ot || !b.judges) {
 		complain("out of memory");
 		code = BURN_EXIT_CANNOT;
@@ -624,13 +611,17 @@ int burn_main(int argc, char **argv)
 		goto out;
 	}
 
-	b.o.command = "burn";
-	b.o.argc = argc;
-	b.o.argv = argv;
-	b.o.s = &b.s;
+	b.o.command = r->command;
+	b.o.argc = r->argc;
+	b.o.argv = r->argv;
+	b.o.s = b.s;
 	b.o.n = b.n;
 	b.o.ot = b.ot;
-	b.o.run_id = b.s.run_id_set ? b.s.run_id : new_run_id();
+	b.o.failure = r->failure;
+	b.o.run_id = r->run_id ? r->run_id : b.s->run_id_set ? b.s->run_id :
+		     burn_new_run_id();
+	for (i = 0; i < r->nnotes; i++)
+		note(&b.o, "%s", r->notes[i]);
 	for (i = 0; i < b.n; i++) {
 		ret = engine_target_init(&b.et[i], &b.t[i]);
 		if (ret) {
@@ -639,6 +630,7 @@ int burn_main(int argc, char **argv)
 			code = BURN_EXIT_CANNOT;
 			goto out;
 		}
+		b.et[i].mode = engine_mode(r->specs[i].mode);
 		ret = plan_region(&b, i);
 		if (ret) {
 			code = ret == -EINVAL ? BURN_EXIT_USAGE : BURN_EXIT_CANNOT;
@@ -650,16 +642,16 @@ int burn_main(int argc, char **argv)
 		if (!b.ot[i].safety)
 			goto out;
 		plan_writes(&b, i);
-		if (b.t[i].created && b.s.size)
+		if (b.t[i].created && b.s->size)
 			note(&b.o, "%s created, %llu bytes", b.t[i].path,
-			     (unsigned long long)b.s.size);
-		if (b.s.size && !b.t[i].created && b.t[i].kind == TARGET_FILE)
+			     (unsigned long long)b.s->size);
+		if (b.s->size && !b.t[i].created && b.t[i].kind == TARGET_FILE)
 			note(&b.o, "%s exists: --size does not resize it",
 			     b.t[i].path);
 	}
 
-	if (b.s.out) {
-		ret = results_open(&b.res, b.s.out, err, sizeof(err));
+	if (r->out) {
+		ret = results_open(&b.res, r->out, err, sizeof(err));
 		if (ret) {
 			complain("%s", err);
 			code = BURN_EXIT_CANNOT;
@@ -677,4 +669,55 @@ out:
 	/* Nothing was written: files created for this run go again. */
 	cleanup(&b, 0);
 	return code;
+}
+
+int burn_main(int argc, char **argv)
+{
+	struct burn_request r;
+	struct settings s;
+	char err[512], **args;
+	int i, n, ret;
+
+	memset(&r, 0, sizeof(r));
+	settings_defaults(&s);
+	args = calloc((size_t)argc + 1, sizeof(*args));
+	r.specs = calloc((size_t)argc + 1, sizeof(*r.specs));
+	if (!args || !r.specs) {
+		complain("out of memory");
+		free(args);
+		free(r.specs);
+		return BURN_EXIT_CANNOT;
+	}
+	ret = settings_parse_argv(&s, argc - 1, argv + 1, args, &n, err,
+				  sizeof(err));
+	if (ret == 1) {
+		ret = BURN_HELP;
+		goto out;
+	}
+	if (ret) {
+		complain("%s", err);
+		ret = BURN_EXIT_USAGE;
+		goto out;
+	}
+	if (!n) {
+		complain("no target given (try kiln burn --help)");
+		ret = BURN_EXIT_USAGE;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		r.specs[i].path = args[i];
+		r.specs[i].mode = s.mode;
+	}
+	r.command = "burn";
+	r.argc = argc;
+	r.argv = argv;
+	r.s = &s;
+	r.n = n;
+	r.out = s.out;
+	ret = burn_request(&r);
+out:
+	settings_free(&s);
+	free(args);
+	free(r.specs);
+	return ret;
 }

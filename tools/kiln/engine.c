@@ -64,6 +64,17 @@ const char *engine_phase_name(int phase)
 	return phase >= 0 && phase < PHASES ? phase_names[phase] : "unknown";
 }
 
+const char *engine_mode_name(int mode)
+{
+	switch (mode) {
+	case ENGINE_WRITE_VERIFY: return "write-verify";
+	case ENGINE_WRITE: return "write";
+	case ENGINE_VERIFY: return "verify";
+	case ENGINE_READ: return "read";
+	}
+	return "unknown";
+}
+
 const char *engine_state_name(int state)
 {
 	switch (state) {
@@ -561,7 +572,7 @@ static void *worker_main(void *arg)
 		return NULL;
 	}
 
-	if (job->mode == ENGINE_VERIFY) {
+	if (et->mode == ENGINE_VERIFY) {
 		et->verified_pass = et->verify_pass;
 		if (!et->verified_pass) {
 			et->verified_pass = find_pass(&w);
@@ -574,7 +585,7 @@ static void *worker_main(void *arg)
 	for (iter = 1;; iter++) {
 		uint64_t limit = et->region;
 
-		switch (job->mode) {
+		switch (et->mode) {
 		case ENGINE_WRITE_VERIFY:
 		case ENGINE_WRITE:
 			if (!et->write_passes || et->region_writes < et->write_passes) {
@@ -588,7 +599,7 @@ static void *worker_main(void *arg)
 					et->region_writes++;
 				written = iter;
 			}
-			if (job->mode == ENGINE_WRITE || !written || !limit ||
+			if (et->mode == ENGINE_WRITE || !written || !limit ||
 			    atomic_load(&job->stop) || w.vanished)
 				break;
 			/* What this pass wrote is checked even when time is up. */

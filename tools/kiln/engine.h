@@ -91,7 +91,6 @@ struct engine_pass {
 };
 
 struct engine_job {
-	int mode;			/* enum engine_mode */
 	uint64_t bs;
 	unsigned qd;
 	unsigned passes;		/* 0: until duration */
@@ -108,6 +107,7 @@ struct engine_job {
 struct engine_target {
 	/* Set by the caller. */
 	struct target *t;
+	int mode;			/* enum engine_mode */
 	struct engine_extent ext[ENGINE_MAX_EXTENTS];
 	int next;
 	uint64_t region;		/* bytes in all extents */
@@ -170,6 +170,7 @@ void engine_wake(struct engine_job *job);
 /* Waits for the workers that can still finish; leaves stalled ones be. */
 void engine_join(struct engine_target *ets, int n);
 
+const char *engine_mode_name(int mode);
 const char *engine_phase_name(int phase);
 const char *engine_state_name(int state);
 const char *engine_retry_name(int retry);

@@ -82,7 +82,7 @@ static void bad_units(const struct engine_target *et, struct judge *j)
 }
 
 void judge_target(const struct engine_target *et,
-		  const struct monitor_target *mt, int mode, struct judge *j)
+		  const struct monitor_target *mt, struct judge *j)
 {
 	int state = atomic_load(&et->state), p;
 	unsigned errors = atomic_load(&et->io_errors);
@@ -117,7 +117,7 @@ void judge_target(const struct engine_target *et,
 	}
 	if (atomic_load(&et->bad_units))
 		bad_units(et, j);
-	if (mode == ENGINE_VERIFY && !et->verify_pass && !et->pass_found)
+	if (et->mode == ENGINE_VERIFY && !et->verify_pass && !et->pass_found)
 		reason(j, JUDGE_FAIL, "no unit of this run and disk at its "
 		       "start, middle or end: a wrong run id, a different "
 		       "disk, or never written");

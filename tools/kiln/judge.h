@@ -19,7 +19,7 @@ struct judge {
 
 /* Judges one target on what the engine and the monitor saw. */
 void judge_target(const struct engine_target *et,
-		  const struct monitor_target *mt, int mode, struct judge *j);
+		  const struct monitor_target *mt, struct judge *j);
 
 /*
  * Compares like disks (same model, three or more): one far slower than

@@ -83,7 +83,7 @@ static void json_bad(struct json *j, const struct engine_bad *b)
 	json_end(j);
 }
 
-static void json_target(struct json *j, const struct outcome *o,
+static void json_target(struct json *j,
 			const struct outcome_target *ot)
 {
 	const struct target *t = ot->t;
@@ -129,9 +129,10 @@ static void json_target(struct json *j, const struct outcome *o,
 	json_u64(j, "bytes_written", atomic_load(&et->bytes_written));
 	json_u64(j, "bytes_read", atomic_load(&et->bytes_read));
 	json_u64(j, "region_writes", et->region_writes);
-	if (o->mode == ENGINE_VERIFY || o->mode == ENGINE_WRITE_VERIFY)
+	json_str(j, "mode", engine_mode_name(et->mode));
+	if (et->mode == ENGINE_VERIFY || et->mode == ENGINE_WRITE_VERIFY)
 		json_u64(j, "verified_pass", et->verified_pass);
-	if (o->mode == ENGINE_VERIFY && !et->verify_pass)
+	if (et->mode == ENGINE_VERIFY && !et->verify_pass)
 		json_bool(j, "pass_found_on_disk", et->pass_found);
 	json_begin(j, "phases");
 	json_phase_stats(j, ot, PHASE_WRITE);
@@ -255,9 +256,10 @@ char *outcome_json(const struct outcome *o, size_t *len)
 
 	json_array(&j, "targets");
 	for (i = 0; i < o->n; i++)
-		json_target(&j, o, &o->ot[i]);
+		json_target(&j, &o->ot[i]);
 	json_array_end(&j);
 
+	json_str(&j, "failure", o->failure);
 	json_str(&j, "verdict", o->state && !strcmp(o->state, "running") ?
 		 NULL : judge_name(o->verdict));
 	json_i64(&j, "exit_code", o->exit_code);
@@ -283,13 +285,12 @@ static void rate_cols(FILE *f, const struct outcome_target *ot, int phase)
 
 void outcome_table(const struct outcome *o, FILE *f, int final)
 {
-	int read_phase = o->mode == ENGINE_READ ? PHASE_READ : PHASE_VERIFY;
 	char size[32];
 	int i;
 
 	fprintf(f, "%-10s %9s %18s%18s %4s %5s %s\n", "target", "size",
-		"write MB/s", o->mode == ENGINE_READ ? "read MB/s" :
-		"verify MB/s", "I/O", "bad", final ? "verdict" : "state");
+		"write MB/s", "verify/read MB/s", "I/O", "bad",
+		final ? "verdict" : "state");
 	fprintf(f, "%-10s %9s %6s%6s%6s%6s%6s%6s %4s %5s\n", "", "",
 		"avg", "min", "max", "avg", "min", "max", "err", "units");
 	for (i = 0; i < o->n; i++) {
@@ -300,7 +301,8 @@ void outcome_table(const struct outcome *o, FILE *f, int final)
 		fprintf(f, "%-10.10s %9s ", ot->t->id.name,
 			settings_fmt_size(ot->t->size, size, sizeof(size)));
 		rate_cols(f, ot, PHASE_WRITE);
-		rate_cols(f, ot, read_phase);
+		rate_cols(f, ot, et->mode == ENGINE_READ ? PHASE_READ :
+			  PHASE_VERIFY);
 		fprintf(f, " %4u %5u %s\n", atomic_load(&et->io_errors),
 			atomic_load(&et->bad_units),
 			final ? judge_name(ot->j.verdict) :
@@ -388,8 +390,8 @@ void outcome_summary(const struct outcome *o, FILE *f)
 		timing_clock_trusted(o->started) ? "" : "  clock not set");
 	fprintf(f, "kiln %s, Linux %s, crc32c %s\n", KILN_VERSION,
 		uname(&u) == 0 ? u.release : "?", crc32c_name());
-	fprintf(f, "mode %s, bs %s, qd %u", settings_mode_name(s->mode),
-		settings_fmt_size(s->bs, bs, sizeof(bs)), s->qd);
+	fprintf(f, "bs %s, qd %u", settings_fmt_size(s->bs, bs, sizeof(bs)),
+		s->qd);
 	if (s->passes)
 		fprintf(f, ", passes %u", s->passes);
 	if (s->duration)
@@ -398,6 +400,10 @@ void outcome_summary(const struct outcome *o, FILE *f)
 	fprintf(f, "\n");
 	for (i = 0; i < o->nnotes; i++)
 		fprintf(f, "note: %s\n", o->notes[i]);
+	if (o->failure)
+		fprintf(f, "FAIL: %s\n", o->failure);
+	if (!o->n)
+		fprintf(f, "FAIL: nothing was tested\n");
 	fprintf(f, "\n");
 	outcome_table(o, f, 1);
 

@@ -29,16 +29,16 @@ struct outcome {
 	int argc;
 	char **argv;
 	const struct settings *s;
-	int mode;			/* enum engine_mode */
 	uint64_t run_id;
 	time_t started, ended;
 	uint64_t elapsed_ns;
 	const char *state;		/* running, complete, interrupted */
+	const char *failure;		/* a FAIL before any disk, or NULL */
 	int verdict;			/* enum judge_verdict, overall */
 	int exit_code;
 	int n;
 	struct outcome_target *ot;
-	char notes[8][200];		/* said at start, kept in the results */
+	char notes[32][240];		/* said at start, kept in the results */
 	int nnotes;
 };
 

@@ -208,6 +208,47 @@ int results_write(struct results *r, const char *name, const void *data,
 	return ret;
 }
 
+int results_write_kmsg(struct results *r, const char *kmsg)
+{
+	char rec[8192], *text = NULL;
+	size_t len = 0;
+	FILE *out;
+	int fd, ret;
+
+	fd = open(kmsg, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	out = open_memstream(&text, &len);
+	if (!out) {
+		close(fd);
+		return -ENOMEM;
+	}
+	/* One record a read: "prio,seq,usec,flags;text\n", until EAGAIN. */
+	for (;;) {
+		unsigned long long usec;
+		ssize_t n = read(fd, rec, sizeof(rec) - 1);
+		char *semi;
+
+		if (n < 0 && errno == EPIPE)
+			continue;	/* overwritten while we read: go on */
+		if (n <= 0)
+			break;
+		rec[n] = 0;
+		semi = strchr(rec, ';');
+		if (!semi || sscanf(rec, "%*u,%*u,%llu", &usec) != 1)
+			continue;
+		fprintf(out, "[%5llu.%06llu] %s", usec / 1000000, usec % 1000000,
+			semi + 1);
+		if (rec[n - 1] != '\n')
+			fputc('\n', out);
+	}
+	close(fd);
+	fclose(out);
+	ret = results_write(r, "kmsg.log", text, len);
+	free(text);
+	return ret;
+}
+
 int results_sync(struct results *r)
 {
 	if (!r->samples)

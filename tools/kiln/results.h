@@ -30,6 +30,12 @@ int results_checkpoint(struct results *r, const char *doc, size_t len);
 int results_write(struct results *r, const char *name, const void *data,
 		  size_t len);
 
+/*
+ * Copies the kernel's log (a /dev/kmsg) into kmsg.log, as dmesg prints
+ * it: the records of this boot still in the kernel's ring.
+ */
+int results_write_kmsg(struct results *r, const char *kmsg);
+
 /* Syncs samples.csv to the medium. */
 int results_sync(struct results *r);
 
