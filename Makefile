@@ -40,6 +40,7 @@ KILN_SRCS := \
 	tools/kiln/pciids.c \
 	tools/kiln/plan.c \
 	tools/kiln/results.c \
+	tools/kiln/run.c \
 	tools/kiln/settings.c \
 	tools/kiln/signature.c \
 	tools/kiln/survey.c \

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "burn.h"
+#include "run.h"
 #include "survey.h"
 
 #ifndef KILN_VERSION
@@ -26,6 +27,12 @@ static const char usage[] =
 "                   with its safety class (--json, --protect DEV,\n"
 "                   --sysfs-root DIR to read a captured sysfs tree)\n"
 "  probe PATH...    the safety class of disks or image files (--json)\n"
+"  run              the boot image's automatic flow: settings, discovery,\n"
+"                   choice of disks, countdown, burn of them all, results\n"
+"                   (--results ROOT, --protect DEV, --config FILE,\n"
+"                   --cmdline FILE, --KEY=VALUE)\n"
+"  settings         the settings in force and where each came from\n"
+"                   (--get KEY prints one value; options as for run)\n"
 "  version          print kiln's version\n"
 "  help             print this text\n"
 "\n"
@@ -89,13 +96,18 @@ int main(int argc, char **argv)
 		return BURN_EXIT_PASS;
 	}
 	if (!strcmp(cmd, "burn") || !strcmp(cmd, "discover") ||
-	    !strcmp(cmd, "probe")) {
+	    !strcmp(cmd, "probe") || !strcmp(cmd, "run") ||
+	    !strcmp(cmd, "settings")) {
 		if (!strcmp(cmd, "burn"))
 			ret = burn_main(argc - 1, argv + 1);
 		else if (!strcmp(cmd, "discover"))
 			ret = survey_discover_main(argc - 1, argv + 1);
-		else
+		else if (!strcmp(cmd, "probe"))
 			ret = survey_probe_main(argc - 1, argv + 1);
+		else if (!strcmp(cmd, "run"))
+			ret = run_main(argc - 1, argv + 1);
+		else
+			ret = run_settings_main(argc - 1, argv + 1);
 		if (ret == BURN_HELP) {
 			fputs(usage, stdout);
 			return BURN_EXIT_PASS;
