@@ -117,9 +117,21 @@ $(ASAN_KILN): $(HOST_OBJS) $(OUT)/host/main.o
 check: $(OUT)/kiln $(UNIT_BINS) $(ASAN_KILN) | $(DEPS_STAMP)
 	prove -r tests/
 
-# The main job. Until the bootable image exists: a live burn-in of loop
-# devices (root) or plain files (not root) on this machine.
-lab: $(OUT)/kiln | $(DEPS_STAMP)
+# The ramboot: Debian's kernel (fetched and unpacked, never installed)
+# and kiln's initramfs; scripts/kernel.sh caches the .deb in cache/.
+ramboot: $(OUT)/kiln | $(DEPS_STAMP)
+	$(Q)sh scripts/kernel.sh
+	$(Q)sh scripts/initramfs.sh
+	$(Q)cat $(OUT)/kernel/package $(OUT)/manifest.initramfs >$(OUT)/manifest.txt
+	$(Q)ls -l $(OUT)/kernel/vmlinuz $(OUT)/initramfs.cpio.gz | \
+		awk '{ print "  size     " $$5 " " $$NF }'
+
+# The main job: the ramboot in a QEMU lab of virtual disks.
+lab: ramboot
+	sh scripts/lab.sh
+
+# Without QEMU: a live burn-in of loop devices (root) or plain files.
+lab-host: $(OUT)/kiln | $(DEPS_STAMP)
 	sh scripts/lab-host.sh
 
 # kiln against fio on the same devices, in one run, as ratios.
@@ -129,7 +141,7 @@ bench: $(OUT)/kiln | $(DEPS_STAMP)
 clean:
 	rm -rf $(OUT)/musl $(OUT)/host $(OUT)/tests $(OUT)/kiln $(MUSL_INC)
 
-.PHONY: all bench check clean deps lab
+.PHONY: all bench check clean deps lab lab-host ramboot
 .DELETE_ON_ERROR:
 .SECONDARY:
 

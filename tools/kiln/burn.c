@@ -478,6 +478,16 @@ static int run(struct burn *b)
 	atomic_init(&b->job.stop, 0);
 	b->job.wake_fd = -1;
 
+	/* A mark in the kernel's log: boot-to-first-I/O is read off kmsg.log. */
+	if (b->r->kmsg) {
+		FILE *k = fopen("/dev/kmsg", "we");
+
+		if (k) {
+			fprintf(k, "<6>kiln: burn-in I/O starts, run %016llx\n",
+				(unsigned long long)b->o.run_id);
+			fclose(k);
+		}
+	}
 	signal_job = &b->job;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);

@@ -86,6 +86,8 @@ int main(int argc, char **argv)
 	const char *cmd = argc > 1 ? argv[1] : NULL;
 	int ret;
 
+	/* Under the init, stdout is a pipe to every console: line by line. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!cmd || !strcmp(cmd, "help") || !strcmp(cmd, "--help") ||
 	    !strcmp(cmd, "-h")) {
 		fputs(usage, cmd ? stdout : stderr);

@@ -237,10 +237,9 @@ int results_write_kmsg(struct results *r, const char *kmsg)
 		semi = strchr(rec, ';');
 		if (!semi || sscanf(rec, "%*u,%*u,%llu", &usec) != 1)
 			continue;
-		fprintf(out, "[%5llu.%06llu] %s", usec / 1000000, usec % 1000000,
-			semi + 1);
-		if (rec[n - 1] != '\n')
-			fputc('\n', out);
+		/* The text ends at its newline; " KEY=VALUE" lines follow. */
+		fprintf(out, "[%5llu.%06llu] %.*s\n", usec / 1000000,
+			usec % 1000000, (int)strcspn(semi + 1, "\n"), semi + 1);
 	}
 	close(fd);
 	fclose(out);

@@ -1,0 +1,142 @@
+# qemu.sh: a QEMU lab for kiln, sourced by scripts/lab.sh and the e2e
+# tests. A lab is a folder of raw disk images and a KILN stick, a list of
+# QEMU arguments built up by the functions below, and one boot of kiln's
+# kernel and initramfs under TCG (KVM guests hang on the build machines).
+#
+#	lab_init DIR
+#	lab_disk nvme|ahci|megasas|vscsi|virtio NAME MIB [SERIAL]
+#	lab_errors NAME SECTOR...	(reads there fail: QEMU's blkdebug)
+#	lab_stick [KILN.CFG TEXT]
+#	lab_boot "KERNEL ARGS" LOG	(returns when the guest powers off)
+#	lab_results OUTDIR		(copies kiln-results off the stick)
+#
+# Paths must not hold blanks: arguments are kept in one string.
+
+LAB_QEMU=${LAB_QEMU:-qemu-system-x86_64}
+LAB_MEM=${LAB_MEM:-1024}
+LAB_CPU=${LAB_CPU:-max}
+LAB_TIMEOUT=${LAB_TIMEOUT:-900}
+lab_top=${lab_top:-$(cd "$(dirname "$0")/.." && pwd)}
+
+lab_init () {
+	lab_dir=$1
+	mkdir -p "$lab_dir"
+	lab_args=""
+	lab_n=0
+	lab_nvme=0
+	lab_ahci=0
+	lab_mega=0
+	lab_vscsi=0
+}
+
+lab_add () {
+	lab_args="$lab_args $*"
+}
+
+# lab_disk KIND NAME MIB [SERIAL]: a disk image (kept if it exists) on a
+# controller of that kind; the first disk of a kind adds the controller.
+lab_disk () {
+	kind=$1
+	name=$2
+	img="$lab_dir/$name.img"
+	serial=${4:-KILN-$(echo "$name" | tr 'a-z' 'A-Z')}
+	lab_n=$((lab_n + 1))
+	[ -e "$img" ] || truncate -s "${3}M" "$img"
+	drive="if=none,id=d$lab_n,format=raw,cache=none,aio=threads,file=$img"
+	[ -e "$lab_dir/$name.blkdebug" ] &&
+		drive="if=none,id=d$lab_n,cache=none,driver=blkdebug,config=$lab_dir/$name.blkdebug,image.driver=raw,image.file.filename=$img"
+	lab_add -drive "$drive"
+	wwn=$(printf '0x5000c5%010x' "$lab_n")
+	case "$kind" in
+	nvme)
+		[ "$lab_nvme" -gt 0 ] || lab_add -device nvme,id=nvme0,serial=KILN-NVME0
+		lab_nvme=$((lab_nvme + 1))
+		lab_add -device "nvme-ns,bus=nvme0,nsid=$lab_nvme,drive=d$lab_n,eui64=$wwn"
+		;;
+	ahci)
+		[ "$lab_ahci" -gt 0 ] || lab_add -device ahci,id=ahci
+		lab_add -device "ide-hd,bus=ahci.$lab_ahci,drive=d$lab_n,serial=$serial,wwn=$wwn"
+		lab_ahci=$((lab_ahci + 1))
+		;;
+	megasas)
+		[ "$lab_mega" -gt 0 ] || lab_add -device megasas-gen2,id=mega
+		lab_add -device "scsi-hd,bus=mega.0,scsi-id=$lab_mega,drive=d$lab_n,serial=$serial,wwn=$wwn"
+		lab_mega=$((lab_mega + 1))
+		;;
+	vscsi)
+		[ "$lab_vscsi" -gt 0 ] || lab_add -device virtio-scsi-pci,id=vscsi
+		lab_add -device "scsi-hd,bus=vscsi.0,scsi-id=$lab_vscsi,drive=d$lab_n,serial=$serial,wwn=$wwn"
+		lab_vscsi=$((lab_vscsi + 1))
+		;;
+	virtio)
+		lab_add -device "virtio-blk-pci,drive=d$lab_n,serial=$serial"
+		;;
+	*)
+		echo "lab: no controller kind $kind" >&2
+		return 1
+		;;
+	esac
+}
+
+# lab_errors NAME SECTOR...: reads of those 512-byte sectors of disk NAME
+# fail with EIO, every time. Call before lab_disk NAME.
+lab_errors () {
+	name=$1
+	shift
+	: >"$lab_dir/$name.blkdebug"
+	for sector in "$@"; do
+		printf '[inject-error]\nevent = "read_aio"\nerrno = "5"\nsector = "%s"\nonce = "off"\n\n' \
+			"$sector" >>"$lab_dir/$name.blkdebug"
+	done
+}
+
+# lab_stick [KILN.CFG TEXT]: a fresh 64 MiB stick, MBR with one FAT32
+# partition labelled KILN at 1 MiB, made without root (sfdisk, mkfs.vfat
+# --offset, mtools), on usb-storage behind an xhci controller.
+lab_stick () {
+	stick="$lab_dir/stick.img"
+	rm -f "$stick"
+	truncate -s 64M "$stick"
+	printf 'label: dos\nstart=2048, type=c, bootable\n' | sfdisk -q "$stick"
+	mkfs.vfat -F 32 -n KILN --offset 2048 "$stick" $((62 * 1024)) >/dev/null
+	if [ -n "${1:-}" ]; then
+		printf '%s\n' "$1" >"$lab_dir/kiln.cfg"
+		MTOOLS_SKIP_CHECK=1 mcopy -i "$stick@@1M" "$lab_dir/kiln.cfg" ::kiln.cfg
+	fi
+	lab_add -device qemu-xhci,id=xhci \
+		-drive "if=none,id=stick,format=raw,file=$stick" \
+		-device usb-storage,bus=xhci.0,drive=stick,serial=KILN-STICK
+}
+
+# lab_boot "KERNEL ARGS" LOG: boots kiln's kernel and initramfs; the serial
+# console goes to LOG (and to the terminal when LAB_SHOW is set). Returns
+# QEMU's status; 124 when LAB_TIMEOUT ran out.
+lab_boot () {
+	cpu=""
+	[ "$LAB_CPU" = default ] || cpu="-cpu $LAB_CPU"
+	set -- -accel tcg -m "$LAB_MEM" -smp 2 $cpu -nographic -no-reboot \
+		-kernel "$lab_top/out/kernel/vmlinuz" \
+		-initrd "$lab_top/out/initramfs.cpio.gz" \
+		-append "console=ttyS0,115200 panic=-1 $1" \
+		-netdev user,id=net0 -device e1000,netdev=net0 \
+		$lab_args
+	log=$2
+	if [ -n "${LAB_SHOW:-}" ]; then
+		timeout "$LAB_TIMEOUT" "$LAB_QEMU" "$@" </dev/null 2>&1 | tee "$log"
+	else
+		timeout "$LAB_TIMEOUT" "$LAB_QEMU" "$@" </dev/null >"$log" 2>&1
+	fi
+}
+
+# lab_results OUTDIR: the stick's kiln-results folder, copied out.
+lab_results () {
+	mkdir -p "$1"
+	MTOOLS_SKIP_CHECK=1 mcopy -s -n -i "$lab_dir/stick.img@@1M" \
+		::kiln-results "$1/" 2>/dev/null
+}
+
+# lab_fsck: fsck.fat -n on the stick's FAT (a copy: fsck reads whole files).
+lab_fsck () {
+	dd if="$lab_dir/stick.img" of="$lab_dir/stick.fat" bs=1M skip=1 2>/dev/null &&
+		fsck.fat -n "$lab_dir/stick.fat"
+}
