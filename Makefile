@@ -114,7 +114,8 @@ $(ASAN_KILN): $(HOST_OBJS) $(OUT)/host/main.o
 	$(Q)mkdir -p $(@D)
 	$(Q)$(HOST_CC) $(CFLAGS) $(SANITIZE) -o $@ $^ $(LIBURING_A) -lpthread
 
-check: $(OUT)/kiln $(UNIT_BINS) $(ASAN_KILN) | $(DEPS_STAMP)
+# The e2e tests boot the ramboot in QEMU, so check builds it too.
+check: $(OUT)/kiln $(UNIT_BINS) $(ASAN_KILN) ramboot | $(DEPS_STAMP)
 	prove -r tests/
 
 # The ramboot: Debian's kernel (fetched and unpacked, never installed)

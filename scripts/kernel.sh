@@ -55,6 +55,8 @@ fetch () {
 	uri=$(apt-get download --print-uris "$1" 2>/dev/null | head -n 1) ||
 		die "cannot locate $1 in apt's lists"
 	[ -n "$uri" ] || die "cannot locate $1 in apt's lists"
+	# The line is 'URI' FILE SIZE HASH; split it into words.
+	# shellcheck disable=SC2086
 	set -- "$1" $uri
 	file=$3
 	if [ -f "$debs/$file" ]; then
@@ -112,8 +114,9 @@ dpkg-deb -x "$deb" "$kdir/root.new"
 # The version is the one directory under lib/modules, so a KERNEL_DEB whose
 # name does not follow Debian's pattern still works.
 set -- "$kdir"/root.new/lib/modules/*/
-[ "$#" -eq 1 ] && [ -d "$1" ] ||
+if [ "$#" -ne 1 ] || [ ! -d "$1" ]; then
 	die "$deb: expected exactly one lib/modules/VERSION directory"
+fi
 version=$(basename "$1")
 [ -f "$kdir/root.new/boot/vmlinuz-$version" ] ||
 	die "$deb: no boot/vmlinuz-$version"

@@ -98,7 +98,7 @@ lab_stick () {
 	rm -f "$stick"
 	truncate -s 64M "$stick"
 	printf 'label: dos\nstart=2048, type=c, bootable\n' | sfdisk -q "$stick"
-	mkfs.vfat -F 32 -n KILN --offset 2048 "$stick" $((62 * 1024)) >/dev/null
+	mkfs.vfat -F 32 -n KILN --offset 2048 "$stick" $((63 * 1024)) >/dev/null 2>&1
 	if [ -n "${1:-}" ]; then
 		printf '%s\n' "$1" >"$lab_dir/kiln.cfg"
 		MTOOLS_SKIP_CHECK=1 mcopy -i "$stick@@1M" "$lab_dir/kiln.cfg" ::kiln.cfg
@@ -112,6 +112,7 @@ lab_stick () {
 # console goes to LOG (and to the terminal when LAB_SHOW is set). Returns
 # QEMU's status; 124 when LAB_TIMEOUT ran out.
 lab_boot () {
+	log=$2
 	cpu=""
 	[ "$LAB_CPU" = default ] || cpu="-cpu $LAB_CPU"
 	set -- -accel tcg -m "$LAB_MEM" -smp 2 $cpu -nographic -no-reboot \
@@ -120,7 +121,6 @@ lab_boot () {
 		-append "console=ttyS0,115200 panic=-1 $1" \
 		-netdev user,id=net0 -device e1000,netdev=net0 \
 		$lab_args
-	log=$2
 	if [ -n "${LAB_SHOW:-}" ]; then
 		timeout "$LAB_TIMEOUT" "$LAB_QEMU" "$@" </dev/null 2>&1 | tee "$log"
 	else

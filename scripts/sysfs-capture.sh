@@ -6,7 +6,8 @@
 # out/kernel/vmlinuz with a busybox initramfs whose /init
 # (sysfs-capture.d/init) copies a fixed selection of /sys and a truth file,
 # receives them on a second serial port, and stores
-#   tests/fixtures/sysfs/NAME.tar.gz   sys/, proc/, kiln-truth.txt
+#   tests/fixtures/sysfs/NAME.tar.gz   sys/, proc/, kiln-truth.txt and
+#                                      kiln-unreadable.txt
 #   tests/fixtures/sysfs/NAME.truth    kiln-truth.txt, to read
 # Usage: scripts/sysfs-capture.sh [NAME...]   (default: every machine)
 # Work files, the console log of each boot included, stay in
@@ -20,7 +21,7 @@ work=$OUT/sysfs-capture
 fixtures=$top/tests/fixtures/sysfs
 DRACUT_INSTALL=${DRACUT_INSTALL:-/usr/lib/dracut/dracut-install}
 QEMU=${QEMU:-qemu-system-x86_64}
-# A TCG boot reaches /init in about 8 s; a whole capture takes under a
+# A TCG boot reaches /init in about 8 s; a whole capture takes about a
 # minute. The bound only keeps a hung guest from hanging the build.
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-240}
 PATH=$PATH:/usr/sbin:/sbin
@@ -94,8 +95,9 @@ build_initramfs () {
 		(cd "$ird" && find . | LC_ALL=C sort |
 			cpio -o -H newc -R 0:0 --quiet)
 	} | gzip -9n >"$work/initramfs.cpio.gz"
+	# shellcheck disable=SC2086 # one line of the module names
 	say "initramfs $(du -k "$work/initramfs.cpio.gz" | cut -f1) KiB," \
-		"modules: $(echo $MODULES)"
+		"modules:" $MODULES
 }
 
 # add ARG...: appends ARGs to the QEMU command line in $args, each quoted
@@ -135,7 +137,10 @@ nic () {
 
 # Each machine_NAME adds its devices with add and says what it gave with
 # note. Serial numbers name the machine and the disk; WWNs are NAA-5
-# (0x5...) and unique across machines.
+# (0x5...) and unique across machines. NVMe namespaces get a fixed uuid
+# and eui64 so that captures repeat, though Linux 6.1 ignores both on
+# QEMU's controller (1b36:0010 carries NVME_QUIRK_BOGUS_NID: "Ignoring
+# bogus Namespace Identifiers"), so its wwid is nvme.VID-SERIAL-MODEL-NSID.
 
 machine_mixed () {
 	add -M pc -smbios "type=1,manufacturer=Kiln Lab,product=Mixed,serial=KILN-MIXED-0001"
@@ -204,10 +209,14 @@ machine_q35 () {
 	note "rp1: nvme serial=KILN-Q35-NVME0: ns1 16 MiB eui64=4b494c4e00001001"
 	disk mega0 10
 	disk mega1 11
-	add -device megasas-gen2,id=mega,bus=rp2,use_jbod=on \
+	add -device megasas-gen2,id=mega,bus=rp2 \
 		-device scsi-hd,bus=mega.0,scsi-id=0,drive=mega0,serial=KILN-Q35-MEGA0,wwn=0x5000c50000001201 \
 		-device scsi-hd,bus=mega.0,scsi-id=1,drive=mega1,serial=KILN-Q35-MEGA1,wwn=0x5000c50000001202
-	note "rp2: megasas-gen2 use_jbod=on: scsi-hd id 0 10 MiB serial=KILN-Q35-MEGA0 wwn=0x5000c50000001201; id 1 11 MiB serial=KILN-Q35-MEGA1 wwn=0x5000c50000001202"
+	note "rp2: megasas-gen2 (logical drives): scsi-hd id 0 10 MiB serial=KILN-Q35-MEGA0 wwn=0x5000c50000001201; id 1 11 MiB serial=KILN-Q35-MEGA1 wwn=0x5000c50000001202"
+	disk mpt0 19
+	add -device mptsas1068,id=mpt,sas_address=0x5000c50000001500 \
+		-device scsi-hd,bus=mpt.0,scsi-id=0,drive=mpt0,serial=KILN-Q35-MPT0,wwn=0x5000c50000001501
+	note "mptsas1068 on pcie.0 sas_address=0x5000c50000001500: scsi-hd id 0 19 MiB serial=KILN-Q35-MPT0 wwn=0x5000c50000001501"
 	disk vblk0 17 gpt
 	add -device virtio-blk-pci,bus=rp3,drive=vblk0,serial=KILN-Q35-VBLK0
 	note "rp3: virtio-blk-pci 17 MiB gpt serial=KILN-Q35-VBLK0"
@@ -247,6 +256,11 @@ machine_nvme_subsys () {
 	nic e1000e 52:54:00:4b:03:01
 }
 
+# QEMU's megasas reports a JBOD disk's device id as (scsi-id << 8) | lun,
+# and Linux megaraid_sas keeps a list of 256 physical disks indexed by that
+# id, so only the JBOD disk at scsi-id 0 lun 0 ever shows (seen with QEMU
+# 7.2, Linux 6.1). The second JBOD disk stays, unseen, as a disk the
+# machine has and the kernel does not show.
 machine_megasas () {
 	add -M pc
 	note "pc (i440fx), no DMI serial given"
@@ -255,25 +269,34 @@ machine_megasas () {
 	add -device megasas-gen2,id=mega,sas_address=0x5000c50000004000 \
 		-device scsi-hd,bus=mega.0,scsi-id=0,drive=ld0,serial=KILN-MS-LD0,wwn=0x5000c50000004001 \
 		-device scsi-hd,bus=mega.0,scsi-id=1,drive=ld1,serial=KILN-MS-LD1,wwn=0x5000c50000004002
-	note "megasas-gen2 use_jbod off (disks become logical drives): scsi-hd id 0 10 MiB gpt serial=KILN-MS-LD0 wwn=0x5000c50000004001; id 1 11 MiB serial=KILN-MS-LD1 wwn=0x5000c50000004002"
+	note "megasas-gen2 use_jbod off (disks become logical drives, channel 2): scsi-hd id 0 10 MiB gpt serial=KILN-MS-LD0 wwn=0x5000c50000004001; id 1 11 MiB serial=KILN-MS-LD1 wwn=0x5000c50000004002"
 	disk pd0 12
 	disk pd1 13
 	add -device megasas-gen2,id=jbod,use_jbod=on,sas_address=0x5000c50000004100 \
 		-device scsi-hd,bus=jbod.0,scsi-id=0,drive=pd0,serial=KILN-MS-PD0,wwn=0x5000c50000004101 \
 		-device scsi-hd,bus=jbod.0,scsi-id=1,drive=pd1,serial=KILN-MS-PD1,wwn=0x5000c50000004102
-	note "megasas-gen2 use_jbod=on (disks passed through): scsi-hd id 0 12 MiB serial=KILN-MS-PD0 wwn=0x5000c50000004101; id 1 13 MiB serial=KILN-MS-PD1 wwn=0x5000c50000004102"
+	note "megasas-gen2 use_jbod=on (disks passed through, channel 0): scsi-hd id 0 12 MiB serial=KILN-MS-PD0 wwn=0x5000c50000004101"
+	note "  and id 1 13 MiB serial=KILN-MS-PD1 wwn=0x5000c50000004102, INVISIBLE to Linux: QEMU gives a JBOD disk device id (scsi-id << 8) | lun = 256, beyond megaraid_sas's 256-entry list"
 	nic e1000 52:54:00:4b:04:01
 }
 
+# QEMU's mptsas1068 gives each disk the SAS address in its scsi-hd wwn=;
+# without one the address is 0 and Linux mptsas skips the end device
+# without a word, however long it waits (seen on pc and q35, INTx and MSI).
+# It also has 8 phys: a disk at scsi-id 8 or above is never attached.
+# The third disk here has no wwn, as a disk the kernel does not show.
 machine_mptsas () {
 	add -M pc -smbios "type=1,manufacturer=Kiln Lab,product=SAS1068,serial=KILN-MPTSAS-0001"
 	note "pc (i440fx), DMI serial KILN-MPTSAS-0001"
 	disk mpt0 19
-	disk mpt1 20
+	disk mpt1 20 gpt
+	disk mpt2 21
 	add -device mptsas1068,id=mpt,sas_address=0x5000c50000005000 \
 		-device scsi-hd,bus=mpt.0,scsi-id=0,drive=mpt0,serial=KILN-MP-MPT0,wwn=0x5000c50000005001 \
-		-device scsi-hd,bus=mpt.0,scsi-id=1,drive=mpt1,serial=KILN-MP-MPT1,wwn=0x5000c50000005002
-	note "mptsas1068 sas_address=0x5000c50000005000: scsi-hd id 0 19 MiB serial=KILN-MP-MPT0 wwn=0x5000c50000005001; id 1 20 MiB serial=KILN-MP-MPT1 wwn=0x5000c50000005002"
+		-device scsi-hd,bus=mpt.0,scsi-id=1,lun=1,drive=mpt1,serial=KILN-MP-MPT1,wwn=0x5000c50000005002 \
+		-device scsi-hd,bus=mpt.0,scsi-id=2,drive=mpt2,serial=KILN-MP-MPT2
+	note "mptsas1068 sas_address=0x5000c50000005000: scsi-hd id 0 19 MiB serial=KILN-MP-MPT0 wwn=0x5000c50000005001; id 1 lun 1 20 MiB gpt serial=KILN-MP-MPT1 wwn=0x5000c50000005002"
+	note "  and id 2 21 MiB serial=KILN-MP-MPT2 with no wwn, INVISIBLE to Linux: its SAS address is 0 (phy-N:2 shows an attached end device, but no port, end_device or disk)"
 	nic e1000 52:54:00:4b:05:01
 }
 
@@ -313,10 +336,12 @@ capture () {
 	end=$(grep '^KILN-CAPTURE-END ' "$mdir/framed") ||
 		die "$name: no capture arrived; see $mdir/console.log"
 	sed '1d;$d' "$mdir/framed" | base64 -d >"$mdir/capture.tar.gz"
+	# shellcheck disable=SC2086 # KILN-CAPTURE-END SIZE MD5, as words
 	set -- $end
-	[ "$(wc -c <"$mdir/capture.tar.gz")" -eq "$2" ] &&
-		[ "$(md5sum <"$mdir/capture.tar.gz" | cut -d' ' -f1)" = "$3" ] ||
+	if [ "$(wc -c <"$mdir/capture.tar.gz")" -ne "$2" ] ||
+		[ "$(md5sum <"$mdir/capture.tar.gz" | cut -d' ' -f1)" != "$3" ]; then
 		die "$name: capture damaged in transfer"
+	fi
 
 	mkdir "$mdir/tree"
 	tar -xzf "$mdir/capture.tar.gz" -C "$mdir/tree"
@@ -340,6 +365,7 @@ capture () {
 }
 
 main () {
+	# shellcheck disable=SC2086 # a list of names
 	[ "$#" -gt 0 ] || set -- $MACHINES
 	for name; do
 		case " $MACHINES " in

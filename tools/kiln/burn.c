@@ -338,7 +338,7 @@ static void set_verdict(struct burn *b, int final)
 		judge_target(&b->et[i], &b->mon.mt[i], &b->judges[i]);
 	/* Like disks are compared once every disk has finished. */
 	if (final)
-		judge_peers(b->et, b->judges, b->n);
+		judge_peers(b->et, b->mon.mt, b->judges, b->n);
 	o->verdict = JUDGE_PASS;
 	for (i = 0; i < b->n; i++) {
 		b->ot[i].j = b->judges[i];

@@ -149,6 +149,22 @@ static void vpd_serial(const char *dev, char *out, size_t len)
 	tidy(out);
 }
 
+/* usb-storage has no VPD pages: the serial is the USB device's. */
+static void usb_serial(const char *dev, char *out, size_t len)
+{
+	char path[PATH_MAX], *slash;
+
+	if (!realpath(dev, path) || !strstr(path, "/usb"))
+		return;
+	while ((slash = strrchr(path, '/')) && slash > path) {
+		*slash = 0;
+		if (exists(path, "idVendor")) {
+			attr_tidy(path, "serial", out, len);
+			return;
+		}
+	}
+}
+
 static void whole_disk(const char *sysroot, const char *dir, uint64_t size,
 		       struct discover_id *id)
 {
@@ -170,6 +186,8 @@ static void whole_disk(const char *sysroot, const char *dir, uint64_t size,
 	if (attr_tidy(dir, "serial", id->serial, sizeof(id->serial)) <= 0 &&
 	    attr_tidy(dev, "serial", id->serial, sizeof(id->serial)) <= 0)
 		vpd_serial(dev, id->serial, sizeof(id->serial));
+	if (!id->serial[0])
+		usb_serial(dev, id->serial, sizeof(id->serial));
 
 	if (id->wwid[0]) {
 		snprintf(id->identity, sizeof(id->identity), "wwn:%s", id->wwid);

@@ -145,7 +145,14 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-void judge_peers(const struct engine_target *ets, struct judge *js, int n)
+/* Long enough to compare: a few seconds of a phase is noise. */
+static int measured(const struct monitor_target *mt, int phase)
+{
+	return mt && mt->seconds[phase] >= UNSTABLE_MIN_SECONDS;
+}
+
+void judge_peers(const struct engine_target *ets,
+		 const struct monitor_target *mts, struct judge *js, int n)
 {
 	double *rates = calloc((size_t)n, sizeof(*rates));
 	int i, k, p;
@@ -161,13 +168,14 @@ void judge_peers(const struct engine_target *ets, struct judge *js, int n)
 			int like = 0;
 
 			if (t->kind != TARGET_BLOCK || t->id.backing[0] ||
-			    !t->id.model[0] || mine <= 0)
+			    !t->id.model[0] || mine <= 0 || !measured(&mts[i], p))
 				continue;
 			for (k = 0; k < n; k++) {
 				const struct target *o = ets[k].t;
 				double r = judge_phase_rate(&ets[k], p);
 
 				if (o->kind == TARGET_BLOCK && r > 0 &&
+				    measured(&mts[k], p) &&
 				    !strcmp(o->id.model, t->id.model))
 					rates[like++] = r;
 			}

@@ -22,10 +22,12 @@ void judge_target(const struct engine_target *et,
 		  const struct monitor_target *mt, struct judge *j);
 
 /*
- * Compares like disks (same model, three or more): one far slower than
- * the others is a WARN. Loop devices and files are not hardware; skipped.
+ * Compares like disks (same model, three or more, each measured for a
+ * while): one far slower than the others is a WARN. Loop devices and
+ * files are not hardware; skipped.
  */
-void judge_peers(const struct engine_target *ets, struct judge *js, int n);
+void judge_peers(const struct engine_target *ets,
+		 const struct monitor_target *mts, struct judge *js, int n);
 
 /* The phase's average MB/s over all passes, 0 when it did not run. */
 double judge_phase_rate(const struct engine_target *et, int phase);
