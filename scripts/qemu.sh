@@ -43,8 +43,9 @@ lab_disk () {
 	lab_n=$((lab_n + 1))
 	[ -e "$img" ] || truncate -s "${3}M" "$img"
 	drive="if=none,id=d$lab_n,format=raw,cache=none,aio=threads,file=$img"
+	# blkdebug sits under the raw format, which signals its reads to it.
 	[ -e "$lab_dir/$name.blkdebug" ] &&
-		drive="if=none,id=d$lab_n,cache=none,driver=blkdebug,config=$lab_dir/$name.blkdebug,image.driver=raw,image.file.filename=$img"
+		drive="if=none,id=d$lab_n,format=raw,cache=none,file.driver=blkdebug,file.config=$lab_dir/$name.blkdebug,file.image.filename=$img"
 	lab_add -drive "$drive"
 	wwn=$(printf '0x5000c5%010x' "$lab_n")
 	case "$kind" in
@@ -85,7 +86,7 @@ lab_errors () {
 	shift
 	: >"$lab_dir/$name.blkdebug"
 	for sector in "$@"; do
-		printf '[inject-error]\nevent = "read_aio"\nerrno = "5"\nsector = "%s"\nonce = "off"\n\n' \
+		printf '[inject-error]\nevent = "read_aio"\niotype = "read"\nerrno = "5"\nsector = "%s"\nonce = "off"\n\n' \
 			"$sector" >>"$lab_dir/$name.blkdebug"
 	done
 }

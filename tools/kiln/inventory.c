@@ -27,22 +27,23 @@ static void size_text(uint64_t bytes, char *buf, size_t len)
 static void wrapped(FILE *f, const char *lead, const char *text)
 {
 	const int indent = 12, width = 79;
-	int col = indent + (int)strlen(lead);
-	const char *p = text;
+	int col = indent + (int)strlen(lead), first = 1;
+	const char *p = text + strspn(text, " ");
 
 	fprintf(f, "%*s%s", indent, "", lead);
 	while (*p) {
 		int n = (int)strcspn(p, " ");
 
-		if (col + n + 1 > width && col > indent + (int)strlen(lead)) {
+		if (!first && col + 1 + n > width) {
 			fprintf(f, "\n%*s", indent + 2, "");
 			col = indent + 2;
-		} else if (col > indent + (int)strlen(lead)) {
+		} else if (!first) {
 			fputc(' ', f);
 			col++;
 		}
 		fprintf(f, "%.*s", n, p);
 		col += n;
+		first = 0;
 		p += n;
 		p += strspn(p, " ");
 	}

@@ -135,12 +135,12 @@ void plan_choose(const struct settings *s, const struct discover_inventory *inv,
 			it->action = PLAN_WRITE;
 		else if (plan_consent(s, &d->id)) {
 			it->action = PLAN_WRITE;
-			snprintf(it->why, sizeof(it->why), "has data, overwritten "
-				 "with consent (destroy-data)");
+			snprintf(it->why, sizeof(it->why), "has data; consent "
+				 "given (destroy-data)");
 		} else {
 			it->action = PLAN_READ;
-			snprintf(it->why, sizeof(it->why), "has data, so tested "
-				 "read-only (destroy-data would allow writing)");
+			snprintf(it->why, sizeof(it->why), "has data; no consent "
+				 "(destroy-data)");
 		}
 		if (it->action == PLAN_WRITE && !it->why[0])
 			snprintf(it->why, sizeof(it->why), "%s",

@@ -212,7 +212,7 @@ static void print_plan(const struct discover_inventory *inv,
 	int i;
 
 	printf("\n%-9s %9s  %-10s %-13s %s\n", "disk", "size", "class",
-	       "will be", "because");
+	       "to do", "because");
 	for (i = 0; i < inv->ndisks; i++) {
 		const struct discover_disk *d = &inv->disks[i];
 

@@ -1,0 +1,71 @@
+#!/bin/sh
+# slow: QEMU boots. Faults and safety in the real image: a disk whose reads
+# fail at chosen sectors (QEMU's blkdebug) FAILs with its error offsets
+# while the others PASS; a disk with a GPT table and one with ext4 come out
+# byte for byte unchanged, tested read-only; consent naming one of them by
+# serial (destroy-data) writes that one only.
+. "$(dirname "$0")/../lib/e2e.sh"
+
+M=1048576
+lab_init "$TEST_TMP/lab"
+lab_errors bad 20480 40960
+lab_disk ahci bad 24 KILN-BAD
+lab_disk ahci good 24 KILN-GOOD
+truncate -s 24M "$lab_dir/gpt.img" "$lab_dir/ext4.img"
+printf 'label: gpt\n,,L\n' | sfdisk -q "$lab_dir/gpt.img"
+mkfs.ext4 -q -F "$lab_dir/ext4.img"
+lab_disk vscsi gpt 24 KILN-GPT
+lab_disk vscsi ext4 24 KILN-EXT4
+lab_stick ""
+gpt_sum=$(md5sum <"$lab_dir/gpt.img")
+ext4_sum=$(md5sum <"$lab_dir/ext4.img")
+
+# t SERIAL FIELD: a field of the target with that serial in result.json.
+t () {
+	result "[t[\"$2\"] for t in d[\"targets\"] if t[\"serial\"] == \"$1\"][0]"
+}
+
+test_expect_success 'boot 1: read errors, a GPT disk and an ext4 disk' '
+	boot one "" &&
+	grep_in "kiln-init: kiln run: a disk FAILED" "$TEST_TMP/one.log" &&
+	[ "$(result "d[\"exit_code\"]")" = 1 ]
+'
+
+test_expect_success 'the disk with read errors FAILs, with the error offsets' '
+	[ "$(t KILN-BAD verdict)" = FAIL ] &&
+	[ "$(t KILN-BAD "io_errors\"][\"first")" != "[]" ] &&
+	result "[e[\"offset\"] for t in d[\"targets\"] if t[\"serial\"] == \"KILN-BAD\" for e in t[\"io_errors\"][\"first\"]]" >"$TEST_TMP/offsets" &&
+	grep -q "$((10 * M))" "$TEST_TMP/offsets" &&
+	grep -q "$((20 * M))" "$TEST_TMP/offsets" &&
+	grep_in "I/O errors, the first in verify at byte $((10 * M))" "$run/summary.txt"
+'
+
+test_expect_success 'the others PASS' '
+	[ "$(t KILN-GOOD verdict)" = PASS ] &&
+	[ "$(t KILN-GPT verdict)" = PASS ] &&
+	[ "$(t KILN-EXT4 verdict)" = PASS ]
+'
+
+test_expect_success 'GPT and ext4: tested read-only, byte for byte unchanged' '
+	[ "$(t KILN-GPT mode)" = read ] && [ "$(t KILN-EXT4 mode)" = read ] &&
+	[ "$(t KILN-GPT bytes_written)" = 0 ] &&
+	grep_in "tested read-only: has data; no consent" "$run/summary.txt" &&
+	[ "$(md5sum <"$lab_dir/gpt.img")" = "$gpt_sum" ] &&
+	[ "$(md5sum <"$lab_dir/ext4.img")" = "$ext4_sum" ]
+'
+
+test_expect_success 'boot 2: destroy-data names the GPT disk by serial' '
+	boot two "kiln.destroy-data=KILN-GPT kiln.exclude=KILN-BAD" &&
+	[ "$(result "d[\"exit_code\"]")" = 0 ]
+'
+
+test_expect_success 'only that disk is written; ext4 is still untouched' '
+	[ "$(t KILN-GPT mode)" = write-verify ] &&
+	[ "$(t KILN-GPT verdict)" = PASS ] &&
+	[ "$(md5sum <"$lab_dir/gpt.img")" != "$gpt_sum" ] &&
+	[ "$(t KILN-EXT4 mode)" = read ] &&
+	[ "$(md5sum <"$lab_dir/ext4.img")" = "$ext4_sum" ] &&
+	grep_in "not tested: excluded" "$run/summary.txt"
+'
+
+e2e_done
