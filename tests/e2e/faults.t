@@ -27,7 +27,7 @@ t () {
 
 test_expect_success 'boot 1: read errors, a GPT disk and an ext4 disk' '
 	boot one "" &&
-	grep_in "kiln-init: kiln run: a disk FAILED" "$TEST_TMP/one.log" &&
+	grep_in "kiln-init: kiln run: FAIL" "$TEST_TMP/one.log" &&
 	[ "$(result "d[\"exit_code\"]")" = 1 ]
 '
 

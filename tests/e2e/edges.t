@@ -1,0 +1,57 @@
+#!/bin/sh
+# slow: QEMU boots. The edges of the image, each said plainly and each
+# ending as the setting after says: no disks at all; no stick; an unknown
+# setting in kiln.cfg; a bad value on the kernel command line; after=wait.
+# One boot runs QEMU's default CPU (no SSE4.2): the portable CRC32C.
+. "$(dirname "$0")/../lib/e2e.sh"
+
+test_expect_success 'no disks at all: nothing to test, FAIL on the stick' '
+	lab_init "$TEST_TMP/nodisks" && lab_stick "" &&
+	boot nodisks "" &&
+	grep_in "kiln: nothing to test: no disk may be tested" "$TEST_TMP/nodisks.log" &&
+	grep_in "kiln-init: kiln run: FAIL" "$TEST_TMP/nodisks.log" &&
+	grep_in "FAIL: nothing was tested" "$run/summary.txt" &&
+	grep_in "kiln-init: after: poweroff" "$TEST_TMP/nodisks.log"
+'
+
+test_expect_success 'no stick, default CPU: console only, portable CRC, PASS' '
+	lab_init "$TEST_TMP/nostick" && lab_disk virtio one 16 &&
+	LAB_CPU=default boot nostick "" &&
+	grep_in "kiln-init: no KILN stick found: results go to the console only" \
+		"$TEST_TMP/nostick.log" &&
+	grep_in "kiln: no results medium: results on the console only" \
+		"$TEST_TMP/nostick.log" &&
+	grep_in "crc32c portable" "$TEST_TMP/nostick.log" &&
+	grep_in "kiln run: PASS, 1 target" "$TEST_TMP/nostick.log"
+'
+
+test_expect_success 'an unknown setting in kiln.cfg: not started, said why' '
+	lab_init "$TEST_TMP/unknown" && lab_disk virtio one 16 &&
+	lab_stick "countdown=0
+frobnicate=1" &&
+	one_sum=$(md5sum <"$lab_dir/one.img") &&
+	boot unknown "" &&
+	grep_in "kiln: bad setting: kiln.cfg line 2: unknown setting '\''frobnicate'\''" \
+		"$TEST_TMP/unknown.log" &&
+	grep_in "kiln-init: kiln run: not started: a bad setting" "$TEST_TMP/unknown.log" &&
+	grep_in "NOT STARTED: bad settings" "$run/summary.txt" &&
+	[ "$(md5sum <"$lab_dir/one.img")" = "$one_sum" ]
+'
+
+test_expect_success 'a bad value on the kernel command line; after=reboot' '
+	lab_init "$TEST_TMP/badvalue" && lab_disk virtio one 16 && lab_stick "" &&
+	boot badvalue "kiln.duration=5x kiln.after=reboot" &&
+	grep_in "kernel command line: bad value for duration: '\''5x'\''" \
+		"$TEST_TMP/badvalue.log" &&
+	grep_in "kiln-init: after: reboot" "$TEST_TMP/badvalue.log"
+'
+
+test_expect_success 'after=wait: the verdict stays on screen, the machine waits' '
+	lab_init "$TEST_TMP/wait" && lab_disk virtio one 16 && lab_stick "" &&
+	{ LAB_TIMEOUT=60 lab_boot "quiet kiln.countdown=0 kiln.settle=20 kiln.after=wait" \
+		"$TEST_TMP/wait.log"; test $? = 124; } &&
+	grep_in "kiln run: PASS, 1 target" "$TEST_TMP/wait.log" &&
+	grep_in "kiln-init: done: waiting" "$TEST_TMP/wait.log"
+'
+
+e2e_done
