@@ -1,0 +1,144 @@
+#!/bin/sh
+# The init, on the host: a fake root (proc, sys) under ROOT and MOCK=FILE,
+# so every command that would change the machine is logged instead of run,
+# and fakes of kiln and findfs first in PATH. It must mount only what is
+# not mounted, load drivers, mount the stick, run kiln with the stick
+# protected, keep the results, and end as the setting after says; every
+# failure said plainly, never an exit of PID 1 without one.
+. "$(dirname "$0")/../lib/tap.sh"
+
+init="$TOP/initramfs/init"
+fake="$TEST_TMP/bin"
+mkdir -p "$fake"
+cat >"$fake/kiln" <<'SH'
+#!/bin/sh
+case "$1" in
+version) echo "kiln test" ;;
+settings)
+	while [ "$#" -gt 0 ]; do
+		[ "$1" = --get ] && key=$2
+		shift
+	done
+	sed -n "s/^$key=//p" "$FAKE_SETTINGS"
+	;;
+run)
+	echo "kiln $*" >>"$MOCK"
+	echo "kiln run output"
+	exit "${FAKE_KILN_STATUS:-0}"
+	;;
+esac
+SH
+cat >"$fake/findfs" <<'SH'
+#!/bin/sh
+[ -n "$FAKE_STICK" ] && echo "$FAKE_STICK"
+SH
+chmod +x "$fake/kiln" "$fake/findfs"
+
+# machine NAME: a fake root with two disks, a NIC and two modaliases.
+machine () {
+	ROOT="$TEST_TMP/$1"
+	rm -rf "$ROOT"
+	mkdir -p "$ROOT/proc" "$ROOT/sys/block/sda" "$ROOT/sys/block/sdb" \
+		"$ROOT/sys/devices/pci0000:00/0000:00:1f.2" \
+		"$ROOT/sys/devices/pci0000:00/0000:00:03.0" \
+		"$ROOT/sys/class/net/eth0/device" "$ROOT/sys/class/net/lo"
+	echo "pci:v00008086d00002922sv00001AF4sd00001100bc01sc06i01" \
+		>"$ROOT/sys/devices/pci0000:00/0000:00:1f.2/modalias"
+	echo "pci:v00008086d0000100Esv00001AF4sd00001100bc02sc00i00" \
+		>"$ROOT/sys/devices/pci0000:00/0000:00:03.0/modalias"
+	: >"$ROOT/proc/mounts"
+	echo "console=ttyS0,115200 quiet" >"$ROOT/proc/cmdline"
+	printf 'after=poweroff\nsettle=30\n' >"$TEST_TMP/settings"
+	MOCK="$TEST_TMP/$1.mock"
+	: >"$MOCK"
+}
+
+boot () {
+	ROOT="$ROOT" MOCK="$MOCK" PATH="$fake:$PATH" FAKE_SETTINGS="$TEST_TMP/settings" \
+		sh "$init" >"$TEST_TMP/out" 2>&1
+}
+
+test_expect_success 'the init parses (sh -n, and busybox ash when present)' '
+	sh -n "$init" &&
+	{ ! command -v busybox >/dev/null || busybox ash -n "$init"; }
+'
+
+test_expect_success 'a full boot: mounts, drivers, stick, kiln run, results, poweroff' '
+	machine full && FAKE_STICK=/dev/sdz1 boot &&
+	cat "$MOCK" &&
+	grep -qx "mount -t proc proc /proc" "$MOCK" &&
+	grep -qx "mount -t sysfs sysfs /sys" "$MOCK" &&
+	grep -qx "mount -t devtmpfs devtmpfs /dev" "$MOCK" &&
+	grep "^modprobe -q -a -b " "$MOCK" | grep -q "pci:v00008086d00002922" &&
+	grep "^modprobe -q -a -b " "$MOCK" | grep -q "pci:v00008086d0000100E" &&
+	grep -qx "mount -t vfat -o rw,noatime,flush /dev/sdz1 /mnt/kiln" "$MOCK" &&
+	grep -qx "kiln run --results /mnt/kiln --protect /dev/sdz1" "$MOCK" &&
+	grep -qx "umount /mnt/kiln" "$MOCK" &&
+	grep -qx "poweroff -f" "$MOCK" &&
+	grep -qx "end poweroff" "$MOCK" &&
+	grep_in "kiln-init: results stick: /dev/sdz1 mounted at /mnt/kiln" "$TEST_TMP/out" &&
+	grep_in "kiln-init: disks: sda sdb" "$TEST_TMP/out" &&
+	grep_in "kiln-init: kiln run: no disk failed" "$TEST_TMP/out"
+'
+
+test_expect_success 'the order: mount the stick, then run kiln, then unmount' '
+	awk "/^mount -t vfat/ { m = NR } /^kiln run/ { k = NR } /^umount/ { u = NR }
+		END { exit !(m < k && k < u) }" "$MOCK"
+'
+
+test_expect_success 'what is mounted already is not mounted again' '
+	machine again &&
+	printf "proc /proc proc rw 0 0\nsysfs /sys sysfs rw 0 0\n" >"$ROOT/proc/mounts" &&
+	FAKE_STICK=/dev/sdz1 boot &&
+	! grep -q "^mount -t proc" "$MOCK" && ! grep -q "^mount -t sysfs" "$MOCK" &&
+	grep -qx "mount -t devtmpfs devtmpfs /dev" "$MOCK"
+'
+
+test_expect_success 'no stick: said, kiln runs without results, after wait' '
+	machine nostick && printf "after=wait\n" >"$TEST_TMP/settings" &&
+	FAKE_STICK= boot &&
+	grep_in "kiln-init: no KILN stick found: results go to the console only" \
+		"$TEST_TMP/out" &&
+	grep -qx "kiln run" "$MOCK" &&
+	! grep -q "^umount" "$MOCK" &&
+	grep -qx "end wait" "$MOCK"
+'
+
+test_expect_success 'kiln cannot run: said, and the machine still ends as asked' '
+	machine broken && printf "after=shell\n" >"$TEST_TMP/settings" &&
+	FAKE_STICK=/dev/sdz1 FAKE_KILN_STATUS=3 boot &&
+	grep_in "kiln-init: kiln run: could not run" "$TEST_TMP/out" &&
+	grep -qx "umount /mnt/kiln" "$MOCK" &&
+	grep -qx "end shell" "$MOCK"
+'
+
+test_expect_success 'a disk failed: said; reboot when asked' '
+	machine failed && printf "after=reboot\n" >"$TEST_TMP/settings" &&
+	FAKE_STICK=/dev/sdz1 FAKE_KILN_STATUS=1 boot &&
+	grep_in "kiln-init: kiln run: FAIL" "$TEST_TMP/out" &&
+	grep -qx "reboot -f" "$MOCK"
+'
+
+test_expect_success 'a bad after: said, and the machine waits' '
+	machine badafter && printf "after=sideways\n" >"$TEST_TMP/settings" &&
+	FAKE_STICK=/dev/sdz1 boot &&
+	grep_in "setting after is '\''sideways'\'', not poweroff, reboot, shell or wait: waiting" \
+		"$TEST_TMP/out" &&
+	grep -qx "end wait" "$MOCK"
+'
+
+test_expect_success 'PXE-booted (BOOTIF=): the wired NIC gets DHCP' '
+	machine pxe &&
+	echo "console=ttyS0 BOOTIF=01-52-54-00-12-34-56" >"$ROOT/proc/cmdline" &&
+	FAKE_STICK= boot &&
+	grep -qx "ip link set eth0 up" "$MOCK" &&
+	grep -q "^udhcpc -i eth0 " "$MOCK" &&
+	! grep -q "udhcpc -i lo" "$MOCK"
+'
+
+test_expect_success 'not PXE-booted: no DHCP' '
+	machine nopxe && FAKE_STICK= boot &&
+	! grep -q "^udhcpc" "$MOCK"
+'
+
+test_done
