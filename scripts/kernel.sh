@@ -10,7 +10,8 @@
 #   out/kernel/package    "PACKAGE DEBVERSION SHA256", for the build manifest
 # Runs as a normal user (apt-get download and dpkg-deb -x need no root) and
 # does nothing but print what it uses when that is already in place.
-# Environment: KERNEL_DEB (a .deb to use instead), KERNEL_PKG (default
+# Environment: KERNEL_DEB (a .deb to use instead), KERNEL_DIR (a folder
+# with vmlinuz and lib/modules/VERSION instead), KERNEL_PKG (default
 # linux-image-amd64), OUT and CACHE (default out/ and cache/ of the repo).
 set -eu
 
@@ -74,6 +75,26 @@ fetch () {
 	rm -rf "$part"
 	echo "$debs/$file"
 }
+
+# KERNEL_DIR=DIR: a kernel built elsewhere, as DIR/vmlinuz and
+# DIR/lib/modules/VERSION/; linked, not copied, and depmod run on it.
+if [ -n "${KERNEL_DIR:-}" ]; then
+	dir=$(cd "$KERNEL_DIR" && pwd) || die "KERNEL_DIR=$KERNEL_DIR: no such folder"
+	set -- "$dir"/lib/modules/*/
+	if [ "$#" -ne 1 ] || [ ! -d "$1" ] || [ ! -f "$dir/vmlinuz" ]; then
+		die "KERNEL_DIR=$dir: want vmlinuz and exactly one lib/modules/VERSION"
+	fi
+	version=$(basename "$1")
+	[ -f "$1/modules.dep" ] || depmod -b "$dir" "$version"
+	mkdir -p "$kdir"
+	rm -rf "$kdir/root" "$kdir/.stamp"
+	ln -sfn "$dir" "$kdir/root"
+	ln -sfn "$dir/vmlinuz" "$kdir/vmlinuz"
+	echo "$version" >"$kdir/version"
+	echo "kernel-dir $version $dir" >"$kdir/package"
+	say "using KERNEL_DIR=$dir, version $version"
+	exit 0
+fi
 
 if [ -n "${KERNEL_DEB:-}" ]; then
 	[ -f "$KERNEL_DEB" ] || die "KERNEL_DEB=$KERNEL_DEB: no such file"
