@@ -124,6 +124,10 @@ lab_boot () {
 		$lab_args
 	if [ -n "${LAB_SHOW:-}" ]; then
 		timeout "$LAB_TIMEOUT" "$LAB_QEMU" "$@" </dev/null 2>&1 | tee "$log"
+	elif [ -n "${LAB_KEYS:-}" ]; then
+		# Keys typed on the serial console: LAB_KEYS is a command
+		# whose output QEMU reads as the console's input.
+		sh -c "$LAB_KEYS" | timeout "$LAB_TIMEOUT" "$LAB_QEMU" "$@" >"$log" 2>&1
 	else
 		timeout "$LAB_TIMEOUT" "$LAB_QEMU" "$@" </dev/null >"$log" 2>&1
 	fi

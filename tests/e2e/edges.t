@@ -54,4 +54,16 @@ test_expect_success 'after=wait: the verdict stays on screen, the machine waits'
 	grep_in "kiln-init: done: waiting" "$TEST_TMP/wait.log"
 '
 
+test_expect_success 'a key on the serial console stops the countdown: nothing written' '
+	lab_init "$TEST_TMP/abort" && lab_disk virtio one 16 && lab_stick "" &&
+	one_sum=$(md5sum <"$lab_dir/one.img") &&
+	LAB_KEYS="i=0; while [ \$i -lt 40 ]; do sleep 3; printf x; i=\$((i + 1)); done" \
+		lab_boot "quiet kiln.after=poweroff kiln.countdown=60 kiln.settle=20" \
+		"$TEST_TMP/abort.log" &&
+	grep_in "kiln: stopped by a key press before any write: nothing was written" \
+		"$TEST_TMP/abort.log" &&
+	grep_in "kiln-init: kiln run: interrupted" "$TEST_TMP/abort.log" &&
+	[ "$(md5sum <"$lab_dir/one.img")" = "$one_sum" ]
+'
+
 e2e_done
