@@ -127,6 +127,12 @@ ramboot: $(OUT)/kiln | $(DEPS_STAMP)
 	$(Q)ls -l $(OUT)/kernel/vmlinuz $(OUT)/initramfs.cpio.gz | \
 		awk '{ print "  size     " $$5 " " $$NF }'
 
+# The boot media: the USB stick image, the PXE root and the ISO, from
+# Debian's signed shim, GRUB and kernel and syslinux, unmodified.
+image: ramboot
+	$(Q)sh scripts/image.sh
+	$(Q)cat $(OUT)/manifest.image >>$(OUT)/manifest.txt
+
 # The main job: the ramboot in a QEMU lab of virtual disks.
 lab: ramboot
 	sh scripts/lab.sh
@@ -142,7 +148,7 @@ bench: $(OUT)/kiln | $(DEPS_STAMP)
 clean:
 	rm -rf $(OUT)/musl $(OUT)/host $(OUT)/tests $(OUT)/kiln $(MUSL_INC)
 
-.PHONY: all bench check clean deps lab lab-host ramboot
+.PHONY: all bench check clean deps image lab lab-host ramboot
 .DELETE_ON_ERROR:
 .SECONDARY:
 

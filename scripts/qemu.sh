@@ -7,7 +7,10 @@
 #	lab_disk nvme|ahci|megasas|vscsi|virtio NAME MIB [SERIAL]
 #	lab_errors NAME SECTOR...	(reads there fail: QEMU's blkdebug)
 #	lab_stick [KILN.CFG TEXT]
+#	lab_usb IMAGE [KILN.CFG TEXT]	(a copy of a built stick, booted from)
 #	lab_boot "KERNEL ARGS" LOG	(returns when the guest powers off)
+#	lab_firmware_boot seabios|ovmf|ovmf-sb LOG [QEMU ARGS]
+#					(no -kernel: the firmware boots a medium)
 #	lab_results OUTDIR		(copies kiln-results off the stick)
 #
 # Paths must not hold blanks: arguments are kept in one string.
@@ -107,6 +110,55 @@ lab_stick () {
 	lab_add -device qemu-xhci,id=xhci \
 		-drive "if=none,id=stick,format=raw,file=$stick" \
 		-device usb-storage,bus=xhci.0,drive=stick,serial=KILN-STICK
+}
+
+# lab_usb IMAGE [KILN.CFG TEXT]: a copy of a built stick (out/kiln-usb.img)
+# as the lab's stick, first in the boot order; kiln.cfg replaced when given.
+lab_usb () {
+	stick="$lab_dir/stick.img"
+	cp --sparse=always "$1" "$stick"
+	if [ -n "${2:-}" ]; then
+		printf '%s\n' "$2" >"$lab_dir/kiln.cfg"
+		MTOOLS_SKIP_CHECK=1 mcopy -o -i "$stick@@1M" "$lab_dir/kiln.cfg" ::kiln.cfg
+	fi
+	lab_add -device qemu-xhci,id=xhci \
+		-drive "if=none,id=stick,format=raw,file=$stick" \
+		-device usb-storage,bus=xhci.0,drive=stick,serial=KILN-STICK,bootindex=0
+}
+
+# lab_firmware_boot FIRMWARE LOG [QEMU ARGS]: the lab booted by SeaBIOS,
+# OVMF, or OVMF with Secure Boot on and Microsoft's keys enrolled (q35 with
+# SMM), each with a fresh copy of its variable store. LAB_NET replaces the
+# default user-mode network (for PXE: tftp= and bootfile=).
+lab_firmware_boot () {
+	fw=$1
+	log=$2
+	shift 2
+	ovmf=/usr/share/OVMF
+	case "$fw" in
+	seabios)
+		machine="-M pc"
+		;;
+	ovmf)
+		cp "$ovmf/OVMF_VARS_4M.fd" "$lab_dir/vars.fd"
+		machine="-M q35 -drive if=pflash,format=raw,readonly=on,file=$ovmf/OVMF_CODE_4M.fd -drive if=pflash,format=raw,file=$lab_dir/vars.fd"
+		;;
+	ovmf-sb)
+		cp "$ovmf/OVMF_VARS_4M.ms.fd" "$lab_dir/vars.fd"
+		machine="-M q35,smm=on -global driver=cfi.pflash01,property=secure,value=on -drive if=pflash,format=raw,readonly=on,file=$ovmf/OVMF_CODE_4M.secboot.fd -drive if=pflash,format=raw,file=$lab_dir/vars.fd"
+		;;
+	*)
+		echo "lab: no firmware $fw" >&2
+		return 1
+		;;
+	esac
+	net=${LAB_NET:-"-netdev user,id=net0 -device e1000,netdev=net0"}
+	cpu=""
+	[ "$LAB_CPU" = default ] || cpu="-cpu $LAB_CPU"
+	# shellcheck disable=SC2086
+	timeout "$LAB_TIMEOUT" "$LAB_QEMU" -accel tcg -m "$LAB_MEM" -smp 2 $cpu \
+		$machine -nographic -no-reboot $net $lab_args "$@" \
+		</dev/null >"$log" 2>&1
 }
 
 # lab_boot "KERNEL ARGS" LOG: boots kiln's kernel and initramfs; the serial

@@ -15,6 +15,13 @@ cat >"$fake/kiln" <<'SH'
 case "$1" in
 version) echo "kiln test" ;;
 settings)
+	# The stick's kiln.cfg is read only while the stick is mounted.
+	if grep -q "^umount /mnt/kiln" "$MOCK" && grep -q -- "--config" <<-EOF
+	$*
+	EOF
+	then
+		echo "kiln settings after the stick was unmounted" >>"$MOCK"
+	fi
 	while [ "$#" -gt 0 ]; do
 		[ "$1" = --get ] && key=$2
 		shift
@@ -76,6 +83,7 @@ test_expect_success 'a full boot: mounts, drivers, stick, kiln run, results, pow
 	grep -qx "umount /mnt/kiln" "$MOCK" &&
 	grep -qx "poweroff -f" "$MOCK" &&
 	grep -qx "end poweroff" "$MOCK" &&
+	! grep -q "kiln settings after the stick was unmounted" "$MOCK" &&
 	grep_in "kiln-init: results stick: /dev/sdz1 mounted at /mnt/kiln" "$TEST_TMP/out" &&
 	grep_in "kiln-init: disks: sda sdb" "$TEST_TMP/out" &&
 	grep_in "kiln-init: kiln run: no disk failed" "$TEST_TMP/out"

@@ -628,6 +628,7 @@ int burn_request(struct burn_request *r)
 	b.o.n = b.n;
 	b.o.ot = b.ot;
 	b.o.failure = r->failure;
+	discover_firmware("/sys", &b.o.firmware);
 	b.o.run_id = r->run_id ? r->run_id : b.s->run_id_set ? b.s->run_id :
 		     burn_new_run_id();
 	for (i = 0; i < r->nnotes; i++)

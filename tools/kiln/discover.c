@@ -249,6 +249,52 @@ int discover_identity(const char *sysroot, unsigned major, unsigned minor,
 	return 0;
 }
 
+void discover_firmware(const char *sysroot, struct discover_firmware *fw)
+{
+	char dir[PATH_MAX], buf[128], *open_, *close_;
+	unsigned char var[8];
+	ssize_t n;
+	int fd;
+
+	memset(fw, 0, sizeof(*fw));
+	fw->secure_boot = -1;
+	snprintf(dir, sizeof(dir), "%s/firmware/efi", sysroot);
+	fw->efi = access(dir, F_OK) == 0;
+	if (!fw->efi) {
+		fw->secure_boot = 0;	/* BIOS has none */
+	} else {
+		/* The EFI global variable: 4 bytes of attributes, then 0 or 1. */
+		snprintf(dir, sizeof(dir), "%s/firmware/efi/efivars/"
+			 "SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c", sysroot);
+		fd = open(dir, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			n = read(fd, var, sizeof(var));
+			if (n == 5)
+				fw->secure_boot = var[4] == 1;
+			close(fd);
+		}
+	}
+	/* "none [integrity] confidentiality": the bracketed one holds. */
+	snprintf(dir, sizeof(dir), "%s/kernel/security", sysroot);
+	if (discover_attr(dir, "lockdown", buf, sizeof(buf)) > 0 &&
+	    (open_ = strchr(buf, '[')) && (close_ = strchr(open_, ']'))) {
+		*close_ = 0;
+		snprintf(fw->lockdown, sizeof(fw->lockdown), "%.31s", open_ + 1);
+	}
+}
+
+char *discover_firmware_text(const struct discover_firmware *fw, char *buf,
+			     size_t len)
+{
+	snprintf(buf, len, "%s, Secure Boot %s%s%s%s", fw->efi ? "UEFI" : "BIOS",
+		 fw->secure_boot == 1 ? "on" : fw->secure_boot == 0 ? "off" :
+		 "unknown (efivarfs not mounted)",
+		 fw->lockdown[0] ? ", kernel lockdown " : "", fw->lockdown,
+		 fw->lockdown[0] && strcmp(fw->lockdown, "none") ?
+		 " (unsigned modules, /dev/mem, kexec and hibernation closed)" : "");
+	return buf;
+}
+
 int discover_serial_real(const char *s)
 {
 	static const char *const placeholders[] = {

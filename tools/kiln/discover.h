@@ -97,6 +97,13 @@ struct discover_system {
 	char machine_id[128];
 };
 
+/* How the machine booted: Secure Boot, and what lockdown closes. */
+struct discover_firmware {
+	int efi;		/* booted through UEFI */
+	int secure_boot;	/* 1, 0, or -1 when it cannot be told */
+	char lockdown[32];	/* none, integrity, confidentiality, or "" */
+};
+
 struct discover_options {
 	const char *sysroot;	/* "/sys", or a fixture's */
 	const char *procroot;	/* "/proc", or a fixture's */
@@ -142,6 +149,13 @@ int discover_attr(const char *dir, const char *name, char *buf, size_t len);
 /* Fills id for the block device major:minor, from sysfs under sysroot. */
 int discover_identity(const char *sysroot, unsigned major, unsigned minor,
 		      uint64_t size, struct discover_id *id);
+
+/* Fills fw from sysfs (efivarfs and securityfs mounted by the init). */
+void discover_firmware(const char *sysroot, struct discover_firmware *fw);
+
+/* "UEFI, Secure Boot on, kernel locked down (integrity)", for people. */
+char *discover_firmware_text(const struct discover_firmware *fw, char *buf,
+			     size_t len);
 
 /* Whether a DMI serial is a real one, not "To Be Filled By O.E.M.". */
 int discover_serial_real(const char *serial);

@@ -215,6 +215,15 @@ char *outcome_json(const struct outcome *o, size_t *len)
 		json_str(&j, "host", u.nodename);
 	}
 	json_str(&j, "crc32c", crc32c_name());
+	json_begin(&j, "firmware");
+	json_bool(&j, "efi", o->firmware.efi);
+	if (o->firmware.secure_boot < 0)
+		json_null(&j, "secure_boot");
+	else
+		json_bool(&j, "secure_boot", o->firmware.secure_boot);
+	json_str(&j, "lockdown", o->firmware.lockdown[0] ?
+		 o->firmware.lockdown : NULL);
+	json_end(&j);
 	json_str(&j, "command", o->command);
 	json_array(&j, "argv");
 	for (i = 0; i < o->argc; i++)
@@ -372,7 +381,7 @@ void outcome_summary(const struct outcome *o, FILE *f)
 {
 	const struct settings *s = o->s;
 	int i, r, failed = 0, warned = 0;
-	char a[40], b[40], hms[32], bs[32];
+	char a[40], b[40], hms[32], bs[32], fw[160];
 	struct utsname u;
 
 	for (i = 0; i < o->n; i++) {
@@ -390,6 +399,7 @@ void outcome_summary(const struct outcome *o, FILE *f)
 		timing_clock_trusted(o->started) ? "" : "  clock not set");
 	fprintf(f, "kiln %s, Linux %s, crc32c %s\n", KILN_VERSION,
 		uname(&u) == 0 ? u.release : "?", crc32c_name());
+	fprintf(f, "%s\n", discover_firmware_text(&o->firmware, fw, sizeof(fw)));
 	fprintf(f, "bs %s, qd %u", settings_fmt_size(s->bs, bs, sizeof(bs)),
 		s->qd);
 	if (s->passes)
@@ -440,6 +450,8 @@ void outcome_summary(const struct outcome *o, FILE *f)
 	outcome_banner(o->verdict == JUDGE_FAIL ? "FAIL" :
 		       !strcmp(o->state, "interrupted") ? "STOP" :
 		       judge_name(o->verdict), f);
+	fprintf(f, "    %s\n\n", discover_firmware_text(&o->firmware, fw,
+						       sizeof(fw)));
 }
 
 /* 5x5 letters, each cell drawn two characters wide. */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "discover.h"
 #include "engine.h"
 #include "judge.h"
 #include "monitor.h"
@@ -34,6 +35,7 @@ struct outcome {
 	uint64_t elapsed_ns;
 	const char *state;		/* running, complete, interrupted */
 	const char *failure;		/* a FAIL before any disk, or NULL */
+	struct discover_firmware firmware;
 	int verdict;			/* enum judge_verdict, overall */
 	int exit_code;
 	int n;
