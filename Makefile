@@ -114,8 +114,9 @@ $(ASAN_KILN): $(HOST_OBJS) $(OUT)/host/main.o
 	$(Q)mkdir -p $(@D)
 	$(Q)$(HOST_CC) $(CFLAGS) $(SANITIZE) -o $@ $^ $(LIBURING_A) -lpthread
 
-# The e2e tests boot the ramboot in QEMU, so check builds it too.
-check: $(OUT)/kiln $(UNIT_BINS) $(ASAN_KILN) ramboot | $(DEPS_STAMP)
+# The e2e tests boot the ramboot and the boot media in QEMU: check
+# builds them too.
+check: $(OUT)/kiln $(UNIT_BINS) $(ASAN_KILN) image | $(DEPS_STAMP)
 	prove -r tests/
 
 # The ramboot: Debian's kernel (fetched and unpacked, never installed)

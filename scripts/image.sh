@@ -56,17 +56,18 @@ mv "$usb.tmp" "$usb"
 # The PXE root.
 pxe=$OUT/pxe
 rm -rf "$pxe"
-mkdir -p "$pxe/kiln" "$pxe/pxelinux.cfg" "$pxe/boot/grub"
+mkdir -p "$pxe/kiln" "$pxe/pxelinux.cfg" "$pxe/grub"
 cp "$OUT/kernel/vmlinuz" "$pxe/kiln/vmlinuz"
 cp "$OUT/initramfs.cpio.gz" "$pxe/kiln/initrd.gz"
 cp /usr/lib/PXELINUX/pxelinux.0 "$pxe/"
 cp "$bios/ldlinux.c32" "$pxe/"
 cp "$boot/syslinux.cfg" "$pxe/syslinux.cfg"
 cp "$boot/pxelinux.cfg" "$pxe/pxelinux.cfg/default"
-# shim loads grubx64.efi from where it came from: the network GRUB.
+# shim loads grubx64.efi from where it came from: the network GRUB, whose
+# prefix is /grub on the TFTP server.
 cp "$shim" "$pxe/bootx64.efi"
 cp "$grub_net" "$pxe/grubx64.efi"
-cp "$boot/grub.cfg" "$pxe/boot/grub/grub.cfg"
+cp "$boot/grub.cfg" "$pxe/grub/grub.cfg"
 cp "$boot/kiln.ipxe" "$pxe/kiln.ipxe"
 
 # The ISO: isolinux for BIOS (hybrid: it boots from a stick too), and an
