@@ -134,8 +134,10 @@ image: ramboot
 	$(Q)sh scripts/image.sh
 	$(Q)cat $(OUT)/manifest.image >>$(OUT)/manifest.txt
 
-# The main job: the ramboot in a QEMU lab of virtual disks.
-lab: ramboot
+# The main job: the USB stick booted by the firmware in a QEMU lab of
+# virtual disks (LAB_BOOT=uefi, secureboot, or direct for the kernel
+# straight from QEMU).
+lab: image
 	sh scripts/lab.sh
 
 # Without QEMU: a live burn-in of loop devices (root) or plain files.

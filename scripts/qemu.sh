@@ -155,10 +155,37 @@ lab_firmware_boot () {
 	net=${LAB_NET:-"-netdev user,id=net0 -device e1000,netdev=net0"}
 	cpu=""
 	[ "$LAB_CPU" = default ] || cpu="-cpu $LAB_CPU"
+	if [ -n "${LAB_SHOW:-}" ]; then
+		# shellcheck disable=SC2086
+		timeout "$LAB_TIMEOUT" "$LAB_QEMU" -accel tcg -m "$LAB_MEM" -smp 2 \
+			$cpu $machine -nographic -no-reboot $net $lab_args "$@" \
+			</dev/null 2>&1 | tee "$log"
+		return
+	fi
 	# shellcheck disable=SC2086
 	timeout "$LAB_TIMEOUT" "$LAB_QEMU" -accel tcg -m "$LAB_MEM" -smp 2 $cpu \
 		$machine -nographic -no-reboot $net $lab_args "$@" \
-		</dev/null >"$log" 2>&1
+		</dev/null >"$log" 2>&1 &
+	qemu=$!
+	# The seconds from power-on until kiln's I/O starts go to LOG.first.
+	start=$(date +%s)
+	rm -f "$log.first"
+	while kill -0 "$qemu" 2>/dev/null; do
+		if [ ! -e "$log.first" ] &&
+			grep -a -q "^kiln run: run [0-9a-f]*, bs" "$log" 2>/dev/null; then
+			echo $(($(date +%s) - start)) >"$log.first"
+		fi
+		# LAB_UNTIL: a guest that waits (after=wait, the default) is
+		# done when the console says this; then QEMU is stopped.
+		if [ -n "${LAB_UNTIL:-}" ] &&
+			grep -a -q -- "$LAB_UNTIL" "$log" 2>/dev/null; then
+			kill "$qemu" 2>/dev/null
+			wait "$qemu"
+			return 0
+		fi
+		sleep 1
+	done
+	wait "$qemu"
 }
 
 # lab_boot "KERNEL ARGS" LOG: boots kiln's kernel and initramfs; the serial

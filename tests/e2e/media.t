@@ -26,7 +26,7 @@ usb () {
 }
 
 # console FIRMWARE NAME QEMU ARGS...: a boot whose results are on the
-# console only; the default entry waits at the end (after=wait).
+# console only; the default entry counts down 10 s and waits at the end.
 # (qemu.sh's functions use name, fw and the like: these are c_ prefixed.)
 console () {
 	c_fw=$1
@@ -108,4 +108,8 @@ test_expect_success 'the ISO as a CD-ROM under OVMF (shim, CD GRUB)' '
 	grep_in "GNU GRUB" "$TEST_TMP/iso-uefi.log"
 '
 
+for b in usb-bios usb-uefi usb-sb pxe-bios pxe-uefi iso-bios iso-uefi; do
+	say "$b: first burn-in I/O $(cat "$TEST_TMP/$b.log.first" 2>/dev/null || echo ?) s after power-on"
+done
+say "sizes: $(du -h --apparent-size "$TOP/out/kiln-usb.img" | cut -f1) stick image ($(du -h "$TOP/out/kiln-usb.img" | cut -f1) used), $(du -h "$TOP/out/kiln.iso" | cut -f1) ISO, $(du -sh "$TOP/out/pxe" | cut -f1) PXE root"
 e2e_done
