@@ -30,14 +30,22 @@
 int discover_attr(const char *dir, const char *name, char *buf, size_t len)
 {
 	char path[PATH_MAX];
+
+	if (len)
+		buf[0] = 0;
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	return discover_read(path, buf, len);
+}
+
+int discover_read(const char *path, char *buf, size_t len)
+{
 	ssize_t n;
 	int fd;
 
 	if (!len)
 		return -EINVAL;
 	buf[0] = 0;
-	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
-		return -ENAMETOOLONG;
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return -errno;

@@ -141,9 +141,12 @@ void discover_classify(const struct discover_options *o, const char *name,
 const char *discover_class_name(int class);
 
 /*
- * Reads one attribute (dir/name) into buf, without trailing whitespace;
- * returns its length or -errno. Never blocks: opened O_NONBLOCK.
+ * Reads a small file (at most len - 1 bytes) into buf, without trailing
+ * whitespace; returns its length or -errno. Never blocks: O_NONBLOCK.
  */
+int discover_read(const char *path, char *buf, size_t len);
+
+/* discover_read() of dir/name: one sysfs attribute. */
 int discover_attr(const char *dir, const char *name, char *buf, size_t len);
 
 /* Fills id for the block device major:minor, from sysfs under sysroot. */

@@ -64,6 +64,19 @@ const char *engine_phase_name(int phase)
 	return phase >= 0 && phase < PHASES ? phase_names[phase] : "unknown";
 }
 
+void engine_phase_totals(const struct engine_target *et, int phase,
+			 uint64_t *bytes, uint64_t *ns)
+{
+	unsigned i;
+
+	*bytes = *ns = 0;
+	for (i = 0; i < et->npasses; i++)
+		if (et->passes[i].phase == phase) {
+			*bytes += et->passes[i].bytes;
+			*ns += et->passes[i].ns;
+		}
+}
+
 const char *engine_mode_name(int mode)
 {
 	switch (mode) {

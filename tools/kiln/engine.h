@@ -170,6 +170,10 @@ void engine_wake(struct engine_job *job);
 /* Waits for the workers that can still finish; leaves stalled ones be. */
 void engine_join(struct engine_target *ets, int n);
 
+/* Bytes moved and nanoseconds spent in one phase, over all passes. */
+void engine_phase_totals(const struct engine_target *et, int phase,
+			 uint64_t *bytes, uint64_t *ns);
+
 const char *engine_mode_name(int mode);
 const char *engine_phase_name(int phase);
 const char *engine_state_name(int state);

@@ -46,14 +46,9 @@ static void reason(struct judge *j, int verdict, const char *fmt, ...)
 
 double judge_phase_rate(const struct engine_target *et, int phase)
 {
-	uint64_t bytes = 0, ns = 0;
-	unsigned i;
+	uint64_t bytes, ns;
 
-	for (i = 0; i < et->npasses; i++)
-		if (et->passes[i].phase == phase) {
-			bytes += et->passes[i].bytes;
-			ns += et->passes[i].ns;
-		}
+	engine_phase_totals(et, phase, &bytes, &ns);
 	return ns ? (double)bytes / ((double)ns / 1e9) / 1e6 : 0;
 }
 

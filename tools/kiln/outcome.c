@@ -28,15 +28,9 @@ static void hex64(char *buf, size_t len, uint64_t v)
 static void json_phase_stats(struct json *j, const struct outcome_target *ot,
 			     int phase)
 {
-	const struct engine_target *et = ot->et;
-	uint64_t bytes = 0, ns = 0;
-	unsigned i;
+	uint64_t bytes, ns;
 
-	for (i = 0; i < et->npasses; i++)
-		if (et->passes[i].phase == phase) {
-			bytes += et->passes[i].bytes;
-			ns += et->passes[i].ns;
-		}
+	engine_phase_totals(ot->et, phase, &bytes, &ns);
 	json_begin(j, engine_phase_name(phase));
 	json_u64(j, "bytes", bytes);
 	json_num(j, "seconds", (double)ns / 1e9);

@@ -61,22 +61,6 @@ static void say(const char *fmt, ...)
 	fflush(stdout);
 }
 
-static int read_file(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	buf[0] = 0;
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = 0;
-	return 0;
-}
-
 /*
  * The invocation's own options (--results, --protect, --config,
  * --cmdline); everything else is a setting, applied after kiln.cfg and the
@@ -150,8 +134,8 @@ static int load_settings(struct run *r)
 				 "cannot read %s: %s", r->config, strerror(-ret));
 		r->config = NULL;	/* cfg[] ends here */
 	}
-	if (read_file(r->cmdline ? r->cmdline : "/proc/cmdline", cmdline,
-		      sizeof(cmdline)) == 0)
+	if (discover_read(r->cmdline ? r->cmdline : "/proc/cmdline", cmdline,
+			  sizeof(cmdline)) >= 0)
 		settings_load_cmdline(&r->s, cmdline, &r->problems);
 	if (r->nopts) {
 		ret = settings_parse_argv(&r->s, r->nopts, r->opts, args, &n,
