@@ -5,6 +5,7 @@
 #
 #	lab_init DIR
 #	lab_disk nvme|ahci|megasas|vscsi|virtio NAME MIB [SERIAL]
+#					(the device's QEMU id is dev-NAME)
 #	lab_errors NAME SECTOR...	(reads there fail: QEMU's blkdebug)
 #	lab_stick [KILN.CFG TEXT]
 #	lab_usb IMAGE [KILN.CFG TEXT]	(a copy of a built stick, booted from)
@@ -55,25 +56,25 @@ lab_disk () {
 	nvme)
 		[ "$lab_nvme" -gt 0 ] || lab_add -device nvme,id=nvme0,serial=KILN-NVME0
 		lab_nvme=$((lab_nvme + 1))
-		lab_add -device "nvme-ns,bus=nvme0,nsid=$lab_nvme,drive=d$lab_n,eui64=$wwn"
+		lab_add -device "nvme-ns,id=dev-$name,bus=nvme0,nsid=$lab_nvme,drive=d$lab_n,eui64=$wwn"
 		;;
 	ahci)
 		[ "$lab_ahci" -gt 0 ] || lab_add -device ahci,id=ahci
-		lab_add -device "ide-hd,bus=ahci.$lab_ahci,drive=d$lab_n,serial=$serial,wwn=$wwn"
+		lab_add -device "ide-hd,id=dev-$name,bus=ahci.$lab_ahci,drive=d$lab_n,serial=$serial,wwn=$wwn"
 		lab_ahci=$((lab_ahci + 1))
 		;;
 	megasas)
 		[ "$lab_mega" -gt 0 ] || lab_add -device megasas-gen2,id=mega
-		lab_add -device "scsi-hd,bus=mega.0,scsi-id=$lab_mega,drive=d$lab_n,serial=$serial,wwn=$wwn"
+		lab_add -device "scsi-hd,id=dev-$name,bus=mega.0,scsi-id=$lab_mega,drive=d$lab_n,serial=$serial,wwn=$wwn"
 		lab_mega=$((lab_mega + 1))
 		;;
 	vscsi)
 		[ "$lab_vscsi" -gt 0 ] || lab_add -device virtio-scsi-pci,id=vscsi
-		lab_add -device "scsi-hd,bus=vscsi.0,scsi-id=$lab_vscsi,drive=d$lab_n,serial=$serial,wwn=$wwn"
+		lab_add -device "scsi-hd,id=dev-$name,bus=vscsi.0,scsi-id=$lab_vscsi,drive=d$lab_n,serial=$serial,wwn=$wwn"
 		lab_vscsi=$((lab_vscsi + 1))
 		;;
 	virtio)
-		lab_add -device "virtio-blk-pci,drive=d$lab_n,serial=$serial"
+		lab_add -device "virtio-blk-pci,id=dev-$name,drive=d$lab_n,serial=$serial"
 		;;
 	*)
 		echo "lab: no controller kind $kind" >&2
@@ -200,7 +201,7 @@ lab_boot () {
 		-initrd "$lab_top/out/initramfs.cpio.gz" \
 		-append "console=ttyS0,115200 panic=-1 $1" \
 		-netdev user,id=net0 -device e1000,netdev=net0 \
-		$lab_args
+		$lab_args ${LAB_EXTRA:-}
 	if [ -n "${LAB_SHOW:-}" ]; then
 		timeout "$LAB_TIMEOUT" "$LAB_QEMU" "$@" </dev/null 2>&1 | tee "$log"
 	elif [ -n "${LAB_KEYS:-}" ]; then
@@ -210,6 +211,19 @@ lab_boot () {
 	else
 		timeout "$LAB_TIMEOUT" "$LAB_QEMU" "$@" </dev/null >"$log" 2>&1
 	fi
+}
+
+# lab_monitor SOCKET COMMAND: a command to QEMU's monitor (HMP), started
+# with LAB_EXTRA="-monitor unix:SOCKET,server,nowait".
+lab_monitor () {
+	python3 - "$1" "$2" <<'PY'
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+s.sendall(sys.argv[2].encode() + b"\n")
+time.sleep(1)
+s.close()
+PY
 }
 
 # lab_results OUTDIR: the stick's kiln-results folder, copied out.

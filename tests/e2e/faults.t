@@ -68,4 +68,31 @@ test_expect_success 'only that disk is written; ext4 is still untouched' '
 	grep_in "not tested: excluded" "$run/summary.txt"
 '
 
+test_expect_success 'boot 3: a disk pulled mid-run is marked vanished and FAILs' '
+	lab_init "$TEST_TMP/pull" && lab_disk vscsi stays 512 KILN-STAYS &&
+	lab_disk vscsi gone 512 KILN-GONE && lab_stick "" &&
+	sock="$TEST_TMP/monitor.sock" &&
+	{
+		# In the background, only this: pull the disk once its
+		# burn-in has started.
+		{
+			i=0
+			while [ $i -lt 600 ] && ! grep -a -q "^kiln run: run [0-9a-f]*, bs" \
+				"$TEST_TMP/pull.log" 2>/dev/null; do
+				sleep 0.5; i=$((i + 1))
+			done
+			sleep 1
+			lab_monitor "$sock" "device_del dev-gone"
+		} &
+	} &&
+	LAB_EXTRA="-monitor unix:$sock,server,nowait" &&
+	boot pull "" &&
+	LAB_EXTRA= &&
+	wait &&
+	[ "$(t KILN-GONE verdict)" = FAIL ] &&
+	[ "$(t KILN-GONE state)" = vanished ] &&
+	grep_in "vanished: the device went away" "$run/summary.txt" &&
+	[ "$(t KILN-STAYS verdict)" = PASS ]
+'
+
 e2e_done
