@@ -50,7 +50,10 @@ install -m 0755 "$top/initramfs/udhcpc.script" "$stage/etc/udhcpc.script"
 cp /usr/share/misc/pci.ids "$stage/usr/share/misc/pci.ids"
 
 # smartctl and iperf3 with the libraries they link.
-"$dracut_install" -D "$stage" -l /usr/sbin/smartctl /usr/bin/iperf3
+"$dracut_install" -D "$stage" -a -l /usr/sbin/smartctl /usr/bin/iperf3
+for b in usr/sbin/smartctl usr/bin/iperf3; do
+	[ -x "$stage/$b" ] || { say "$b missing from the initramfs" >&2; exit 1; }
+done
 
 # Modules, their dependencies and firmware; a name this kernel lacks is
 # only noted.

@@ -1,0 +1,57 @@
+#!/bin/sh
+# What the built initramfs holds: the init, kiln, busybox, smartctl and
+# iperf3 with their libraries, pci.ids, /dev/console, the modules of
+# initramfs/modules.list with a modules.dep, and each module exactly as
+# Debian ships it (a stripped or recompressed module fails its signature
+# under Secure Boot).
+. "$(dirname "$0")/../lib/tap.sh"
+
+img="$TOP/out/initramfs.cpio.gz"
+[ -e "$img" ] || test_skip_all "no $img: make ramboot builds it"
+kver=$(cat "$TOP/out/kernel/version")
+list="$TEST_TMP/list"
+python3 "$TOP/tests/lib/newc.py" list "$img" >"$list" ||
+	test_bail "cannot list $img"
+
+has () {
+	for f in "$@"; do
+		grep -qx "$f" "$list" || { echo "missing: $f"; return 1; }
+	done
+}
+
+test_expect_success 'the init, kiln, busybox and its applets, /dev/console' '
+	has init usr/bin/kiln usr/bin/busybox usr/bin/sh usr/sbin/modprobe \
+		usr/sbin/findfs usr/sbin/udhcpc etc/udhcpc.script dev/console
+'
+
+test_expect_success 'smartctl and iperf3, each under its own name, with libraries' '
+	has usr/sbin/smartctl usr/bin/iperf3 &&
+	grep -q "^usr/lib/x86_64-linux-gnu/libc.so" "$list" &&
+	grep -q "libiperf" "$list"
+'
+
+test_expect_success 'pci.ids for controller names' '
+	has usr/share/misc/pci.ids
+'
+
+test_expect_success 'the storage, USB, stick and NIC modules, and modules.dep' '
+	for m in ahci nvme megaraid_sas mpt3sas virtio_scsi virtio_blk \
+		usb-storage xhci-pci vfat efivarfs e1000; do
+		grep -q "/$m\.ko$" "$list" || { echo "no $m.ko"; return 1; }
+	done &&
+	has "usr/lib/modules/$kver/modules.dep"
+'
+
+test_expect_success 'every module is byte for byte the one Debian ships' '
+	rm -rf "$TEST_TMP/x" && mkdir "$TEST_TMP/x" &&
+	python3 "$TOP/tests/lib/newc.py" extract "$img" "$TEST_TMP/x" &&
+	n=0 &&
+	for m in $(grep "\.ko$" "$list"); do
+		orig="$TOP/out/kernel/root/lib/modules/$kver/${m#usr/lib/modules/$kver/}"
+		cmp -s "$TEST_TMP/x/$m" "$orig" || { echo "differs: $m"; return 1; }
+		n=$((n + 1))
+	done &&
+	[ "$n" -gt 50 ]
+'
+
+test_done
