@@ -31,6 +31,7 @@ KILN_SRCS := \
 	tools/kiln/crc32c.c \
 	tools/kiln/discover.c \
 	tools/kiln/engine.c \
+	tools/kiln/health.c \
 	tools/kiln/inventory.c \
 	tools/kiln/json.c \
 	tools/kiln/judge.c \
@@ -53,6 +54,7 @@ HOST_OBJS := $(filter-out $(OUT)/host/main.o,$(KILN_SRCS:tools/kiln/%.c=$(OUT)/h
 
 UNIT_TESTS := \
 	crc32c \
+	health \
 	plan \
 	results \
 	settings \

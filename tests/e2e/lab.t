@@ -64,6 +64,14 @@ test_expect_success 'the results are all on the stick' '
 	grep_in "kiln run: PASS, 8 targets" "$run/summary.txt"
 '
 
+test_expect_success 'SMART before and after, through smartctl in the image' '
+	[ "$(result "[t[\"smart\"][\"after\"][\"passed\"] for t in d[\"targets\"] if t[\"serial\"] == \"KILN-SATA-A\"][0]")" = True ] &&
+	[ "$(result "[t[\"smart\"][\"before\"][\"reallocated_sectors\"] for t in d[\"targets\"] if t[\"serial\"] == \"KILN-SATA-A\"][0]")" = 0 ] &&
+	[ "$(result "[t[\"smart\"][\"after\"][\"media_errors\"] for t in d[\"targets\"] if t[\"name\"] == \"nvme0n1\"][0]")" = 0 ] &&
+	ls "$run" | grep -q "^smart-nvme0n1-before.txt$" &&
+	grep -q "PASSED" "$run/smart-nvme0n1-after.txt"
+'
+
 test_expect_success 'the stick FAT is clean after the run (fsck.fat -n)' '
 	lab_fsck >"$TEST_TMP/fsck" 2>&1 || { cat "$TEST_TMP/fsck"; return 1; }
 '

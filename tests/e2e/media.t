@@ -17,7 +17,7 @@ settle=20"
 
 # usb FIRMWARE NAME: boots a copy of the stick with one blank disk.
 usb () {
-	lab_init "$TEST_TMP/$2" && lab_disk virtio one 16 &&
+	lab_init "$TEST_TMP/$2" && lab_disk virtio one 16 && lab_disk ahci two 16 &&
 	lab_usb "$TOP/out/kiln-usb.img" "$cfg" &&
 	LAB_TIMEOUT=400 lab_firmware_boot "$1" "$TEST_TMP/$2.log" &&
 	rm -rf "$TEST_TMP/$2.results" && lab_results "$TEST_TMP/$2.results" &&
@@ -42,7 +42,7 @@ console () {
 test_expect_success 'USB stick, SeaBIOS: syslinux boots kiln, results on the stick' '
 	usb seabios usb-bios &&
 	grep_in "booting kiln in 5 s" "$TEST_TMP/usb-bios.log" &&
-	grep_in "kiln run: PASS, 1 target" "$run/summary.txt" &&
+	grep_in "kiln run: PASS, 2 targets" "$run/summary.txt" &&
 	grep_in "BIOS, Secure Boot off" "$run/summary.txt"
 '
 
@@ -55,16 +55,23 @@ test_expect_success '... the stick FAT is clean, its results read with mtools' '
 test_expect_success 'USB stick, OVMF: shim, signed GRUB, kiln; results on the stick' '
 	usb ovmf usb-uefi &&
 	grep_in "GNU GRUB" "$TEST_TMP/usb-uefi.log" &&
-	grep_in "kiln run: PASS, 1 target" "$run/summary.txt" &&
+	grep_in "kiln run: PASS, 2 targets" "$run/summary.txt" &&
 	grep_in "UEFI, Secure Boot off" "$run/summary.txt" &&
 	lab_fsck >"$TEST_TMP/fsck" 2>&1
 '
 
 test_expect_success 'USB stick, OVMF with Secure Boot on: it boots and says so' '
 	usb ovmf-sb usb-sb &&
+	grep_in "kiln run: PASS, 2 targets" "$run/summary.txt" &&
 	grep_in "UEFI, Secure Boot on, kernel lockdown integrity" "$run/summary.txt" &&
 	[ "$(json_get "$run/result.json" "d[\"firmware\"][\"secure_boot\"]")" = True ] &&
 	grep -q "Secure boot enabled" "$run/kmsg.log"
+'
+
+test_expect_success '... where O_DIRECT, discovery and SMART pass-through still work' '
+	[ "$(json_get "$run/result.json" "[t[\"smart\"][\"after\"][\"passed\"] for t in d[\"targets\"] if t[\"serial\"] == \"KILN-TWO\"][0]")" = True ] &&
+	[ "$(json_get "$run/result.json" "all(t[\"direct_io\"] and t[\"bytes_read\"] == t[\"size\"] for t in d[\"targets\"])")" = True ] &&
+	[ "$(json_get "$run/inventory.json" "len(d[\"disks\"])")" = 3 ]
 '
 
 test_expect_success '... and refuses a kernel whose signature is broken' '

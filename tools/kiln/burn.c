@@ -19,6 +19,7 @@
 #include "burn.h"
 #include "crc32c.h"
 #include "engine.h"
+#include "health.h"
 #include "judge.h"
 #include "monitor.h"
 #include "outcome.h"
@@ -78,6 +79,7 @@ struct burn {
 	struct engine_target *et;
 	struct outcome_target *ot;
 	struct judge *judges;
+	struct health *before, *after;	/* SMART, per target */
 	struct engine_job job;
 	struct unit_ctx *ctx;
 	struct monitor mon;
@@ -334,8 +336,11 @@ static void set_verdict(struct burn *b, int final)
 	struct outcome *o = &b->o;
 	int i, stop = 0;
 
-	for (i = 0; i < b->n; i++)
+	for (i = 0; i < b->n; i++) {
 		judge_target(&b->et[i], &b->mon.mt[i], &b->judges[i]);
+		judge_health(&b->before[i], final ? &b->after[i] : NULL,
+			     &b->judges[i]);
+	}
 	/* Like disks are compared once every disk has finished. */
 	if (final)
 		judge_peers(b->et, b->mon.mt, b->judges, b->n);
@@ -357,6 +362,49 @@ static void set_verdict(struct burn *b, int final)
 		o->exit_code = BURN_EXIT_PASS;
 	o->state = !final ? "running" : stop || interrupted ? "interrupted" :
 		   "complete";
+}
+
+/*
+ * SMART before or after the run, for the disks that have it: not loop
+ * devices and files. Without smartctl (a host without smartmontools) the
+ * results say there is none.
+ */
+static void read_health(struct burn *b, struct health *h, const char *when)
+{
+	int i;
+
+	if (access(HEALTH_SMARTCTL, X_OK) < 0)
+		return;
+	for (i = 0; i < b->n; i++) {
+		struct target *t = &b->t[i];
+
+		if (t->kind != TARGET_BLOCK || t->id.backing[0])
+			continue;
+		if (health_read(HEALTH_SMARTCTL, t->path, 60, &h[i]) == -ETIMEDOUT)
+			note(&b->o, "%s: smartctl did not answer in 60 s (%s)",
+			     t->id.name, when);
+	}
+}
+
+static void save_health(struct burn *b)
+{
+	char name[300];
+	int i;
+
+	for (i = 0; i < b->n; i++) {
+		if (b->before[i].text) {
+			snprintf(name, sizeof(name), "smart-%s-before.txt",
+				 b->t[i].id.name);
+			results_write(&b->res, name, b->before[i].text,
+				      b->before[i].len);
+		}
+		if (b->after[i].text) {
+			snprintf(name, sizeof(name), "smart-%s-after.txt",
+				 b->t[i].id.name);
+			results_write(&b->res, name, b->after[i].text,
+				      b->after[i].len);
+		}
+	}
 }
 
 static void checkpoint(struct burn *b)
@@ -409,6 +457,7 @@ static int finish(struct burn *b)
 	FILE *mem;
 	int i, ret;
 
+	read_health(b, b->after, "after the run");
 	b->o.ended = time(NULL);
 	b->o.elapsed_ns = timing_now_ns() - b->job.start_ns;
 	set_verdict(b, 1);
@@ -426,6 +475,7 @@ static int finish(struct burn *b)
 	doc = outcome_json(&b->o, &dlen);
 	if (b->have_results) {
 		save_units(b);
+		save_health(b);
 		if (b->r->inventory)
 			results_write(&b->res, "inventory.json", b->r->inventory,
 				      b->r->inventory_len);
@@ -488,6 +538,7 @@ static int run(struct burn *b)
 			fclose(k);
 		}
 	}
+	read_health(b, b->before, "before the run");
 	signal_job = &b->job;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
@@ -576,6 +627,12 @@ static void cleanup(struct burn *b, int keep_created)
 			engine_target_free(&b->et[i]);
 	}
 	monitor_free(&b->mon);
+	for (i = 0; b->before && i < b->n; i++) {
+		health_free(&b->before[i]);
+		health_free(&b->after[i]);
+	}
+	free(b->before);
+	free(b->after);
 	free(b->t);
 	free(b->et);
 	free(b->ot);
@@ -608,7 +665,9 @@ int burn_request(struct burn_request *r)
 	b.et = calloc((size_t)b.n + 1, sizeof(*b.et));
 	b.ot = calloc((size_t)b.n + 1, sizeof(*b.ot));
 	b.judges = calloc((size_t)b.n + 1, sizeof(*b.judges));
-	if (!b.t || !b.et || !b.ot || !b.judges) {
+	b.before = calloc((size_t)b.n + 1, sizeof(*b.before));
+	b.after = calloc((size_t)b.n + 1, sizeof(*b.after));
+	if (!b.t || !b.et || !b.ot || !b.judges || !b.before || !b.after) {
 		complain("out of memory");
 		code = BURN_EXIT_CANNOT;
 		goto out;
@@ -649,6 +708,8 @@ int burn_request(struct burn_request *r)
 		}
 		b.ot[i].t = &b.t[i];
 		b.ot[i].et = &b.et[i];
+		b.ot[i].before = &b.before[i];
+		b.ot[i].after = &b.after[i];
 		b.ot[i].safety = safety(&b, i);
 		if (!b.ot[i].safety)
 			goto out;

@@ -130,7 +130,48 @@ void judge_target(const struct engine_target *et,
 			       100 * mt->min[p] / avg, avg);
 	}
 	if (!j->nreasons)
-		reason(j, JUDGE_PASS, "no errors");
+		reason(j, JUDGE_PASS, "no I/O errors, no bad units");
+}
+
+static void counter(struct judge *j, const char *what, long long b,
+		    long long a, int fail_if_rose)
+{
+	if (a < 0)
+		return;
+	if (b >= 0 && a > b)
+		reason(j, fail_if_rose ? JUDGE_FAIL : JUDGE_WARN,
+		       "SMART %s rose from %lld to %lld during the burn-in",
+		       what, b, a);
+	else if (a > 0)
+		reason(j, JUDGE_WARN, "SMART %s is %lld (from before the run)",
+		       what, a);
+}
+
+void judge_health(const struct health *before, const struct health *after,
+		  struct judge *j)
+{
+	static const struct health none = { .passed = -1, .realloc = -1,
+		.pending = -1, .uncorrectable = -1, .crc_errors = -1,
+		.media_errors = -1, .critical_warning = -1, .grown_defects = -1 };
+	const struct health *b = before && before->ran ? before : &none;
+
+	if (!after || !after->ran)
+		return;
+	if (after->passed == 0)
+		reason(j, JUDGE_FAIL, "SMART overall health: FAILED (the drive "
+		       "predicts its own failure)");
+	counter(j, "reallocated sectors", b->realloc, after->realloc, 1);
+	counter(j, "pending sectors", b->pending, after->pending, 1);
+	counter(j, "offline uncorrectable sectors", b->uncorrectable,
+		after->uncorrectable, 1);
+	counter(j, "link CRC errors (cable, backplane or connector)",
+		b->crc_errors, after->crc_errors, 1);
+	counter(j, "media and data integrity errors", b->media_errors,
+		after->media_errors, 1);
+	counter(j, "grown defects", b->grown_defects, after->grown_defects, 1);
+	if (after->critical_warning > 0)
+		reason(j, JUDGE_FAIL, "NVMe critical warning 0x%02llx",
+		       after->critical_warning);
 }
 
 static int cmp_double(const void *a, const void *b)

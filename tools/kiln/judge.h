@@ -3,6 +3,7 @@
 #define KILN_JUDGE_H
 
 #include "engine.h"
+#include "health.h"
 #include "monitor.h"
 
 enum judge_verdict { JUDGE_PASS, JUDGE_WARN, JUDGE_FAIL };
@@ -20,6 +21,15 @@ struct judge {
 /* Judges one target on what the engine and the monitor saw. */
 void judge_target(const struct engine_target *et,
 		  const struct monitor_target *mt, struct judge *j);
+
+/*
+ * What SMART says, before and after the run (either may be NULL or not
+ * have run): a failing self-assessment, a counter of damage that rose
+ * during the run, or an NVMe critical warning FAIL; damage from before
+ * the run is a WARN.
+ */
+void judge_health(const struct health *before, const struct health *after,
+		  struct judge *j);
 
 /*
  * Compares like disks (same model, three or more, each measured for a

@@ -46,6 +46,36 @@ static void json_phase_stats(struct json *j, const struct outcome_target *ot,
 	json_end(j);
 }
 
+static void json_counter(struct json *j, const char *key, long long v)
+{
+	if (v < 0)
+		json_null(j, key);
+	else
+		json_i64(j, key, v);
+}
+
+static void json_health(struct json *j, const char *key,
+			const struct health *h)
+{
+	if (!h || !h->ran) {
+		json_null(j, key);
+		return;
+	}
+	json_begin(j, key);
+	if (h->passed < 0)
+		json_null(j, "passed");
+	else
+		json_bool(j, "passed", h->passed);
+	json_counter(j, "reallocated_sectors", h->realloc);
+	json_counter(j, "pending_sectors", h->pending);
+	json_counter(j, "offline_uncorrectable", h->uncorrectable);
+	json_counter(j, "crc_errors", h->crc_errors);
+	json_counter(j, "media_errors", h->media_errors);
+	json_counter(j, "critical_warning", h->critical_warning);
+	json_counter(j, "grown_defects", h->grown_defects);
+	json_end(j);
+}
+
 static void json_bad(struct json *j, const struct engine_bad *b)
 {
 	const struct unit_verdict *v = &b->v;
@@ -182,6 +212,10 @@ static void json_target(struct json *j,
 	json_end(j);
 	pthread_mutex_unlock(&et->lock);
 
+	json_begin(j, "smart");
+	json_health(j, "before", ot->before);
+	json_health(j, "after", ot->after);
+	json_end(j);
 	json_str(j, "verdict", judge_name(ot->j.verdict));
 	json_array(j, "reasons");
 	for (c = 0; c < ot->j.nreasons; c++)

@@ -8,6 +8,7 @@
 
 #include "discover.h"
 #include "engine.h"
+#include "health.h"
 #include "judge.h"
 #include "monitor.h"
 #include "settings.h"
@@ -22,6 +23,7 @@ struct outcome_target {
 	struct monitor_target *mt;
 	struct judge j;
 	const char *safety;	/* why kiln may do what it does here */
+	const struct health *before, *after;	/* SMART */
 };
 
 /* Everything known about a run, for result.json and summary.txt. */
