@@ -198,7 +198,7 @@ lab_boot () {
 	[ "$LAB_CPU" = default ] || cpu="-cpu $LAB_CPU"
 	set -- -accel tcg -m "$LAB_MEM" -smp 2 $cpu -nographic -no-reboot \
 		-kernel "$lab_top/out/kernel/vmlinuz" \
-		-initrd "$lab_top/out/initramfs.cpio.gz" \
+		-initrd "${LAB_INITRD:-$lab_top/out/initramfs.cpio.gz}" \
 		-append "console=ttyS0,115200 panic=-1 $1" \
 		-netdev user,id=net0 -device e1000,netdev=net0 \
 		$lab_args ${LAB_EXTRA:-}

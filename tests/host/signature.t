@@ -105,7 +105,7 @@ test_expect_success 'pvcreate: an LVM2 physical volume' '
 
 if [ ! -e /proc/mdstat ]; then
 	for v in 0.90 1.0 1.1 1.2; do
-		test_skip "md metadata $v: this kernel has no md driver (the QEMU tests have)"
+		test_skip "md metadata $v: this kernel has no md driver (tests/e2e/md.t makes them in a guest)"
 	done
 	test_skip "a running array: this kernel has no md driver"
 	test_done
