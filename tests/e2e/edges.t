@@ -54,6 +54,22 @@ test_expect_success 'after=wait: the verdict stays on screen, the machine waits'
 	grep_in "kiln-init: done: waiting" "$TEST_TMP/wait.log"
 '
 
+test_expect_success 'another disk with kiln boot files is protected, even from destroy-data=1' '
+	lab_init "$TEST_TMP/twosticks" &&
+	truncate -s 32M "$lab_dir/other.img" &&
+	mkfs.vfat -n RENAMED "$lab_dir/other.img" >/dev/null &&
+	MTOOLS_SKIP_CHECK=1 mmd -i "$lab_dir/other.img" ::kiln &&
+	MTOOLS_SKIP_CHECK=1 mcopy -i "$lab_dir/other.img" "$TOP/README.md" ::kiln/vmlinuz &&
+	lab_disk virtio other 32 && lab_disk virtio blank 16 && lab_stick "" &&
+	other_sum=$(md5sum <"$lab_dir/other.img") &&
+	boot twosticks "kiln.destroy-data=1" &&
+	grep_in "kiln-init: /dev/vda holds kiln" "$TEST_TMP/twosticks.log" &&
+	grep_in "s boot files: protected" "$TEST_TMP/twosticks.log" &&
+	grep_in "vda not tested: in use: vda is the boot or results medium" "$run/summary.txt" &&
+	[ "$(md5sum <"$lab_dir/other.img")" = "$other_sum" ] &&
+	grep_in "kiln run: PASS, 1 target" "$run/summary.txt"
+'
+
 test_expect_success 'a key on the serial console stops the countdown: nothing written' '
 	lab_init "$TEST_TMP/abort" && lab_disk virtio one 16 && lab_stick "" &&
 	one_sum=$(md5sum <"$lab_dir/one.img") &&
