@@ -40,6 +40,7 @@ KILN_SRCS := \
 	tools/kiln/outcome.c \
 	tools/kiln/pciids.c \
 	tools/kiln/plan.c \
+	tools/kiln/report.c \
 	tools/kiln/results.c \
 	tools/kiln/run.c \
 	tools/kiln/settings.c \

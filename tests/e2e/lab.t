@@ -57,7 +57,7 @@ test_expect_success 'the stick is never written by the burn-in (in-use)' '
 '
 
 test_expect_success 'the results are all on the stick' '
-	for f in summary.txt result.json samples.csv inventory.json kmsg.log; do
+	for f in summary.txt result.json samples.csv inventory.json kmsg.log report.html; do
 		[ -s "$run/$f" ] || { echo "no $f"; return 1; }
 	done &&
 	grep -q "kiln: burn-in I/O starts" "$run/kmsg.log" &&

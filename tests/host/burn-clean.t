@@ -48,6 +48,15 @@ test_expect_success 'result.json holds every target, all bytes verified' '
 	json_get "$r" "d[\"kiln_version\"]" | grep -q .
 '
 
+test_expect_success 'report.html: the verdict, a row and a plot for every target' '
+	h="$TEST_TMP/run/report.html" &&
+	python3 -c "import html.parser,sys; html.parser.HTMLParser().feed(open(sys.argv[1]).read())" "$h" &&
+	grep -q "<h1>kiln burn: <span class=\"PASS\">PASS</span></h1>" "$h" &&
+	[ "$(grep -c "<svg" "$h")" -le 4 ] &&
+	[ "$(grep -c "<h2>loop" "$h")" = 4 ] &&
+	! grep -q "<script" "$h"
+'
+
 test_expect_success 'samples.csv has every target and both phases' '
 	s="$TEST_TMP/run/samples.csv" &&
 	head -1 "$s" | grep -q "^elapsed_s,target,phase,pass,write_bytes,read_bytes$" &&

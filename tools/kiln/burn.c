@@ -24,6 +24,7 @@
 #include "monitor.h"
 #include "outcome.h"
 #include "plan.h"
+#include "report.h"
 #include "results.h"
 #include "settings.h"
 #include "target.h"
@@ -474,7 +475,14 @@ static int finish(struct burn *b)
 	}
 	doc = outcome_json(&b->o, &dlen);
 	if (b->have_results) {
+		char *html;
+		size_t hlen;
+
 		save_units(b);
+		html = report_html(&b->o, &hlen);
+		if (html)
+			results_write(&b->res, "report.html", html, hlen);
+		free(html);
 		save_health(b);
 		if (b->r->inventory)
 			results_write(&b->res, "inventory.json", b->r->inventory,

@@ -44,6 +44,35 @@ static void csv_name(FILE *f, const char *name)
 		fputc(*name == ',' || *name == '\n' ? '_' : *name, f);
 }
 
+static void series_add(struct monitor_series *s, double w, double r)
+{
+	unsigned i;
+
+	if (!s->step)
+		s->step = 1;
+	s->acc_w += w;
+	s->acc_r += r;
+	if (++s->acc_n < s->step)
+		return;
+	if (s->n == MONITOR_POINTS) {
+		/* Full: pairs become one point covering twice the time. */
+		for (i = 0; i < MONITOR_POINTS / 2; i++) {
+			s->write[i] = (s->write[2 * i] + s->write[2 * i + 1]) / 2;
+			s->read[i] = (s->read[2 * i] + s->read[2 * i + 1]) / 2;
+		}
+		s->n = MONITOR_POINTS / 2;
+		s->step *= 2;
+		/* The point being filled now covers the new, longer step. */
+		if (s->acc_n < s->step)
+			return;
+	}
+	s->write[s->n] = (float)(s->acc_w / s->acc_n);
+	s->read[s->n] = (float)(s->acc_r / s->acc_n);
+	s->n++;
+	s->acc_w = s->acc_r = 0;
+	s->acc_n = 0;
+}
+
 void monitor_sample(struct monitor *m, uint64_t now)
 {
 	double secs = (double)(now - m->last_ns) / 1e9;
@@ -82,6 +111,9 @@ void monitor_sample(struct monitor *m, uint64_t now)
 		}
 		if (!mt->done_ns && atomic_load(&et->state) != STATE_RUNNING)
 			mt->done_ns = now;
+		else if (!mt->done_ns)
+			series_add(&mt->series, (double)(w - mt->last_w) / secs / 1e6,
+				   (double)(r - mt->last_r) / secs / 1e6);
 		mt->last_w = w;
 		mt->last_r = r;
 		mt->last_phase = phase;

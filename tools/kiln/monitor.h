@@ -7,6 +7,22 @@
 
 #include "engine.h"
 
+/*
+ * A target's throughput over the whole run in at most MONITOR_POINTS
+ * points, for the report's plots: when it is full, neighbours merge and
+ * each point covers twice as many seconds, so a 12-hour soak of 60 disks
+ * takes as little memory as a minute's.
+ */
+#define MONITOR_POINTS 480
+
+struct monitor_series {
+	float write[MONITOR_POINTS], read[MONITOR_POINTS];	/* MB/s */
+	unsigned n;		/* points kept */
+	unsigned step;		/* seconds a point covers */
+	double acc_w, acc_r;	/* the point being filled */
+	unsigned acc_n;
+};
+
 /* What the monitor learns of one target from its per-second samples. */
 struct monitor_target {
 	uint64_t last_w, last_r;	/* counters at the last sample */
@@ -18,6 +34,7 @@ struct monitor_target {
 	unsigned seconds[PHASES];
 	uint64_t planned;		/* bytes the plan moves; 0: unknown */
 	uint64_t done_ns;		/* when it left running */
+	struct monitor_series series;
 };
 
 /*

@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: report.html, one self-contained page per run: the verdict,
+ * the per-disk table, each disk's reasons and a plot of its throughput
+ * over the run (inline SVG, no script, no network), readable in any
+ * browser straight off the stick.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "timing.h"
+
+#ifndef KILN_VERSION
+#define KILN_VERSION "unknown"
+#endif
+
+#define W 720
+#define H 170
+#define LEFT 72
+#define RIGHT 12
+#define TOP 12
+#define BOTTOM 28
+
+static void text(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+static void rates(FILE *f, const struct outcome_target *ot, int phase)
+{
+	double avg = judge_phase_rate(ot->et, phase);
+	const struct monitor_target *mt = ot->mt;
+
+	if (avg <= 0) {
+		fputs("<td>-</td><td>-</td><td>-</td>", f);
+		return;
+	}
+	fprintf(f, "<td>%.0f</td>", avg);
+	if (mt && mt->seconds[phase])
+		fprintf(f, "<td>%.0f</td><td>%.0f</td>", mt->min[phase],
+			mt->max[phase]);
+	else
+		fputs("<td>-</td><td>-</td>", f);
+}
+
+static void line(FILE *f, const struct monitor_series *s, const float *v,
+		 double ymax, const char *color)
+{
+	unsigned i;
+
+	if (s->n < 2)
+		return;
+	fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" "
+		"points=\"", color);
+	for (i = 0; i < s->n; i++)
+		fprintf(f, "%.1f,%.1f ",
+			LEFT + (double)i * (W - LEFT - RIGHT) / (s->n - 1),
+			TOP + (H - TOP - BOTTOM) * (1 - v[i] / ymax));
+	fputs("\"/>\n", f);
+}
+
+/* Throughput over the run: write in blue, verify or read in orange. */
+static void plot(FILE *f, const struct monitor_target *mt)
+{
+	const struct monitor_series *s = &mt->series;
+	double ymax = 1;
+	char hms[32];
+	unsigned i;
+
+	if (s->n < 2) {
+		fputs("<p>(too short a run to plot)</p>\n", f);
+		return;
+	}
+	for (i = 0; i < s->n; i++) {
+		if (s->write[i] > ymax)
+			ymax = s->write[i];
+		if (s->read[i] > ymax)
+			ymax = s->read[i];
+	}
+	ymax *= 1.1;
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+		"height=\"%d\" viewBox=\"0 0 %d %d\">\n", W, H, W, H);
+	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+		"fill=\"#fafafa\" stroke=\"#999\"/>\n", LEFT, TOP,
+		W - LEFT - RIGHT, H - TOP - BOTTOM);
+	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\" "
+		"text-anchor=\"end\">%.0f MB/s</text>\n", LEFT - 4, TOP + 10,
+		ymax);
+	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\" "
+		"text-anchor=\"end\">0</text>\n", LEFT - 4, H - BOTTOM);
+	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\">0</text>\n",
+		LEFT, H - 10);
+	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\" "
+		"text-anchor=\"end\">%s</text>\n", W - RIGHT, H - 10,
+		timing_fmt_hms((uint64_t)s->n * s->step, hms, sizeof(hms)));
+	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#1f77b4\">"
+		"write</text><text x=\"%d\" y=\"%d\" font-size=\"11\" "
+		"fill=\"#e6550d\">verify/read</text>\n", W / 2 - 60, H - 10,
+		W / 2, H - 10);
+	line(f, s, s->write, ymax, "#1f77b4");
+	line(f, s, s->read, ymax, "#e6550d");
+	fputs("</svg>\n", f);
+}
+
+char *report_html(const struct outcome *o, size_t *len)
+{
+	char *out = NULL, a[40], b[40], hms[32], size[32], fw[200];
+	const char *v = judge_name(o->verdict);
+	FILE *f = open_memstream(&out, len);
+	int i, r;
+
+	if (!f)
+		return NULL;
+	fprintf(f, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+		"<title>kiln %s %016llx: %s</title>\n<style>\n"
+		"body{font-family:sans-serif;margin:1.5em;color:#222}\n"
+		"table{border-collapse:collapse}\n"
+		"td,th{border:1px solid #bbb;padding:2px 8px;text-align:right}\n"
+		"td.l,th.l{text-align:left}\n"
+		".PASS{background:#c8f0c8}.WARN{background:#fff0a0}"
+		".FAIL{background:#f8b8b8}\n"
+		"h1 span,h2 span{padding:0 .4em}\n"
+		"</style></head><body>\n", o->command,
+		(unsigned long long)o->run_id, v);
+	fprintf(f, "<h1>kiln %s: <span class=\"%s\">%s</span></h1>\n",
+		o->command, v, v);
+	fprintf(f, "<p>run %016llx, %s to %s (%s), %s</p>\n",
+		(unsigned long long)o->run_id,
+		timing_fmt_utc(o->started, 0, a, sizeof(a)),
+		timing_fmt_utc(o->ended ? o->ended : o->started, 0, b, sizeof(b)),
+		timing_fmt_hms(o->elapsed_ns / 1000000000ull, hms, sizeof(hms)),
+		o->state);
+	fprintf(f, "<p>kiln %s; ", KILN_VERSION);
+	text(f, discover_firmware_text(&o->firmware, fw, sizeof(fw)));
+	fputs("</p>\n", f);
+	if (o->failure) {
+		fputs("<p class=\"FAIL\">", f);
+		text(f, o->failure);
+		fputs("</p>\n", f);
+	}
+	if (o->nnotes) {
+		fputs("<ul>\n", f);
+		for (i = 0; i < o->nnotes; i++) {
+			fputs("<li>", f);
+			text(f, o->notes[i]);
+			fputs("</li>\n", f);
+		}
+		fputs("</ul>\n", f);
+	}
+
+	fputs("<table>\n<tr><th class=\"l\">disk</th><th>size</th>"
+	      "<th class=\"l\">mode</th><th colspan=\"3\">write MB/s</th>"
+	      "<th colspan=\"3\">verify/read MB/s</th><th>I/O errors</th>"
+	      "<th>bad units</th><th>verdict</th></tr>\n"
+	      "<tr><th></th><th></th><th></th><th>avg</th><th>min</th>"
+	      "<th>max</th><th>avg</th><th>min</th><th>max</th><th></th>"
+	      "<th></th><th></th></tr>\n", f);
+	for (i = 0; i < o->n; i++) {
+		const struct outcome_target *ot = &o->ot[i];
+		const char *tv = judge_name(ot->j.verdict);
+
+		fputs("<tr><td class=\"l\">", f);
+		text(f, ot->t->id.name);
+		fprintf(f, "</td><td>%s</td><td class=\"l\">%s</td>",
+			settings_fmt_size(ot->t->size, size, sizeof(size)),
+			engine_mode_name(ot->et->mode));
+		rates(f, ot, PHASE_WRITE);
+		rates(f, ot, ot->et->mode == ENGINE_READ ? PHASE_READ : PHASE_VERIFY);
+		fprintf(f, "<td>%u</td><td>%u</td><td class=\"%s\">%s</td></tr>\n",
+			atomic_load(&ot->et->io_errors),
+			atomic_load(&ot->et->bad_units), tv, tv);
+	}
+	fputs("</table>\n", f);
+
+	for (i = 0; i < o->n; i++) {
+		const struct outcome_target *ot = &o->ot[i];
+		const char *tv = judge_name(ot->j.verdict);
+
+		fputs("<h2>", f);
+		text(f, ot->t->id.name);
+		fprintf(f, ": <span class=\"%s\">%s</span></h2>\n<p>", tv, tv);
+		text(f, ot->t->id.identity);
+		fputs("</p>\n<ul>\n", f);
+		for (r = 0; r < ot->j.nreasons; r++) {
+			fputs("<li>", f);
+			text(f, ot->j.reasons[r]);
+			fputs("</li>\n", f);
+		}
+		fputs("</ul>\n", f);
+		if (ot->mt)
+			plot(f, ot->mt);
+	}
+	if (!o->n)
+		fputs("<p class=\"FAIL\">nothing was tested</p>\n", f);
+	fputs("</body></html>\n", f);
+	if (fclose(f)) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}

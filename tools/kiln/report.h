@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KILN_REPORT_H
+#define KILN_REPORT_H
+
+#include <stddef.h>
+
+#include "outcome.h"
+
+/* report.html of a finished run, self-contained; NULL on no memory. */
+char *report_html(const struct outcome *o, size_t *len);
+
+#endif
