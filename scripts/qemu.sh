@@ -156,28 +156,38 @@ lab_firmware_boot () {
 	net=${LAB_NET:-"-netdev user,id=net0 -device e1000,netdev=net0"}
 	cpu=""
 	[ "$LAB_CPU" = default ] || cpu="-cpu $LAB_CPU"
+	# shellcheck disable=SC2086
+	lab_run "$log" -accel tcg -m "$LAB_MEM" -smp 2 $cpu $machine -nographic \
+		-no-reboot $net $lab_args "$@"
+}
+
+# lab_run LOG QEMU ARGS...: one QEMU run, the console to LOG; 124 when
+# LAB_TIMEOUT runs out. LAB_SHOW: the console on this terminal too.
+# LAB_KEYS: a command whose output is typed on the console. LAB_UNTIL: the
+# run is done when the console shows this (a guest that waits at the end,
+# after=wait), and QEMU is stopped. The seconds from power-on until kiln's
+# first I/O go to LOG.first.
+lab_run () {
+	log=$1
+	shift
 	if [ -n "${LAB_SHOW:-}" ]; then
-		# shellcheck disable=SC2086
-		timeout "$LAB_TIMEOUT" "$LAB_QEMU" -accel tcg -m "$LAB_MEM" -smp 2 \
-			$cpu $machine -nographic -no-reboot $net $lab_args "$@" \
-			</dev/null 2>&1 | tee "$log"
+		timeout "$LAB_TIMEOUT" "$LAB_QEMU" "$@" </dev/null 2>&1 | tee "$log"
 		return
 	fi
-	# shellcheck disable=SC2086
-	timeout "$LAB_TIMEOUT" "$LAB_QEMU" -accel tcg -m "$LAB_MEM" -smp 2 $cpu \
-		$machine -nographic -no-reboot $net $lab_args "$@" \
-		</dev/null >"$log" 2>&1 &
-	qemu=$!
-	# The seconds from power-on until kiln's I/O starts go to LOG.first.
-	start=$(date +%s)
 	rm -f "$log.first"
+	if [ -n "${LAB_KEYS:-}" ]; then
+		sh -c "$LAB_KEYS" | timeout "$LAB_TIMEOUT" "$LAB_QEMU" "$@" \
+			>"$log" 2>&1 &
+	else
+		timeout "$LAB_TIMEOUT" "$LAB_QEMU" "$@" </dev/null >"$log" 2>&1 &
+	fi
+	qemu=$!
+	start=$(date +%s)
 	while kill -0 "$qemu" 2>/dev/null; do
 		if [ ! -e "$log.first" ] &&
 			grep -a -q "^kiln run: run [0-9a-f]*, bs" "$log" 2>/dev/null; then
 			echo $(($(date +%s) - start)) >"$log.first"
 		fi
-		# LAB_UNTIL: a guest that waits (after=wait, the default) is
-		# done when the console says this; then QEMU is stopped.
 		if [ -n "${LAB_UNTIL:-}" ] &&
 			grep -a -q -- "$LAB_UNTIL" "$log" 2>/dev/null; then
 			kill "$qemu" 2>/dev/null
@@ -189,28 +199,20 @@ lab_firmware_boot () {
 	wait "$qemu"
 }
 
-# lab_boot "KERNEL ARGS" LOG: boots kiln's kernel and initramfs; the serial
-# console goes to LOG (and to the terminal when LAB_SHOW is set). Returns
-# QEMU's status; 124 when LAB_TIMEOUT ran out.
+# lab_boot "KERNEL ARGS" LOG: boots kiln's kernel and initramfs (or
+# LAB_INITRD) straight from QEMU; LAB_EXTRA adds QEMU arguments. As
+# lab_run: QEMU's status, 124 when LAB_TIMEOUT ran out.
 lab_boot () {
 	log=$2
 	cpu=""
 	[ "$LAB_CPU" = default ] || cpu="-cpu $LAB_CPU"
-	set -- -accel tcg -m "$LAB_MEM" -smp 2 $cpu -nographic -no-reboot \
+	# shellcheck disable=SC2086
+	lab_run "$log" -accel tcg -m "$LAB_MEM" -smp 2 $cpu -nographic -no-reboot \
 		-kernel "$lab_top/out/kernel/vmlinuz" \
 		-initrd "${LAB_INITRD:-$lab_top/out/initramfs.cpio.gz}" \
 		-append "console=ttyS0,115200 panic=-1 $1" \
 		-netdev user,id=net0 -device e1000,netdev=net0 \
 		$lab_args ${LAB_EXTRA:-}
-	if [ -n "${LAB_SHOW:-}" ]; then
-		timeout "$LAB_TIMEOUT" "$LAB_QEMU" "$@" </dev/null 2>&1 | tee "$log"
-	elif [ -n "${LAB_KEYS:-}" ]; then
-		# Keys typed on the serial console: LAB_KEYS is a command
-		# whose output QEMU reads as the console's input.
-		sh -c "$LAB_KEYS" | timeout "$LAB_TIMEOUT" "$LAB_QEMU" "$@" >"$log" 2>&1
-	else
-		timeout "$LAB_TIMEOUT" "$LAB_QEMU" "$@" </dev/null >"$log" 2>&1
-	fi
 }
 
 # lab_monitor SOCKET COMMAND: a command to QEMU's monitor (HMP), started
