@@ -103,6 +103,19 @@ test_expect_success 'UEFI PXE: shim and the signed network GRUB over TFTP' '
 	grep_in "kiln-init: network: eth0 is up" "$TEST_TMP/pxe-uefi.log"
 '
 
+test_expect_success 'HTTP boot: the NIC ROM (iPXE) runs kiln.ipxe over HTTP' '
+	port=$(python3 -c "import socket; s = socket.socket(); s.bind((\"127.0.0.1\", 0)); print(s.getsockname()[1])") &&
+	{ python3 -m http.server "$port" --bind 127.0.0.1 --directory "$TOP/out/pxe" \
+		>"$TEST_TMP/httpd.log" 2>&1 & } &&
+	http=$! &&
+	test_at_exit "kill $http" &&
+	sleep 1 &&
+	LAB_NET="-netdev user,id=net0,bootfile=http://10.0.2.2:$port/kiln.ipxe -device e1000,netdev=net0,bootindex=0" \
+		console seabios http &&
+	grep -q "GET /kiln/initrd.gz" "$TEST_TMP/httpd.log" &&
+	grep_in "kiln-init: network: eth0 is up" "$TEST_TMP/http.log"
+'
+
 test_expect_success 'the ISO as a CD-ROM under SeaBIOS (isolinux)' '
 	console seabios iso-bios -drive "if=none,id=cd,media=cdrom,format=raw,file=$TOP/out/kiln.iso" \
 		-device ide-cd,drive=cd,bootindex=0 &&
@@ -115,7 +128,7 @@ test_expect_success 'the ISO as a CD-ROM under OVMF (shim, CD GRUB)' '
 	grep_in "GNU GRUB" "$TEST_TMP/iso-uefi.log"
 '
 
-for b in usb-bios usb-uefi usb-sb pxe-bios pxe-uefi iso-bios iso-uefi; do
+for b in usb-bios usb-uefi usb-sb pxe-bios pxe-uefi http iso-bios iso-uefi; do
 	say "$b: first burn-in I/O $(cat "$TEST_TMP/$b.log.first" 2>/dev/null || echo ?) s after power-on"
 done
 say "sizes: $(du -h --apparent-size "$TOP/out/kiln-usb.img" | cut -f1) stick image ($(du -h "$TOP/out/kiln-usb.img" | cut -f1) used), $(du -h "$TOP/out/kiln.iso" | cut -f1) ISO, $(du -sh "$TOP/out/pxe" | cut -f1) PXE root"
