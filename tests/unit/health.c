@@ -129,6 +129,25 @@ int main(void)
 	health_free(&h);
 	tap_ok(health_read("/nonexistent/smartctl", "/dev/sdz", 1, &h) == -ENOENT,
 	       "no smartctl: said, not fatal");
+
+	{
+		const char *devs[4] = { "/dev/sda", NULL, "/dev/hang", "/dev/sdb" };
+		struct health many[4];
+		char body[400];
+		int i;
+
+		snprintf(body, sizeof(body), "case \"$3\" in /dev/hang) exec sleep 30 ;; "
+			 "*) sleep 1; cat %s/tests/fixtures/smart/failing-ata.txt ;; esac",
+			 getcwd((char[256]){ 0 }, 256));
+		script(fake, body);
+		tap_ok(health_read_many(fake, devs, 4, 3, many) == -ETIMEDOUT &&
+		       many[0].ran && many[0].realloc == 4008 && !many[1].ran &&
+		       !many[2].ran && many[3].ran && many[3].passed == 0,
+		       "many disks at once: each answer kept, the one that hangs "
+		       "stopped, the skipped one left alone");
+		for (i = 0; i < 4; i++)
+			health_free(&many[i]);
+	}
 	unlink(fake);
 	rmdir(dir);
 	return tap_done();

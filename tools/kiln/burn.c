@@ -372,19 +372,23 @@ static void set_verdict(struct burn *b, int final)
  */
 static void read_health(struct burn *b, struct health *h, const char *when)
 {
+	const char **devs;
 	int i;
 
 	if (access(HEALTH_SMARTCTL, X_OK) < 0)
 		return;
-	for (i = 0; i < b->n; i++) {
-		struct target *t = &b->t[i];
-
-		if (t->kind != TARGET_BLOCK || t->id.backing[0])
-			continue;
-		if (health_read(HEALTH_SMARTCTL, t->path, 60, &h[i]) == -ETIMEDOUT)
-			note(&b->o, "%s: smartctl did not answer in 60 s (%s)",
-			     t->id.name, when);
-	}
+	devs = calloc((size_t)b->n + 1, sizeof(*devs));
+	if (!devs)
+		return;
+	for (i = 0; i < b->n; i++)
+		if (b->t[i].kind == TARGET_BLOCK && !b->t[i].id.backing[0])
+			devs[i] = b->t[i].path;
+	if (health_read_many(HEALTH_SMARTCTL, devs, b->n, 60, h) == -ETIMEDOUT)
+		for (i = 0; i < b->n; i++)
+			if (devs[i] && !h[i].ran)
+				note(&b->o, "%s: smartctl did not answer in 60 s "
+				     "(%s)", b->t[i].id.name, when);
+	free(devs);
 }
 
 static void save_health(struct burn *b)

@@ -95,71 +95,138 @@ void health_parse(const char *text, struct health *h)
 	}
 }
 
-int health_read(const char *smartctl, const char *dev, unsigned timeout_s,
-		struct health *h)
+/* A running smartctl: its pid and the read end of its output. */
+struct child {
+	pid_t pid;
+	int fd;
+	size_t cap;
+};
+
+static int start(const char *smartctl, const char *dev, struct child *c)
 {
 	char *argv[] = { (char *)smartctl, "-H", "-A", (char *)dev, NULL };
 	posix_spawn_file_actions_t fa;
-	struct timespec t0, now;
-	size_t cap = 0;
-	int pipefd[2], status, ret = 0;
-	pid_t pid;
+	int pipefd[2], ret;
 
-	memset(h, 0, sizeof(*h));
-	health_parse("", h);
-	if (access(smartctl, X_OK) < 0)
-		return -errno;
+	c->fd = -1;
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
 		return -errno;
+	/* Read side never blocks: many children are read in one loop. */
+	fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
 	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
-	ret = -posix_spawn(&pid, smartctl, &fa, NULL, argv, environ);
+	ret = -posix_spawn(&c->pid, smartctl, &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	close(pipefd[1]);
-	if (ret) {
+	if (ret)
 		close(pipefd[0]);
-		return ret;
+	else
+		c->fd = pipefd[0];
+	return ret;
+}
+
+/* Reads what one smartctl has to say now; 0 at its end (or no memory). */
+static int drain(struct child *c, struct health *h)
+{
+	ssize_t n;
+
+	if (h->len + 4096 + 1 > c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 16384;
+		char *grown = realloc(h->text, cap);
+
+		if (!grown)
+			return 0;
+		h->text = grown;
+		c->cap = cap;
+	}
+	n = read(c->fd, h->text + h->len, 4096);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return 1;
+	if (n <= 0)
+		return 0;
+	h->len += (size_t)n;
+	h->text[h->len] = 0;
+	return 1;
+}
+
+int health_read_many(const char *smartctl, const char *const *devs, int n,
+		     unsigned timeout_s, struct health *hs)
+{
+	struct child *c = calloc((size_t)n + 1, sizeof(*c));
+	struct pollfd *p = calloc((size_t)n + 1, sizeof(*p));
+	struct timespec t0, now;
+	int i, open_ = 0, ret = 0;
+
+	for (i = 0; i < n; i++) {
+		memset(&hs[i], 0, sizeof(hs[i]));
+		health_parse("", &hs[i]);
+	}
+	if (!c || !p) {
+		free(c);
+		free(p);
+		return -ENOMEM;
+	}
+	if (access(smartctl, X_OK) < 0) {
+		ret = -errno;
+		goto out;
+	}
+	/* All at once: on a box of 60 disks, one after another takes minutes. */
+	for (i = 0; i < n; i++) {
+		c[i].fd = -1;
+		if (devs[i] && start(smartctl, devs[i], &c[i]) == 0)
+			open_++;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (;;) {
-		struct pollfd p = { .fd = pipefd[0], .events = POLLIN };
-		ssize_t n;
+	while (open_) {
+		int k = 0, j;
 
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (now.tv_sec - t0.tv_sec >= (time_t)timeout_s) {
 			/* A disk that hangs SMART commands must not hang kiln. */
-			kill(pid, SIGKILL);
 			ret = -ETIMEDOUT;
 			break;
 		}
-		if (poll(&p, 1, 1000) <= 0)
+		for (i = 0; i < n; i++)
+			if (c[i].fd >= 0)
+				p[k++] = (struct pollfd){ .fd = c[i].fd,
+							  .events = POLLIN };
+		if (poll(p, (nfds_t)k, 1000) <= 0)
 			continue;
-		if (h->len + 4096 + 1 > cap) {
-			char *grown = realloc(h->text, cap ? cap * 2 : 16384);
-
-			if (!grown) {
-				kill(pid, SIGKILL);
-				ret = -ENOMEM;
-				break;
-			}
-			h->text = grown;
-			cap = cap ? cap * 2 : 16384;
+		for (j = 0; j < k; j++) {
+			if (!p[j].revents)
+				continue;
+			for (i = 0; i < n && c[i].fd != p[j].fd; i++)
+				;
+			if (i == n || drain(&c[i], &hs[i]))
+				continue;
+			close(c[i].fd);
+			c[i].fd = -1;
+			open_--;
 		}
-		n = read(pipefd[0], h->text + h->len, 4096);
-		if (n <= 0)
-			break;
-		h->len += (size_t)n;
 	}
-	close(pipefd[0]);
-	waitpid(pid, &status, 0);
-	if (h->text) {
-		h->text[h->len] = 0;
-		health_parse(h->text, h);
+	for (i = 0; i < n; i++) {
+		if (!devs[i] || !c[i].pid)
+			continue;
+		if (c[i].fd >= 0) {
+			kill(c[i].pid, SIGKILL);
+			close(c[i].fd);
+		} else if (hs[i].text) {
+			health_parse(hs[i].text, &hs[i]);
+			hs[i].ran = hs[i].len > 0;
+		}
+		waitpid(c[i].pid, NULL, 0);
 	}
-	/* smartctl's exit status is a bit mask of findings: the text says more. */
-	h->ran = !ret && h->len > 0;
+out:
+	free(c);
+	free(p);
 	return ret;
+}
+
+int health_read(const char *smartctl, const char *dev, unsigned timeout_s,
+		struct health *h)
+{
+	return health_read_many(smartctl, &dev, 1, timeout_s, h);
 }
 
 void health_free(struct health *h)

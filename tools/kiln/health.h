@@ -29,6 +29,14 @@ struct health {
 int health_read(const char *smartctl, const char *dev, unsigned timeout_s,
 		struct health *h);
 
+/*
+ * The same for n disks at once (a NULL dev is skipped): all smartctl run
+ * side by side, and those still running after timeout_s are stopped
+ * (-ETIMEDOUT; the others' answers are kept).
+ */
+int health_read_many(const char *smartctl, const char *const *devs, int n,
+		     unsigned timeout_s, struct health *hs);
+
 /* Reads smartctl -H -A output into h (h->text untouched). */
 void health_parse(const char *text, struct health *h);
 
