@@ -70,7 +70,7 @@ test_expect_success 'only that disk is written; ext4 is still untouched' '
 
 test_expect_success 'boot 3: a disk pulled mid-run is marked vanished and FAILs' '
 	lab_init "$TEST_TMP/pull" && lab_disk vscsi stays 512 KILN-STAYS &&
-	lab_disk vscsi gone 512 KILN-GONE && lab_stick "" &&
+	lab_disk vscsi gone 2048 KILN-GONE && lab_stick "" &&
 	sock="$TEST_TMP/monitor.sock" &&
 	{
 		# In the background, only this: pull the disk once its
