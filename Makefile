@@ -37,6 +37,7 @@ KILN_SRCS := \
 	tools/kiln/judge.c \
 	tools/kiln/main.c \
 	tools/kiln/monitor.c \
+	tools/kiln/netcheck.c \
 	tools/kiln/outcome.c \
 	tools/kiln/pciids.c \
 	tools/kiln/plan.c \

@@ -71,6 +71,18 @@ test_expect_success 'another disk with kiln boot files is protected, even from d
 	grep_in "kiln run: PASS, 1 target" "$run/summary.txt"
 '
 
+test_expect_success 'iperf3 beside the burn: the network up, its rate in the results' '
+	port=$(python3 -c "import socket; s = socket.socket(); s.bind((\"127.0.0.1\", 0)); print(s.getsockname()[1])") &&
+	{ iperf3 -s -1 -p "$port" >"$TEST_TMP/iperf3.log" 2>&1 & } &&
+	test_at_exit "kill $! 2>/dev/null" &&
+	lab_init "$TEST_TMP/net" && lab_disk virtio one 16 && lab_stick "" &&
+	boot net "kiln.iperf=10.0.2.2:$port" &&
+	grep_in "kiln-init: network: eth0 is up" "$TEST_TMP/net.log" &&
+	grep_in "network: " "$run/summary.txt" &&
+	[ "$(result "d[\"network\"][\"received_mbps\"] > 0")" = True ] &&
+	[ -s "$run/iperf3.json" ]
+'
+
 test_expect_success 'a key on the serial console stops the countdown: nothing written' '
 	lab_init "$TEST_TMP/abort" && lab_disk virtio one 16 && lab_stick "" &&
 	one_sum=$(md5sum <"$lab_dir/one.img") &&

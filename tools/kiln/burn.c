@@ -22,6 +22,7 @@
 #include "health.h"
 #include "judge.h"
 #include "monitor.h"
+#include "netcheck.h"
 #include "outcome.h"
 #include "plan.h"
 #include "report.h"
@@ -33,6 +34,8 @@
 
 /* The largest request: registered buffers are capped at 1 GiB each anyway. */
 #define MAX_BS (64u << 20)
+/* How long iperf3 runs beside the burn. */
+#define NETCHECK_SECONDS 30
 /* How often the per-target table comes between status lines. */
 #define TABLE_EVERY_NS (300ull * 1000000000ull)
 
@@ -81,6 +84,7 @@ struct burn {
 	struct outcome_target *ot;
 	struct judge *judges;
 	struct health *before, *after;	/* SMART, per target */
+	struct netcheck net;		/* iperf3 beside the burn */
 	struct engine_job job;
 	struct unit_ctx *ctx;
 	struct monitor mon;
@@ -463,6 +467,8 @@ static int finish(struct burn *b)
 	int i, ret;
 
 	read_health(b, b->after, "after the run");
+	if (b->o.net)
+		netcheck_finish(&b->net, NETCHECK_SECONDS + 30);
 	b->o.ended = time(NULL);
 	b->o.elapsed_ns = timing_now_ns() - b->job.start_ns;
 	set_verdict(b, 1);
@@ -488,6 +494,9 @@ static int finish(struct burn *b)
 			results_write(&b->res, "report.html", html, hlen);
 		free(html);
 		save_health(b);
+		if (b->net.out)
+			results_write(&b->res, "iperf3.json", b->net.out,
+				      b->net.len);
 		if (b->r->inventory)
 			results_write(&b->res, "inventory.json", b->r->inventory,
 				      b->r->inventory_len);
@@ -569,6 +578,16 @@ static int run(struct burn *b)
 		return BURN_EXIT_CANNOT;
 	}
 	b->mon.duration_ns = b->job.duration_ns;
+	/* The network beside the disks, while they are busy. */
+	if (s->iperf) {
+		b->o.net = &b->net;
+		if (netcheck_start(&b->net, NETCHECK_IPERF3, s->iperf,
+				   NETCHECK_SECONDS) == 0)
+			fprintf(b->con, "kiln: iperf3 to %s for %u s beside the "
+				"burn\n", s->iperf, NETCHECK_SECONDS);
+		else
+			b->net.done = 1;
+	}
 	for (i = 0; i < b->n; i++) {
 		uint64_t per = b->et[i].region;
 		unsigned p = s->passes ? s->passes : s->duration ? 0 : 1;
@@ -597,6 +616,8 @@ static int run(struct burn *b)
 		if (now < next_sample && running && !interrupted)
 			continue;
 		monitor_sample(&b->mon, now);
+		if (b->o.net)
+			netcheck_poll(&b->net);
 		next_sample += 1000000000ull;
 		if (next_sample < now)
 			next_sample = now + 1000000000ull;
@@ -645,6 +666,7 @@ static void cleanup(struct burn *b, int keep_created)
 	}
 	free(b->before);
 	free(b->after);
+	netcheck_free(&b->net);
 	free(b->t);
 	free(b->et);
 	free(b->ot);
@@ -659,6 +681,7 @@ int burn_request(struct burn_request *r)
 	int i, ret, code = BURN_EXIT_USAGE;
 
 	memset(&b, 0, sizeof(b));
+	b.net.fd = -1;
 	b.r = r;
 	b.s = r->s;
 	b.n = r->n;

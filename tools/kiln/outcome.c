@@ -252,6 +252,21 @@ char *outcome_json(const struct outcome *o, size_t *len)
 	json_str(&j, "lockdown", o->firmware.lockdown[0] ?
 		 o->firmware.lockdown : NULL);
 	json_end(&j);
+	if (o->net) {
+		json_begin(&j, "network");
+		json_str(&j, "iperf3_server", o->net->server);
+		json_u64(&j, "seconds", o->net->seconds);
+		if (o->net->sent_mbps >= 0)
+			json_num(&j, "sent_mbps", o->net->sent_mbps);
+		else
+			json_null(&j, "sent_mbps");
+		if (o->net->received_mbps >= 0)
+			json_num(&j, "received_mbps", o->net->received_mbps);
+		else
+			json_null(&j, "received_mbps");
+		json_str(&j, "error", o->net->error[0] ? o->net->error : NULL);
+		json_end(&j);
+	}
 	json_str(&j, "command", o->command);
 	json_array(&j, "argv");
 	for (i = 0; i < o->argc; i++)
@@ -438,6 +453,8 @@ void outcome_summary(const struct outcome *o, FILE *f)
 	fprintf(f, "\n");
 	for (i = 0; i < o->nnotes; i++)
 		fprintf(f, "note: %s\n", o->notes[i]);
+	if (o->net && o->net->done)
+		outcome_network(o, f);
 	if (o->failure)
 		fprintf(f, "FAIL: %s\n", o->failure);
 	if (!o->n)
@@ -480,6 +497,19 @@ void outcome_summary(const struct outcome *o, FILE *f)
 		       judge_name(o->verdict), f);
 	fprintf(f, "    %s\n\n", discover_firmware_text(&o->firmware, fw,
 						       sizeof(fw)));
+}
+
+void outcome_network(const struct outcome *o, FILE *f)
+{
+	const struct netcheck *n = o->net;
+
+	if (n->received_mbps >= 0)
+		fprintf(f, "network: %.0f Mbit/s received by iperf3 server %s "
+			"(%.0f sent), %u s during the burn\n", n->received_mbps,
+			n->server, n->sent_mbps, n->seconds);
+	else
+		fprintf(f, "network: iperf3 to %s failed: %s\n", n->server,
+			n->error);
 }
 
 /* 5x5 letters, each cell drawn two characters wide. */

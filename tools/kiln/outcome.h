@@ -10,6 +10,7 @@
 #include "engine.h"
 #include "health.h"
 #include "judge.h"
+#include "netcheck.h"
 #include "monitor.h"
 #include "settings.h"
 #include "target.h"
@@ -38,6 +39,7 @@ struct outcome {
 	const char *state;		/* running, complete, interrupted */
 	const char *failure;		/* a FAIL before any disk, or NULL */
 	struct discover_firmware firmware;
+	const struct netcheck *net;	/* iperf3 beside the burn, or NULL */
 	int verdict;			/* enum judge_verdict, overall */
 	int exit_code;
 	int n;
@@ -54,6 +56,9 @@ void outcome_table(const struct outcome *o, FILE *f, int final);
 
 /* summary.txt: what a person reads first. */
 void outcome_summary(const struct outcome *o, FILE *f);
+
+/* The network line: what iperf3 beside the burn measured. */
+void outcome_network(const struct outcome *o, FILE *f);
 
 /* The verdict in letters readable across a room. */
 void outcome_banner(const char *word, FILE *f);

@@ -143,6 +143,20 @@ char *report_html(const struct outcome *o, size_t *len)
 	fprintf(f, "<p>kiln %s; ", KILN_VERSION);
 	text(f, discover_firmware_text(&o->firmware, fw, sizeof(fw)));
 	fputs("</p>\n", f);
+	if (o->net && o->net->done) {
+		char *line = NULL;
+		size_t n = 0;
+		FILE *m = open_memstream(&line, &n);
+
+		if (m) {
+			outcome_network(o, m);
+			fclose(m);
+			fputs("<p>", f);
+			text(f, line);
+			fputs("</p>\n", f);
+			free(line);
+		}
+	}
 	if (o->failure) {
 		fputs("<p class=\"FAIL\">", f);
 		text(f, o->failure);

@@ -53,6 +53,8 @@ static const struct key keys[] = {
 	  "a count, 0 for any" },
 	{ "include", T_STRING, F(include), 0, 0, NULL, GLOBS },
 	{ "interval", T_UINT, F(interval), 1, 3600, NULL, "seconds, 1 to 3600" },
+	{ "iperf", T_STRING, F(iperf), 0, 0, NULL,
+	  "an iperf3 server: HOST or HOST:PORT" },
 	{ "json", T_FLAG, F(json), 0, 0, NULL, "1 or 0" },
 	{ "max-detail", T_UINT, F(max_detail), 0, 100000, NULL, "a count" },
 	{ "max-writes", T_MAXW, F(max_writes), 0, 1000000, NULL,
@@ -104,7 +106,8 @@ void settings_free(struct settings *s)
 	free(s->destroy_list);
 	free(s->include);
 	free(s->exclude);
-	s->out = s->destroy_list = s->include = s->exclude = NULL;
+	free(s->iperf);
+	s->out = s->destroy_list = s->include = s->exclude = s->iperf = NULL;
 }
 
 const char *settings_mode_name(int mode)

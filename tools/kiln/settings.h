@@ -80,6 +80,7 @@ struct settings {
 	int after;			/* enum settings_after */
 	unsigned settle;		/* seconds the init waits for disks */
 	unsigned expect_disks;		/* fewer found is a FAIL; 0: any */
+	char *iperf;			/* HOST[:PORT]: iperf3 beside the burn */
 	unsigned char source[SETTINGS_MAX_KEYS];	/* per key */
 };
 

@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: iperf3 against a lab server while the disks burn. kiln
+ * needs two numbers from its JSON (the sender's and the receiver's bits
+ * per second of the whole test) or its error, and keeps the rest as it is.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "netcheck.h"
+
+extern char **environ;
+
+/* The number after "key": within the object that follows section. */
+static double number_in(const char *json, const char *section, const char *key)
+{
+	const char *p = strstr(json, section);
+	char *end;
+	double v;
+
+	if (!p || !(p = strstr(p, key)) || !(p = strchr(p + strlen(key), ':')))
+		return -1;
+	v = strtod(p + 1, &end);
+	return end == p + 1 ? -1 : v;
+}
+
+void netcheck_parse(struct netcheck *n, const char *json)
+{
+	const char *e;
+	double sent = number_in(json, "\"sum_sent\"", "\"bits_per_second\"");
+	double recv = number_in(json, "\"sum_received\"", "\"bits_per_second\"");
+
+	n->sent_mbps = sent >= 0 ? sent / 1e6 : -1;
+	n->received_mbps = recv >= 0 ? recv / 1e6 : -1;
+	/* "error": "unable to connect to server: Connection refused" */
+	e = strstr(json, "\"error\"");
+	if (e && (e = strchr(e + 7, '"'))) {
+		size_t len = strcspn(e + 1, "\"");
+
+		if (len >= sizeof(n->error))
+			len = sizeof(n->error) - 1;
+		memcpy(n->error, e + 1, len);
+		n->error[len] = 0;
+	} else if (n->received_mbps < 0 && !n->error[0]) {
+		snprintf(n->error, sizeof(n->error), "no result from iperf3");
+	}
+}
+
+int netcheck_start(struct netcheck *n, const char *iperf3, const char *spec,
+		   unsigned seconds)
+{
+	char host[256], port[16] = "5201", secs[16], *colon;
+	char *argv[] = { (char *)iperf3, "-J", "-c", host, "-p", port, "-t",
+			 secs, NULL };
+	posix_spawn_file_actions_t fa;
+	int pipefd[2], ret;
+
+	memset(n, 0, sizeof(*n));
+	n->fd = -1;
+	n->sent_mbps = n->received_mbps = -1;
+	n->seconds = seconds;
+	snprintf(n->server, sizeof(n->server), "%s", spec);
+	snprintf(host, sizeof(host), "%s", spec);
+	colon = strrchr(host, ':');
+	if (colon && !strchr(colon + 1, ']')) {
+		*colon = 0;
+		snprintf(port, sizeof(port), "%.15s", colon + 1);
+	}
+	snprintf(secs, sizeof(secs), "%u", seconds);
+	if (pipe2(pipefd, O_CLOEXEC) < 0) {
+		ret = -errno;
+		snprintf(n->error, sizeof(n->error), "%s", strerror(errno));
+		return ret;
+	}
+	fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
+	ret = -posix_spawn(&n->pid, iperf3, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(pipefd[1]);
+	if (ret) {
+		close(pipefd[0]);
+		n->pid = 0;
+		snprintf(n->error, sizeof(n->error), "cannot run %s: %s", iperf3,
+			 strerror(-ret));
+		return ret;
+	}
+	n->fd = pipefd[0];
+	return 0;
+}
+
+void netcheck_poll(struct netcheck *n)
+{
+	while (n->fd >= 0) {
+		ssize_t got;
+
+		if (n->len + 4096 + 1 > n->cap) {
+			size_t cap = n->cap ? n->cap * 2 : 65536;
+			char *grown = realloc(n->out, cap);
+
+			if (!grown)
+				return;
+			n->out = grown;
+			n->cap = cap;
+		}
+		got = read(n->fd, n->out + n->len, 4096);
+		if (got < 0 && (errno == EAGAIN || errno == EINTR))
+			return;
+		if (got <= 0) {
+			close(n->fd);
+			n->fd = -1;
+			return;
+		}
+		n->len += (size_t)got;
+		n->out[n->len] = 0;
+	}
+}
+
+void netcheck_finish(struct netcheck *n, unsigned wait_s)
+{
+	struct timespec t0, now;
+
+	if (!n->pid || n->done)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (n->fd >= 0) {
+		struct pollfd p = { .fd = n->fd, .events = POLLIN };
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - t0.tv_sec >= (time_t)wait_s) {
+			kill(n->pid, SIGKILL);
+			snprintf(n->error, sizeof(n->error), "iperf3 did not end "
+				 "in time");
+			break;
+		}
+		poll(&p, 1, 1000);
+		netcheck_poll(n);
+	}
+	if (n->fd >= 0)
+		close(n->fd);
+	n->fd = -1;
+	waitpid(n->pid, NULL, 0);
+	n->done = 1;
+	if (n->out && !n->error[0])
+		netcheck_parse(n, n->out);
+	else if (!n->out && !n->error[0])
+		snprintf(n->error, sizeof(n->error), "no output from iperf3");
+}
+
+void netcheck_free(struct netcheck *n)
+{
+	if (n->pid && !n->done) {
+		kill(n->pid, SIGKILL);
+		waitpid(n->pid, NULL, 0);
+	}
+	if (n->fd >= 0)
+		close(n->fd);
+	n->fd = -1;
+	free(n->out);
+	n->out = NULL;
+}
