@@ -55,7 +55,8 @@ fio_jobs () {
 	done
 }
 
-common="--ioengine=io_uring --direct=1 --bs=$bs --iodepth=$qd --group_reporting --output-format=json"
+# fio saves a verify state file per job in the working folder unless told not to.
+common="--verify_state_save=0 --ioengine=io_uring --direct=1 --bs=$bs --iodepth=$qd --group_reporting --output-format=json"
 echo "bench: 4 loop devices of $size in /dev/shm, bs $bs, qd $qd, $(nproc) CPUs"
 echo "bench: kiln $("$kiln" version | cut -d' ' -f2), crc32c by CPUID; fio $(fio --version)"
 
