@@ -32,21 +32,26 @@ KILN_SRCS := \
 	tools/kiln/discover.c \
 	tools/kiln/engine.c \
 	tools/kiln/health.c \
+	tools/kiln/identity.c \
 	tools/kiln/inventory.c \
 	tools/kiln/json.c \
 	tools/kiln/judge.c \
+	tools/kiln/machine.c \
 	tools/kiln/main.c \
 	tools/kiln/monitor.c \
 	tools/kiln/netcheck.c \
 	tools/kiln/outcome.c \
+	tools/kiln/pci.c \
 	tools/kiln/pciids.c \
 	tools/kiln/plan.c \
 	tools/kiln/report.c \
 	tools/kiln/results.c \
 	tools/kiln/run.c \
+	tools/kiln/safety.c \
 	tools/kiln/settings.c \
 	tools/kiln/signature.c \
 	tools/kiln/survey.c \
+	tools/kiln/sysfs.c \
 	tools/kiln/target.c \
 	tools/kiln/timing.c \
 	tools/kiln/unit.c

@@ -10,7 +10,7 @@
 #include "../lib/tap.h"
 #include "plan.h"
 
-static struct discover_controller ctrls[2];
+static struct pci_controller ctrls[2];
 static struct discover_disk disks[5];
 static struct discover_inventory inv = { .ctrls = ctrls, .nctrls = 2,
 					 .disks = disks, .ndisks = 5 };
@@ -54,15 +54,15 @@ int main(void)
 	snprintf(ctrls[1].pci, sizeof(ctrls[1].pci), "0000:81:00.0");
 	snprintf(ctrls[1].driver, sizeof(ctrls[1].driver), "nvme");
 	disk(0, "sda", "ZA1BLANK", "naa.5000c500a1b2c301", "ST4000NM0035", 0,
-	     CLASS_BLANK);
+	     SAFETY_BLANK);
 	disk(1, "sdb", "ZA2KILN", "naa.5000c500a1b2c302", "ST4000NM0035", 0,
-	     CLASS_KILN_DATA);
+	     SAFETY_KILN_DATA);
 	disk(2, "sdc", "ZA3DATA", "naa.5000c500a1b2c303", "ST4000NM0035", 0,
-	     CLASS_HAS_DATA);
+	     SAFETY_HAS_DATA);
 	disk(3, "sdd", "ZA4BOOT", "naa.5000c500a1b2c304", "ST4000NM0035", 0,
-	     CLASS_IN_USE);
+	     SAFETY_IN_USE);
 	disk(4, "nvme0n1", "S4EVNX0R1234", "eui.0025388b91b2c3d4",
-	     "Samsung SSD 980", 1, CLASS_HAS_DATA);
+	     "Samsung SSD 980", 1, SAFETY_HAS_DATA);
 
 	settings_defaults(&s);
 	tap_ok(!strcmp(actions(&s), "WWR-R"), "by class: blank and kiln-data "

@@ -78,6 +78,7 @@ static void note(struct outcome *o, const char *fmt, ...)
 struct burn {
 	struct burn_request *r;
 	struct settings *s;
+	struct safety_env env;	/* the machine's /sys and /proc */
 	struct outcome o;
 	struct target *t;
 	struct engine_target *et;
@@ -133,7 +134,7 @@ static int open_targets(struct burn *b)
 	int i, k, ret;
 
 	for (i = 0; i < b->n; i++) {
-		ret = target_open(&b->t[i], b->r->specs[i].path,
+		ret = target_open(&b->t[i], &b->env, b->r->specs[i].path,
 				  destructive(b->r->specs[i].mode), s->size, err,
 				  sizeof(err));
 		if (ret) {
@@ -220,10 +221,10 @@ static int plan_region(struct burn *b, int i)
 static const char *safety(struct burn *b, int i)
 {
 	struct target *t = &b->t[i];
-	struct discover_safety *sf = &t->safety;
+	struct safety *sf = &t->safety;
 	int consent = plan_consent(b->s, &t->id);
 
-	if (sf->class == CLASS_IN_USE) {
+	if (sf->class == SAFETY_IN_USE) {
 		complain("refusing to touch %s: it is in use (%s)", t->path,
 			 sf->why);
 		return NULL;
@@ -245,7 +246,7 @@ static const char *safety(struct burn *b, int i)
 			 sf->sig.n ? sf->why : "");
 		return NULL;
 	}
-	if (sf->class == CLASS_BLANK)
+	if (sf->class == SAFETY_BLANK)
 		return "blank: no signature at its start or end";
 	if (consent)
 		return "has data, overwritten with --destroy-data";
@@ -683,6 +684,8 @@ int burn_request(struct burn_request *r)
 	memset(&b, 0, sizeof(b));
 	b.net.fd = -1;
 	b.r = r;
+	b.env.sysroot = "/sys";
+	b.env.procroot = "/proc";
 	b.s = r->s;
 	b.n = r->n;
 	b.con = r->s->json ? stderr : stdout;
@@ -722,7 +725,7 @@ int burn_request(struct burn_request *r)
 	b.o.n = b.n;
 	b.o.ot = b.ot;
 	b.o.failure = r->failure;
-	discover_firmware("/sys", &b.o.firmware);
+	machine_firmware_read(b.env.sysroot, &b.o.firmware);
 	b.o.run_id = r->run_id ? r->run_id : b.s->run_id_set ? b.s->run_id :
 		     burn_new_run_id();
 	for (i = 0; i < r->nnotes; i++)

@@ -60,7 +60,7 @@ static void print_disk(const struct discover_disk *d, FILE *f)
 	fprintf(f, "  %-9.9s %9s  %-20.20s %-11.11s %-9.9s %s\n", d->id.name, size,
 		d->id.model[0] ? d->id.model : "-", d->transport,
 		d->link[0] ? d->link : "",
-		discover_class_name(d->safety.class));
+		safety_class_name(d->safety.class));
 	if (d->id.serial[0])
 		snprintf(extra, sizeof(extra), "serial %.40s  ", d->id.serial);
 	snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
@@ -81,11 +81,11 @@ static void print_disk(const struct discover_disk *d, FILE *f)
 	fprintf(f, "  %-9s %.67s\n", "", d->id.identity);
 	if (d->unusable[0])
 		wrapped(f, "UNUSABLE: ", d->unusable);
-	if (d->safety.class != CLASS_BLANK) {
+	if (d->safety.class != SAFETY_BLANK) {
 		char lead[32];
 
 		snprintf(lead, sizeof(lead), "%s: ",
-			 discover_class_name(d->safety.class));
+			 safety_class_name(d->safety.class));
 		wrapped(f, lead, d->safety.why);
 	}
 }
@@ -96,7 +96,7 @@ static double gts(const char *speed)
 	return atof(speed);
 }
 
-static void print_controller(const struct discover_controller *c, FILE *f)
+static void print_controller(const struct pci_controller *c, FILE *f)
 {
 	char link[96] = "link unknown", numa[16] = "-";
 
@@ -119,7 +119,7 @@ static void print_controller(const struct discover_controller *c, FILE *f)
 
 void inventory_print(const struct discover_inventory *inv, FILE *f)
 {
-	const struct discover_system *s = &inv->sys;
+	const struct machine_system *s = &inv->sys;
 	char mem[32];
 	int i, k, loose = 0;
 
@@ -132,11 +132,16 @@ void inventory_print(const struct discover_inventory *inv, FILE *f)
 	fprintf(f, "         serial %.30s, board %.30s\n",
 		s->serial[0] ? s->serial : "-", s->board[0] ? s->board : "-");
 	fprintf(f, "         BIOS %.30s %.20s\n", s->bios_version, s->bios_date);
-	fprintf(f, "         %d x %.50s, memory %s\n", s->cpus,
-		s->cpu[0] ? s->cpu : "?", mem);
+	/* "2 x CPU" reads as two sockets: say threads and sockets apart. */
+	fprintf(f, "         %.50s, %d CPU%s", s->cpu[0] ? s->cpu : "?",
+		s->cpus, s->cpus == 1 ? "" : "s");
+	if (s->sockets > 0)
+		fprintf(f, " in %d socket%s", s->sockets,
+			s->sockets == 1 ? "" : "s");
+	fprintf(f, ", memory %s\n", mem);
 	fprintf(f, "         machine id %s\n", s->machine_id);
 	for (i = 0; i < inv->nnics; i++) {
-		const struct discover_nic *n = &inv->nics[i];
+		const struct machine_nic *n = &inv->nics[i];
 		char speed[24] = "speed ?";
 
 		if (n->speed > 0)
@@ -145,7 +150,7 @@ void inventory_print(const struct discover_inventory *inv, FILE *f)
 			n->driver, speed, n->state, n->wireless ? " wireless" : "");
 	}
 	for (i = 0; i < inv->nctrls; i++) {
-		const struct discover_controller *c = &inv->ctrls[i];
+		const struct pci_controller *c = &inv->ctrls[i];
 
 		fputc('\n', f);
 		print_controller(c, f);
@@ -190,10 +195,10 @@ static void json_disk(struct json *j, const struct discover_disk *d,
 	json_str(j, "slot", d->slot[0] ? d->slot : NULL);
 	json_bool(j, "raid_volume", d->raid_volume);
 	json_bool(j, "removable", d->removable);
-	json_str(j, "partitions", d->partitions);
+	json_str(j, "partitions", d->safety.partitions);
 	json_str(j, "holders", d->holders);
 	json_str(j, "unusable", d->unusable[0] ? d->unusable : NULL);
-	json_str(j, "class", discover_class_name(d->safety.class));
+	json_str(j, "class", safety_class_name(d->safety.class));
 	json_str(j, "class_reasons", d->safety.why);
 	json_bool(j, "read", d->safety.scanned);
 	json_end(j);
@@ -201,7 +206,7 @@ static void json_disk(struct json *j, const struct discover_disk *d,
 
 char *inventory_json(const struct discover_inventory *inv, size_t *len)
 {
-	const struct discover_system *s = &inv->sys;
+	const struct machine_system *s = &inv->sys;
 	struct json j;
 	int i;
 
@@ -213,7 +218,7 @@ char *inventory_json(const struct discover_inventory *inv, size_t *len)
 	json_str(&j, "vendor", s->vendor);
 	json_str(&j, "product", s->product);
 	json_str(&j, "serial", s->serial);
-	json_bool(&j, "serial_real", discover_serial_real(s->serial));
+	json_bool(&j, "serial_real", machine_serial_real(s->serial));
 	json_str(&j, "board_vendor", s->board_vendor);
 	json_str(&j, "board", s->board);
 	json_str(&j, "bios_vendor", s->bios_vendor);
@@ -221,13 +226,14 @@ char *inventory_json(const struct discover_inventory *inv, size_t *len)
 	json_str(&j, "bios_date", s->bios_date);
 	json_str(&j, "cpu", s->cpu);
 	json_u64(&j, "cpus", (uint64_t)s->cpus);
+	json_u64(&j, "sockets", (uint64_t)s->sockets);
 	json_u64(&j, "memory", s->memory);
 	json_str(&j, "machine_id", s->machine_id);
 	json_end(&j);
 
 	json_array(&j, "nics");
 	for (i = 0; i < inv->nnics; i++) {
-		const struct discover_nic *n = &inv->nics[i];
+		const struct machine_nic *n = &inv->nics[i];
 
 		json_begin(&j, NULL);
 		json_str(&j, "name", n->name);
@@ -245,7 +251,7 @@ char *inventory_json(const struct discover_inventory *inv, size_t *len)
 
 	json_array(&j, "controllers");
 	for (i = 0; i < inv->nctrls; i++) {
-		const struct discover_controller *c = &inv->ctrls[i];
+		const struct pci_controller *c = &inv->ctrls[i];
 		char id[16];
 
 		json_begin(&j, NULL);

@@ -134,7 +134,7 @@ static void json_target(struct json *j,
 	else
 		json_bool(j, "rotational", t->id.rotational);
 	json_bool(j, "direct_io", t->direct);
-	json_str(j, "class", discover_class_name(t->safety.class));
+	json_str(j, "class", safety_class_name(t->safety.class));
 	json_str(j, "class_reasons", t->safety.why);
 	json_str(j, "safety", ot->safety);
 	json_array(j, "region");
@@ -442,7 +442,7 @@ void outcome_summary(const struct outcome *o, FILE *f)
 		timing_clock_trusted(o->started) ? "" : "  clock not set");
 	fprintf(f, "kiln %s, Linux %s, crc32c %s\n", KILN_VERSION,
 		uname(&u) == 0 ? u.release : "?", crc32c_name());
-	fprintf(f, "%s\n", discover_firmware_text(&o->firmware, fw, sizeof(fw)));
+	fprintf(f, "%s\n", machine_firmware_text(&o->firmware, fw, sizeof(fw)));
 	fprintf(f, "bs %s, qd %u", settings_fmt_size(s->bs, bs, sizeof(bs)),
 		s->qd);
 	if (s->passes)
@@ -495,7 +495,7 @@ void outcome_summary(const struct outcome *o, FILE *f)
 	outcome_banner(o->verdict == JUDGE_FAIL ? "FAIL" :
 		       !strcmp(o->state, "interrupted") ? "STOP" :
 		       judge_name(o->verdict), f);
-	fprintf(f, "    %s\n\n", discover_firmware_text(&o->firmware, fw,
+	fprintf(f, "    %s\n\n", machine_firmware_text(&o->firmware, fw,
 						       sizeof(fw)));
 }
 

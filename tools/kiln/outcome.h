@@ -38,7 +38,7 @@ struct outcome {
 	uint64_t elapsed_ns;
 	const char *state;		/* running, complete, interrupted */
 	const char *failure;		/* a FAIL before any disk, or NULL */
-	struct discover_firmware firmware;
+	struct machine_firmware firmware;
 	const struct netcheck *net;	/* iperf3 beside the burn, or NULL */
 	int verdict;			/* enum judge_verdict, overall */
 	int exit_code;

@@ -63,14 +63,14 @@ static int any_word(const char *list, int (*fn)(const char *word, const void *ar
 
 static int same_id(const char *word, const void *arg)
 {
-	const struct discover_id *id = arg;
+	const struct identity *id = arg;
 
 	return (id->serial[0] && !strcasecmp(word, id->serial)) ||
 	       (id->wwid[0] && (!strcasecmp(word, id->wwid) ||
 				!strcasecmp(bare_wwn(word), bare_wwn(id->wwid))));
 }
 
-int plan_consent(const struct settings *s, const struct discover_id *id)
+int plan_consent(const struct settings *s, const struct identity *id)
 {
 	if (s->destroy_data)
 		return 1;
@@ -79,7 +79,7 @@ int plan_consent(const struct settings *s, const struct discover_id *id)
 
 struct match_arg {
 	const struct discover_disk *d;
-	const struct discover_controller *c;
+	const struct pci_controller *c;
 };
 
 static int glob(const char *pattern, const char *text)
@@ -99,7 +99,7 @@ static int matches_word(const char *word, const void *arg)
 }
 
 int plan_matches(const char *globs, const struct discover_disk *d,
-		 const struct discover_controller *c)
+		 const struct pci_controller *c)
 {
 	struct match_arg m = { d, c };
 
@@ -113,12 +113,12 @@ void plan_choose(const struct settings *s, const struct discover_inventory *inv,
 
 	for (i = 0; i < inv->ndisks; i++) {
 		const struct discover_disk *d = &inv->disks[i];
-		const struct discover_controller *c =
+		const struct pci_controller *c =
 			d->controller >= 0 ? &inv->ctrls[d->controller] : NULL;
 		struct plan_item *it = &items[i];
 
 		it->action = PLAN_SKIP;
-		if (d->safety.class == CLASS_IN_USE)
+		if (d->safety.class == SAFETY_IN_USE)
 			snprintf(it->why, sizeof(it->why), "in use: %.200s",
 				 d->safety.why);
 		else if (d->unusable[0])
@@ -130,8 +130,8 @@ void plan_choose(const struct settings *s, const struct discover_inventory *inv,
 			snprintf(it->why, sizeof(it->why), "not included");
 		else if (s->mode == SETTINGS_READ)
 			it->action = PLAN_READ;
-		else if (d->safety.class == CLASS_BLANK ||
-			 d->safety.class == CLASS_KILN_DATA)
+		else if (d->safety.class == SAFETY_BLANK ||
+			 d->safety.class == SAFETY_KILN_DATA)
 			it->action = PLAN_WRITE;
 		else if (plan_consent(s, &d->id)) {
 			it->action = PLAN_WRITE;
@@ -144,6 +144,6 @@ void plan_choose(const struct settings *s, const struct discover_inventory *inv,
 		}
 		if (it->action == PLAN_WRITE && !it->why[0])
 			snprintf(it->why, sizeof(it->why), "%s",
-				 discover_class_name(d->safety.class));
+				 safety_class_name(d->safety.class));
 	}
 }

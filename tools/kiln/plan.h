@@ -21,7 +21,7 @@ struct plan_item {
  * Whether the settings consent to overwriting this disk: destroy-data=1,
  * or its serial or WWN is in the destroy-data list.
  */
-int plan_consent(const struct settings *s, const struct discover_id *id);
+int plan_consent(const struct settings *s, const struct identity *id);
 
 /*
  * Whether any of the globs (separated by commas or spaces) matches the
@@ -29,7 +29,7 @@ int plan_consent(const struct settings *s, const struct discover_id *id);
  * or its controller's PCI address or driver. Case does not matter.
  */
 int plan_matches(const char *globs, const struct discover_disk *d,
-		 const struct discover_controller *c);
+		 const struct pci_controller *c);
 
 /* What to do with each disk of inv (items has inv->ndisks entries). */
 void plan_choose(const struct settings *s, const struct discover_inventory *inv,

@@ -141,7 +141,7 @@ char *report_html(const struct outcome *o, size_t *len)
 		timing_fmt_hms(o->elapsed_ns / 1000000000ull, hms, sizeof(hms)),
 		o->state);
 	fprintf(f, "<p>kiln %s; ", KILN_VERSION);
-	text(f, discover_firmware_text(&o->firmware, fw, sizeof(fw)));
+	text(f, machine_firmware_text(&o->firmware, fw, sizeof(fw)));
 	fputs("</p>\n", f);
 	if (o->net && o->net->done) {
 		char *line = NULL;

@@ -27,6 +27,7 @@
 #include "results.h"
 #include "run.h"
 #include "settings.h"
+#include "sysfs.h"
 #include "timing.h"
 
 /* What the smoke profile samples: a few minutes even on slow disks. */
@@ -134,7 +135,7 @@ static int load_settings(struct run *r)
 				 "cannot read %s: %s", r->config, strerror(-ret));
 		r->config = NULL;	/* cfg[] ends here */
 	}
-	if (discover_read(r->cmdline ? r->cmdline : "/proc/cmdline", cmdline,
+	if (sysfs_read(r->cmdline ? r->cmdline : "/proc/cmdline", cmdline,
 			  sizeof(cmdline)) >= 0)
 		settings_load_cmdline(&r->s, cmdline, &r->problems);
 	if (r->nopts) {
@@ -202,7 +203,7 @@ static void print_plan(const struct discover_inventory *inv,
 
 		settings_fmt_size(d->size, size, sizeof(size));
 		printf("%-9.9s %9s  %-10s %-13s %.34s\n", d->id.name, size,
-		       discover_class_name(d->safety.class),
+		       safety_class_name(d->safety.class),
 		       plan_action_name(items[i].action), items[i].why);
 	}
 	if (!inv->ndisks)

@@ -103,10 +103,10 @@ int survey_discover_main(int argc, char **argv)
 /* The kernel name of a block device, from sysfs. */
 static void kernel_name(dev_t dev, char *out, size_t len)
 {
-	struct discover_id id;
+	struct identity id;
 
 	out[0] = 0;
-	if (discover_identity("/sys", major(dev), minor(dev), 0, &id) == 0)
+	if (identity_read("/sys", major(dev), minor(dev), 0, &id) == 0)
 		snprintf(out, len, "%s", id.name);
 }
 
@@ -134,7 +134,8 @@ int survey_probe_main(int argc, char **argv)
 	}
 	json_array(&j, NULL);
 	for (i = 1; i < argc; i++) {
-		struct discover_safety s;
+		struct safety s;
+		struct safety_env env;
 		unsigned long long size = 0;
 		char name[64] = "";
 		struct stat st;
@@ -160,17 +161,18 @@ int survey_probe_main(int argc, char **argv)
 		} else {
 			size = (unsigned long long)st.st_size;
 		}
-		discover_classify(&o, name, S_ISBLK(st.st_mode) ? st.st_rdev : 0,
+		env = discover_safety_env(&o);
+		safety_classify(&env, name, S_ISBLK(st.st_mode) ? st.st_rdev : 0,
 				  fd, size, &s);
 		close(fd);
 		if (!json) {
 			printf("%s: %s: %s\n", argv[i],
-			       discover_class_name(s.class), s.why);
+			       safety_class_name(s.class), s.why);
 			continue;
 		}
 		json_begin(&j, NULL);
 		json_str(&j, "path", argv[i]);
-		json_str(&j, "class", discover_class_name(s.class));
+		json_str(&j, "class", safety_class_name(s.class));
 		json_str(&j, "reasons", s.why);
 		json_array(&j, "signatures");
 		for (int k = 0; k < s.sig.n; k++) {

@@ -23,8 +23,6 @@
 
 #include "target.h"
 
-#define SYSFS "/sys"
-
 __attribute__((format(printf, 3, 4)))
 static void say(char *err, size_t len, const char *fmt, ...)
 {
@@ -72,12 +70,9 @@ static int create_file(const char *path, uint64_t size, char *err,
 /* The safety class, through the fd that will do the I/O: no window. */
 static void classify(struct target *t)
 {
-	struct discover_options o = { .sysroot = SYSFS, .procroot = "/proc",
-				      .devroot = "/dev" };
-
-	discover_classify(&o, t->kind == TARGET_BLOCK ? t->id.name : "",
+	safety_classify(t->env, t->kind == TARGET_BLOCK ? t->id.name : "",
 			  t->rdev, t->fd, t->size, &t->safety);
-	t->kiln_data = t->safety.class == CLASS_KILN_DATA ||
+	t->kiln_data = t->safety.class == SAFETY_KILN_DATA ||
 		       (t->safety.scanned && t->safety.sig.kiln);
 }
 
@@ -124,7 +119,7 @@ static int open_block(struct target *t, const struct stat *st, char *err,
 	t->size = size;
 	t->lbs = (unsigned)lbs;
 	t->pbs = (unsigned)pbs;
-	discover_identity(SYSFS, major(t->rdev), minor(t->rdev), t->size,
+	identity_read(t->env->sysroot, major(t->rdev), minor(t->rdev), t->size,
 			  &t->id);
 	if (!t->id.identity[0])
 		snprintf(t->id.identity, sizeof(t->id.identity), "dev:%u:%u:%llu",
@@ -170,13 +165,15 @@ static int open_file(struct target *t, char *err, size_t errlen)
 	return 0;
 }
 
-int target_open(struct target *t, const char *path, int writable,
-		uint64_t create, char *err, size_t errlen)
+int target_open(struct target *t, const struct safety_env *env,
+		const char *path, int writable, uint64_t create, char *err,
+		size_t errlen)
 {
 	struct stat st;
 	int ret;
 
 	memset(t, 0, sizeof(*t));
+	t->env = env;
 	t->fd = -1;
 	t->path = path;
 	t->writable = writable;
@@ -233,12 +230,12 @@ int target_same(const struct target *a, const struct target *b)
 
 int target_check(const struct target *t)
 {
-	struct discover_id now;
+	struct identity now;
 	struct stat st;
 
 	if (t->kind == TARGET_FILE)
 		return fstat(t->fd, &st) < 0 ? -ENODEV : 0;
-	if (discover_identity(SYSFS, major(t->rdev), minor(t->rdev), t->size,
+	if (identity_read(t->env->sysroot, major(t->rdev), minor(t->rdev), t->size,
 			      &now) < 0)
 		return -ENODEV;
 	if (strcmp(now.identity, t->id.identity))

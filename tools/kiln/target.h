@@ -6,7 +6,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "discover.h"
+#include "identity.h"
+#include "safety.h"
 #include "unit.h"
 
 enum target_kind { TARGET_BLOCK, TARGET_FILE };
@@ -17,6 +18,7 @@ enum target_kind { TARGET_BLOCK, TARGET_FILE };
  */
 struct target {
 	const char *path;	/* as the user gave it */
+	const struct safety_env *env;	/* where sysfs and /proc are */
 	enum target_kind kind;
 	int fd;
 	int writable;
@@ -28,20 +30,22 @@ struct target {
 	uint64_t size;
 	unsigned lbs;		/* logical block size: I/O alignment */
 	unsigned pbs;
-	struct discover_id id;
+	struct identity id;
 	uint64_t ident;		/* hash of id.identity */
 	int kiln_data;		/* the first unit is a kiln unit */
-	struct discover_safety safety;	/* class, signatures, in-use facts */
+	struct safety safety;	/* class, signatures, in-use facts */
 };
 
 /*
- * Opens path for reading, or for writing too. A missing path is created as
+ * Opens path for reading, or for writing too; env says where sysfs and
+ * /proc are (kept: the caller keeps it alive). A missing path is created as
  * a file of create bytes when create is not 0. Returns 0 or -errno with a
  * one-line reason in err: -ENOENT missing, -EBUSY in use, -ENOTBLK neither
  * a block device nor a regular file.
  */
-int target_open(struct target *t, const char *path, int writable,
-		uint64_t create, char *err, size_t errlen);
+int target_open(struct target *t, const struct safety_env *env,
+		const char *path, int writable, uint64_t create, char *err,
+		size_t errlen);
 
 /* 1 when a and b are the same device or file. */
 int target_same(const struct target *a, const struct target *b);
