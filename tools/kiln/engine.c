@@ -244,7 +244,7 @@ static void handle_bad(struct worker *w, const unsigned char *u,
 	struct engine_bad b = { .offset = key.offset, .pass = key.pass };
 	ssize_t n;
 
-	unit_classify(job->ctx, u, key, w->t->lbs, &b.v);
+	unit_classify(job->ctx, u, key, &b.v);
 	if (b.v.class == UNIT_GOOD)
 		return;
 

@@ -297,8 +297,14 @@ static int all_zero(const unsigned char *p, size_t len)
 }
 
 void unit_classify(const struct unit_ctx *ctx, const void *buf,
-		   struct unit_key key, unsigned sector, struct unit_verdict *v)
+		   struct unit_key key, struct unit_verdict *v)
 {
+	/*
+	 * Torn by 512-byte pieces whatever the device's sector size: a 4Kn
+	 * drive's write can still be cut inside a 4 KiB sector by a cache,
+	 * a controller or a RAID layer, and a mixed unit is what it is.
+	 */
+	const unsigned sector = 512;
 	const unsigned char *u = buf;
 	uint64_t want[UNIT_SIZE / 8];
 	const unsigned char *w = (const unsigned char *)want;
@@ -306,8 +312,6 @@ void unit_classify(const struct unit_ctx *ctx, const void *buf,
 	unsigned s, i, nsec, exact = 0, heavy = 0, listed = 0;
 
 	memset(v, 0, sizeof(*v));
-	if (sector < 512 || sector > UNIT_SIZE || (sector & (sector - 1)))
-		sector = 512;
 	fill_cached(ctx, want, key);
 	if (!memcmp(u, want, UNIT_SIZE)) {
 		v->class = UNIT_GOOD;

@@ -92,12 +92,10 @@ int unit_good(const struct unit_ctx *ctx, const void *buf,
 
 /*
  * The slow look at one unit: what it is, compared with what key wrote.
- * sector is the device's logical block size (a power of two, <= UNIT_SIZE):
- * the granularity at which a write can tear.
+ * A unit tears by 512-byte pieces (sectors_bad has a bit per piece).
  */
 void unit_classify(const struct unit_ctx *ctx, const void *buf,
-		   struct unit_key key, unsigned sector,
-		   struct unit_verdict *v);
+		   struct unit_key key, struct unit_verdict *v);
 
 /* 1 when buf holds a self-consistent kiln unit (magic, version, CRC). */
 int unit_parse(const void *buf, struct unit_header *h);
