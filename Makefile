@@ -9,6 +9,11 @@ CFLAGS ?= -O2 -g
 override CFLAGS += -std=c11 -Wall -Wextra -Werror -Wmissing-prototypes \
 	-Wno-format-truncation -D_GNU_SOURCE -Itools/kiln
 KILN_VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+# version.c alone is built with the version; its stamp changes only when the
+# version does, so a new version rebuilds it and nothing says a stale one.
+VERSION_STAMP := $(OUT)/version.txt
+$(shell mkdir -p $(OUT); [ "$$(cat $(VERSION_STAMP) 2>/dev/null)" = '$(KILN_VERSION)' ] || \
+	echo '$(KILN_VERSION)' >$(VERSION_STAMP))
 
 ifneq ($(V),1)
 Q := @
@@ -40,21 +45,24 @@ KILN_SRCS := \
 	tools/kiln/main.c \
 	tools/kiln/monitor.c \
 	tools/kiln/netcheck.c \
-	tools/kiln/outcome.c \
 	tools/kiln/pci.c \
 	tools/kiln/pciids.c \
 	tools/kiln/plan.c \
+	tools/kiln/record.c \
 	tools/kiln/report.c \
+	tools/kiln/result.c \
 	tools/kiln/results.c \
 	tools/kiln/run.c \
 	tools/kiln/safety.c \
 	tools/kiln/settings.c \
 	tools/kiln/signature.c \
+	tools/kiln/summary.c \
 	tools/kiln/survey.c \
 	tools/kiln/sysfs.c \
 	tools/kiln/target.c \
 	tools/kiln/timing.c \
-	tools/kiln/unit.c
+	tools/kiln/unit.c \
+	tools/kiln/version.c
 
 KILN_OBJS := $(KILN_SRCS:tools/kiln/%.c=$(OUT)/musl/%.o)
 HOST_OBJS := $(filter-out $(OUT)/host/main.o,$(KILN_SRCS:tools/kiln/%.c=$(OUT)/host/%.o))
@@ -97,6 +105,11 @@ $(MUSL_INC)/.stamp: | $(DEPS_STAMP)
 	$(Q)touch $@
 
 $(OUT)/musl/%.o: tools/kiln/%.c $(MUSL_INC)/.stamp
+	$(call quiet,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(MUSL_CC) $(CFLAGS) -isystem $(MUSL_INC) -MMD -MP -c -o $@ $<
+
+$(OUT)/musl/version.o: tools/kiln/version.c $(VERSION_STAMP) $(MUSL_INC)/.stamp
 	$(call quiet,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(MUSL_CC) $(CFLAGS) -isystem $(MUSL_INC) \

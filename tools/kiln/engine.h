@@ -85,9 +85,25 @@ struct engine_saved {
 struct engine_pass {
 	uint32_t pass;
 	int phase;
-	uint64_t bytes;
+	uint64_t bytes;		/* moved without error */
 	uint64_t ns;
+	uint64_t reached;	/* region position every request below tried */
 	int complete;		/* covered its whole region */
+};
+
+/* What a worker is asked to do with one target (plan.c fills it). */
+struct engine_plan {
+	int mode;			/* enum engine_mode */
+	struct engine_extent ext[ENGINE_MAX_EXTENTS];
+	int next;
+	uint64_t region;		/* bytes in all extents */
+	unsigned write_passes;		/* region writes allowed; 0: no cap */
+	uint32_t verify_pass;		/* ENGINE_VERIFY: 0 reads it off disk */
+	/*
+	 * ENGINE_VERIFY of a pass that was cut short: region positions from
+	 * here on hold verify_pass - 1 (or nothing, when that is 0).
+	 */
+	uint64_t verify_cut;
 };
 
 struct engine_job {
@@ -101,78 +117,91 @@ struct engine_job {
 	const struct unit_ctx *ctx;	/* the run's unit format */
 	atomic_int stop;		/* set to stop all targets now */
 	uint64_t start_ns;
+	/*
+	 * Time the process did not run (SIGSTOP, a paused VM), as the main
+	 * thread saw it: not a disk's stall, so request ages leave it out.
+	 */
+	atomic_uint_fast64_t paused_ns;
+	uint64_t polled_ns;		/* the last engine_poll() */
 	int wake_fd;			/* eventfd: a worker ended, or a signal */
 };
 
-struct engine_target {
-	/* Set by the caller. */
-	struct target *t;
-	int mode;			/* enum engine_mode */
-	struct engine_extent ext[ENGINE_MAX_EXTENTS];
-	int next;
-	uint64_t region;		/* bytes in all extents */
-	unsigned write_passes;		/* region writes allowed; 0: no cap */
-	uint32_t verify_pass;		/* ENGINE_VERIFY: 0 reads it off disk */
+/* A target's engine: the worker's, private; readers take snapshots. */
+struct engine_target;
 
-	/* Live, read by the monitor while the worker runs. */
-	atomic_uint_fast64_t bytes_written, bytes_read;
-	atomic_uint_fast64_t phase_done;	/* bytes done in this phase */
-	atomic_int phase;
-	atomic_uint pass;
-	atomic_int state;
-	atomic_uint io_errors, bad_units;
-	atomic_uint_fast64_t *slot_since;	/* submit time per slot; 0 idle */
-	unsigned nslots;
+/* The counters, read without a lock: each only grows or is a state. */
+struct engine_counters {
+	int state;			/* enum engine_state */
+	int phase;			/* enum engine_phase */
+	uint32_t pass;
+	uint64_t bytes_written, bytes_read;
+	uint64_t phase_done;		/* bytes done in this phase */
+	unsigned io_errors, bad_units;
+};
 
-	/* Results: under lock while the worker runs. */
-	pthread_mutex_t lock;
+/* A consistent copy of everything a target's engine knows, at one time. */
+struct engine_snap {
+	struct engine_counters c;
+	struct engine_plan plan;
+	unsigned bad_by_class[UNIT_CLASSES];
+	unsigned bad_transient;		/* bad units that read back good */
+	unsigned not_written;		/* units unchecked: their write failed */
+	uint32_t verified_pass;		/* the pass the last check expected */
+	int pass_found;			/* ENGINE_VERIFY: pass read off disk */
+	unsigned region_writes;		/* whole-region writes done */
+	uint32_t last_written;		/* the last pass written, 0: none */
+	uint64_t last_reached;		/* where that pass stopped */
+	char why[200];			/* why it stopped, when it did */
+	uint64_t phase_bytes[PHASES], phase_ns[PHASES];	/* over all passes */
 	struct engine_pass *passes;
 	unsigned npasses;
 	struct engine_error *errors;
 	unsigned nerrors;
 	struct engine_bad *bad;
 	unsigned nbad;
-	unsigned bad_by_class[UNIT_CLASSES];
-	unsigned bad_transient;
-	struct engine_saved *saved;
-	unsigned nsaved;
-	uint32_t verified_pass;		/* the pass the last check expected */
-	int pass_found;			/* ENGINE_VERIFY: pass read off disk */
-	unsigned region_writes;		/* whole-region writes done */
-	char why[200];			/* why it stopped, when it did */
-
-	pthread_t thread;
-	int started;
-	struct engine_job *job;
 };
 
-/* Prepares et for t: the caller then sets the region and limits. */
-int engine_target_init(struct engine_target *et, struct target *t);
+/*
+ * A target's engine for t and plan (copied). NULL when out of memory. t
+ * stays the caller's and must outlive the engine.
+ */
+struct engine_target *engine_target_new(struct target *t,
+					const struct engine_plan *plan);
 void engine_target_free(struct engine_target *et);
 
 /* Starts a worker per target. Returns 0 or -errno (none started then). */
-int engine_start(struct engine_job *job, struct engine_target *ets, int n);
+int engine_start(struct engine_job *job, struct engine_target **ets, int n);
 
 /*
  * Marks targets whose oldest request is older than the deadline as stalled
- * and returns how many targets are still running. Call about once a second.
+ * and returns how many targets are still running. Call about once a second:
+ * a longer gap between calls is taken as time the process did not run.
  */
-int engine_poll(struct engine_job *job, struct engine_target *ets, int n);
+int engine_poll(struct engine_job *job, struct engine_target **ets, int n);
 
-/*
- * Sleeps until a worker ends, engine_wake() is called, or timeout_ns pass.
- */
+/* Sleeps until a worker ends, engine_wake() is called, or timeout_ns pass. */
 void engine_wait(struct engine_job *job, uint64_t timeout_ns);
 
 /* Wakes engine_wait(); safe in a signal handler. */
 void engine_wake(struct engine_job *job);
 
 /* Waits for the workers that can still finish; leaves stalled ones be. */
-void engine_join(struct engine_target *ets, int n);
+void engine_join(struct engine_target **ets, int n);
 
-/* Bytes moved and nanoseconds spent in one phase, over all passes. */
-void engine_phase_totals(const struct engine_target *et, int phase,
-			 uint64_t *bytes, uint64_t *ns);
+/* The live counters, without a lock (the monitor's once-a-second look). */
+void engine_counters(const struct engine_target *et, struct engine_counters *c);
+
+/*
+ * Copies everything into s under the target's lock, so a reader never
+ * sees a list mid-change: 0 or -ENOMEM (s is then empty but valid).
+ * engine_snap_free() releases what a snapshot holds (also a zeroed one).
+ */
+int engine_snapshot(struct engine_target *et, struct engine_snap *s);
+void engine_snap_free(struct engine_snap *s);
+
+/* The bad units kept whole; valid after engine_join(), until freed. */
+unsigned engine_saved(const struct engine_target *et,
+		      const struct engine_saved **saved);
 
 const char *engine_mode_name(int mode);
 const char *engine_phase_name(int phase);

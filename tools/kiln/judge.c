@@ -44,15 +44,17 @@ static void reason(struct judge *j, int verdict, const char *fmt, ...)
 	va_end(ap);
 }
 
-double judge_phase_rate(const struct engine_target *et, int phase)
-{
-	uint64_t bytes, ns;
+#define NS 1e9
+#define MB 1e6
 
-	engine_phase_totals(et, phase, &bytes, &ns);
-	return ns ? (double)bytes / ((double)ns / 1e9) / 1e6 : 0;
+double judge_phase_rate(const struct engine_snap *s, int phase)
+{
+	uint64_t ns = s->phase_ns[phase];
+
+	return ns ? (double)s->phase_bytes[phase] / ((double)ns / NS) / MB : 0;
 }
 
-static void bad_units(const struct engine_target *et, struct judge *j)
+static void bad_units(const struct engine_snap *et, struct judge *j)
 {
 	char list[160] = "";
 	size_t used = 0;
@@ -68,7 +70,7 @@ static void bad_units(const struct engine_target *et, struct judge *j)
 			break;
 	}
 	reason(j, JUDGE_FAIL, "%u bad units (%s), the first at byte %llu",
-	       atomic_load(&et->bad_units), list,
+	       et->c.bad_units, list,
 	       et->nbad ? (unsigned long long)et->bad[0].offset : 0ull);
 	if (et->bad_transient)
 		reason(j, JUDGE_FAIL, "%u bad units read back good: a fault in "
@@ -76,11 +78,11 @@ static void bad_units(const struct engine_target *et, struct judge *j)
 		       "the medium", et->bad_transient);
 }
 
-void judge_target(const struct engine_target *et,
-		  const struct monitor_target *mt, struct judge *j)
+void judge_target(const struct engine_snap *et, const struct monitor_target *mt,
+		  struct judge *j)
 {
-	int state = atomic_load(&et->state), p;
-	unsigned errors = atomic_load(&et->io_errors);
+	int state = et->c.state, p;
+	unsigned errors = et->c.io_errors;
 
 	memset(j, 0, sizeof(*j));
 	switch (state) {
@@ -110,9 +112,10 @@ void judge_target(const struct engine_target *et,
 		else
 			reason(j, JUDGE_FAIL, "%u I/O errors", errors);
 	}
-	if (atomic_load(&et->bad_units))
+	if (et->c.bad_units)
 		bad_units(et, j);
-	if (et->mode == ENGINE_VERIFY && !et->verify_pass && !et->pass_found)
+	if (et->plan.mode == ENGINE_VERIFY && !et->plan.verify_pass &&
+	    !et->pass_found)
 		reason(j, JUDGE_FAIL, "no unit of this run and disk at its "
 		       "start, middle or end: a wrong run id, a different "
 		       "disk, or never written");
@@ -181,16 +184,9 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Long enough to compare: a few seconds of a phase is noise. */
-static int measured(const struct monitor_target *mt, int phase)
+void judge_peers(const struct judge_peer *peers, struct judge *js, int n)
 {
-	return mt && mt->seconds[phase] >= UNSTABLE_MIN_SECONDS;
-}
-
-void judge_peers(const struct engine_target *ets,
-		 const struct monitor_target *mts, struct judge *js, int n)
-{
-	double *rates = calloc((size_t)n, sizeof(*rates));
+	double *rates = calloc((size_t)n + 1, sizeof(*rates));
 	int i, k, p;
 
 	if (!rates)
@@ -199,21 +195,20 @@ void judge_peers(const struct engine_target *ets,
 		if (p == PHASE_FLUSH)
 			continue;
 		for (i = 0; i < n; i++) {
-			const struct target *t = ets[i].t;
-			double mine = judge_phase_rate(&ets[i], p), median;
+			const struct judge_peer *me = &peers[i];
+			double mine = me->rate[p], median;
 			int like = 0;
 
-			if (t->kind != TARGET_BLOCK || t->id.backing[0] ||
-			    !t->id.model[0] || mine <= 0 || !measured(&mts[i], p))
+			if (!me->model || !me->model[0] || mine <= 0 ||
+			    me->seconds[p] < UNSTABLE_MIN_SECONDS)
 				continue;
 			for (k = 0; k < n; k++) {
-				const struct target *o = ets[k].t;
-				double r = judge_phase_rate(&ets[k], p);
+				const struct judge_peer *o = &peers[k];
 
-				if (o->kind == TARGET_BLOCK && r > 0 &&
-				    measured(&mts[k], p) &&
-				    !strcmp(o->id.model, t->id.model))
-					rates[like++] = r;
+				if (o->model && !strcmp(o->model, me->model) &&
+				    o->rate[p] > 0 &&
+				    o->seconds[p] >= UNSTABLE_MIN_SECONDS)
+					rates[like++] = o->rate[p];
 			}
 			if (like < 3)
 				continue;

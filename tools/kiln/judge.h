@@ -18,9 +18,9 @@ struct judge {
 	char reasons[JUDGE_MAX_REASONS][240];
 };
 
-/* Judges one target on what the engine and the monitor saw. */
-void judge_target(const struct engine_target *et,
-		  const struct monitor_target *mt, struct judge *j);
+/* Judges one target on a snapshot of its engine and what the monitor saw. */
+void judge_target(const struct engine_snap *s, const struct monitor_target *mt,
+		  struct judge *j);
 
 /*
  * What SMART says, before and after the run (either may be NULL or not
@@ -31,16 +31,21 @@ void judge_target(const struct engine_target *et,
 void judge_health(const struct health *before, const struct health *after,
 		  struct judge *j);
 
+/* What judge_peers() compares of one disk. */
+struct judge_peer {
+	const char *model;	/* NULL or "": not hardware (a file, a loop) */
+	double rate[PHASES];	/* average MB/s per phase, 0: did not run */
+	unsigned seconds[PHASES];	/* whole seconds measured per phase */
+};
+
 /*
  * Compares like disks (same model, three or more, each measured for a
- * while): one far slower than the others is a WARN. Loop devices and
- * files are not hardware; skipped.
+ * while): one far slower than the others is a WARN.
  */
-void judge_peers(const struct engine_target *ets,
-		 const struct monitor_target *mts, struct judge *js, int n);
+void judge_peers(const struct judge_peer *peers, struct judge *js, int n);
 
 /* The phase's average MB/s over all passes, 0 when it did not run. */
-double judge_phase_rate(const struct engine_target *et, int phase);
+double judge_phase_rate(const struct engine_snap *s, int phase);
 
 const char *judge_name(int verdict);
 

@@ -7,12 +7,11 @@
 #include <string.h>
 
 #include "burn.h"
+#include "kiln.h"
 #include "run.h"
 #include "survey.h"
+#include "version.h"
 
-#ifndef KILN_VERSION
-#define KILN_VERSION "unknown"
-#endif
 
 static const char usage[] =
 "usage: kiln COMMAND [OPTIONS] [TARGET...]\n"
@@ -91,11 +90,11 @@ int main(int argc, char **argv)
 	if (!cmd || !strcmp(cmd, "help") || !strcmp(cmd, "--help") ||
 	    !strcmp(cmd, "-h")) {
 		fputs(usage, cmd ? stdout : stderr);
-		return cmd ? BURN_EXIT_PASS : BURN_EXIT_USAGE;
+		return cmd ? KILN_EXIT_PASS : KILN_EXIT_USAGE;
 	}
 	if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
-		printf("kiln %s\n", KILN_VERSION);
-		return BURN_EXIT_PASS;
+		printf("kiln %s\n", version_string());
+		return KILN_EXIT_PASS;
 	}
 	if (!strcmp(cmd, "burn") || !strcmp(cmd, "discover") ||
 	    !strcmp(cmd, "probe") || !strcmp(cmd, "run") ||
@@ -110,12 +109,12 @@ int main(int argc, char **argv)
 			ret = run_main(argc - 1, argv + 1);
 		else
 			ret = run_settings_main(argc - 1, argv + 1);
-		if (ret == BURN_HELP) {
+		if (ret == KILN_HELP) {
 			fputs(usage, stdout);
-			return BURN_EXIT_PASS;
+			return KILN_EXIT_PASS;
 		}
 		return ret;
 	}
 	fprintf(stderr, "kiln: unknown command '%s' (try kiln help)\n", cmd);
-	return BURN_EXIT_USAGE;
+	return KILN_EXIT_USAGE;
 }

@@ -2,8 +2,8 @@
 /*
  * Description: per-second samples of every target and the status line.
  *
- * The counters are read without locks while the workers run: each is an
- * atomic that only grows, so a sample is at worst a few requests stale.
+ * The caller hands in each target's counters (read without locks from the
+ * engine: each only grows, so a sample is at worst a few requests stale).
  * A second counts toward a phase's slowest and fastest only when the target
  * spent all of it in that phase, so phase changes do not read as dips.
  */
@@ -13,17 +13,20 @@
 #include "monitor.h"
 #include "timing.h"
 
-int monitor_init(struct monitor *m, struct engine_target *ets, int n,
+int monitor_init(struct monitor *m, const char *const *names, int n,
 		 FILE *csv, uint64_t t0)
 {
 	int i, p;
 
 	memset(m, 0, sizeof(*m));
-	m->mt = calloc((size_t)n, sizeof(*m->mt));
-	if (!m->mt)
+	m->mt = calloc((size_t)n + 1, sizeof(*m->mt));
+	m->c = calloc((size_t)n + 1, sizeof(*m->c));
+	if (!m->mt || !m->c) {
+		monitor_free(m);
 		return -1;
+	}
 	m->n = n;
-	m->ets = ets;
+	m->names = names;
 	m->csv = csv;
 	m->t0 = m->last_ns = m->status_ns = t0;
 	for (i = 0; i < n; i++)
@@ -35,7 +38,9 @@ int monitor_init(struct monitor *m, struct engine_target *ets, int n,
 void monitor_free(struct monitor *m)
 {
 	free(m->mt);
+	free(m->c);
 	m->mt = NULL;
+	m->c = NULL;
 }
 
 static void csv_name(FILE *f, const char *name)
@@ -73,27 +78,31 @@ static void series_add(struct monitor_series *s, double w, double r)
 	s->acc_n = 0;
 }
 
-void monitor_sample(struct monitor *m, uint64_t now)
+void monitor_sample(struct monitor *m, uint64_t now,
+		    const struct engine_counters *c)
 {
 	double secs = (double)(now - m->last_ns) / 1e9;
-	uint64_t elapsed = (now - m->t0 + 500000000ull) / 1000000000ull;
+	uint64_t ms = (now - m->t0) / 1000000ull;
 	int i;
 
 	if (secs <= 0)
 		return;
+	memcpy(m->c, c, (size_t)m->n * sizeof(*c));
 	for (i = 0; i < m->n; i++) {
-		struct engine_target *et = &m->ets[i];
 		struct monitor_target *mt = &m->mt[i];
-		uint64_t w = atomic_load(&et->bytes_written);
-		uint64_t r = atomic_load(&et->bytes_read);
-		int phase = atomic_load(&et->phase);
+		uint64_t w = c[i].bytes_written;
+		uint64_t r = c[i].bytes_read;
+		int phase = c[i].phase;
 		uint64_t moved = (w - mt->last_w) + (r - mt->last_r);
 
+		/* Milliseconds: two samples never share a time. */
 		if (m->csv && (moved || phase != mt->last_phase)) {
-			fprintf(m->csv, "%llu,", (unsigned long long)elapsed);
-			csv_name(m->csv, et->t->id.name);
+			fprintf(m->csv, "%llu.%03llu,",
+				(unsigned long long)(ms / 1000),
+				(unsigned long long)(ms % 1000));
+			csv_name(m->csv, m->names[i]);
 			fprintf(m->csv, ",%s,%u,%llu,%llu\n",
-				engine_phase_name(phase), atomic_load(&et->pass),
+				engine_phase_name(phase), c[i].pass,
 				(unsigned long long)(w - mt->last_w),
 				(unsigned long long)(r - mt->last_r));
 		}
@@ -109,7 +118,7 @@ void monitor_sample(struct monitor *m, uint64_t now)
 				mt->max[phase] = rate;
 			mt->seconds[phase]++;
 		}
-		if (!mt->done_ns && atomic_load(&et->state) != STATE_RUNNING)
+		if (!mt->done_ns && c[i].state != STATE_RUNNING)
 			mt->done_ns = now;
 		else if (!mt->done_ns)
 			series_add(&mt->series, (double)(w - mt->last_w) / secs / 1e6,
@@ -129,13 +138,12 @@ int64_t monitor_eta(const struct monitor *m, uint64_t now)
 	int i, known = 0;
 
 	for (i = 0; i < m->n; i++) {
-		struct engine_target *et = &m->ets[i];
+		const struct engine_counters *c = &m->c[i];
 		const struct monitor_target *mt = &m->mt[i];
-		uint64_t done = atomic_load(&et->bytes_written) +
-				atomic_load(&et->bytes_read);
+		uint64_t done = c->bytes_written + c->bytes_read;
 		double left;
 
-		if (atomic_load(&et->state) != STATE_RUNNING)
+		if (c->state != STATE_RUNNING)
 			continue;
 		if (!mt->planned || !done || secs < 1)
 			continue;
@@ -157,7 +165,8 @@ int64_t monitor_eta(const struct monitor *m, uint64_t now)
 	return known ? (int64_t)(worst + 0.5) : -1;
 }
 
-void monitor_status(struct monitor *m, uint64_t now, char *line, size_t len)
+void monitor_status(struct monitor *m, uint64_t now, int stopped, char *line,
+		    size_t len)
 {
 	double secs = (double)(now - m->status_ns) / 1e9, total = 0;
 	int i, p, running = 0, slowest = -1, count[PHASES] = { 0 }, phase = 0;
@@ -168,20 +177,18 @@ void monitor_status(struct monitor *m, uint64_t now, char *line, size_t len)
 	if (secs <= 0)
 		secs = 1;
 	for (i = 0; i < m->n; i++) {
-		struct engine_target *et = &m->ets[i];
+		const struct engine_counters *c = &m->c[i];
 		struct monitor_target *mt = &m->mt[i];
-		uint64_t b = atomic_load(&et->bytes_written) +
-			     atomic_load(&et->bytes_read);
+		uint64_t b = c->bytes_written + c->bytes_read;
 
 		mt->rate = (double)(b - mt->status_bytes) / secs / 1e6;
 		mt->status_bytes = b;
 		total += mt->rate;
-		errors += atomic_load(&et->io_errors) +
-			  atomic_load(&et->bad_units);
-		if (atomic_load(&et->state) != STATE_RUNNING)
+		errors += c->io_errors + c->bad_units;
+		if (c->state != STATE_RUNNING)
 			continue;
 		running++;
-		count[atomic_load(&et->phase)]++;
+		count[c->phase]++;
 		if (slowest < 0 || mt->rate < m->mt[slowest].rate)
 			slowest = i;
 	}
@@ -197,12 +204,13 @@ void monitor_status(struct monitor *m, uint64_t now, char *line, size_t len)
 	else
 		snprintf(eta, sizeof(eta), "?");
 	if (!running) {
-		snprintf(line, len, "%s done %d/%d  %.0f MB/s  errors %u", hms,
-			 m->n, m->n, total, errors);
+		snprintf(line, len, "%s %s %d/%d  %.0f MB/s  errors %u", hms,
+			 stopped ? "stopped" : "done", m->n, m->n, total,
+			 errors);
 		return;
 	}
-	snprintf(line, len, "%s %s %.0f MB/s  slowest %.12s %.0f  done %d/%d  "
+	snprintf(line, len, "%s %s %.0f MB/s  slowest %.16s %.0f  done %d/%d  "
 		 "errors %u  eta %s", hms, engine_phase_name(phase), total,
-		 m->ets[slowest].t->id.name, m->mt[slowest].rate,
+		 m->names[slowest], m->mt[slowest].rate,
 		 m->n - running, m->n, errors, eta);
 }

@@ -44,7 +44,8 @@ struct monitor_target {
  */
 struct monitor {
 	int n;
-	struct engine_target *ets;
+	const char *const *names;	/* each target's label */
+	struct engine_counters *c;	/* the last counters of each target */
 	struct monitor_target *mt;
 	FILE *csv;		/* NULL: no samples file */
 	uint64_t t0;
@@ -53,15 +54,25 @@ struct monitor {
 	uint64_t duration_ns;	/* the run's time limit, for the ETA */
 };
 
-int monitor_init(struct monitor *m, struct engine_target *ets, int n,
+/* names: a label per target, kept (the caller's); csv: NULL or samples.csv. */
+int monitor_init(struct monitor *m, const char *const *names, int n,
 		 FILE *csv, uint64_t t0);
 void monitor_free(struct monitor *m);
 
-/* Takes a sample: call once a second, and once at the end. */
-void monitor_sample(struct monitor *m, uint64_t now);
+/*
+ * Takes a sample of the counters c (one per target, copied): call once a
+ * second, and once at the end. The monitor reads nothing else: it is a
+ * function of the counters it is given.
+ */
+void monitor_sample(struct monitor *m, uint64_t now,
+		    const struct engine_counters *c);
 
-/* Writes the status line for the interval since the last one. */
-void monitor_status(struct monitor *m, uint64_t now, char *line, size_t len);
+/*
+ * Writes the status line for the interval since the last one; stopped:
+ * the run was interrupted (the last line says so, not "done").
+ */
+void monitor_status(struct monitor *m, uint64_t now, int stopped, char *line,
+		    size_t len);
 
 /* The seconds the run has left, by the slowest target; -1 unknown. */
 int64_t monitor_eta(const struct monitor *m, uint64_t now);

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Description: choosing what kiln run does with each disk, from its safety
- * class and the settings: blank and kiln-data disks are written, has-data
- * disks are read unless consent names them (destroy-data), in-use disks
- * and excluded ones are not touched, and include narrows the set.
+ * Description: the plan, and the one safety decision (see plan.h). What
+ * may be done to a target follows from the command, the mode, the
+ * target's safety class, consent, its kind, whether kiln created it, and
+ * whether it is read-only or given twice; nothing else, and nowhere else.
+ * Then the region each target is tested over, and how often flash may be
+ * written whole.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,11 +19,121 @@
 const char *plan_action_name(int action)
 {
 	switch (action) {
+	case PLAN_REFUSE: return "refuse";
 	case PLAN_SKIP: return "skip";
 	case PLAN_READ: return "read-only";
-	case PLAN_WRITE: return "write-verify";
+	case PLAN_WRITE: return "write";
 	}
 	return "unknown";
+}
+
+int plan_writes_mode(int mode)
+{
+	return mode == SETTINGS_WRITE_VERIFY || mode == SETTINGS_WRITE;
+}
+
+static struct plan_decision decided(int action, const char *why)
+{
+	struct plan_decision d = { action, why };
+
+	return d;
+}
+
+struct plan_decision plan_decide(const struct plan_input *in)
+{
+	int burn = in->command == PLAN_BURN;
+
+	/* Never written, and for kiln burn not even read: say why instead. */
+	if (in->twice)
+		return decided(burn ? PLAN_REFUSE : PLAN_SKIP,
+			       "the same medium as another target");
+	if (in->class == SAFETY_IN_USE)
+		return decided(burn ? PLAN_REFUSE : PLAN_SKIP, "in use");
+	if (!plan_writes_mode(in->mode))
+		return decided(PLAN_READ, "read only");
+	if (in->read_only)
+		return decided(burn ? PLAN_REFUSE : PLAN_READ,
+			       "a read-only device or file");
+	if (in->file) {
+		if (in->created)
+			return decided(PLAN_WRITE, "created by kiln");
+		if (in->empty)
+			return decided(PLAN_WRITE, "an empty file");
+		if (in->class == SAFETY_KILN_DATA)
+			return decided(PLAN_WRITE,
+				       "kiln-data: written by kiln before");
+		if (in->consent)
+			return decided(PLAN_WRITE, "an existing file, "
+				       "overwritten with consent (destroy-data)");
+		return decided(burn ? PLAN_REFUSE : PLAN_READ, "an existing "
+			       "file that does not hold kiln data");
+	}
+	if (in->class == SAFETY_BLANK)
+		return decided(PLAN_WRITE, "blank: proven by reading");
+	if (in->class == SAFETY_KILN_DATA)
+		return decided(PLAN_WRITE, "kiln-data: written by kiln before");
+	if (in->consent)
+		return decided(PLAN_WRITE, "has data, overwritten with consent "
+			       "(destroy-data)");
+	return decided(burn ? PLAN_REFUSE : PLAN_READ,
+		       "has data; no consent (destroy-data)");
+}
+
+/* One row of README's table: a situation, as the decision's inputs. */
+struct situation {
+	const char *what;
+	struct plan_input in;
+};
+
+static const char *cell(const struct situation *st, int command, int mode)
+{
+	struct plan_input in = st->in;
+
+	if (command == PLAN_RUN && in.file)
+		return "-";
+	in.command = command;
+	in.mode = mode;
+	switch (plan_decide(&in).action) {
+	case PLAN_REFUSE: return "refused, exit 2";
+	case PLAN_SKIP: return "not touched";
+	case PLAN_READ: return "read";
+	}
+	return "written";
+}
+
+void plan_table(FILE *f)
+{
+	static const struct situation rows[] = {
+		{ "`in-use`", { .class = SAFETY_IN_USE, .consent = 1 } },
+		{ "the same medium given twice",
+		  { .class = SAFETY_BLANK, .twice = 1 } },
+		{ "`blank`", { .class = SAFETY_BLANK } },
+		{ "`kiln-data`", { .class = SAFETY_KILN_DATA } },
+		{ "`has-data`", { .class = SAFETY_HAS_DATA } },
+		{ "`has-data`, named by `destroy-data`",
+		  { .class = SAFETY_HAS_DATA, .consent = 1 } },
+		{ "read-only (`ro`, or EROFS on open)",
+		  { .class = SAFETY_BLANK, .read_only = 1, .consent = 1 } },
+		{ "a file kiln creates (`--size`)",
+		  { .class = SAFETY_BLANK, .file = 1, .created = 1 } },
+		{ "an empty file", { .class = SAFETY_BLANK, .file = 1,
+				     .empty = 1 } },
+		{ "a file of kiln data", { .class = SAFETY_KILN_DATA, .file = 1 } },
+		{ "any other file", { .class = SAFETY_HAS_DATA, .file = 1 } },
+		{ "any other file, `--destroy-data`",
+		  { .class = SAFETY_HAS_DATA, .file = 1, .consent = 1 } },
+	};
+	size_t i;
+
+	fprintf(f, "| target | `kiln run` | `kiln run`, mode read or verify "
+		"| `kiln burn`, mode write or write-verify | `kiln burn`, mode "
+		"read or verify |\n| --- | --- | --- | --- | --- |\n");
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		fprintf(f, "| %s | %s | %s | %s | %s |\n", rows[i].what,
+			cell(&rows[i], PLAN_RUN, SETTINGS_WRITE_VERIFY),
+			cell(&rows[i], PLAN_RUN, SETTINGS_READ),
+			cell(&rows[i], PLAN_BURN, SETTINGS_WRITE_VERIFY),
+			cell(&rows[i], PLAN_BURN, SETTINGS_READ));
 }
 
 /* The WWN without the designator kind: naa.5000c5... -> 5000c5... */
@@ -61,13 +174,15 @@ static int any_word(const char *list, int (*fn)(const char *word, const void *ar
 	return 0;
 }
 
+/* A serial, a WWN (with or without naa./eui.), or the identity kiln prints. */
 static int same_id(const char *word, const void *arg)
 {
 	const struct identity *id = arg;
 
 	return (id->serial[0] && !strcasecmp(word, id->serial)) ||
 	       (id->wwid[0] && (!strcasecmp(word, id->wwid) ||
-				!strcasecmp(bare_wwn(word), bare_wwn(id->wwid))));
+				!strcasecmp(bare_wwn(word), bare_wwn(id->wwid)))) ||
+	       (id->identity[0] && !strcmp(word, id->identity));
 }
 
 int plan_consent(const struct settings *s, const struct identity *id)
@@ -109,41 +224,149 @@ int plan_matches(const char *globs, const struct discover_disk *d,
 void plan_choose(const struct settings *s, const struct discover_inventory *inv,
 		 struct plan_item *items)
 {
-	int i;
+	int i, k;
 
 	for (i = 0; i < inv->ndisks; i++) {
 		const struct discover_disk *d = &inv->disks[i];
 		const struct pci_controller *c =
 			d->controller >= 0 ? &inv->ctrls[d->controller] : NULL;
 		struct plan_item *it = &items[i];
+		struct plan_input in = { .command = PLAN_RUN, .mode = s->mode,
+					 .class = d->safety.class,
+					 .consent = plan_consent(s, &d->id),
+					 .read_only = d->read_only };
+		struct plan_decision dec;
+		int twin = -1;
 
 		it->action = PLAN_SKIP;
-		if (d->safety.class == SAFETY_IN_USE)
-			snprintf(it->why, sizeof(it->why), "in use: %.200s",
-				 d->safety.why);
-		else if (d->unusable[0])
+		it->why[0] = 0;
+		if (d->unusable[0]) {
 			snprintf(it->why, sizeof(it->why), "unusable: %.200s",
 				 d->unusable);
-		else if (s->exclude && plan_matches(s->exclude, d, c))
-			snprintf(it->why, sizeof(it->why), "excluded");
-		else if (s->include && !plan_matches(s->include, d, c))
-			snprintf(it->why, sizeof(it->why), "not included");
-		else if (s->mode == SETTINGS_READ)
-			it->action = PLAN_READ;
-		else if (d->safety.class == SAFETY_BLANK ||
-			 d->safety.class == SAFETY_KILN_DATA)
-			it->action = PLAN_WRITE;
-		else if (plan_consent(s, &d->id)) {
-			it->action = PLAN_WRITE;
-			snprintf(it->why, sizeof(it->why), "has data; consent "
-				 "given (destroy-data)");
-		} else {
-			it->action = PLAN_READ;
-			snprintf(it->why, sizeof(it->why), "has data; no consent "
-				 "(destroy-data)");
+			continue;
 		}
-		if (it->action == PLAN_WRITE && !it->why[0])
-			snprintf(it->why, sizeof(it->why), "%s",
-				 safety_class_name(d->safety.class));
+		if (s->exclude && plan_matches(s->exclude, d, c)) {
+			snprintf(it->why, sizeof(it->why), "excluded");
+			continue;
+		}
+		if (s->include && !plan_matches(s->include, d, c)) {
+			snprintf(it->why, sizeof(it->why), "not included");
+			continue;
+		}
+		/* Two paths to one disk (multipath): it is tested once. */
+		for (k = 0; k < i && twin < 0; k++)
+			if (items[k].action != PLAN_SKIP && d->id.identity[0] &&
+			    !strcmp(inv->disks[k].id.identity, d->id.identity))
+				twin = k;
+		in.twice = twin >= 0;
+		dec = plan_decide(&in);
+		it->action = dec.action;
+		if (twin >= 0)
+			snprintf(it->why, sizeof(it->why), "the same medium as "
+				 "%s (another path to it): tested once",
+				 inv->disks[twin].id.name);
+		else if (d->safety.class == SAFETY_IN_USE)
+			snprintf(it->why, sizeof(it->why), "in use: %.200s",
+				 d->safety.why);
+		else
+			snprintf(it->why, sizeof(it->why), "%s", dec.why);
 	}
+}
+
+#define QUICK_PIECES 3
+
+int plan_region(const struct settings *s, const struct target *t,
+		struct engine_plan *p, char *err, size_t errlen)
+{
+	uint64_t end, len, piece;
+	unsigned lbs = t->lbs;
+
+	if (lbs > UNIT_SIZE) {
+		snprintf(err, errlen, "%s: logical block size %u is above 4096, "
+			 "which kiln does not test yet", t->path, lbs);
+		return -ENOTSUP;
+	}
+	if (s->offset % lbs || s->span % lbs) {
+		snprintf(err, errlen, "%s: --offset and --span must be "
+			 "multiples of its logical block size, %u bytes",
+			 t->path, lbs);
+		return -EINVAL;
+	}
+	if (s->offset >= t->size) {
+		snprintf(err, errlen, "%s is too small: %llu bytes, --offset is "
+			 "%llu", t->path, (unsigned long long)t->size,
+			 (unsigned long long)s->offset);
+		return -EINVAL;
+	}
+	end = t->size;
+	if (s->span && !s->quick) {
+		if (s->span > t->size - s->offset) {
+			snprintf(err, errlen, "%s is too small: --offset %llu + "
+				 "--span %llu is past its end at %llu", t->path,
+				 (unsigned long long)s->offset,
+				 (unsigned long long)s->span,
+				 (unsigned long long)t->size);
+			return -EINVAL;
+		}
+		end = s->offset + s->span;
+	}
+	len = (end - s->offset) / UNIT_SIZE * UNIT_SIZE;
+	if (!len) {
+		snprintf(err, errlen, "%s is too small: %llu bytes from offset "
+			 "%llu, less than one 4 KiB unit", t->path,
+			 (unsigned long long)(end - s->offset),
+			 (unsigned long long)s->offset);
+		return -EINVAL;
+	}
+
+	p->next = 1;
+	p->ext[0].offset = s->offset;
+	p->ext[0].length = len;
+	/* Quick: a third at the start, the middle and the end. */
+	piece = s->span / QUICK_PIECES / UNIT_SIZE * UNIT_SIZE;
+	if (s->quick && !piece) {
+		snprintf(err, errlen, "bad value for --span: quick:%llu is less "
+			 "than three 4 KiB units", (unsigned long long)s->span);
+		return -EINVAL;
+	}
+	if (s->quick && QUICK_PIECES * piece < len) {
+		p->next = QUICK_PIECES;
+		p->ext[0].length = piece;
+		p->ext[1].offset = s->offset +
+				   (len / 2 - piece / 2) / UNIT_SIZE * UNIT_SIZE;
+		p->ext[1].length = piece;
+		p->ext[2].offset = s->offset + len - piece;
+		p->ext[2].length = piece;
+		len = QUICK_PIECES * piece;
+	}
+	p->region = len;
+	return 0;
+}
+
+void plan_write_cap(const struct settings *s, const struct target *t,
+		    struct engine_plan *p, char *note, size_t len)
+{
+	unsigned cap = s->max_writes;
+	uint64_t passes;
+
+	note[0] = 0;
+	p->write_passes = 0;
+	if (p->mode != ENGINE_WRITE_VERIFY && p->mode != ENGINE_WRITE)
+		return;
+	/* Flash wears: a long soak must not use up an SSD's endurance. */
+	if (!s->max_writes_set)
+		cap = t->kind == TARGET_BLOCK && t->id.rotational == 0 ? 2 : 0;
+	if (!cap)
+		return;
+	passes = (uint64_t)cap * t->size / p->region;
+	p->write_passes = passes > 1000000 ? 1000000 :
+			  passes ? (unsigned)passes : 1;
+	/* Said only where it binds: more passes than writes allowed. */
+	if (s->duration || s->passes > p->write_passes)
+		snprintf(note, len, "%s: at most %u whole-disk writes%s, so %u "
+			 "write pass%s of its %llu MiB region; later passes "
+			 "only verify", t->id.name, cap, s->max_writes_set ?
+			 " (max-writes)" : " on flash (max-writes)",
+			 p->write_passes, p->write_passes == 1 ? "" : "es",
+			 (unsigned long long)(p->region >> 20));
 }

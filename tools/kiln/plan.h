@@ -2,24 +2,54 @@
 #ifndef KILN_PLAN_H
 #define KILN_PLAN_H
 
-#include "discover.h"
-#include "settings.h"
+#include <stddef.h>
 
-/* What kiln run does with a disk. */
+#include "discover.h"
+#include "engine.h"
+#include "settings.h"
+#include "target.h"
+
+/*
+ * The plan: what kiln may do to each target, and over which region. The
+ * safety rule of DESIGN.md is decided in exactly one function,
+ * plan_decide(); kiln burn, kiln run and the countdown all ask it.
+ */
+enum plan_command { PLAN_BURN, PLAN_RUN };
+
 enum plan_action {
-	PLAN_SKIP,		/* not touched at all */
+	PLAN_REFUSE,		/* kiln burn: exit 2, nothing touched */
+	PLAN_SKIP,		/* kiln run: not touched at all */
 	PLAN_READ,		/* tested read-only */
 	PLAN_WRITE,		/* written and verified */
 };
 
-struct plan_item {
-	int action;		/* enum plan_action */
-	char why[240];
+/* Everything the decision rests on, and nothing else. */
+struct plan_input {
+	int command;		/* enum plan_command */
+	int mode;		/* enum settings_mode asked for */
+	int class;		/* enum safety_class */
+	int consent;		/* destroy-data names it */
+	int file;		/* a regular file, not a block device */
+	int created;		/* kiln created the file for this run */
+	int empty;		/* a file of size 0 */
+	int read_only;		/* the device or file cannot be written */
+	int twice;		/* the same medium as another target */
 };
+
+struct plan_decision {
+	int action;		/* enum plan_action */
+	const char *why;	/* in words, for the plan and the results */
+};
+
+/* The one decision of what may be done to a target. */
+struct plan_decision plan_decide(const struct plan_input *in);
+
+/* Whether a mode writes. */
+int plan_writes_mode(int mode);
 
 /*
  * Whether the settings consent to overwriting this disk: destroy-data=1,
- * or its serial or WWN is in the destroy-data list.
+ * or its serial, WWN or identity is in the destroy-data list.
  */
 int plan_consent(const struct settings *s, const struct identity *id);
 
@@ -31,10 +61,36 @@ int plan_consent(const struct settings *s, const struct identity *id);
 int plan_matches(const char *globs, const struct discover_disk *d,
 		 const struct pci_controller *c);
 
-/* What to do with each disk of inv (items has inv->ndisks entries). */
+/* What kiln run does with one disk of inv (include, exclude, decision). */
+struct plan_item {
+	int action;		/* enum plan_action: SKIP, READ or WRITE */
+	char why[240];
+};
+
 void plan_choose(const struct settings *s, const struct discover_inventory *inv,
 		 struct plan_item *items);
 
+/*
+ * The region of t the settings ask for, aligned and inside it, into p;
+ * 0, or -EINVAL (bad usage) / -ENOTSUP with a one-line reason in err.
+ */
+int plan_region(const struct settings *s, const struct target *t,
+		struct engine_plan *p, char *err, size_t errlen);
+
+/*
+ * How many region writes p allows t (max-writes, or 2 whole-disk writes on
+ * flash), into p->write_passes; a line for the notes in note when the cap
+ * can bind ("" when not).
+ */
+void plan_write_cap(const struct settings *s, const struct target *t,
+		    struct engine_plan *p, char *note, size_t len);
+
 const char *plan_action_name(int action);
+
+/*
+ * README's safety table, made from plan_decide(): a Markdown table of
+ * every situation and what each command does (tests hold README to it).
+ */
+void plan_table(FILE *f);
 
 #endif

@@ -10,11 +10,9 @@
 #include <string.h>
 
 #include "report.h"
+#include "summary.h"
 #include "timing.h"
-
-#ifndef KILN_VERSION
-#define KILN_VERSION "unknown"
-#endif
+#include "version.h"
 
 #define W 720
 #define H 170
@@ -36,19 +34,17 @@ static void text(FILE *f, const char *s)
 	}
 }
 
-static void rates(FILE *f, const struct outcome_target *ot, int phase)
+static void rates(FILE *f, const struct record_disk *d, int phase)
 {
-	double avg = judge_phase_rate(ot->et, phase);
-	const struct monitor_target *mt = ot->mt;
+	double avg = judge_phase_rate(&d->snap, phase), min, max;
 
 	if (avg <= 0) {
 		fputs("<td>-</td><td>-</td><td>-</td>", f);
 		return;
 	}
 	fprintf(f, "<td>%.0f</td>", avg);
-	if (mt && mt->seconds[phase])
-		fprintf(f, "<td>%.0f</td><td>%.0f</td>", mt->min[phase],
-			mt->max[phase]);
+	if (summary_min_max(d, phase, &min, &max))
+		fprintf(f, "<td>%.0f</td><td>%.0f</td>", min, max);
 	else
 		fputs("<td>-</td><td>-</td>", f);
 }
@@ -112,7 +108,7 @@ static void plot(FILE *f, const struct monitor_target *mt)
 	fputs("</svg>\n", f);
 }
 
-char *report_html(const struct outcome *o, size_t *len)
+char *report_html(const struct record *o, size_t *len)
 {
 	char *out = NULL, a[40], b[40], hms[32], size[32], fw[200];
 	const char *v = judge_name(o->verdict);
@@ -140,16 +136,16 @@ char *report_html(const struct outcome *o, size_t *len)
 		timing_fmt_utc(o->ended ? o->ended : o->started, 0, b, sizeof(b)),
 		timing_fmt_hms(o->elapsed_ns / 1000000000ull, hms, sizeof(hms)),
 		o->state);
-	fprintf(f, "<p>kiln %s; ", KILN_VERSION);
+	fprintf(f, "<p>kiln %s; ", version_string());
 	text(f, machine_firmware_text(&o->firmware, fw, sizeof(fw)));
 	fputs("</p>\n", f);
-	if (o->net && o->net->done) {
+	if (o->have_net && o->net.done) {
 		char *line = NULL;
 		size_t n = 0;
 		FILE *m = open_memstream(&line, &n);
 
 		if (m) {
-			outcome_network(o, m);
+			summary_network(o, m);
 			fclose(m);
 			fputs("<p>", f);
 			text(f, line);
@@ -157,7 +153,7 @@ char *report_html(const struct outcome *o, size_t *len)
 			free(line);
 		}
 	}
-	if (o->failure) {
+	if (o->failure[0]) {
 		fputs("<p class=\"FAIL\">", f);
 		text(f, o->failure);
 		fputs("</p>\n", f);
@@ -180,39 +176,40 @@ char *report_html(const struct outcome *o, size_t *len)
 	      "<th>max</th><th>avg</th><th>min</th><th>max</th><th></th>"
 	      "<th></th><th></th></tr>\n", f);
 	for (i = 0; i < o->n; i++) {
-		const struct outcome_target *ot = &o->ot[i];
-		const char *tv = judge_name(ot->j.verdict);
+		const struct record_disk *d = &o->disks[i];
+		const char *tv = judge_name(d->j.verdict);
 
 		fputs("<tr><td class=\"l\">", f);
-		text(f, ot->t->id.name);
+		text(f, d->label);
 		fprintf(f, "</td><td>%s</td><td class=\"l\">%s</td>",
-			settings_fmt_size(ot->t->size, size, sizeof(size)),
-			engine_mode_name(ot->et->mode));
-		rates(f, ot, PHASE_WRITE);
-		rates(f, ot, ot->et->mode == ENGINE_READ ? PHASE_READ : PHASE_VERIFY);
-		fprintf(f, "<td>%u</td><td>%u</td><td class=\"%s\">%s</td></tr>\n",
-			atomic_load(&ot->et->io_errors),
-			atomic_load(&ot->et->bad_units), tv, tv);
+			settings_fmt_size(d->t.size, size, sizeof(size)),
+			engine_mode_name(d->ep.mode));
+		rates(f, d, PHASE_WRITE);
+		rates(f, d, d->ep.mode == ENGINE_READ ? PHASE_READ :
+		      PHASE_VERIFY);
+		fprintf(f, "<td>%u</td><td>%u</td><td class=\"%s\">%s</td>"
+			"</tr>\n", d->snap.c.io_errors, d->snap.c.bad_units,
+			tv, tv);
 	}
 	fputs("</table>\n", f);
 
 	for (i = 0; i < o->n; i++) {
-		const struct outcome_target *ot = &o->ot[i];
-		const char *tv = judge_name(ot->j.verdict);
+		const struct record_disk *d = &o->disks[i];
+		const char *tv = judge_name(d->j.verdict);
 
 		fputs("<h2>", f);
-		text(f, ot->t->id.name);
+		text(f, d->label);
 		fprintf(f, ": <span class=\"%s\">%s</span></h2>\n<p>", tv, tv);
-		text(f, ot->t->id.identity);
+		text(f, d->t.id.identity);
 		fputs("</p>\n<ul>\n", f);
-		for (r = 0; r < ot->j.nreasons; r++) {
+		for (r = 0; r < d->j.nreasons; r++) {
 			fputs("<li>", f);
-			text(f, ot->j.reasons[r]);
+			text(f, d->j.reasons[r]);
 			fputs("</li>\n", f);
 		}
 		fputs("</ul>\n", f);
-		if (ot->mt)
-			plot(f, ot->mt);
+		if (d->mt)
+			plot(f, d->mt);
 	}
 	if (!o->n)
 		fputs("<p class=\"FAIL\">nothing was tested</p>\n", f);

@@ -4,9 +4,9 @@
 
 #include <stddef.h>
 
-#include "outcome.h"
+#include "record.h"
 
 /* report.html of a finished run, self-contained; NULL on no memory. */
-char *report_html(const struct outcome *o, size_t *len);
+char *report_html(const struct record *r, size_t *len);
 
 #endif

@@ -23,6 +23,7 @@
 #include "burn.h"
 #include "discover.h"
 #include "inventory.h"
+#include "kiln.h"
 #include "plan.h"
 #include "results.h"
 #include "run.h"
@@ -318,25 +319,28 @@ int run_main(int argc, char **argv)
 				      .devroot = "/dev", .read_disks = 1 };
 	struct discover_inventory inv;
 	struct plan_item *items = NULL;
-	struct burn_request req;
-	char folder[PATH_MAX], failure[200], (*paths)[80] = NULL;
-	char *inv_json = NULL;
-	uint64_t run_id;
-	size_t inv_len = 0;
+	struct record rec;
+	char folder[PATH_MAX], err[300];
 	int i, ret, nwrite = 0, code;
 
 	memset(&r, 0, sizeof(r));
-	memset(&req, 0, sizeof(req));
 	ret = parse_args(&r, argc, argv);
 	if (ret) {
 		free(r.opts);
-		return ret == 1 ? BURN_HELP : BURN_EXIT_USAGE;
+		return ret == 1 ? KILN_HELP : KILN_EXIT_USAGE;
 	}
 	load_settings(&r);
-	run_id = r.s.run_id_set ? r.s.run_id : burn_new_run_id();
+	/* Every key checked before anything else, as every command does. */
+	if (!r.problems.n && settings_check(&r.s, err, sizeof(err)) &&
+	    r.problems.n < SETTINGS_MAX_PROBLEMS)
+		snprintf(r.problems.text[r.problems.n++],
+			 sizeof(r.problems.text[0]), "%s", err);
+	record_init(&rec, "run", argc, argv, &r.s);
+	rec.run_id = r.s.run_id_set ? r.s.run_id : burn_new_run_id();
+	rec.kmsg = 1;
 
 	printf("kiln run %016llx: settings in force (not defaults):\n",
-	       (unsigned long long)run_id);
+	       (unsigned long long)rec.run_id);
 	print_settings(&r.s, stdout, 0);
 	fflush(stdout);
 
@@ -344,13 +348,14 @@ int run_main(int argc, char **argv)
 	o.nprotect = r.nprotect;
 	if (discover_scan(&o, &inv)) {
 		say("discovery failed: out of memory");
+		record_free(&rec);
 		settings_free(&r.s);
 		free(r.opts);
-		return BURN_EXIT_CANNOT;
+		return KILN_EXIT_CANNOT;
 	}
 	folder[0] = 0;
 	if (r.results)
-		run_folder(r.results, inv.sys.machine_id, run_id, folder,
+		run_folder(r.results, inv.sys.machine_id, rec.run_id, folder,
 			   sizeof(folder));
 
 	if (r.problems.n) {
@@ -360,67 +365,54 @@ int run_main(int argc, char **argv)
 		    "kernel command line)");
 		write_not_started(folder[0] ? folder : NULL, "bad settings",
 				  &r.problems);
-		discover_free(&inv);
-		settings_free(&r.s);
-		free(r.opts);
-		return BURN_EXIT_USAGE;
+		code = KILN_EXIT_USAGE;
+		goto out;
 	}
 	apply_profile(&r.s);
 
 	putchar('\n');
 	inventory_print(&inv, stdout);
 	items = calloc((size_t)inv.ndisks + 1, sizeof(*items));
-	req.specs = calloc((size_t)inv.ndisks + 1, sizeof(*req.specs));
-	paths = calloc((size_t)inv.ndisks + 1, sizeof(*paths));
-	if (!items || !req.specs || !paths) {
+	if (!items) {
 		say("out of memory");
-		code = BURN_EXIT_CANNOT;
+		code = KILN_EXIT_CANNOT;
 		goto out;
 	}
 	plan_choose(&r.s, &inv, items);
 	print_plan(&inv, items);
 
-	req.command = "run";
-	req.argc = argc;
-	req.argv = argv;
-	req.s = &r.s;
-	req.run_id = run_id;
-	req.kmsg = 1;
 	for (i = 0; i < inv.ndisks; i++) {
 		const struct discover_disk *d = &inv.disks[i];
+		char path[80];
+		int mode = items[i].action == PLAN_WRITE ? r.s.mode :
+			   SETTINGS_READ;
 
 		if (items[i].action == PLAN_SKIP) {
-			if (req.nnotes < BURN_MAX_NOTES)
-				snprintf(req.notes[req.nnotes++],
-					 sizeof(req.notes[0]), "%s not tested: %s",
-					 d->id.name, items[i].why);
+			record_note(&rec, "%s not tested: %s", d->id.name,
+				    items[i].why);
 			continue;
 		}
-		snprintf(paths[req.n], sizeof(paths[0]), "/dev/%s", d->id.name);
-		req.specs[req.n].path = paths[req.n];
-		if (items[i].action == PLAN_WRITE) {
-			req.specs[req.n].mode = r.s.mode == SETTINGS_READ ?
-				SETTINGS_READ : r.s.mode;
-			nwrite++;
-		} else {
-			req.specs[req.n].mode = SETTINGS_READ;
-			if (req.nnotes < BURN_MAX_NOTES)
-				snprintf(req.notes[req.nnotes++],
-					 sizeof(req.notes[0]), "%s tested "
-					 "read-only: %s", d->id.name,
-					 items[i].why);
+		snprintf(path, sizeof(path), "/dev/%s", d->id.name);
+		if (!record_add(&rec, path, mode)) {
+			say("out of memory");
+			code = KILN_EXIT_CANNOT;
+			goto out;
 		}
-		req.n++;
+		/* What the countdown announces is what the plan writes. */
+		if (items[i].action == PLAN_WRITE && plan_writes_mode(mode))
+			nwrite++;
+		if (items[i].action == PLAN_READ && plan_writes_mode(r.s.mode))
+			record_note(&rec, "%s tested read-only: %s", d->id.name,
+				    items[i].why);
 	}
 	if (r.s.expect_disks && (unsigned)inv.ndisks < r.s.expect_disks) {
-		snprintf(failure, sizeof(failure), "%d disk%s found, %u "
-			 "expected (expect-disks): a disk is missing",
+		snprintf(rec.failure, sizeof(rec.failure), "%d disk%s found, "
+			 "%u expected (expect-disks): a disk is missing",
 			 inv.ndisks, inv.ndisks == 1 ? "" : "s",
 			 r.s.expect_disks);
-		req.failure = failure;
-		say("%s", failure);
+		say("%s", rec.failure);
 	}
-	if (!req.n)
+	if (!rec.n)
 		say("nothing to test: %s", inv.ndisks ? "no disk may be tested"
 		    : "no disks found");
 	if (!r.results)
@@ -432,20 +424,16 @@ int run_main(int argc, char **argv)
 		write_not_started(folder[0] ? folder : NULL,
 				  "stopped by a key press during the countdown",
 				  NULL);
-		code = BURN_EXIT_INTERRUPTED;
+		code = KILN_EXIT_INTERRUPTED;
 		goto out;
 	}
 
-	inv_json = inventory_json(&inv, &inv_len);
-	req.inventory = inv_json;
-	req.inventory_len = inv_len;
-	req.out = folder[0] ? folder : NULL;
-	code = burn_request(&req);
+	rec.inventory = inventory_json(&inv, &rec.inventory_len);
+	rec.out = folder[0] ? folder : NULL;
+	code = burn_run(&rec);
 out:
-	free(inv_json);
 	free(items);
-	free(paths);
-	free(req.specs);
+	record_free(&rec);
 	discover_free(&inv);
 	settings_free(&r.s);
 	free(r.opts);
@@ -463,7 +451,7 @@ int run_settings_main(int argc, char **argv)
 	memset(&r, 0, sizeof(r));
 	rest = calloc((size_t)argc + 1, sizeof(*rest));
 	if (!rest)
-		return BURN_EXIT_CANNOT;
+		return KILN_EXIT_CANNOT;
 	/* --get KEY is ours; the rest is as kiln run takes it. */
 	for (i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--get") && i + 1 < argc)
@@ -477,7 +465,7 @@ int run_settings_main(int argc, char **argv)
 	if (i) {
 		free(rest);
 		free(r.opts);
-		return i == 1 ? BURN_HELP : BURN_EXIT_USAGE;
+		return i == 1 ? KILN_HELP : KILN_EXIT_USAGE;
 	}
 	load_settings(&r);
 	for (i = 0; i < r.problems.n; i++)
@@ -485,15 +473,15 @@ int run_settings_main(int argc, char **argv)
 	if (get) {
 		if (!settings_get(&r.s, get, val, sizeof(val))) {
 			fprintf(stderr, "kiln: unknown setting '%s'\n", get);
-			i = BURN_EXIT_USAGE;
+			i = KILN_EXIT_USAGE;
 		} else {
 			/* The value in force, even when another key was bad. */
 			printf("%s\n", val);
-			i = BURN_EXIT_PASS;
+			i = KILN_EXIT_PASS;
 		}
 	} else {
 		print_settings(&r.s, stdout, 1);
-		i = r.problems.n ? BURN_EXIT_USAGE : BURN_EXIT_PASS;
+		i = r.problems.n ? KILN_EXIT_USAGE : KILN_EXIT_PASS;
 	}
 	settings_free(&r.s);
 	free(r.opts);

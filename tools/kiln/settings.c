@@ -600,6 +600,50 @@ int settings_parse_argv(struct settings *s, int argc, char **argv,
 	return 0;
 }
 
+/* The largest request: registered buffers are capped at 1 GiB each anyway. */
+#define MAX_BS (64ull << 20)
+#define UNIT (4096ull)
+
+/* A key as its source writes it: --bs on kiln's command line, else bs. */
+static const char *as_given(const struct settings *s, const char *key)
+{
+	static char buf[72];
+	const struct key *k = find(key);
+
+	if (k && s->source[k - keys] == SOURCE_OPTION) {
+		snprintf(buf, sizeof(buf), "--%s", key);
+		return buf;
+	}
+	return key;
+}
+
+int settings_check(struct settings *s, char *err, size_t errlen)
+{
+	if (!s->bs || s->bs % UNIT || s->bs > MAX_BS) {
+		say(err, errlen, "bad value for %s: %llu (want a multiple of "
+		    "4 KiB up to 64 MiB)", as_given(s, "bs"),
+		    (unsigned long long)s->bs);
+		return -EINVAL;
+	}
+	if (s->span && !s->quick && s->span < UNIT) {
+		say(err, errlen, "bad value for %s: %llu (want 4 KiB or more)",
+		    as_given(s, "span"), (unsigned long long)s->span);
+		return -EINVAL;
+	}
+	if (s->quick && s->span < 3 * UNIT) {
+		say(err, errlen, "bad value for %s: quick:%llu (want at least "
+		    "12 KiB: three pieces of a 4 KiB unit)", as_given(s, "span"),
+		    (unsigned long long)s->span);
+		return -EINVAL;
+	}
+	if (s->mode == SETTINGS_VERIFY && !s->run_id_set) {
+		say(err, errlen, "--mode verify needs the --run-id of the write "
+		    "to check");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 char *settings_fmt_size(uint64_t bytes, char *buf, size_t len)
 {
 	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB",

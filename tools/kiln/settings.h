@@ -105,6 +105,13 @@ int settings_set(struct settings *s, const char *key, const char *value,
 int settings_parse_argv(struct settings *s, int argc, char **argv,
 			char **args, int *nargs, char *err, size_t errlen);
 
+/*
+ * Checks what no single value shows: settings that are wrong together or
+ * for every target (bs not a multiple of 4 KiB). Every command calls it
+ * before anything else: 0, or -EINVAL with a one-line reason in err.
+ */
+int settings_check(struct settings *s, char *err, size_t errlen);
+
 /* Value readers, shared with whoever reads sizes and times. */
 int settings_parse_size(const char *text, uint64_t *out);
 int settings_parse_duration(const char *text, uint64_t *seconds);

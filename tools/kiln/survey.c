@@ -17,6 +17,7 @@
 #include <linux/fs.h>
 
 #include "burn.h"
+#include "kiln.h"
 #include "discover.h"
 #include "inventory.h"
 #include "json.h"
@@ -25,7 +26,7 @@
 static int usage_error(const char *what, const char *arg)
 {
 	fprintf(stderr, "kiln: %s '%s' (try kiln help)\n", what, arg);
-	return BURN_EXIT_USAGE;
+	return KILN_EXIT_USAGE;
 }
 
 int survey_discover_main(int argc, char **argv)
@@ -41,7 +42,7 @@ int survey_discover_main(int argc, char **argv)
 		const char *a = argv[i], *v = NULL;
 
 		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
-			return BURN_HELP;
+			return KILN_HELP;
 		if (!strcmp(a, "--json") || !strcmp(a, "--json=1")) {
 			json = 1;
 			continue;
@@ -68,7 +69,7 @@ int survey_discover_main(int argc, char **argv)
 			if (stat(v, &st) < 0 || !S_ISBLK(st.st_mode)) {
 				fprintf(stderr, "kiln: --protect %s: not a block "
 					"device\n", v);
-				return BURN_EXIT_USAGE;
+				return KILN_EXIT_USAGE;
 			}
 			if (o.nprotect == (int)(sizeof(protect) / sizeof(protect[0])))
 				return usage_error("too many --protect", v);
@@ -80,7 +81,7 @@ int survey_discover_main(int argc, char **argv)
 	ret = discover_scan(&o, &inv);
 	if (ret) {
 		fprintf(stderr, "kiln: discovery failed: %s\n", strerror(-ret));
-		return BURN_EXIT_CANNOT;
+		return KILN_EXIT_CANNOT;
 	}
 	if (json) {
 		size_t len;
@@ -89,7 +90,7 @@ int survey_discover_main(int argc, char **argv)
 		if (!doc) {
 			discover_free(&inv);
 			fprintf(stderr, "kiln: out of memory\n");
-			return BURN_EXIT_CANNOT;
+			return KILN_EXIT_CANNOT;
 		}
 		fwrite(doc, 1, len, stdout);
 		free(doc);
@@ -97,7 +98,7 @@ int survey_discover_main(int argc, char **argv)
 		inventory_print(&inv, stdout);
 	}
 	discover_free(&inv);
-	return BURN_EXIT_PASS;
+	return KILN_EXIT_PASS;
 }
 
 /* The kernel name of a block device, from sysfs. */
@@ -115,12 +116,12 @@ int survey_probe_main(int argc, char **argv)
 	struct discover_options o = { .sysroot = "/sys", .procroot = "/proc",
 				      .devroot = "/dev" };
 	struct json j;
-	int i, json = 0, status = BURN_EXIT_PASS, any = 0;
+	int i, json = 0, status = KILN_EXIT_PASS, any = 0;
 
 	json_init(&j);
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-			return BURN_HELP;
+			return KILN_HELP;
 		if (!strcmp(argv[i], "--json"))
 			json = 1;
 		else if (argv[i][0] == '-')
@@ -130,7 +131,7 @@ int survey_probe_main(int argc, char **argv)
 	}
 	if (!any) {
 		fprintf(stderr, "kiln: no disk or image given (try kiln help)\n");
-		return BURN_EXIT_USAGE;
+		return KILN_EXIT_USAGE;
 	}
 	json_array(&j, NULL);
 	for (i = 1; i < argc; i++) {
@@ -149,7 +150,7 @@ int survey_probe_main(int argc, char **argv)
 		if (fd < 0 || fstat(fd, &st) < 0) {
 			fprintf(stderr, "kiln: cannot open %s: %s\n", argv[i],
 				strerror(errno));
-			status = BURN_EXIT_CANNOT;
+			status = KILN_EXIT_CANNOT;
 			if (fd >= 0)
 				close(fd);
 			continue;

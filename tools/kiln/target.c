@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -33,10 +34,34 @@ static void say(char *err, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Whether path would be made in /dev (or below): a mistyped device. */
+static int under_dev(const char *path)
+{
+	char dir[PATH_MAX], real[PATH_MAX], *slash;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = 0;
+	else
+		*slash = 0;
+	if (!realpath(dir, real))
+		return 0;
+	return !strcmp(real, "/dev") || !strncmp(real, "/dev/", 5);
+}
+
 static int create_file(const char *path, uint64_t size, char *err,
 		       size_t errlen)
 {
 	int fd, ret = 0;
+
+	if (under_dev(path)) {
+		say(err, errlen, "%s: no such device (kiln never creates a file "
+		    "under /dev)", path);
+		return -ENOENT;
+	}
 
 	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0) {
@@ -83,9 +108,14 @@ static int open_block(struct target *t, const struct stat *st, char *err,
 		    O_CLOEXEC;
 	struct stat now;
 	unsigned long long size = 0;
-	int lbs = 0, pbs = 0;
+	int lbs = 0, pbs = 0, ro = 0;
 
 	t->fd = open(t->path, flags);
+	/* Read-only (losetup -r, blockdev --setro): open it to read, and say. */
+	if (t->fd < 0 && t->writable && (errno == EROFS || errno == EACCES)) {
+		t->fd = open(t->path, (flags & ~O_RDWR) | O_RDONLY);
+		t->read_only = t->fd >= 0;
+	}
 	if (t->fd < 0) {
 		int e = errno;
 
@@ -116,6 +146,8 @@ static int open_block(struct target *t, const struct stat *st, char *err,
 	}
 	if (ioctl(t->fd, BLKPBSZGET, &pbs) < 0)
 		pbs = lbs;
+	if (ioctl(t->fd, BLKROGET, &ro) == 0 && ro)
+		t->read_only = 1;
 	t->size = size;
 	t->lbs = (unsigned)lbs;
 	t->pbs = (unsigned)pbs;
@@ -139,6 +171,14 @@ static int open_file(struct target *t, char *err, size_t errlen)
 	/* Some filesystems (tmpfs before Linux 6.6) refuse O_DIRECT. */
 	if (t->fd < 0 && errno == EINVAL)
 		t->fd = open(t->path, flags);
+	if (t->fd < 0 && t->writable && (errno == EROFS || errno == EACCES)) {
+		flags = (flags & ~O_RDWR) | O_RDONLY;
+		t->fd = open(t->path, flags | O_DIRECT);
+		t->direct = t->fd >= 0;
+		if (t->fd < 0 && errno == EINVAL)
+			t->fd = open(t->path, flags);
+		t->read_only = t->fd >= 0;
+	}
 	if (t->fd < 0) {
 		int e = errno;
 
@@ -148,6 +188,11 @@ static int open_file(struct target *t, char *err, size_t errlen)
 	if (fstat(t->fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		say(err, errlen, "%s changed while it was being opened", t->path);
 		return -ESTALE;
+	}
+	/* Another kiln on this file: two burns would wreck each other. */
+	if (flock(t->fd, LOCK_EX | LOCK_NB) < 0 && errno == EWOULDBLOCK) {
+		say(err, errlen, "cannot use %s: another kiln holds it", t->path);
+		return -EBUSY;
 	}
 	t->dev = st.st_dev;
 	t->ino = st.st_ino;
@@ -221,11 +266,32 @@ int target_open(struct target *t, const struct safety_env *env,
 
 int target_same(const struct target *a, const struct target *b)
 {
-	if (a->kind != b->kind)
+	const char *fa, *fb;
+
+	if (a->kind == b->kind && a->kind == TARGET_BLOCK && a->rdev == b->rdev)
+		return 1;
+	if (a->kind == b->kind && a->kind == TARGET_FILE && a->dev == b->dev &&
+	    a->ino == b->ino)
+		return 1;
+	/* One WWN or serial on two paths (multipath), two loops on one file. */
+	if (a->id.identity[0] && !strcmp(a->id.identity, b->id.identity))
+		return 1;
+	/* A loop device and its own backing file. */
+	fa = a->kind == TARGET_FILE ? a->id.identity + 5 : a->id.backing;
+	fb = b->kind == TARGET_FILE ? b->id.identity + 5 : b->id.backing;
+	return a->kind != b->kind && fa[0] && fb[0] && !strcmp(fa, fb);
+}
+
+int target_names_same(const char *path, const struct target *t)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
 		return 0;
-	if (a->kind == TARGET_BLOCK)
-		return a->rdev == b->rdev;
-	return a->dev == b->dev && a->ino == b->ino;
+	if (t->kind == TARGET_BLOCK)
+		return S_ISBLK(st.st_mode) && st.st_rdev == t->rdev;
+	return S_ISREG(st.st_mode) && st.st_dev == t->dev &&
+	       st.st_ino == t->ino;
 }
 
 int target_check(const struct target *t)

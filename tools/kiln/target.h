@@ -21,7 +21,8 @@ struct target {
 	const struct safety_env *env;	/* where sysfs and /proc are */
 	enum target_kind kind;
 	int fd;
-	int writable;
+	int writable;		/* opened for writing */
+	int read_only;		/* the device or file refuses writes */
 	int direct;		/* O_DIRECT in effect */
 	int created;		/* kiln created this file just now */
 	dev_t rdev;		/* block device */
@@ -37,8 +38,10 @@ struct target {
 };
 
 /*
- * Opens path for reading, or for writing too; env says where sysfs and
- * /proc are (kept: the caller keeps it alive). A missing path is created as
+ * Opens path for reading, or for writing too (a read-only device or file is
+ * then opened for reading, with read_only set); env says where sysfs and
+ * /proc are (kept: the caller keeps it alive). A file is locked against
+ * another kiln. A missing path is created as
  * a file of create bytes when create is not 0. Returns 0 or -errno with a
  * one-line reason in err: -ENOENT missing, -EBUSY in use, -ENOTBLK neither
  * a block device nor a regular file.
@@ -47,8 +50,14 @@ int target_open(struct target *t, const struct safety_env *env,
 		const char *path, int writable, uint64_t create, char *err,
 		size_t errlen);
 
-/* 1 when a and b are the same device or file. */
+/*
+ * 1 when a and b are the same medium: one device or file, one identity
+ * (two paths to a disk), or a loop device and its own backing file.
+ */
 int target_same(const struct target *a, const struct target *b);
+
+/* 1 when path (not yet opened) names the device or file t holds. */
+int target_names_same(const char *path, const struct target *t);
 
 /*
  * Whether the opened device is still there and still the same disk:

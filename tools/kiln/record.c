@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: the one record of a run (see record.h): its disks, notes,
+ * verdicts and state, and the judging that turns snapshots of the engine
+ * into verdicts.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kiln.h"
+#include "record.h"
+
+void record_init(struct record *r, const char *command, int argc,
+		 char **argv, struct settings *s)
+{
+	memset(r, 0, sizeof(*r));
+	r->command = command;
+	r->argc = argc;
+	r->argv = argv;
+	r->s = s;
+	r->state = "running";
+	r->net.fd = -1;
+}
+
+struct record_disk *record_add(struct record *r, const char *path, int mode)
+{
+	struct record_disk *grown, *d;
+	char *copy = strdup(path);
+
+	grown = copy ? realloc(r->disks, (size_t)(r->n + 1) * sizeof(*grown)) :
+		NULL;
+	if (!grown) {
+		free(copy);
+		return NULL;
+	}
+	r->disks = grown;
+	d = &r->disks[r->n++];
+	memset(d, 0, sizeof(*d));
+	d->path = copy;
+	d->mode = mode;
+	d->t.fd = -1;
+	return d;
+}
+
+void record_note(struct record *r, const char *fmt, ...)
+{
+	char **grown, *text = NULL;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&text, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	grown = realloc(r->notes, (size_t)(r->nnotes + 1) * sizeof(*grown));
+	if (!grown) {
+		free(text);
+		return;
+	}
+	r->notes = grown;
+	r->notes[r->nnotes++] = text;
+}
+
+void record_judge(struct record *r, int final, int interrupted)
+{
+	struct judge_peer *peers = NULL;
+	int i, p, stop = 0;
+
+	for (i = 0; i < r->n; i++) {
+		struct record_disk *d = &r->disks[i];
+
+		if (!d->et)
+			continue;
+		engine_snap_free(&d->snap);
+		engine_snapshot(d->et, &d->snap);
+		judge_target(&d->snap, d->mt, &d->j);
+		judge_health(&d->before, final ? &d->after : NULL, &d->j);
+	}
+	/* Like disks are compared once every disk has finished. */
+	if (final && r->n)
+		peers = calloc((size_t)r->n + 1, sizeof(*peers));
+	for (i = 0; peers && i < r->n; i++) {
+		struct record_disk *d = &r->disks[i];
+
+		/* Loop devices and files are not hardware to compare. */
+		if (d->t.kind == TARGET_BLOCK && !d->t.id.backing[0])
+			peers[i].model = d->t.id.model;
+		for (p = 0; p < PHASES; p++) {
+			peers[i].rate[p] = judge_phase_rate(&d->snap, p);
+			peers[i].seconds[p] = d->mt ? d->mt->seconds[p] : 0;
+		}
+	}
+	if (peers) {
+		struct judge *js = calloc((size_t)r->n + 1, sizeof(*js));
+
+		if (js) {
+			for (i = 0; i < r->n; i++)
+				js[i] = r->disks[i].j;
+			judge_peers(peers, js, r->n);
+			for (i = 0; i < r->n; i++)
+				r->disks[i].j = js[i];
+			free(js);
+		}
+		free(peers);
+	}
+
+	r->verdict = JUDGE_PASS;
+	for (i = 0; i < r->n; i++) {
+		stop |= r->disks[i].j.interrupted;
+		if (r->disks[i].j.verdict > r->verdict)
+			r->verdict = r->disks[i].j.verdict;
+	}
+	/* A run that tested nothing, or missed a disk, proves nothing. */
+	if (r->failure[0] || !r->n)
+		r->verdict = JUDGE_FAIL;
+	/* Lost results outrank an interruption: nothing proves the run. */
+	if (r->verdict == JUDGE_FAIL)
+		r->exit_code = KILN_EXIT_FAIL;
+	else if (r->results_lost)
+		r->exit_code = KILN_EXIT_CANNOT;
+	else if (stop || interrupted)
+		r->exit_code = KILN_EXIT_INTERRUPTED;
+	else
+		r->exit_code = KILN_EXIT_PASS;
+	r->state = !final ? "running" : stop || interrupted ? "interrupted" :
+		   "complete";
+}
+
+void record_free(struct record *r)
+{
+	int i;
+
+	for (i = 0; i < r->n; i++) {
+		struct record_disk *d = &r->disks[i];
+
+		engine_snap_free(&d->snap);
+		engine_target_free(d->et);
+		health_free(&d->before);
+		health_free(&d->after);
+		free((char *)d->path);
+	}
+	for (i = 0; i < r->nnotes; i++)
+		free(r->notes[i]);
+	netcheck_free(&r->net);
+	free(r->notes);
+	free(r->disks);
+	free(r->inventory);
+	memset(r, 0, sizeof(*r));
+}

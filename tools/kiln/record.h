@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KILN_RECORD_H
+#define KILN_RECORD_H
+
+#include <stdint.h>
+#include <time.h>
+
+#include "engine.h"
+#include "health.h"
+#include "judge.h"
+#include "machine.h"
+#include "monitor.h"
+#include "netcheck.h"
+#include "plan.h"
+#include "settings.h"
+#include "target.h"
+
+/*
+ * The one record of a run: made once by the command (kiln burn, kiln run),
+ * handed down the walk (burn.c), read by everything that tells it
+ * (result.c, summary.c, report.c). Nothing copies it into a second struct.
+ */
+struct record_disk {
+	const char *path;		/* as given, or /dev/NAME for kiln run */
+	int mode;			/* enum settings_mode asked for it */
+	char label[72];			/* unique in this run: names its files */
+	struct target t;
+	struct plan_decision plan;	/* what may be done, and why */
+	struct engine_plan ep;		/* the region and how it is burnt */
+	struct engine_target *et;	/* NULL until the burn starts */
+	struct engine_snap snap;	/* the latest snapshot */
+	struct monitor_target *mt;	/* the monitor's, NULL before */
+	struct health before, after;	/* SMART */
+	struct judge j;
+};
+
+struct record {
+	const char *command;		/* "burn" or "run" */
+	int argc;
+	char **argv;
+	struct settings *s;
+	uint64_t run_id;
+	const char *out;		/* the run folder; NULL: console only */
+	int kmsg;			/* keep the kernel's log (kmsg.log) */
+	char *inventory;		/* inventory.json to keep (owned) */
+	size_t inventory_len;
+	char failure[240];		/* a FAIL before any disk: "2 missing" */
+
+	time_t started, ended;
+	uint64_t elapsed_ns;
+	const char *state;		/* running, complete, interrupted */
+	struct machine_firmware firmware;
+	struct netcheck net;		/* iperf3 beside the burn */
+	int have_net;
+	int results_lost;		/* some results could not be written */
+	int verdict;			/* enum judge_verdict, overall */
+	int exit_code;
+
+	int n;
+	struct record_disk *disks;
+	int nnotes;
+	char **notes;			/* said at start, kept in the results */
+};
+
+/* An empty record for a command; s stays the caller's. */
+void record_init(struct record *r, const char *command, int argc,
+		 char **argv, struct settings *s);
+
+/* A new disk to test: path (copied), mode; NULL when out of memory. */
+struct record_disk *record_add(struct record *r, const char *path, int mode);
+
+/* A note said at the start and kept in the results. */
+__attribute__((format(printf, 2, 3)))
+void record_note(struct record *r, const char *fmt, ...);
+
+/*
+ * Takes a fresh snapshot of every disk's engine, judges each disk and the
+ * run, and sets the state and exit code. final: the run is over (SMART
+ * after, like disks compared, the state complete or interrupted).
+ */
+void record_judge(struct record *r, int final, int interrupted);
+
+void record_free(struct record *r);
+
+#endif

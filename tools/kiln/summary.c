@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: the run told for people: summary.txt, the per-disk table
+ * the console shows every few minutes and at the end, and the verdict in
+ * letters readable across a room. 80 columns, plain text, verdict first.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "crc32c.h"
+#include "summary.h"
+#include "timing.h"
+#include "version.h"
+
+int summary_min_max(const struct record_disk *d, int phase, double *min,
+		    double *max)
+{
+	double avg = judge_phase_rate(&d->snap, phase);
+	const struct monitor_target *mt = d->mt;
+
+	if (!mt || !mt->seconds[phase] || avg <= 0)
+		return 0;
+	/*
+	 * The slowest and fastest whole seconds; the average also counts the
+	 * phase's partial seconds at its ends. Some stretch of the phase ran
+	 * at or below its average and some at or above it, so a minimum above
+	 * the average (or a maximum below it) only means the partial seconds
+	 * were the extremes: the average bounds them then.
+	 */
+	*min = mt->min[phase] < avg ? mt->min[phase] : avg;
+	*max = mt->max[phase] > avg ? mt->max[phase] : avg;
+	return 1;
+}
+
+static void rate_cols(FILE *f, const struct record_disk *d, int phase)
+{
+	double avg = judge_phase_rate(&d->snap, phase), min, max;
+
+	if (avg <= 0) {
+		fprintf(f, " %5s %5s %5s", "-", "-", "-");
+		return;
+	}
+	fprintf(f, " %5.0f", avg);
+	if (summary_min_max(d, phase, &min, &max))
+		fprintf(f, " %5.0f %5.0f", min, max);
+	else
+		fprintf(f, " %5s %5s", "-", "-");
+}
+
+/* Labels longer than the column get a line of their own: none are cut. */
+#define NAME_COL 10
+
+void summary_table(const struct record *r, FILE *f, int final)
+{
+	char size[32];
+	int i;
+
+	fprintf(f, "%-*s %9s %18s%18s %4s %5s %s\n", NAME_COL, "target",
+		"size", "write MB/s", "verify/read MB/s", "I/O", "bad",
+		final ? "verdict" : "state");
+	fprintf(f, "%-*s %9s %6s%6s%6s%6s%6s%6s %4s %5s\n", NAME_COL, "", "",
+		"avg", "min", "max", "avg", "min", "max", "err", "units");
+	for (i = 0; i < r->n; i++) {
+		const struct record_disk *d = &r->disks[i];
+		const struct engine_snap *s = &d->snap;
+		int own_line = strlen(d->label) > NAME_COL;
+
+		if (own_line)
+			fprintf(f, "%s\n", d->label);
+		fprintf(f, "%-*s %9s ", NAME_COL, own_line ? "" : d->label,
+			settings_fmt_size(d->t.size, size, sizeof(size)));
+		rate_cols(f, d, PHASE_WRITE);
+		rate_cols(f, d, d->ep.mode == ENGINE_READ ? PHASE_READ :
+			  PHASE_VERIFY);
+		fprintf(f, " %4u %5u %s\n", s->c.io_errors, s->c.bad_units,
+			final ? judge_name(d->j.verdict) :
+			engine_state_name(s->c.state));
+	}
+}
+
+/* One bad unit, or a run of n like ones (zeroed, foreign) that follow it. */
+static void bad_detail(FILE *f, const struct engine_bad *b, unsigned n)
+{
+	const struct unit_verdict *v = &b->v;
+	unsigned i, nb = v->nbits < UNIT_MAX_BITS ? v->nbits : UNIT_MAX_BITS;
+
+	if (n > 1) {
+		fprintf(f, "    %s: %u units from byte %llu to %llu (pass %u); "
+			"%s\n", unit_class_name(v->class), n,
+			(unsigned long long)b->offset,
+			(unsigned long long)(b->offset + (uint64_t)n * UNIT_SIZE),
+			b->pass, engine_retry_name(b->retry));
+		return;
+	}
+	fprintf(f, "    %s at byte %llu (pass %u)", unit_class_name(v->class),
+		(unsigned long long)b->offset, b->pass);
+	switch (v->class) {
+	case UNIT_BITFLIP:
+		fprintf(f, ": %u bit%s, at", v->nbits, v->nbits == 1 ? "" : "s");
+		for (i = 0; i < nb; i++)
+			fprintf(f, " %u", v->bits[i]);
+		if (nb < v->nbits)
+			fprintf(f, " ...");
+		break;
+	case UNIT_STALE:
+		fprintf(f, ": holds pass %u of run %016llx", v->found.pass,
+			(unsigned long long)v->found.run_id);
+		break;
+	case UNIT_MISDIRECTED:
+		fprintf(f, ": holds the unit for byte %llu of disk %016llx",
+			(unsigned long long)v->found.offset,
+			(unsigned long long)v->found.ident);
+		break;
+	case UNIT_TORN:
+		fprintf(f, ": differing sectors, mask 0x%x", v->sectors_bad);
+		break;
+	default:
+		break;
+	}
+	fprintf(f, "; %s\n", engine_retry_name(b->retry));
+}
+
+/* How many bad units from i on are one stretch: same class, back to back. */
+static unsigned run_length(const struct engine_snap *et, unsigned i)
+{
+	const struct engine_bad *a = &et->bad[i];
+	unsigned n = 1;
+
+	if (a->v.class != UNIT_ZEROED && a->v.class != UNIT_FOREIGN)
+		return 1;
+	while (i + n < et->nbad && et->bad[i + n].v.class == a->v.class &&
+	       et->bad[i + n].retry == a->retry &&
+	       et->bad[i + n].offset == a->offset + (uint64_t)n * UNIT_SIZE)
+		n++;
+	return n;
+}
+
+void summary_text(const struct record *o, FILE *f)
+{
+	const struct settings *s = o->s;
+	int i, r, failed = 0, warned = 0;
+	char a[40], b[40], hms[32], bs[32], fw[160];
+	struct utsname u;
+
+	for (i = 0; i < o->n; i++) {
+		failed += o->disks[i].j.verdict == JUDGE_FAIL;
+		warned += o->disks[i].j.verdict == JUDGE_WARN;
+	}
+	fprintf(f, "kiln %s: %s, %d target%s, %d failed, %d warned (%s)\n",
+		o->command, judge_name(o->verdict), o->n, o->n == 1 ? "" : "s",
+		failed, warned, o->state);
+	fprintf(f, "run %016llx  %s .. %s  (%s)%s\n",
+		(unsigned long long)o->run_id,
+		timing_fmt_utc(o->started, 0, a, sizeof(a)),
+		timing_fmt_utc(o->ended ? o->ended : o->started, 0, b, sizeof(b)),
+		timing_fmt_hms(o->elapsed_ns / 1000000000ull, hms, sizeof(hms)),
+		timing_clock_trusted(o->started) ? "" : "  clock not set");
+	fprintf(f, "kiln %s, Linux %s, crc32c %s\n", version_string(),
+		uname(&u) == 0 ? u.release : "?", crc32c_name());
+	fprintf(f, "%s\n", machine_firmware_text(&o->firmware, fw, sizeof(fw)));
+	fprintf(f, "bs %s, qd %u", settings_fmt_size(s->bs, bs, sizeof(bs)),
+		s->qd);
+	if (s->passes)
+		fprintf(f, ", passes %u", s->passes);
+	if (s->duration)
+		fprintf(f, ", duration %s",
+			timing_fmt_hms(s->duration, hms, sizeof(hms)));
+	fprintf(f, "\n");
+	for (i = 0; i < o->nnotes; i++)
+		fprintf(f, "note: %s\n", o->notes[i]);
+	if (o->have_net && o->net.done)
+		summary_network(o, f);
+	if (o->failure[0])
+		fprintf(f, "FAIL: %s\n", o->failure);
+	if (o->results_lost)
+		fprintf(f, "results: some files of this run could not be "
+			"written (see the console)\n");
+	if (!o->n)
+		fprintf(f, "FAIL: nothing was tested\n");
+	fprintf(f, "\n");
+	summary_table(o, f, 1);
+
+	for (i = 0; i < o->n; i++) {
+		const struct record_disk *d = &o->disks[i];
+		const struct engine_snap *et = &d->snap;
+		unsigned k, lines;
+
+		fprintf(f, "\n%s (%s): %s\n", d->label, d->path,
+			judge_name(d->j.verdict));
+		fprintf(f, "  identity %s\n", d->t.id.identity);
+		for (r = 0; r < d->j.nreasons; r++)
+			fprintf(f, "  - %s\n", d->j.reasons[r]);
+		for (k = 0; k < et->nerrors && k < 10; k++) {
+			const struct engine_error *e = &et->errors[k];
+
+			fprintf(f, "    %s error%s at byte %llu (+%llu), pass %u: "
+				"%s\n", engine_phase_name(e->phase),
+				e->count > 1 ? "s" : "",
+				(unsigned long long)e->offset,
+				(unsigned long long)e->length, e->pass,
+				strerror(e->err));
+		}
+		for (k = 0, lines = 0; k < et->nbad && lines < 10; lines++) {
+			unsigned n = run_length(et, k);
+
+			bad_detail(f, &et->bad[k], n);
+			k += n;
+		}
+	}
+	fprintf(f, "\n");
+	summary_banner(o->verdict == JUDGE_FAIL ? "FAIL" :
+		       !strcmp(o->state, "interrupted") ? "STOP" :
+		       judge_name(o->verdict), f);
+	fprintf(f, "    %s\n\n", machine_firmware_text(&o->firmware, fw,
+						       sizeof(fw)));
+}
+
+void summary_network(const struct record *o, FILE *f)
+{
+	const struct netcheck *n = &o->net;
+
+	if (n->received_mbps >= 0)
+		fprintf(f, "network: %.0f Mbit/s received by iperf3 server %s "
+			"(%.0f sent), %u s during the burn\n", n->received_mbps,
+			n->server, n->sent_mbps, n->seconds);
+	else
+		fprintf(f, "network: iperf3 to %s failed: %s\n", n->server,
+			n->error);
+}
+
+/* 5x5 letters, each cell drawn two characters wide. */
+static const struct {
+	char c;
+	const char *rows[5];
+} glyphs[] = {
+	{ 'P', { "#### ", "#   #", "#### ", "#    ", "#    " } },
+	{ 'A', { " ### ", "#   #", "#####", "#   #", "#   #" } },
+	{ 'S', { " ####", "#    ", " ### ", "    #", "#### " } },
+	{ 'F', { "#####", "#    ", "#### ", "#    ", "#    " } },
+	{ 'I', { "#####", "  #  ", "  #  ", "  #  ", "#####" } },
+	{ 'L', { "#    ", "#    ", "#    ", "#    ", "#####" } },
+	{ 'W', { "#   #", "#   #", "# # #", "## ##", "#   #" } },
+	{ 'R', { "#### ", "#   #", "#### ", "#  # ", "#   #" } },
+	{ 'N', { "#   #", "##  #", "# # #", "#  ##", "#   #" } },
+	{ 'T', { "#####", "  #  ", "  #  ", "  #  ", "  #  " } },
+	{ 'O', { " ### ", "#   #", "#   #", "#   #", " ### " } },
+};
+
+void summary_banner(const char *word, FILE *f)
+{
+	int row, k, col;
+	size_t g;
+	const char *w;
+
+	for (row = 0; row < 5; row++) {
+		fputs("    ", f);
+		for (w = word; *w; w++) {
+			for (g = 0; g < sizeof(glyphs) / sizeof(glyphs[0]); g++)
+				if (glyphs[g].c == *w)
+					break;
+			for (col = 0; col < 5; col++)
+				for (k = 0; k < 2; k++)
+					fputc(g < sizeof(glyphs) / sizeof(glyphs[0]) ?
+					      glyphs[g].rows[row][col] : ' ', f);
+			fputs("    ", f);
+		}
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+	fflush(f);
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KILN_SUMMARY_H
+#define KILN_SUMMARY_H
+
+#include <stdio.h>
+
+#include "record.h"
+
+/* The per-disk table; final adds the verdict column. */
+void summary_table(const struct record *r, FILE *f, int final);
+
+/* summary.txt: what a person reads first. */
+void summary_text(const struct record *r, FILE *f);
+
+/* The network line: what iperf3 beside the burn measured. */
+void summary_network(const struct record *r, FILE *f);
+
+/* The verdict in letters readable across a room. */
+void summary_banner(const char *word, FILE *f);
+
+/*
+ * A phase's slowest and fastest second (MB/s) as the table and the results
+ * give them, bracketing its average; 0 when not measured.
+ */
+int summary_min_max(const struct record_disk *d, int phase, double *min,
+		    double *max);
+
+#endif
