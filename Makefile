@@ -82,6 +82,12 @@ UNIT_BINS := $(UNIT_TESTS:%=$(OUT)/tests/%)
 # input (mangled sysfs trees) and want memory errors to fail loudly.
 ASAN_KILN := $(OUT)/tests/kiln-asan
 
+# The whole tester under ThreadSanitizer: tests/host/tsan.t runs the host
+# burn tests with it, so a race between the workers and the main thread
+# fails make check.
+TSAN_KILN := $(OUT)/tests/kiln-tsan
+TSAN_OBJS := $(KILN_SRCS:tools/kiln/%.c=$(OUT)/tsan/%.o)
+
 # The host build for unit tests: the same sources under ASan and UBSan.
 HOST_CC := cc
 SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer \
@@ -136,9 +142,21 @@ $(ASAN_KILN): $(HOST_OBJS) $(OUT)/host/main.o
 	$(Q)mkdir -p $(@D)
 	$(Q)$(HOST_CC) $(CFLAGS) $(SANITIZE) -o $@ $^ $(LIBURING_A) -lpthread
 
+$(OUT)/tsan/%.o: tools/kiln/%.c | $(DEPS_STAMP)
+	$(call quiet,TSANCC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(HOST_CC) $(CFLAGS) -O1 -fsanitize=thread -DKILN_VERSION='"tsan"' \
+		-MMD -MP -c -o $@ $<
+
+$(TSAN_KILN): $(TSAN_OBJS)
+	$(call quiet,HOSTLD,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(HOST_CC) $(CFLAGS) -fsanitize=thread -o $@ $^ $(LIBURING_A) \
+		-lpthread
+
 # The e2e tests boot the ramboot and the boot media in QEMU: check
 # builds them too.
-check: $(OUT)/kiln $(UNIT_BINS) $(ASAN_KILN) image | $(DEPS_STAMP)
+check: $(OUT)/kiln $(UNIT_BINS) $(ASAN_KILN) $(TSAN_KILN) image | $(DEPS_STAMP)
 	prove -r tests/
 
 # The ramboot: Debian's kernel (fetched and unpacked, never installed)
@@ -171,10 +189,12 @@ bench: $(OUT)/kiln | $(DEPS_STAMP)
 	sh scripts/bench.sh
 
 clean:
-	rm -rf $(OUT)/musl $(OUT)/host $(OUT)/tests $(OUT)/kiln $(MUSL_INC)
+	rm -rf $(OUT)/musl $(OUT)/host $(OUT)/tsan $(OUT)/tests $(OUT)/kiln \
+		$(MUSL_INC)
 
 .PHONY: all bench check clean deps image lab lab-host ramboot
 .DELETE_ON_ERROR:
 .SECONDARY:
 
--include $(KILN_OBJS:.o=.d) $(HOST_OBJS:.o=.d) $(OUT)/host/main.d
+-include $(KILN_OBJS:.o=.d) $(HOST_OBJS:.o=.d) $(OUT)/host/main.d \
+	$(TSAN_OBJS:.o=.d)

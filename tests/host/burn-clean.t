@@ -6,7 +6,7 @@
 . "$(dirname "$0")/../lib/host.sh"
 
 test_expect_success 'out/kiln is one static binary' '
-	file "$KILN" >"$TEST_TMP/file" &&
+	file "$TOP/out/kiln" >"$TEST_TMP/file" &&
 	grep_in "statically linked" "$TEST_TMP/file"
 '
 

@@ -11,7 +11,9 @@
 # kept in a log that is shown, commented, when they fail.
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-KILN="$TOP/out/kiln"
+# KILN_UNDER_TEST runs the tests against another build of the tester (the
+# ThreadSanitizer one: tests/host/tsan.t).
+KILN="${KILN_UNDER_TEST:-$TOP/out/kiln}"
 test_count=0
 test_failed=0
 TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/kiln-test.XXXXXX")
