@@ -45,9 +45,11 @@ KILN_SRCS := \
 	tools/kiln/main.c \
 	tools/kiln/monitor.c \
 	tools/kiln/netcheck.c \
+	tools/kiln/options.c \
 	tools/kiln/pci.c \
 	tools/kiln/pciids.c \
 	tools/kiln/plan.c \
+	tools/kiln/probe.c \
 	tools/kiln/record.c \
 	tools/kiln/report.c \
 	tools/kiln/result.c \
@@ -57,7 +59,6 @@ KILN_SRCS := \
 	tools/kiln/settings.c \
 	tools/kiln/signature.c \
 	tools/kiln/summary.c \
-	tools/kiln/survey.c \
 	tools/kiln/sysfs.c \
 	tools/kiln/target.c \
 	tools/kiln/timing.c \

@@ -63,7 +63,7 @@ test_expect_success 'a target given twice, by two names' '
 	usage_error "given twice" burn "$f" "$TEST_TMP/link"
 '
 test_expect_success 'verify without a run id' '
-	usage_error "needs the --run-id" burn --mode verify "$f"
+	usage_error "needs the record of the write" burn --mode verify "$f"
 '
 test_expect_success 'not a block device or a file' '
 	usage_error "not a block device or a regular file" burn --mode read "$TEST_TMP"

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Description: choosing disks for kiln run: each class gets its action,
- * include and exclude match by serial, WWN, model, name, controller PCI
- * address or driver (globs, any case), and consent to destroy data can be
- * given disk by disk.
+ * Description: the plan: the one safety decision, row by row for both
+ * commands; choosing disks for kiln run (each class its action; include
+ * and exclude by serial, WWN, model, name, controller PCI address or
+ * driver; consent disk by disk; two paths to one disk tested once); and
+ * README's safety table, which must be the decision's own.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../lib/tap.h"
@@ -24,6 +27,7 @@ static void disk(int i, const char *name, const char *serial,
 	snprintf(d->id.name, sizeof(d->id.name), "%s", name);
 	snprintf(d->id.serial, sizeof(d->id.serial), "%s", serial);
 	snprintf(d->id.wwid, sizeof(d->id.wwid), "%s", wwid);
+	snprintf(d->id.identity, sizeof(d->id.identity), "wwn:%s", wwid);
 	snprintf(d->id.model, sizeof(d->id.model), "%s", model);
 	d->controller = ctrl;
 	d->safety.class = class;
@@ -44,10 +48,92 @@ static const char *actions(const struct settings *s)
 	return out;
 }
 
-int main(void)
+static void set(struct settings *s, const char *key, const char *value)
+{
+	char err[200];
+
+	if (settings_set(s, settings_key(key), value, SOURCE_OPTION, err,
+			 sizeof(err)))
+		tap_bail("%s", err);
+}
+
+static int decide(int command, int mode, int class, int consent, int file,
+		  int created, int empty, int ro, int twice)
+{
+	struct plan_input in = { command, mode, class, consent, file, created,
+				 empty, ro, twice };
+
+	return plan_decide(&in).action;
+}
+
+enum { BURN = PLAN_BURN, RUN = PLAN_RUN, WV = SETTINGS_WRITE_VERIFY,
+       W = SETTINGS_WRITE, V = SETTINGS_VERIFY, RD = SETTINGS_READ,
+       IU = SAFETY_IN_USE, HD = SAFETY_HAS_DATA, KD = SAFETY_KILN_DATA,
+       BL = SAFETY_BLANK, REF = PLAN_REFUSE, SKIP = PLAN_SKIP,
+       READ = PLAN_READ, WRITE = PLAN_WRITE };
+
+static void test_decision(void)
+{
+	int m, c;
+
+	/* In use: never written, whatever the consent or mode. */
+	for (m = WV; m <= RD; m++) {
+		tap_ok(decide(BURN, m, IU, 1, 0, 0, 0, 0, 0) == REF &&
+		       decide(RUN, m, IU, 1, 0, 0, 0, 0, 0) == SKIP,
+		       "in-use, mode %s: burn refuses, run leaves it be",
+		       settings_mode_name(m));
+	}
+	/* Given twice: refused by burn, tested once by run. */
+	for (c = IU; c <= BL; c++)
+		tap_ok(decide(BURN, WV, c, 1, 0, 0, 0, 0, 1) == REF &&
+		       decide(BURN, RD, c, 1, 0, 0, 0, 0, 1) == REF &&
+		       decide(RUN, WV, c, 1, 0, 0, 0, 0, 1) == SKIP,
+		       "the same medium twice (%s): burn refuses, run skips "
+		       "the second path", safety_class_name(c));
+	/* Reading modes only read, whatever the class (in-use aside). */
+	for (m = V; m <= RD; m++)
+		for (c = HD; c <= BL; c++)
+			tap_ok(decide(BURN, m, c, 0, 0, 0, 0, 0, 0) == READ &&
+			       decide(RUN, m, c, 0, 0, 0, 0, 1, 0) == READ &&
+			       decide(BURN, m, c, 0, 1, 0, 0, 1, 0) == READ,
+			       "mode %s on %s: read only (read-only devices "
+			       "and files too)", settings_mode_name(m),
+			       safety_class_name(c));
+	for (m = WV; m <= W; m++) {
+		const char *mn = settings_mode_name(m);
+
+		tap_ok(decide(BURN, m, BL, 0, 0, 0, 0, 0, 0) == WRITE &&
+		       decide(RUN, m, BL, 0, 0, 0, 0, 0, 0) == WRITE &&
+		       decide(BURN, m, KD, 0, 0, 0, 0, 0, 0) == WRITE &&
+		       decide(RUN, m, KD, 0, 0, 0, 0, 0, 0) == WRITE,
+		       "%s: blank and kiln-data disks are written", mn);
+		tap_ok(decide(BURN, m, HD, 0, 0, 0, 0, 0, 0) == REF &&
+		       decide(RUN, m, HD, 0, 0, 0, 0, 0, 0) == READ,
+		       "%s: has-data without consent: burn refuses, run reads",
+		       mn);
+		tap_ok(decide(BURN, m, HD, 1, 0, 0, 0, 0, 0) == WRITE &&
+		       decide(RUN, m, HD, 1, 0, 0, 0, 0, 0) == WRITE,
+		       "%s: has-data with consent is written", mn);
+		tap_ok(decide(BURN, m, BL, 1, 0, 0, 0, 1, 0) == REF &&
+		       decide(RUN, m, BL, 1, 0, 0, 0, 1, 0) == READ &&
+		       decide(BURN, m, KD, 1, 1, 0, 0, 1, 0) == REF,
+		       "%s on a read-only device or file: burn refuses before "
+		       "any I/O, run tests it read-only", mn);
+		tap_ok(decide(BURN, m, BL, 0, 1, 1, 0, 0, 0) == WRITE &&
+		       decide(BURN, m, BL, 0, 1, 0, 1, 0, 0) == WRITE &&
+		       decide(BURN, m, KD, 0, 1, 0, 0, 0, 0) == WRITE,
+		       "%s: a file kiln created, an empty one, or one of kiln "
+		       "data is written", mn);
+		tap_ok(decide(BURN, m, HD, 0, 1, 0, 0, 0, 0) == REF &&
+		       decide(BURN, m, BL, 0, 1, 0, 0, 0, 0) == REF &&
+		       decide(BURN, m, HD, 1, 1, 0, 0, 0, 0) == WRITE,
+		       "%s: any other file (even all zeros) needs consent", mn);
+	}
+}
+
+static void test_choose(void)
 {
 	struct settings s;
-	char err[200];
 
 	snprintf(ctrls[0].pci, sizeof(ctrls[0].pci), "0000:03:00.0");
 	snprintf(ctrls[0].driver, sizeof(ctrls[0].driver), "mpt3sas");
@@ -68,48 +154,101 @@ int main(void)
 	tap_ok(!strcmp(actions(&s), "WWR-R"), "by class: blank and kiln-data "
 	       "written, has-data read, in-use untouched (%s)", actions(&s));
 
-	settings_set(&s, "destroy-data", "1", err, sizeof(err));
+	set(&s, "destroy-data", "1");
 	tap_ok(!strcmp(actions(&s), "WWW-W"), "destroy-data=1: every has-data "
 	       "disk written, in-use still untouched");
-
-	settings_set(&s, "destroy-data", "S4EVNX0R1234", err, sizeof(err));
+	set(&s, "destroy-data", "S4EVNX0R1234");
 	tap_ok(!strcmp(actions(&s), "WWR-W"), "consent by serial: only that "
 	       "disk (%s)", actions(&s));
-	settings_set(&s, "destroy-data", "5000C500A1B2C303, zzz", err, sizeof(err));
+	set(&s, "destroy-data", "5000C500A1B2C303, zzz");
 	tap_ok(!strcmp(actions(&s), "WWW-R"), "consent by WWN, any case, "
 	       "without naa. (%s)", actions(&s));
-	settings_set(&s, "destroy-data", "0", err, sizeof(err));
+	set(&s, "destroy-data", "wwn:naa.5000c500a1b2c303");
+	tap_ok(!strcmp(actions(&s), "WWW-R"), "consent by the identity kiln "
+	       "prints (%s)", actions(&s));
+	set(&s, "destroy-data", "sdc");
+	tap_ok(!strcmp(actions(&s), "WWR-R"), "a kernel name is no consent: "
+	       "names shift when a drive drops out (%s)", actions(&s));
+	set(&s, "destroy-data", "0");
 	tap_ok(!strcmp(actions(&s), "WWR-R"), "destroy-data=0 takes it back");
 
-	settings_set(&s, "exclude", "nvme*", err, sizeof(err));
+	set(&s, "exclude", "nvme*");
 	tap_ok(!strcmp(actions(&s), "WWR--"), "exclude by name glob");
-	settings_set(&s, "exclude", "za2*,ZA3DATA", err, sizeof(err));
+	set(&s, "exclude", "za2*,ZA3DATA");
 	tap_ok(!strcmp(actions(&s), "W---R"), "exclude by serial globs (%s)",
 	       actions(&s));
-	settings_set(&s, "exclude", "0000:81:*", err, sizeof(err));
-	tap_ok(!strcmp(actions(&s), "WWR--"), "exclude by controller PCI address");
+	set(&s, "exclude", "0000:81:*");
+	tap_ok(!strcmp(actions(&s), "WWR--"), "exclude by controller PCI "
+	       "address");
 	settings_free(&s);
 
 	settings_defaults(&s);
-	settings_set(&s, "include", "ST4000*", err, sizeof(err));
+	set(&s, "include", "ST4000*");
 	tap_ok(!strcmp(actions(&s), "WWR--"), "include by model glob");
-	settings_set(&s, "include", "mpt3sas", err, sizeof(err));
+	set(&s, "include", "mpt3sas");
 	tap_ok(!strcmp(actions(&s), "WWR--"), "include by controller driver");
-	settings_set(&s, "include", "naa.5000c500a1b2c301 5000c500a1b2c302",
-		     err, sizeof(err));
+	set(&s, "include", "naa.5000c500a1b2c301 5000c500a1b2c302");
 	tap_ok(!strcmp(actions(&s), "WW---"), "include by WWN, with and "
 	       "without naa. (%s)", actions(&s));
-	settings_set(&s, "include", "sdd", err, sizeof(err));
+	set(&s, "include", "sdd");
 	tap_ok(!strcmp(actions(&s), "-----"), "include cannot bring in an "
 	       "in-use disk");
 	settings_free(&s);
 
 	settings_defaults(&s);
-	settings_set(&s, "mode", "read", err, sizeof(err));
+	set(&s, "mode", "read");
 	tap_ok(!strcmp(actions(&s), "RRR-R"), "mode read: everything usable "
 	       "is read only");
-	disks[0].unusable[0] = 'x';
-	tap_ok(!strcmp(actions(&s), "-RR-R"), "an unusable disk is skipped");
+	set(&s, "mode", "verify");
+	tap_ok(!strcmp(actions(&s), "RRR-R"), "mode verify reads only too: "
+	       "nothing for a countdown to announce");
 	settings_free(&s);
+
+	settings_defaults(&s);
+	disks[2].read_only = 1;
+	tap_ok(!strcmp(actions(&s), "WWR-R"), "a read-only disk is read");
+	disks[0].read_only = 1;
+	tap_ok(!strcmp(actions(&s), "RWR-R"), "... even when blank (%s)",
+	       actions(&s));
+	disks[0].read_only = disks[2].read_only = 0;
+
+	/* Multipath: sdc is a second path to sdb's disk. */
+	snprintf(disks[2].id.identity, sizeof(disks[2].id.identity), "%s",
+		 disks[1].id.identity);
+	disks[2].safety.class = SAFETY_KILN_DATA;
+	tap_ok(!strcmp(actions(&s), "WW--R"), "two paths to one disk: it is "
+	       "tested once (%s)", actions(&s));
+	disks[2] = disks[4];
+	snprintf(disks[2].id.identity, sizeof(disks[2].id.identity),
+		 "wwn:other");
+
+	disks[0].unusable[0] = 'x';
+	tap_ok(actions(&s)[0] == '-', "an unusable disk is skipped");
+	settings_free(&s);
+}
+
+/* README.md's safety table is plan_table()'s, character for character. */
+static void test_readme(void)
+{
+	char *table = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&table, &len);
+	int found;
+
+	plan_table(f);
+	fclose(f);
+	found = tap_readme_has(table);
+	if (found < 0)
+		tap_skip("README.md not found (run from the top of the tree)");
+	else if (!tap_ok(found, "README's safety table is the decision's own"))
+		tap_diag("plan_table() says:\n%s", table);
+	free(table);
+}
+
+int main(void)
+{
+	test_decision();
+	test_choose();
+	test_readme();
 	return tap_done();
 }

@@ -12,7 +12,13 @@
 #include <unistd.h>
 
 #include "../lib/tap.h"
+#include "options.h"
 #include "settings.h"
+
+/* A command that takes every key kiln burn and kiln run take. */
+static const struct options_cmd any_cmd = {
+	"test", "[OPTIONS] ARG...", "", SCOPE_BURN | SCOPE_RUN | SCOPE_SETTINGS,
+};
 
 static int size_is(const char *text, uint64_t want)
 {
@@ -49,11 +55,12 @@ static int parse(struct settings *s, char *line, char **args, int *nargs,
 	char *argv[32], *save = NULL, *w;
 	int argc = 0;
 
+	argv[argc++] = "test";
 	for (w = strtok_r(line, " ", &save); w && argc < 32;
 	     w = strtok_r(NULL, " ", &save))
 		argv[argc++] = w;
 	settings_defaults(s);
-	return settings_parse_argv(s, argc, argv, args, nargs, err, errlen);
+	return options_parse(s, &any_cmd, argc, argv, args, nargs, err, errlen);
 }
 
 static int bad_line(const char *line, const char *want)
@@ -70,6 +77,24 @@ static int bad_line(const char *line, const char *want)
 			 want);
 	settings_free(&s);
 	return ok;
+}
+
+/* README.md's table of keys is settings_table()'s, character for character. */
+static void test_readme(void)
+{
+	char *table = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&table, &len);
+	int found;
+
+	settings_table(f);
+	fclose(f);
+	found = tap_readme_has(table);
+	if (found < 0)
+		tap_skip("README.md not found (run from the top of the tree)");
+	else if (!tap_ok(found, "README's table of keys is the key table's own"))
+		tap_diag("settings_table() says:\n%s", table);
+	free(table);
 }
 
 int main(void)
@@ -98,6 +123,11 @@ int main(void)
 	tap_ok(duration_bad("") && duration_bad("5x") && duration_bad("h") &&
 	       duration_bad("-5") && duration_bad("1.5h") &&
 	       duration_bad("999999999999d"), "bad durations are refused");
+	tap_ok(duration_bad("1h30") && duration_bad("1d1d") &&
+	       duration_bad("30m1h") && duration_bad("5S") &&
+	       duration_bad("1h 30m") && duration_is("1d2h3m4s", 93784),
+	       "the duration grammar is strict: 1h30, 1d1d, units out of order "
+	       "and capitals are refused, not guessed at");
 
 	{
 		unsigned u = 7;
@@ -112,14 +142,14 @@ int main(void)
 
 	snprintf(line, sizeof(line), "--mode write --bs=128k --qd 4 "
 		 "--passes 3 --duration 12h --offset 1M --span quick:300M "
-		 "--max-writes 0 --run-id DEADbeef --out /tmp/r --json "
+		 "--max-writes 0 --out /tmp/r --json "
 		 "--destroy-data /dev/sdb /dev/sdc");
 	ret = parse(&s, line, args, &n, err, sizeof(err));
 	tap_ok(ret == 0 && s.mode == SETTINGS_WRITE && s.bs == 131072 &&
 	       s.qd == 4 && s.passes == 3 && s.duration == 43200 &&
 	       s.offset == 1048576 && s.quick && s.span == 314572800 &&
-	       s.max_writes_set && s.max_writes == 0 && s.run_id_set &&
-	       s.run_id == 0xdeadbeef && !strcmp(s.out, "/tmp/r") && s.json &&
+	       s.max_writes_set && s.max_writes == 0 &&
+	       !strcmp(s.out, "/tmp/r") && s.json &&
 	       s.destroy_data && n == 2 && !strcmp(args[0], "/dev/sdb") &&
 	       !strcmp(args[1], "/dev/sdc"),
 	       "a full command line sets every key and keeps the targets");
@@ -132,22 +162,59 @@ int main(void)
 	       !s.run_id_set && !s.destroy_data && !s.json && s.interval == 10 &&
 	       s.deadline == 60 && n == 1, "defaults: write-verify, 1M, qd 8, "
 	       "no consent");
+	settings_free(&s);
 
 	snprintf(line, sizeof(line), "--json=0 --destroy-data=1 -- --odd-name");
 	ret = parse(&s, line, args, &n, err, sizeof(err));
 	tap_ok(ret == 0 && !s.json && s.destroy_data && n == 1 &&
 	       !strcmp(args[0], "--odd-name"),
 	       "flags take =1/=0; -- ends the options");
+	settings_free(&s);
+
+	snprintf(line, sizeof(line), "--destroy-data 0 --json no disk.img");
+	ret = parse(&s, line, args, &n, err, sizeof(err));
+	tap_ok(ret == 0 && !s.destroy_data && !s.destroy_list && !s.json &&
+	       n == 1 && !strcmp(args[0], "disk.img"),
+	       "a flag followed by 0 or no takes it: no consent, and no target "
+	       "named 0");
+	settings_free(&s);
+
+	snprintf(line, sizeof(line), "--destroy-data yes --json On a.img");
+	ret = parse(&s, line, args, &n, err, sizeof(err));
+	tap_ok(ret == 0 && s.destroy_data && !s.destroy_list && s.json &&
+	       n == 1, "... and yes, true, on (any case) are flag words too");
+	settings_free(&s);
+
+	snprintf(line, sizeof(line), "--destroy-data=true --destroy-data=no "
+		 "--destroy-data SER1 x");
+	ret = parse(&s, line, args, &n, err, sizeof(err));
+	tap_ok(ret == 0 && s.destroy_data && !s.destroy_list && n == 2 &&
+	       !strcmp(args[0], "SER1"),
+	       "=true is all, never a serial; a list needs '=': without it the "
+	       "word is a target");
+	settings_free(&s);
+
+	snprintf(line, sizeof(line), "--destroy-data=ZA1,loop:/tmp/x.img y");
+	ret = parse(&s, line, args, &n, err, sizeof(err));
+	tap_ok(ret == 0 && !s.destroy_data && s.destroy_list &&
+	       !strcmp(s.destroy_list, "ZA1,loop:/tmp/x.img"),
+	       "destroy-data=LIST takes serials and identities");
+	settings_free(&s);
 
 	snprintf(line, sizeof(line), "--span quick x");
 	ret = parse(&s, line, args, &n, err, sizeof(err));
 	tap_ok(ret == 0 && s.quick && s.span == 3ull << 30,
 	       "--span quick samples 3 GiB");
+	settings_free(&s);
 
 	snprintf(line, sizeof(line), "--help");
 	tap_ok(parse(&s, line, args, &n, err, sizeof(err)) == 1,
 	       "--help is asked for, not an error");
 
+	tap_ok(bad_line("--protectX /dev/sda x", "unknown option '--protectX'") &&
+	       bad_line("--jso x", "unknown option '--jso'") &&
+	       bad_line("--b 4k x", "unknown option '--b'"),
+	       "no prefix matching: --protectX is not --protect");
 	tap_ok(bad_line("--frobnicate x", "unknown option '--frobnicate'") &&
 	       bad_line("-x y", "unknown option '-x'") &&
 	       bad_line("x --bs", "--bs needs a value") &&
@@ -167,12 +234,44 @@ int main(void)
 	       "every bad input is one line naming the option and the value");
 
 	settings_defaults(&s);
-	tap_ok(settings_set(&s, "qd", "16", err, sizeof(err)) == 0 && s.qd == 16 &&
-	       settings_set(&s, "nonesuch", "1", err, sizeof(err)) == -ENOENT &&
-	       strstr(err, "unknown setting 'nonesuch'") &&
-	       settings_set(&s, "qd", "x", err, sizeof(err)) == -EINVAL &&
-	       s.qd == 16, "settings_set: known keys, unknown keys, bad values");
+	tap_ok(settings_set(&s, settings_key("qd"), "16", SOURCE_CFG, err,
+			    sizeof(err)) == 0 && s.qd == 16 &&
+	       settings_key("nonesuch") == NULL &&
+	       settings_set(&s, settings_key("qd"), "x", SOURCE_CFG, err,
+			    sizeof(err)) == -EINVAL &&
+	       strstr(err, "bad value for qd: 'x'") && s.qd == 16,
+	       "settings_set: known keys, unknown keys, bad values");
 	settings_free(&s);
+
+	{
+		static const struct { const char *line, *want; } checks[] = {
+			{ "--bs 3k x", "bad value for --bs: 3072" },
+			{ "--bs 128M x", "bad value for --bs" },
+			{ "--span 1k x", "bad value for --span: 1024" },
+			{ "--span quick:4k x", "bad value for --span: quick:4096" },
+			{ "--mode verify x", "needs the record of the write" },
+		};
+		size_t i;
+		int ok = 1;
+
+		for (i = 0; i < sizeof(checks) / sizeof(checks[0]); i++) {
+			snprintf(line, sizeof(line), "%s", checks[i].line);
+			err[0] = 0;
+			ret = parse(&s, line, args, &n, err, sizeof(err));
+			if (ret || settings_check(&s, err, sizeof(err)) != -EINVAL ||
+			    !strstr(err, checks[i].want)) {
+				tap_diag("'%s': '%s'", checks[i].line, err);
+				ok = 0;
+			}
+			settings_free(&s);
+		}
+		snprintf(line, sizeof(line), "--mode verify --run-id 12 x");
+		ret = parse(&s, line, args, &n, err, sizeof(err));
+		ok = ok && !ret && !settings_check(&s, err, sizeof(err));
+		settings_free(&s);
+		tap_ok(ok, "settings wrong together are caught by the one check "
+		       "every command runs: bs, span, verify needs a record");
+	}
 
 	tap_ok(!strcmp(settings_fmt_size(100, buf, sizeof(buf)), "100 B") &&
 	       !strcmp(settings_fmt_size(4096, buf, sizeof(buf)), "4 KiB") &&
@@ -187,12 +286,12 @@ int main(void)
 
 		if (!f)
 			tap_bail("cannot make a kiln.cfg");
-		fputs("# kiln.cfg\n\nprofile = soak  # all night\n"
+		fputs("# kiln.cfg\n\nprofile = soak\n"
 		      "duration=8h\nbogus=1\ncountdown=0\nqd=0\n"
 		      "no equals sign\ndestroy-data=SER1, SER2\n", f);
 		fclose(f);
 		settings_defaults(&s);
-		ret = settings_load_cfg(&s, path, &p);
+		ret = options_cfg_file(&s, path, &p);
 		unlink(path);
 		tap_ok(ret == 0 && s.profile == SETTINGS_SOAK &&
 		       s.duration == 28800 && s.countdown == 0 && s.qd == 8 &&
@@ -208,7 +307,7 @@ int main(void)
 		       "each reported with their line");
 
 		p.n = 0;
-		settings_load_cmdline(&s, "BOOT_IMAGE=/vmlinuz quiet "
+		options_cmdline(&s, "BOOT_IMAGE=/vmlinuz quiet "
 				      "kiln.duration=1h kiln.include=\"sd* nvme*\" "
 				      "kiln.destroy-data kiln.after=poweroff "
 				      "kiln.nope=3 kiln.after=later kilnx=1\n", &p);
@@ -229,11 +328,72 @@ int main(void)
 		       !strcmp(settings_get(&s, "destroy-data", val, sizeof(val)),
 			       "1") &&
 		       settings_get(&s, "nope", val, sizeof(val)) == NULL &&
-		       settings_load_cfg(&s, "/nonexistent/kiln.cfg", &p) == -ENOENT,
+		       options_cfg_file(&s, "/nonexistent/kiln.cfg", &p) == -ENOENT,
 		       "settings_get gives values back as text");
 		settings_free(&s);
 	}
+	{
+		struct settings_problems p = { 0 };
+		char *text = malloc(4096);
+		size_t len;
+
+		/* # + 1,022 characters, then a key: read whole, still a comment. */
+		memset(text, 0, 4096);
+		text[0] = '#';
+		memset(text + 1, 'x', 1022);
+		len = (size_t)sprintf(text + 1023, "destroy-data=1\ncountdown=3\n")
+		      + 1023;
+		settings_defaults(&s);
+		options_cfg_text(&s, text, len, &p);
+		tap_ok(!s.destroy_data && !s.destroy_list && s.countdown == 3 &&
+		       p.n == 0, "a long comment line is one line: the consent "
+		       "at its end stays a comment");
+		settings_free(&s);
+
+		len = (size_t)sprintf(text, "include=");
+		memset(text + len, 'a', 3000);
+		len += 3000;
+		len += (size_t)sprintf(text + len, ",SER#1\r\n");
+		settings_defaults(&s);
+		options_cfg_text(&s, text, len, &p);
+		tap_ok(p.n == 0 && s.include && strlen(s.include) == 3006 &&
+		       !strcmp(s.include + 3000, ",SER#1"),
+		       "a long include= line is read whole; '#' inside a value "
+		       "is kept (a serial may hold it)");
+		settings_free(&s);
+
+		settings_defaults(&s);
+		{
+			static const char bom[] = "\xef\xbb\xbf" "countdown=0\r"
+						  "qd=4\rbs=128k";
+
+			options_cfg_text(&s, bom, sizeof(bom) - 1, &p);
+		}
+		tap_ok(p.n == 0 && s.countdown == 0 && s.qd == 4 &&
+		       s.bs == 131072, "a UTF-8 BOM and CR-only line endings "
+		       "(an old Mac editor) read as three lines");
+		settings_free(&s);
+
+		settings_defaults(&s);
+		options_cfg_text(&s, "out=/x\nresults=/y\nnet=yes\n", 25, &p);
+		tap_ok(p.n == 2 && strstr(p.text[0], "'out' is for kiln burn") &&
+		       strstr(p.text[1], "'results' is an option") && s.net,
+		       "kiln.cfg takes the settings of kiln run and the init "
+		       "(net), not options or kiln burn's keys");
+		settings_free(&s);
+		free(text);
+	}
+	settings_defaults(&s);
+	{
+		char val[32];
+
+		tap_ok(!strcmp(settings_get(&s, "passes", val, sizeof(val)), "1") &&
+		       settings_passes(&s) == 1,
+		       "passes is 1 by default, as README says");
+	}
+	settings_free(&s);
 	tap_ok(!strcmp(settings_mode_name(SETTINGS_VERIFY), "verify") &&
 	       !strcmp(settings_mode_name(99), "unknown"), "mode names");
+	test_readme();
 	return tap_done();
 }

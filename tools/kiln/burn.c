@@ -21,6 +21,7 @@
 #include "crc32c.h"
 #include "health.h"
 #include "kiln.h"
+#include "options.h"
 #include "report.h"
 #include "result.h"
 #include "results.h"
@@ -249,7 +250,7 @@ static void print_plan(struct burn *b)
 	fprintf(b->con, "kiln %s: run %016llx, bs %s, qd %u", r->command,
 		(unsigned long long)r->run_id,
 		settings_fmt_size(s->bs, bs, sizeof(bs)), s->qd);
-	if (s->passes)
+	if (settings_passes(s))
 		fprintf(b->con, ", %u pass%s", s->passes,
 			s->passes == 1 ? "" : "es");
 	if (s->duration)
@@ -443,7 +444,7 @@ static int burn_start(struct burn *b)
 	unit_ctx_init(b->ctx, r->run_id);
 	b->job.bs = s->bs;
 	b->job.qd = s->qd;
-	b->job.passes = s->passes;
+	b->job.passes = settings_passes(s);
 	b->job.duration_ns = s->duration * SEC;
 	b->job.deadline_ns = (uint64_t)s->deadline * SEC;
 	b->job.max_detail = s->max_detail;
@@ -492,7 +493,7 @@ static int burn_start(struct burn *b)
 	}
 	for (i = 0; i < r->n; i++) {
 		uint64_t per = r->disks[i].ep.region;
-		unsigned p = s->passes ? s->passes : s->duration ? 0 : 1;
+		unsigned p = settings_passes(s);
 
 		r->disks[i].mt = &b->mon.mt[i];
 		b->mon.mt[i].planned = (uint64_t)p * per *
@@ -706,6 +707,20 @@ int burn_run(struct record *r)
 	return code;
 }
 
+static const struct options_cmd burn_cmd = {
+	"burn", "[OPTIONS] TARGET...",
+	"Burns in block devices or regular files, all at once: every 4 KiB "
+	"unit written describes itself (run id, disk, offset, pass) and "
+	"carries its CRC32C, is read back and checked, and each target is "
+	"judged PASS, WARN or FAIL with its reasons. Every target is opened "
+	"and checked before any I/O: one that is in use, given twice, "
+	"read-only (for a writing mode) or holds data without consent stops "
+	"the burn with exit 2. A missing file is created with --size (never "
+	"under /dev). KILN_CRC32C=portable|sse42|pclmul|vpclmul in the "
+	"environment forces a CRC32C implementation.",
+	SCOPE_BURN,
+};
+
 int burn_main(int argc, char **argv)
 {
 	struct record r;
@@ -720,10 +735,11 @@ int burn_main(int argc, char **argv)
 		return KILN_EXIT_CANNOT;
 	}
 	record_init(&r, "burn", argc, argv, &s);
-	ret = settings_parse_argv(&s, argc - 1, argv + 1, args, &n, err,
-				  sizeof(err));
-	if (ret == 1) {
-		ret = KILN_HELP;
+	ret = options_parse(&s, &burn_cmd, argc, argv, args, &n, err,
+			    sizeof(err));
+	if (ret == OPTIONS_HELP) {
+		options_usage(&burn_cmd, stdout);
+		ret = KILN_EXIT_PASS;
 		goto out;
 	}
 	if (!ret)

@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Description: the inventory told two ways: a tree a person reads at a
- * glance on an 80-column serial console (controller, then its disks), and
- * a versioned JSON document (inventory.json in the results).
+ * Description: kiln discover, and the inventory told two ways: a tree a
+ * person reads at a glance on an 80-column serial console (controller,
+ * then its disks), and a versioned JSON document (inventory.json).
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "inventory.h"
 #include "json.h"
+#include "kiln.h"
+#include "options.h"
 #include "settings.h"
 
 static void size_text(uint64_t bytes, char *buf, size_t len)
@@ -290,4 +294,90 @@ char *inventory_json(const struct discover_inventory *inv, size_t *len)
 	json_array_end(&j);
 	json_end(&j);
 	return json_take(&j, len);
+}
+
+static const struct options_cmd discover_cmd = {
+	"discover", "[--json] [--protect DEV]... [--sysfs-root DIR]",
+	"The machine, its storage controllers and every disk under them with "
+	"its identity, link and safety class, as an 80-column tree or as "
+	"JSON (schema kiln-inventory). Every disk's contents are read to "
+	"class it, never written.",
+	SCOPE_DISCOVER,
+};
+
+int inventory_main(int argc, char **argv)
+{
+	struct discover_options o = { .sysroot = "/sys", .procroot = "/proc",
+				      .devroot = "/dev", .read_disks = 1 };
+	struct discover_inventory inv;
+	struct settings s;
+	char procroot[PATH_MAX], err[300], **args;
+	dev_t protect[SETTINGS_MAX_PROTECT];
+	int i, n, ret;
+
+	settings_defaults(&s);
+	args = calloc((size_t)argc + 1, sizeof(*args));
+	if (!args)
+		return KILN_EXIT_CANNOT;
+	ret = options_parse(&s, &discover_cmd, argc, argv, args, &n, err,
+			    sizeof(err));
+	if (ret == OPTIONS_HELP) {
+		options_usage(&discover_cmd, stdout);
+		ret = KILN_EXIT_PASS;
+		goto out;
+	}
+	if (!ret && n)
+		snprintf(err, sizeof(err), "kiln discover takes no targets: "
+			 "'%s'", args[0]);
+	if (ret || n) {
+		fprintf(stderr, "kiln: %s\n", err);
+		ret = KILN_EXIT_USAGE;
+		goto out;
+	}
+	if (s.sysfs_root) {
+		/* A fixture: its /proc is beside its /sys; no disks to read. */
+		o.sysroot = s.sysfs_root;
+		snprintf(procroot, sizeof(procroot), "%s/../proc", s.sysfs_root);
+		o.procroot = procroot;
+		o.read_disks = 0;
+	}
+	for (i = 0; i < s.nprotect; i++) {
+		struct stat st;
+
+		if (stat(s.protect[i], &st) < 0 || !S_ISBLK(st.st_mode)) {
+			fprintf(stderr, "kiln: --protect %s: not a block "
+				"device\n", s.protect[i]);
+			ret = KILN_EXIT_USAGE;
+			goto out;
+		}
+		protect[o.nprotect++] = st.st_rdev;
+	}
+	o.protect = protect;
+
+	ret = discover_scan(&o, &inv);
+	if (ret) {
+		fprintf(stderr, "kiln: discovery failed: %s\n", strerror(-ret));
+		ret = KILN_EXIT_CANNOT;
+		goto out;
+	}
+	ret = KILN_EXIT_PASS;
+	if (s.json) {
+		size_t len;
+		char *doc = inventory_json(&inv, &len);
+
+		if (!doc) {
+			fprintf(stderr, "kiln: out of memory\n");
+			ret = KILN_EXIT_CANNOT;
+		} else {
+			fwrite(doc, 1, len, stdout);
+		}
+		free(doc);
+	} else {
+		inventory_print(&inv, stdout);
+	}
+	discover_free(&inv);
+out:
+	settings_free(&s);
+	free(args);
+	return ret;
 }

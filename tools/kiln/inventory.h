@@ -15,4 +15,8 @@ void inventory_print(const struct discover_inventory *inv, FILE *f);
 /* The inventory as a versioned JSON document (NULL on no memory). */
 char *inventory_json(const struct discover_inventory *inv, size_t *len);
 
+/* kiln discover [--json] [--protect DEV]... [--sysfs-root DIR]: argv[0] is
+ * "discover". */
+int inventory_main(int argc, char **argv);
+
 #endif

@@ -13,7 +13,6 @@ enum kiln_exit {
 	KILN_EXIT_USAGE = 2,		/* bad usage or setting; nothing touched */
 	KILN_EXIT_CANNOT = 3,		/* could not run, or results not written */
 	KILN_EXIT_INTERRUPTED = 4,	/* stopped early, no failure so far */
-	KILN_HELP = -1,			/* --help: print the usage, exit 0 */
 };
 
 #endif

@@ -105,7 +105,7 @@ void plan_table(FILE *f)
 {
 	static const struct situation rows[] = {
 		{ "`in-use`", { .class = SAFETY_IN_USE, .consent = 1 } },
-		{ "the same medium given twice",
+		{ "the same medium, named a second time",
 		  { .class = SAFETY_BLANK, .twice = 1 } },
 		{ "`blank`", { .class = SAFETY_BLANK } },
 		{ "`kiln-data`", { .class = SAFETY_KILN_DATA } },

@@ -295,7 +295,7 @@ char *result_json(const struct record *o, size_t *len)
 	json_str(&j, "mode", settings_mode_name(s->mode));
 	json_u64(&j, "bs", s->bs);
 	json_u64(&j, "qd", s->qd);
-	json_u64(&j, "passes", s->passes);
+	json_u64(&j, "passes", settings_passes(s));
 	json_u64(&j, "duration_seconds", s->duration);
 	json_u64(&j, "offset", s->offset);
 	json_u64(&j, "span", s->span);

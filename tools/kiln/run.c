@@ -24,6 +24,7 @@
 #include "discover.h"
 #include "inventory.h"
 #include "kiln.h"
+#include "options.h"
 #include "plan.h"
 #include "results.h"
 #include "run.h"
@@ -35,19 +36,20 @@
 #define SMOKE_SPAN (1ull << 30)
 /* How long a soak lasts unless duration says. */
 #define SOAK_DEFAULT (12 * 3600)
-#define MAX_PROTECT 16
 #define MAX_CONSOLES 8
 
-struct run {
-	struct settings s;
-	struct settings_problems problems;
-	const char *results;		/* the stick's mount point */
-	const char *config;		/* kiln.cfg */
-	const char *cmdline;		/* /proc/cmdline */
-	dev_t protect[MAX_PROTECT];
-	int nprotect;
-	char **opts;			/* --KEY=VALUE for the settings */
-	int nopts;
+static const struct options_cmd run_cmd = {
+	"run", "[--results ROOT] [--protect DEV]... [--config FILE] "
+	"[--cmdline FILE] [--KEY=VALUE]...",
+	"The boot image's automatic flow: the settings (defaults, then "
+	"kiln.cfg, then kiln.KEY=VALUE on the kernel command line, then these "
+	"options), discovery of every disk and controller, the plan (blank "
+	"and kiln-data disks are written, disks that hold data are tested "
+	"read-only unless destroy-data names them, disks in use are never "
+	"touched), a countdown before anything is overwritten, then one burn "
+	"of every chosen disk at once, judged, with results in "
+	"ROOT/kiln-results/MACHINE/RUN/ on the stick.",
+	SCOPE_RUN,
 };
 
 __attribute__((format(printf, 1, 2)))
@@ -63,93 +65,23 @@ static void say(const char *fmt, ...)
 	fflush(stdout);
 }
 
-/*
- * The invocation's own options (--results, --protect, --config,
- * --cmdline); everything else is a setting, applied after kiln.cfg and the
- * kernel command line.
- */
-static int parse_args(struct run *r, int argc, char **argv)
+/* --protect DEV: every one a block device, or nothing starts. */
+static int protect_devices(const struct settings *s, dev_t *devs,
+			   struct settings_problems *p)
 {
 	int i;
 
-	r->opts = calloc((size_t)argc + 1, sizeof(*r->opts));
-	if (!r->opts)
-		return -ENOMEM;
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i], **slot = NULL, *v;
+	for (i = 0; i < s->nprotect; i++) {
+		struct stat st;
 
-		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
-			return 1;
-		if (!strncmp(a, "--results", 9))
-			slot = &r->results;
-		else if (!strncmp(a, "--config", 8))
-			slot = &r->config;
-		else if (!strncmp(a, "--cmdline", 9))
-			slot = &r->cmdline;
-		else if (strncmp(a, "--protect", 9)) {
-			r->opts[r->nopts++] = argv[i];
+		if (stat(s->protect[i], &st) < 0 || !S_ISBLK(st.st_mode)) {
+			options_problem(p, "--protect %s: not a block device",
+					s->protect[i]);
 			continue;
 		}
-		v = strchr(a, '=');
-		if (v)
-			v++;
-		else if (i + 1 < argc)
-			v = argv[++i];
-		else {
-			fprintf(stderr, "kiln: %s needs a value\n", a);
-			return -EINVAL;
-		}
-		if (slot) {
-			*slot = v;
-		} else {
-			struct stat st;
-
-			if (stat(v, &st) < 0 || !S_ISBLK(st.st_mode)) {
-				fprintf(stderr, "kiln: --protect %s: not a block "
-					"device\n", v);
-				return -EINVAL;
-			}
-			if (r->nprotect < MAX_PROTECT)
-				r->protect[r->nprotect++] = st.st_rdev;
-		}
+		devs[i] = st.st_rdev;
 	}
-	return 0;
-}
-
-/* Defaults, kiln.cfg, the kernel command line, then kiln's own options. */
-static int load_settings(struct run *r)
-{
-	char cfg[PATH_MAX], cmdline[8192], err[300], *args[1];
-	int ret, n;
-
-	settings_defaults(&r->s);
-	if (!r->config && r->results) {
-		snprintf(cfg, sizeof(cfg), "%s/kiln.cfg", r->results);
-		if (access(cfg, R_OK) == 0)
-			r->config = cfg;
-	}
-	if (r->config) {
-		ret = settings_load_cfg(&r->s, r->config, &r->problems);
-		if (ret && r->problems.n < SETTINGS_MAX_PROBLEMS)
-			snprintf(r->problems.text[r->problems.n++],
-				 sizeof(r->problems.text[0]),
-				 "cannot read %s: %s", r->config, strerror(-ret));
-		r->config = NULL;	/* cfg[] ends here */
-	}
-	if (sysfs_read(r->cmdline ? r->cmdline : "/proc/cmdline", cmdline,
-			  sizeof(cmdline)) >= 0)
-		settings_load_cmdline(&r->s, cmdline, &r->problems);
-	if (r->nopts) {
-		ret = settings_parse_argv(&r->s, r->nopts, r->opts, args, &n,
-					  err, sizeof(err));
-		if (ret == 0 && n)
-			snprintf(err, sizeof(err), "kiln run takes no targets: "
-				 "'%s'", r->opts[0]);
-		if ((ret || n) && r->problems.n < SETTINGS_MAX_PROBLEMS)
-			snprintf(r->problems.text[r->problems.n++],
-				 sizeof(r->problems.text[0]), "%s", err);
-	}
-	return 0;
+	return s->nprotect;
 }
 
 /* The profile fills in what the settings left open. */
@@ -161,33 +93,30 @@ static void apply_profile(struct settings *s)
 			s->quick = 1;
 			s->span = SMOKE_SPAN;
 		}
-		if (!s->passes && !s->duration)
-			s->passes = 1;
 		break;
 	case SETTINGS_SOAK:
-		if (!s->duration && !s->passes)
+		/* Passes not given: as many as 12 hours allow. */
+		if (!s->duration &&
+		    !strcmp(settings_source(s, "passes"), "default"))
 			s->duration = SOAK_DEFAULT;
-		break;
-	default:
-		if (!s->passes && !s->duration)
-			s->passes = 1;
 		break;
 	}
 }
 
-static void print_settings(const struct settings *s, FILE *f, int all)
+static void print_settings(const struct settings *s, FILE *f)
 {
+	const struct settings_key *k;
 	char val[256];
-	const char *k;
 	int i;
 
-	for (i = 0; (k = settings_key(i)); i++) {
-		const char *src = settings_source(s, k);
+	for (i = 0; (k = settings_key_at(i)); i++) {
+		const char *src = settings_source(s, k->name);
 
-		if (!all && !strcmp(src, "default"))
+		if (!strcmp(src, "default"))
 			continue;
-		settings_get(s, k, val, sizeof(val));
-		fprintf(f, "  %-13s %-24s %s\n", k, val[0] ? val : "-", src);
+		settings_get(s, k->name, val, sizeof(val));
+		fprintf(f, "  %-13s %-24s %s\n", k->name, val[0] ? val : "-",
+			src);
 	}
 }
 
@@ -314,61 +243,66 @@ static void write_not_started(const char *folder, const char *why,
 
 int run_main(int argc, char **argv)
 {
-	struct run r;
 	struct discover_options o = { .sysroot = "/sys", .procroot = "/proc",
 				      .devroot = "/dev", .read_disks = 1 };
+	struct settings_problems problems = { 0 };
 	struct discover_inventory inv;
 	struct plan_item *items = NULL;
+	struct settings s;
 	struct record rec;
-	char folder[PATH_MAX], err[300];
-	int i, ret, nwrite = 0, code;
+	char folder[PATH_MAX], err[300], **args;
+	dev_t protect[SETTINGS_MAX_PROTECT];
+	int i, n, nwrite = 0, code;
 
-	memset(&r, 0, sizeof(r));
-	ret = parse_args(&r, argc, argv);
-	if (ret) {
-		free(r.opts);
-		return ret == 1 ? KILN_HELP : KILN_EXIT_USAGE;
+	args = calloc((size_t)argc + 1, sizeof(*args));
+	if (!args)
+		return KILN_EXIT_CANNOT;
+	if (options_load(&s, &run_cmd, argc, argv, args, &n, &problems) ==
+	    OPTIONS_HELP) {
+		options_usage(&run_cmd, stdout);
+		free(args);
+		return KILN_EXIT_PASS;
 	}
-	load_settings(&r);
+	if (n)
+		options_problem(&problems, "kiln run takes no targets: '%s'",
+				args[0]);
+	o.protect = protect;
+	o.nprotect = protect_devices(&s, protect, &problems);
 	/* Every key checked before anything else, as every command does. */
-	if (!r.problems.n && settings_check(&r.s, err, sizeof(err)) &&
-	    r.problems.n < SETTINGS_MAX_PROBLEMS)
-		snprintf(r.problems.text[r.problems.n++],
-			 sizeof(r.problems.text[0]), "%s", err);
-	record_init(&rec, "run", argc, argv, &r.s);
-	rec.run_id = r.s.run_id_set ? r.s.run_id : burn_new_run_id();
+	if (!problems.n && settings_check(&s, err, sizeof(err)))
+		options_problem(&problems, "%s", err);
+	record_init(&rec, "run", argc, argv, &s);
+	rec.run_id = s.run_id_set ? s.run_id : burn_new_run_id();
 	rec.kmsg = 1;
 
 	printf("kiln run %016llx: settings in force (not defaults):\n",
 	       (unsigned long long)rec.run_id);
-	print_settings(&r.s, stdout, 0);
+	print_settings(&s, stdout);
 	fflush(stdout);
 
-	o.protect = r.protect;
-	o.nprotect = r.nprotect;
 	if (discover_scan(&o, &inv)) {
 		say("discovery failed: out of memory");
 		record_free(&rec);
-		settings_free(&r.s);
-		free(r.opts);
+		settings_free(&s);
+		free(args);
 		return KILN_EXIT_CANNOT;
 	}
 	folder[0] = 0;
-	if (r.results)
-		run_folder(r.results, inv.sys.machine_id, rec.run_id, folder,
+	if (s.results)
+		run_folder(s.results, inv.sys.machine_id, rec.run_id, folder,
 			   sizeof(folder));
 
-	if (r.problems.n) {
-		for (i = 0; i < r.problems.n; i++)
-			say("bad setting: %s", r.problems.text[i]);
+	if (problems.n) {
+		for (i = 0; i < problems.n; i++)
+			say("bad setting: %s", problems.text[i]);
 		say("not starting: fix the settings above (kiln.cfg or the "
 		    "kernel command line)");
 		write_not_started(folder[0] ? folder : NULL, "bad settings",
-				  &r.problems);
+				  &problems);
 		code = KILN_EXIT_USAGE;
 		goto out;
 	}
-	apply_profile(&r.s);
+	apply_profile(&s);
 
 	putchar('\n');
 	inventory_print(&inv, stdout);
@@ -378,13 +312,13 @@ int run_main(int argc, char **argv)
 		code = KILN_EXIT_CANNOT;
 		goto out;
 	}
-	plan_choose(&r.s, &inv, items);
+	plan_choose(&s, &inv, items);
 	print_plan(&inv, items);
 
 	for (i = 0; i < inv.ndisks; i++) {
 		const struct discover_disk *d = &inv.disks[i];
 		char path[80];
-		int mode = items[i].action == PLAN_WRITE ? r.s.mode :
+		int mode = items[i].action == PLAN_WRITE ? s.mode :
 			   SETTINGS_READ;
 
 		if (items[i].action == PLAN_SKIP) {
@@ -401,24 +335,24 @@ int run_main(int argc, char **argv)
 		/* What the countdown announces is what the plan writes. */
 		if (items[i].action == PLAN_WRITE && plan_writes_mode(mode))
 			nwrite++;
-		if (items[i].action == PLAN_READ && plan_writes_mode(r.s.mode))
+		if (items[i].action == PLAN_READ && plan_writes_mode(s.mode))
 			record_note(&rec, "%s tested read-only: %s", d->id.name,
 				    items[i].why);
 	}
-	if (r.s.expect_disks && (unsigned)inv.ndisks < r.s.expect_disks) {
+	if (s.expect_disks && (unsigned)inv.ndisks < s.expect_disks) {
 		snprintf(rec.failure, sizeof(rec.failure), "%d disk%s found, "
 			 "%u expected (expect-disks): a disk is missing",
 			 inv.ndisks, inv.ndisks == 1 ? "" : "s",
-			 r.s.expect_disks);
+			 s.expect_disks);
 		say("%s", rec.failure);
 	}
 	if (!rec.n)
 		say("nothing to test: %s", inv.ndisks ? "no disk may be tested"
 		    : "no disks found");
-	if (!r.results)
+	if (!s.results)
 		say("no results medium: results on the console only");
 
-	if (nwrite && r.s.countdown && countdown(r.s.countdown, nwrite)) {
+	if (nwrite && s.countdown && countdown(s.countdown, nwrite)) {
 		say("stopped by a key press before any write: nothing was "
 		    "written");
 		write_not_started(folder[0] ? folder : NULL,
@@ -435,56 +369,7 @@ out:
 	free(items);
 	record_free(&rec);
 	discover_free(&inv);
-	settings_free(&r.s);
-	free(r.opts);
+	settings_free(&s);
+	free(args);
 	return code;
-}
-
-int run_settings_main(int argc, char **argv)
-{
-	struct run r;
-	const char *get = NULL;
-	char val[512];
-	int i, nargs = 0;
-	char **rest;
-
-	memset(&r, 0, sizeof(r));
-	rest = calloc((size_t)argc + 1, sizeof(*rest));
-	if (!rest)
-		return KILN_EXIT_CANNOT;
-	/* --get KEY is ours; the rest is as kiln run takes it. */
-	for (i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--get") && i + 1 < argc)
-			get = argv[++i];
-		else if (!strncmp(argv[i], "--get=", 6))
-			get = argv[i] + 6;
-		else
-			rest[nargs++] = argv[i];
-	}
-	i = parse_args(&r, nargs, rest);
-	if (i) {
-		free(rest);
-		free(r.opts);
-		return i == 1 ? KILN_HELP : KILN_EXIT_USAGE;
-	}
-	load_settings(&r);
-	for (i = 0; i < r.problems.n; i++)
-		fprintf(stderr, "kiln: bad setting: %s\n", r.problems.text[i]);
-	if (get) {
-		if (!settings_get(&r.s, get, val, sizeof(val))) {
-			fprintf(stderr, "kiln: unknown setting '%s'\n", get);
-			i = KILN_EXIT_USAGE;
-		} else {
-			/* The value in force, even when another key was bad. */
-			printf("%s\n", val);
-			i = KILN_EXIT_PASS;
-		}
-	} else {
-		print_settings(&r.s, stdout, 1);
-		i = r.problems.n ? KILN_EXIT_USAGE : KILN_EXIT_PASS;
-	}
-	settings_free(&r.s);
-	free(r.opts);
-	free(rest);
-	return i;
 }

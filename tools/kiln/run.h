@@ -8,7 +8,4 @@
  */
 int run_main(int argc, char **argv);
 
-/* kiln settings [--get KEY] [same options as run]: argv[0] is "settings". */
-int run_settings_main(int argc, char **argv);
-
 #endif

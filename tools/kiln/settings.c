@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Description: the keys kiln understands, their defaults, and how their
- * text values are read. Every value is checked here, so a bad one is one
- * clear line before anything touches a disk.
+ * Description: the keys kiln understands (one table: type, default, help,
+ * the commands that take each), and how their text values are read and
+ * checked. Every value is checked here, wherever it comes from, so a bad
+ * one is one clear line before anything touches a disk.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -13,7 +14,7 @@
 #include "settings.h"
 
 enum type { T_ENUM, T_SIZE, T_UINT, T_DURATION, T_FLAG, T_STRING, T_RUNID,
-	    T_SPAN, T_MAXW, T_CONSENT };
+	    T_SPAN, T_MAXW, T_CONSENT, T_PATHS };
 
 static const char *const modes[] = { "write-verify", "write", "verify",
 				     "read", NULL };
@@ -21,58 +22,119 @@ static const char *const profiles[] = { "smoke", "burnin", "soak", NULL };
 static const char *const afters[] = { "wait", "poweroff", "reboot", "shell",
 				      NULL };
 
-struct key {
-	const char *name;
-	enum type type;
-	size_t off;
-	unsigned min, max;		/* T_UINT */
-	const char *const *choices;	/* T_ENUM */
-	const char *want;		/* what a good value looks like */
-};
-
 #define F(field) offsetof(struct settings, field)
 #define GLOBS "globs of serials, WWNs, models, names or PCI addresses"
+#define B SCOPE_BURN
+#define R SCOPE_RUN
+#define TEST (SCOPE_BURN | SCOPE_RUN)
+#define OPT SCOPE_OPTION_ONLY
 
-/* Sorted by name: kiln settings lists them in this order. */
-static const struct key keys[] = {
+/* Sorted by name: usage texts, kiln settings and README list them so. */
+static const struct settings_key keys[] = {
 	{ "after", T_ENUM, F(after), 0, 0, afters,
-	  "wait, poweroff, reboot or shell" },
-	{ "bs", T_SIZE, F(bs), 0, 0, NULL, "a size such as 128k, 1M or 4M" },
+	  "wait, poweroff, reboot or shell", "wait",
+	  "what the image does after a run: wait (the verdict stays on "
+	  "screen), poweroff, reboot or shell", R | SCOPE_INIT },
+	{ "bs", T_SIZE, F(bs), 0, 0, NULL, "a multiple of 4 KiB up to 64 MiB "
+	  "such as 128k, 1M or 4M", "1M",
+	  "bytes a request, a multiple of 4 KiB up to 64 MiB (128k, 4M)", TEST },
 	{ "checkpoint", T_UINT, F(checkpoint), 1, 86400, NULL,
-	  "seconds, 1 to 86400" },
+	  "seconds, 1 to 86400", "60",
+	  "seconds between result checkpoints", TEST },
+	{ "cmdline", T_STRING, F(cmdline), 0, 0, NULL, "a file", "/proc/cmdline",
+	  "the kernel command line to read kiln.KEY=VALUE from", R | OPT },
+	{ "config", T_STRING, F(config), 0, 0, NULL, "a file",
+	  "ROOT/kiln.cfg", "the kiln.cfg to read", R | OPT },
 	{ "countdown", T_UINT, F(countdown), 0, 3600, NULL,
-	  "seconds, 0 to 3600" },
+	  "seconds, 0 to 3600", "10",
+	  "seconds of countdown before anything is overwritten; a key on any "
+	  "console stops it; 0 on a factory line", R },
 	{ "deadline", T_UINT, F(deadline), 1, 86400, NULL,
-	  "seconds, 1 to 86400" },
+	  "seconds, 1 to 86400", "60",
+	  "seconds a request (or a read before the burn) may take before its "
+	  "disk is stalled and FAILs", TEST },
 	{ "destroy-data", T_CONSENT, F(destroy_data), 0, 0, NULL,
-	  "1, 0, or serials and WWNs separated by commas" },
+	  "1 or 0 (yes/no, true/false, on/off), or serials, WWNs and "
+	  "identities separated by commas", "0",
+	  "consent to overwrite disks that hold data: 1 for all, or serials, "
+	  "WWNs or identities (loop:/path) separated by commas, disk by disk",
+	  TEST },
 	{ "duration", T_DURATION, F(duration), 0, 0, NULL,
-	  "a time such as 90s, 30m, 12h, 2d or 1h30m" },
-	{ "exclude", T_STRING, F(exclude), 0, 0, NULL, GLOBS },
+	  "a time such as 90s, 30m, 12h, 2d or 1h30m", "none",
+	  "repeat passes until this much time has gone (90s, 30m, 12h, 2d, "
+	  "1h30m); a pass it cuts short still verifies what it wrote", TEST },
+	{ "exclude", T_STRING, F(exclude), 0, 0, NULL, GLOBS, "none",
+	  "disks never to touch: globs of serials, WWNs, models, kernel "
+	  "names, controller PCI addresses or drivers", R },
 	{ "expect-disks", T_UINT, F(expect_disks), 0, 100000, NULL,
-	  "a count, 0 for any" },
-	{ "include", T_STRING, F(include), 0, 0, NULL, GLOBS },
-	{ "interval", T_UINT, F(interval), 1, 3600, NULL, "seconds, 1 to 3600" },
+	  "a count, 0 for any", "0",
+	  "fewer disks found is a FAIL (a disk is missing); 0: any", R },
+	{ "get", T_STRING, F(get), 0, 0, NULL, "a key", "none",
+	  "print the value in force of one key", SCOPE_SETTINGS | OPT },
+	{ "include", T_STRING, F(include), 0, 0, NULL, GLOBS, "all",
+	  "disks to test: the same globs as exclude", R },
+	{ "interval", T_UINT, F(interval), 1, 3600, NULL, "seconds, 1 to 3600",
+	  "10", "seconds between status lines", TEST },
 	{ "iperf", T_STRING, F(iperf), 0, 0, NULL,
-	  "an iperf3 server: HOST or HOST:PORT" },
-	{ "json", T_FLAG, F(json), 0, 0, NULL, "1 or 0" },
-	{ "max-detail", T_UINT, F(max_detail), 0, 100000, NULL, "a count" },
+	  "an iperf3 server: HOST or HOST:PORT", "none",
+	  "HOST or HOST:PORT of an iperf3 server: 30 s of iperf3 beside the "
+	  "burn (the image then takes DHCP)", TEST | SCOPE_INIT },
+	{ "json", T_FLAG, F(json), 0, 0, NULL, "1 or 0", "0",
+	  "the result (or inventory) document on stdout, everything else on "
+	  "stderr", TEST | SCOPE_DISCOVER | SCOPE_PROBE },
+	{ "max-detail", T_UINT, F(max_detail), 0, 100000, NULL, "a count",
+	  "100", "errors and bad units listed per disk (all are counted)",
+	  TEST },
 	{ "max-writes", T_MAXW, F(max_writes), 0, 1000000, NULL,
-	  "a count of whole-target writes, 0 for no cap" },
+	  "a count of whole-disk writes, 0 for no cap", "2 on flash",
+	  "whole-disk writes allowed, later passes only verify, so a soak "
+	  "does not wear out SSDs (2 on non-rotational disks, else none); "
+	  "0: no cap", TEST },
 	{ "mode", T_ENUM, F(mode), 0, 0, modes,
-	  "write-verify, write, verify or read" },
-	{ "offset", T_SIZE, F(offset), 0, 0, NULL, "a size such as 0, 1M or 10G" },
-	{ "out", T_STRING, F(out), 0, 0, NULL, "a folder" },
-	{ "passes", T_UINT, F(passes), 1, 1000000, NULL, "a count, 1 or more" },
+	  "write-verify, write, verify or read", "write-verify",
+	  "write-verify, write (verify after a power cycle), verify (what a "
+	  "write left) or read (never writes)", TEST },
+	{ "net", T_FLAG, F(net), 0, 0, NULL, "1 or 0", "0",
+	  "the image takes DHCP even when not PXE-booted (the init reads it)",
+	  R | SCOPE_INIT },
+	{ "offset", T_SIZE, F(offset), 0, 0, NULL,
+	  "a size such as 0, 1M or 10G", "0",
+	  "start this far into each disk", TEST },
+	{ "out", T_STRING, F(out), 0, 0, NULL, "a folder", "none",
+	  "kiln burn: the run folder, absent or empty", B },
+	{ "passes", T_UINT, F(passes), 1, 1000000, NULL, "a count, 1 or more",
+	  "1", "passes to make; each writes a new pass number, so stale data "
+	  "is caught (with duration: as many as it allows)", TEST },
 	{ "profile", T_ENUM, F(profile), 0, 0, profiles,
-	  "smoke, burnin or soak" },
-	{ "qd", T_UINT, F(qd), 1, 256, NULL, "a count from 1 to 256" },
-	{ "run-id", T_RUNID, F(run_id), 0, 0, NULL, "1 to 16 hex digits" },
-	{ "save-units", T_UINT, F(save_units), 0, 1000, NULL, "a count" },
-	{ "settle", T_UINT, F(settle), 1, 3600, NULL, "seconds, 1 to 3600" },
-	{ "size", T_SIZE, F(size), 0, 0, NULL, "a size such as 64M or 10G" },
+	  "smoke, burnin or soak", "burnin",
+	  "smoke (a quick span, one pass: minutes), burnin (one whole "
+	  "write-verify pass), soak (passes until duration, 12 h unless set)",
+	  R },
+	{ "protect", T_PATHS, F(protect), 0, 0, NULL, "a block device",
+	  "none", "a device never to touch, not even with destroy-data (the "
+	  "boot or results medium); may be given again",
+	  R | SCOPE_DISCOVER | OPT },
+	{ "qd", T_UINT, F(qd), 1, 256, NULL, "a count from 1 to 256", "8",
+	  "requests in flight per disk, 1-256", TEST },
+	{ "results", T_STRING, F(results), 0, 0, NULL, "a folder", "none",
+	  "where run folders go: ROOT/kiln-results/MACHINE/RUN/", R | OPT },
+	{ "run-id", T_RUNID, F(run_id), 0, 0, NULL, "1 to 16 hex digits",
+	  "random", "with mode verify only: the run id (hex) of the write to "
+	  "check; a run that writes always draws a new one", TEST },
+	{ "save-units", T_UINT, F(save_units), 0, 1000, NULL, "a count", "4",
+	  "bad units saved whole per disk, with what was expected", TEST },
+	{ "settle", T_UINT, F(settle), 1, 3600, NULL, "seconds, 1 to 3600",
+	  "60", "seconds the init waits at most for the set of disks to stop "
+	  "changing (RAID firmware can take 40 s and more)", R | SCOPE_INIT },
+	{ "size", T_SIZE, F(size), 0, 0, NULL, "a size such as 64M or 10G",
+	  "none", "kiln burn: the size of a file target it creates", B },
 	{ "span", T_SPAN, F(span), 0, 0, NULL,
-	  "a size such as 10G, or quick, or quick:SIZE" },
+	  "a size such as 10G, or quick, or quick:SIZE", "to the end",
+	  "test this much from offset; quick or quick:SIZE tests SIZE (3 GiB) "
+	  "in three pieces at the start, middle and end", TEST },
+	{ "sysfs-root", T_STRING, F(sysfs_root), 0, 0, NULL, "a folder",
+	  "/sys", "read a captured sysfs tree instead of the machine's "
+	  "(no disk is read)", SCOPE_DISCOVER | OPT },
 };
 
 #define NKEYS ((int)(sizeof(keys) / sizeof(keys[0])))
@@ -82,6 +144,9 @@ _Static_assert(sizeof(keys) / sizeof(keys[0]) <= SETTINGS_MAX_KEYS,
 
 /* What quick samples: this much in all, a third each at start, middle, end. */
 #define QUICK_DEFAULT (3ull << 30)
+/* The largest request: registered buffers are capped at 1 GiB each anyway. */
+#define MAX_BS (64ull << 20)
+#define UNIT (4096ull)
 
 void settings_defaults(struct settings *s)
 {
@@ -89,6 +154,7 @@ void settings_defaults(struct settings *s)
 	s->mode = SETTINGS_WRITE_VERIFY;
 	s->bs = 1 << 20;
 	s->qd = 8;
+	s->passes = 1;
 	s->interval = 10;
 	s->deadline = 60;
 	s->checkpoint = 60;
@@ -102,12 +168,18 @@ void settings_defaults(struct settings *s)
 
 void settings_free(struct settings *s)
 {
-	free(s->out);
-	free(s->destroy_list);
-	free(s->include);
-	free(s->exclude);
-	free(s->iperf);
-	s->out = s->destroy_list = s->include = s->exclude = s->iperf = NULL;
+	char **strings[] = { &s->out, &s->destroy_list, &s->include,
+			     &s->exclude, &s->iperf, &s->results, &s->config,
+			     &s->cmdline, &s->get, &s->sysfs_root };
+	size_t i;
+
+	for (i = 0; i < sizeof(strings) / sizeof(strings[0]); i++) {
+		free(*strings[i]);
+		*strings[i] = NULL;
+	}
+	for (i = 0; i < (size_t)s->nprotect; i++)
+		free(s->protect[i]);
+	s->nprotect = 0;
 }
 
 const char *settings_mode_name(int mode)
@@ -115,9 +187,49 @@ const char *settings_mode_name(int mode)
 	return mode >= 0 && mode <= SETTINGS_READ ? modes[mode] : "unknown";
 }
 
-const char *settings_key(int i)
+const struct settings_key *settings_key_at(int i)
 {
-	return i >= 0 && i < NKEYS ? keys[i].name : NULL;
+	return i >= 0 && i < NKEYS ? &keys[i] : NULL;
+}
+
+const struct settings_key *settings_key(const char *name)
+{
+	int i;
+
+	for (i = 0; i < NKEYS; i++)
+		if (!strcmp(keys[i].name, name))
+			return &keys[i];
+	return NULL;
+}
+
+int settings_key_is_flag(const struct settings_key *k)
+{
+	return k->type == T_FLAG || k->type == T_CONSENT;
+}
+
+int settings_flag_word(const char *t)
+{
+	static const char *const yes[] = { "1", "yes", "true", "on" };
+	static const char *const no[] = { "0", "no", "false", "off" };
+	size_t i;
+
+	for (i = 0; i < 4; i++) {
+		if (!strcasecmp(t, yes[i]))
+			return 1;
+		if (!strcasecmp(t, no[i]))
+			return 0;
+	}
+	return -1;
+}
+
+unsigned settings_passes(const struct settings *s)
+{
+	const struct settings_key *k = settings_key("passes");
+
+	/* Not given: one, or as many as the duration allows. */
+	if (s->duration && s->source[k - keys] == SOURCE_DEFAULT)
+		return 0;
+	return s->passes;
 }
 
 int settings_parse_uint(const char *text, unsigned max, unsigned *out)
@@ -172,16 +284,24 @@ int settings_parse_size(const char *text, uint64_t *out)
 	return 0;
 }
 
-/* Seconds, or a sum of numbers with d, h, m, s: "1h30m", "12h", "90". */
+/*
+ * Seconds alone ("90"), or numbers with units from d, h, m, s, each unit
+ * once and larger ones first ("1h30m", "2d", "90s"). Anything else is
+ * refused, not guessed at: "1h30" could mean 30 minutes or 30 seconds.
+ */
 int settings_parse_duration(const char *text, uint64_t *seconds)
 {
+	static const char units[] = "dhms";
+	static const uint64_t scale[] = { 86400, 3600, 60, 1 };
 	const char *p = text;
 	uint64_t total = 0;
+	int last = -1;
 
 	if (!*p)
 		return -EINVAL;
 	while (*p) {
-		uint64_t v = 0, unit = 1;
+		uint64_t v = 0;
+		const char *u;
 
 		if (*p < '0' || *p > '9')
 			return -EINVAL;
@@ -190,18 +310,24 @@ int settings_parse_duration(const char *text, uint64_t *seconds)
 				return -ERANGE;
 			v = v * 10 + (uint64_t)(*p - '0');
 		}
-		switch (*p) {
-		case 'd': unit = 86400; p++; break;
-		case 'h': unit = 3600; p++; break;
-		case 'm': unit = 60; p++; break;
-		case 's': p++; break;
-		case 0: break;
-		default: return -EINVAL;
+		if (!*p) {
+			/* A bare number is seconds, and only alone. */
+			if (last >= 0)
+				return -EINVAL;
+			total = v;
+			break;
 		}
-		total += v * unit;
+		u = strchr(units, *p);
+		if (!u || (int)(u - units) <= last)
+			return -EINVAL;
+		last = (int)(u - units);
+		total += v * scale[last];
+		p++;
 		if (total > 100ull * 365 * 86400)
 			return -ERANGE;
 	}
+	if (total > 100ull * 365 * 86400)
+		return -ERANGE;
 	*seconds = total;
 	return 0;
 }
@@ -244,17 +370,21 @@ static void say(char *err, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-static const struct key *find(const char *name)
+static int set_string(char **field, const char *value)
 {
-	size_t i;
+	char *copy;
 
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (!strcmp(keys[i].name, name))
-			return &keys[i];
-	return NULL;
+	if (!*value)
+		return -EINVAL;
+	copy = strdup(value);
+	if (!copy)
+		return -ENOMEM;
+	free(*field);
+	*field = copy;
+	return 0;
 }
 
-static int set_value(struct settings *s, const struct key *k,
+static int set_value(struct settings *s, const struct settings_key *k,
 		     const char *value)
 {
 	char *field = (char *)s + k->off;
@@ -295,35 +425,38 @@ static int set_value(struct settings *s, const struct key *k,
 			memcpy(field, &u, sizeof(u));
 		return ret;
 	case T_FLAG:
-		if (strcmp(value, "1") && strcmp(value, "0"))
+		i = settings_flag_word(value);
+		if (i < 0)
 			return -EINVAL;
-		*(int *)(void *)field = value[0] == '1';
+		*(int *)(void *)field = i;
 		return 0;
-	case T_STRING: {
-		char *copy;
-
+	case T_STRING:
+		return set_string((char **)(void *)field, value);
+	case T_PATHS:
 		if (!*value)
 			return -EINVAL;
-		copy = strdup(value);
-		if (!copy)
+		if (s->nprotect == SETTINGS_MAX_PROTECT)
+			return -E2BIG;
+		s->protect[s->nprotect] = strdup(value);
+		if (!s->protect[s->nprotect])
 			return -ENOMEM;
-		free(*(char **)(void *)field);
-		*(char **)(void *)field = copy;
+		s->nprotect++;
 		return 0;
-	}
 	case T_CONSENT: {
 		char *copy = NULL;
 
 		if (!*value || strspn(value, ", ") == strlen(value))
 			return -EINVAL;
-		if (strcmp(value, "1") && strcmp(value, "0")) {
+		/* A flag word is all or nothing, never a serial named "no". */
+		i = settings_flag_word(value);
+		if (i < 0) {
 			copy = strdup(value);
 			if (!copy)
 				return -ENOMEM;
 		}
 		free(s->destroy_list);
 		s->destroy_list = copy;
-		s->destroy_data = !strcmp(value, "1");
+		s->destroy_data = i == 1;
 		return 0;
 	}
 	case T_RUNID:
@@ -357,23 +490,35 @@ static int set_value(struct settings *s, const struct key *k,
 	return -EINVAL;
 }
 
-static int set_from(struct settings *s, const char *key, const char *value,
-		    int source, char *err, size_t errlen)
+/* A key as its source writes it: --bs on kiln's command line, else bs. */
+static const char *as_given(int source, const char *key, char *buf,
+			    size_t len)
 {
-	const struct key *k = find(key);
+	if (source != SOURCE_OPTION)
+		return key;
+	snprintf(buf, len, "--%s", key);
+	return buf;
+}
+
+int settings_set(struct settings *s, const struct settings_key *k,
+		 const char *value, int source, char *err, size_t errlen)
+{
+	char name[72];
 	int ret;
 
-	if (!k) {
-		say(err, errlen, "unknown setting '%s'", key);
-		return -ENOENT;
-	}
 	ret = set_value(s, k, value);
 	if (ret == -ENOMEM) {
 		say(err, errlen, "out of memory");
 		return ret;
 	}
+	if (ret == -E2BIG) {
+		say(err, errlen, "too many --%s (at most %d)", k->name,
+		    SETTINGS_MAX_PROTECT);
+		return -EINVAL;
+	}
 	if (ret) {
-		say(err, errlen, "bad value for %s: '%s' (want %s)", key, value,
+		say(err, errlen, "bad value for %s: '%.100s' (want %s)",
+		    as_given(source, k->name, name, sizeof(name)), value,
 		    k->want);
 		return -EINVAL;
 	}
@@ -381,105 +526,49 @@ static int set_from(struct settings *s, const char *key, const char *value,
 	return 0;
 }
 
-int settings_set(struct settings *s, const char *key, const char *value,
-		 char *err, size_t errlen)
+static int source_of(const struct settings *s, const char *key)
 {
-	return set_from(s, key, value, SOURCE_OPTION, err, errlen);
+	const struct settings_key *k = settings_key(key);
+
+	return k ? s->source[k - keys] : SOURCE_DEFAULT;
 }
 
-__attribute__((format(printf, 2, 3)))
-static void problem(struct settings_problems *p, const char *fmt, ...)
+int settings_check(const struct settings *s, char *err, size_t errlen)
 {
-	va_list ap;
+	char name[72];
 
-	if (!p || p->n == SETTINGS_MAX_PROBLEMS)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(p->text[p->n++], sizeof(p->text[0]), fmt, ap);
-	va_end(ap);
-}
-
-static char *trim(char *t)
-{
-	char *end;
-
-	while (*t == ' ' || *t == '\t')
-		t++;
-	end = t + strlen(t);
-	while (end > t && (end[-1] == ' ' || end[-1] == '\t' ||
-			   end[-1] == '\n' || end[-1] == '\r'))
-		*--end = 0;
-	return t;
-}
-
-int settings_load_cfg(struct settings *s, const char *path,
-		      struct settings_problems *p)
-{
-	char line[1024], err[200];
-	FILE *f = fopen(path, "re");
-	int n = 0;
-
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		char *t, *eq, *hash;
-
-		n++;
-		hash = strchr(line, '#');
-		if (hash)
-			*hash = 0;
-		t = trim(line);
-		if (!*t)
-			continue;
-		eq = strchr(t, '=');
-		if (!eq) {
-			problem(p, "kiln.cfg line %d: '%.60s' is not KEY=VALUE", n, t);
-			continue;
-		}
-		*eq = 0;
-		if (set_from(s, trim(t), trim(eq + 1), SOURCE_CFG, err, sizeof(err)))
-			problem(p, "kiln.cfg line %d: %s", n, err);
+	if (!s->bs || s->bs % UNIT || s->bs > MAX_BS) {
+		say(err, errlen, "bad value for %s: %llu (want a multiple of "
+		    "4 KiB up to 64 MiB)",
+		    as_given(source_of(s, "bs"), "bs", name, sizeof(name)),
+		    (unsigned long long)s->bs);
+		return -EINVAL;
 	}
-	fclose(f);
+	if (s->span && !s->quick && s->span < UNIT) {
+		say(err, errlen, "bad value for %s: %llu (want 4 KiB or more)",
+		    as_given(source_of(s, "span"), "span", name, sizeof(name)),
+		    (unsigned long long)s->span);
+		return -EINVAL;
+	}
+	if (s->quick && s->span < 3 * UNIT) {
+		say(err, errlen, "bad value for %s: quick:%llu (want at least "
+		    "12 KiB: three pieces of a 4 KiB unit)",
+		    as_given(source_of(s, "span"), "span", name, sizeof(name)),
+		    (unsigned long long)s->span);
+		return -EINVAL;
+	}
+	if (s->mode == SETTINGS_VERIFY && !s->run_id_set) {
+		say(err, errlen, "mode verify needs the record of the write it "
+		    "checks: --from RUN_DIR, or at least its --run-id");
+		return -EINVAL;
+	}
 	return 0;
-}
-
-void settings_load_cmdline(struct settings *s, const char *cmdline,
-			   struct settings_problems *p)
-{
-	const char *c = cmdline;
-	char word[1024], err[200];
-
-	while (*c) {
-		size_t n = 0;
-		int quoted = 0;
-		char *eq;
-
-		while (*c == ' ' || *c == '\t' || *c == '\n')
-			c++;
-		/* A word ends at a blank outside double quotes, as the kernel reads. */
-		for (; *c && (quoted || (*c != ' ' && *c != '\t' && *c != '\n')); c++) {
-			if (*c == '"')
-				quoted = !quoted;
-			else if (n < sizeof(word) - 1)
-				word[n++] = *c;
-		}
-		word[n] = 0;
-		if (n <= 5 || memcmp(word, "kiln.", 5))
-			continue;
-		eq = strchr(word, '=');
-		if (eq)
-			*eq = 0;
-		if (set_from(s, word + 5, eq ? eq + 1 : "1", SOURCE_CMDLINE, err,
-			     sizeof(err)))
-			problem(p, "kernel command line: %s", err);
-	}
 }
 
 const char *settings_get(const struct settings *s, const char *key, char *buf,
 			 size_t len)
 {
-	const struct key *k = find(key);
+	const struct settings_key *k = settings_key(key);
 	const char *field;
 
 	if (!k)
@@ -488,7 +577,8 @@ const char *settings_get(const struct settings *s, const char *key, char *buf,
 	buf[0] = 0;
 	switch (k->type) {
 	case T_ENUM:
-		snprintf(buf, len, "%s", k->choices[*(const int *)(const void *)field]);
+		snprintf(buf, len, "%s",
+			 k->choices[*(const int *)(const void *)field]);
 		break;
 	case T_SIZE:
 	case T_DURATION:
@@ -505,13 +595,24 @@ const char *settings_get(const struct settings *s, const char *key, char *buf,
 		snprintf(buf, len, "%s", *(char *const *)(const void *)field ?
 			 *(char *const *)(const void *)field : "");
 		break;
+	case T_PATHS: {
+		size_t used = 0;
+		int i;
+
+		for (i = 0; i < s->nprotect && used < len; i++)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s",
+						 i ? "," : "", s->protect[i]);
+		break;
+	}
 	case T_RUNID:
 		if (s->run_id_set)
-			snprintf(buf, len, "%016llx", (unsigned long long)s->run_id);
+			snprintf(buf, len, "%016llx",
+				 (unsigned long long)s->run_id);
 		break;
 	case T_SPAN:
 		if (s->quick)
-			snprintf(buf, len, "quick:%llu", (unsigned long long)s->span);
+			snprintf(buf, len, "quick:%llu",
+				 (unsigned long long)s->span);
 		else
 			snprintf(buf, len, "%llu", (unsigned long long)s->span);
 		break;
@@ -531,117 +632,20 @@ const char *settings_source(const struct settings *s, const char *key)
 {
 	static const char *const names[] = { "default", "kiln.cfg",
 					     "kernel command line", "option" };
-	const struct key *k = find(key);
+	const struct settings_key *k = settings_key(key);
 
 	return k ? names[s->source[k - keys] & 3] : NULL;
 }
 
-int settings_parse_argv(struct settings *s, int argc, char **argv,
-			char **args, int *nargs, char *err, size_t errlen)
+void settings_table(FILE *f)
 {
-	int i, ret, options = 1;
+	int i;
 
-	*nargs = 0;
-	for (i = 0; i < argc; i++) {
-		char *a = argv[i], name[64];
-		const char *value, *eq;
-		const struct key *k;
-		size_t n;
-
-		if (!options || a[0] != '-' || !a[1]) {
-			args[(*nargs)++] = a;
-			continue;
-		}
-		if (!strcmp(a, "--")) {
-			options = 0;
-			continue;
-		}
-		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
-			return 1;
-		if (a[1] != '-') {
-			say(err, errlen, "unknown option '%s'", a);
-			return -EINVAL;
-		}
-		eq = strchr(a + 2, '=');
-		n = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
-		if (n >= sizeof(name)) {
-			say(err, errlen, "unknown option '%.40s...'", a);
-			return -EINVAL;
-		}
-		memcpy(name, a + 2, n);
-		name[n] = 0;
-		k = find(name);
-		if (!k) {
-			say(err, errlen, "unknown option '--%s'", name);
-			return -EINVAL;
-		}
-		if (eq) {
-			value = eq + 1;
-		} else if (k->type == T_FLAG || k->type == T_CONSENT) {
-			value = "1";
-		} else if (i + 1 < argc) {
-			value = argv[++i];
-		} else {
-			say(err, errlen, "--%s needs a value (%s)", name, k->want);
-			return -EINVAL;
-		}
-		ret = set_value(s, k, value);
-		if (ret == -ENOMEM) {
-			say(err, errlen, "out of memory");
-			return -EINVAL;
-		}
-		if (ret) {
-			say(err, errlen, "bad value for --%s: '%s' (want %s)",
-			    name, value, k->want);
-			return -EINVAL;
-		}
-		s->source[k - keys] = SOURCE_OPTION;
-	}
-	return 0;
-}
-
-/* The largest request: registered buffers are capped at 1 GiB each anyway. */
-#define MAX_BS (64ull << 20)
-#define UNIT (4096ull)
-
-/* A key as its source writes it: --bs on kiln's command line, else bs. */
-static const char *as_given(const struct settings *s, const char *key)
-{
-	static char buf[72];
-	const struct key *k = find(key);
-
-	if (k && s->source[k - keys] == SOURCE_OPTION) {
-		snprintf(buf, sizeof(buf), "--%s", key);
-		return buf;
-	}
-	return key;
-}
-
-int settings_check(struct settings *s, char *err, size_t errlen)
-{
-	if (!s->bs || s->bs % UNIT || s->bs > MAX_BS) {
-		say(err, errlen, "bad value for %s: %llu (want a multiple of "
-		    "4 KiB up to 64 MiB)", as_given(s, "bs"),
-		    (unsigned long long)s->bs);
-		return -EINVAL;
-	}
-	if (s->span && !s->quick && s->span < UNIT) {
-		say(err, errlen, "bad value for %s: %llu (want 4 KiB or more)",
-		    as_given(s, "span"), (unsigned long long)s->span);
-		return -EINVAL;
-	}
-	if (s->quick && s->span < 3 * UNIT) {
-		say(err, errlen, "bad value for %s: quick:%llu (want at least "
-		    "12 KiB: three pieces of a 4 KiB unit)", as_given(s, "span"),
-		    (unsigned long long)s->span);
-		return -EINVAL;
-	}
-	if (s->mode == SETTINGS_VERIFY && !s->run_id_set) {
-		say(err, errlen, "--mode verify needs the --run-id of the write "
-		    "to check");
-		return -EINVAL;
-	}
-	return 0;
+	fprintf(f, "| key | default | what |\n| --- | --- | --- |\n");
+	for (i = 0; i < NKEYS; i++)
+		if (!(keys[i].scope & SCOPE_OPTION_ONLY))
+			fprintf(f, "| `%s` | %s | %s |\n", keys[i].name,
+				keys[i].def, keys[i].help);
 }
 
 char *settings_fmt_size(uint64_t bytes, char *buf, size_t len)

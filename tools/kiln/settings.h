@@ -4,12 +4,15 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /*
  * kiln's settings: one set of keys, the same on the command line
  * (--KEY=VALUE or --KEY VALUE), in kiln.cfg (KEY=VALUE) and on the kernel
- * command line (kiln.KEY=VALUE). This file owns the keys, their defaults
- * and how their values are read; it knows nothing of what they do.
+ * command line (kiln.KEY=VALUE). This file owns the key table (each key's
+ * type, default, help and the commands that take it) and how values are
+ * read and checked; options.c reads the sources. Neither knows what a key
+ * does.
  */
 enum settings_mode {
 	SETTINGS_WRITE_VERIFY,
@@ -41,20 +44,36 @@ enum settings_source {
 	SOURCE_OPTION,		/* kiln's own command line */
 };
 
-#define SETTINGS_MAX_KEYS 40
+/* Who takes a key: a mask of these. */
+enum settings_scope {
+	SCOPE_BURN = 1 << 0,		/* kiln burn */
+	SCOPE_RUN = 1 << 1,		/* kiln run and kiln settings */
+	SCOPE_DISCOVER = 1 << 2,	/* kiln discover */
+	SCOPE_PROBE = 1 << 3,		/* kiln probe */
+	SCOPE_SETTINGS = 1 << 4,	/* kiln settings alone (--get) */
+	SCOPE_INIT = 1 << 5,		/* read by the init; kiln keeps it */
+	/*
+	 * An option of the invocation, not a setting: never from kiln.cfg or
+	 * the kernel command line, and not in kiln settings' list.
+	 */
+	SCOPE_OPTION_ONLY = 1 << 6,
+};
+
+#define SETTINGS_MAX_KEYS 48
 #define SETTINGS_MAX_PROBLEMS 16
+#define SETTINGS_MAX_PROTECT 16
 
 /* Unknown keys and bad values met while reading kiln.cfg or a command line. */
 struct settings_problems {
 	int n;
-	char text[SETTINGS_MAX_PROBLEMS][200];
+	char text[SETTINGS_MAX_PROBLEMS][240];
 };
 
 struct settings {
 	int mode;			/* enum settings_mode */
 	uint64_t bs;			/* bytes a request */
 	unsigned qd;			/* requests in flight a target */
-	unsigned passes;		/* 0: one, unless duration says more */
+	unsigned passes;		/* passes to make */
 	uint64_t duration;		/* seconds; 0: no limit */
 	uint64_t offset;		/* where the region starts */
 	uint64_t span;			/* its length; 0: to the end */
@@ -81,36 +100,69 @@ struct settings {
 	unsigned settle;		/* seconds the init waits for disks */
 	unsigned expect_disks;		/* fewer found is a FAIL; 0: any */
 	char *iperf;			/* HOST[:PORT]: iperf3 beside the burn */
+	int net;			/* the init takes DHCP */
+
+	/* Options of the invocation, not settings. */
+	char *results;			/* kiln run: the stick's mount point */
+	char *config;			/* kiln.cfg to read */
+	char *cmdline;			/* the kernel command line to read */
+	char *get;			/* kiln settings --get KEY */
+	char *sysfs_root;		/* kiln discover on a captured tree */
+	char *protect[SETTINGS_MAX_PROTECT];	/* devices never touched */
+	int nprotect;
+
 	unsigned char source[SETTINGS_MAX_KEYS];	/* per key */
 };
+
+/* One key of the table, for those that list them (usage, kiln settings). */
+struct settings_key {
+	const char *name;
+	int type;			/* private to settings.c */
+	size_t off;
+	unsigned min, max;		/* counts */
+	const char *const *choices;	/* enums */
+	const char *want;		/* what a good value looks like */
+	const char *def;		/* the default, as README says it */
+	const char *help;		/* one line for people */
+	unsigned scope;			/* enum settings_scope mask */
+};
+
+/* The i-th key, NULL past the last; sorted by name. */
+const struct settings_key *settings_key_at(int i);
+
+/* The key of that name (no dashes), or NULL: names are matched whole. */
+const struct settings_key *settings_key(const char *name);
+
+/* Whether the key is a flag: alone it means 1, and takes 1/0/yes/no/... */
+int settings_key_is_flag(const struct settings_key *k);
 
 /* Fills in the built-in defaults. */
 void settings_defaults(struct settings *s);
 
-/* Frees what settings_set() allocated. */
+/* Frees what setting values allocated. */
 void settings_free(struct settings *s);
 
 /*
- * Sets key (without dashes) from its text value: 0, -ENOENT for an unknown
- * key, -EINVAL for a bad value; err gets a one-line reason either way.
+ * Sets key from its text value, remembering where it came from:
+ * 0, -ENOENT for an unknown key, -EINVAL for a bad value, -ENOMEM; err
+ * gets a one-line reason that names the key as the source writes it.
  */
-int settings_set(struct settings *s, const char *key, const char *value,
-		 char *err, size_t errlen);
+int settings_set(struct settings *s, const struct settings_key *k,
+		 const char *value, int source, char *err, size_t errlen);
 
-/*
- * Reads a command line: options set keys, the rest are collected in args
- * (which must hold argc entries). Returns 0, or -EINVAL with err filled.
- * "--help" or "-h" returns 1.
- */
-int settings_parse_argv(struct settings *s, int argc, char **argv,
-			char **args, int *nargs, char *err, size_t errlen);
+/* Whether text is a flag word (1 0 yes no true false on off): 1, 0, or -1. */
+int settings_flag_word(const char *text);
 
 /*
  * Checks what no single value shows: settings that are wrong together or
- * for every target (bs not a multiple of 4 KiB). Every command calls it
- * before anything else: 0, or -EINVAL with a one-line reason in err.
+ * for every target (bs not a multiple of 4 KiB, run-id without verify).
+ * Every command calls it before anything else: 0, or -EINVAL with a
+ * one-line reason in err.
  */
-int settings_check(struct settings *s, char *err, size_t errlen);
+int settings_check(const struct settings *s, char *err, size_t errlen);
+
+/* The passes the engine makes: 0 is as many as duration allows. */
+unsigned settings_passes(const struct settings *s);
 
 /* Value readers, shared with whoever reads sizes and times. */
 int settings_parse_size(const char *text, uint64_t *out);
@@ -119,29 +171,17 @@ int settings_parse_uint(const char *text, unsigned max, unsigned *out);
 
 const char *settings_mode_name(int mode);
 
-/*
- * Reads kiln.cfg: KEY=VALUE a line, # comments, blank lines. Unknown keys
- * and bad values are kept in p (with the line number), never skipped in
- * silence; the good lines still apply. -errno when the file cannot be read.
- */
-int settings_load_cfg(struct settings *s, const char *path,
-		      struct settings_problems *p);
-
-/* Applies the kiln.KEY=VALUE words of a kernel command line. */
-void settings_load_cmdline(struct settings *s, const char *cmdline,
-			   struct settings_problems *p);
-
-/* The value of key as text, as settings_set() reads it; NULL if no such key. */
+/* The value of key as text, as settings_set() reads it; NULL if no key. */
 const char *settings_get(const struct settings *s, const char *key, char *buf,
 			 size_t len);
 
-/* The i-th key's name, NULL past the last: for listing them all. */
-const char *settings_key(int i);
-
-/* Where the value of key came from. */
+/* Where the value of key came from ("default", "kiln.cfg", ...). */
 const char *settings_source(const struct settings *s, const char *key);
 
 /* Writes a size for a person: 1.5 GiB, 512 MiB, 4 KiB, 100 B. */
 char *settings_fmt_size(uint64_t bytes, char *buf, size_t len);
+
+/* README's table of keys, made from the key table (tests hold README to it). */
+void settings_table(FILE *f);
 
 #endif

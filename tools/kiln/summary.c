@@ -161,7 +161,7 @@ void summary_text(const struct record *o, FILE *f)
 	fprintf(f, "%s\n", machine_firmware_text(&o->firmware, fw, sizeof(fw)));
 	fprintf(f, "bs %s, qd %u", settings_fmt_size(s->bs, bs, sizeof(bs)),
 		s->qd);
-	if (s->passes)
+	if (settings_passes(s))
 		fprintf(f, ", passes %u", s->passes);
 	if (s->duration)
 		fprintf(f, ", duration %s",

@@ -1,0 +1,80 @@
+#!/bin/sh
+# Every command reads its options with the one parser and the one key
+# table: kiln CMD --help is that command's own usage, listing every key it
+# takes; kiln settings lists every key with its default and help; the
+# grammar is DESIGN.md's (flag words, no prefixes, a value named when
+# missing); keys the init reads (net) stop no run.
+. "$(dirname "$0")/../lib/tap.sh"
+
+test_expect_success 'each command --help is its own usage' '
+	for c in burn discover probe run settings; do
+		"$KILN" $c --help >"$TEST_TMP/$c.help" || return 1
+		grep_in "usage: kiln $c " "$TEST_TMP/$c.help" || return 1
+	done &&
+	grep_in "  --countdown VALUE" "$TEST_TMP/run.help" &&
+	! grep -q -- "--countdown" "$TEST_TMP/burn.help" &&
+	grep_in "  --size VALUE" "$TEST_TMP/burn.help" &&
+	! grep -q -- "--size" "$TEST_TMP/run.help" &&
+	grep_in "  --sysfs-root VALUE" "$TEST_TMP/discover.help" &&
+	grep_in "  --json" "$TEST_TMP/probe.help"
+'
+
+test_expect_success 'every key kiln settings lists is in a usage, with its help' '
+	"$KILN" settings >"$TEST_TMP/all" &&
+	grep -v "^ " "$TEST_TMP/all" | cut -d" " -f1 >"$TEST_TMP/keys" &&
+	[ "$(wc -l <"$TEST_TMP/keys")" -ge 27 ] &&
+	while read -r k; do
+		cat "$TEST_TMP/run.help" "$TEST_TMP/burn.help" |
+			grep -q -- "^  --$k\( VALUE\)\?$" ||
+			{ echo "--$k is in no usage"; return 1; }
+	done <"$TEST_TMP/keys"
+'
+
+test_expect_success 'kiln settings: each key with its value, source, default and help' '
+	grep -q "^passes  *1  *default$" "$TEST_TMP/all" &&
+	grep_in "passes to make; each writes a new pass number" "$TEST_TMP/all" &&
+	grep_in "default 2 on flash" "$TEST_TMP/all"
+'
+
+test_expect_success 'discover --json=0 is the tree, --json=1 the document' '
+	"$KILN" discover --json=0 >"$TEST_TMP/tree" &&
+	grep_in "kiln discover:" "$TEST_TMP/tree" &&
+	"$KILN" discover --json=yes >"$TEST_TMP/inv.json" &&
+	python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$TEST_TMP/inv.json"
+'
+
+test_expect_success 'no prefix matching; a missing value is named' '
+	{ "$KILN" discover --protectX /dev/null 2>"$TEST_TMP/e"; test $? = 2; } &&
+	grep_in "unknown option '\''--protectX'\''" "$TEST_TMP/e" &&
+	{ "$KILN" run --cmdline /dev/null --results >"$TEST_TMP/e" 2>&1
+	  test $? = 2; } &&
+	grep_in "--results needs a value" "$TEST_TMP/e"
+'
+
+test_expect_success 'kiln settings checks every key: bad values exit 2' '
+	for bad in "--bs 3k" "--duration 5S" "--duration 1h30" "--duration 1d1d" \
+		"--span quick:4k" "--qd 0"; do
+		{ "$KILN" settings $bad >/dev/null 2>"$TEST_TMP/e"; test $? = 2; } ||
+			{ echo "$bad: not refused"; return 1; }
+		grep_in "bad value" "$TEST_TMP/e" || return 1
+	done
+'
+
+test_expect_success 'kiln.net=1 on the kernel command line is a setting, not an error' '
+	printf "quiet kiln.net=1 kiln.countdown=0\n" >"$TEST_TMP/cmdline" &&
+	"$KILN" settings --cmdline "$TEST_TMP/cmdline" --get net >"$TEST_TMP/v" &&
+	[ "$(cat "$TEST_TMP/v")" = 1 ] &&
+	"$KILN" settings --cmdline "$TEST_TMP/cmdline" >/dev/null
+'
+
+test_expect_success 'kiln run with a bad setting exits 2 before discovery' '
+	printf "bs=3k\n" >"$TEST_TMP/kiln.cfg" &&
+	mkdir "$TEST_TMP/stick" &&
+	{ "$KILN" run --config "$TEST_TMP/kiln.cfg" --cmdline /dev/null \
+		--results "$TEST_TMP/stick" >"$TEST_TMP/o" 2>&1; test $? = 2; } &&
+	grep_in "bad setting: bad value for bs: 3072" "$TEST_TMP/o" &&
+	summary=$(find "$TEST_TMP/stick" -name summary.txt) &&
+	grep_in "NOT STARTED: bad settings" "$summary"
+'
+
+test_done

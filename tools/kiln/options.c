@@ -1,0 +1,413 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: where settings come from (see options.h): the one command
+ * line parser, each command's usage made from the key table, kiln.cfg,
+ * the kernel command line, and kiln settings, which prints them all so
+ * the init never parses anything twice.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kiln.h"
+#include "options.h"
+#include "sysfs.h"
+
+/* kiln.cfg is a few lines on a stick; anything this big is not one. */
+#define CFG_MAX (1 << 20)
+
+__attribute__((format(printf, 3, 4)))
+static void say(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}
+
+void options_problem(struct settings_problems *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!p || p->n == SETTINGS_MAX_PROBLEMS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(p->text[p->n++], sizeof(p->text[0]), fmt, ap);
+	va_end(ap);
+}
+
+int options_parse(struct settings *s, const struct options_cmd *cmd,
+		  int argc, char **argv, char **args, int *nargs, char *err,
+		  size_t errlen)
+{
+	int i, options = 1;
+
+	*nargs = 0;
+	for (i = 1; i < argc; i++) {
+		const struct settings_key *k;
+		const char *a = argv[i], *value, *eq;
+		char name[64];
+		size_t n;
+
+		if (!options || a[0] != '-' || !a[1]) {
+			args[(*nargs)++] = argv[i];
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			options = 0;
+			continue;
+		}
+		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
+			return OPTIONS_HELP;
+		eq = strchr(a, '=');
+		n = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+		k = NULL;
+		if (a[1] == '-' && n < sizeof(name)) {
+			memcpy(name, a + 2, n);
+			name[n] = 0;
+			k = settings_key(name);
+		}
+		if (!k || !(k->scope & cmd->scope)) {
+			say(err, errlen, "unknown option '%.*s' (try kiln %s "
+			    "--help)", (int)(eq ? eq - a : (long)strlen(a)) > 60 ?
+			    60 : (int)(eq ? eq - a : (long)strlen(a)), a,
+			    cmd->name);
+			return -EINVAL;
+		}
+		if (eq) {
+			value = eq + 1;
+		} else if (settings_key_is_flag(k)) {
+			/* --json 0 is no; --json disk.img is yes, then a target. */
+			if (i + 1 < argc && settings_flag_word(argv[i + 1]) >= 0)
+				value = argv[++i];
+			else
+				value = "1";
+		} else if (i + 1 < argc) {
+			value = argv[++i];
+		} else {
+			say(err, errlen, "--%s needs a value (%s)", k->name,
+			    k->want);
+			return -EINVAL;
+		}
+		if (settings_set(s, k, value, SOURCE_OPTION, err, errlen))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* Words wrapped at 79 columns, each line indented. */
+static void wrap(FILE *f, int indent, const char *text)
+{
+	const char *p = text;
+	int col = indent;
+
+	fprintf(f, "%*s", indent, "");
+	while (*p) {
+		int n = (int)strcspn(p, " \n");
+
+		if (col > indent && col + 1 + n > 79) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', f);
+			col++;
+		}
+		fprintf(f, "%.*s", n, p);
+		col += n;
+		p += n;
+		if (*p == '\n') {
+			fprintf(f, "\n\n%*s", indent, "");
+			col = indent;
+		}
+		p += strspn(p, " \n");
+	}
+	fputc('\n', f);
+}
+
+void options_usage(const struct options_cmd *cmd, FILE *f)
+{
+	const struct settings_key *k;
+	char line[400];
+	int i, listed = 0;
+
+	fprintf(f, "usage: kiln %s %s\n\n", cmd->name, cmd->args);
+	wrap(f, 0, cmd->about);
+	for (i = 0; (k = settings_key_at(i)); i++) {
+		if (!(k->scope & cmd->scope))
+			continue;
+		if (!listed++)
+			fprintf(f, "\nOptions (--KEY VALUE or --KEY=VALUE; a flag "
+				"alone is 1, or takes 1/0, yes/no):\n");
+		snprintf(line, sizeof(line), "%s; default %s", k->help, k->def);
+		fprintf(f, "  --%s%s\n", k->name,
+			settings_key_is_flag(k) ? "" : " VALUE");
+		wrap(f, 6, line);
+	}
+	fprintf(f, "\nExit codes: 0 nothing failed (warnings are listed), 1 a "
+		"disk or the machine\nfailed, a disk is missing or nothing was "
+		"tested, 2 bad usage or setting\n(nothing touched), 3 could not "
+		"run or the results could not be written,\n4 interrupted with "
+		"nothing failed so far.\n");
+}
+
+/* A key read from kiln.cfg or the kernel command line. */
+static void apply(struct settings *s, const char *where, const char *key,
+		  const char *value, int source, struct settings_problems *p)
+{
+	const struct settings_key *k = settings_key(key);
+	char err[240];
+
+	if (!k) {
+		options_problem(p, "%s: unknown setting '%.60s'", where, key);
+		return;
+	}
+	if (k->scope & SCOPE_OPTION_ONLY) {
+		options_problem(p, "%s: '%s' is an option of the command line, "
+				"not a setting", where, key);
+		return;
+	}
+	if (!(k->scope & (SCOPE_RUN | SCOPE_INIT))) {
+		options_problem(p, "%s: '%s' is for kiln burn, not kiln run",
+				where, key);
+		return;
+	}
+	if (settings_set(s, k, value, source, err, sizeof(err)))
+		options_problem(p, "%s: %s", where, err);
+}
+
+static char *trim(char *t)
+{
+	char *end;
+
+	while (*t == ' ' || *t == '\t')
+		t++;
+	end = t + strlen(t);
+	while (end > t && (end[-1] == ' ' || end[-1] == '\t'))
+		*--end = 0;
+	return t;
+}
+
+void options_cfg_text(struct settings *s, const char *text, size_t len,
+		      struct settings_problems *p)
+{
+	char *copy = malloc(len + 1), *line, *next, where[40];
+	int n = 0;
+
+	if (!copy) {
+		options_problem(p, "kiln.cfg: out of memory");
+		return;
+	}
+	memcpy(copy, text, len);
+	copy[len] = 0;
+	line = copy;
+	/* Edited on any laptop: a BOM first, lines ending in LF, CRLF or CR. */
+	if (len >= 3 && !memcmp(line, "\xef\xbb\xbf", 3))
+		line += 3;
+	for (; line; line = next) {
+		char *t, *eq;
+		size_t cut = strcspn(line, "\r\n");
+
+		n++;
+		next = line[cut] ? line + cut + 1 : NULL;
+		if (line[cut] == '\r' && line[cut + 1] == '\n')
+			next++;
+		line[cut] = 0;
+		if (strlen(line) != cut) {
+			options_problem(p, "kiln.cfg line %d: a NUL byte in it",
+					n);
+			continue;
+		}
+		t = trim(line);
+		/* A comment only at the start: a serial may hold '#'. */
+		if (!*t || *t == '#')
+			continue;
+		snprintf(where, sizeof(where), "kiln.cfg line %d", n);
+		eq = strchr(t, '=');
+		if (!eq) {
+			options_problem(p, "%s: '%.60s' is not KEY=VALUE", where,
+					t);
+			continue;
+		}
+		*eq = 0;
+		apply(s, where, trim(t), trim(eq + 1), SOURCE_CFG, p);
+	}
+	free(copy);
+}
+
+int options_cfg_file(struct settings *s, const char *path,
+		     struct settings_problems *p)
+{
+	FILE *f = fopen(path, "re");
+	char *buf;
+	size_t len;
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	buf = malloc(CFG_MAX + 1);
+	if (!buf) {
+		fclose(f);
+		return -ENOMEM;
+	}
+	len = fread(buf, 1, CFG_MAX + 1, f);
+	if (ferror(f))
+		ret = -EIO;
+	else if (len > CFG_MAX)
+		options_problem(p, "%s: larger than %d bytes: not a kiln.cfg",
+				path, CFG_MAX);
+	else
+		options_cfg_text(s, buf, len, p);
+	free(buf);
+	fclose(f);
+	return ret;
+}
+
+void options_cmdline(struct settings *s, const char *cmdline,
+		     struct settings_problems *p)
+{
+	const char *c = cmdline;
+	char *word = malloc(strlen(cmdline) + 1);
+
+	if (!word)
+		return;
+	while (*c) {
+		size_t n = 0;
+		int quoted = 0;
+		char *eq;
+
+		while (*c == ' ' || *c == '\t' || *c == '\n')
+			c++;
+		/* A word ends at a blank outside double quotes, as the kernel reads. */
+		for (; *c && (quoted || (*c != ' ' && *c != '\t' && *c != '\n'));
+		     c++) {
+			if (*c == '"')
+				quoted = !quoted;
+			else
+				word[n++] = *c;
+		}
+		word[n] = 0;
+		if (n <= 5 || memcmp(word, "kiln.", 5))
+			continue;
+		eq = strchr(word, '=');
+		if (eq)
+			*eq = 0;
+		apply(s, "kernel command line", word + 5, eq ? eq + 1 : "1",
+		      SOURCE_CMDLINE, p);
+	}
+	free(word);
+}
+
+int options_load(struct settings *s, const struct options_cmd *cmd,
+		 int argc, char **argv, char **args, int *nargs,
+		 struct settings_problems *p)
+{
+	struct settings first;
+	char cfg[PATH_MAX], line[8192], err[240];
+	const char *config = NULL;
+	int ret;
+
+	/* The options say where kiln.cfg and the command line are... */
+	settings_defaults(&first);
+	ret = options_parse(&first, cmd, argc, argv, args, nargs, err,
+			    sizeof(err));
+	if (ret == OPTIONS_HELP) {
+		settings_free(&first);
+		return OPTIONS_HELP;
+	}
+	settings_defaults(s);
+	if (first.config) {
+		config = first.config;
+	} else if (first.results) {
+		snprintf(cfg, sizeof(cfg), "%s/kiln.cfg", first.results);
+		if (access(cfg, F_OK) == 0)
+			config = cfg;
+	}
+	if (config) {
+		ret = options_cfg_file(s, config, p);
+		if (ret)
+			options_problem(p, "cannot read %s: %s", config,
+					strerror(-ret));
+	}
+	if (sysfs_read(first.cmdline ? first.cmdline : "/proc/cmdline", line,
+		       sizeof(line)) >= 0)
+		options_cmdline(s, line, p);
+	settings_free(&first);
+	/* ...and then win over both. */
+	ret = options_parse(s, cmd, argc, argv, args, nargs, err, sizeof(err));
+	if (ret)
+		options_problem(p, "%s", err);
+	return 0;
+}
+
+static const struct options_cmd settings_cmd = {
+	"settings", "[--get KEY] [--config FILE] [--cmdline FILE] "
+	"[--results ROOT] [--KEY=VALUE]...",
+	"The settings in force for kiln run: the built-in defaults, then "
+	"kiln.cfg, then kiln.KEY=VALUE on the kernel command line, then the "
+	"options given here; the later wins. Each key is listed with its "
+	"value, where that came from, its default and what it does. --get "
+	"KEY prints one value, as the init reads them. A bad key or value "
+	"anywhere is an error (exit 2).",
+	SCOPE_RUN | SCOPE_SETTINGS,
+};
+
+int options_settings_main(int argc, char **argv)
+{
+	struct settings_problems p = { 0 };
+	const struct settings_key *k;
+	struct settings s;
+	char val[512], err[400], **args;
+	int i, n, code = KILN_EXIT_PASS;
+
+	args = calloc((size_t)argc + 1, sizeof(*args));
+	if (!args)
+		return KILN_EXIT_CANNOT;
+	if (options_load(&s, &settings_cmd, argc, argv, args, &n, &p) ==
+	    OPTIONS_HELP) {
+		options_usage(&settings_cmd, stdout);
+		free(args);
+		return KILN_EXIT_PASS;
+	}
+	if (n)
+		options_problem(&p, "kiln settings takes no targets: '%s'",
+				args[0]);
+	if (!p.n && settings_check(&s, err, sizeof(err)))
+		options_problem(&p, "%s", err);
+	for (i = 0; i < p.n; i++)
+		fprintf(stderr, "kiln: bad setting: %s\n", p.text[i]);
+	if (p.n)
+		code = KILN_EXIT_USAGE;
+	if (s.get) {
+		k = settings_key(s.get);
+		if (!k || (k->scope & SCOPE_OPTION_ONLY)) {
+			fprintf(stderr, "kiln: unknown setting '%s'\n", s.get);
+			code = KILN_EXIT_USAGE;
+		} else {
+			/*
+			 * The value in force even when another key is bad: the
+			 * init still needs "after" to end the boot the way the
+			 * lab asked.
+			 */
+			printf("%s\n", settings_get(&s, s.get, val, sizeof(val)));
+		}
+	} else {
+		for (i = 0; (k = settings_key_at(i)); i++) {
+			if (k->scope & SCOPE_OPTION_ONLY)
+				continue;
+			settings_get(&s, k->name, val, sizeof(val));
+			printf("%-13s %-24s %s\n", k->name, val[0] ? val : "-",
+			       settings_source(&s, k->name));
+			snprintf(err, sizeof(err), "%s; default %s", k->help,
+				 k->def);
+			wrap(stdout, 14, err);
+		}
+	}
+	settings_free(&s);
+	free(args);
+	return code;
+}
