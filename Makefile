@@ -37,6 +37,7 @@ KILN_SRCS := \
 	tools/kiln/discover.c \
 	tools/kiln/engine.c \
 	tools/kiln/health.c \
+	tools/kiln/http.c \
 	tools/kiln/identity.c \
 	tools/kiln/inventory.c \
 	tools/kiln/json.c \
@@ -70,6 +71,7 @@ HOST_OBJS := $(filter-out $(OUT)/host/main.o,$(KILN_SRCS:tools/kiln/%.c=$(OUT)/h
 UNIT_TESTS := \
 	crc32c \
 	health \
+	http \
 	plan \
 	results \
 	settings \
