@@ -63,6 +63,7 @@ KILN_SRCS := \
 	tools/kiln/target.c \
 	tools/kiln/timing.c \
 	tools/kiln/unit.c \
+	tools/kiln/upload.c \
 	tools/kiln/version.c
 
 KILN_OBJS := $(KILN_SRCS:tools/kiln/%.c=$(OUT)/musl/%.o)

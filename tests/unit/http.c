@@ -3,14 +3,21 @@
  * Description: the HTTP client's pure parts: the upload= and metrics=
  * URLs it takes and the ones it refuses (with the reason a person reads),
  * percent-encoding of the path segments kiln builds, and answer heads read
- * right, cut short or not HTTP at all.
+ * right, cut short or not HTTP at all. Then the uploader's bookkeeping
+ * against a port that refuses: a newer version takes the older one's
+ * place, the caps hold, lines are said, and what never arrived is listed.
  */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "../lib/tap.h"
 #include "http.h"
+#include "upload.h"
 
 static int good(const char *text, const char *host, const char *port,
 		const char *path, int ipv6)
@@ -77,6 +84,132 @@ static int head(const char *text, int want_ret, int status, long long length,
 		return 0;
 	}
 	return 1;
+}
+
+/* A port on 127.0.0.1 bound but not listening: connecting is refused. */
+static int refusing_port(int *fd)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t len = sizeof(a);
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	*fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (*fd < 0 || bind(*fd, (struct sockaddr *)&a, len) ||
+	    getsockname(*fd, (struct sockaddr *)&a, &len))
+		tap_bail("cannot bind a port on 127.0.0.1");
+	return ntohs(a.sin_port);
+}
+
+/* Lines said during a flush: how many, and how many say "refused". */
+static void count_line(const char *line, void *arg)
+{
+	int *n = arg;
+
+	n[0]++;
+	if (strstr(line, "connection refused, retrying in "))
+		n[1]++;
+}
+
+static void test_upload(void)
+{
+	static char big[UPLOAD_MAX_BYTES / 2 + 1];
+	char text[64], want[160], err[200], line[512], name[64], why[256];
+	struct http_result res;
+	struct http_url url;
+	struct upload *up;
+	int fd, port, i, ret, flushed[2] = { 0, 0 }, full = 0, dropped = 0;
+	int lost = 0, ok = 1, why_ok = 0;
+
+	port = refusing_port(&fd);
+	snprintf(text, sizeof(text), "http://127.0.0.1:%d/kiln", port);
+	if (http_url_parse(text, &url, err, sizeof(err)))
+		tap_bail("%s: %s", text, err);
+
+	{
+		struct http_request rq = { .method = "PUT", .path = "/x",
+					   .body = "x", .len = 1,
+					   .timeout_ms = 5000 };
+
+		ret = http_request(&url, &rq, &res);
+		tap_ok(ret == -ECONNREFUSED && res.status == 0 &&
+		       !strcmp(res.error, "connection refused"),
+		       "a refused connection: -ECONNREFUSED, said plainly "
+		       "('%s')", res.error);
+		rq.path = "/a b";
+		tap_ok(http_request(&url, &rq, &res) == -EINVAL,
+		       "a path with a space never reaches a request head");
+	}
+
+	tap_ok(upload_start(&up, &url, "M", "..", 0, err, sizeof(err)) ==
+	       -EINVAL && strstr(err, "'M/..'"),
+	       "a run folder named '..' is refused: %s", err);
+	ret = upload_start(&up, &url, "SN 1", "20260101T000000Z-00ab", 1000,
+			   err, sizeof(err));
+	if (ret)
+		tap_bail("upload_start: %s", err);
+	snprintf(want, sizeof(want), "http://127.0.0.1:%d/kiln/SN%%201/"
+		 "20260101T000000Z-00ab/", port);
+	tap_ok(!strcmp(upload_folder(up), want),
+	       "the folder: base, machine id, run folder, encoded: %s",
+	       upload_folder(up));
+
+	ret = upload_put_data(up, "checkpoint.json", "{\"seq\": 1}", 11);
+	ret |= upload_put_data(up, "checkpoint.json", "{\"seq\": 2}", 11);
+	tap_ok(ret == 0, "a checkpoint queued, then its newer version");
+	tap_ok(upload_put_data(up, "../x", "x", 1) == -EINVAL &&
+	       upload_put_data(up, "", "x", 1) == -EINVAL &&
+	       upload_put_file(up, "a//b", "/etc/hostname") == -EINVAL,
+	       "names with '..' or empty segments are refused");
+	tap_ok(upload_put_data(up, "big1", big, sizeof(big)) == 0 &&
+	       upload_put_data(up, "big2", big, sizeof(big)) == -ENOBUFS &&
+	       upload_put_data(up, "big1", big, sizeof(big)) == 0 &&
+	       upload_put_data(up, "big1", "small", 5) == 0,
+	       "copies are capped at %u MiB; a newer version counts instead "
+	       "of the older", UPLOAD_MAX_BYTES >> 20);
+	for (i = 2; i < UPLOAD_MAX_FILES; i++) {
+		snprintf(name, sizeof(name), "f%d", i);
+		if (upload_put_file(up, name, "/nonexistent") != 0)
+			ok = 0;
+	}
+	for (i = 0; i < 40; i++)
+		if (upload_put_data(up, "one-too-many", "x", 1) != -ENOBUFS)
+			ok = 0;
+	tap_ok(ok && upload_put_data(up, "checkpoint.json", "{\"seq\": 3}",
+				     11) == 0,
+	       "%d names wait at most; a newer version still takes its place",
+	       UPLOAD_MAX_FILES);
+
+	while (upload_said(up, line, sizeof(line))) {
+		if (strstr(line, "older lines not shown"))
+			dropped++;
+		if (strstr(line, "one-too-many not queued: 64 files"))
+			full++;
+	}
+	tap_ok(dropped == 1 && full > 0 && full < 40,
+	       "the lines kept are bounded, and the gap is said");
+
+	ret = upload_flush(up, 1500, count_line, flushed);
+	tap_ok(ret == -ETIMEDOUT && flushed[1] > 0 &&
+	       upload_pending(up) == UPLOAD_MAX_FILES,
+	       "a flush with the server away ends at its deadline, saying "
+	       "why (%d lines, %d refused)", flushed[0], flushed[1]);
+	upload_stop(up);
+	tap_ok(upload_put_data(up, "late", "x", 1) == -ESHUTDOWN,
+	       "nothing is queued once the uploader is stopped");
+	for (i = 0; upload_lost(up, i, name, sizeof(name), why,
+				sizeof(why)) == 0; i++) {
+		lost++;
+		if (!strcmp(name, "checkpoint.json"))
+			why_ok += !strcmp(why, "connection refused");
+	}
+	tap_ok(lost == UPLOAD_MAX_FILES && why_ok == 1,
+	       "every name that never arrived is listed once, with why");
+	tap_ok(upload_lost(up, -1, name, sizeof(name), why, sizeof(why)) ==
+	       -ENOENT && upload_lost(up, lost, name, sizeof(name), why,
+				      sizeof(why)) == -ENOENT,
+	       "and nothing past the list");
+	upload_free(up);
+	close(fd);
 }
 
 int main(void)
@@ -191,5 +324,6 @@ int main(void)
 	       head("HTTP/1.1200 OK\r\n\r\n", -EPROTO, 0, 0, ""),
 	       "not HTTP, or a bad status line: -EPROTO, early");
 
+	test_upload();
 	return tap_done();
 }
