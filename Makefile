@@ -81,6 +81,10 @@ UNIT_TESTS := \
 
 UNIT_BINS := $(UNIT_TESTS:%=$(OUT)/tests/%)
 
+# Small programs that drive one part of kiln from a shell test, built like
+# the unit tests: tests/host/upload.t puts files through httpput.
+HOST_TOOLS := $(OUT)/tests/httpput
+
 # The whole tester under ASan and UBSan, for host tests that feed it odd
 # input (mangled sysfs trees) and want memory errors to fail loudly.
 ASAN_KILN := $(OUT)/tests/kiln-asan
@@ -140,6 +144,12 @@ $(OUT)/tests/%: tests/unit/%.c tests/lib/tap.h $(HOST_OBJS)
 	$(Q)$(HOST_CC) $(CFLAGS) $(SANITIZE) -o $@ $< $(HOST_OBJS) \
 		$(LIBURING_A) -lpthread
 
+$(HOST_TOOLS): $(OUT)/tests/%: tests/lib/%.c $(HOST_OBJS)
+	$(call quiet,HOSTLD,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(HOST_CC) $(CFLAGS) $(SANITIZE) -o $@ $< $(HOST_OBJS) \
+		$(LIBURING_A) -lpthread
+
 $(ASAN_KILN): $(HOST_OBJS) $(OUT)/host/main.o
 	$(call quiet,HOSTLD,$@)
 	$(Q)mkdir -p $(@D)
@@ -159,7 +169,8 @@ $(TSAN_KILN): $(TSAN_OBJS)
 
 # The e2e tests boot the ramboot and the boot media in QEMU: check
 # builds them too.
-check: $(OUT)/kiln $(UNIT_BINS) $(ASAN_KILN) $(TSAN_KILN) image | $(DEPS_STAMP)
+check: $(OUT)/kiln $(UNIT_BINS) $(HOST_TOOLS) $(ASAN_KILN) $(TSAN_KILN) \
+		image | $(DEPS_STAMP)
 	prove -r tests/
 
 # The ramboot: Debian's kernel (fetched and unpacked, never installed)
