@@ -739,6 +739,12 @@ int http_request(const struct http_url *u, const struct http_request *rq,
 		ai = NULL;
 		goto out;
 	}
+	if (timing_now_ns() >= c.deadline) {
+		ret = -ETIMEDOUT;
+		say(res->error, sizeof(res->error), "resolving %s took more "
+		    "than %s", u->host, secs);
+		goto out;
+	}
 	ret = -EHOSTUNREACH;
 	/* Each address in turn (localhost may be ::1, then 127.0.0.1). */
 	for (a = ai; a; a = a->ai_next) {

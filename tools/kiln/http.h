@@ -78,8 +78,10 @@ struct http_result {
  *
  * Names are resolved with getaddrinfo: numeric addresses at once, then
  * /etc/hosts, then DNS through /etc/resolv.conf (musl's static resolver
- * needs no NSS). DNS time is bounded by the resolver's own timeout, not
- * by timeout_ms, which counts from when the address is known.
+ * needs no NSS, so the image needs only a resolv.conf). A DNS lookup
+ * cannot be cut short: it runs to the resolver's own timeout (musl: 5 s
+ * a name by default, "options timeout:N" in resolv.conf), and when it
+ * ends past timeout_ms the request ends there, -ETIMEDOUT.
  */
 int http_request(const struct http_url *u, const struct http_request *rq,
 		 struct http_result *res);
