@@ -352,6 +352,17 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+static int add_slash(char *s, size_t len)
+{
+	size_t n = strlen(s);
+
+	if (n + 1 >= len)
+		return -ENAMETOOLONG;
+	s[n] = '/';
+	s[n + 1] = 0;
+	return 0;
+}
+
 int upload_start(struct upload **up, const struct http_url *base,
 		 const char *machine, const char *run, unsigned timeout_ms,
 		 char *err, size_t len)
@@ -370,20 +381,19 @@ int upload_start(struct upload **up, const struct http_url *base,
 	}
 	u->base = *base;
 	u->timeout_ms = timeout_ms ? timeout_ms : UPLOAD_TIMEOUT_MS;
-	snprintf(u->folder, sizeof(u->folder), "%s", base->path);
-	n = strlen(u->folder);
+	n = strlen(u->base.path);
 	/* The base is a folder, whether or not it was written with a '/'. */
-	if (n + 1 < sizeof(u->folder) && (!n || u->folder[n - 1] != '/')) {
-		strcat(u->folder, "/");
-		strcat(u->base.path, "/");
-	}
-	ret = http_append_segment(u->folder, sizeof(u->folder), machine);
-	if (!ret && strlen(u->folder) + 1 < sizeof(u->folder))
-		strcat(u->folder, "/");
+	ret = n && u->base.path[n - 1] == '/' ? 0 :
+	      add_slash(u->base.path, sizeof(u->base.path));
+	snprintf(u->folder, sizeof(u->folder), "%s", u->base.path);
+	if (!ret)
+		ret = http_append_segment(u->folder, sizeof(u->folder), machine);
+	if (!ret)
+		ret = add_slash(u->folder, sizeof(u->folder));
 	if (!ret)
 		ret = http_append_segment(u->folder, sizeof(u->folder), run);
-	if (!ret && strlen(u->folder) + 1 < sizeof(u->folder))
-		strcat(u->folder, "/");
+	if (!ret)
+		ret = add_slash(u->folder, sizeof(u->folder));
 	if (ret) {
 		snprintf(err, len, "cannot upload to a folder named '%s/%s': "
 			 "%s", machine, run, strerror(-ret));
