@@ -37,6 +37,7 @@ KILN_SRCS := \
 	tools/kiln/discover.c \
 	tools/kiln/engine.c \
 	tools/kiln/health.c \
+	tools/kiln/http.c \
 	tools/kiln/identity.c \
 	tools/kiln/inventory.c \
 	tools/kiln/json.c \
@@ -63,6 +64,7 @@ KILN_SRCS := \
 	tools/kiln/target.c \
 	tools/kiln/timing.c \
 	tools/kiln/unit.c \
+	tools/kiln/upload.c \
 	tools/kiln/version.c
 
 KILN_OBJS := $(KILN_SRCS:tools/kiln/%.c=$(OUT)/musl/%.o)
@@ -71,6 +73,7 @@ HOST_OBJS := $(filter-out $(OUT)/host/main.o,$(KILN_SRCS:tools/kiln/%.c=$(OUT)/h
 UNIT_TESTS := \
 	crc32c \
 	health \
+	http \
 	plan \
 	results \
 	settings \
@@ -78,6 +81,10 @@ UNIT_TESTS := \
 	unit
 
 UNIT_BINS := $(UNIT_TESTS:%=$(OUT)/tests/%)
+
+# Small programs that drive one part of kiln from a shell test, built like
+# the unit tests: tests/host/upload.t puts files through httpput.
+HOST_TOOLS := $(OUT)/tests/httpput
 
 # The whole tester under ASan and UBSan, for host tests that feed it odd
 # input (mangled sysfs trees) and want memory errors to fail loudly.
@@ -138,6 +145,12 @@ $(OUT)/tests/%: tests/unit/%.c tests/lib/tap.h $(HOST_OBJS)
 	$(Q)$(HOST_CC) $(CFLAGS) $(SANITIZE) -o $@ $< $(HOST_OBJS) \
 		$(LIBURING_A) -lpthread
 
+$(HOST_TOOLS): $(OUT)/tests/%: tests/lib/%.c $(HOST_OBJS)
+	$(call quiet,HOSTLD,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(HOST_CC) $(CFLAGS) $(SANITIZE) -o $@ $< $(HOST_OBJS) \
+		$(LIBURING_A) -lpthread
+
 $(ASAN_KILN): $(HOST_OBJS) $(OUT)/host/main.o
 	$(call quiet,HOSTLD,$@)
 	$(Q)mkdir -p $(@D)
@@ -157,7 +170,8 @@ $(TSAN_KILN): $(TSAN_OBJS)
 
 # The e2e tests boot the ramboot and the boot media in QEMU: check
 # builds them too.
-check: $(OUT)/kiln $(UNIT_BINS) $(ASAN_KILN) $(TSAN_KILN) image | $(DEPS_STAMP)
+check: $(OUT)/kiln $(UNIT_BINS) $(HOST_TOOLS) $(ASAN_KILN) $(TSAN_KILN) \
+		image | $(DEPS_STAMP)
 	prove -r tests/
 
 # The ramboot: Debian's kernel (fetched and unpacked, never installed)

@@ -1,0 +1,256 @@
+#!/bin/sh
+# kiln's HTTP client and uploader against the real thing: Debian's nginx
+# serving boot/nginx-kiln.conf as a lab would, a Pushgateway when there is
+# one, and small servers a lab should not have (tests/lib/httpfake.py)
+# that never answer, hang up, answer 500 or stop reading halfway. Every
+# run of the client is bounded by timeout(1); nothing else is timed.
+. "$(dirname "$0")/../lib/tap.sh"
+
+# Not in a user's PATH on Debian: /usr/sbin.
+NGINX=$(command -v nginx 2>/dev/null || echo /usr/sbin/nginx)
+[ -x "$NGINX" ] || test_skip_all "needs nginx (scripts/deps.list)"
+command -v python3 >/dev/null 2>&1 || test_skip_all "needs python3"
+PUT="$TOP/out/tests/httpput"
+[ -x "$PUT" ] || test_bail "$PUT is not built: run make check"
+
+free_port () {
+	python3 -c 'import socket; s = socket.socket()
+s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# wait_http URL: until something answers there, at most 10 s.
+wait_http () {
+	i=0
+	while [ "$i" -lt 100 ]; do
+		"$PUT" -m GET -t 1000 "$1" 2>/dev/null | grep -q '^status [1-9]' &&
+			return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# wait_for TEXT FILE: until FILE holds TEXT, at most 10 s.
+wait_for () {
+	i=0
+	while [ "$i" -lt 100 ]; do
+		grep -qF -- "$1" "$2" 2>/dev/null && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# put ARGS...: the client, bounded, its output in $out, its exit in $code.
+out="$TEST_TMP/out"
+put () {
+	timeout 60 "$PUT" "$@" >"$out" 2>&1
+	code=$?
+	cat "$out"
+}
+
+# The shipped server block, on a free port of 127.0.0.1 and under
+# $TEST_TMP, inside the least nginx.conf that runs as this user (one
+# process, no switch to another user, every file of its own here).
+NGX="$TEST_TMP/nginx"
+SRV="$TEST_TMP/srv/kiln"
+mkdir -p "$NGX" "$SRV/kiln-results"
+port=$(free_port)
+BASE="http://127.0.0.1:$port"
+sed -e "s|listen 8080;|listen 127.0.0.1:$port;|" -e '/listen \[::\]:8080;/d' \
+	-e "s|/srv/kiln|$TEST_TMP/srv/kiln|g" \
+	"$TOP/boot/nginx-kiln.conf" >"$NGX/kiln.conf"
+cat >"$NGX/nginx.conf" <<EOF
+daemon off;
+master_process off;
+error_log $NGX/error.log info;
+pid $NGX/nginx.pid;
+events {
+	worker_connections 64;
+}
+http {
+	access_log $NGX/access.log;
+	client_body_temp_path $NGX/body;
+	proxy_temp_path $NGX/proxy;
+	fastcgi_temp_path $NGX/fastcgi;
+	uwsgi_temp_path $NGX/uwsgi;
+	scgi_temp_path $NGX/scgi;
+	include $NGX/kiln.conf;
+}
+EOF
+nginx_pid=""
+start_nginx () {
+	"$NGINX" -e "$NGX/error.log" -p "$NGX/" -c "$NGX/nginx.conf" \
+		>>"$NGX/out.log" 2>&1 &
+	nginx_pid=$!
+	wait_http "$BASE/"
+}
+stop_nginx () {
+	[ -n "$nginx_pid" ] || return 0
+	kill "$nginx_pid" && wait "$nginx_pid"
+	nginx_pid=""
+}
+test_at_exit '[ -z "$nginx_pid" ] || kill "$nginx_pid"'
+start_nginx || {
+	sed -e 's/^/# /' "$NGX/out.log" "$NGX/error.log"
+	test_bail "nginx did not start with boot/nginx-kiln.conf"
+}
+
+fake_pids=""
+for mode in silent close 500 half dav409; do
+	python3 "$TOP/tests/lib/httpfake.py" "$mode" "$TEST_TMP/$mode.port" \
+		"$TEST_TMP/dav" &
+	fake_pids="$fake_pids $!"
+done
+test_at_exit 'kill $fake_pids'
+for mode in silent close 500 half dav409; do
+	wait_for "" "$TEST_TMP/$mode.port" || test_bail "httpfake $mode did not start"
+done
+fake () {
+	echo "http://127.0.0.1:$(cat "$TEST_TMP/$1.port")"
+}
+
+cd "$TEST_TMP" || test_bail "cannot cd to $TEST_TMP"
+printf 'kiln 0.1 PASS\n' >summary.txt
+: >empty
+dd if=/dev/urandom of=random.bin bs=1M count=5 2>/dev/null
+dd if=/dev/zero of=big.bin bs=1M count=32 2>/dev/null
+RES="$SRV/kiln-results"
+
+test_expect_success 'PUT: files arrive whole, an empty one too, and overwrite' '
+	put "$BASE/kiln-results/one/summary.txt" summary.txt &&
+	[ "$code" = 0 ] && grep_in "status 201: ok" "$out" &&
+	cmp summary.txt "$RES/one/summary.txt" &&
+	put "$BASE/kiln-results/one/random.bin" random.bin &&
+	[ "$code" = 0 ] && cmp random.bin "$RES/one/random.bin" &&
+	put "$BASE/kiln-results/one/empty" empty &&
+	[ "$code" = 0 ] && [ -f "$RES/one/empty" ] && [ ! -s "$RES/one/empty" ] &&
+	put "$BASE/kiln-results/one/summary.txt" random.bin &&
+	[ "$code" = 0 ] && grep_in "status 204: ok" "$out" &&
+	cmp random.bin "$RES/one/summary.txt"
+'
+
+test_expect_success 'the uploader: PATH/<machine id>/<run folder>/, subfolders made, names encoded' '
+	put -u "$BASE/kiln-results/" SN-7 20260101T000000Z-00ab \
+		summary.txt=summary.txt "samples.csv@random.bin" \
+		"smart/sda before.txt=summary.txt" empty.txt=empty &&
+	[ "$code" = 0 ] && grep_in "flush: done, 0 lost" "$out" &&
+	grep_in "summary.txt to $BASE/kiln-results/SN-7/20260101T000000Z-00ab/: arrived (HTTP 201)" "$out" &&
+	run="$RES/SN-7/20260101T000000Z-00ab" &&
+	cmp summary.txt "$run/summary.txt" &&
+	cmp random.bin "$run/samples.csv" &&
+	cmp summary.txt "$run/smart/sda before.txt" &&
+	[ -f "$run/empty.txt" ] && [ ! -s "$run/empty.txt" ] &&
+	grep -q "PUT /kiln-results/SN-7/20260101T000000Z-00ab/smart/sda%20before.txt " \
+		"$NGX/access.log"
+'
+
+test_expect_success 'a read-only location: HTTP 403 Forbidden, said, retried, recorded as lost' '
+	put "$BASE/elsewhere/x.txt" summary.txt &&
+	[ "$code" = 1 ] && grep_in "status 403: HTTP 403 Forbidden" "$out" &&
+	[ ! -e "$SRV/elsewhere/x.txt" ] &&
+	put -u -w 2500 -f 500 "$BASE/elsewhere/" SN-7 RUN a.txt=summary.txt &&
+	[ "$code" = 1 ] &&
+	grep_in "upload: a.txt to $BASE/elsewhere/SN-7/RUN/: HTTP 403 Forbidden, retrying in 1 s" "$out" &&
+	grep_in "HTTP 403 Forbidden, retrying in 2 s" "$out" &&
+	grep_in "lost a.txt: HTTP 403 Forbidden" "$out" &&
+	grep_in "flush: Connection timed out, 1 lost" "$out"
+'
+
+test_expect_success 'a 500, with the reason the server gave, retried and recorded as lost' '
+	put "$(fake 500)/x" summary.txt &&
+	[ "$code" = 1 ] &&
+	grep_in "status 500: HTTP 500 Internal Server Error: disk full" "$out" &&
+	put -u -w 2500 -f 500 "$(fake 500)/k" M R summary.txt=summary.txt &&
+	[ "$code" = 1 ] &&
+	grep_in "summary.txt to $(fake 500)/k/M/R/: HTTP 500 Internal Server Error: disk full, retrying in 1 s" "$out" &&
+	grep_in "lost summary.txt: HTTP 500 Internal Server Error: disk full" "$out"
+'
+
+test_expect_success 'a server that accepts and never answers holds a request for its timeout only' '
+	put -t 1500 "$(fake silent)/x" summary.txt &&
+	[ "$code" = 1 ] && grep_in "status 0: no answer in 1.5 s" "$out"
+'
+
+test_expect_success 'a server that stops reading halfway through a body: the send gives up in time' '
+	put -t 2000 "$(fake half)/x" big.bin &&
+	[ "$code" = 1 ] &&
+	grep_in "status 0: timed out after 2 s sending: " "$out" &&
+	grep_in " of 33554432 body bytes sent" "$out"
+'
+
+test_expect_success 'a server that hangs up at once: said' '
+	put "$(fake close)/x" summary.txt &&
+	[ "$code" = 1 ] && grep_in "status 0: connection closed with no answer" "$out"
+'
+
+test_expect_success 'connection refused: said' '
+	put "http://127.0.0.1:$(free_port)/x" summary.txt &&
+	[ "$code" = 1 ] && grep_in "status 0: connection refused" "$out"
+'
+
+test_expect_success 'a name from /etc/hosts (localhost) is resolved' '
+	put "http://localhost:$port/kiln-results/localhost.txt" summary.txt &&
+	[ "$code" = 0 ] && cmp summary.txt "$RES/localhost.txt"
+'
+
+test_expect_success 'an https:// URL is refused before anything is sent' '
+	put "https://127.0.0.1:$port/kiln-results/" summary.txt &&
+	[ "$code" = 2 ] &&
+	grep_in "bad URL: TLS is not supported yet: use http://" "$out"
+'
+
+test_expect_success 'the queue delivers once the server is back; a newer version goes instead of the older' '
+	stop_nginx &&
+	printf "{\"seq\": 1}\n" >cp1 && printf "{\"seq\": 2}\n" >cp2 &&
+	{ timeout 60 "$PUT" -u -w 30000 -f 5000 "$BASE/kiln-results/" SN-8 RUN \
+		checkpoint.json=cp1 summary.txt=summary.txt \
+		checkpoint.json=cp2 >back.out 2>&1 & } &&
+	upid=$! &&
+	wait_for "connection refused, retrying in" back.out &&
+	start_nginx &&
+	{ wait "$upid"; code=$?; cat back.out; [ "$code" = 0 ]; } &&
+	grep_in "arrived after " back.out &&
+	grep_in "flush: done, 0 lost" back.out &&
+	cmp cp2 "$RES/SN-8/RUN/checkpoint.json" &&
+	cmp summary.txt "$RES/SN-8/RUN/summary.txt" &&
+	[ "$(grep -c "PUT /kiln-results/SN-8/RUN/checkpoint.json " \
+		"$NGX/access.log")" = 1 ]
+'
+
+test_expect_success 'a server that wants each folder made first (409): made with MKCOL' '
+	mkdir -p "$TEST_TMP/dav/up" &&
+	put -u "$(fake dav409)/up/" SN-9 RUN "smart/sda.txt=random.bin" \
+		summary.txt=summary.txt &&
+	[ "$code" = 0 ] &&
+	cmp random.bin "$TEST_TMP/dav/up/SN-9/RUN/smart/sda.txt" &&
+	cmp summary.txt "$TEST_TMP/dav/up/SN-9/RUN/summary.txt" &&
+	put -u -w 500 -f 500 "$(fake dav409)/nowhere/" SN-9 RUN x=summary.txt &&
+	[ "$code" = 1 ] && grep_in "lost x: HTTP 409 Conflict: no parent collection" "$out"
+'
+
+if command -v prometheus-pushgateway >/dev/null 2>&1; then
+	pg="http://127.0.0.1:$(free_port)"
+	prometheus-pushgateway --web.listen-address="${pg#http://}" \
+		--persistence.file="" >"$TEST_TMP/pushgateway.log" 2>&1 &
+	test_at_exit "kill $!"
+	test_expect_success 'metrics: a Pushgateway takes a push, and says what it refuses' '
+		wait_http "$pg/metrics" &&
+		printf "kiln_disk_bytes{disk=\"sda\"} 42\n" >m.txt &&
+		put -T "text/plain; version=0.0.4" \
+			"$pg/metrics/job/kiln/instance/SN-7" m.txt &&
+		[ "$code" = 0 ] &&
+		python3 -c "import urllib.request, sys
+t = urllib.request.urlopen(sys.argv[1]).read().decode()
+sys.exit(0 if \"kiln_disk_bytes{disk=\\\"sda\\\",instance=\\\"SN-7\\\",job=\\\"kiln\\\"} 42\" in t else 1)" \
+			"$pg/metrics" &&
+		printf "not a metric\n" >bad.txt &&
+		put -T "text/plain; version=0.0.4" \
+			"$pg/metrics/job/kiln/instance/SN-7" bad.txt &&
+		[ "$code" = 1 ] && grep_in "status 400: HTTP 400 Bad Request: " "$out"
+	'
+else
+	test_skip "no prometheus-pushgateway"
+fi
+
+test_done

@@ -1,0 +1,803 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: kiln's small HTTP/1.1 client (see http.h). A request is a
+ * walk over one non-blocking socket: resolve, connect, send the head and
+ * the body, read the answer's head and the start of its body. Every wait
+ * is a poll() against one deadline, so a server that accepts and never
+ * answers, or stops reading halfway through a body, costs the caller the
+ * timeout and no more. MSG_NOSIGNAL keeps a closed peer from raising
+ * SIGPIPE, which would end kiln in the middle of a burn.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "http.h"
+#include "timing.h"
+#include "version.h"
+
+/* The body of a file is sent through a buffer this big. */
+#define FILE_CHUNK (64 * 1024)
+
+__attribute__((format(printf, 3, 4)))
+static void say(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}
+
+/* Not isalnum(): the locale must not decide what goes into a URL. */
+static int alnum(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9');
+}
+
+static int hexdigit(int c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+	       (c >= 'A' && c <= 'F');
+}
+
+/* RFC 3986's pchar, and '/': what a path may hold unencoded. */
+static int path_char(int c)
+{
+	return alnum(c) || (c && strchr("-._~!$&'()*+,;=:@/", c));
+}
+
+static int parse_host(const char *auth, const char *end, struct http_url *u,
+		      const char **colon, char *err, size_t len)
+{
+	size_t n;
+	const char *p;
+
+	if (*auth == '[') {
+		const char *close = memchr(auth, ']', (size_t)(end - auth));
+		struct in6_addr a;
+
+		if (!close) {
+			say(err, len, "no ']' after the IPv6 address");
+			return -EINVAL;
+		}
+		n = (size_t)(close - auth - 1);
+		if (!n) {
+			say(err, len, "no host");
+			return -EINVAL;
+		}
+		if (n >= sizeof(u->host))
+			n = sizeof(u->host) - 1;
+		memcpy(u->host, auth + 1, n);
+		if (inet_pton(AF_INET6, u->host, &a) != 1) {
+			say(err, len, "bad IPv6 address '%s'", u->host);
+			return -EINVAL;
+		}
+		u->ipv6 = 1;
+		p = close + 1;
+		if (p < end && *p != ':') {
+			say(err, len, "a ':' and a port or nothing may follow "
+			    "']', not '%c'", *p);
+			return -EINVAL;
+		}
+		*colon = p < end ? p : NULL;
+		return 0;
+	}
+	*colon = memchr(auth, ':', (size_t)(end - auth));
+	if (*colon && memchr(*colon + 1, ':', (size_t)(end - *colon - 1))) {
+		say(err, len, "an IPv6 address needs brackets: "
+		    "http://[ADDRESS]:PORT/");
+		return -EINVAL;
+	}
+	n = (size_t)((*colon ? *colon : end) - auth);
+	if (!n) {
+		say(err, len, "no host");
+		return -EINVAL;
+	}
+	/* DNS names are at most 253 characters. */
+	if (n > 253) {
+		say(err, len, "the host name is too long");
+		return -EINVAL;
+	}
+	for (p = auth; p < auth + n; p++)
+		if (!alnum(*p) && *p != '-' && *p != '.' && *p != '_') {
+			say(err, len, "bad character in the host name: '%.*s'",
+			    (int)n, auth);
+			return -EINVAL;
+		}
+	memcpy(u->host, auth, n);
+	return 0;
+}
+
+static int parse_port(const char *colon, const char *end, struct http_url *u,
+		      char *err, size_t len)
+{
+	const char *p;
+	unsigned long v = 0;
+	size_t n;
+
+	if (!colon) {
+		strcpy(u->port, "80");
+		return 0;
+	}
+	n = (size_t)(end - colon - 1);
+	for (p = colon + 1; p < end; p++)
+		if (*p < '0' || *p > '9')
+			break;
+	if (n && n <= 5 && p == end)
+		v = strtoul(colon + 1, NULL, 10);
+	if (v < 1 || v > 65535) {
+		say(err, len, "bad port '%.*s' (want 1 to 65535)", (int)n,
+		    colon + 1);
+		return -EINVAL;
+	}
+	snprintf(u->port, sizeof(u->port), "%lu", v);
+	return 0;
+}
+
+static int parse_path(const char *p, struct http_url *u, char *err,
+		      size_t len)
+{
+	size_t n = strcspn(p, "?#"), i;
+
+	if (p[n]) {
+		say(err, len, "a query or fragment ('?' or '#') has no place "
+		    "here");
+		return -EINVAL;
+	}
+	if (!n) {
+		strcpy(u->path, "/");
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+
+		if (c == '%') {
+			if (!hexdigit(p[i + 1]) || !hexdigit(p[i + 2])) {
+				say(err, len, "'%%' in the path must start a "
+				    "%%XX escape");
+				return -EINVAL;
+			}
+			i += 2;
+		} else if (!path_char(c)) {
+			if (c >= 0x20 && c < 0x7f)
+				say(err, len, "'%c' in the path must be "
+				    "percent-encoded: %%%02X", c, c);
+			else
+				say(err, len, "byte 0x%02x in the path must be "
+				    "percent-encoded: %%%02X", c, c);
+			return -EINVAL;
+		}
+	}
+	if (n >= sizeof(u->path)) {
+		say(err, len, "the path is too long");
+		return -EINVAL;
+	}
+	memcpy(u->path, p, n);
+	return 0;
+}
+
+int http_url_parse(const char *text, struct http_url *u, char *err,
+		   size_t len)
+{
+	const char *auth, *end, *colon, *p;
+	int ret;
+
+	memset(u, 0, sizeof(*u));
+	if (!strncasecmp(text, "https://", 8)) {
+		say(err, len, "TLS is not supported yet: use http://");
+		return -EINVAL;
+	}
+	if (strncasecmp(text, "http://", 7)) {
+		p = strstr(text, "://");
+		if (p)
+			say(err, len, "'%.*s://' is not supported: use http://",
+			    (int)(p - text < 16 ? p - text : 16), text);
+		else
+			say(err, len, "not a URL: want http://HOST[:PORT]/PATH");
+		return -EINVAL;
+	}
+	auth = text + 7;
+	end = auth + strcspn(auth, "/?#");
+	if (memchr(auth, '@', (size_t)(end - auth))) {
+		say(err, len, "a user name or password in the URL is not "
+		    "supported");
+		return -EINVAL;
+	}
+	ret = parse_host(auth, end, u, &colon, err, len);
+	if (!ret)
+		ret = parse_port(colon, end, u, err, len);
+	if (!ret)
+		ret = parse_path(end, u, err, len);
+	return ret;
+}
+
+/* HOST[:PORT] as a Host header says it, the port only when not 80. */
+static void authority(const struct http_url *u, char *out, size_t len)
+{
+	int dflt = !strcmp(u->port, "80");
+
+	snprintf(out, len, "%s%s%s%s%s", u->ipv6 ? "[" : "", u->host,
+		 u->ipv6 ? "]" : "", dflt ? "" : ":", dflt ? "" : u->port);
+}
+
+void http_url_format(const struct http_url *u, const char *path, char *out,
+		     size_t len)
+{
+	char host[HTTP_HOST_MAX + 16];
+
+	authority(u, host, sizeof(host));
+	snprintf(out, len, "http://%s%s", host, path ? path : u->path);
+}
+
+int http_append_segment(char *out, size_t len, const char *segment)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t start = strlen(out), at = start;
+	const unsigned char *s = (const unsigned char *)segment;
+
+	if (!*s || !strcmp(segment, ".") || !strcmp(segment, ".."))
+		return -EINVAL;
+	for (; *s; s++) {
+		int plain = alnum(*s) || (*s && strchr("-._~", *s));
+
+		if (at + (plain ? 1 : 3) >= len) {
+			out[start] = 0;
+			return -ENAMETOOLONG;
+		}
+		if (plain) {
+			out[at++] = (char)*s;
+		} else {
+			out[at++] = '%';
+			out[at++] = hex[*s >> 4];
+			out[at++] = hex[*s & 15];
+		}
+	}
+	out[at] = 0;
+	return 0;
+}
+
+int http_append_name(char *out, size_t len, const char *name)
+{
+	size_t start = strlen(out);
+	char seg[256];
+
+	for (;;) {
+		size_t n = strcspn(name, "/");
+		int ret = -EINVAL;
+
+		if (n < sizeof(seg)) {
+			memcpy(seg, name, n);
+			seg[n] = 0;
+			ret = http_append_segment(out, len, seg);
+		}
+		if (!ret && name[n] && strlen(out) + 1 >= len)
+			ret = -ENAMETOOLONG;
+		if (ret) {
+			out[start] = 0;
+			return ret;
+		}
+		if (!name[n])
+			return 0;
+		strcat(out, "/");
+		name += n + 1;
+	}
+}
+
+/* Case-insensitive "Name:" at the start of a header line: its value. */
+static const char *header(const char *line, const char *eol, const char *name)
+{
+	size_t n = strlen(name);
+
+	if ((size_t)(eol - line) <= n || strncasecmp(line, name, n) ||
+	    line[n] != ':')
+		return NULL;
+	line += n + 1;
+	while (line < eol && (*line == ' ' || *line == '\t'))
+		line++;
+	return line;
+}
+
+/* A head's length (through its blank line), 0 when it is not whole yet. */
+static size_t head_end(const char *buf, size_t len)
+{
+	size_t i;
+
+	/* Lines end in CRLF; a bare LF is taken too, as most clients do. */
+	for (i = 0; i < len; i++) {
+		if (buf[i] != '\n')
+			continue;
+		if (i + 1 < len && buf[i + 1] == '\n')
+			return i + 2;
+		if (i + 2 < len && buf[i + 1] == '\r' && buf[i + 2] == '\n')
+			return i + 3;
+	}
+	return 0;
+}
+
+/* Copies a line into out for people: control bytes become '?'. */
+static void printable(char *out, size_t len, const char *p, const char *end)
+{
+	size_t i = 0;
+
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	while (end > p && (end[-1] == '\r' || end[-1] == ' '))
+		end--;
+	for (; p < end && i + 1 < len; p++)
+		out[i++] = (unsigned char)*p < 0x20 || *p == 0x7f ? '?' : *p;
+	out[i] = 0;
+}
+
+int http_parse_head(const char *buf, size_t len, struct http_result *res)
+{
+	size_t off = 0;
+
+	for (;;) {
+		const char *h = buf + off, *eol, *end, *p, *v;
+		size_t n = len - off, hlen = head_end(h, n);
+		int status;
+
+		/* Say early when the first bytes cannot be HTTP. */
+		if (memcmp(h, "HTTP/", n < 5 ? n : 5))
+			return -EPROTO;
+		if (!hlen)
+			return 0;
+		end = h + hlen;
+		eol = memchr(h, '\n', hlen);
+		p = h + 5;
+		if (p >= eol || *p < '0' || *p > '9')
+			return -EPROTO;
+		while (p < eol && ((*p >= '0' && *p <= '9') || *p == '.'))
+			p++;
+		if (eol - p < 4 || *p != ' ')
+			return -EPROTO;
+		p++;
+		if (p[0] < '1' || p[0] > '5' || p[1] < '0' || p[1] > '9' ||
+		    p[2] < '0' || p[2] > '9' ||
+		    (p[3] != ' ' && p[3] != '\r' && p[3] != '\n'))
+			return -EPROTO;
+		status = (p[0] - '0') * 100 + (p[1] - '0') * 10 + (p[2] - '0');
+		/* 100 Continue and friends come before the real answer. */
+		if (status < 200) {
+			off += hlen;
+			continue;
+		}
+		res->status = status;
+		printable(res->reason, sizeof(res->reason), p + 3, eol);
+		res->type[0] = 0;
+		res->length = -1;
+		for (p = eol + 1; p < end; p = eol + 1) {
+			eol = memchr(p, '\n', (size_t)(end - p));
+			if ((v = header(p, eol, "Content-Length"))) {
+				char *stop;
+				long long l = strtoll(v, &stop, 10);
+
+				if (stop > v && l >= 0)
+					res->length = l;
+			} else if ((v = header(p, eol, "Content-Type"))) {
+				printable(res->type, sizeof(res->type), v, eol);
+			}
+		}
+		return (int)(off + hlen);
+	}
+}
+
+/* 10000 -> "10 s", 1500 -> "1.5 s": for messages. */
+static void fmt_secs(unsigned ms, char *out, size_t len)
+{
+	snprintf(out, len, "%g s", ms / 1000.0);
+}
+
+/* strerror as part of a sentence: "connection refused". */
+static void errno_line(char *out, size_t len, int err)
+{
+	snprintf(out, len, "%s", strerror(err));
+	if (out[0] >= 'A' && out[0] <= 'Z' && !(out[1] >= 'A' && out[1] <= 'Z'))
+		out[0] = (char)(out[0] - 'A' + 'a');
+}
+
+struct conn {
+	int fd;
+	uint64_t deadline;		/* timing_now_ns() */
+	const atomic_int *cancel;
+	size_t sent;			/* bytes of head and body */
+	int hung_up;			/* the server closed while we sent */
+};
+
+/* Waits for events until the deadline: 0, -ETIMEDOUT, -ECANCELED. */
+static int wait_fd(struct conn *c, short events, short *revents)
+{
+	for (;;) {
+		struct pollfd p = { .fd = c->fd, .events = events };
+		uint64_t now = timing_now_ns(), left;
+		int ms, n;
+
+		if (c->cancel && atomic_load(c->cancel))
+			return -ECANCELED;
+		if (now >= c->deadline)
+			return -ETIMEDOUT;
+		left = (c->deadline - now + 999999) / 1000000;
+		ms = left > 3600000 ? 3600000 : (int)left;
+		/* A cancel is looked at ten times a second. */
+		if (c->cancel && ms > 100)
+			ms = 100;
+		n = poll(&p, 1, ms);
+		if (n < 0 && errno != EINTR)
+			return -errno;
+		if (n > 0) {
+			*revents = p.revents;
+			return 0;
+		}
+	}
+}
+
+static int connect_one(struct conn *c, const struct addrinfo *ai)
+{
+	socklen_t elen = sizeof(int);
+	short rev;
+	int err = 0, ret;
+
+	c->fd = socket(ai->ai_family,
+		       ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC,
+		       ai->ai_protocol);
+	if (c->fd < 0)
+		return -errno;
+	if (connect(c->fd, ai->ai_addr, ai->ai_addrlen) == 0)
+		return 0;
+	if (errno != EINPROGRESS && errno != EINTR) {
+		ret = -errno;
+		goto err;
+	}
+	ret = wait_fd(c, POLLOUT, &rev);
+	if (ret)
+		goto err;
+	if (getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &elen) < 0)
+		err = errno;
+	if (err) {
+		ret = -err;
+		goto err;
+	}
+	return 0;
+err:
+	close(c->fd);
+	c->fd = -1;
+	return ret;
+}
+
+/*
+ * Sends n bytes: 0 when all went, 1 when the server spoke or hung up
+ * first (its answer, a 413 or a 403, is to be read), or -errno.
+ */
+static int send_bytes(struct conn *c, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w;
+		short rev;
+		int ret = wait_fd(c, POLLOUT | POLLIN, &rev);
+
+		if (ret)
+			return ret;
+		if (rev & (POLLIN | POLLHUP | POLLERR))
+			return 1;
+		w = send(c->fd, p, n, MSG_NOSIGNAL);
+		if (w < 0) {
+			if (errno == EAGAIN || errno == EWOULDBLOCK ||
+			    errno == EINTR)
+				continue;
+			if (errno == EPIPE || errno == ECONNRESET) {
+				c->hung_up = 1;
+				return 1;
+			}
+			return -errno;
+		}
+		p += w;
+		n -= (size_t)w;
+		c->sent += (size_t)w;
+	}
+	return 0;
+}
+
+/* The body from a file, exactly len bytes of it. */
+static int send_file(struct conn *c, int fd, uint64_t len,
+		     struct http_result *res, const char *name)
+{
+	char *buf = malloc(FILE_CHUNK);
+	int ret = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	while (len && !ret) {
+		size_t want = len < FILE_CHUNK ? (size_t)len : FILE_CHUNK;
+		ssize_t r = read(fd, buf, want);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			ret = -errno;
+			say(res->error, sizeof(res->error), "cannot read %s: %s",
+			    name, strerror(errno));
+			break;
+		}
+		/* Shorter than when it was measured: the Content-Length lies. */
+		if (r == 0) {
+			ret = -EIO;
+			say(res->error, sizeof(res->error), "%s shrank while "
+			    "it was sent", name);
+			break;
+		}
+		ret = send_bytes(c, buf, (size_t)r);
+		len -= (uint64_t)r;
+	}
+	free(buf);
+	return ret;
+}
+
+static void keep_body(struct http_result *res, const char *p, size_t n)
+{
+	size_t room = sizeof(res->body) - 1 - res->body_len;
+
+	res->got += n;
+	if (n > room)
+		n = room;
+	memcpy(res->body + res->body_len, p, n);
+	res->body_len += n;
+	res->body[res->body_len] = 0;
+}
+
+/* Enough of the answer read: all of its body, or all that we keep. */
+static int answer_done(const struct http_result *res)
+{
+	if (res->status == 204 || res->status == 304)
+		return 1;
+	if (res->length >= 0 && res->got >= (unsigned long long)res->length)
+		return 1;
+	return res->body_len == sizeof(res->body) - 1;
+}
+
+static int read_answer(struct conn *c, struct http_result *res,
+		       const char *secs)
+{
+	char head[8192], buf[4096];
+	size_t hl = 0;
+	int hlen = 0;
+
+	for (;;) {
+		ssize_t n;
+		short rev;
+		int ret;
+
+		if (hlen && answer_done(res))
+			return 0;
+		ret = wait_fd(c, POLLIN, &rev);
+		/* The status is what matters: a slow body does not undo it. */
+		if (ret && hlen)
+			return 0;
+		if (ret == -ETIMEDOUT && hl)
+			say(res->error, sizeof(res->error), "the answer stalled "
+			    "after %zu bytes (%s)", hl, secs);
+		else if (ret == -ETIMEDOUT)
+			say(res->error, sizeof(res->error), "no answer in %s",
+			    secs);
+		if (ret)
+			return ret;
+		if (!hlen)
+			n = recv(c->fd, head + hl, sizeof(head) - 1 - hl, 0);
+		else
+			n = recv(c->fd, buf, sizeof(buf), 0);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			continue;
+		if (n < 0 && errno != ECONNRESET) {
+			ret = -errno;
+			errno_line(res->error, sizeof(res->error), errno);
+			return ret;
+		}
+		if (n <= 0) {
+			if (hlen)
+				return 0;
+			if (hl) {
+				say(res->error, sizeof(res->error), "the answer "
+				    "was cut short after %zu bytes", hl);
+				return -EPROTO;
+			}
+			if (c->hung_up)
+				say(res->error, sizeof(res->error), "connection "
+				    "closed with no answer (%zu bytes sent)",
+				    c->sent);
+			else
+				say(res->error, sizeof(res->error),
+				    "connection closed with no answer");
+			return -ECONNRESET;
+		}
+		if (hlen) {
+			keep_body(res, buf, (size_t)n);
+			continue;
+		}
+		hl += (size_t)n;
+		hlen = http_parse_head(head, hl, res);
+		if (hlen < 0 || (!hlen && hl == sizeof(head) - 1)) {
+			say(res->error, sizeof(res->error),
+			    "not an HTTP answer");
+			return -EPROTO;
+		}
+		if (hlen)
+			keep_body(res, head + hlen, hl - (size_t)hlen);
+	}
+}
+
+/* "HTTP 400 Bad Request", with a text/plain body's first line after it. */
+static void status_line(struct http_result *res)
+{
+	int n = snprintf(res->error, sizeof(res->error), "HTTP %d%s%s",
+			 res->status, res->reason[0] ? " " : "", res->reason);
+
+	if (res->body_len && !strncasecmp(res->type, "text/plain", 10) &&
+	    n > 0 && (size_t)n + 3 < sizeof(res->error)) {
+		char first[200];
+
+		printable(first, sizeof(first), res->body,
+			  res->body + strcspn(res->body, "\n"));
+		if (first[0])
+			snprintf(res->error + n, sizeof(res->error) - (size_t)n,
+				 ": %s", first);
+	}
+}
+
+/* No CR, LF or other control byte may reach the head from a caller. */
+static int clean(const char *s, int spaces)
+{
+	for (; s && *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f ||
+		    (*s == ' ' && !spaces))
+			return 0;
+	return 1;
+}
+
+int http_request(const struct http_url *u, const struct http_request *rq,
+		 struct http_result *res)
+{
+	struct addrinfo hints = {
+		.ai_family = AF_UNSPEC,
+		.ai_socktype = SOCK_STREAM,
+		.ai_flags = AI_NUMERICSERV | (u->ipv6 ? AI_NUMERICHOST : 0),
+	};
+	struct conn c = { .fd = -1, .cancel = rq->cancel };
+	const char *path = rq->path ? rq->path : u->path;
+	char head[2 * HTTP_PATH_MAX + 512], host[HTTP_HOST_MAX + 16], secs[32];
+	struct addrinfo *ai = NULL, *a;
+	uint64_t len = rq->len;
+	int file = -1, n, g, ret;
+
+	memset(res, 0, sizeof(*res));
+	res->length = -1;
+	c.deadline = timing_now_ns() + (uint64_t)rq->timeout_ms * 1000000ull;
+	fmt_secs(rq->timeout_ms, secs, sizeof(secs));
+	if (!rq->method || !*rq->method || !clean(rq->method, 0) ||
+	    path[0] != '/' || !clean(path, 0) || !clean(rq->type, 1)) {
+		say(res->error, sizeof(res->error), "bad request");
+		return -EINVAL;
+	}
+	if (rq->file) {
+		struct stat st;
+
+		file = open(rq->file, O_RDONLY | O_CLOEXEC);
+		if (file < 0 || fstat(file, &st) < 0) {
+			ret = -errno;
+			say(res->error, sizeof(res->error), "cannot read %s: %s",
+			    rq->file, strerror(errno));
+			goto out;
+		}
+		if (!S_ISREG(st.st_mode)) {
+			ret = -EINVAL;
+			say(res->error, sizeof(res->error), "%s is not a "
+			    "regular file", rq->file);
+			goto out;
+		}
+		len = (uint64_t)st.st_size;
+	}
+	authority(u, host, sizeof(host));
+	n = snprintf(head, sizeof(head), "%s %s HTTP/1.1\r\nHost: %s\r\n"
+		     "User-Agent: kiln/%s\r\nConnection: close\r\n",
+		     rq->method, path, host, version_string());
+	if (rq->type && n > 0 && (size_t)n < sizeof(head))
+		n += snprintf(head + n, sizeof(head) - (size_t)n,
+			      "Content-Type: %s\r\n", rq->type);
+	/* PUT and POST say their length even when it is 0. */
+	if ((len || rq->file || rq->body || !strcmp(rq->method, "PUT") ||
+	     !strcmp(rq->method, "POST")) && n > 0 && (size_t)n < sizeof(head))
+		n += snprintf(head + n, sizeof(head) - (size_t)n,
+			      "Content-Length: %llu\r\n",
+			      (unsigned long long)len);
+	if (n < 0 || (size_t)n + 2 >= sizeof(head)) {
+		ret = -ENAMETOOLONG;
+		say(res->error, sizeof(res->error), "the request is too long");
+		goto out;
+	}
+	memcpy(head + n, "\r\n", 3);
+	n += 2;
+
+	g = getaddrinfo(u->host, u->port, &hints, &ai);
+	if (g) {
+		ret = g == EAI_SYSTEM ? -errno : g == EAI_MEMORY ? -ENOMEM :
+		      g == EAI_AGAIN ? -EAGAIN : -EHOSTUNREACH;
+		say(res->error, sizeof(res->error), "cannot resolve %s: %s",
+		    u->host, gai_strerror(g));
+		ai = NULL;
+		goto out;
+	}
+	if (timing_now_ns() >= c.deadline) {
+		ret = -ETIMEDOUT;
+		say(res->error, sizeof(res->error), "resolving %s took more "
+		    "than %s", u->host, secs);
+		goto out;
+	}
+	ret = -EHOSTUNREACH;
+	/* Each address in turn (localhost may be ::1, then 127.0.0.1). */
+	for (a = ai; a; a = a->ai_next) {
+		ret = connect_one(&c, a);
+		if (!ret || ret == -ETIMEDOUT || ret == -ECANCELED)
+			break;
+	}
+	if (ret == -ETIMEDOUT)
+		say(res->error, sizeof(res->error), "no connection in %s", secs);
+	else if (ret == -ECANCELED)
+		say(res->error, sizeof(res->error), "cancelled before a "
+		    "connection was made");
+	else if (ret)
+		errno_line(res->error, sizeof(res->error), -ret);
+	if (ret)
+		goto out;
+
+	ret = send_bytes(&c, head, (size_t)n);
+	if (!ret && file >= 0)
+		ret = send_file(&c, file, len, res, rq->file);
+	else if (!ret && rq->len)
+		ret = send_bytes(&c, rq->body, rq->len);
+	if (ret == -ETIMEDOUT || ret == -ECANCELED) {
+		size_t body = c.sent > (size_t)n ? c.sent - (size_t)n : 0;
+
+		if (ret == -ETIMEDOUT)
+			say(res->error, sizeof(res->error), "timed out after "
+			    "%s sending: %zu of %llu body bytes sent", secs,
+			    body, (unsigned long long)len);
+		else
+			say(res->error, sizeof(res->error), "cancelled while "
+			    "sending: %zu of %llu body bytes sent", body,
+			    (unsigned long long)len);
+	} else if (ret < 0 && !res->error[0]) {
+		errno_line(res->error, sizeof(res->error), -ret);
+	}
+	if (ret < 0)
+		goto out;
+
+	ret = read_answer(&c, res, secs);
+	if (ret == -ECANCELED)
+		say(res->error, sizeof(res->error), "cancelled before an "
+		    "answer came");
+	if (!ret && (res->status < 200 || res->status > 299)) {
+		status_line(res);
+		ret = -EREMOTEIO;
+	}
+out:
+	if (c.fd >= 0)
+		close(c.fd);
+	if (file >= 0)
+		close(file);
+	if (ai)
+		freeaddrinfo(ai);
+	return ret;
+}

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KILN_HTTP_H
+#define KILN_HTTP_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * kiln's own small HTTP/1.1 client: enough to PUT a run folder to a stock
+ * web server (nginx's WebDAV module) and to push metrics to a Prometheus
+ * Pushgateway, from a static binary with no libcurl. Plain http:// only.
+ * One request per connection (Connection: close), the whole of it bounded
+ * by one deadline, and never a SIGPIPE.
+ */
+
+#define HTTP_HOST_MAX 256
+#define HTTP_PATH_MAX 1024
+
+/* What the settings upload= and metrics= hold, checked and split. */
+struct http_url {
+	char host[HTTP_HOST_MAX];	/* a name or an address, no brackets */
+	char port[8];			/* digits: "80" unless one was given */
+	char path[HTTP_PATH_MAX];	/* from "/", percent-encoded as given */
+	int ipv6;			/* host is an IPv6 literal: [host] */
+};
+
+/*
+ * Reads http://HOST[:PORT][/PATH]: HOST is a name, an IPv4 address or an
+ * [IPv6] address, PATH defaults to "/". 0, or -EINVAL with one line in err
+ * saying what is wrong ("TLS is not supported yet: use http://").
+ */
+int http_url_parse(const char *text, struct http_url *u, char *err,
+		   size_t len);
+
+/* http://HOST[:PORT]PATH for people; path NULL means the URL's own. */
+void http_url_format(const struct http_url *u, const char *path, char *out,
+		     size_t len);
+
+/*
+ * Appends one path segment to out (a string of len bytes), percent-encoded
+ * so that it stays one segment whatever it holds: every byte but A-Z a-z
+ * 0-9 - . _ ~ becomes %XX. An empty segment, "." and ".." are -EINVAL (a
+ * server would read them as folders); -ENAMETOOLONG when out is full.
+ */
+int http_append_segment(char *out, size_t len, const char *segment);
+
+/* The same for a relative name "a/b/c", one segment between slashes. */
+int http_append_name(char *out, size_t len, const char *name);
+
+struct http_request {
+	const char *method;	/* "GET", "PUT", "POST", "DELETE", "MKCOL" */
+	const char *path;	/* from "/", percent-encoded; NULL: the URL's */
+	const char *type;	/* Content-Type, or NULL for none */
+	const void *body;	/* the body in memory, len bytes, ... */
+	size_t len;
+	const char *file;	/* ... or, when not NULL, this whole file */
+	unsigned timeout_ms;	/* for all of it: resolve, connect, send, answer */
+	const atomic_int *cancel;	/* when it turns non-zero: -ECANCELED */
+};
+
+struct http_result {
+	int status;		/* the server's status code; 0 when none came */
+	char reason[64];	/* its reason phrase */
+	char error[240];	/* one line for people; "" after a 2xx */
+	char type[64];		/* the answer's Content-Type */
+	long long length;	/* its Content-Length, -1 when not said */
+	size_t got;		/* body bytes read (up to length) */
+	size_t body_len;	/* of which kept in body */
+	char body[1024];	/* the start of the body, NUL-terminated */
+};
+
+/*
+ * One request to u's host and port. 0 when the server answered 2xx;
+ * -EREMOTEIO when it answered anything else (status, error say what);
+ * otherwise -errno and error says why no answer came: "connection
+ * refused", "no answer in 10 s", "cannot resolve lab: ...".
+ *
+ * Names are resolved with getaddrinfo: numeric addresses at once, then
+ * /etc/hosts, then DNS through /etc/resolv.conf (musl's static resolver
+ * needs no NSS, so the image needs only a resolv.conf). A DNS lookup
+ * cannot be cut short: it runs to the resolver's own timeout (musl: 5 s
+ * a name by default, "options timeout:N" in resolv.conf), and when it
+ * ends past timeout_ms the request ends there, -ETIMEDOUT.
+ */
+int http_request(const struct http_url *u, const struct http_request *rq,
+		 struct http_result *res);
+
+/*
+ * Reads an answer's head from buf (len bytes so far): > 0 the length of
+ * the head once it is whole (after any 1xx interim answers), 0 when more
+ * is needed, -EPROTO when it is not HTTP. Fills status, reason, type and
+ * length of res.
+ */
+int http_parse_head(const char *buf, size_t len, struct http_result *res);
+
+#endif
