@@ -34,6 +34,7 @@ KILN_SRCS := \
 	tools/kiln/health.c \
 	tools/kiln/inventory.c \
 	tools/kiln/json.c \
+	tools/kiln/jsonread.c \
 	tools/kiln/judge.c \
 	tools/kiln/main.c \
 	tools/kiln/monitor.c \
