@@ -265,14 +265,14 @@ static void test_strings(void)
 	       refused("\"\\ude00\\ud83d\"", "low surrogate") &&
 	       refused("\"\\ud800", "ends inside"),
 	       "lone and reversed surrogates are refused");
-	tap_ok(refused("\"\\x\"", "an escape of 'x'") &&
-	       refused("\"\\U0041\"", "an escape of 'U'") &&
-	       refused("\"\\'\"", "an escape of") &&
+	tap_ok(refused("\"\\x\"", "a backslash and 'x': no such escape") &&
+	       refused("\"\\U0041\"", "a backslash and 'U'") &&
+	       refused("\"\\'\"", "no such escape") &&
 	       refused("\"\\u12G4\"", "four hex digits") &&
 	       refused("\"\\u12\"", "four hex digits") &&
 	       refused("\"\\u12", "ends inside a \\u escape") &&
 	       refused("\"\\", "ends inside an escape") &&
-	       refused("\"\\ ", "an escape of byte 0x20"),
+	       refused("\"\\ ", "a backslash and byte 0x20"),
 	       "bad and cut escapes are refused");
 	tap_ok(refused("\"\xc0\x80\"", "UTF-8") &&
 	       refused("\"\xc1\xbf\"", "UTF-8") &&

@@ -364,7 +364,8 @@ static int escape(struct parser *ps, int *nul)
 		char f[32];
 
 		found(ps, p + 1, f, sizeof(f));
-		return fail(ps, p, -EBADMSG, "an escape of %s", f);
+		return fail(ps, p, -EBADMSG, "a backslash and %s: no such "
+			    "escape", f);
 	}
 	}
 	ps->p = p + 2;

@@ -81,7 +81,10 @@ size_t jsonread_count(const struct jsonread_node *n);
 const struct jsonread_node *jsonread_at(const struct jsonread_node *n,
 					size_t i);
 
-/* The member named key of an object (the last of duplicates), or NULL. */
+/*
+ * The member named key of an object (the last of duplicates), or NULL: a
+ * scan, right for kiln's objects of tens of names; walk a big one by index.
+ */
 const struct jsonread_node *jsonread_get(const struct jsonread_node *obj,
 					 const char *key);
 
