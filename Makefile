@@ -41,6 +41,7 @@ KILN_SRCS := \
 	tools/kiln/identity.c \
 	tools/kiln/inventory.c \
 	tools/kiln/json.c \
+	tools/kiln/jsonread.c \
 	tools/kiln/judge.c \
 	tools/kiln/machine.c \
 	tools/kiln/main.c \
@@ -74,6 +75,7 @@ UNIT_TESTS := \
 	crc32c \
 	health \
 	http \
+	jsonread \
 	plan \
 	results \
 	settings \

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KILN_JSONREAD_H
+#define KILN_JSONREAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * kiln's one JSON reader, for the documents it wrote itself and reads back:
+ * result.json (verify --from, fleet), checkpoints (finish), the pending
+ * power-cut record. Strict RFC 8259 (a leading UTF-8 BOM is skipped,
+ * nothing else is forgiven), bounded by the limits below, iterative and
+ * linear in the input, never reading past len.
+ *
+ * A parsed document is one tree the reader owns until jsonread_free().
+ * Every accessor takes NULL for a node and answers "missing", so lookups
+ * chain without checks in between:
+ *
+ *	t = jsonread_at(jsonread_get(root, "targets"), 3);
+ *	size = jsonread_u64(t, "size", 0);
+ *
+ * Duplicate names in an object: the last one wins, as in Python's json
+ * and JavaScript; jsonread_at() still shows every member.
+ */
+
+enum jsonread_type {
+	JSONREAD_MISSING,	/* not there: a NULL node */
+	JSONREAD_NULL,
+	JSONREAD_BOOL,
+	JSONREAD_NUMBER,
+	JSONREAD_STRING,
+	JSONREAD_ARRAY,
+	JSONREAD_OBJECT,
+};
+
+/* 0 in a field means its default. */
+struct jsonread_limits {
+	size_t max_bytes;	/* the longest document */
+	size_t max_nodes;	/* values, each member and element counted */
+	unsigned max_depth;	/* arrays and objects inside each other */
+};
+
+/*
+ * Generous for a long run of many disks (result.json of tens of MB,
+ * about one value per 10 bytes); a node costs 40 bytes.
+ */
+#define JSONREAD_MAX_BYTES	((size_t)256 << 20)
+#define JSONREAD_MAX_NODES	((size_t)16 << 20)
+#define JSONREAD_MAX_DEPTH	64
+
+struct jsonread;
+struct jsonread_node;
+
+/*
+ * Parses the document in buf[0..len) (no NUL needed; NULs are refused).
+ * 0 and *doc, else -EBADMSG (not valid JSON), -E2BIG (past a limit) or
+ * -ENOMEM, with a one-line reason in err when err is not NULL:
+ * "expected ',' or '}', found 'x' at byte 1234 (line 56)".
+ */
+int jsonread_parse(struct jsonread **doc, const void *buf, size_t len,
+		   const struct jsonread_limits *lim, char *err,
+		   size_t errlen);
+
+/* Reads a file whole (at most max_bytes) and parses it; -errno if unread. */
+int jsonread_load(struct jsonread **doc, const char *path,
+		  const struct jsonread_limits *lim, char *err, size_t errlen);
+
+void jsonread_free(struct jsonread *doc);
+
+const struct jsonread_node *jsonread_root(const struct jsonread *doc);
+
+enum jsonread_type jsonread_type(const struct jsonread_node *n);
+
+/* "missing", "null", "a boolean", "a number", ... for messages. */
+const char *jsonread_type_name(enum jsonread_type type);
+
+/* Elements of an array, members of an object; 0 for anything else. */
+size_t jsonread_count(const struct jsonread_node *n);
+
+/* Element or member i of an array or object, in document order, O(1). */
+const struct jsonread_node *jsonread_at(const struct jsonread_node *n,
+					size_t i);
+
+/*
+ * The member named key of an object (the last of duplicates), or NULL: a
+ * scan, right for kiln's objects of tens of names; walk a big one by index.
+ */
+const struct jsonread_node *jsonread_get(const struct jsonread_node *obj,
+					 const char *key);
+
+/* A member's name, NULL for a node that is not an object's member. */
+const char *jsonread_key(const struct jsonread_node *n);
+
+/*
+ * An RFC 6901 JSON Pointer from n: "/targets/3/identity" ("" is n itself,
+ * ~1 stands for '/' and ~0 for '~' in a name). NULL when not there.
+ */
+const struct jsonread_node *jsonread_path(const struct jsonread_node *n,
+					  const char *pointer);
+
+/*
+ * Typed getters of n's member key (of n itself when key is NULL):
+ * 0 and *v; -ENOENT when missing; -EINVAL when present with another type
+ * (null included); -ERANGE for a number out of the type's range or not a
+ * whole number. A whole number is exact to 2^64-1 and -2^63 when written
+ * as an integer, and to 2^53 when written with a fraction or exponent.
+ * *v is untouched on error.
+ */
+int jsonread_get_u64(const struct jsonread_node *n, const char *key,
+		     uint64_t *v);
+int jsonread_get_i64(const struct jsonread_node *n, const char *key,
+		     int64_t *v);
+int jsonread_get_num(const struct jsonread_node *n, const char *key,
+		     double *v);
+int jsonread_get_bool(const struct jsonread_node *n, const char *key,
+		      int *v);
+
+/*
+ * The string as UTF-8, NUL-terminated, valid until jsonread_free(). With
+ * len NULL a string holding a NUL (\u0000) is -EILSEQ: a C string would
+ * silently lose its tail.
+ */
+int jsonread_get_str(const struct jsonread_node *n, const char *key,
+		     const char **s, size_t *len);
+
+/*
+ * The string as the bytes kiln's json writer was given: it escapes every
+ * byte above 0x7e as \u00XX, so each code point up to U+00FF is one byte
+ * again (a serial or path that is not UTF-8 comes back as it was).
+ * NUL-terminated in buf; -ERANGE for a code point above U+00FF (not
+ * written by kiln), -ENOSPC when it does not fit, -EILSEQ as above.
+ */
+int jsonread_get_bytes(const struct jsonread_node *n, const char *key,
+		       char *buf, size_t size, size_t *len);
+
+/* The same, with def for anything but a present value of the type. */
+uint64_t jsonread_u64(const struct jsonread_node *n, const char *key,
+		      uint64_t def);
+int64_t jsonread_i64(const struct jsonread_node *n, const char *key,
+		     int64_t def);
+double jsonread_num(const struct jsonread_node *n, const char *key,
+		    double def);
+int jsonread_bool(const struct jsonread_node *n, const char *key, int def);
+const char *jsonread_str(const struct jsonread_node *n, const char *key,
+			 const char *def);
+
+#endif
