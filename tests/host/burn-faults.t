@@ -11,16 +11,15 @@
 need_root
 poke="python3 $TOP/tests/lib/poke.py"
 M=1048576
-run=6b696c6e00000001
 
-test_expect_success 'setup: write pass 1, keep two of its units, write pass 2' '
+test_expect_success 'setup: write once, keep two of its units, write two passes' '
 	make_loop d 64M && img=$(backing "$d") &&
-	"$KILN" burn --destroy-data --mode write --run-id $run "$d" >"$TEST_TMP/w1" 2>&1 &&
+	"$KILN" burn --destroy-data --mode write "$d" >"$TEST_TMP/w1" 2>&1 &&
 	$poke "$img" save $((3 * M)) 4096 "$TEST_TMP/stale.unit" &&
 	$poke "$img" save $((6 * M)) 4096 "$TEST_TMP/old.unit" &&
-	"$KILN" burn --mode write --run-id $run --passes 2 --max-writes 0 "$d" \
-		>"$TEST_TMP/w2" 2>&1 &&
-	grep_in "kiln-data" "$TEST_TMP/w2"
+	"$KILN" burn --mode write --passes 2 --max-writes 0 --out "$TEST_TMP/w2" \
+		"$d" >"$TEST_TMP/w2.out" 2>&1 &&
+	grep_in "kiln-data" "$TEST_TMP/w2.out"
 '
 
 test_expect_success 'setup: damage the backing file' '
@@ -35,7 +34,7 @@ test_expect_success 'setup: damage the backing file' '
 
 test_expect_success 'verify finds it all and fails the disk (exit 1)' '
 	r="$TEST_TMP/v/result.json" &&
-	{ "$KILN" burn --mode verify --run-id $run --out "$TEST_TMP/v" "$d" \
+	{ "$KILN" burn --mode verify --from "$TEST_TMP/w2" --out "$TEST_TMP/v" "$d" \
 		>"$TEST_TMP/v.out" 2>&1; test $? = 1; } &&
 	cat "$TEST_TMP/v.out" &&
 	[ "$(json_get "$r" "d[\"targets\"][0][\"verdict\"]")" = FAIL ] &&
@@ -60,7 +59,7 @@ test_expect_success 'a unit copied over another is misdirected, from where' '
 	[ "$(json_get "$r" "[b for b in d[\"targets\"][0][\"bad_units\"][\"first\"] if b[\"offset\"] == $((2 * M))][0][\"found\"][\"offset\"]")" = $M ]
 '
 
-test_expect_success 'a unit left from pass 1 is stale' '
+test_expect_success 'a unit left from the earlier run is stale' '
 	[ "$(bad $((3 * M)) class)" = stale ] &&
 	[ "$(json_get "$r" "[b for b in d[\"targets\"][0][\"bad_units\"][\"first\"] if b[\"offset\"] == $((3 * M))][0][\"found\"][\"pass\"]")" = 1 ]
 '
@@ -71,7 +70,7 @@ test_expect_success 'a zeroed range is 16 zeroed units' '
 	[ "$(bad $((4 * M + 61440)) class)" = zeroed ]
 '
 
-test_expect_success 'half a unit from pass 1 is torn; random bytes are foreign' '
+test_expect_success 'half a unit from the earlier run is torn; random bytes are foreign' '
 	[ "$(bad $((6 * M)) class)" = torn ] &&
 	[ "$(bad $((6 * M)) sectors_bad_mask)" = 15 ] &&
 	[ "$(bad $((7 * M)) class)" = foreign ]

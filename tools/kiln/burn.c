@@ -68,7 +68,9 @@ struct burn {
 	struct settings *s;
 	struct safety_env env;		/* the machine's /sys and /proc */
 	struct engine_job job;
-	struct engine_target **ets;
+	int ne;				/* disks that burn (not failed before) */
+	struct engine_target **ets;	/* ne of them */
+	struct record_disk **burning;	/* ...and their disks */
 	struct engine_counters *counters;
 	const char **labels;
 	struct unit_ctx *ctx;
@@ -150,14 +152,65 @@ static void label_disks(struct record *r)
 	for (i = 0; i < r->n; i++) {
 		struct record_disk *d = &r->disks[i];
 
-		snprintf(d->label, sizeof(d->label), "%s", d->t.id.name);
+		if (d->t.id.name[0])
+			snprintf(d->label, sizeof(d->label), "%s", d->t.id.name);
 		for (k = 0, same = 1; k < i; k++)
-			if (!strcmp(r->disks[k].t.id.name, d->t.id.name))
+			if (!strcmp(r->disks[k].label, d->label))
 				same++;
 		if (same > 1)
-			snprintf(d->label, sizeof(d->label), "%.60s-%d",
-				 d->t.id.name, same);
+			snprintf(d->label + strlen(d->label),
+				 sizeof(d->label) - strlen(d->label), "-%d",
+				 same);
 	}
+}
+
+/*
+ * --from: the disk must be in the run record, and is verified as that
+ * record says: its region, the last pass written, where a cut-short pass
+ * stopped. A disk now smaller than what was written FAILs as shrunk.
+ */
+static int match_record(struct burn *b, struct record_disk *d)
+{
+	const struct result_disk *rd = result_find(b->r->record,
+						   d->t.id.identity);
+	const struct engine_plan *p;
+	uint64_t end = 0;
+	int e;
+
+	if (!rd) {
+		complain("%s is not in the run record of %s (its identity is "
+			 "%s)", d->path, b->r->from, d->t.id.identity);
+		return KILN_EXIT_USAGE;
+	}
+	p = &rd->ep;
+	for (e = 0; e < p->next; e++)
+		if (p->ext[e].offset + p->ext[e].length > end)
+			end = p->ext[e].offset + p->ext[e].length;
+	if (d->t.size < rd->size || d->t.size < end) {
+		snprintf(d->failed, sizeof(d->failed), "shrank: %llu bytes now, "
+			 "%llu when it was written (run %016llx)",
+			 (unsigned long long)d->t.size,
+			 (unsigned long long)rd->size,
+			 (unsigned long long)b->r->run_id);
+		return 0;
+	}
+	if (!rd->last_written) {
+		snprintf(d->failed, sizeof(d->failed), "the run record says no "
+			 "pass was written to it: nothing to verify");
+		return 0;
+	}
+	d->ep = *p;
+	d->ep.mode = ENGINE_VERIFY;
+	d->ep.write_passes = 0;
+	d->ep.verify_pass = rd->last_written;
+	d->ep.verify_cut = rd->complete ? 0 : rd->last_reached;
+	if (!rd->complete)
+		record_note(b->r, "%s: pass %u was cut short at byte %llu of its "
+			    "region: what it reached is checked for pass %u, "
+			    "the rest for pass %u", d->path, rd->last_written,
+			    (unsigned long long)rd->last_reached,
+			    rd->last_written, rd->last_written - 1);
+	return 0;
 }
 
 /*
@@ -177,6 +230,9 @@ static int burn_open(struct burn *b)
 		int writes = plan_writes_mode(d->mode);
 		struct plan_input in = { .command = command, .mode = d->mode };
 
+		if (d->failed[0])
+			continue;	/* missing: nothing to open */
+
 		/* Named twice: a second O_EXCL open would only say "busy". */
 		for (k = 0; k < i && !twin; k++)
 			if (target_names_same(d->path, &r->disks[k].t))
@@ -194,6 +250,13 @@ static int burn_open(struct burn *b)
 			for (k = 0; k < i && !twin; k++)
 				if (target_same(&r->disks[k].t, &d->t))
 					twin = &r->disks[k];
+		}
+		if (r->record && !twin) {
+			ret = match_record(b, d);
+			if (ret)
+				return ret;
+			if (d->failed[0])
+				continue;
 		}
 		in.twice = twin != NULL;
 		in.class = d->t.safety.class;
@@ -220,6 +283,8 @@ static int burn_open(struct burn *b)
 			d->mode = SETTINGS_READ;
 		}
 
+		if (r->record)
+			continue;	/* the region is the record's */
 		d->ep.mode = engine_mode(d->mode);
 		ret = plan_region(s, &d->t, &d->ep, err, sizeof(err));
 		if (ret) {
@@ -264,9 +329,18 @@ static void print_plan(struct burn *b)
 		fprintf(b->con, "  %s  %s  %s\n", d->label,
 			settings_fmt_size(d->t.size, size, sizeof(size)),
 			d->t.id.identity);
+		if (d->failed[0]) {
+			fprintf(b->con, "  %s  %s\n    FAIL before the burn: %s\n",
+				d->label, d->path, d->failed);
+			continue;
+		}
 		fprintf(b->con, "    %s: %s; %s", settings_mode_name(d->mode),
 			d->plan.why, settings_fmt_size(p->region, size,
 						       sizeof(size)));
+		if (p->mode == ENGINE_VERIFY && p->verify_pass)
+			fprintf(b->con, ", pass %u of run %016llx%s%s",
+				p->verify_pass, (unsigned long long)r->run_id,
+				r->from ? " from " : "", r->from ? r->from : "");
 		for (e = 0; e < p->next; e++)
 			fprintf(b->con, "%s%llu", e ? ", " : " at ",
 				(unsigned long long)p->ext[e].offset);
@@ -296,7 +370,7 @@ static void read_health(struct burn *b, int after)
 	if (!devs || !h)
 		goto out;
 	for (i = 0; i < r->n; i++)
-		if (r->disks[i].t.kind == TARGET_BLOCK &&
+		if (!r->disks[i].failed[0] && r->disks[i].t.kind == TARGET_BLOCK &&
 		    !r->disks[i].t.id.backing[0])
 			devs[i] = r->disks[i].path;
 	if (health_read_many(HEALTH_SMARTCTL, devs, r->n, SMART_TIMEOUT_S,
@@ -400,7 +474,7 @@ static void sample(struct burn *b, uint64_t now)
 {
 	int i;
 
-	for (i = 0; i < b->r->n; i++)
+	for (i = 0; i < b->ne; i++)
 		engine_counters(b->ets[i], &b->counters[i]);
 	monitor_sample(&b->mon, now, b->counters);
 }
@@ -425,21 +499,26 @@ static int burn_start(struct burn *b)
 
 	b->ctx = malloc(sizeof(*b->ctx));
 	b->ets = calloc((size_t)r->n + 1, sizeof(*b->ets));
+	b->burning = calloc((size_t)r->n + 1, sizeof(*b->burning));
 	b->counters = calloc((size_t)r->n + 1, sizeof(*b->counters));
 	b->labels = calloc((size_t)r->n + 1, sizeof(*b->labels));
-	if (!b->ctx || !b->ets || !b->counters || !b->labels) {
+	if (!b->ctx || !b->ets || !b->burning || !b->counters || !b->labels) {
 		complain("out of memory");
 		return KILN_EXIT_CANNOT;
 	}
 	for (i = 0; i < r->n; i++) {
-		r->disks[i].et = engine_target_new(&r->disks[i].t,
-						   &r->disks[i].ep);
-		if (!r->disks[i].et) {
+		struct record_disk *d = &r->disks[i];
+
+		if (d->failed[0])
+			continue;
+		d->et = engine_target_new(&d->t, &d->ep);
+		if (!d->et) {
 			complain("out of memory");
 			return KILN_EXIT_CANNOT;
 		}
-		b->ets[i] = r->disks[i].et;
-		b->labels[i] = r->disks[i].label;
+		b->burning[b->ne] = d;
+		b->labels[b->ne] = d->label;
+		b->ets[b->ne++] = d->et;
 	}
 	unit_ctx_init(b->ctx, r->run_id);
 	b->job.bs = s->bs;
@@ -464,19 +543,19 @@ static int burn_start(struct burn *b)
 	}
 	read_health(b, 0);
 	signal_job = &b->job;
-	ret = engine_start(&b->job, b->ets, r->n);
+	ret = engine_start(&b->job, b->ets, b->ne);
 	if (ret < 0) {
 		complain("cannot start the workers: %s", strerror(-ret));
 		atomic_store(&b->job.stop, 1);
-		engine_join(b->ets, r->n);
+		engine_join(b->ets, b->ne);
 		return KILN_EXIT_CANNOT;
 	}
 	r->started = time(NULL);
-	if (monitor_init(&b->mon, b->labels, r->n,
+	if (monitor_init(&b->mon, b->labels, b->ne,
 			 b->have_results ? b->res.samples : NULL,
 			 b->job.start_ns) < 0) {
 		atomic_store(&b->job.stop, 1);
-		engine_join(b->ets, r->n);
+		engine_join(b->ets, b->ne);
 		complain("out of memory");
 		return KILN_EXIT_CANNOT;
 	}
@@ -491,13 +570,13 @@ static int burn_start(struct burn *b)
 		else
 			r->net.done = 1;
 	}
-	for (i = 0; i < r->n; i++) {
-		uint64_t per = r->disks[i].ep.region;
+	for (i = 0; i < b->ne; i++) {
+		struct record_disk *d = b->burning[i];
 		unsigned p = settings_passes(s);
 
-		r->disks[i].mt = &b->mon.mt[i];
-		b->mon.mt[i].planned = (uint64_t)p * per *
-			(r->disks[i].ep.mode == ENGINE_WRITE_VERIFY ? 2 : 1);
+		d->mt = &b->mon.mt[i];
+		b->mon.mt[i].planned = (uint64_t)p * d->ep.region *
+			(d->ep.mode == ENGINE_WRITE_VERIFY ? 2 : 1);
 	}
 	record_judge(r, 0, 0);
 	checkpoint(b);
@@ -525,7 +604,7 @@ static void burn_loop(struct burn *b)
 			engine_wait(&b->job, next_sample - now);
 		if (interrupted)
 			atomic_store(&b->job.stop, 1);
-		running = engine_poll(&b->job, b->ets, r->n);
+		running = engine_poll(&b->job, b->ets, b->ne);
 		now = timing_now_ns();
 		if (now < next_sample && running && !interrupted)
 			continue;
@@ -559,7 +638,7 @@ static void burn_loop(struct burn *b)
 		}
 	} while (running);
 
-	engine_join(b->ets, r->n);
+	engine_join(b->ets, b->ne);
 	now = timing_now_ns();
 	sample(b, now);
 	monitor_status(&b->mon, now, interrupted, line, sizeof(line));
@@ -581,7 +660,7 @@ static int burn_finish(struct burn *b)
 	r->ended = time(NULL);
 	r->elapsed_ns = timing_now_ns() - b->job.start_ns;
 	for (i = 0; i < r->n; i++)
-		if (!target_path_current(&r->disks[i].t))
+		if (r->disks[i].t.fd >= 0 && !target_path_current(&r->disks[i].t))
 			record_note(r, "%s no longer names the device kiln "
 				    "opened (%s): the results are for that "
 				    "device", r->disks[i].path,
@@ -657,6 +736,7 @@ static void burn_free(struct burn *b, int keep_created)
 		d->mt = NULL;
 	}
 	free(b->ets);
+	free(b->burning);
 	free(b->counters);
 	free(b->labels);
 	free(b->ctx);
@@ -721,8 +801,49 @@ static const struct options_cmd burn_cmd = {
 	SCOPE_BURN,
 };
 
+/* --from with no targets: every disk of the record, found by identity. */
+static int add_recorded(struct record *r, const struct result_record *rec)
+{
+	char name[64], path[PATH_MAX];
+	int i;
+
+	for (i = 0; i < rec->n; i++) {
+		const struct result_disk *rd = &rec->disks[i];
+		struct record_disk *d;
+		int missing = 0;
+
+		if (!strncmp(rd->identity, "file:", 5)) {
+			snprintf(path, sizeof(path), "%s", rd->identity + 5);
+			missing = access(path, F_OK) < 0;
+		} else if (identity_find("/sys", rd->identity, name,
+					 sizeof(name)) == 0) {
+			snprintf(path, sizeof(path), "/dev/%s", name);
+		} else {
+			snprintf(path, sizeof(path), "%s", rd->path[0] ?
+				 rd->path : rd->identity);
+			missing = 1;
+		}
+		d = record_add(r, path, SETTINGS_VERIFY);
+		if (!d) {
+			complain("out of memory");
+			return KILN_EXIT_CANNOT;
+		}
+		if (missing) {
+			snprintf(d->label, sizeof(d->label), "%.60s",
+				 strrchr(path, '/') ? strrchr(path, '/') + 1 :
+				 path);
+			snprintf(d->t.id.identity, sizeof(d->t.id.identity),
+				 "%s", rd->identity);
+			snprintf(d->failed, sizeof(d->failed), "missing: no disk "
+				 "with identity %.180s is attached", rd->identity);
+		}
+	}
+	return 0;
+}
+
 int burn_main(int argc, char **argv)
 {
+	struct result_record rec = { 0 };
 	struct record r;
 	struct settings s;
 	char err[512], **args;
@@ -749,7 +870,22 @@ int burn_main(int argc, char **argv)
 		ret = KILN_EXIT_USAGE;
 		goto out;
 	}
-	if (!n) {
+	if (s.from) {
+		ret = result_load(s.from, &rec, err, sizeof(err));
+		if (ret) {
+			complain("%s", err);
+			ret = KILN_EXIT_USAGE;
+			goto out;
+		}
+		r.from = s.from;
+		r.record = &rec;
+		r.run_id = rec.run_id;
+		if (!n) {
+			ret = add_recorded(&r, &rec);
+			if (ret)
+				goto out;
+		}
+	} else if (!n) {
 		complain("no target given (try kiln burn --help)");
 		ret = KILN_EXIT_USAGE;
 		goto out;
@@ -766,6 +902,7 @@ int burn_main(int argc, char **argv)
 	ret = burn_run(&r);
 out:
 	record_free(&r);
+	result_record_free(&rec);
 	settings_free(&s);
 	free(args);
 	return ret;

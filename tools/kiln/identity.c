@@ -142,3 +142,32 @@ int identity_read(const char *sysroot, unsigned major, unsigned minor,
 	identity_of_disk(sysroot, real, size, id);
 	return 0;
 }
+
+int identity_find(const char *sysroot, const char *identity, char *name,
+		  size_t len)
+{
+	char base[PATH_MAX], dir[PATH_MAX * 2], real[PATH_MAX], **names;
+	int i, n, ret = -ENOENT;
+
+	snprintf(base, sizeof(base), "%s/block", sysroot);
+	names = sysfs_list(base, &n);
+	for (i = 0; i < n && ret; i++) {
+		struct identity id;
+
+		snprintf(dir, sizeof(dir), "%s/%s", base, names[i]);
+		if (!realpath(dir, real))
+			continue;
+		memset(&id, 0, sizeof(id));
+		id.rotational = -1;
+		snprintf(id.name, sizeof(id.name), "%.63s", names[i]);
+		identity_of_disk(sysroot, real,
+				 (uint64_t)sysfs_attr_long(dir, "size", 0) * 512,
+				 &id);
+		if (!strcmp(id.identity, identity)) {
+			snprintf(name, len, "%s", names[i]);
+			ret = 0;
+		}
+	}
+	sysfs_list_free(names, n);
+	return ret;
+}

@@ -3,6 +3,7 @@
 #define KILN_IDENTITY_H
 
 #include <limits.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /*
@@ -33,5 +34,13 @@ int identity_read(const char *sysroot, unsigned major, unsigned minor,
  */
 void identity_of_disk(const char *sysroot, const char *dir, uint64_t size,
 		      struct identity *id);
+
+/*
+ * The kernel name of the whole disk or loop device under sysroot whose
+ * identity is identity (names change across boots; identities do not):
+ * 0, or -ENOENT when no disk has it now.
+ */
+int identity_find(const char *sysroot, const char *identity, char *name,
+		  size_t len);
 
 #endif

@@ -30,8 +30,7 @@ const char *judge_name(int verdict)
 	return "?";
 }
 
-__attribute__((format(printf, 3, 4)))
-static void reason(struct judge *j, int verdict, const char *fmt, ...)
+void judge_reason(struct judge *j, int verdict, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -69,11 +68,11 @@ static void bad_units(const struct engine_snap *et, struct judge *j)
 		if (used >= sizeof(list))
 			break;
 	}
-	reason(j, JUDGE_FAIL, "%u bad units (%s), the first at byte %llu",
+	judge_reason(j, JUDGE_FAIL, "%u bad units (%s), the first at byte %llu",
 	       et->c.bad_units, list,
 	       et->nbad ? (unsigned long long)et->bad[0].offset : 0ull);
 	if (et->bad_transient)
-		reason(j, JUDGE_FAIL, "%u bad units read back good: a fault in "
+		judge_reason(j, JUDGE_FAIL, "%u bad units read back good: a fault in "
 		       "the data path (bus, controller, cache or memory), not "
 		       "the medium", et->bad_transient);
 }
@@ -87,36 +86,36 @@ void judge_target(const struct engine_snap *et, const struct monitor_target *mt,
 	memset(j, 0, sizeof(*j));
 	switch (state) {
 	case STATE_BROKEN:
-		reason(j, JUDGE_FAIL, "could not be tested: %s", et->why);
+		judge_reason(j, JUDGE_FAIL, "could not be tested: %s", et->why);
 		return;
 	case STATE_STALLED:
-		reason(j, JUDGE_FAIL, "stalled: %s", et->why);
+		judge_reason(j, JUDGE_FAIL, "stalled: %s", et->why);
 		break;
 	case STATE_VANISHED:
-		reason(j, JUDGE_FAIL, "vanished: %s", et->why);
+		judge_reason(j, JUDGE_FAIL, "vanished: %s", et->why);
 		break;
 	case STATE_STOPPED:
 		j->interrupted = 1;
-		reason(j, JUDGE_WARN, "stopped before the end: %s", et->why);
+		judge_reason(j, JUDGE_WARN, "stopped before the end: %s", et->why);
 		break;
 	}
 	if (errors) {
 		const struct engine_error *e = et->nerrors ? &et->errors[0] : NULL;
 
 		if (e)
-			reason(j, JUDGE_FAIL, "%u I/O errors, the first in %s "
+			judge_reason(j, JUDGE_FAIL, "%u I/O errors, the first in %s "
 			       "at byte %llu (+%llu): %s", errors,
 			       engine_phase_name(e->phase),
 			       (unsigned long long)e->offset,
 			       (unsigned long long)e->length, strerror(e->err));
 		else
-			reason(j, JUDGE_FAIL, "%u I/O errors", errors);
+			judge_reason(j, JUDGE_FAIL, "%u I/O errors", errors);
 	}
 	if (et->c.bad_units)
 		bad_units(et, j);
 	if (et->plan.mode == ENGINE_VERIFY && !et->plan.verify_pass &&
 	    !et->pass_found)
-		reason(j, JUDGE_FAIL, "no unit of this run and disk at its "
+		judge_reason(j, JUDGE_FAIL, "no unit of this run and disk at its "
 		       "start, middle or end: a wrong run id, a different "
 		       "disk, or never written");
 
@@ -127,13 +126,13 @@ void judge_target(const struct engine_snap *et, const struct monitor_target *mt,
 		    mt->seconds[p] < UNSTABLE_MIN_SECONDS || avg <= 0)
 			continue;
 		if (mt->min[p] >= 0 && mt->min[p] < UNSTABLE_SHARE * avg)
-			reason(j, JUDGE_WARN, "unstable %s: its slowest second "
+			judge_reason(j, JUDGE_WARN, "unstable %s: its slowest second "
 			       "ran %.0f MB/s, %.0f%% of its %.0f MB/s average",
 			       engine_phase_name(p), mt->min[p],
 			       100 * mt->min[p] / avg, avg);
 	}
 	if (!j->nreasons)
-		reason(j, JUDGE_PASS, "no I/O errors, no bad units");
+		judge_reason(j, JUDGE_PASS, "no I/O errors, no bad units");
 }
 
 static void counter(struct judge *j, const char *what, long long b,
@@ -142,11 +141,11 @@ static void counter(struct judge *j, const char *what, long long b,
 	if (a < 0)
 		return;
 	if (b >= 0 && a > b)
-		reason(j, fail_if_rose ? JUDGE_FAIL : JUDGE_WARN,
+		judge_reason(j, fail_if_rose ? JUDGE_FAIL : JUDGE_WARN,
 		       "SMART %s rose from %lld to %lld during the burn-in",
 		       what, b, a);
 	else if (a > 0)
-		reason(j, JUDGE_WARN, "SMART %s is %lld (from before the run)",
+		judge_reason(j, JUDGE_WARN, "SMART %s is %lld (from before the run)",
 		       what, a);
 }
 
@@ -161,7 +160,7 @@ void judge_health(const struct health *before, const struct health *after,
 	if (!after || !after->ran)
 		return;
 	if (after->passed == 0)
-		reason(j, JUDGE_FAIL, "SMART overall health: FAILED (the drive "
+		judge_reason(j, JUDGE_FAIL, "SMART overall health: FAILED (the drive "
 		       "predicts its own failure)");
 	counter(j, "reallocated sectors", b->realloc, after->realloc, 1);
 	counter(j, "pending sectors", b->pending, after->pending, 1);
@@ -173,7 +172,7 @@ void judge_health(const struct health *before, const struct health *after,
 		after->media_errors, 1);
 	counter(j, "grown defects", b->grown_defects, after->grown_defects, 1);
 	if (after->critical_warning > 0)
-		reason(j, JUDGE_FAIL, "NVMe critical warning 0x%02llx",
+		judge_reason(j, JUDGE_FAIL, "NVMe critical warning 0x%02llx",
 		       after->critical_warning);
 }
 
@@ -215,7 +214,7 @@ void judge_peers(const struct judge_peer *peers, struct judge *js, int n)
 			qsort(rates, (size_t)like, sizeof(*rates), cmp_double);
 			median = rates[like / 2];
 			if (mine < SLOW_SHARE * median)
-				reason(&js[i], JUDGE_WARN, "slow %s: %.0f MB/s, "
+				judge_reason(&js[i], JUDGE_WARN, "slow %s: %.0f MB/s, "
 				       "%.0f%% of the %.0f MB/s median of %d "
 				       "like disks", engine_phase_name(p), mine,
 				       100 * mine / median, median, like);

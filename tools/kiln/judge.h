@@ -49,4 +49,8 @@ double judge_phase_rate(const struct engine_snap *s, int phase);
 
 const char *judge_name(int verdict);
 
+/* Adds a reason, raising the verdict to at least verdict. */
+__attribute__((format(printf, 3, 4)))
+void judge_reason(struct judge *j, int verdict, const char *fmt, ...);
+
 #endif

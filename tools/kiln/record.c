@@ -72,12 +72,25 @@ void record_judge(struct record *r, int final, int interrupted)
 	for (i = 0; i < r->n; i++) {
 		struct record_disk *d = &r->disks[i];
 
+		if (d->failed[0]) {
+			memset(&d->j, 0, sizeof(d->j));
+			d->j.verdict = JUDGE_FAIL;
+			d->j.nreasons = 1;
+			snprintf(d->j.reasons[0], sizeof(d->j.reasons[0]), "%s",
+				 d->failed);
+			continue;
+		}
 		if (!d->et)
 			continue;
 		engine_snap_free(&d->snap);
 		engine_snapshot(d->et, &d->snap);
 		judge_target(&d->snap, d->mt, &d->j);
 		judge_health(&d->before, final ? &d->after : NULL, &d->j);
+		/* Without the record, a verify cannot see what was not there. */
+		if (d->ep.mode == ENGINE_VERIFY && !r->from)
+			judge_reason(&d->j, JUDGE_WARN, "verified without the "
+				     "run record (--from RUN_DIR): a shrunk "
+				     "disk or a lost pass cannot be seen");
 	}
 	/* Like disks are compared once every disk has finished. */
 	if (final && r->n)

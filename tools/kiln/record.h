@@ -20,6 +20,8 @@
  * handed down the walk (burn.c), read by everything that tells it
  * (result.c, summary.c, report.c). Nothing copies it into a second struct.
  */
+struct result_record;
+
 struct record_disk {
 	const char *path;		/* as given, or /dev/NAME for kiln run */
 	int mode;			/* enum settings_mode asked for it */
@@ -31,6 +33,7 @@ struct record_disk {
 	struct engine_snap snap;	/* the latest snapshot */
 	struct monitor_target *mt;	/* the monitor's, NULL before */
 	struct health before, after;	/* SMART */
+	char failed[240];		/* a FAIL before any burn: why */
 	struct judge j;
 };
 
@@ -45,6 +48,8 @@ struct record {
 	char *inventory;		/* inventory.json to keep (owned) */
 	size_t inventory_len;
 	char failure[240];		/* a FAIL before any disk: "2 missing" */
+	const char *from;		/* verify: the run folder of the write */
+	const struct result_record *record;	/* ...and its record */
 
 	time_t started, ended;
 	uint64_t elapsed_ns;

@@ -6,12 +6,16 @@
  * record"): per disk its identity, size, region, bs, the last pass written
  * and where it stopped.
  */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 
 #include "crc32c.h"
 #include "json.h"
+#include "jsonread.h"
+#include "results.h"
 #include "result.h"
 #include "summary.h"
 #include "timing.h"
@@ -331,3 +335,218 @@ char *result_json(const struct record *o, size_t *len)
 	return json_take(&j, len);
 }
 
+
+static int engine_mode_of(const char *name)
+{
+	static const char *const names[] = { "write-verify", "write", "verify",
+					     "read" };
+	int i;
+
+	for (i = 0; name && i < 4; i++)
+		if (!strcmp(name, names[i]))
+			return ENGINE_WRITE_VERIFY + i;
+	return -1;
+}
+
+/*
+ * Version 1 records have no last_pass_* fields: the last write pass and
+ * how far it got are read off the pass list (bytes moved stand in for
+ * how far a pass got, exact unless it met errors).
+ */
+static void last_write_v1(const struct jsonread_node *t, struct result_disk *d)
+{
+	const struct jsonread_node *passes = jsonread_get(t, "passes");
+	size_t i;
+
+	for (i = 0; i < jsonread_count(passes); i++) {
+		const struct jsonread_node *p = jsonread_at(passes, i);
+		const char *phase = jsonread_str(p, "phase", "");
+
+		if (strcmp(phase, "write"))
+			continue;
+		d->last_written = (uint32_t)jsonread_u64(p, "pass", 0);
+		d->last_reached = jsonread_u64(p, "bytes", 0);
+		d->complete = jsonread_bool(p, "complete", 0);
+	}
+	if (d->complete)
+		d->last_reached = d->ep.region;
+}
+
+static int read_disk(const struct jsonread_node *t, struct result_disk *d,
+		     int version, char *err, size_t errlen)
+{
+	const struct jsonread_node *region = jsonread_get(t, "region");
+	size_t i;
+	int ret;
+
+	ret = jsonread_get_bytes(t, "identity", d->identity,
+				 sizeof(d->identity), NULL);
+	if (ret || !d->identity[0]) {
+		snprintf(err, errlen, "a target without an identity");
+		return -EBADMSG;
+	}
+	if (jsonread_get_bytes(t, "path", d->path, sizeof(d->path), NULL))
+		d->path[0] = 0;
+	if (jsonread_get_u64(t, "size", &d->size)) {
+		snprintf(err, errlen, "%s: no size", d->identity);
+		return -EBADMSG;
+	}
+	d->ep.mode = engine_mode_of(jsonread_str(t, "mode", NULL));
+	d->verdict = jsonread_str(t, "verdict", NULL);
+	if (!jsonread_count(region) ||
+	    jsonread_count(region) > ENGINE_MAX_EXTENTS) {
+		snprintf(err, errlen, "%s: no region", d->identity);
+		return -EBADMSG;
+	}
+	for (i = 0; i < jsonread_count(region); i++) {
+		const struct jsonread_node *e = jsonread_at(region, i);
+
+		if (jsonread_get_u64(e, "offset", &d->ep.ext[i].offset) ||
+		    jsonread_get_u64(e, "length", &d->ep.ext[i].length) ||
+		    d->ep.ext[i].length % UNIT_SIZE ||
+		    d->ep.ext[i].offset % 512) {
+			snprintf(err, errlen, "%s: a bad region", d->identity);
+			return -EBADMSG;
+		}
+		d->ep.region += d->ep.ext[i].length;
+	}
+	d->ep.next = (int)i;
+	if (version >= 2) {
+		d->last_written = (uint32_t)jsonread_u64(t, "last_pass_written",
+							 0);
+		d->last_reached = jsonread_u64(t, "last_pass_reached", 0);
+		d->complete = jsonread_bool(t, "last_pass_complete", 0);
+	} else {
+		last_write_v1(t, d);
+	}
+	if (d->last_reached > d->ep.region)
+		d->last_reached = d->ep.region;
+	return 0;
+}
+
+static int read_record(const struct jsonread_node *root,
+		       struct result_record *rec, char *err, size_t errlen)
+{
+	const struct jsonread_node *targets = jsonread_get(root, "targets");
+	const char *id = jsonread_str(root, "run_id", "");
+	size_t i;
+	char *end;
+	int ret;
+
+	if (strcmp(jsonread_str(root, "schema", ""), "kiln-result")) {
+		snprintf(err, errlen, "not a kiln result (no \"schema\": "
+			 "\"kiln-result\")");
+		return -EBADMSG;
+	}
+	rec->schema_version = (int)jsonread_u64(root, "schema_version", 0);
+	if (rec->schema_version < 1 || rec->schema_version > RESULT_SCHEMA) {
+		snprintf(err, errlen, "schema version %d, which this kiln does "
+			 "not know (it reads 1 to %d)", rec->schema_version,
+			 RESULT_SCHEMA);
+		return -EBADMSG;
+	}
+	rec->run_id = strtoull(id, &end, 16);
+	if (!*id || *end || strlen(id) > 16) {
+		snprintf(err, errlen, "no run id");
+		return -EBADMSG;
+	}
+	rec->bs = jsonread_u64(jsonread_get(root, "settings"), "bs", 0);
+	snprintf(rec->state, sizeof(rec->state), "%s",
+		 jsonread_str(root, "state", ""));
+	snprintf(rec->verdict, sizeof(rec->verdict), "%s",
+		 jsonread_str(root, "verdict", ""));
+	rec->disks = calloc(jsonread_count(targets) + 1, sizeof(*rec->disks));
+	if (!rec->disks)
+		return -ENOMEM;
+	for (i = 0; i < jsonread_count(targets); i++) {
+		ret = read_disk(jsonread_at(targets, i), &rec->disks[rec->n],
+				rec->schema_version, err, errlen);
+		if (ret)
+			return ret;
+		rec->n++;
+	}
+	return 0;
+}
+
+/* The newer of the two checkpoints whose length and CRC hold. */
+static int newest_checkpoint(const char *dir, char *path, size_t len)
+{
+	static const char *const names[] = { "checkpoint-a.json",
+					     "checkpoint-b.json" };
+	uint64_t seq, best = 0;
+	char p[PATH_MAX];
+	int i, found = 0;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, names[i]);
+		if (results_read_checkpoint(p, &seq, NULL, NULL) == 0 &&
+		    (!found || seq > best)) {
+			best = seq;
+			found = 1;
+			snprintf(path, len, "%s", p);
+		}
+	}
+	return found ? 0 : -ENOENT;
+}
+
+int result_load(const char *dir, struct result_record *rec, char *err,
+		size_t errlen)
+{
+	const struct jsonread_node *root;
+	struct jsonread *doc = NULL;
+	char path[PATH_MAX], why[300] = "";
+	int ret;
+
+	memset(rec, 0, sizeof(*rec));
+	snprintf(path, sizeof(path), "%s/result.json", dir);
+	ret = jsonread_load(&doc, path, NULL, why, sizeof(why));
+	root = ret ? NULL : jsonread_root(doc);
+	/* Cut off before result.json, or torn: the newest good checkpoint. */
+	if (ret && newest_checkpoint(dir, path, sizeof(path)) == 0) {
+		jsonread_free(doc);
+		doc = NULL;
+		ret = jsonread_load(&doc, path, NULL, why, sizeof(why));
+		root = ret ? NULL : jsonread_get(jsonread_root(doc), "result");
+		rec->from_checkpoint = 1;
+		if (!ret && !root) {
+			ret = -EBADMSG;
+			snprintf(why, sizeof(why), "no \"result\" in it");
+		}
+	}
+	if (ret) {
+		snprintf(err, errlen, "cannot read the run record %s: %s",
+			 path, why[0] ? why : strerror(-ret));
+		jsonread_free(doc);
+		return ret;
+	}
+	ret = read_record(root, rec, why, sizeof(why));
+	if (ret) {
+		snprintf(err, errlen, "cannot read the run record %s: %s", path,
+			 why);
+		result_record_free(rec);
+	} else {
+		/* Verdict strings point into the document: keep it. */
+		rec->doc = doc;
+		doc = NULL;
+	}
+	jsonread_free(doc);
+	return ret;
+}
+
+void result_record_free(struct result_record *rec)
+{
+	free(rec->disks);
+	jsonread_free(rec->doc);
+	memset(rec, 0, sizeof(*rec));
+}
+
+const struct result_disk *result_find(const struct result_record *rec,
+				      const char *identity)
+{
+	int i;
+
+	for (i = 0; i < rec->n; i++)
+		if (!strcmp(rec->disks[i].identity, identity))
+			return &rec->disks[i];
+	return NULL;
+}

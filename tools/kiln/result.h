@@ -2,8 +2,10 @@
 #ifndef KILN_RESULT_H
 #define KILN_RESULT_H
 
+#include <limits.h>
 #include <stddef.h>
 
+#include "jsonread.h"
 #include "record.h"
 
 /*
@@ -15,5 +17,42 @@
 
 /* result.json of the run as the record holds it now; NULL on no memory. */
 char *result_json(const struct record *r, size_t *len);
+
+/* A disk as a run record remembers it: what a later verify must know. */
+struct result_disk {
+	char identity[PATH_MAX + 64];
+	char path[PATH_MAX];
+	uint64_t size;
+	struct engine_plan ep;		/* the region, as it was burnt */
+	uint32_t last_written;		/* the last pass written; 0: none */
+	uint64_t last_reached;		/* where that pass stopped */
+	int complete;			/* it covered the whole region */
+	const char *verdict;		/* PASS, WARN, FAIL, or NULL */
+};
+
+/* A run record read back: result.json, or its newest good checkpoint. */
+struct result_record {
+	int schema_version;
+	uint64_t run_id;
+	uint64_t bs;
+	char state[32];			/* running, complete, interrupted, ... */
+	char verdict[8];		/* "" while running */
+	int from_checkpoint;		/* result.json was missing or torn */
+	int n;
+	struct result_disk *disks;
+	struct jsonread *doc;		/* the document read, kept for strings */
+};
+
+/*
+ * Reads the run record of the run folder dir (every schema version kiln
+ * has written): 0, or -errno with a one-line reason in err.
+ */
+int result_load(const char *dir, struct result_record *rec, char *err,
+		size_t errlen);
+void result_record_free(struct result_record *rec);
+
+/* The recorded disk with that identity, or NULL. */
+const struct result_disk *result_find(const struct result_record *rec,
+				      const char *identity);
 
 #endif

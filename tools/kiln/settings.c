@@ -69,6 +69,11 @@ static const struct settings_key keys[] = {
 	{ "expect-disks", T_UINT, F(expect_disks), 0, 100000, NULL,
 	  "a count, 0 for any", "0",
 	  "fewer disks found is a FAIL (a disk is missing); 0: any", R },
+	{ "from", T_STRING, F(from), 0, 0, NULL, "a run folder", "none",
+	  "kiln burn --mode verify: the run folder of the write to check; its "
+	  "result.json says the run id, each disk by identity, its region "
+	  "and the last pass written, so a shrunk disk and a lost or reverted "
+	  "pass FAIL", B },
 	{ "get", T_STRING, F(get), 0, 0, NULL, "a key", "none",
 	  "print the value in force of one key", SCOPE_SETTINGS | OPT },
 	{ "include", T_STRING, F(include), 0, 0, NULL, GLOBS, "all",
@@ -170,7 +175,7 @@ void settings_free(struct settings *s)
 {
 	char **strings[] = { &s->out, &s->destroy_list, &s->include,
 			     &s->exclude, &s->iperf, &s->results, &s->config,
-			     &s->cmdline, &s->get, &s->sysfs_root };
+			     &s->cmdline, &s->get, &s->sysfs_root, &s->from };
 	size_t i;
 
 	for (i = 0; i < sizeof(strings) / sizeof(strings[0]); i++) {
@@ -557,9 +562,29 @@ int settings_check(const struct settings *s, char *err, size_t errlen)
 		    (unsigned long long)s->span);
 		return -EINVAL;
 	}
-	if (s->mode == SETTINGS_VERIFY && !s->run_id_set) {
+	if (s->mode == SETTINGS_VERIFY && !s->run_id_set && !s->from) {
 		say(err, errlen, "mode verify needs the record of the write it "
 		    "checks: --from RUN_DIR, or at least its --run-id");
+		return -EINVAL;
+	}
+	if (s->from && s->mode != SETTINGS_VERIFY) {
+		say(err, errlen, "--from is for --mode verify: it names the run "
+		    "folder of the write to check");
+		return -EINVAL;
+	}
+	if (s->from && s->run_id_set) {
+		say(err, errlen, "--from says the run id: give --from or "
+		    "--run-id, not both");
+		return -EINVAL;
+	}
+	/*
+	 * A run that writes draws a fresh run id, always: given an old one,
+	 * a disk that drops every write would read back the old run's data
+	 * and pass.
+	 */
+	if (s->run_id_set && s->mode != SETTINGS_VERIFY) {
+		say(err, errlen, "run-id is only for mode verify: a run that "
+		    "writes always draws a new one");
 		return -EINVAL;
 	}
 	return 0;

@@ -101,6 +101,7 @@ struct settings {
 	unsigned expect_disks;		/* fewer found is a FAIL; 0: any */
 	char *iperf;			/* HOST[:PORT]: iperf3 beside the burn */
 	int net;			/* the init takes DHCP */
+	char *from;			/* verify against this run folder */
 
 	/* Options of the invocation, not settings. */
 	char *results;			/* kiln run: the stick's mount point */
