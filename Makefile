@@ -34,6 +34,7 @@ LIBURING_A := /usr/lib/x86_64-linux-gnu/liburing.a
 KILN_SRCS := \
 	tools/kiln/burn.c \
 	tools/kiln/crc32c.c \
+	tools/kiln/deadline.c \
 	tools/kiln/discover.c \
 	tools/kiln/engine.c \
 	tools/kiln/health.c \

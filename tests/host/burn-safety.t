@@ -100,7 +100,7 @@ test_expect_success 'a mounted device is refused, even with --destroy-data' '
 	for mode in write-verify read; do
 		{ "$KILN" burn --destroy-data --mode $mode "$fs" >"$TEST_TMP/o" \
 			2>"$TEST_TMP/e"; test $? = 2; } || return 1
-		grep_in "busy (mounted, or held" "$TEST_TMP/e" || return 1
+		grep_in "it is in use ($(basename "$fs") is mounted at $TEST_TMP/mnt)" "$TEST_TMP/e" || return 1
 	done &&
 	umount "$TEST_TMP/mnt" &&
 	! grep -q KILNUNIT "$fs"

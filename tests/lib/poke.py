@@ -7,6 +7,8 @@
   poke.py FILE put OFFSET IN           write the bytes of IN at OFFSET
   poke.py FILE zero OFFSET LEN         zero LEN bytes
   poke.py FILE random OFFSET LEN       random bytes
+  poke.py FILE text OFFSET TEXT        write TEXT (ASCII) at OFFSET
+  poke.py FILE hex OFFSET HEX          write the bytes HEX (c001d00d) at OFFSET
 """
 import os
 import sys
@@ -27,6 +29,12 @@ def main(argv):
             data = f.read(int(args[2], 0))
             at(args[1])
             f.write(data)
+        elif op == "text":
+            at(args[0])
+            f.write(args[1].encode())
+        elif op == "hex":
+            at(args[0])
+            f.write(bytes.fromhex(args[1]))
         elif op == "save":
             at(args[0])
             with open(args[2], "wb") as out:

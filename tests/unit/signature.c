@@ -57,6 +57,26 @@ int main(void)
 	signature_scan_buf(head, MiB, tail, MiB, size, &s);
 	tap_ok(s.kiln && s.n == 0 && s.first.key.run_id == run,
 	       "that unit is kiln's, not an MBR");
+
+	/* Every check runs after a kiln unit: an md 1.2 superblock behind. */
+	head[4096] = 0xfc;
+	head[4097] = 0x4e;
+	head[4098] = 0x2b;
+	head[4099] = 0xa9;
+	signature_scan_buf(head, MiB, tail, MiB, size, &s);
+	tap_ok(s.kiln && has(&s, "md RAID superblock 1.2", 4096),
+	       "a kiln unit at byte 0 hides nothing: md 1.2 behind it found");
+
+	/* Filesystems made at an offset, with no table to say where. */
+	memset(head, 0, MiB);
+	head[65536 + 1080] = 0x53;
+	head[65536 + 1081] = 0xef;
+	memcpy(head + 4096 * 40, "XFSB\0\0\x10\0", 8);
+	s.n = 0;
+	signature_scan_offsets(head, MiB, 0, &s);
+	tap_ok(has(&s, "ext2/3/4", 65536 + 1080) &&
+	       has(&s, "XFS", 4096 * 40),
+	       "an ext4 superblock and an XFS one at 4 KiB boundaries");
 	memset(head, 0, MiB);
 
 	/* ZFS (no tool in Debian main): an uberblock in label 0's ring. */
@@ -64,7 +84,8 @@ int main(void)
 	head[128 * 1024 + 3 * 1024 + 1] = 0xb1;
 	head[128 * 1024 + 3 * 1024 + 2] = 0xba;
 	signature_scan_buf(head, MiB, tail, MiB, size, &s);
-	tap_ok(has(&s, "ZFS label", 0), "ZFS: an uberblock in label 0");
+	tap_ok(has(&s, "ZFS label", 128 * 1024 + 3 * 1024),
+	       "ZFS: an uberblock in label 0, named where it is");
 	memset(head, 0, MiB);
 
 	/* ...or big-endian, in label 3 only (the start wiped). */
@@ -72,7 +93,7 @@ int main(void)
 	tail[MiB - 262144 + 131072 + 6] = 0xb1;
 	tail[MiB - 262144 + 131072 + 5] = 0xba;
 	signature_scan_buf(head, MiB, tail, MiB, size, &s);
-	tap_ok(has(&s, "ZFS label", size - 262144),
+	tap_ok(has(&s, "ZFS label", size - 262144 + 131072),
 	       "ZFS: a big-endian uberblock in label 3, at the end");
 	memset(tail, 0, MiB);
 

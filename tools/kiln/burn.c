@@ -19,6 +19,7 @@
 
 #include "burn.h"
 #include "crc32c.h"
+#include "deadline.h"
 #include "health.h"
 #include "kiln.h"
 #include "options.h"
@@ -217,39 +218,127 @@ static int match_record(struct burn *b, struct record_disk *d)
  * Opens every target and decides what may be done to it, before any I/O:
  * 0, or the exit code (files created for this run are removed again).
  */
-static int burn_open(struct burn *b)
+/* One target opened and classed in a thread of its own. */
+struct opening {
+	struct target t;
+	const struct safety_env *env;
+	const char *path;
+	int writes;
+	uint64_t create;
+	int ret;
+	char err[PATH_MAX + 300];
+};
+
+static void open_one(void *arg)
+{
+	struct opening *o = arg;
+
+	o->ret = target_open(&o->t, o->env, o->path, o->writes, o->create,
+			     o->err, sizeof(o->err));
+}
+
+/*
+ * Opens every target at once under the deadline (opening and classing
+ * read each disk, and a dead one must not hang the rest): a target that
+ * does not answer FAILs as stalled. 0, or an exit code.
+ */
+static int open_all(struct burn *b, struct opening **out, int *late_)
+{
+	struct record *r = b->r;
+	struct opening *o = calloc((size_t)r->n + 1, sizeof(*o));
+	int *done = calloc((size_t)r->n + 1, sizeof(*done));
+	int i, late = 0;
+
+	*out = NULL;
+	for (i = 0; o && done && i < r->n; i++) {
+		o[i].t.fd = -1;
+		o[i].env = &b->env;
+		o[i].path = r->disks[i].path;
+		o[i].writes = plan_writes_mode(r->disks[i].mode);
+		o[i].create = o[i].writes ? b->s->size : 0;
+		/* Missing from the record: nothing to open. */
+		if (r->disks[i].failed[0])
+			o[i].path = NULL;
+	}
+	if (!o || !done || deadline_each(open_one, o, sizeof(*o), r->n,
+					 (uint64_t)b->s->deadline * SEC, done)) {
+		complain("out of memory");
+		free(o);
+		free(done);
+		return KILN_EXIT_CANNOT;
+	}
+	for (i = 0; i < r->n; i++) {
+		struct record_disk *d = &r->disks[i];
+
+		if (done[i] || d->failed[0])
+			continue;
+		late = 1;
+		snprintf(d->failed, sizeof(d->failed), "stalled: no answer in "
+			 "%u s while it was opened and read to class it",
+			 b->s->deadline);
+		snprintf(d->label, sizeof(d->label), "%.60s",
+			 strrchr(d->path, '/') ? strrchr(d->path, '/') + 1 :
+			 d->path);
+	}
+	free(done);
+	/* A target still being opened keeps its item: leave them all then. */
+	*out = o;
+	*late_ = late;
+	return 0;
+}
+
+/* Consent that names no target: a typo in a serial, said before any I/O. */
+static void say_unmatched(struct burn *b)
+{
+	struct record *r = b->r;
+	const struct identity **ids = calloc((size_t)r->n + 1, sizeof(*ids));
+	char words[600];
+	int i, n = 0;
+
+	if (!ids || !b->s->destroy_list) {
+		free(ids);
+		return;
+	}
+	for (i = 0; i < r->n; i++)
+		if (r->disks[i].t.fd >= 0)
+			ids[n++] = &r->disks[i].t.id;
+	plan_consent_unmatched(b->s, ids, n, words, sizeof(words));
+	if (words[0])
+		record_note(r, "destroy-data names %s: no such disk here, so "
+			    "no consent for it (serials, WWNs or identities "
+			    "such as loop:/path; never kernel names)", words);
+	free(ids);
+}
+
+/* The one decision for each opened target: 0, or exit 2 on a refusal. */
+static int burn_decide(struct burn *b, int command,
+		       const struct opening *opened)
 {
 	struct record *r = b->r;
 	struct settings *s = b->s;
-	int command = strcmp(r->command, "run") ? PLAN_BURN : PLAN_RUN;
-	char err[PATH_MAX + 200], note[300];
 	int i, k, ret;
 
 	for (i = 0; i < r->n; i++) {
 		struct record_disk *d = &r->disks[i], *twin = NULL;
-		int writes = plan_writes_mode(d->mode);
 		struct plan_input in = { .command = command, .mode = d->mode };
+		int writes = plan_writes_mode(d->mode);
 
 		if (d->failed[0])
-			continue;	/* missing: nothing to open */
-
-		/* Named twice: a second O_EXCL open would only say "busy". */
+			continue;	/* missing, or stalled: a FAIL already */
+		/* Named twice: the second O_EXCL open only said "busy". */
 		for (k = 0; k < i && !twin; k++)
-			if (target_names_same(d->path, &r->disks[k].t))
+			if (r->disks[k].t.fd >= 0 &&
+			    (opened[i].ret ?
+			     target_names_same(d->path, &r->disks[k].t) :
+			     target_same(&r->disks[k].t, &d->t)))
 				twin = &r->disks[k];
-		if (!twin) {
-			ret = target_open(&d->t, &b->env, d->path, writes,
-					  writes ? s->size : 0, err, sizeof(err));
-			if (ret) {
-				complain("%s", err);
-				return ret == -ENOENT || ret == -ENOTBLK ||
-				       ret == -EBUSY || ret == -EISDIR ||
-				       ret == -EACCES ? KILN_EXIT_USAGE :
-				       KILN_EXIT_CANNOT;
-			}
-			for (k = 0; k < i && !twin; k++)
-				if (target_same(&r->disks[k].t, &d->t))
-					twin = &r->disks[k];
+		ret = opened[i].ret;
+		if (ret && !twin) {
+			complain("%s", opened[i].err);
+			return ret == -ENOENT || ret == -ENOTBLK ||
+			       ret == -EBUSY || ret == -EISDIR ||
+			       ret == -EACCES ? KILN_EXIT_USAGE :
+			       KILN_EXIT_CANNOT;
 		}
 		if (r->record && !twin) {
 			ret = match_record(b, d);
@@ -270,20 +359,49 @@ static int burn_open(struct burn *b)
 			refuse(d, twin);
 			return KILN_EXIT_USAGE;
 		}
-		if (d->plan.action == PLAN_SKIP) {
+		if (d->plan.action == PLAN_SKIP)
 			record_note(r, "%s not tested: %s%s%s", d->path,
 				    d->plan.why, twin ? " " : "",
 				    twin ? twin->path : "");
-			drop_disk(r, i--);
-			continue;
-		}
 		if (d->plan.action == PLAN_READ && writes) {
 			record_note(r, "%s tested read-only: %s", d->path,
 				    d->plan.why);
 			d->mode = SETTINGS_READ;
 		}
+	}
+	say_unmatched(b);
+	/* kiln run does not touch these after all (opened[] is done with). */
+	for (i = 0; i < r->n; i++)
+		if (!r->disks[i].failed[0] &&
+		    r->disks[i].plan.action == PLAN_SKIP)
+			drop_disk(r, i--);
+	return 0;
+}
 
-		if (r->record)
+static int burn_open(struct burn *b)
+{
+	struct record *r = b->r;
+	struct settings *s = b->s;
+	int command = strcmp(r->command, "run") ? PLAN_BURN : PLAN_RUN;
+	struct opening *opened;
+	char err[PATH_MAX + 200], note[300];
+	int i, ret, late;
+
+	ret = open_all(b, &opened, &late);
+	if (ret)
+		return ret;
+	for (i = 0; i < r->n; i++)
+		if (!r->disks[i].failed[0] && !opened[i].ret)
+			r->disks[i].t = opened[i].t;
+	ret = burn_decide(b, command, opened);
+	if (!late)
+		free(opened);
+	if (ret)
+		return ret;
+	for (i = 0; i < r->n; i++) {
+		struct record_disk *d = &r->disks[i];
+
+		if (d->failed[0] || r->record)
 			continue;	/* the region is the record's */
 		d->ep.mode = engine_mode(d->mode);
 		ret = plan_region(s, &d->t, &d->ep, err, sizeof(err));

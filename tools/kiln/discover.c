@@ -13,8 +13,10 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "deadline.h"
 #include "discover.h"
 #include "sysfs.h"
+#include "unit.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -304,11 +306,77 @@ struct safety_env discover_safety_env(const struct discover_options *o)
 	return env;
 }
 
+/* One disk classed in a thread of its own, under the deadline. */
+struct classing {
+	struct safety_env env;
+	char path[PATH_MAX];
+	struct safety_subject d;
+	struct safety result;
+};
+
+static void class_one(void *arg)
+{
+	struct classing *c = arg;
+
+	c->d.fd = c->d.size ? open(c->path, O_RDONLY | O_DIRECT | O_CLOEXEC |
+				   O_NONBLOCK) : -1;
+	safety_classify(&c->env, &c->d, &c->result);
+	if (c->d.fd >= 0)
+		close(c->d.fd);
+}
+
+static int classify_all(const struct discover_options *o,
+			struct discover_inventory *inv)
+{
+	uint64_t deadline = o->deadline_ns ? o->deadline_ns :
+			    60ull * 1000000000ull;
+	struct classing *c = calloc((size_t)inv->ndisks + 1, sizeof(*c));
+	int *done = calloc((size_t)inv->ndisks + 1, sizeof(*done));
+	int i, late = 0, ret;
+
+	if (!c || !done) {
+		free(c);
+		free(done);
+		return -ENOMEM;
+	}
+	for (i = 0; i < inv->ndisks; i++) {
+		const struct discover_disk *d = &inv->disks[i];
+
+		c[i].env = discover_safety_env(o);
+		snprintf(c[i].path, sizeof(c[i].path), "%s/%s", o->devroot,
+			 d->id.name);
+		c[i].d.name = d->id.name;
+		c[i].d.rdev = d->dev;
+		c[i].d.size = o->read_disks ? d->size : 0;
+		c[i].d.ident = unit_ident_hash(d->id.identity);
+	}
+	ret = deadline_each(class_one, c, sizeof(*c), inv->ndisks, deadline,
+			    done);
+	for (i = 0; !ret && i < inv->ndisks; i++) {
+		struct discover_disk *d = &inv->disks[i];
+
+		if (done[i]) {
+			d->safety = c[i].result;
+			continue;
+		}
+		late = 1;
+		d->stalled = 1;
+		d->safety.class = SAFETY_HAS_DATA;
+		snprintf(d->safety.why, sizeof(d->safety.why), "stalled: no "
+			 "answer in %llu s while reading it to class it",
+			 (unsigned long long)(deadline / 1000000000ull));
+	}
+	/* A disk still being read keeps its item: leave them all. */
+	if (!late)
+		free(c);
+	free(done);
+	return ret;
+}
+
 int discover_scan(const struct discover_options *o,
 		  struct discover_inventory *inv)
 {
-	struct safety_env env;
-	int i, ret;
+	int ret;
 
 	memset(inv, 0, sizeof(*inv));
 	machine_system_read(o->sysroot, o->procroot, &inv->sys);
@@ -317,28 +385,13 @@ int discover_scan(const struct discover_options *o,
 		ret = controllers(o, inv);
 	if (!ret)
 		ret = disks(o, inv);
-	if (ret) {
+	if (!ret) {
+		machine_id_choose(&inv->sys, inv->nics, inv->nnics);
+		ret = classify_all(o, inv);
+	}
+	if (ret)
 		discover_free(inv);
-		return ret;
-	}
-	machine_id_choose(&inv->sys, inv->nics, inv->nnics);
-	env = discover_safety_env(o);
-	for (i = 0; i < inv->ndisks; i++) {
-		struct discover_disk *d = &inv->disks[i];
-		char path[PATH_MAX];
-		int fd = -1;
-
-		if (o->read_disks && d->size) {
-			snprintf(path, sizeof(path), "%s/%s", o->devroot,
-				 d->id.name);
-			fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC |
-				  O_NONBLOCK);
-		}
-		safety_classify(&env, d->id.name, d->dev, fd, d->size, &d->safety);
-		if (fd >= 0)
-			close(fd);
-	}
-	return 0;
+	return ret;
 }
 
 void discover_free(struct discover_inventory *inv)

@@ -35,6 +35,7 @@ struct discover_disk {
 	int raid_volume;	/* a RAID controller's virtual disk */
 	char holders[128];	/* "md0 dm-1" */
 	char unusable[240];	/* why Linux cannot use it, and the fix */
+	int stalled;		/* reading it to class it got no answer */
 	struct safety safety;
 };
 
@@ -44,6 +45,7 @@ struct discover_options {
 	const char *devroot;	/* "/dev": where disks are opened */
 	const char *pciids;	/* pci.ids; NULL: the default */
 	int read_disks;		/* read each disk for its class */
+	uint64_t deadline_ns;	/* for each disk's reads; 0: 60 s */
 	const dev_t *protect;	/* devices named by --protect */
 	int nprotect;
 };

@@ -353,6 +353,7 @@ int inventory_main(int argc, char **argv)
 		protect[o.nprotect++] = st.st_rdev;
 	}
 	o.protect = protect;
+	o.deadline_ns = (uint64_t)s.deadline * 1000000000ull;
 
 	ret = discover_scan(&o, &inv);
 	if (ret) {

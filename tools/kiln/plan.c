@@ -192,6 +192,35 @@ int plan_consent(const struct settings *s, const struct identity *id)
 	return s->destroy_list && any_word(s->destroy_list, same_id, id);
 }
 
+void plan_consent_unmatched(const struct settings *s,
+			    const struct identity *const *ids, int n,
+			    char *out, size_t len)
+{
+	const char *p = s->destroy_list;
+	char word[256];
+	int i;
+
+	out[0] = 0;
+	while (p && *p) {
+		size_t w;
+
+		p += strspn(p, ", \t");
+		w = strcspn(p, ", \t");
+		if (!w)
+			break;
+		if (w < sizeof(word)) {
+			memcpy(word, p, w);
+			word[w] = 0;
+			for (i = 0; i < n && !same_id(word, ids[i]); i++)
+				;
+			if (i == n)
+				snprintf(out + strlen(out), len - strlen(out),
+					 "%s%s", out[0] ? ", " : "", word);
+		}
+		p += w;
+	}
+}
+
 struct match_arg {
 	const struct discover_disk *d;
 	const struct pci_controller *c;
@@ -240,6 +269,11 @@ void plan_choose(const struct settings *s, const struct discover_inventory *inv,
 
 		it->action = PLAN_SKIP;
 		it->why[0] = 0;
+		if (d->stalled) {
+			snprintf(it->why, sizeof(it->why), "%.200s",
+				 d->safety.why);
+			continue;
+		}
 		if (d->unusable[0]) {
 			snprintf(it->why, sizeof(it->why), "unusable: %.200s",
 				 d->unusable);

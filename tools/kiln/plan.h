@@ -54,6 +54,15 @@ int plan_writes_mode(int mode);
 int plan_consent(const struct settings *s, const struct identity *id);
 
 /*
+ * The words of the destroy-data list that name none of the n disks, comma
+ * separated into out ("" when all match): a typo in a serial must be seen
+ * before the countdown, not after a disk was left untested.
+ */
+void plan_consent_unmatched(const struct settings *s,
+			    const struct identity *const *ids, int n,
+			    char *out, size_t len);
+
+/*
  * Whether any of the globs (separated by commas or spaces) matches the
  * disk's name, serial, WWN (with or without its naa./eui. prefix), model,
  * or its controller's PCI address or driver. Case does not matter.

@@ -4,6 +4,7 @@
  * and the signatures found on them, for people or as JSON. Never writes.
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <stdio.h>
@@ -14,25 +15,66 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "deadline.h"
 #include "identity.h"
 #include "json.h"
 #include "kiln.h"
 #include "options.h"
 #include "probe.h"
 #include "safety.h"
+#include "unit.h"
 
-/* The kernel name of a block device, from sysfs. */
-static void kernel_name(dev_t dev, char *out, size_t len)
+/* One path classed in a thread of its own, under the deadline. */
+struct probing {
+	const char *path;
+	struct safety_env env;
+	int err;			/* errno of a failed open */
+	struct safety s;
+};
+
+static void probe_one(void *arg)
 {
+	struct probing *p = arg;
+	struct safety_subject d = { .name = "", .fd = -1 };
 	struct identity id;
+	char real[PATH_MAX], identity[PATH_MAX + 8];
+	unsigned long long size = 0;
+	struct stat st;
 
-	out[0] = 0;
-	if (identity_read("/sys", major(dev), minor(dev), 0, &id) == 0)
-		snprintf(out, len, "%s", id.name);
+	d.fd = open(p->path, O_RDONLY | O_CLOEXEC | O_DIRECT);
+	if (d.fd < 0 && errno == EINVAL)
+		d.fd = open(p->path, O_RDONLY | O_CLOEXEC);
+	if (d.fd < 0 || fstat(d.fd, &st) < 0) {
+		p->err = errno;
+		if (d.fd >= 0)
+			close(d.fd);
+		return;
+	}
+	/* The identity kiln burn would give it: its own units are kiln-data. */
+	if (S_ISBLK(st.st_mode)) {
+		if (ioctl(d.fd, BLKGETSIZE64, &size) < 0)
+			size = 0;
+		if (identity_read(p->env.sysroot, major(st.st_rdev),
+				  minor(st.st_rdev), size, &id) == 0) {
+			d.name = id.name;
+			d.ident = unit_ident_hash(id.identity);
+		}
+		d.rdev = st.st_rdev;
+	} else {
+		size = (unsigned long long)st.st_size;
+		if (!realpath(p->path, real))
+			snprintf(real, sizeof(real), "%s", p->path);
+		snprintf(identity, sizeof(identity), "file:%s", real);
+		d.path = real;
+		d.ident = unit_ident_hash(identity);
+	}
+	d.size = size;
+	safety_classify(&p->env, &d, &p->s);
+	close(d.fd);
 }
 
 static const struct options_cmd probe_cmd = {
-	"probe", "[--json] PATH...",
+	"probe", "[--json] [--deadline S] PATH...",
 	"The safety class of disks or image files, and what was found on "
 	"them: in-use, kiln-data, has-data or blank, with the reasons (the "
 	"signatures and their byte offsets). Never writes.",
@@ -42,10 +84,11 @@ static const struct options_cmd probe_cmd = {
 int probe_main(int argc, char **argv)
 {
 	struct safety_env env = { .sysroot = "/sys", .procroot = "/proc" };
+	struct probing *probes = NULL;
 	struct settings set;
 	struct json j;
 	char err[300], **args;
-	int i, n, json, status = KILN_EXIT_PASS;
+	int *done = NULL, i, k, n, late = 0, code = KILN_EXIT_PASS;
 
 	settings_defaults(&set);
 	args = calloc((size_t)argc + 1, sizeof(*args));
@@ -53,68 +96,81 @@ int probe_main(int argc, char **argv)
 		return KILN_EXIT_CANNOT;
 	i = options_parse(&set, &probe_cmd, argc, argv, args, &n, err,
 			  sizeof(err));
-	json = set.json;
-	settings_free(&set);
-	if (i == OPTIONS_HELP || i || !n) {
-		if (i == OPTIONS_HELP)
-			options_usage(&probe_cmd, stdout);
-		else
-			fprintf(stderr, "kiln: %s\n", i ? err :
-				"no disk or image given (try kiln probe --help)");
-		free(args);
-		return i == OPTIONS_HELP ? KILN_EXIT_PASS : KILN_EXIT_USAGE;
+	if (i == OPTIONS_HELP) {
+		options_usage(&probe_cmd, stdout);
+		goto out;
+	}
+	if (i || !n) {
+		fprintf(stderr, "kiln: %s\n", i ? err :
+			"no disk or image given (try kiln probe --help)");
+		code = KILN_EXIT_USAGE;
+		goto out;
+	}
+	probes = calloc((size_t)n + 1, sizeof(*probes));
+	done = calloc((size_t)n + 1, sizeof(*done));
+	for (i = 0; probes && i < n; i++) {
+		probes[i].path = args[i];
+		probes[i].env = env;
+	}
+	/* A disk that does not answer is said, and the others are probed. */
+	if (!probes || !done ||
+	    deadline_each(probe_one, probes, sizeof(*probes), n,
+			  (uint64_t)set.deadline * 1000000000ull, done)) {
+		fprintf(stderr, "kiln: out of memory\n");
+		code = KILN_EXIT_CANNOT;
+		goto out;
 	}
 	json_init(&j);
 	json_array(&j, NULL);
 	for (i = 0; i < n; i++) {
-		struct safety s;
-		unsigned long long size = 0;
-		char name[64] = "";
-		struct stat st;
-		int fd, k;
+		const struct probing *p = &probes[i];
+		const struct safety *s = &p->s;
+		char stalled[120];
 
-		fd = open(args[i], O_RDONLY | O_CLOEXEC | O_DIRECT);
-		if (fd < 0 && errno == EINVAL)
-			fd = open(args[i], O_RDONLY | O_CLOEXEC);
-		if (fd < 0 || fstat(fd, &st) < 0) {
-			fprintf(stderr, "kiln: cannot open %s: %s\n", args[i],
-				strerror(errno));
-			status = KILN_EXIT_CANNOT;
-			if (fd >= 0)
-				close(fd);
+		if (!done[i]) {
+			late = 1;
+			code = KILN_EXIT_FAIL;
+			snprintf(stalled, sizeof(stalled), "stalled: no answer "
+				 "in %u s", set.deadline);
+			if (set.json) {
+				json_begin(&j, NULL);
+				json_str(&j, "path", p->path);
+				json_str(&j, "class", "stalled");
+				json_str(&j, "class_reasons", stalled);
+				json_end(&j);
+			} else {
+				printf("%s: %s\n", p->path, stalled);
+			}
 			continue;
 		}
-		if (S_ISBLK(st.st_mode)) {
-			if (ioctl(fd, BLKGETSIZE64, &size) < 0)
-				size = 0;
-			kernel_name(st.st_rdev, name, sizeof(name));
-		} else {
-			size = (unsigned long long)st.st_size;
+		if (p->err) {
+			fprintf(stderr, "kiln: cannot open %s: %s\n", p->path,
+				strerror(p->err));
+			if (code == KILN_EXIT_PASS)
+				code = KILN_EXIT_CANNOT;
+			continue;
 		}
-		safety_classify(&env, name, S_ISBLK(st.st_mode) ? st.st_rdev : 0,
-				  fd, size, &s);
-		close(fd);
-		if (!json) {
-			printf("%s: %s: %s\n", args[i],
-			       safety_class_name(s.class), s.why);
+		if (!set.json) {
+			printf("%s: %s: %s\n", p->path,
+			       safety_class_name(s->class), s->why);
 			continue;
 		}
 		json_begin(&j, NULL);
-		json_str(&j, "path", args[i]);
-		json_str(&j, "class", safety_class_name(s.class));
-		json_str(&j, "class_reasons", s.why);
+		json_str(&j, "path", p->path);
+		json_str(&j, "class", safety_class_name(s->class));
+		json_str(&j, "class_reasons", s->why);
 		json_array(&j, "signatures");
-		for (k = 0; k < s.sig.n; k++) {
+		for (k = 0; k < s->sig.n; k++) {
 			json_begin(&j, NULL);
-			json_str(&j, "what", s.sig.hits[k].what);
-			json_u64(&j, "offset", s.sig.hits[k].offset);
+			json_str(&j, "what", s->sig.hits[k].what);
+			json_u64(&j, "offset", s->sig.hits[k].offset);
 			json_end(&j);
 		}
 		json_array_end(&j);
 		json_end(&j);
 	}
 	json_array_end(&j);
-	if (json) {
+	if (set.json) {
 		size_t len;
 		char *doc = json_take(&j, &len);
 
@@ -123,6 +179,12 @@ int probe_main(int argc, char **argv)
 		free(doc);
 	}
 	json_free(&j);
+out:
+	/* A path still being read keeps its item: leave them then. */
+	if (!late)
+		free(probes);
+	free(done);
+	settings_free(&set);
 	free(args);
-	return status;
+	return code;
 }

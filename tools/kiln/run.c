@@ -84,6 +84,28 @@ static int protect_devices(const struct settings *s, dev_t *devs,
 	return s->nprotect;
 }
 
+/* Consent that names no disk found: a typo, said before the countdown. */
+static void say_unmatched(const struct settings *s,
+			  const struct discover_inventory *inv)
+{
+	const struct identity **ids;
+	char words[600];
+	int i;
+
+	if (!s->destroy_list)
+		return;
+	ids = calloc((size_t)inv->ndisks + 1, sizeof(*ids));
+	if (!ids)
+		return;
+	for (i = 0; i < inv->ndisks; i++)
+		ids[i] = &inv->disks[i].id;
+	plan_consent_unmatched(s, ids, inv->ndisks, words, sizeof(words));
+	if (words[0])
+		say("destroy-data names %s: no such disk (a typo?): no consent "
+		    "for it", words);
+	free(ids);
+}
+
 /* The profile fills in what the settings left open. */
 static void apply_profile(struct settings *s)
 {
@@ -268,6 +290,7 @@ int run_main(int argc, char **argv)
 				args[0]);
 	o.protect = protect;
 	o.nprotect = protect_devices(&s, protect, &problems);
+	o.deadline_ns = (uint64_t)s.deadline * 1000000000ull;
 	/* Every key checked before anything else, as every command does. */
 	if (!problems.n && settings_check(&s, err, sizeof(err)))
 		options_problem(&problems, "%s", err);
@@ -314,6 +337,7 @@ int run_main(int argc, char **argv)
 	}
 	plan_choose(&s, &inv, items);
 	print_plan(&inv, items);
+	say_unmatched(&s, &inv);
 
 	for (i = 0; i < inv.ndisks; i++) {
 		const struct discover_disk *d = &inv.disks[i];
@@ -321,12 +345,27 @@ int run_main(int argc, char **argv)
 		int mode = items[i].action == PLAN_WRITE ? s.mode :
 			   SETTINGS_READ;
 
+		snprintf(path, sizeof(path), "/dev/%s", d->id.name);
+		/* Dead before the burn: a FAIL, and the others go on. */
+		if (d->stalled) {
+			struct record_disk *rd = record_add(&rec, path, mode);
+
+			if (!rd) {
+				say("out of memory");
+				code = KILN_EXIT_CANNOT;
+				goto out;
+			}
+			snprintf(rd->label, sizeof(rd->label), "%s", d->id.name);
+			rd->t.id = d->id;
+			snprintf(rd->failed, sizeof(rd->failed), "%s",
+				 d->safety.why);
+			continue;
+		}
 		if (items[i].action == PLAN_SKIP) {
 			record_note(&rec, "%s not tested: %s", d->id.name,
 				    items[i].why);
 			continue;
 		}
-		snprintf(path, sizeof(path), "/dev/%s", d->id.name);
 		if (!record_add(&rec, path, mode)) {
 			say("out of memory");
 			code = KILN_EXIT_CANNOT;

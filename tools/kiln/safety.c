@@ -1,19 +1,30 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Description: the safety class of a disk or file (see safety.h): in use
- * (mounted, held, swap, protected), kiln's own data, data, or blank, with
- * the reasons in words a person can check.
+ * Description: the safety class of a disk or file (see safety.h). In use:
+ * mounted, held by md/dm/bcache, swap, protected, the backing device or
+ * file of a loop device (also loop over loop), or open in another process
+ * (still open a second later). Then the contents, read: blank only when
+ * the first and last 16 MiB and 64 evenly spaced 64 KiB samples all hold
+ * one byte value, 0x00 or 0xFF, the same everywhere, and no signature is
+ * found; kiln-data only when every unit read is that byte or a valid kiln
+ * unit of this very disk at its own offset; anything else is has-data,
+ * with the byte offset of what was found.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "safety.h"
 #include "sysfs.h"
+#include "unit.h"
 
 const char *safety_class_name(int class)
 {
@@ -41,9 +52,14 @@ static void why(struct safety *s, const char *fmt, ...)
 	va_end(ap);
 }
 
+static void busy(struct safety *s)
+{
+	s->class = SAFETY_IN_USE;
+}
+
 /* Mounted, held, swap or protected: the disk or any of its partitions. */
-static void in_use(const struct safety_env *o, const char *name,
-		   const struct sysfs_family *f, struct safety *s)
+static void held(const struct safety_env *o, const char *name,
+		 const struct sysfs_family *f, struct safety *s)
 {
 	const struct sysfs_family fam = *f;
 	char path[PATH_MAX], line[1024], sub[PATH_MAX * 2], **names;
@@ -55,7 +71,7 @@ static void in_use(const struct safety_env *o, const char *name,
 			if (o->protect[i] == fam.dev[k]) {
 				why(s, "%s is the boot or results medium "
 				    "(--protect)", fam.name[k]);
-				s->class = SAFETY_IN_USE;
+				busy(s);
 			}
 	for (k = 0; k < fam.n; k++) {
 		snprintf(sub, sizeof(sub), "%s/block/%s%s%s/holders", o->sysroot,
@@ -63,7 +79,7 @@ static void in_use(const struct safety_env *o, const char *name,
 		names = sysfs_list(sub, &n);
 		for (i = 0; i < n; i++) {
 			why(s, "%s is held by %s", fam.name[k], names[i]);
-			s->class = SAFETY_IN_USE;
+			busy(s);
 		}
 		sysfs_list_free(names, n);
 	}
@@ -83,7 +99,7 @@ static void in_use(const struct safety_env *o, const char *name,
 				if (makedev(maj, min) == fam.dev[k]) {
 					why(s, "%s is mounted at %s", fam.name[k],
 					    point);
-					s->class = SAFETY_IN_USE;
+					busy(s);
 				}
 		}
 		fclose(f_);
@@ -101,11 +117,150 @@ static void in_use(const struct safety_env *o, const char *name,
 			for (k = 0; k < fam.n; k++)
 				if (!strcmp(base, fam.name[k])) {
 					why(s, "%s is used as swap", fam.name[k]);
-					s->class = SAFETY_IN_USE;
+					busy(s);
 				}
 		}
 		fclose(f_);
 	}
+}
+
+
+/* The device nodes of a disk and its partitions, as /proc shows opens. */
+static int names_device(const struct sysfs_family *fam, const char *link)
+{
+	int k;
+
+	if (strncmp(link, "/dev/", 5))
+		return -1;
+	for (k = 0; k < fam->n; k++)
+		if (!strcmp(link + 5, fam->name[k]))
+			return k;
+	return -1;
+}
+
+/*
+ * A loop device over this disk (or a partition of it), or over this file:
+ * its backing is in use whatever the consent (also loop over loop). Paths
+ * are compared, a device by its number: a file is never stat'ed, since a
+ * hung filesystem (FUSE, NFS) would hang kiln there.
+ */
+static void backs_loop(const struct safety_env *o,
+		       const struct safety_subject *d,
+		       const struct sysfs_family *fam, struct safety *s)
+{
+	char base[PATH_MAX], dir[PATH_MAX * 2], back[PATH_MAX], **names;
+	int i, n;
+
+	snprintf(base, sizeof(base), "%s/block", o->sysroot);
+	names = sysfs_list(base, &n);
+	for (i = 0; i < n; i++) {
+		struct stat st;
+		int k;
+
+		if (strncmp(names[i], "loop", 4))
+			continue;
+		snprintf(dir, sizeof(dir), "%s/%s/loop", base, names[i]);
+		if (sysfs_attr(dir, "backing_file", back, sizeof(back)) <= 0)
+			continue;
+		if (d->path && !strcmp(back, d->path)) {
+			why(s, "it backs loop device %s", names[i]);
+			busy(s);
+		} else if (fam && !strncmp(back, "/dev/", 5) &&
+			   stat(back, &st) == 0 && S_ISBLK(st.st_mode)) {
+			for (k = 0; k < fam->n; k++)
+				if (st.st_rdev == fam->dev[k]) {
+					why(s, "%s backs loop device %s",
+					    fam->name[k], names[i]);
+					busy(s);
+				}
+		}
+	}
+	sysfs_list_free(names, n);
+}
+
+#define MAX_OPENERS 8
+
+struct opener {
+	int pid;
+	char comm[32];
+	char what[64];		/* which of the family, or the file */
+};
+
+/* Processes (not this one) with the disk, a partition or the file open. */
+static int openers(const struct safety_env *o, const struct safety_subject *d,
+		   const struct sysfs_family *fam, struct opener *out)
+{
+	char fds[PATH_MAX], link[PATH_MAX], path[PATH_MAX + 300];
+	DIR *proc, *fd;
+	struct dirent *p, *e;
+	int n = 0, self = getpid();
+
+	proc = opendir(o->procroot);
+	if (!proc)
+		return 0;
+	while ((p = readdir(proc)) && n < MAX_OPENERS) {
+		int pid = atoi(p->d_name), k = -1;
+
+		if (pid <= 0 || pid == self)
+			continue;
+		snprintf(fds, sizeof(fds), "%s/%d/fd", o->procroot, pid);
+		fd = opendir(fds);
+		if (!fd)
+			continue;
+		while ((e = readdir(fd)) && k < 0) {
+			ssize_t len;
+
+			snprintf(path, sizeof(path), "%s/%s", fds, e->d_name);
+			len = readlink(path, link, sizeof(link) - 1);
+			if (len <= 0)
+				continue;
+			link[len] = 0;
+			if (fam)
+				k = names_device(fam, link);
+			else if (d->path && !strcmp(link, d->path))
+				k = 0;
+		}
+		closedir(fd);
+		if (k < 0)
+			continue;
+		out[n].pid = pid;
+		snprintf(path, sizeof(path), "%s/%d", o->procroot, pid);
+		if (sysfs_attr(path, "comm", out[n].comm,
+			       sizeof(out[n].comm)) <= 0)
+			snprintf(out[n].comm, sizeof(out[n].comm), "?");
+		snprintf(out[n].what, sizeof(out[n].what), "%s",
+			 fam ? fam->name[k] : "it");
+		n++;
+	}
+	closedir(proc);
+	return n;
+}
+
+/*
+ * Open in another process, another kiln included: still open on a second
+ * look a second later, so udev's short opens do not count.
+ */
+static void open_elsewhere(const struct safety_env *o,
+			   const struct safety_subject *d,
+			   const struct sysfs_family *fam, struct safety *s)
+{
+	struct opener first[MAX_OPENERS], again[MAX_OPENERS];
+	struct timespec second = { 1, 0 };
+	int n, m, i, k;
+
+	n = openers(o, d, fam, first);
+	if (!n)
+		return;
+	nanosleep(&second, NULL);
+	m = openers(o, d, fam, again);
+	for (i = 0; i < n; i++)
+		for (k = 0; k < m; k++)
+			if (first[i].pid == again[k].pid) {
+				why(s, "%s is open in %s (pid %d)",
+				    first[i].what, first[i].comm, first[i].pid);
+				busy(s);
+				break;
+			}
 }
 
 static void append(char *buf, size_t len, const char *word)
@@ -115,45 +270,258 @@ static void append(char *buf, size_t len, const char *word)
 	snprintf(buf + used, len - used, "%s%s", used ? " " : "", word);
 }
 
-void safety_classify(const struct safety_env *o, const char *name,
-		     dev_t dev, int fd, uint64_t size, struct safety *s)
+void safety_in_use(const struct safety_env *env,
+		   const struct safety_subject *d, struct safety *s)
 {
-	char *parts = s->partitions, text[sizeof(s->why)];
-	int ret = -ENODEV, i;
+	struct sysfs_family fam, *f = NULL;
+	int i;
 
 	memset(s, 0, sizeof(*s));
 	s->class = SAFETY_BLANK;
-	if (name && *name) {
-		struct sysfs_family fam;
-
-		sysfs_family(o->sysroot, name, dev, &fam);
-		in_use(o, name, &fam, s);
+	s->blank_byte = -1;
+	if (d->name && *d->name) {
+		sysfs_family(env->sysroot, d->name, d->rdev, &fam);
+		f = &fam;
+		held(env, d->name, f, s);
 		for (i = 1; i < fam.n; i++)
-			append(parts, sizeof(s->partitions), fam.name[i]);
+			append(s->partitions, sizeof(s->partitions),
+			       fam.name[i]);
 	}
-	if (fd >= 0) {
-		ret = signature_scan_fd(fd, size, &s->sig);
+	backs_loop(env, d, f, s);
+	open_elsewhere(env, d, f, s);
+}
+
+/* What reading found, as it went. */
+struct contents {
+	int byte;			/* the blank byte so far; -1: none yet */
+	uint64_t foreign;		/* the first byte that is neither; ~0 */
+	uint64_t other_kiln;		/* another disk's kiln unit at; ~0 */
+	uint64_t units;			/* this disk's units */
+	uint64_t ident;
+};
+
+#define NOWHERE UINT64_MAX
+
+static int all_one(const unsigned char *p, size_t len, int byte)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (p[i] != byte)
+			return 0;
+	return 1;
+}
+
+/* Looks at whole units read from byte off (a multiple of 4 KiB). */
+static void look(struct contents *c, const unsigned char *buf, size_t len,
+		 uint64_t off)
+{
+	size_t i;
+
+	for (i = 0; i + UNIT_SIZE <= len; i += UNIT_SIZE) {
+		const unsigned char *u = buf + i;
+		struct unit_header h;
+
+		if ((u[0] == 0x00 || u[0] == 0xff) &&
+		    (c->byte < 0 || u[0] == c->byte) &&
+		    all_one(u, UNIT_SIZE, u[0])) {
+			c->byte = u[0];
+			continue;
+		}
+		if (unit_parse(u, &h)) {
+			if (h.key.ident == c->ident && h.key.offset == off + i) {
+				c->units++;
+				continue;
+			}
+			if (c->other_kiln == NOWHERE)
+				c->other_kiln = off + i;
+			continue;
+		}
+		if (c->foreign == NOWHERE) {
+			size_t k = 0;
+
+			/* Name the first byte that is not the blank byte. */
+			while (k < UNIT_SIZE && c->byte >= 0 && u[k] == c->byte)
+				k++;
+			c->foreign = off + i + (k < UNIT_SIZE ? k : 0);
+		}
+	}
+}
+
+/*
+ * A magic inside a valid kiln unit of this disk at its own offset is
+ * kiln's payload (its CRC proves nothing overwrote it), not a filesystem:
+ * such hits among s->hits[from..] within [base, base + len) go.
+ */
+static void forget_kiln_hits(struct signature_scan *sig, int from,
+			     const unsigned char *buf, size_t len,
+			     uint64_t base, uint64_t ident)
+{
+	int i, k;
+
+	for (i = k = from; i < sig->n; i++) {
+		uint64_t at = sig->hits[i].offset & ~(uint64_t)(UNIT_SIZE - 1);
+		struct unit_header h;
+
+		if (at >= base && at + UNIT_SIZE <= base + len &&
+		    unit_parse(buf + (at - base), &h) && h.key.ident == ident &&
+		    h.key.offset == at)
+			continue;
+		sig->hits[k++] = sig->hits[i];
+	}
+	sig->n = k;
+}
+
+/* Reads [off, off + len) in pieces, looking at each: 0 or -errno (*at). */
+static int read_span(int fd, unsigned char *buf, size_t piece, uint64_t off,
+		     uint64_t len, uint64_t size, struct contents *c,
+		     struct signature_scan *sig, uint64_t *at)
+{
+	while (len) {
+		size_t want = len < piece ? (size_t)len : piece;
+		size_t aligned = (want + 4095) & ~(size_t)4095;
+		ssize_t n = pread(fd, buf, aligned, (off_t)off);
+		size_t have = off + want > size ? (size_t)(size - off) : want;
+
+		if (n < 0 || (size_t)n < have) {
+			*at = off + (n > 0 ? (uint64_t)n : 0);
+			return n < 0 ? -errno : -EIO;
+		}
+		/* A size not a multiple of 4 KiB: pad the last piece. */
+		if (have % UNIT_SIZE)
+			memset(buf + have, c->byte >= 0 ? c->byte : 0,
+			       UNIT_SIZE - have % UNIT_SIZE);
+		look(c, buf, (have + UNIT_SIZE - 1) & ~(size_t)(UNIT_SIZE - 1),
+		     off);
+		if (sig && off < SAFETY_ENDS) {
+			int from = sig->n;
+
+			signature_scan_offsets(buf, have, off, sig);
+			forget_kiln_hits(sig, from, buf, have, off, c->ident);
+		}
+		off += want;
+		len -= want;
+	}
+	return 0;
+}
+
+/*
+ * Reads what DESIGN.md reads to prove a disk blank: 0, or -errno with the
+ * byte it failed at. head and tail get the first and last MiB for the
+ * signatures.
+ */
+static int read_contents(const struct safety_subject *d, struct contents *c,
+			 struct signature_scan *sig, uint64_t *at)
+{
+	const size_t piece = 1u << 20;
+	uint64_t size = d->size, tail_off, step;
+	unsigned char *buf = NULL, *head = NULL, *tail = NULL;
+	size_t hlen, tlen;
+	int ret, i;
+
+	if (posix_memalign((void **)&buf, 4096, piece) ||
+	    posix_memalign((void **)&head, 4096, 2 * piece) ||
+	    posix_memalign((void **)&tail, 4096, piece + 8192)) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	/* The signatures at the places the formats define (VMFS: 1 MiB in). */
+	hlen = size < 2 * piece ? (size_t)size : 2 * piece;
+	tail_off = size > piece ? (size - piece) & ~4095ull : 0;
+	tlen = (size_t)(size - tail_off);
+	ret = read_span(d->fd, head, 2 * piece, 0, hlen, size, c, NULL, at);
+	if (!ret)
+		ret = read_span(d->fd, tail, piece + 8192, tail_off, tlen, size,
+				c, NULL, at);
+	if (ret)
+		goto out;
+	signature_scan_buf(head, hlen, tail, tlen, size, sig);
+	forget_kiln_hits(sig, 0, head, hlen, 0, c->ident);
+	forget_kiln_hits(sig, 0, tail, tlen, tail_off, c->ident);
+	/* The first and last 16 MiB, then the samples between. */
+	ret = read_span(d->fd, buf, piece, 0,
+			size < SAFETY_ENDS ? size : SAFETY_ENDS, size, c, sig,
+			at);
+	if (!ret && size > SAFETY_ENDS) {
+		uint64_t from = size > 2 * SAFETY_ENDS ?
+				(size - SAFETY_ENDS) & ~4095ull : SAFETY_ENDS;
+
+		ret = read_span(d->fd, buf, piece, from, size - from, size, c,
+				NULL, at);
+	}
+	step = size > SAFETY_SAMPLE ? (size - SAFETY_SAMPLE) /
+				      (SAFETY_SAMPLES - 1) : 0;
+	for (i = 0; !ret && step && i < SAFETY_SAMPLES; i++) {
+		uint64_t off = ((uint64_t)i * step) & ~4095ull;
+
+		ret = read_span(d->fd, buf, piece, off, SAFETY_SAMPLE, size, c,
+				NULL, at);
+	}
+out:
+	free(buf);
+	free(head);
+	free(tail);
+	return ret;
+}
+
+void safety_classify(const struct safety_env *env,
+		     const struct safety_subject *d, struct safety *s)
+{
+	struct contents c = { -1, NOWHERE, NOWHERE, 0, d->ident };
+	char text[sizeof(s->why)];
+	uint64_t at = 0;
+	int ret = -ENODEV, in_use;
+
+	safety_in_use(env, d, s);
+	in_use = s->class == SAFETY_IN_USE;
+	if (d->fd >= 0 && d->size) {
+		ret = read_contents(d, &c, &s->sig, &at);
 		s->scanned = ret == 0;
 	}
-	if (ret == 0 && s->sig.kiln) {
-		if (s->class != SAFETY_IN_USE)
-			s->class = SAFETY_KILN_DATA;
-		why(s, "%s", signature_describe(&s->sig, text, sizeof(text)));
+	s->kiln_units = c.units;
+	if (in_use) {
+		if (s->sig.n)
+			why(s, "it holds %s", signature_describe(&s->sig, text,
+								 sizeof(text)));
 		return;
 	}
-	if (s->class == SAFETY_BLANK && (ret || s->sig.n || parts[0]))
-		s->class = SAFETY_HAS_DATA;
-	if (ret == -ENODEV)
+	s->class = SAFETY_HAS_DATA;
+	if (d->fd >= 0 && !d->size) {
+		why(s, "empty (0 bytes)");
+		s->class = SAFETY_BLANK;
+		return;
+	}
+	if (ret == -ENODEV) {
 		why(s, "not read, so not proven blank");
-	else if (ret)
-		why(s, "its ends could not be read (%s), so it is not proven "
-		    "blank", strerror(-ret));
+		return;
+	}
+	if (ret) {
+		why(s, "it could not be read at byte %llu (%s), so it is not "
+		    "proven blank", (unsigned long long)at, strerror(-ret));
+		return;
+	}
 	if (s->sig.n)
 		why(s, "it holds %s", signature_describe(&s->sig, text,
 							 sizeof(text)));
-	if (parts[0])
-		why(s, "the kernel sees partitions %s", parts);
-	if (s->class == SAFETY_BLANK)
-		why(s, "no partition table, filesystem, volume or RAID "
-		    "signature at its start or end");
+	if (s->partitions[0])
+		why(s, "the kernel sees partitions %s", s->partitions);
+	if (c.other_kiln != NOWHERE)
+		why(s, "kiln units of another disk at byte %llu",
+		    (unsigned long long)c.other_kiln);
+	if (c.foreign != NOWHERE && !s->sig.n)
+		why(s, "unknown data at byte %llu",
+		    (unsigned long long)c.foreign);
+	if (s->why[0])
+		return;
+	s->blank_byte = c.byte;
+	if (c.units) {
+		s->class = SAFETY_KILN_DATA;
+		why(s, "kiln units of this disk (%llu seen)%s",
+		    (unsigned long long)c.units, c.byte >= 0 ?
+		    ", the rest blank" : "");
+		return;
+	}
+	s->class = SAFETY_BLANK;
+	why(s, "proven by reading: the first and last 16 MiB and %d samples "
+	    "of 64 KiB all hold 0x%02x", SAFETY_SAMPLES, c.byte);
 }

@@ -10,19 +10,27 @@
 /*
  * The safety class of a disk or file (DESIGN.md "Safety classes"): what it
  * is, found by looking. What kiln may then do to it is plan.c's one
- * decision; this file only looks.
+ * decision; this file only looks. Until a disk is proven blank or kiln's,
+ * it holds data.
  */
 enum safety_class {
-	SAFETY_IN_USE,		/* mounted, held, swap, protected: never written */
+	SAFETY_IN_USE,		/* mounted, held, swap, open elsewhere, ... */
 	SAFETY_HAS_DATA,	/* a signature, or not proven blank */
-	SAFETY_KILN_DATA,	/* written by kiln before */
-	SAFETY_BLANK,		/* read, and nothing found */
+	SAFETY_KILN_DATA,	/* only kiln units of this very disk, or blank */
+	SAFETY_BLANK,		/* proven by reading: one byte value */
 };
+
+/* How much is read to prove a disk blank (DESIGN.md). */
+#define SAFETY_ENDS (16ull << 20)	/* the first and the last */
+#define SAFETY_SAMPLES 64		/* evenly spaced samples of... */
+#define SAFETY_SAMPLE (64u << 10)	/* ...this size */
 
 struct safety {
 	int class;		/* enum safety_class */
-	char why[600];		/* the reasons, for people */
-	int scanned;		/* the disk's ends were read */
+	char why[800];		/* the reasons, for people */
+	int scanned;		/* its contents were read */
+	int blank_byte;		/* 0x00 or 0xff where proven; -1 */
+	uint64_t kiln_units;	/* units of this disk seen in the reads */
 	char partitions[256];	/* "sdb1 sdb2": the kernel sees these */
 	struct signature_scan sig;
 };
@@ -35,13 +43,32 @@ struct safety_env {
 	int nprotect;
 };
 
+/* What is being classed. */
+struct safety_subject {
+	const char *name;	/* a block device's kernel name; "" for a file */
+	dev_t rdev;		/* a block device's number */
+	const char *path;	/* a file's real path; NULL for a device */
+	int fd;			/* open to read it; -1: not read */
+	uint64_t size;
+	uint64_t ident;		/* its identity hash: its own kiln units */
+};
+
 /*
- * The safety class of one opened disk or file: in-use facts from sysfs
- * and /proc, then its contents read through fd (-1: not read, so not
- * proven blank). name is the kernel name ("" for a file).
+ * The safety class: in-use facts from sysfs and /proc (mounted, held,
+ * swap, protected, backing a loop device, open in another process), then
+ * its contents read through fd: the first and last SAFETY_ENDS and
+ * SAFETY_SAMPLES evenly spaced samples, every signature kiln knows. The
+ * reads can block on a dead disk: callers bound them (see deadline.h).
  */
-void safety_classify(const struct safety_env *env, const char *name,
-		     dev_t dev, int fd, uint64_t size, struct safety *s);
+void safety_classify(const struct safety_env *env,
+		     const struct safety_subject *d, struct safety *s);
+
+/*
+ * Only the in-use facts, without reading the disk (a device the kernel
+ * would not let kiln open exclusively): why it is busy, in s->why.
+ */
+void safety_in_use(const struct safety_env *env,
+		   const struct safety_subject *d, struct safety *s);
 
 const char *safety_class_name(int class);
 

@@ -52,7 +52,7 @@ static const struct settings_key keys[] = {
 	{ "deadline", T_UINT, F(deadline), 1, 86400, NULL,
 	  "seconds, 1 to 86400", "60",
 	  "seconds a request (or a read before the burn) may take before its "
-	  "disk is stalled and FAILs", TEST },
+	  "disk is stalled and FAILs", TEST | SCOPE_DISCOVER | SCOPE_PROBE },
 	{ "destroy-data", T_CONSENT, F(destroy_data), 0, 0, NULL,
 	  "1 or 0 (yes/no, true/false, on/off), or serials, WWNs and "
 	  "identities separated by commas", "0",

@@ -49,6 +49,11 @@ static uint32_t le32_at(const struct view *v, uint64_t off, int *ok)
 
 static void hit(struct signature_scan *s, const char *what, uint64_t off)
 {
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->hits[i].offset == off && !strcmp(s->hits[i].what, what))
+			return;
 	if (s->n < SIGNATURE_MAX) {
 		s->hits[s->n].what = what;
 		s->hits[s->n].offset = off;
@@ -159,9 +164,29 @@ static void zfs(const struct view *v, struct signature_scan *s)
 		for (off = labels[i] + 131072; off < labels[i] + 262144;
 		     off += 1024)
 			if (magic_at(v, off, le, 8) || magic_at(v, off, be, 8)) {
-				hit(s, "ZFS label", labels[i]);
+				hit(s, "ZFS label", off);
 				return;
 			}
+}
+
+/* Server formats that tools in Debian main do not make: magics by hand. */
+static void servers(const struct view *v, struct signature_scan *s)
+{
+	/* bcache: its superblock at 4 KiB, the magic 24 bytes in. */
+	static const unsigned char bcache[16] = {
+		0xc6, 0x85, 0x73, 0xf6, 0x4e, 0x1a, 0x45, 0xca,
+		0x82, 0x65, 0xf5, 0x7f, 0x48, 0xba, 0x6d, 0x81 };
+	/* VMFS: the volume header at 1 MiB starts 0xC001D00D (LE). */
+	static const unsigned char vmfs[4] = { 0x0d, 0xd0, 0x01, 0xc0 };
+
+	if (magic_at(v, 0, "bluestore block device", 22))
+		hit(s, "Ceph BlueStore OSD", 0);
+	if (magic_at(v, 32, "ORCLDISK", 8))
+		hit(s, "Oracle ASM disk", 32);
+	if (magic_at(v, 1048576, vmfs, 4))
+		hit(s, "VMware VMFS volume", 1048576);
+	if (magic_at(v, 4096 + 24, bcache, 16))
+		hit(s, "bcache device", 4096 + 24);
 }
 
 void signature_scan_buf(const unsigned char *head, size_t hlen,
@@ -173,10 +198,10 @@ void signature_scan_buf(const unsigned char *head, size_t hlen,
 	size_t i;
 
 	memset(s, 0, sizeof(*s));
-	if (hlen >= UNIT_SIZE && unit_parse(head, &s->first)) {
+	/* Every check runs even when the first unit is kiln's (DESIGN.md). */
+	if (hlen >= UNIT_SIZE && unit_parse(head, &s->first))
 		s->kiln = 1;
-		return;
-	}
+	servers(&v, s);
 	gpt(&v, s);
 	if (!fat_or_ntfs(&v, s))
 		mbr(&v, s);
@@ -200,6 +225,35 @@ void signature_scan_buf(const unsigned char *head, size_t hlen,
 	zfs(&v, s);
 	if (magic_at(&v, 32769, "CD001", 5))
 		hit(s, "ISO9660 filesystem", 32769);
+}
+
+void signature_scan_offsets(const unsigned char *buf, size_t len,
+			    uint64_t base, struct signature_scan *s)
+{
+	size_t x;
+
+	/*
+	 * A filesystem made straight on a disk at an offset, with no table
+	 * to say where (ext4 at 1 MiB, btrfs at 2 MiB): look at every 4 KiB
+	 * boundary. Only for naming it: any such bytes are data anyway.
+	 */
+	for (x = base ? 0 : 4096; x + 4096 <= len; x += 4096) {
+		const unsigned char *p = buf + x;
+
+		if (x + 1082 <= len && p[1080] == 0x53 && p[1081] == 0xef &&
+		    p[1024 + 24] <= 6 && p[1024 + 76] <= 1)
+			hit(s, "ext2/3/4 filesystem", base + x + 1080);
+		else if (!memcmp(p, "XFSB", 4) && p[4] == 0 && p[5] == 0 &&
+			 p[6] >= 0x10)
+			hit(s, "XFS filesystem", base + x);
+		else if (x + 65608 <= len && !memcmp(p + 65600, "_BHRfS_M", 8))
+			hit(s, "Btrfs filesystem", base + x + 65600);
+		else if (!memcmp(p, "LUKS\xba\xbe", 6))
+			hit(s, "LUKS encrypted volume", base + x);
+		else if (!memcmp(p, "LABELONE", 8) &&
+			 !memcmp(p + 24, "LVM2 001", 8))
+			hit(s, "LVM2 physical volume", base + x);
+	}
 }
 
 int signature_scan_fd(int fd, uint64_t size, struct signature_scan *s)

@@ -8,11 +8,12 @@
 #include "unit.h"
 
 /*
- * What the start and the end of a disk say it holds. kiln's own unit is
- * looked for first, so kiln's data is never taken for an MBR (a unit's
- * bytes 510-511 are 0x55AA once in 65536).
+ * What the start and the end of a disk say it holds: partition tables,
+ * filesystems, volumes, RAID and server formats at the places the formats
+ * define. Naming what is there makes a reason readable; whether a disk is
+ * blank does not depend on this list (safety.c proves that by reading).
  */
-#define SIGNATURE_MAX 8
+#define SIGNATURE_MAX 12
 /* Bytes read at each end: covers Btrfs at 64 KiB and ZFS's labels. */
 #define SIGNATURE_SPAN (1u << 20)
 
@@ -22,7 +23,7 @@ struct signature_hit {
 };
 
 struct signature_scan {
-	int kiln;			/* the first unit is kiln's */
+	int kiln;			/* the first unit is a kiln unit */
 	struct unit_header first;	/* ...and its header */
 	int n;
 	struct signature_hit hits[SIGNATURE_MAX];
@@ -35,6 +36,14 @@ struct signature_scan {
 void signature_scan_buf(const unsigned char *head, size_t hlen,
 			const unsigned char *tail, size_t tlen, uint64_t size,
 			struct signature_scan *s);
+
+/*
+ * Adds filesystems and volumes found at any 4 KiB boundary of buf, the
+ * bytes [base, base + len) of the disk (base 0: from 4 KiB on, the start
+ * being signature_scan_buf()'s).
+ */
+void signature_scan_offsets(const unsigned char *buf, size_t len,
+			    uint64_t base, struct signature_scan *s);
 
 /* Reads both ends of an open disk or file (O_DIRECT is fine): 0 or -errno. */
 int signature_scan_fd(int fd, uint64_t size, struct signature_scan *s);

@@ -95,10 +95,36 @@ static int create_file(const char *path, uint64_t size, char *err,
 /* The safety class, through the fd that will do the I/O: no window. */
 static void classify(struct target *t)
 {
-	safety_classify(t->env, t->kind == TARGET_BLOCK ? t->id.name : "",
-			  t->rdev, t->fd, t->size, &t->safety);
-	t->kiln_data = t->safety.class == SAFETY_KILN_DATA ||
-		       (t->safety.scanned && t->safety.sig.kiln);
+	struct safety_subject d = {
+		.name = t->kind == TARGET_BLOCK ? t->id.name : "",
+		.rdev = t->rdev,
+		.path = t->kind == TARGET_FILE ? t->id.identity + 5 : NULL,
+		.fd = t->fd, .size = t->size, .ident = t->ident };
+
+	safety_classify(t->env, &d, &t->safety);
+}
+
+/* The kernel would not open it exclusively: say who holds it, if we can. */
+static void say_busy(struct target *t, const struct stat *st, char *err,
+		     size_t errlen)
+{
+	struct identity id;
+	struct safety s;
+	struct safety_subject d = { .rdev = st->st_rdev, .fd = -1 };
+
+	if (identity_read(t->env->sysroot, major(st->st_rdev),
+			  minor(st->st_rdev), 0, &id) == 0) {
+		d.name = id.name;
+		safety_in_use(t->env, &d, &s);
+		if (s.why[0]) {
+			say(err, errlen, "refusing to touch %s: it is in use "
+			    "(%s)", t->path, s.why);
+			return;
+		}
+	}
+	say(err, errlen, "refusing to touch %s: it is in use (the kernel "
+	    "refuses to open it exclusively: mounted, held, or open in "
+	    "another kiln)", t->path);
 }
 
 static int open_block(struct target *t, const struct stat *st, char *err,
@@ -120,9 +146,7 @@ static int open_block(struct target *t, const struct stat *st, char *err,
 		int e = errno;
 
 		if (e == EBUSY)
-			say(err, errlen, "cannot open %s: %s (mounted, or held "
-			    "by md, dm or another program)", t->path,
-			    strerror(e));
+			say_busy(t, st, err, errlen);
 		else
 			say(err, errlen, "cannot open %s: %s", t->path,
 			    strerror(e));

@@ -33,7 +33,6 @@ struct target {
 	unsigned pbs;
 	struct identity id;
 	uint64_t ident;		/* hash of id.identity */
-	int kiln_data;		/* the first unit is a kiln unit */
 	struct safety safety;	/* class, signatures, in-use facts */
 };
 

@@ -1,0 +1,230 @@
+#!/bin/sh
+# No disk that holds anything is written unless the user named it. Each
+# case here once wrote a disk without consent; now each is refused (exit
+# 2, the reason named, the disk's sha256 unchanged): flag words that took
+# consent, data away from the fixed signature offsets, a kiln unit at byte
+# 0 hiding what follows, loop devices in use but not held, the same medium
+# twice, read-only devices, a mistyped device name.
+. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../lib/host.sh"
+
+poke="python3 $TOP/tests/lib/poke.py"
+M=1048576
+
+# refused WHAT ARGS...: kiln exits 2 with one line naming WHAT.
+refused () {
+	what=$1
+	shift
+	"$KILN" "$@" >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+	code=$?
+	[ $code = 2 ] || { echo "exit $code, want 2"; cat "$TEST_TMP/out" "$TEST_TMP/err"; return 1; }
+	grep -q -- "$what" "$TEST_TMP/err" || { echo "want '$what':"; cat "$TEST_TMP/err"; return 1; }
+}
+
+sha () {
+	sha256sum <"$1" | cut -d' ' -f1
+}
+
+# sample SIZE I: where kiln reads its I-th of 64 samples of a SIZE disk.
+sample () {
+	python3 -c "import sys; s, i = int(sys.argv[1]), int(sys.argv[2]); print((i * ((s - 65536) // 63)) & ~4095)" "$1" "$2"
+}
+
+test_expect_success 'a file: --destroy-data 0, no and --json 0 are no consent, no target' '
+	head -c 4194304 /dev/urandom >"$TEST_TMP/data.img" &&
+	s=$(sha "$TEST_TMP/data.img") && cd "$TEST_TMP" &&
+	for words in "--destroy-data 0" "--destroy-data no" "--destroy-data off" \
+		"--json 0 --destroy-data false"; do
+		refused "refusing to write data.img" burn $words --size 1M data.img ||
+			return 1
+		[ ! -e 0 ] && [ ! -e no ] && [ ! -e off ] && [ ! -e false ] || return 1
+	done &&
+	cd "$TOP" && [ "$(sha "$TEST_TMP/data.img")" = "$s" ]
+'
+
+test_expect_success 'a mistyped device is never created under /dev' '
+	refused "no such device (kiln never creates a file under /dev)" \
+		burn --size 1M /dev/kiln-no-such-disk &&
+	[ ! -e /dev/kiln-no-such-disk ]
+'
+
+need_root
+command -v sfdisk >/dev/null && command -v wipefs >/dev/null ||
+	test_skip_all "needs sfdisk and wipefs"
+
+test_expect_success 'ext4 on a device: --destroy-data 0 is refused, nothing made' '
+	make_loop e 32M && mkfs.ext4 -q "$e" && s=$(sha "$e") &&
+	cd "$TEST_TMP" && refused "ext2/3/4 filesystem at byte 1080" \
+		burn --destroy-data 0 --size 1M "$e" && [ ! -e 0 ] &&
+	refused "ext2/3/4" burn --destroy-data=no "$e" &&
+	cd "$TOP" && [ "$(sha "$e")" = "$s" ]
+'
+
+test_expect_success 'a GPT disk with two ext4 partitions, after wipefs -a' '
+	make_loop g 64M &&
+	printf "label: gpt\n,20M,L\n,20M,L\n" | sfdisk -q "$g" &&
+	partx -a "$g" 2>/dev/null; blockdev --rereadpt "$g" 2>/dev/null;
+	test_at_exit "partx -d $g" &&
+	mkfs.ext4 -q "${g}p1" && mkfs.ext4 -q "${g}p2" &&
+	wipefs -q -a "$g" && s=$(sha "$g") &&
+	refused "refusing to write $g" burn "$g" &&
+	grep -q "ext2/3/4 filesystem at byte\|unknown data at byte\|partitions" "$TEST_TMP/err" &&
+	"$KILN" probe "$g" >"$TEST_TMP/p" && grep_in "has-data" "$TEST_TMP/p" &&
+	[ "$(sha "$g")" = "$s" ]
+'
+
+test_expect_success 'ext4 at 1 MiB, no partition table: found at its offset' '
+	make_loop x 64M && img=$(backing "$x") &&
+	y=$(losetup -f --show -o $M "$x") && test_at_exit "losetup -d $y" &&
+	mkfs.ext4 -q "$y" && losetup -d "$y" && s=$(sha "$x") &&
+	refused "ext2/3/4 filesystem at byte $((M + 1080))" burn "$x" &&
+	[ "$(sha "$x")" = "$s" ]
+'
+
+test_expect_success 'btrfs at 2 MiB, no partition table' '
+	make_loop bt 320M &&
+	y=$(losetup -f --show -o $((2 * M)) "$bt") && test_at_exit "losetup -d $y" &&
+	mkfs.btrfs -q -f "$y" >/dev/null && losetup -d "$y" && s=$(sha "$bt") &&
+	refused "Btrfs filesystem at byte $((2 * M + 65600))" burn "$bt" &&
+	[ "$(sha "$bt")" = "$s" ]
+'
+
+test_expect_success 'Ceph BlueStore, Oracle ASM and VMFS headers are named' '
+	make_loop h 64M && img=$(backing "$h") &&
+	$poke "$img" text 0 "bluestore block device" &&
+	refused "Ceph BlueStore OSD at byte 0" burn "$h" &&
+	$poke "$img" zero 0 64 && $poke "$img" text 32 ORCLDISK &&
+	refused "Oracle ASM disk at byte 32" burn "$h" &&
+	$poke "$img" zero 0 64 && $poke "$img" hex $M 0dd001c0 &&
+	refused "VMware VMFS volume at byte $M" burn "$h"
+'
+
+test_expect_success 'one byte in a sample: unknown data at that byte' '
+	make_loop u 256M && img=$(backing "$u") &&
+	at=$(( $(sample $((256 * M)) 25) + 12345 )) &&
+	$poke "$img" text $at "x" &&
+	refused "unknown data at byte $at" burn "$u"
+'
+
+test_expect_success 'blank is proven by reading; 0xFF is blank too; mixed is not' '
+	make_loop z 64M && img=$(backing "$z") &&
+	"$KILN" probe "$z" >"$TEST_TMP/p" &&
+	grep_in "blank: proven by reading" "$TEST_TMP/p" &&
+	tr "\000" "\377" </dev/zero | head -c $((64 * M)) >"$img" &&
+	"$KILN" probe "$z" >"$TEST_TMP/p" && grep_in "all hold 0xff" "$TEST_TMP/p" &&
+	at=$(sample $((64 * M)) 31) && $poke "$img" zero $at 4096 &&
+	"$KILN" probe "$z" >"$TEST_TMP/p" && grep_in "has-data" "$TEST_TMP/p" &&
+	grep_in "unknown data at byte $at" "$TEST_TMP/p"
+'
+
+# kiln_disk VAR SIZE: a loop device kiln has written once.
+kiln_disk () {
+	make_loop "$1" "$2" &&
+	eval "\"\$KILN\" burn --mode write \"\$$1\"" >"$TEST_TMP/kd" 2>&1 ||
+		{ cat "$TEST_TMP/kd"; return 1; }
+}
+
+test_expect_success 'kiln data, then ext4 at 1 MiB: has-data, not kiln-data' '
+	kiln_disk k1 64M &&
+	"$KILN" probe "$k1" >"$TEST_TMP/p" && grep_in "kiln-data" "$TEST_TMP/p" &&
+	y=$(losetup -f --show -o $M "$k1") && test_at_exit "losetup -d $y" &&
+	mkfs.ext4 -q "$y" && losetup -d "$y" && s=$(sha "$k1") &&
+	refused "ext2/3/4 filesystem at byte $((M + 1080))" burn "$k1" &&
+	[ "$(sha "$k1")" = "$s" ]
+'
+
+test_expect_success 'kiln data, then an md 1.2 superblock at 4 KiB' '
+	kiln_disk k2 64M && img=$(backing "$k2") &&
+	$poke "$img" hex 4096 fc4e2ba9 && s=$(sha "$k2") &&
+	refused "md RAID superblock 1.2 at byte 4096" burn "$k2" &&
+	[ "$(sha "$k2")" = "$s" ]
+'
+
+test_expect_success 'kiln data, then ZFS labels; kiln data, then btrfs at 2 MiB' '
+	kiln_disk k3 64M && img=$(backing "$k3") &&
+	$poke "$img" hex 131072 0cb1ba0000000000 &&
+	refused "ZFS label at byte 131072" burn "$k3" &&
+	kiln_disk k4 64M && img=$(backing "$k4") &&
+	$poke "$img" text $((2 * M + 65600)) "_BHRfS_M" &&
+	refused "Btrfs filesystem at byte $((2 * M + 65600))" burn "$k4"
+'
+
+test_expect_success 'partitions the kernel sees, under another disk s kiln unit' '
+	kiln_disk k5 64M && make_loop p 64M &&
+	printf "label: dos\n,16M,L\n" | sfdisk -q "$p" &&
+	partx -a "$p" 2>/dev/null; test_at_exit "partx -d $p" &&
+	dd if="$k5" of="$p" bs=1M count=1 oflag=direct 2>/dev/null &&
+	s=$(sha "$p") &&
+	refused "refusing to write $p" burn "$p" &&
+	grep_in "kiln units of another disk at byte 0" "$TEST_TMP/err" &&
+	[ "$(sha "$p")" = "$s" ]
+'
+
+test_expect_success 'a loop device under a mounted loop device is in use' '
+	make_loop lo 64M &&
+	y=$(losetup -f --show -o $M "$lo") && test_at_exit "losetup -d $y" &&
+	mkfs.ext4 -q "$y" && mkdir "$TEST_TMP/m" && mount "$y" "$TEST_TMP/m" &&
+	test_at_exit "umount -l $TEST_TMP/m" && echo keep >"$TEST_TMP/m/file" &&
+	refused "it is in use ($(basename "$lo") backs loop device $(basename "$y")" \
+		burn --destroy-data "$lo" &&
+	umount "$TEST_TMP/m" && fsck.ext4 -n "$y" >/dev/null 2>&1 &&
+	mount "$y" "$TEST_TMP/m" && grep -q keep "$TEST_TMP/m/file" && umount "$TEST_TMP/m"
+'
+
+test_expect_success 'a file backing a mounted loop device is in use' '
+	f="$TEST_TMP/back.img" && truncate -s 32M "$f" && mkfs.ext4 -q -F "$f" &&
+	y=$(losetup -f --show "$f") && test_at_exit "losetup -d $y" &&
+	mount -o ro "$y" "$TEST_TMP/m" && s=$(sha "$f") &&
+	refused "it backs loop device $(basename "$y")" burn --destroy-data "$f" &&
+	umount "$TEST_TMP/m" && [ "$(sha "$f")" = "$s" ]
+'
+
+test_expect_success 'a device open in another process is in use, the process named' '
+	make_loop op 16M &&
+	{ sleep 30 <"$op" & } && pid=$! && test_at_exit "kill $pid" &&
+	refused "open in sleep (pid $pid)" burn --destroy-data "$op" &&
+	kill $pid
+'
+
+test_expect_success 'two kilns on one file: the second is refused, the first goes on' '
+	"$KILN" burn --size 64M --passes 1000 --max-writes 0 "$TEST_TMP/busy.img" \
+		>"$TEST_TMP/first" 2>&1 &
+	pid=$! && test_at_exit "kill $pid" &&
+	i=0; while [ $i -lt 50 ] && ! grep -q "write-verify" "$TEST_TMP/first"; do
+		sleep 0.1; i=$((i + 1)); done &&
+	refused "another kiln holds it\|open in kiln" burn "$TEST_TMP/busy.img" &&
+	kill -INT $pid && { wait $pid; test $? = 4; } &&
+	grep_in "(interrupted)" "$TEST_TMP/first"
+'
+
+test_expect_success 'the same medium twice is refused as such' '
+	make_loop t1 16M && img=$(backing "$t1") &&
+	refused "given twice: $t1 and $img are the same medium" burn "$t1" "$img" &&
+	t2=$(losetup -f --show --direct-io=on "$img") && test_at_exit "losetup -d $t2" &&
+	refused "given twice: $t1 and $t2 are the same medium" burn "$t1" "$t2" &&
+	refused "given twice: $t1 and $t1 are the same medium" burn "$t1" "$t1"
+'
+
+test_expect_success 'a read-only device: a writing burn is refused, read runs' '
+	make_loop r0 16M && img=$(backing "$r0") &&
+	ro=$(losetup -f --show -r "$img") && test_at_exit "losetup -d $ro" &&
+	refused "refusing to write $ro: it is read-only" burn "$ro" &&
+	"$KILN" burn --mode read "$ro" >"$TEST_TMP/o" 2>&1
+'
+
+test_expect_success 'destroy-data names a loop device by its identity; names are no consent' '
+	make_loop c1 32M && mkfs.ext4 -q "$c1" && img=$(backing "$c1") &&
+	refused "refusing to write" burn --destroy-data="$(basename "$c1")" "$c1" &&
+	refused "refusing to write" burn --destroy-data="$c1" "$c1" &&
+	"$KILN" burn --destroy-data="loop:$img" "$c1" >"$TEST_TMP/o" 2>&1 &&
+	grep_in "has data, overwritten with consent" "$TEST_TMP/o"
+'
+
+test_expect_success 'a destroy-data value that names no disk is said' '
+	make_loop c2 16M &&
+	"$KILN" burn --destroy-data=SERIAL-TYPO "$c2" >"$TEST_TMP/o" 2>&1 &&
+	grep_in "destroy-data names SERIAL-TYPO: no such disk" "$TEST_TMP/o" &&
+	"$KILN" burn --destroy-data=yes "$c2" >"$TEST_TMP/o" 2>&1
+'
+
+test_done
