@@ -99,6 +99,11 @@ ASAN_KILN := $(OUT)/tests/kiln-asan
 TSAN_KILN := $(OUT)/tests/kiln-tsan
 TSAN_OBJS := $(KILN_SRCS:tools/kiln/%.c=$(OUT)/tsan/%.o)
 
+# The lying disk of the host tests (tests/lib/lyingdisk.c): a FUSE file to
+# put under a loop device, which drops, caches, reverts, fails or hangs.
+LYINGDISK := $(OUT)/tests/lyingdisk
+FUSE_FLAGS = $(shell pkg-config --cflags --libs fuse3)
+
 # The host build for unit tests: the same sources under ASan and UBSan.
 HOST_CC := cc
 SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer \
@@ -171,10 +176,15 @@ $(TSAN_KILN): $(TSAN_OBJS)
 	$(Q)$(HOST_CC) $(CFLAGS) -fsanitize=thread -o $@ $^ $(LIBURING_A) \
 		-lpthread
 
+$(LYINGDISK): tests/lib/lyingdisk.c | $(DEPS_STAMP)
+	$(call quiet,HOSTLD,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(HOST_CC) $(CFLAGS) $(SANITIZE) -o $@ $< $(FUSE_FLAGS) -lpthread
+
 # The e2e tests boot the ramboot and the boot media in QEMU: check
 # builds them too.
 check: $(OUT)/kiln $(UNIT_BINS) $(HOST_TOOLS) $(ASAN_KILN) $(TSAN_KILN) \
-		image | $(DEPS_STAMP)
+		$(LYINGDISK) image | $(DEPS_STAMP)
 	prove -r tests/
 
 # The ramboot: Debian's kernel (fetched and unpacked, never installed)
