@@ -34,6 +34,8 @@
  *				when its write cache is turned off
  *	powercut		everything cached and not durable is lost
  *	snapshot		keep an image of the disk as a read sees it now
+ *	snapshot at-flush N	the same, when the Nth flush from now comes
+ *				(a multi-pass write, as its first pass left it)
  *	revert			the disk (data and size) goes back to that image
  *	shrink SIZE		the disk becomes SIZE bytes (no more than now)
  *	eio OFF LEN [read|write|both]	requests touching the range fail
@@ -157,6 +159,7 @@ struct disk {
 	unsigned int pending;
 	uint64_t reads, read_bytes, writes, write_bytes, dropped_bytes;
 	uint64_t flushes, errors;
+	uint64_t snap_at;	/* take the snapshot at this flush; 0: none */
 	struct timespec born;
 };
 
@@ -304,6 +307,13 @@ static void answer(fuse_req_t req, int op, uint64_t off, size_t len,
 		d.flushes++;
 		if (d.cache == CACHE_ON)
 			settle(d.durable, d.live);
+		/* The disk as the Nth flush left it: a pass, exactly. */
+		if (d.snap_at && d.flushes == d.snap_at &&
+		    (d.snap || (d.snap = map(d.cap)))) {
+			memcpy(d.snap, d.live, d.size);
+			d.snap_size = d.size;
+			d.snap_at = 0;
+		}
 		fuse_reply_err(req, 0);
 		return;
 	}
@@ -469,6 +479,15 @@ static int command(char **w, int n)
 	if (n == 1 && !strcmp(w[0], "powercut")) {
 		if (d.durable)
 			settle(d.live, d.durable);
+		return 0;
+	}
+	if (n == 3 && !strcmp(w[0], "snapshot") && !strcmp(w[1], "at-flush")) {
+		char *end;
+		unsigned long long k = strtoull(w[2], &end, 10);
+
+		if (!k || *end)
+			return -EINVAL;
+		d.snap_at = d.flushes + k;
 		return 0;
 	}
 	if (n == 1 && !strcmp(w[0], "snapshot")) {

@@ -86,6 +86,15 @@ void record_judge(struct record *r, int final, int interrupted)
 		engine_snapshot(d->et, &d->snap);
 		judge_target(&d->snap, d->mt, &d->j);
 		judge_health(&d->before, final ? &d->after : NULL, &d->j);
+		/* What was flushed before and is not there: said as such. */
+		if (d->ep.mode == ENGINE_VERIFY && r->from &&
+		    d->snap.bad_by_class[UNIT_ZEROED] +
+		    d->snap.bad_by_class[UNIT_STALE])
+			judge_reason(&d->j, JUDGE_FAIL, "lost flushed writes: %u "
+				     "units read back an older pass or nothing, "
+				     "though the disk acknowledged their flush",
+				     d->snap.bad_by_class[UNIT_ZEROED] +
+				     d->snap.bad_by_class[UNIT_STALE]);
 		/* Without the record, a verify cannot see what was not there. */
 		if (d->ep.mode == ENGINE_VERIFY && !r->from)
 			judge_reason(&d->j, JUDGE_WARN, "verified without the "
