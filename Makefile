@@ -37,6 +37,7 @@ KILN_SRCS := \
 	tools/kiln/deadline.c \
 	tools/kiln/discover.c \
 	tools/kiln/engine.c \
+	tools/kiln/folder.c \
 	tools/kiln/health.c \
 	tools/kiln/http.c \
 	tools/kiln/identity.c \
@@ -56,7 +57,6 @@ KILN_SRCS := \
 	tools/kiln/record.c \
 	tools/kiln/report.c \
 	tools/kiln/result.c \
-	tools/kiln/results.c \
 	tools/kiln/run.c \
 	tools/kiln/safety.c \
 	tools/kiln/settings.c \
@@ -74,11 +74,11 @@ HOST_OBJS := $(filter-out $(OUT)/host/main.o,$(KILN_SRCS:tools/kiln/%.c=$(OUT)/h
 
 UNIT_TESTS := \
 	crc32c \
+	folder \
 	health \
 	http \
 	jsonread \
 	plan \
-	results \
 	settings \
 	signature \
 	unit

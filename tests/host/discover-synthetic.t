@@ -45,6 +45,8 @@ test_expect_success 'setup: a machine with VMD, SAS and an enclosure' '
 	attrs "$sys/class/dmi/id" "sys_vendor=Acme" "product_name=Burner 9000" \
 		"product_serial=To Be Filled By O.E.M." &&
 	mkdir -p "$root/proc" && printf "MemTotal: 1024 kB\n" >"$root/proc/meminfo" &&
+	printf "processor\t: 0\nmodel name\t: AMD EPYC\nphysical id\t: 0\n\nprocessor\t: 1\nmodel name\t: AMD EPYC\nphysical id\t: 0\n" \
+		>"$root/proc/cpuinfo" &&
 	vmd=pci0000:00/0000:00:0e.0 &&
 	pcidev $vmd 0x010400 0x8086 0x467f 0 vmd &&
 	pcidev $vmd/pci10000:00/10000:00:02.0 0x060400 0x8086 0x43b0 0 pcieport &&
@@ -115,5 +117,17 @@ test_expect_success 'a placeholder DMI serial: the machine id is the MAC' '
 	[ "$(j "d[\"system\"][\"serial_real\"]")" = False ] &&
 	[ "$(j "d[\"system\"][\"memory\"]")" = 1048576 ]
 '
+
+test_expect_success 'two CPUs in one socket are not "2 x EPYC"' '
+	"$KILN" discover --sysfs-root "$sys" >"$TEST_TMP/cpu.txt" &&
+	grep_in "AMD EPYC, 2 CPUs in 1 socket" "$TEST_TMP/cpu.txt" &&
+	! grep -q "2 x" "$TEST_TMP/cpu.txt" &&
+	"$KILN" discover --json --sysfs-root "$sys" >"$TEST_TMP/cpu.json" &&
+	[ "$(json_get "$TEST_TMP/cpu.json" "d[\"system\"][\"sockets\"]")" = 1 ]
+'
+
+json_get () {
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
 
 test_done

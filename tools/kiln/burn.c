@@ -25,7 +25,7 @@
 #include "options.h"
 #include "report.h"
 #include "result.h"
-#include "results.h"
+#include "folder.h"
 #include "summary.h"
 #include "timing.h"
 
@@ -76,7 +76,7 @@ struct burn {
 	const char **labels;
 	struct unit_ctx *ctx;
 	struct monitor mon;
-	struct results res;
+	struct folder res;
 	int have_results;
 	FILE *con;		/* the console: stdout, or stderr under --json */
 };
@@ -515,7 +515,7 @@ out:
 static void keep(struct burn *b, const char *name, const void *data,
 		 size_t len)
 {
-	int ret = data ? results_write(&b->res, name, data, len) : -ENOMEM;
+	int ret = data ? folder_write(&b->res, name, data, len) : -ENOMEM;
 
 	if (ret) {
 		b->r->results_lost = 1;
@@ -555,9 +555,9 @@ static void checkpoint(struct burn *b)
 		return;
 	b->r->elapsed_ns = timing_now_ns() - b->job.start_ns;
 	doc = result_json(b->r, &len);
-	ret = doc ? results_checkpoint(&b->res, doc, len) : -ENOMEM;
+	ret = doc ? folder_checkpoint(&b->res, doc, len) : -ENOMEM;
 	if (!ret)
-		ret = results_sync(&b->res);
+		ret = folder_sync(&b->res);
 	if (ret) {
 		b->r->results_lost = 1;
 		complain("cannot write the results: a checkpoint in %s: %s",
@@ -602,17 +602,8 @@ static int burn_start(struct burn *b)
 {
 	struct record *r = b->r;
 	struct settings *s = b->s;
-	char err[PATH_MAX + 100];
 	int i, ret;
 
-	if (r->out) {
-		ret = results_open(&b->res, r->out, err, sizeof(err));
-		if (ret) {
-			complain("%s", err);
-			return KILN_EXIT_CANNOT;
-		}
-		b->have_results = 1;
-	}
 	print_plan(b);
 
 	b->ctx = malloc(sizeof(*b->ctx));
@@ -783,12 +774,19 @@ static int burn_finish(struct burn *b)
 				    "opened (%s): the results are for that "
 				    "device", r->disks[i].path,
 				    r->disks[i].t.id.identity);
+	if (b->have_results && (folder_sync(&b->res) || b->res.samples_lost)) {
+		r->results_lost = 1;
+		complain("cannot write the results: samples.csv in %s is "
+			 "incomplete", b->res.dir);
+	}
 	record_judge(r, 1, interrupted);
 
 	if (b->have_results) {
 		char *html;
 		size_t hlen;
 
+		/* The room held since the start is for these. */
+		folder_release(&b->res);
 		save_units(b);
 		html = report_html(r, &hlen);
 		keep(b, "report.html", html, hlen);
@@ -799,7 +797,7 @@ static int burn_finish(struct burn *b)
 		if (r->inventory)
 			keep(b, "inventory.json", r->inventory,
 			     r->inventory_len);
-		if (r->kmsg && results_write_kmsg(&b->res, "/dev/kmsg"))
+		if (r->kmsg && folder_write_kmsg(&b->res, "/dev/kmsg"))
 			complain("cannot write kmsg.log in %s", b->res.dir);
 		checkpoint(b);
 		/* What was lost so far is in the record: judge it in. */
@@ -820,7 +818,7 @@ static int burn_finish(struct burn *b)
 			free(doc);
 			doc = result_json(r, &dlen);
 		}
-		results_close(&b->res);
+		folder_close(&b->res);
 		b->have_results = 0;
 	}
 	fputc('\n', b->con);
@@ -844,7 +842,7 @@ static void burn_free(struct burn *b, int keep_created)
 
 	monitor_free(&b->mon);
 	if (b->have_results)
-		results_close(&b->res);
+		folder_close(&b->res);
 	for (i = 0; i < r->n; i++) {
 		struct record_disk *d = &r->disks[i];
 
@@ -859,6 +857,28 @@ static void burn_free(struct burn *b, int keep_created)
 	free(b->labels);
 	free(b->ctx);
 	signal_job = NULL;
+}
+
+/*
+ * The run folder, before any disk is touched: absent or empty, writable,
+ * with room held for the files written at the end and free for the rest.
+ */
+static int open_folder(struct burn *b)
+{
+	uint64_t reserve, more;
+	char err[PATH_MAX + 200];
+	int ret;
+
+	if (!b->r->out)
+		return 0;
+	folder_room(b->r->n, b->s->duration, &reserve, &more);
+	ret = folder_open(&b->res, b->r->out, reserve, more, err, sizeof(err));
+	if (ret) {
+		complain("%s", err);
+		return ret == -EEXIST ? KILN_EXIT_USAGE : KILN_EXIT_CANNOT;
+	}
+	b->have_results = 1;
+	return 0;
 }
 
 int burn_run(struct record *r)
@@ -888,9 +908,14 @@ int burn_run(struct record *r)
 	if (!r->run_id)
 		r->run_id = burn_new_run_id();
 
-	code = burn_open(&b);
+	code = open_folder(&b);
+	if (!code)
+		code = burn_open(&b);
 	if (code) {
 		/* Nothing was written: files created for this run go again. */
+		if (b.have_results)
+			folder_discard(&b.res);
+		b.have_results = 0;
 		burn_free(&b, 0);
 		return code;
 	}

@@ -15,7 +15,7 @@
 #include "crc32c.h"
 #include "json.h"
 #include "jsonread.h"
-#include "results.h"
+#include "folder.h"
 #include "result.h"
 #include "summary.h"
 #include "timing.h"
@@ -479,7 +479,7 @@ static int newest_checkpoint(const char *dir, char *path, size_t len)
 
 	for (i = 0; i < 2; i++) {
 		snprintf(p, sizeof(p), "%s/%s", dir, names[i]);
-		if (results_read_checkpoint(p, &seq, NULL, NULL) == 0 &&
+		if (folder_read_checkpoint(p, &seq, NULL, NULL) == 0 &&
 		    (!found || seq > best)) {
 			best = seq;
 			found = 1;

@@ -26,7 +26,7 @@
 #include "kiln.h"
 #include "options.h"
 #include "plan.h"
-#include "results.h"
+#include "folder.h"
 #include "run.h"
 #include "settings.h"
 #include "sysfs.h"
@@ -242,13 +242,13 @@ static int run_folder(const char *root, const char *machine, uint64_t run_id,
 static void write_not_started(const char *folder, const char *why,
 			      const struct settings_problems *p)
 {
-	struct results res;
+	struct folder res;
 	char err[300], *text = NULL;
 	size_t len = 0;
 	FILE *f;
 	int i;
 
-	if (!folder || results_open(&res, folder, err, sizeof(err)))
+	if (!folder || folder_open(&res, folder, 1 << 20, 0, err, sizeof(err)))
 		return;
 	f = open_memstream(&text, &len);
 	if (f) {
@@ -256,10 +256,10 @@ static void write_not_started(const char *folder, const char *why,
 		for (i = 0; p && i < p->n; i++)
 			fprintf(f, "  %s\n", p->text[i]);
 		fclose(f);
-		results_write(&res, "summary.txt", text, len);
+		folder_write(&res, "summary.txt", text, len);
 	}
-	results_write_kmsg(&res, "/dev/kmsg");
-	results_close(&res);
+	folder_write_kmsg(&res, "/dev/kmsg");
+	folder_close(&res);
 	free(text);
 }
 

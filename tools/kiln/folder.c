@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Description: the files of a run folder and how they survive power cuts
- * (see results.h). A checkpoint file is one header line, then the result
+ * (see folder.h). A checkpoint file is one header line, then the result
  * document:
  *
  *   {"kiln_checkpoint": 1, "seq": 12, "bytes": 5120, "crc32c": "1a2b3c4d",
@@ -10,6 +10,7 @@
  * where bytes and crc32c cover everything after the first newline. The
  * file is valid JSON as a whole, and checkable with a byte count and a CRC.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -18,10 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "crc32c.h"
-#include "results.h"
+#include "folder.h"
 
 static int mkdirs(const char *path)
 {
@@ -60,7 +62,7 @@ static int write_all(int fd, const void *data, size_t len)
 	return 0;
 }
 
-static int path_in(const struct results *r, const char *name, char *out,
+static int path_in(const struct folder *r, const char *name, char *out,
 		   size_t len)
 {
 	if (snprintf(out, len, "%s/%s", r->dir, name) >= (int)len)
@@ -68,30 +70,134 @@ static int path_in(const struct results *r, const char *name, char *out,
 	return 0;
 }
 
-int results_open(struct results *r, const char *dir, char *err, size_t len)
+/* Whether dir is absent, or a folder with nothing in it. */
+static int absent_or_empty(const char *dir)
+{
+	struct dirent *e;
+	DIR *d = opendir(dir);
+	int empty = 1;
+
+	if (!d)
+		return errno == ENOENT ? 1 : -errno;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			empty = 0;
+	closedir(d);
+	return empty;
+}
+
+/* Fills .reserve with zeros (not fallocate: FAT may not keep it) and syncs. */
+static int hold(const char *path, uint64_t bytes)
+{
+	static const char zeros[65536];
+	int fd, ret = 0;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	while (bytes && !ret) {
+		size_t n = bytes < sizeof(zeros) ? (size_t)bytes : sizeof(zeros);
+
+		ret = write_all(fd, zeros, n);
+		bytes -= n;
+	}
+	if (!ret && fsync(fd) < 0)
+		ret = -errno;
+	if (close(fd) < 0 && !ret)
+		ret = -errno;
+	return ret;
+}
+
+void folder_room(int disks, uint64_t seconds, uint64_t *reserve,
+		 uint64_t *more)
+{
+	/*
+	 * At the end: result.json, summary, report, checkpoints, SMART and
+	 * bad units, about 2 MiB and 512 KiB a disk. As it goes: a line of
+	 * samples.csv a disk and second (about 64 bytes), for the run's
+	 * duration or, when that is not known, a 12-hour soak.
+	 */
+	*reserve = (2ull << 20) + (uint64_t)disks * (512ull << 10);
+	*more = (uint64_t)disks * (seconds ? seconds : 12 * 3600) * 64;
+}
+
+int folder_open(struct folder *r, const char *dir, uint64_t reserve,
+		uint64_t more, char *err, size_t len)
 {
 	char path[PATH_MAX];
-	int ret;
+	struct statvfs vfs;
+	int ret, made;
 
 	memset(r, 0, sizeof(*r));
+	ret = absent_or_empty(dir);
+	if (ret <= 0) {
+		if (ret)
+			snprintf(err, len, "cannot use %s: %s", dir,
+				 strerror(-ret));
+		else
+			snprintf(err, len, "the results folder %s is not empty: "
+				 "give a new one (two runs' files never mix)",
+				 dir);
+		return ret ? ret : -EEXIST;
+	}
+	made = access(dir, F_OK) < 0;
 	ret = mkdirs(dir);
 	if (ret) {
 		snprintf(err, len, "cannot make %s: %s", dir, strerror(-ret));
 		return ret;
 	}
 	r->dir = strdup(dir);
-	if (!r->dir || path_in(r, "samples.csv", path, sizeof(path))) {
+	if (!r->dir || path_in(r, ".reserve", path, sizeof(path))) {
 		snprintf(err, len, "cannot use %s", dir);
-		return -ENOMEM;
+		ret = -ENOMEM;
+		goto err;
+	}
+	ret = hold(path, reserve);
+	if (!ret && statvfs(dir, &vfs) == 0 &&
+	    (uint64_t)vfs.f_bavail * vfs.f_frsize < more)
+		ret = -ENOSPC;
+	if (ret) {
+		snprintf(err, len, "cannot write the results in %s: %s (they "
+			 "need about %llu MiB)", dir, strerror(-ret),
+			 (unsigned long long)((reserve + more) >> 20) + 1);
+		unlink(path);
+		goto err;
+	}
+	r->reserved = reserve;
+	r->made = made;
+	if (path_in(r, "samples.csv", path, sizeof(path))) {
+		ret = -ENAMETOOLONG;
+		goto err;
 	}
 	r->samples = fopen(path, "we");
 	if (!r->samples) {
 		ret = -errno;
 		snprintf(err, len, "cannot write %s: %s", path, strerror(errno));
-		return ret;
+		goto err;
 	}
 	fputs("elapsed_s,target,phase,pass,write_bytes,read_bytes\n", r->samples);
 	return 0;
+err:
+	if (r->dir) {
+		path_in(r, ".reserve", path, sizeof(path));
+		unlink(path);
+	}
+	/* A folder made for nothing goes again; one given empty stays. */
+	if (made)
+		rmdir(dir);
+	free(r->dir);
+	r->dir = NULL;
+	return ret;
+}
+
+void folder_release(struct folder *r)
+{
+	char path[PATH_MAX];
+
+	if (r->dir && r->reserved && !path_in(r, ".reserve", path,
+					      sizeof(path)))
+		unlink(path);
+	r->reserved = 0;
 }
 
 static int write_synced(const char *path, const char *head, size_t hlen,
@@ -112,15 +218,21 @@ static int write_synced(const char *path, const char *head, size_t hlen,
 	return ret;
 }
 
-int results_checkpoint(struct results *r, const char *doc, size_t len)
+int folder_checkpoint(struct folder *r, const char *doc, size_t len)
 {
 	static const char pre[] = "\"result\": ", post[] = "}\n";
 	size_t blen = sizeof(pre) - 1 + len + sizeof(post) - 1;
 	char path[PATH_MAX], head[160], *body;
-	int n, ret;
+	int n, ret, file;
 
+	/*
+	 * Never over the newest good one: after a failed write (a full
+	 * stick, a power cut) the same bad file is written again, so the
+	 * good one stays whatever happens to this one.
+	 */
+	file = r->good == 1 ? 2 : 1;
 	r->seq++;
-	ret = path_in(r, r->seq % 2 ? "checkpoint-a.json" : "checkpoint-b.json",
+	ret = path_in(r, file == 1 ? "checkpoint-a.json" : "checkpoint-b.json",
 		      path, sizeof(path));
 	if (ret)
 		return ret;
@@ -135,10 +247,12 @@ int results_checkpoint(struct results *r, const char *doc, size_t len)
 		     (unsigned long long)r->seq, blen, crc32c(0, body, blen));
 	ret = write_synced(path, head, (size_t)n, body, blen);
 	free(body);
+	if (!ret)
+		r->good = file;
 	return ret;
 }
 
-int results_read_checkpoint(const char *path, uint64_t *seq, char **doc,
+int folder_read_checkpoint(const char *path, uint64_t *seq, char **doc,
 			    size_t *len)
 {
 	unsigned long long s;
@@ -192,7 +306,7 @@ out:
 	return ret;
 }
 
-int results_write(struct results *r, const char *name, const void *data,
+int folder_write(struct folder *r, const char *name, const void *data,
 		  size_t len)
 {
 	char path[PATH_MAX], tmp[PATH_MAX + 8];
@@ -208,7 +322,7 @@ int results_write(struct results *r, const char *name, const void *data,
 	return ret;
 }
 
-int results_write_kmsg(struct results *r, const char *kmsg)
+int folder_write_kmsg(struct folder *r, const char *kmsg)
 {
 	char rec[8192], *text = NULL;
 	size_t len = 0;
@@ -243,27 +357,45 @@ int results_write_kmsg(struct results *r, const char *kmsg)
 	}
 	close(fd);
 	fclose(out);
-	ret = results_write(r, "kmsg.log", text, len);
+	ret = folder_write(r, "kmsg.log", text, len);
 	free(text);
 	return ret;
 }
 
-int results_sync(struct results *r)
+int folder_sync(struct folder *r)
 {
 	if (!r->samples)
 		return 0;
-	if (fflush(r->samples) || fsync(fileno(r->samples)) < 0)
-		return -errno;
+	if (fflush(r->samples) || ferror(r->samples) ||
+	    fsync(fileno(r->samples)) < 0) {
+		r->samples_lost = 1;
+		clearerr(r->samples);
+		return errno ? -errno : -EIO;
+	}
 	return 0;
 }
 
-void results_close(struct results *r)
+void folder_close(struct folder *r)
 {
 	if (r->samples) {
-		results_sync(r);
+		folder_sync(r);
 		fclose(r->samples);
 	}
 	r->samples = NULL;
+	folder_release(r);
 	free(r->dir);
 	r->dir = NULL;
+}
+
+void folder_discard(struct folder *r)
+{
+	char path[PATH_MAX], *dir = r->dir ? strdup(r->dir) : NULL;
+	int made = r->made;
+
+	if (dir && !path_in(r, "samples.csv", path, sizeof(path)))
+		unlink(path);
+	folder_close(r);
+	if (dir && made)
+		rmdir(dir);
+	free(dir);
 }

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KILN_FOLDER_H
+#define KILN_FOLDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/*
+ * The run folder, written as the run goes. Results may live on a FAT
+ * stick that loses power at any moment: FAT has no journal and a rename
+ * is not atomic across a power cut, so checkpoints alternate between
+ * checkpoint-a.json and checkpoint-b.json, each headed by a sequence
+ * number, its length and a CRC32C, and the newer one that checks is the
+ * state of the run. A cut loses at most one checkpoint period.
+ */
+struct folder {
+	char *dir;
+	FILE *samples;		/* samples.csv, appended every second */
+	int samples_lost;	/* a sample could not be written */
+	uint64_t seq;		/* checkpoints written */
+	int good;		/* the file of the newest good checkpoint: 1, 2 */
+	uint64_t reserved;	/* bytes held in .reserve for the last files */
+	int made;		/* kiln made the folder */
+};
+
+/*
+ * Makes the run folder (and its parents), which must be absent or empty
+ * (two runs' files never mix), proves it writable by holding reserve
+ * bytes in .reserve (room for the files written at the end), checks that
+ * room for more bytes is free too (samples and checkpoints as the run
+ * goes), and starts samples.csv. 0, or -errno with one line in err:
+ * -EEXIST not empty, -ENOSPC no room; nothing is left behind then.
+ */
+int folder_open(struct folder *r, const char *dir, uint64_t reserve,
+		uint64_t more, char *err, size_t len);
+
+/* Gives the reserved room back, for the files written at the end. */
+void folder_release(struct folder *r);
+
+/* Room a run's results take: held to the end, and written as it goes. */
+void folder_room(int disks, uint64_t seconds, uint64_t *reserve,
+		 uint64_t *more);
+
+/*
+ * Writes the next checkpoint over the one that is not the newest good one,
+ * and syncs it: whatever is torn, one good checkpoint stays.
+ */
+int folder_checkpoint(struct folder *r, const char *doc, size_t len);
+
+/* Writes a file in the folder whole, synced: name.tmp then a rename. */
+int folder_write(struct folder *r, const char *name, const void *data,
+		  size_t len);
+
+/*
+ * Copies the kernel's log (a /dev/kmsg) into kmsg.log, as dmesg prints
+ * it: the records of this boot still in the kernel's ring.
+ */
+int folder_write_kmsg(struct folder *r, const char *kmsg);
+
+/* Syncs samples.csv to the medium. */
+int folder_sync(struct folder *r);
+
+void folder_close(struct folder *r);
+
+/* A run that never started: its folder goes again, as if never made. */
+void folder_discard(struct folder *r);
+
+/*
+ * Reads a checkpoint file back: 0 and its sequence number when its length
+ * and CRC hold, -EBADMSG when torn. Used by tests and by whoever picks up
+ * the results of a run that lost power.
+ */
+int folder_read_checkpoint(const char *path, uint64_t *seq, char **doc,
+			    size_t *len);
+
+#endif
