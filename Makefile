@@ -46,6 +46,7 @@ KILN_SRCS := \
 	tools/kiln/main.c \
 	tools/kiln/monitor.c \
 	tools/kiln/netcheck.c \
+	tools/kiln/ocptv.c \
 	tools/kiln/options.c \
 	tools/kiln/pci.c \
 	tools/kiln/pciids.c \
