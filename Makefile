@@ -75,6 +75,7 @@ UNIT_TESTS := \
 	crc32c \
 	health \
 	http \
+	ocptv \
 	plan \
 	results \
 	settings \
