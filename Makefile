@@ -44,6 +44,7 @@ KILN_SRCS := \
 	tools/kiln/judge.c \
 	tools/kiln/machine.c \
 	tools/kiln/main.c \
+	tools/kiln/metrics.c \
 	tools/kiln/monitor.c \
 	tools/kiln/netcheck.c \
 	tools/kiln/ocptv.c \
