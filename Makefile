@@ -76,6 +76,7 @@ UNIT_TESTS := \
 	crc32c \
 	health \
 	http \
+	metrics \
 	ocptv \
 	plan \
 	results \
@@ -86,8 +87,9 @@ UNIT_TESTS := \
 UNIT_BINS := $(UNIT_TESTS:%=$(OUT)/tests/%)
 
 # Small programs that drive one part of kiln from a shell test, built like
-# the unit tests: tests/host/upload.t puts files through httpput.
-HOST_TOOLS := $(OUT)/tests/httpput
+# the unit tests: tests/host/upload.t puts files through httpput,
+# tests/host/metrics.t pushes to a Pushgateway through metricspush.
+HOST_TOOLS := $(OUT)/tests/httpput $(OUT)/tests/metricspush
 
 # The whole tester under ASan and UBSan, for host tests that feed it odd
 # input (mangled sysfs trees) and want memory errors to fail loudly.
