@@ -47,8 +47,10 @@ KILN_SRCS := \
 	tools/kiln/judge.c \
 	tools/kiln/machine.c \
 	tools/kiln/main.c \
+	tools/kiln/metrics.c \
 	tools/kiln/monitor.c \
 	tools/kiln/netcheck.c \
+	tools/kiln/ocptv.c \
 	tools/kiln/options.c \
 	tools/kiln/pci.c \
 	tools/kiln/pciids.c \
@@ -78,6 +80,8 @@ UNIT_TESTS := \
 	health \
 	http \
 	jsonread \
+	metrics \
+	ocptv \
 	plan \
 	settings \
 	signature \
@@ -86,8 +90,9 @@ UNIT_TESTS := \
 UNIT_BINS := $(UNIT_TESTS:%=$(OUT)/tests/%)
 
 # Small programs that drive one part of kiln from a shell test, built like
-# the unit tests: tests/host/upload.t puts files through httpput.
-HOST_TOOLS := $(OUT)/tests/httpput
+# the unit tests: tests/host/upload.t puts files through httpput,
+# tests/host/metrics.t pushes to a Pushgateway through metricspush.
+HOST_TOOLS := $(OUT)/tests/httpput $(OUT)/tests/metricspush
 
 # The whole tester under ASan and UBSan, for host tests that feed it odd
 # input (mangled sysfs trees) and want memory errors to fail loudly.
