@@ -22,6 +22,7 @@
 #include "deadline.h"
 #include "health.h"
 #include "kiln.h"
+#include "ocptv.h"
 #include "options.h"
 #include "report.h"
 #include "result.h"
@@ -810,6 +811,13 @@ static int burn_finish(struct burn *b)
 	}
 	doc = result_json(r, &dlen);
 	if (b->have_results) {
+		char *jl;
+		size_t jlen;
+
+		/* The run in the OCP Test & Validation format, for pipelines. */
+		jl = ocptv_jsonl(r, &jlen);
+		keep(b, "ocptv.jsonl", jl, jlen);
+		free(jl);
 		keep(b, "result.json", doc, dlen);
 		keep(b, "summary.txt", text, tlen);
 		if (r->results_lost) {
