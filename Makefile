@@ -37,6 +37,7 @@ KILN_SRCS := \
 	tools/kiln/deadline.c \
 	tools/kiln/discover.c \
 	tools/kiln/engine.c \
+	tools/kiln/finish.c \
 	tools/kiln/folder.c \
 	tools/kiln/health.c \
 	tools/kiln/http.c \
@@ -58,6 +59,7 @@ KILN_SRCS := \
 	tools/kiln/probe.c \
 	tools/kiln/record.c \
 	tools/kiln/report.c \
+	tools/kiln/restore.c \
 	tools/kiln/result.c \
 	tools/kiln/run.c \
 	tools/kiln/safety.c \

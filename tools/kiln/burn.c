@@ -907,6 +907,7 @@ int burn_run(struct record *r)
 			 "this CPU lacks it");
 		return KILN_EXIT_CANNOT;
 	}
+	snprintf(r->crc32c, sizeof(r->crc32c), "%s", crc32c_name());
 	/* Each ends the run the same way: I/O stops, results are written. */
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
@@ -952,8 +953,7 @@ static const struct options_cmd burn_cmd = {
 	SCOPE_BURN,
 };
 
-/* --from with no targets: every disk of the record, found by identity. */
-static int add_recorded(struct record *r, const struct result_record *rec)
+int burn_add_recorded(struct record *r, const struct result_record *rec)
 {
 	char name[64], path[PATH_MAX];
 	int i;
@@ -1032,7 +1032,7 @@ int burn_main(int argc, char **argv)
 		r.record = &rec;
 		r.run_id = rec.run_id;
 		if (!n) {
-			ret = add_recorded(&r, &rec);
+			ret = burn_add_recorded(&r, &rec);
 			if (ret)
 				goto out;
 		}

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "burn.h"
+#include "finish.h"
 #include "inventory.h"
 #include "kiln.h"
 #include "options.h"
@@ -31,6 +32,8 @@ static const struct command {
 	{ "burn", burn_main, "burn in block devices or regular files" },
 	{ "discover", inventory_main, "the machine, its storage controllers "
 	  "and every disk,\n\t\t   with its safety class" },
+	{ "finish", finish_main, "finish run folders a power cut left "
+	  "unfinished, from\n\t\t   their newest good checkpoint" },
 	{ "probe", probe_main, "the safety class of disks or image files" },
 	{ "run", run_main, "the boot image's automatic flow: settings, "
 	  "discovery, plan,\n\t\t   countdown, burn, results" },

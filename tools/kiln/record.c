@@ -80,10 +80,11 @@ void record_judge(struct record *r, int final, int interrupted)
 				 d->failed);
 			continue;
 		}
-		if (!d->et)
-			continue;
-		engine_snap_free(&d->snap);
-		engine_snapshot(d->et, &d->snap);
+		/* Restored from a document, a disk's snapshot is its own. */
+		if (d->et) {
+			engine_snap_free(&d->snap);
+			engine_snapshot(d->et, &d->snap);
+		}
 		judge_target(&d->snap, d->mt, &d->j);
 		judge_health(&d->before, final ? &d->after : NULL, &d->j);
 		/* What was flushed before and is not there: said as such. */
@@ -149,6 +150,10 @@ void record_judge(struct record *r, int final, int interrupted)
 		r->exit_code = KILN_EXIT_PASS;
 	r->state = !final ? "running" : stop || interrupted ? "interrupted" :
 		   "complete";
+	/* Boot 1 of powercut is half a test: the next boot finishes it. */
+	if (final && r->powercut && !strcmp(r->state, "complete") &&
+	    r->verdict != JUDGE_FAIL)
+		r->state = "pending";
 }
 
 void record_free(struct record *r)

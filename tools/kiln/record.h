@@ -49,6 +49,9 @@ struct record {
 	size_t inventory_len;
 	char failure[240];		/* a FAIL before any disk: "2 missing" */
 	const char *from;		/* verify: the run folder of the write */
+	const char *pending_of;		/* the power-cut folder this verifies */
+	int powercut;			/* boot 1 of powercut: state pending */
+	char crc32c[16];		/* the CRC32C implementation used */
 	const struct result_record *record;	/* ...and its record */
 
 	time_t started, ended;

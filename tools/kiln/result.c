@@ -254,7 +254,7 @@ char *result_json(const struct record *o, size_t *len)
 		json_str(&j, "kernel_build", u.version);
 		json_str(&j, "host", u.nodename);
 	}
-	json_str(&j, "crc32c", crc32c_name());
+	json_str(&j, "crc32c", o->crc32c[0] ? o->crc32c : crc32c_name());
 	json_begin(&j, "firmware");
 	json_bool(&j, "efi", o->firmware.efi);
 	if (o->firmware.secure_boot < 0)
@@ -294,6 +294,8 @@ char *result_json(const struct record *o, size_t *len)
 	json_bool(&j, "clock_trusted", timing_clock_trusted(o->started));
 	json_num(&j, "elapsed_seconds", (double)o->elapsed_ns / NS);
 	json_str(&j, "state", o->state);
+	if (o->pending_of)
+		json_str(&j, "pending_of", o->pending_of);
 
 	json_begin(&j, "settings");
 	json_str(&j, "mode", settings_mode_name(s->mode));

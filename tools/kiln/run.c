@@ -7,6 +7,7 @@
  * folder on the stick. Also kiln settings, which the init asks for the
  * settings in force so that nothing is parsed twice.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -23,10 +24,12 @@
 #include "burn.h"
 #include "discover.h"
 #include "inventory.h"
+#include "finish.h"
+#include "folder.h"
 #include "kiln.h"
 #include "options.h"
 #include "plan.h"
-#include "folder.h"
+#include "result.h"
 #include "run.h"
 #include "settings.h"
 #include "sysfs.h"
@@ -122,7 +125,129 @@ static void apply_profile(struct settings *s)
 		    !strcmp(settings_source(s, "passes"), "default"))
 			s->duration = SOAK_DEFAULT;
 		break;
+	case SETTINGS_POWERCUT:
+		/* One pass written and flushed; the next boot verifies it. */
+		if (s->mode != SETTINGS_READ)
+			s->mode = SETTINGS_WRITE;
+		s->passes = 1;
+		s->duration = 0;
+		break;
 	}
+}
+
+/* The pending power-cut run folder of this machine, if one is waiting. */
+static int find_pending(const char *machine_dir, char *out, size_t len)
+{
+	struct dirent *e;
+	DIR *d = opendir(machine_dir);
+	char path[PATH_MAX], best[PATH_MAX] = "";
+	struct result_record rec;
+	char err[300];
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", machine_dir, e->d_name);
+		if (result_load(path, &rec, err, sizeof(err)))
+			continue;
+		/* Folder names begin with the time: the newest one wins. */
+		if (!strcmp(rec.state, "pending") && strcmp(path, best) > 0)
+			snprintf(best, sizeof(best), "%s", path);
+		result_record_free(&rec);
+	}
+	closedir(d);
+	snprintf(out, len, "%s", best);
+	return best[0] != 0;
+}
+
+/* Marks a pending folder verified: its result.json says so from now on. */
+static void mark_verified(const char *dir)
+{
+	static const char from[] = "\"state\": \"pending\"";
+	static const char to[] = "\"state\": \"verified\"";
+	struct folder f = { .dir = (char *)dir };
+	char path[PATH_MAX], *doc = NULL, *at;
+	size_t len = 0, got;
+	FILE *in;
+
+	snprintf(path, sizeof(path), "%s/result.json", dir);
+	in = fopen(path, "re");
+	if (!in)
+		return;
+	doc = malloc(1 << 26);
+	got = doc ? fread(doc, 1, (1 << 26) - 1, in) : 0;
+	fclose(in);
+	if (doc) {
+		doc[got] = 0;
+		len = got;
+		/* kiln's own writer: the state is one line, written so. */
+		at = strstr(doc, from);
+		if (at) {
+			memcpy(at, to, sizeof(to) - 1);
+			memmove(at + sizeof(to) - 1, at + sizeof(from) - 1,
+				len - (size_t)(at - doc) - (sizeof(from) - 1) + 1);
+			len += sizeof(to) - sizeof(from);
+			folder_write(&f, "result.json", doc, len);
+		}
+	}
+	free(doc);
+}
+
+/*
+ * Boot 2 of powercut: before anything else, the pending folder this
+ * machine left is verified against its record, in a run folder of its
+ * own that names it. The exit code of that verify, or -1 when none waits.
+ */
+static int verify_pending(const struct settings *run, const char *machine_dir,
+			  const char *pending, char *folder, size_t flen)
+{
+	struct result_record rec;
+	struct settings s;
+	struct record r;
+	char err[300];
+	int code;
+
+	if (result_load(pending, &rec, err, sizeof(err))) {
+		say("%s", err);
+		return KILN_EXIT_CANNOT;
+	}
+	settings_defaults(&s);
+	s.mode = SETTINGS_VERIFY;
+	s.deadline = run->deadline;
+	s.interval = run->interval;
+	s.checkpoint = run->checkpoint;
+	s.qd = run->qd;
+	s.bs = run->bs;
+	record_init(&r, "run", 0, NULL, &s);
+	r.from = pending;
+	r.record = &rec;
+	r.run_id = rec.run_id;
+	r.pending_of = pending;
+	r.kmsg = 1;
+	say("a power-cut test is pending: verifying %s, written before the "
+	    "power was cut, first", pending);
+	code = burn_add_recorded(&r, &rec);
+	if (!code) {
+		char stamp[32];
+
+		timing_fmt_utc(time(NULL), 1, stamp, sizeof(stamp));
+		snprintf(folder, flen, "%s/%s-%016llx", machine_dir, stamp,
+			 (unsigned long long)rec.run_id);
+		r.out = folder;
+		record_note(&r, "the second half of a power-cut test: what the "
+			    "disks kept of run %016llx, written and flushed "
+			    "before the power was cut (%s)",
+			    (unsigned long long)rec.run_id, pending);
+		code = burn_run(&r);
+		if (code != KILN_EXIT_USAGE && code != KILN_EXIT_CANNOT)
+			mark_verified(pending);
+	}
+	record_free(&r);
+	result_record_free(&rec);
+	settings_free(&s);
+	return code;
 }
 
 static void print_settings(const struct settings *s, FILE *f)
@@ -274,7 +399,7 @@ int run_main(int argc, char **argv)
 	struct record rec;
 	char folder[PATH_MAX], err[300], **args;
 	dev_t protect[SETTINGS_MAX_PROTECT];
-	int i, n, nwrite = 0, code;
+	int i, n, nwrite = 0, code, pending_code = -1;
 
 	args = calloc((size_t)argc + 1, sizeof(*args));
 	if (!args)
@@ -326,6 +451,35 @@ int run_main(int argc, char **argv)
 		goto out;
 	}
 	apply_profile(&s);
+	if (s.profile == SETTINGS_POWERCUT && !s.results) {
+		say("profile powercut needs a results medium (the stick): the "
+		    "next boot verifies what this one writes from its record");
+		code = KILN_EXIT_USAGE;
+		goto out;
+	}
+	if (s.results) {
+		char machine_dir[PATH_MAX], pending[PATH_MAX], vfolder[PATH_MAX];
+
+		snprintf(machine_dir, sizeof(machine_dir), "%s/kiln-results/%s",
+			 s.results, inv.sys.machine_id);
+		/* Cut off at the last boot: finished from its checkpoint. */
+		finish_machine(machine_dir, stdout);
+		if (find_pending(machine_dir, pending, sizeof(pending))) {
+			pending_code = verify_pending(&s, machine_dir, pending,
+						      vfolder, sizeof(vfolder));
+			/* Its folder has the same second: keep them apart. */
+			if (!strcmp(vfolder, folder))
+				snprintf(folder + strlen(folder),
+					 sizeof(folder) - strlen(folder), "-2");
+		}
+	}
+	if (s.profile == SETTINGS_POWERCUT) {
+		rec.powercut = 1;
+		if (s.after == SETTINGS_REBOOT)
+			say("profile powercut with after=reboot: a warm reboot "
+			    "does not cut the drives' power; cut it by hand, or "
+			    "use after=poweroff");
+	}
 
 	putchar('\n');
 	inventory_print(&inv, stdout);
@@ -404,7 +558,19 @@ int run_main(int argc, char **argv)
 	rec.inventory = inventory_json(&inv, &rec.inventory_len);
 	rec.out = folder[0] ? folder : NULL;
 	code = burn_run(&rec);
+	if (rec.powercut && !strcmp(rec.state, "pending")) {
+		int k;
+
+		for (k = 0; k < 3; k++)
+			printf("\n    *** CUT THE POWER NOW ***  (the next boot "
+			       "verifies what the disks kept)\n");
+		fflush(stdout);
+	}
 out:
+	/* The worse of the pending verify and this run. */
+	if (pending_code == KILN_EXIT_FAIL ||
+	    (pending_code > 0 && code == KILN_EXIT_PASS))
+		code = pending_code;
 	free(items);
 	record_free(&rec);
 	discover_free(&inv);

@@ -18,7 +18,8 @@ enum type { T_ENUM, T_SIZE, T_UINT, T_DURATION, T_FLAG, T_STRING, T_RUNID,
 
 static const char *const modes[] = { "write-verify", "write", "verify",
 				     "read", NULL };
-static const char *const profiles[] = { "smoke", "burnin", "soak", NULL };
+static const char *const profiles[] = { "smoke", "burnin", "soak",
+					"powercut", NULL };
 static const char *const afters[] = { "wait", "poweroff", "reboot", "shell",
 				      NULL };
 
@@ -111,10 +112,11 @@ static const struct settings_key keys[] = {
 	  "1", "passes to make; each writes a new pass number, so stale data "
 	  "is caught (with duration: as many as it allows)", TEST },
 	{ "profile", T_ENUM, F(profile), 0, 0, profiles,
-	  "smoke, burnin or soak", "burnin",
+	  "smoke, burnin, soak or powercut", "burnin",
 	  "smoke (a quick span, one pass: minutes), burnin (one whole "
-	  "write-verify pass), soak (passes until duration, 12 h unless set)",
-	  R },
+	  "write-verify pass), soak (passes until duration, 12 h unless set), "
+	  "powercut (write and flush one pass, then CUT THE POWER: the next "
+	  "boot verifies what the disks kept)", R },
 	{ "protect", T_PATHS, F(protect), 0, 0, NULL, "a block device",
 	  "none", "a device never to touch, not even with destroy-data (the "
 	  "boot or results medium); may be given again",

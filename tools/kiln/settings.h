@@ -26,6 +26,7 @@ enum settings_profile {
 	SETTINGS_SMOKE,		/* a few minutes on a quick span */
 	SETTINGS_BURNIN,	/* one whole write-verify pass */
 	SETTINGS_SOAK,		/* passes until duration (12 h unless set) */
+	SETTINGS_POWERCUT,	/* write and flush; the next boot verifies */
 };
 
 /* What the image does after a run (the init reads it). */
@@ -52,6 +53,7 @@ enum settings_scope {
 	SCOPE_PROBE = 1 << 3,		/* kiln probe */
 	SCOPE_SETTINGS = 1 << 4,	/* kiln settings alone (--get) */
 	SCOPE_INIT = 1 << 5,		/* read by the init; kiln keeps it */
+	SCOPE_FINISH = 1 << 7,		/* kiln finish */
 	/*
 	 * An option of the invocation, not a setting: never from kiln.cfg or
 	 * the kernel command line, and not in kiln settings' list.

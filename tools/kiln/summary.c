@@ -157,7 +157,8 @@ void summary_text(const struct record *o, FILE *f)
 		timing_fmt_hms(o->elapsed_ns / 1000000000ull, hms, sizeof(hms)),
 		timing_clock_trusted(o->started) ? "" : "  clock not set");
 	fprintf(f, "kiln %s, Linux %s, crc32c %s\n", version_string(),
-		uname(&u) == 0 ? u.release : "?", crc32c_name());
+		uname(&u) == 0 ? u.release : "?",
+		o->crc32c[0] ? o->crc32c : crc32c_name());
 	fprintf(f, "%s\n", machine_firmware_text(&o->firmware, fw, sizeof(fw)));
 	fprintf(f, "bs %s, qd %u", settings_fmt_size(s->bs, bs, sizeof(bs)),
 		s->qd);

@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: kiln finish DIR, and the same for kiln run at the next
+ * boot: a run cut off (a power cut, kill -9) left checkpoints and no
+ * result.json; its folder is finished from the newest good checkpoint,
+ * marked interrupted with what had been seen until then, with the files a
+ * finished run has (result.json, summary.txt, report.html). A finished
+ * folder is left as it is.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "finish.h"
+#include "folder.h"
+#include "jsonread.h"
+#include "kiln.h"
+#include "options.h"
+#include "report.h"
+#include "restore.h"
+#include "result.h"
+#include "summary.h"
+#include "timing.h"
+
+static const struct options_cmd finish_cmd = {
+	"finish", "DIR...",
+	"Finishes run folders that a run left unfinished (a power cut, kill "
+	"-9): from the newest checkpoint whose length and CRC hold, writes "
+	"result.json (state interrupted), summary.txt and report.html, with "
+	"what had been seen until then. Exits with that run's code: 1 if a "
+	"disk had failed, else 4. A folder already finished is left as it is "
+	"(exit 0); one with no good checkpoint is exit 3. kiln run does the "
+	"same by itself for its machine's folders before it starts.",
+	SCOPE_FINISH,
+};
+
+/* The state result.json says, "" when there is none that parses. */
+static void finished_state(const char *dir, char *state, size_t len)
+{
+	struct jsonread *doc = NULL;
+	char path[PATH_MAX];
+
+	state[0] = 0;
+	snprintf(path, sizeof(path), "%s/result.json", dir);
+	if (jsonread_load(&doc, path, NULL, NULL, 0) == 0)
+		snprintf(state, len, "%s",
+			 jsonread_str(jsonread_root(doc), "state", ""));
+	jsonread_free(doc);
+}
+
+/* The newest checkpoint that holds: 0 and its path and sequence number. */
+static int newest(const char *dir, char *path, size_t len, uint64_t *seq)
+{
+	static const char *const names[] = { "checkpoint-a.json",
+					     "checkpoint-b.json" };
+	char p[PATH_MAX];
+	uint64_t s;
+	int i, found = 0;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, names[i]);
+		if (folder_read_checkpoint(p, &s, NULL, NULL) == 0 &&
+		    (!found || s > *seq)) {
+			*seq = s;
+			snprintf(path, len, "%s", p);
+			found = 1;
+		}
+	}
+	return found ? 0 : -ENOENT;
+}
+
+static int write_one(const char *dir, const char *name, const char *data,
+		     size_t len)
+{
+	struct folder f = { .dir = (char *)dir };
+
+	return data ? folder_write(&f, name, data, len) : -ENOMEM;
+}
+
+int finish_folder(const char *dir, FILE *con, int *code)
+{
+	const struct jsonread_node *result;
+	struct jsonread *doc = NULL;
+	struct restored rs;
+	char path[PATH_MAX], state[32], err[300], hms[32];
+	char *text = NULL, *json, *html;
+	size_t tlen = 0, jlen, hlen;
+	uint64_t seq = 0;
+	FILE *mem;
+	int i, ret;
+
+	finished_state(dir, state, sizeof(state));
+	if (state[0] && strcmp(state, "running")) {
+		fprintf(con, "kiln: %s is finished already (%s): left as it is\n",
+			dir, state);
+		*code = KILN_EXIT_PASS;
+		return 0;
+	}
+	if (newest(dir, path, sizeof(path), &seq)) {
+		fprintf(stderr, "kiln: %s: no good checkpoint to finish it "
+			"from\n", dir);
+		*code = KILN_EXIT_CANNOT;
+		return -ENOENT;
+	}
+	ret = jsonread_load(&doc, path, NULL, err, sizeof(err));
+	result = ret ? NULL : jsonread_get(jsonread_root(doc), "result");
+	if (!result || restore_record(result, &rs, err, sizeof(err))) {
+		fprintf(stderr, "kiln: %s: %s\n", path, result ? err :
+			"not a checkpoint of kiln");
+		jsonread_free(doc);
+		restore_free(&rs);
+		*code = KILN_EXIT_CANNOT;
+		return -EBADMSG;
+	}
+	jsonread_free(doc);
+	for (i = 0; i < rs.r.n; i++) {
+		struct engine_snap *s = &rs.r.disks[i].snap;
+
+		if (s->c.state != STATE_RUNNING)
+			continue;
+		s->c.state = STATE_STOPPED;
+		snprintf(s->why, sizeof(s->why), "cut off (a power cut?): "
+			 "what is here was seen until checkpoint %llu",
+			 (unsigned long long)seq);
+	}
+	record_note(&rs.r, "finished by kiln finish from checkpoint %llu, "
+		    "%s into the run: the run was cut off and what it saw "
+		    "after that is lost", (unsigned long long)seq,
+		    timing_fmt_hms(rs.r.elapsed_ns / 1000000000ull, hms,
+				   sizeof(hms)));
+	record_judge(&rs.r, 1, 1);
+	rs.r.state = "interrupted";
+
+	mem = open_memstream(&text, &tlen);
+	if (mem) {
+		summary_text(&rs.r, mem);
+		fclose(mem);
+	}
+	json = result_json(&rs.r, &jlen);
+	html = report_html(&rs.r, &hlen);
+	ret = write_one(dir, "report.html", html, hlen);
+	if (!ret)
+		ret = write_one(dir, "summary.txt", text, tlen);
+	if (!ret)
+		ret = write_one(dir, "result.json", json, jlen);
+	if (ret)
+		fprintf(stderr, "kiln: cannot write the results in %s: %s\n",
+			dir, strerror(-ret));
+	else
+		fprintf(con, "kiln: %s finished from checkpoint %llu: %s\n",
+			dir, (unsigned long long)seq,
+			judge_name(rs.r.verdict));
+	*code = ret ? KILN_EXIT_CANNOT : rs.r.exit_code;
+	free(text);
+	free(json);
+	free(html);
+	restore_free(&rs);
+	return ret;
+}
+
+int finish_machine(const char *machine_dir, FILE *con)
+{
+	char path[PATH_MAX], **names = NULL;
+	struct dirent *e;
+	DIR *d = opendir(machine_dir);
+	int n = 0, i, code, done = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		char **grown;
+
+		if (e->d_name[0] == '.')
+			continue;
+		grown = realloc(names, (size_t)(n + 1) * sizeof(*names));
+		if (!grown)
+			break;
+		names = grown;
+		names[n] = strdup(e->d_name);
+		if (names[n])
+			n++;
+	}
+	closedir(d);
+	for (i = 0; i < n; i++) {
+		char state[32], cp[PATH_MAX];
+		uint64_t seq;
+
+		snprintf(path, sizeof(path), "%s/%s", machine_dir, names[i]);
+		finished_state(path, state, sizeof(state));
+		/* Unfinished: checkpoints, and no finished result.json. */
+		if ((!state[0] || !strcmp(state, "running")) &&
+		    newest(path, cp, sizeof(cp), &seq) == 0 &&
+		    finish_folder(path, con, &code) == 0)
+			done++;
+		free(names[i]);
+	}
+	free(names);
+	return done;
+}
+
+int finish_main(int argc, char **argv)
+{
+	struct settings s;
+	char err[300], **args;
+	int i, n, code, worst = KILN_EXIT_PASS;
+
+	settings_defaults(&s);
+	args = calloc((size_t)argc + 1, sizeof(*args));
+	if (!args)
+		return KILN_EXIT_CANNOT;
+	i = options_parse(&s, &finish_cmd, argc, argv, args, &n, err,
+			  sizeof(err));
+	if (i == OPTIONS_HELP) {
+		options_usage(&finish_cmd, stdout);
+		worst = KILN_EXIT_PASS;
+		goto out;
+	}
+	if (i || !n) {
+		fprintf(stderr, "kiln: %s\n", i ? err : "no run folder given "
+			"(try kiln finish --help)");
+		worst = KILN_EXIT_USAGE;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		finish_folder(args[i], stdout, &code);
+		/* The worst of them: a failed disk, then lost results. */
+		if (code == KILN_EXIT_FAIL || worst == KILN_EXIT_PASS ||
+		    (worst != KILN_EXIT_FAIL && code == KILN_EXIT_CANNOT))
+			worst = code;
+	}
+out:
+	settings_free(&s);
+	free(args);
+	return worst;
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KILN_RESTORE_H
+#define KILN_RESTORE_H
+
+#include <stddef.h>
+
+#include "jsonread.h"
+#include "record.h"
+
+/* A run's record read back, and what it points to. */
+struct restored {
+	struct record r;
+	struct settings s;
+	struct monitor_target *mt;	/* a disk's slowest and fastest seconds */
+	char command[16];
+};
+
+/*
+ * Reads a kiln-result document (a checkpoint's "result" or result.json)
+ * into out->r: 0, or -errno with one line in err. The disks have no
+ * engine: their snapshots are the document's.
+ */
+int restore_record(const struct jsonread_node *doc, struct restored *out,
+		   char *err, size_t errlen);
+void restore_free(struct restored *out);
+
+#endif
