@@ -7,6 +7,7 @@
 #	lab_disk nvme|ahci|megasas|vscsi|virtio NAME MIB [SERIAL]
 #					(the device's QEMU id is dev-NAME)
 #	lab_errors NAME SECTOR...	(reads there fail: QEMU's blkdebug)
+#	lab_readonly NAME		(the guest sees it write-protected)
 #	lab_stick [KILN.CFG TEXT]
 #	lab_usb IMAGE [KILN.CFG TEXT]	(a copy of a built stick, booted from)
 #	lab_boot "KERNEL ARGS" LOG	(returns when the guest powers off)
@@ -50,6 +51,8 @@ lab_disk () {
 	# blkdebug sits under the raw format, which signals its reads to it.
 	[ -e "$lab_dir/$name.blkdebug" ] &&
 		drive="if=none,id=d$lab_n,format=raw,cache=none,file.driver=blkdebug,file.config=$lab_dir/$name.blkdebug,file.image.filename=$img"
+	# lab_readonly NAME: the guest sees a write-protected disk.
+	[ -e "$lab_dir/$name.ro" ] && drive="$drive,readonly=on"
 	lab_add -drive "$drive"
 	wwn=$(printf '0x5000c5%010x' "$lab_n")
 	case "$kind" in
@@ -81,6 +84,12 @@ lab_disk () {
 		return 1
 		;;
 	esac
+}
+
+# lab_readonly NAME: disk NAME is read-only to the guest. Call before
+# lab_disk NAME.
+lab_readonly () {
+	: >"$lab_dir/$1.ro"
 }
 
 # lab_errors NAME SECTOR...: reads of those 512-byte sectors of disk NAME

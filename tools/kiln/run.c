@@ -184,10 +184,10 @@ static void mark_verified(const char *dir)
 		len = got;
 		/* kiln's own writer: the state is one line, written so. */
 		at = strstr(doc, from);
-		if (at) {
-			memcpy(at, to, sizeof(to) - 1);
+		if (at && len + sizeof(to) < (1u << 26)) {
 			memmove(at + sizeof(to) - 1, at + sizeof(from) - 1,
 				len - (size_t)(at - doc) - (sizeof(from) - 1) + 1);
+			memcpy(at, to, sizeof(to) - 1);
 			len += sizeof(to) - sizeof(from);
 			folder_write(&f, "result.json", doc, len);
 		}

@@ -1,0 +1,59 @@
+#!/bin/sh
+# slow: QEMU boots. Consent in the image: a disk wiped with wipefs after
+# holding a GPT and two ext4 filesystems, and one with ext4 at 1 MiB and no
+# partition table, come out of a default kiln run byte for byte unchanged
+# (tested read-only); a write-protected disk is tested read-only with a
+# note; the blank disk is burnt.
+. "$(dirname "$0")/../lib/e2e.sh"
+
+M=1048576
+lab_init "$TEST_TMP/lab"
+truncate -s 64M "$lab_dir/wiped.img" "$lab_dir/ext1m.img"
+printf 'label: gpt\n,24M,L\n,24M,L\n' | sfdisk -q "$lab_dir/wiped.img"
+for start in $(sfdisk -d "$lab_dir/wiped.img" | sed -n 's/.*start= *\([0-9]*\),.*/\1/p'); do
+	mkfs.ext4 -q -F -E offset=$((start * 512)) "$lab_dir/wiped.img" 20M
+done
+wipefs -q -a -f "$lab_dir/wiped.img"
+mkfs.ext4 -q -F -E offset=$M "$lab_dir/ext1m.img" 48M
+lab_disk ahci wiped 64 KILN-WIPED
+lab_disk vscsi ext1m 64 KILN-EXT1M
+lab_disk vscsi blank 32 KILN-BLANK
+lab_readonly ro
+lab_disk vscsi ro 32 KILN-RO
+lab_stick ""
+wiped_sum=$(sha256sum <"$lab_dir/wiped.img")
+ext1m_sum=$(sha256sum <"$lab_dir/ext1m.img")
+
+t () {
+	result "[t[\"$2\"] for t in d[\"targets\"] if t[\"serial\"] == \"$1\"][0]"
+}
+
+test_expect_success 'a default kiln run (setup: wipefs, ext4 at 1 MiB, ro, blank)' '
+	boot one "" &&
+	[ "$(result "d[\"exit_code\"]")" = 0 ]
+'
+
+test_expect_success 'the wiped GPT disk: has-data, read only, unchanged' '
+	[ "$(t KILN-WIPED class)" = has-data ] && [ "$(t KILN-WIPED mode)" = read ] &&
+	[ "$(t KILN-WIPED bytes_written)" = 0 ] &&
+	[ "$(sha256sum <"$lab_dir/wiped.img")" = "$wiped_sum" ]
+'
+
+test_expect_success 'ext4 at 1 MiB: found there, read only, unchanged' '
+	t KILN-EXT1M class_reasons | grep -q "ext2/3/4 filesystem at byte $((M + 1080))" &&
+	[ "$(t KILN-EXT1M mode)" = read ] &&
+	[ "$(sha256sum <"$lab_dir/ext1m.img")" = "$ext1m_sum" ]
+'
+
+test_expect_success 'a write-protected disk is tested read-only, with a note' '
+	[ "$(t KILN-RO mode)" = read ] && [ "$(t KILN-RO verdict)" = PASS ] &&
+	grep_in "tested read-only: a read-only device" "$run/summary.txt"
+'
+
+test_expect_success 'the blank disk is burnt' '
+	[ "$(t KILN-BLANK mode)" = write-verify ] &&
+	[ "$(t KILN-BLANK bytes_written)" = $((32 * M)) ] &&
+	[ "$(t KILN-BLANK verdict)" = PASS ]
+'
+
+e2e_done

@@ -1,0 +1,64 @@
+#!/bin/sh
+# slow: QEMU boots. The two-boot power-cut verify: boot 1 (profile
+# powercut) writes and flushes every writable disk, leaves its run folder
+# pending on the stick and says CUT THE POWER NOW; the next boot verifies
+# that folder first, in a folder of its own that names it, and marks it
+# verified. Untouched between the boots every disk PASSes; a disk whose
+# image was partly rewritten between them FAILs, the others PASS.
+. "$(dirname "$0")/../lib/e2e.sh"
+
+M=1048576
+lab_init "$TEST_TMP/lab"
+lab_disk ahci a 32 KILN-A
+lab_disk vscsi b 32 KILN-B
+lab_disk nvme c 32
+lab_stick ""
+
+# verify_folder: the run folder of the last boot that verified a pending one.
+verify_folder () {
+	grep -l '"pending_of"' "$TEST_TMP/$1.results"/kiln-results/*/*/result.json |
+		sort | tail -n 1 | xargs dirname
+}
+
+v () {
+	json_get "$vf/result.json" "$1"
+}
+
+test_expect_success 'boot 1: powercut writes, flushes, leaves a pending folder' '
+	boot one "kiln.profile=powercut" &&
+	grep_in "CUT THE POWER NOW" "$TEST_TMP/one.log" &&
+	[ "$(result "d[\"state\"]")" = pending ] &&
+	[ "$(result "d[\"exit_code\"]")" = 0 ] &&
+	[ "$(result "len(d[\"targets\"])")" = 3 ] &&
+	pending1=$(basename "$run")
+'
+
+test_expect_success 'boot 2: the pending folder is verified first: PASS' '
+	boot two "kiln.profile=smoke kiln.mode=read" &&
+	grep_in "a power-cut test is pending" "$TEST_TMP/two.log" &&
+	vf=$(verify_folder two) && [ -n "$vf" ] &&
+	v "d[\"pending_of\"]" | grep -q "$pending1" &&
+	[ "$(v "d[\"verdict\"]")" = PASS ] &&
+	[ "$(v "\" \".join(t[\"mode\"] for t in d[\"targets\"])")" = "verify verify verify" ] &&
+	grep_in "the second half of a power-cut test" "$vf/summary.txt" &&
+	[ "$(json_get "$(dirname "$vf")/$pending1/result.json" "d[\"state\"]")" = \
+		verified ]
+'
+
+test_expect_success 'boot 3: powercut again; then part of disk b is rewritten' '
+	boot three "kiln.profile=powercut" &&
+	[ "$(result "d[\"state\"]")" = pending ] &&
+	dd if=/dev/urandom of="$lab_dir/b.img" bs=1M seek=4 count=1 conv=notrunc \
+		2>/dev/null
+'
+
+test_expect_success 'boot 4: that disk FAILs its verify, the others PASS' '
+	boot four "kiln.profile=smoke kiln.mode=read" &&
+	grep_in "kiln-init: kiln run: FAIL" "$TEST_TMP/four.log" &&
+	vf=$(verify_folder four) && echo "verified in $vf" &&
+	got=$(v "\" \".join(sorted(t[\"serial\"] + \"=\" + t[\"verdict\"] for t in d[\"targets\"]))") &&
+	echo "$got" && [ "$got" = "KILN-A=PASS KILN-B=FAIL KILN-NVME0=PASS" ] &&
+	grep_in "bad units" "$vf/summary.txt"
+'
+
+e2e_done
