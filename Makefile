@@ -46,6 +46,7 @@ KILN_SRCS := \
 	tools/kiln/json.c \
 	tools/kiln/jsonread.c \
 	tools/kiln/judge.c \
+	tools/kiln/kmsg.c \
 	tools/kiln/machine.c \
 	tools/kiln/main.c \
 	tools/kiln/metrics.c \
