@@ -47,6 +47,7 @@ KILN_SRCS := \
 	tools/kiln/jsonread.c \
 	tools/kiln/judge.c \
 	tools/kiln/kmsg.c \
+	tools/kiln/kmsgwatch.c \
 	tools/kiln/machine.c \
 	tools/kiln/main.c \
 	tools/kiln/metrics.c \
