@@ -84,6 +84,7 @@ UNIT_TESTS := \
 	health \
 	http \
 	jsonread \
+	kmsg \
 	metrics \
 	ocptv \
 	plan \
