@@ -65,6 +65,7 @@ KILN_SRCS := \
 	tools/kiln/result.c \
 	tools/kiln/run.c \
 	tools/kiln/safety.c \
+	tools/kiln/sensors.c \
 	tools/kiln/settings.c \
 	tools/kiln/signature.c \
 	tools/kiln/summary.c \
