@@ -89,6 +89,7 @@ UNIT_TESTS := \
 	metrics \
 	ocptv \
 	plan \
+	sensors \
 	settings \
 	signature \
 	unit
