@@ -68,6 +68,7 @@ KILN_SRCS := \
 	tools/kiln/sensors.c \
 	tools/kiln/settings.c \
 	tools/kiln/signature.c \
+	tools/kiln/smartjson.c \
 	tools/kiln/summary.c \
 	tools/kiln/sysfs.c \
 	tools/kiln/target.c \
