@@ -93,6 +93,7 @@ UNIT_TESTS := \
 	sensors \
 	settings \
 	signature \
+	smartjson \
 	unit
 
 UNIT_BINS := $(UNIT_TESTS:%=$(OUT)/tests/%)
