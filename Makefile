@@ -46,6 +46,8 @@ KILN_SRCS := \
 	tools/kiln/json.c \
 	tools/kiln/jsonread.c \
 	tools/kiln/judge.c \
+	tools/kiln/kmsg.c \
+	tools/kiln/kmsgwatch.c \
 	tools/kiln/machine.c \
 	tools/kiln/main.c \
 	tools/kiln/metrics.c \
@@ -63,8 +65,10 @@ KILN_SRCS := \
 	tools/kiln/result.c \
 	tools/kiln/run.c \
 	tools/kiln/safety.c \
+	tools/kiln/sensors.c \
 	tools/kiln/settings.c \
 	tools/kiln/signature.c \
+	tools/kiln/smartjson.c \
 	tools/kiln/summary.c \
 	tools/kiln/sysfs.c \
 	tools/kiln/target.c \
@@ -82,11 +86,14 @@ UNIT_TESTS := \
 	health \
 	http \
 	jsonread \
+	kmsg \
 	metrics \
 	ocptv \
 	plan \
+	sensors \
 	settings \
 	signature \
+	smartjson \
 	unit
 
 UNIT_BINS := $(UNIT_TESTS:%=$(OUT)/tests/%)

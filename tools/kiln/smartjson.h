@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KILN_SMARTJSON_H
+#define KILN_SMARTJSON_H
+
+#include <stddef.h>
+
+#include "health.h"
+
+/*
+ * A disk's SMART as smartctl's JSON tells it (smartctl -j -a, or -x;
+ * Debian 12 has smartmontools 7.3, and later versions add keys that are
+ * read when present). What a burn-in judges: the drive's temperature and
+ * its own limits, the counters of damage, its self-test, whether it
+ * spins. A value not reported is SMARTJSON_NONE (or -1 for a flag).
+ */
+#define SMARTJSON_NONE (-1LL)
+
+struct smartjson {
+	int ran;		/* a JSON document from smartctl was read */
+	int exit_status;	/* smartctl's exit bits, -1 unknown */
+	char message[160];	/* smartctl's first error message, or "" */
+	char protocol[8];	/* "ATA", "NVMe", "SCSI", or "" */
+	char type[24];		/* smartctl's device type: sat, megaraid,0 */
+	char model[64];
+	char serial[64];
+	char firmware[32];
+	int passed;		/* 1 passed, 0 failed, -1 not said */
+	int rotational;		/* 1 spins, 0 solid state, -1 not said */
+	long long rpm;		/* SMARTJSON_NONE when not said */
+
+	/* Degrees Celsius. */
+	long long temp;		/* now */
+	long long temp_warn;	/* its own limit: ATA SCT op_limit_max, NVMe
+				   WCTEMP (smartctl 7.4 on), none for SCSI */
+	long long temp_crit;	/* ATA SCT limit_max, NVMe CCTEMP, SCSI trip */
+	long long temp_lifetime_max;	/* ATA SCT, or none */
+
+	/* Counters, as health.h names them. */
+	long long realloc, pending, uncorrectable, crc_errors;
+	long long media_errors, critical_warning, grown_defects;
+	long long error_log;	/* NVMe error log entries, ATA error count */
+	long long scsi_uncorrected;	/* SCSI read+write+verify uncorrected */
+
+	/* Self-test: for selftest=short|long. */
+	int selftest_supported;	/* 1, 0, -1 not said */
+	int selftest_running;	/* percent done while one runs, else -1 */
+	long long short_minutes, long_minutes;	/* the drive's estimate */
+	char selftest_last[64];	/* the latest test's result, as said */
+	char selftest_last_type[32];	/* "Short offline", "Extended" */
+	int selftest_last_passed;	/* 1, 0 failed, -1 aborted or none */
+};
+
+/*
+ * Reads smartctl's JSON (len bytes) into s: 0, or -EBADMSG when the text
+ * is not a JSON object (s->ran 0, every value not reported).
+ */
+int smartjson_parse(const char *text, size_t len, struct smartjson *s);
+
+/*
+ * The counters health.c reads from smartctl's text, from the JSON: so
+ * that judge_health() judges either. h->text is left alone.
+ */
+void smartjson_health(const struct smartjson *s, struct health *h);
+
+#endif
