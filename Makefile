@@ -33,12 +33,14 @@ LIBURING_A := /usr/lib/x86_64-linux-gnu/liburing.a
 
 KILN_SRCS := \
 	tools/kiln/burn.c \
+	tools/kiln/burncmd.c \
 	tools/kiln/crc32c.c \
 	tools/kiln/deadline.c \
 	tools/kiln/discover.c \
 	tools/kiln/engine.c \
 	tools/kiln/finish.c \
 	tools/kiln/folder.c \
+	tools/kiln/gate.c \
 	tools/kiln/health.c \
 	tools/kiln/http.c \
 	tools/kiln/identity.c \
@@ -75,7 +77,8 @@ KILN_SRCS := \
 	tools/kiln/timing.c \
 	tools/kiln/unit.c \
 	tools/kiln/upload.c \
-	tools/kiln/version.c
+	tools/kiln/version.c \
+	tools/kiln/worker.c
 
 KILN_OBJS := $(KILN_SRCS:tools/kiln/%.c=$(OUT)/musl/%.o)
 HOST_OBJS := $(filter-out $(OUT)/host/main.o,$(KILN_SRCS:tools/kiln/%.c=$(OUT)/host/%.o))

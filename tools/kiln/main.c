@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "burn.h"
+#include "burncmd.h"
 #include "finish.h"
 #include "inventory.h"
 #include "kiln.h"
@@ -29,7 +30,7 @@ static const struct command {
 	int (*main)(int argc, char **argv);
 	const char *what;
 } commands[] = {
-	{ "burn", burn_main, "burn in block devices or regular files" },
+	{ "burn", burncmd_main, "burn in block devices or regular files" },
 	{ "discover", inventory_main, "the machine, its storage controllers "
 	  "and every disk,\n\t\t   with its safety class" },
 	{ "finish", finish_main, "finish run folders a power cut left "

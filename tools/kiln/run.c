@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "burn.h"
+#include "burncmd.h"
 #include "discover.h"
 #include "inventory.h"
 #include "finish.h"
@@ -228,7 +229,7 @@ static int verify_pending(const struct settings *run, const char *machine_dir,
 	r.kmsg = 1;
 	say("a power-cut test is pending: verifying %s, written before the "
 	    "power was cut, first", pending);
-	code = burn_add_recorded(&r, &rec);
+	code = burncmd_add_recorded(&r, &rec);
 	if (!code) {
 		char stamp[32];
 

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: kiln burn, the command: its usage and options, the targets
+ * it is given (or, with --mode verify --from RUN_DIR, every disk of that
+ * run's record, found by identity), then the walk of burn.c.
+ */
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "burn.h"
+#include "burncmd.h"
+#include "kiln.h"
+#include "options.h"
+#include "result.h"
+
+__attribute__((format(printf, 1, 2)))
+static void complain(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("kiln: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static const struct options_cmd burn_cmd = {
+	"burn", "[OPTIONS] TARGET...",
+	"Burns in block devices or regular files, all at once: every 4 KiB "
+	"unit written describes itself (run id, disk, offset, pass) and "
+	"carries its CRC32C, is read back and checked, and each target is "
+	"judged PASS, WARN or FAIL with its reasons. Every target is opened "
+	"and checked before any I/O: one that is in use, given twice, "
+	"read-only (for a writing mode) or holds data without consent stops "
+	"the burn with exit 2. A missing file is created with --size (never "
+	"under /dev). KILN_CRC32C=portable|sse42|pclmul|vpclmul in the "
+	"environment forces a CRC32C implementation.",
+	SCOPE_BURN,
+};
+
+int burncmd_add_recorded(struct record *r, const struct result_record *rec)
+{
+	char name[64], path[PATH_MAX];
+	int i;
+
+	for (i = 0; i < rec->n; i++) {
+		const struct result_disk *rd = &rec->disks[i];
+		struct record_disk *d;
+		int missing = 0;
+
+		if (!strncmp(rd->identity, "file:", 5)) {
+			snprintf(path, sizeof(path), "%s", rd->identity + 5);
+			missing = access(path, F_OK) < 0;
+		} else if (identity_find("/sys", rd->identity, name,
+					 sizeof(name)) == 0) {
+			snprintf(path, sizeof(path), "/dev/%s", name);
+		} else {
+			snprintf(path, sizeof(path), "%s", rd->path[0] ?
+				 rd->path : rd->identity);
+			missing = 1;
+		}
+		d = record_add(r, path, SETTINGS_VERIFY);
+		if (!d) {
+			complain("out of memory");
+			return KILN_EXIT_CANNOT;
+		}
+		if (missing) {
+			snprintf(d->label, sizeof(d->label), "%.60s",
+				 strrchr(path, '/') ? strrchr(path, '/') + 1 :
+				 path);
+			snprintf(d->t.id.identity, sizeof(d->t.id.identity),
+				 "%s", rd->identity);
+			snprintf(d->failed, sizeof(d->failed), "missing: no disk "
+				 "with identity %.180s is attached", rd->identity);
+		}
+	}
+	return 0;
+}
+
+int burncmd_main(int argc, char **argv)
+{
+	struct result_record rec = { 0 };
+	struct record r;
+	struct settings s;
+	char err[512], **args;
+	int i, n, ret;
+
+	settings_defaults(&s);
+	args = calloc((size_t)argc + 1, sizeof(*args));
+	if (!args) {
+		complain("out of memory");
+		return KILN_EXIT_CANNOT;
+	}
+	record_init(&r, "burn", argc, argv, &s);
+	ret = options_parse(&s, &burn_cmd, argc, argv, args, &n, err,
+			    sizeof(err));
+	if (ret == OPTIONS_HELP) {
+		options_usage(&burn_cmd, stdout);
+		ret = KILN_EXIT_PASS;
+		goto out;
+	}
+	if (!ret)
+		ret = settings_check(&s, err, sizeof(err));
+	if (ret) {
+		complain("%s", err);
+		ret = KILN_EXIT_USAGE;
+		goto out;
+	}
+	if (s.from) {
+		ret = result_load(s.from, &rec, err, sizeof(err));
+		if (ret) {
+			complain("%s", err);
+			ret = KILN_EXIT_USAGE;
+			goto out;
+		}
+		r.from = s.from;
+		r.record = &rec;
+		r.run_id = rec.run_id;
+		if (!n) {
+			ret = burncmd_add_recorded(&r, &rec);
+			if (ret)
+				goto out;
+		}
+	} else if (!n) {
+		complain("no target given (try kiln burn --help)");
+		ret = KILN_EXIT_USAGE;
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		if (!record_add(&r, args[i], s.mode)) {
+			complain("out of memory");
+			ret = KILN_EXIT_CANNOT;
+			goto out;
+		}
+	r.out = s.out;
+	if (s.run_id_set)
+		r.run_id = s.run_id;
+	ret = burn_run(&r);
+out:
+	record_free(&r);
+	result_record_free(&rec);
+	settings_free(&s);
+	free(args);
+	return ret;
+}

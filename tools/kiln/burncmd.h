@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KILN_BURNCMD_H
+#define KILN_BURNCMD_H
+
+#include "record.h"
+
+struct result_record;
+
+/*
+ * Every disk of a run record to verify, found by identity whatever its
+ * name now (a disk not found is recorded as missing: a FAIL). 0, or an
+ * exit code.
+ */
+int burncmd_add_recorded(struct record *r, const struct result_record *rec);
+
+/* kiln burn [OPTIONS] TARGET...: argv[0] is "burn". */
+int burncmd_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KILN_ENGINE_PRIVATE_H
+#define KILN_ENGINE_PRIVATE_H
+
+/*
+ * The engine's own: a target's engine as engine.c and worker.c share it.
+ * Nobody else includes this file; readers take snapshots (engine.h).
+ */
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+
+#include "engine.h"
+#include "timing.h"
+
+/* A failed write's stretch of the region: its units are not checked. */
+struct hole {
+	uint64_t lin, len;
+};
+
+/* Holes kept a pass; past this a disk is failing everywhere anyway. */
+#define MAX_HOLES 65536
+
+struct engine_target {
+	struct target *t;
+	struct engine_plan plan;
+
+	/* Live, read without a lock by the monitor while the worker runs. */
+	atomic_uint_fast64_t bytes_written, bytes_read;
+	atomic_uint_fast64_t phase_done;	/* bytes done in this phase */
+	atomic_int phase;
+	atomic_uint pass;
+	atomic_int state;
+	atomic_uint io_errors, bad_units;
+	atomic_uint_fast64_t *slot_since;	/* submit time per slot; 0 idle */
+	unsigned nslots;
+
+	/* Results: under lock, written by the worker, copied by snapshots. */
+	pthread_mutex_t lock;
+	struct engine_pass *passes;
+	unsigned npasses, passes_cap;
+	struct engine_error *errors;
+	unsigned nerrors;
+	struct engine_bad *bad;
+	unsigned nbad;
+	unsigned bad_by_class[UNIT_CLASSES];
+	unsigned bad_transient;
+	unsigned not_written;
+	struct engine_saved *saved;
+	unsigned nsaved;
+	uint32_t verified_pass;
+	int pass_found;
+	unsigned region_writes;
+	uint32_t last_written;
+	uint64_t last_reached;
+	char why[200];
+
+	/* The worker's own: failed writes of the pass being verified. */
+	struct hole *holes;
+	unsigned nholes;
+	int holes_full;
+
+	pthread_t thread;
+	int started;
+	struct engine_job *job;
+};
+
+/* The clock request ages are told by: time the process did not run is out. */
+static inline uint64_t job_now(struct engine_job *job)
+{
+	return timing_now_ns() - atomic_load(&job->paused_ns);
+}
+
+__attribute__((format(printf, 2, 3)))
+static inline void set_why(struct engine_target *et, const char *fmt, ...)
+{
+	va_list ap;
+
+	pthread_mutex_lock(&et->lock);
+	if (!et->why[0]) {
+		va_start(ap, fmt);
+		vsnprintf(et->why, sizeof(et->why), fmt, ap);
+		va_end(ap);
+	}
+	pthread_mutex_unlock(&et->lock);
+}
+
+/* Moves the state on from running, unless the monitor got there first. */
+static inline int leave_running(struct engine_target *et, int state)
+{
+	int running = STATE_RUNNING;
+
+	return atomic_compare_exchange_strong(&et->state, &running, state);
+}
+
+static inline int stalled(struct engine_target *et)
+{
+	return atomic_load(&et->state) == STATE_STALLED;
+}
+
+#endif

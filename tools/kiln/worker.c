@@ -1,0 +1,644 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: one worker, one target: its ring and qd buffers, the passes
+ * of its mode (write, flush, verify; or read), the check of every unit
+ * read back, and what went wrong, kept under the target's lock. It fills
+ * units into a buffer just before the buffer's write is queued and checks
+ * a read buffer as soon as it lands, while the other qd-1 requests keep
+ * the device busy.
+ */
+#include <errno.h>
+#include <liburing.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine_private.h"
+#include "worker.h"
+
+/* How long a worker sleeps in the ring before it looks at the clock. */
+#define TICK_NS 250000000ull
+/* -EAGAIN from a device is retried this often before it counts as an error. */
+#define MAX_AGAIN 8
+
+struct slot {
+	unsigned char *buf;
+	uint64_t lin;		/* position in the region */
+	uint64_t off;		/* device offset */
+	uint32_t len;
+	uint32_t done;		/* bytes already transferred (short I/O) */
+	int busy;
+	int again;
+};
+
+struct worker {
+	struct engine_job *job;
+	struct engine_target *et;
+	struct target *t;
+	struct io_uring ring;
+	int ring_ok;
+	int fixed_bufs;
+	int fixed_file;
+	struct slot *slots;
+	unsigned char *mem;
+	unsigned char *scratch;
+	unsigned retried;
+	uint64_t end_ns;	/* when --duration runs out; 0: never */
+	int out_of_time;
+	int vanished;
+};
+
+static void record_error(struct worker *w, int phase, uint32_t pass,
+			 uint64_t off, uint64_t len, int err)
+{
+	struct engine_target *et = w->et;
+
+	struct engine_error *last;
+
+	atomic_fetch_add(&et->io_errors, 1);
+	pthread_mutex_lock(&et->lock);
+	last = et->nerrors ? &et->errors[et->nerrors - 1] : NULL;
+	/* A dead stretch of disk is one range, not a list of requests. */
+	if (last && last->phase == phase && last->pass == pass &&
+	    last->err == err && last->offset + last->length == off) {
+		last->length += len;
+		last->count++;
+	} else if (et->nerrors < w->job->max_detail) {
+		struct engine_error *e = &et->errors[et->nerrors++];
+
+		e->phase = phase;
+		e->pass = pass;
+		e->offset = off;
+		e->length = len;
+		e->err = err;
+		e->count = 1;
+	}
+	pthread_mutex_unlock(&et->lock);
+
+	/* A device that left answers ENODEV or ENXIO, or EIO and no sysfs. */
+	if (err == ENODEV || err == ENXIO ||
+	    (err == EIO && target_check(w->t) == -ENODEV)) {
+		w->vanished = 1;
+		if (leave_running(et, STATE_VANISHED))
+			set_why(et, "the device went away during %s (%s)",
+				engine_phase_name(phase), strerror(err));
+	}
+}
+
+static void record_pass(struct engine_target *et, uint32_t pass, int phase,
+			uint64_t bytes, uint64_t ns, uint64_t reached)
+{
+	struct engine_pass *p;
+
+	pthread_mutex_lock(&et->lock);
+	if (et->npasses == et->passes_cap) {
+		unsigned cap = et->passes_cap ? et->passes_cap * 2 : 16;
+
+		p = realloc(et->passes, cap * sizeof(*p));
+		if (p) {
+			et->passes = p;
+			et->passes_cap = cap;
+		}
+	}
+	if (et->npasses < et->passes_cap) {
+		p = &et->passes[et->npasses++];
+		p->pass = pass;
+		p->phase = phase;
+		p->bytes = bytes;
+		p->ns = ns;
+		p->reached = reached;
+		p->complete = reached == et->plan.region;
+	}
+	pthread_mutex_unlock(&et->lock);
+}
+
+/* A failed write leaves a hole: verifying its units would count it twice. */
+static void add_hole(struct engine_target *et, uint64_t lin, uint64_t len)
+{
+	if (et->nholes == MAX_HOLES) {
+		et->holes_full = 1;
+		return;
+	}
+	if (!et->holes) {
+		et->holes = malloc(MAX_HOLES * sizeof(*et->holes));
+		if (!et->holes) {
+			et->holes_full = 1;
+			return;
+		}
+	}
+	et->holes[et->nholes].lin = lin;
+	et->holes[et->nholes].len = len;
+	et->nholes++;
+}
+
+static int cmp_hole(const void *a, const void *b)
+{
+	const struct hole *x = a, *y = b;
+
+	return x->lin < y->lin ? -1 : x->lin > y->lin;
+}
+
+/* Bytes of [lin, lin + len) that lie in a hole (holes sorted, apart). */
+static uint64_t in_hole(const struct engine_target *et, uint64_t lin,
+			uint64_t len)
+{
+	unsigned lo = 0, hi = et->nholes;
+	uint64_t n = 0;
+
+	while (lo < hi) {
+		unsigned mid = (lo + hi) / 2;
+
+		if (et->holes[mid].lin + et->holes[mid].len <= lin)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < et->nholes && et->holes[lo].lin < lin + len; lo++) {
+		uint64_t a = et->holes[lo].lin > lin ? et->holes[lo].lin : lin;
+		uint64_t b = et->holes[lo].lin + et->holes[lo].len;
+
+		if (b > lin + len)
+			b = lin + len;
+		n += b - a;
+	}
+	return n;
+}
+
+/* A synchronous single-unit read, watched by the deadline like the rest. */
+static ssize_t read_unit(struct worker *w, uint64_t off)
+{
+	atomic_uint_fast64_t *since = &w->et->slot_since[w->job->qd];
+	ssize_t n;
+
+	atomic_store(since, job_now(w->job));
+	n = pread(w->t->fd, w->scratch, UNIT_SIZE, (off_t)off);
+	atomic_store(since, 0);
+	return n;
+}
+
+static void handle_bad(struct worker *w, const unsigned char *u,
+		       struct unit_key key)
+{
+	struct engine_target *et = w->et;
+	struct engine_job *job = w->job;
+	struct engine_bad b = { .offset = key.offset, .pass = key.pass };
+	ssize_t n;
+
+	unit_classify(job->ctx, u, key, &b.v);
+	if (b.v.class == UNIT_GOOD)
+		return;
+
+	/* Read it again once: a fault on the medium reads the same twice. */
+	if (w->retried < job->max_detail) {
+		w->retried++;
+		n = read_unit(w, key.offset);
+		if (n != UNIT_SIZE)
+			b.retry = RETRY_FAILED;
+		else if (unit_good(job->ctx, w->scratch, key))
+			b.retry = RETRY_GOOD;
+		else if (!memcmp(w->scratch, u, UNIT_SIZE))
+			b.retry = RETRY_SAME;
+		else
+			b.retry = RETRY_CHANGED;
+	}
+
+	atomic_fetch_add(&et->bad_units, 1);
+	pthread_mutex_lock(&et->lock);
+	et->bad_by_class[b.v.class]++;
+	if (b.retry == RETRY_GOOD)
+		et->bad_transient++;
+	if (et->nbad < job->max_detail)
+		et->bad[et->nbad++] = b;
+	if (et->nsaved < job->save_units) {
+		struct engine_saved *s = &et->saved[et->nsaved];
+
+		s->read = malloc(UNIT_SIZE);
+		s->expected = malloc(UNIT_SIZE);
+		if (s->read && s->expected) {
+			s->offset = key.offset;
+			s->pass = key.pass;
+			memcpy(s->read, u, UNIT_SIZE);
+			unit_fill(job->ctx, s->expected, UNIT_SIZE, key);
+			et->nsaved++;
+		} else {
+			free(s->read);
+			free(s->expected);
+		}
+	}
+	pthread_mutex_unlock(&et->lock);
+}
+
+static void check_buffer(struct worker *w, const struct slot *s,
+			 uint32_t pass, int holes)
+{
+	struct engine_target *et = w->et;
+	struct unit_key key = { w->job->ctx->run_id, w->t->ident, 0, pass };
+	uint32_t i;
+
+	for (i = 0; i + UNIT_SIZE <= s->len; i += UNIT_SIZE) {
+		if (holes && in_hole(et, s->lin + i, UNIT_SIZE)) {
+			pthread_mutex_lock(&et->lock);
+			et->not_written++;
+			pthread_mutex_unlock(&et->lock);
+			continue;
+		}
+		key.offset = s->off + i;
+		if (!unit_good(w->job->ctx, s->buf + i, key))
+			handle_bad(w, s->buf + i, key);
+	}
+}
+
+/* Where region position lin lies on the device, and how much follows. */
+static uint64_t locate(const struct engine_plan *p, uint64_t lin,
+		       uint64_t *left)
+{
+	int i;
+
+	for (i = 0; i < p->next; i++) {
+		if (lin < p->ext[i].length) {
+			*left = p->ext[i].length - lin;
+			return p->ext[i].offset + lin;
+		}
+		lin -= p->ext[i].length;
+	}
+	*left = 0;
+	return 0;
+}
+
+static void queue(struct worker *w, struct slot *s, int idx, int phase)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&w->ring);
+	unsigned char *buf = s->buf + s->done;
+	unsigned len = s->len - s->done;
+	uint64_t off = s->off + s->done;
+	int fd = w->fixed_file ? 0 : w->t->fd;
+
+	/* The ring has an entry for every slot, so this cannot fail. */
+	if (phase == PHASE_WRITE) {
+		if (w->fixed_bufs)
+			io_uring_prep_write_fixed(sqe, fd, buf, len, off, idx);
+		else
+			io_uring_prep_write(sqe, fd, buf, len, off);
+	} else {
+		if (w->fixed_bufs)
+			io_uring_prep_read_fixed(sqe, fd, buf, len, off, idx);
+		else
+			io_uring_prep_read(sqe, fd, buf, len, off);
+	}
+	if (w->fixed_file)
+		sqe->flags |= IOSQE_FIXED_FILE;
+	io_uring_sqe_set_data64(sqe, (uint64_t)idx);
+	atomic_store(&w->et->slot_since[idx], job_now(w->job));
+}
+
+/*
+ * One phase over region positions [from, limit). Returns the position
+ * every request below has been tried at, or -ETIMEDOUT when the target
+ * stalled. holes: skip checking units whose write failed in this pass.
+ */
+static int64_t run_phase(struct worker *w, int phase, uint32_t pass,
+			 uint64_t from, uint64_t limit, int timed, int holes)
+{
+	struct engine_target *et = w->et;
+	struct engine_job *job = w->job;
+	uint64_t lin = from, ok = 0, t0 = timing_now_ns();
+	unsigned inflight = 0, i;
+	int stop = 0;
+
+	atomic_store(&et->pass, pass);
+	atomic_store(&et->phase_done, 0);
+	atomic_store(&et->phase, phase);
+
+	for (;;) {
+		struct __kernel_timespec ts = { 0, (long long)TICK_NS };
+		struct io_uring_cqe *cqe;
+		unsigned head, seen = 0;
+
+		for (i = 0; i < job->qd && !stop && inflight < job->qd &&
+			    lin < limit; i++) {
+			struct slot *s = &w->slots[i];
+			uint64_t left, off;
+
+			if (s->busy)
+				continue;
+			off = locate(&et->plan, lin, &left);
+			if (left > limit - lin)
+				left = limit - lin;
+			s->busy = 1;
+			s->lin = lin;
+			s->off = off;
+			s->len = (uint32_t)(left < job->bs ? left : job->bs);
+			s->done = 0;
+			s->again = 0;
+			if (phase == PHASE_WRITE) {
+				struct unit_key key = { job->ctx->run_id,
+							w->t->ident, off, pass };
+
+				unit_fill(job->ctx, s->buf, s->len, key);
+			}
+			queue(w, s, (int)i, phase);
+			lin += s->len;
+			inflight++;
+		}
+		if (!inflight)
+			break;
+
+		io_uring_submit_and_wait_timeout(&w->ring, &cqe, 1, &ts, NULL);
+		io_uring_for_each_cqe(&w->ring, head, cqe) {
+			int idx = (int)io_uring_cqe_get_data64(cqe);
+			struct slot *s = &w->slots[idx];
+			int res = cqe->res;
+
+			seen++;
+			atomic_store(&et->slot_since[idx], 0);
+			if (res == -EAGAIN && ++s->again < MAX_AGAIN) {
+				queue(w, s, idx, phase);
+				continue;
+			}
+			if (res > 0 && s->done + (uint32_t)res < s->len) {
+				/* Short transfer: ask for the rest. */
+				s->done += (uint32_t)res;
+				queue(w, s, idx, phase);
+				continue;
+			}
+			if (res <= 0) {
+				/* 0 is no progress at all: say EIO, not loop. */
+				record_error(w, phase, pass, s->off + s->done,
+					     s->len - s->done, res ? -res : EIO);
+				if (phase == PHASE_WRITE)
+					add_hole(et, s->lin, s->len);
+			} else {
+				if (phase == PHASE_VERIFY)
+					check_buffer(w, s, pass, holes);
+				if (phase == PHASE_WRITE)
+					atomic_fetch_add(&et->bytes_written, s->len);
+				else
+					atomic_fetch_add(&et->bytes_read, s->len);
+				ok += s->len;
+			}
+			atomic_fetch_add(&et->phase_done, s->len);
+			s->busy = 0;
+			inflight--;
+		}
+		io_uring_cq_advance(&w->ring, seen);
+
+		/* Its buffers may still be in the kernel's hands: leave them. */
+		if (stalled(et))
+			return -ETIMEDOUT;
+		if (atomic_load(&job->stop) || w->vanished)
+			stop = 1;
+		if (timed && w->end_ns && timing_now_ns() >= w->end_ns) {
+			w->out_of_time = 1;
+			stop = 1;
+		}
+	}
+	record_pass(et, pass, phase, ok, timing_now_ns() - t0, lin);
+	return (int64_t)lin;
+}
+
+static int flush(struct worker *w, uint32_t pass)
+{
+	struct engine_target *et = w->et;
+	atomic_uint_fast64_t *since = &et->slot_since[w->job->qd];
+	uint64_t t0 = timing_now_ns();
+	int ret;
+
+	atomic_store(&et->phase, PHASE_FLUSH);
+	atomic_store(since, job_now(w->job));
+	ret = fdatasync(w->t->fd);
+	atomic_store(since, 0);
+	if (ret < 0)
+		record_error(w, PHASE_FLUSH, pass, 0, 0, errno);
+	record_pass(et, pass, PHASE_FLUSH, 0, timing_now_ns() - t0,
+		    ret == 0 ? et->plan.region : 0);
+	return stalled(et) ? -ETIMEDOUT : 0;
+}
+
+/* Reads the pass an earlier write left: the newest found at start, middle, end. */
+static uint32_t find_pass(struct worker *w)
+{
+	struct engine_target *et = w->et;
+	uint64_t region = et->plan.region;
+	uint64_t probes[3] = { 0, region / 2, region - UNIT_SIZE };
+	uint32_t best = 0;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		struct unit_header h;
+		uint64_t left, off = locate(&et->plan,
+					    probes[i] / UNIT_SIZE * UNIT_SIZE,
+					    &left);
+
+		if (read_unit(w, off) != UNIT_SIZE ||
+		    !unit_parse(w->scratch, &h))
+			continue;
+		if (h.key.run_id == w->job->ctx->run_id &&
+		    h.key.ident == w->t->ident && h.key.offset == off &&
+		    h.key.pass > best)
+			best = h.key.pass;
+	}
+	return best;
+}
+
+static int setup(struct worker *w)
+{
+	struct engine_job *job = w->job;
+	struct engine_target *et = w->et;
+	struct io_uring_params p;
+	struct iovec *iov;
+	size_t align = w->t->lbs > 4096 ? w->t->lbs : 4096;
+	unsigned i;
+	int ret;
+
+	w->slots = calloc(job->qd, sizeof(*w->slots));
+	iov = calloc(job->qd, sizeof(*iov));
+	if (!w->slots || !iov ||
+	    posix_memalign((void **)&w->mem, align, job->qd * job->bs) ||
+	    posix_memalign((void **)&w->scratch, align, UNIT_SIZE)) {
+		free(iov);
+		set_why(et, "cannot allocate %u buffers of %llu bytes", job->qd,
+			(unsigned long long)job->bs);
+		return -ENOMEM;
+	}
+	for (i = 0; i < job->qd; i++) {
+		w->slots[i].buf = w->mem + (size_t)i * job->bs;
+		iov[i].iov_base = w->slots[i].buf;
+		iov[i].iov_len = job->bs;
+	}
+
+	memset(&p, 0, sizeof(p));
+	/* Both flags cut overhead where the kernel has them (6.0, 5.19). */
+	p.flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN;
+	ret = io_uring_queue_init_params(job->qd, &w->ring, &p);
+	if (ret == -EINVAL) {
+		memset(&p, 0, sizeof(p));
+		ret = io_uring_queue_init_params(job->qd, &w->ring, &p);
+	}
+	if (ret < 0) {
+		free(iov);
+		set_why(et, "cannot set up io_uring: %s", strerror(-ret));
+		return ret;
+	}
+	w->ring_ok = 1;
+	/* Registration saves a page walk per request; without it, still run. */
+	w->fixed_bufs = io_uring_register_buffers(&w->ring, iov, job->qd) == 0;
+	w->fixed_file = io_uring_register_files(&w->ring, &w->t->fd, 1) == 0;
+	free(iov);
+	return 0;
+}
+
+static void teardown(struct worker *w)
+{
+	/*
+	 * A ring is torn down asynchronously after its fd closes, and until
+	 * then its registered file keeps the device claimed (O_EXCL): a kiln
+	 * run straight after would find the device busy. Unregistering waits.
+	 */
+	if (w->ring_ok && w->fixed_file)
+		io_uring_unregister_files(&w->ring);
+	if (w->ring_ok && w->fixed_bufs)
+		io_uring_unregister_buffers(&w->ring);
+	if (w->ring_ok)
+		io_uring_queue_exit(&w->ring);
+	free(w->slots);
+	free(w->mem);
+	free(w->scratch);
+}
+
+static int done_passes(struct worker *w, unsigned iter)
+{
+	struct engine_job *job = w->job;
+
+	if (atomic_load(&job->stop) || w->vanished || w->out_of_time)
+		return 1;
+	if (w->end_ns && timing_now_ns() >= w->end_ns)
+		return 1;
+	if (job->passes)
+		return iter >= job->passes;
+	/* No passes given: one, or as many as the duration allows. */
+	return !job->duration_ns;
+}
+
+/* One write pass and its flush: the region position it reached, or < 0. */
+static int64_t write_pass(struct worker *w, uint32_t pass)
+{
+	struct engine_target *et = w->et;
+	int64_t r;
+
+	et->nholes = 0;
+	et->holes_full = 0;
+	r = run_phase(w, PHASE_WRITE, pass, 0, et->plan.region, 1, 0);
+	if (r < 0)
+		return r;
+	if (flush(w, pass) < 0)
+		return -ETIMEDOUT;
+	if (et->nholes)
+		qsort(et->holes, et->nholes, sizeof(*et->holes), cmp_hole);
+	pthread_mutex_lock(&et->lock);
+	if ((uint64_t)r == et->plan.region)
+		et->region_writes++;
+	et->last_written = pass;
+	et->last_reached = (uint64_t)r;
+	pthread_mutex_unlock(&et->lock);
+	return r;
+}
+
+static void set_verified(struct engine_target *et, uint32_t pass, int found)
+{
+	pthread_mutex_lock(&et->lock);
+	et->verified_pass = pass;
+	if (found >= 0)
+		et->pass_found = found;
+	pthread_mutex_unlock(&et->lock);
+}
+
+/* ENGINE_VERIFY: what the plan says was written, or the pass on disk. */
+static int64_t verify_pass(struct worker *w)
+{
+	struct engine_target *et = w->et;
+	const struct engine_plan *p = &et->plan;
+	uint32_t pass = p->verify_pass;
+	uint64_t cut = p->verify_cut && p->verify_cut < p->region ?
+		       p->verify_cut : p->region;
+	int64_t r;
+
+	if (!pass) {
+		pass = find_pass(w);
+		set_verified(et, pass ? pass : 1, pass != 0);
+		if (!pass)
+			pass = 1;
+	} else {
+		set_verified(et, pass, -1);
+	}
+	r = run_phase(w, PHASE_VERIFY, pass, 0, cut, 1, 0);
+	/* Past where a cut-short pass stopped, the pass before it is there. */
+	if (r == (int64_t)cut && cut < p->region && pass > 1 &&
+	    !atomic_load(&w->job->stop) && !w->vanished && !w->out_of_time)
+		r = run_phase(w, PHASE_VERIFY, pass - 1, cut, p->region, 1, 0);
+	return r;
+}
+
+void *worker_run(void *arg)
+{
+	struct engine_target *et = arg;
+	struct engine_job *job = et->job;
+	struct worker w = { .job = job, .et = et, .t = et->t };
+	const struct engine_plan *p = &et->plan;
+	uint32_t written = 0;
+	unsigned iter;
+	int64_t r = 0;
+
+	if (job->duration_ns)
+		w.end_ns = job->start_ns + job->duration_ns;
+	if (setup(&w) < 0) {
+		leave_running(et, STATE_BROKEN);
+		teardown(&w);
+		engine_wake(job);
+		return NULL;
+	}
+
+	for (iter = 1;; iter++) {
+		uint64_t limit = p->region;
+
+		switch (p->mode) {
+		case ENGINE_WRITE_VERIFY:
+		case ENGINE_WRITE:
+			if (!p->write_passes || et->region_writes < p->write_passes) {
+				r = write_pass(&w, iter);
+				if (r < 0)
+					return NULL;
+				limit = (uint64_t)r;
+				written = iter;
+			}
+			if (p->mode == ENGINE_WRITE || !written || !limit ||
+			    atomic_load(&job->stop) || w.vanished)
+				break;
+			/* What this pass wrote is checked even when time is up. */
+			set_verified(et, written, -1);
+			r = run_phase(&w, PHASE_VERIFY, written, 0, limit, 0,
+				      written == iter && et->nholes);
+			break;
+		case ENGINE_VERIFY:
+			r = verify_pass(&w);
+			break;
+		default:
+			r = run_phase(&w, PHASE_READ, 0, 0, p->region, 1, 0);
+			break;
+		}
+		if (r < 0)
+			return NULL;
+		if (done_passes(&w, iter))
+			break;
+	}
+
+	atomic_store(&et->phase, PHASE_END);
+	if (atomic_load(&job->stop))
+		set_why(et, "interrupted");
+	else if (w.out_of_time)
+		set_why(et, "the duration ran out in pass %u", iter);
+	leave_running(et, atomic_load(&job->stop) ? STATE_STOPPED : STATE_DONE);
+	teardown(&w);
+	engine_wake(job);
+	return NULL;
+}
+
