@@ -34,6 +34,7 @@ LIBURING_A := /usr/lib/x86_64-linux-gnu/liburing.a
 KILN_SRCS := \
 	tools/kiln/burn.c \
 	tools/kiln/burncmd.c \
+	tools/kiln/complain.c \
 	tools/kiln/crc32c.c \
 	tools/kiln/deadline.c \
 	tools/kiln/discover.c \
@@ -71,6 +72,7 @@ KILN_SRCS := \
 	tools/kiln/settings.c \
 	tools/kiln/signature.c \
 	tools/kiln/smartjson.c \
+	tools/kiln/subproc.c \
 	tools/kiln/summary.c \
 	tools/kiln/sysfs.c \
 	tools/kiln/target.c \

@@ -5,23 +5,6 @@
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/host.sh"
 
-test_expect_success 'out/kiln is one static binary' '
-	file "$TOP/out/kiln" >"$TEST_TMP/file" &&
-	grep_in "statically linked" "$TEST_TMP/file"
-'
-
-test_expect_success 'a missing file is created with --size and burnt in' '
-	"$KILN" burn --size 8M "$TEST_TMP/a.img" --out "$TEST_TMP/f" \
-		>"$TEST_TMP/f.out" 2>&1 &&
-	[ "$(stat -c %s "$TEST_TMP/a.img")" = 8388608 ] &&
-	grep_in "kiln burn: PASS, 1 target" "$TEST_TMP/f/summary.txt"
-'
-
-test_expect_success 'a file that holds kiln data is written again' '
-	"$KILN" burn "$TEST_TMP/a.img" >"$TEST_TMP/f2.out" 2>&1 &&
-	grep_in "kiln-data" "$TEST_TMP/f2.out"
-'
-
 need_root
 
 test_expect_success 'four loop devices: write-verify passes on all' '

@@ -6,22 +6,6 @@
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/host.sh"
 
-test_expect_success 'an existing foreign file is refused without --destroy-data' '
-	head -c 4194304 /dev/urandom >"$TEST_TMP/foreign" &&
-	before=$(sum_of "$TEST_TMP/foreign") &&
-	{ "$KILN" burn "$TEST_TMP/foreign" >"$TEST_TMP/o" 2>"$TEST_TMP/e"; test $? = 2; } &&
-	grep_in "refusing to write $TEST_TMP/foreign" "$TEST_TMP/e" &&
-	grep_in "destroy-data" "$TEST_TMP/e" &&
-	[ "$(sum_of "$TEST_TMP/foreign")" = "$before" ]
-'
-
-test_expect_success '... read without it, and written with it' '
-	"$KILN" burn --mode read "$TEST_TMP/foreign" >"$TEST_TMP/o" 2>&1 &&
-	[ "$(sum_of "$TEST_TMP/foreign")" = "$before" ] &&
-	"$KILN" burn --destroy-data "$TEST_TMP/foreign" >"$TEST_TMP/o" 2>&1 &&
-	[ "$(sum_of "$TEST_TMP/foreign")" != "$before" ]
-'
-
 need_root
 command -v sfdisk >/dev/null || test_skip_all "needs sfdisk"
 

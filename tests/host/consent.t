@@ -30,24 +30,6 @@ sample () {
 	python3 -c "import sys; s, i = int(sys.argv[1]), int(sys.argv[2]); print((i * ((s - 65536) // 63)) & ~4095)" "$1" "$2"
 }
 
-test_expect_success 'a file: --destroy-data 0, no and --json 0 are no consent, no target' '
-	head -c 4194304 /dev/urandom >"$TEST_TMP/data.img" &&
-	s=$(sha "$TEST_TMP/data.img") && cd "$TEST_TMP" &&
-	for words in "--destroy-data 0" "--destroy-data no" "--destroy-data off" \
-		"--json 0 --destroy-data false"; do
-		refused "refusing to write data.img" burn $words --size 1M data.img ||
-			return 1
-		[ ! -e 0 ] && [ ! -e no ] && [ ! -e off ] && [ ! -e false ] || return 1
-	done &&
-	cd "$TOP" && [ "$(sha "$TEST_TMP/data.img")" = "$s" ]
-'
-
-test_expect_success 'a mistyped device is never created under /dev' '
-	refused "no such device (kiln never creates a file under /dev)" \
-		burn --size 1M /dev/kiln-no-such-disk &&
-	[ ! -e /dev/kiln-no-such-disk ]
-'
-
 need_root
 command -v sfdisk >/dev/null && command -v wipefs >/dev/null ||
 	test_skip_all "needs sfdisk and wipefs"

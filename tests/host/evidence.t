@@ -8,62 +8,6 @@
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/host.sh"
 
-test_expect_success 'a writing run refuses a given run id (exit 2)' '
-	for mode in write-verify write; do
-		{ "$KILN" burn --mode $mode --run-id 6b696c6e --size 1M \
-			"$TEST_TMP/r.img" 2>"$TEST_TMP/e"; test $? = 2; } || return 1
-		grep_in "run-id is only for mode verify" "$TEST_TMP/e" || return 1
-	done &&
-	[ ! -e "$TEST_TMP/r.img" ]
-'
-
-test_expect_success 'two writes of one file never share a run id' '
-	"$KILN" burn --mode write --size 4M --json "$TEST_TMP/f.img" \
-		>"$TEST_TMP/a.json" 2>/dev/null &&
-	"$KILN" burn --mode write --json "$TEST_TMP/f.img" >"$TEST_TMP/b.json" \
-		2>/dev/null &&
-	[ "$(json_get "$TEST_TMP/a.json" "d[\"run_id\"]")" != \
-	  "$(json_get "$TEST_TMP/b.json" "d[\"run_id\"]")" ]
-'
-
-test_expect_success 'verify --from a file run: PASS, and it says which pass' '
-	"$KILN" burn --mode write --passes 3 --out "$TEST_TMP/w" "$TEST_TMP/f.img" \
-		>/dev/null 2>&1 &&
-	"$KILN" burn --mode verify --from "$TEST_TMP/w" --out "$TEST_TMP/v" \
-		>"$TEST_TMP/v.out" 2>&1 &&
-	grep_in "pass 3 of run $(json_get "$TEST_TMP/w/result.json" "d[\"run_id\"]") from $TEST_TMP/w" \
-		"$TEST_TMP/v.out" &&
-	[ "$(json_get "$TEST_TMP/v/result.json" "d[\"targets\"][0][\"verified_pass\"]")" = 3 ] &&
-	[ "$(json_get "$TEST_TMP/v/result.json" "d[\"verdict\"]")" = PASS ]
-'
-
-test_expect_success 'verify --from with --run-id, or from another mode, is refused' '
-	{ "$KILN" burn --mode verify --from "$TEST_TMP/w" --run-id 12 \
-		2>"$TEST_TMP/e"; test $? = 2; } &&
-	grep_in "not both" "$TEST_TMP/e" &&
-	{ "$KILN" burn --from "$TEST_TMP/w" "$TEST_TMP/f.img" 2>"$TEST_TMP/e"
-	  test $? = 2; } &&
-	grep_in "--from is for --mode verify" "$TEST_TMP/e" &&
-	{ "$KILN" burn --mode verify --from "$TEST_TMP/nowhere" 2>"$TEST_TMP/e"
-	  test $? = 2; } &&
-	grep_in "cannot read the run record" "$TEST_TMP/e"
-'
-
-test_expect_success 'a target that is not in the record is refused' '
-	"$KILN" burn --size 4M "$TEST_TMP/other.img" >/dev/null 2>&1 &&
-	{ "$KILN" burn --mode verify --from "$TEST_TMP/w" "$TEST_TMP/other.img" \
-		2>"$TEST_TMP/e"; test $? = 2; } &&
-	grep_in "is not in the run record of $TEST_TMP/w" "$TEST_TMP/e"
-'
-
-test_expect_success 'verify without a record says what it cannot see' '
-	id=$(json_get "$TEST_TMP/w/result.json" "d[\"run_id\"]") &&
-	{ "$KILN" burn --mode verify --run-id "$id" "$TEST_TMP/f.img" \
-		>"$TEST_TMP/o" 2>&1; test $? = 0; } &&
-	grep_in "verified without the run record (--from RUN_DIR): a shrunk disk or a lost pass cannot be seen" \
-		"$TEST_TMP/o"
-'
-
 need_root
 
 test_expect_success 'a device shrunk after the write FAILs as shrunk' '

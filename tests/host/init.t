@@ -39,13 +39,29 @@ cat >"$fake/findfs" <<'SH'
 #!/bin/sh
 [ -n "$FAKE_STICK" ] && echo "$FAKE_STICK"
 SH
-chmod +x "$fake/kiln" "$fake/findfs"
+# The init looks at every other disk read-only for kiln's boot files: the
+# fake mount shows them on the devices in FAKE_BOOT_MEDIA, fails on others.
+cat >"$fake/mount" <<'SH'
+#!/bin/sh
+# mount -t FS -o ro DEV DIR
+case " $FAKE_BOOT_MEDIA " in
+*" $5 "*) mkdir -p "$6/kiln" && : >"$6/kiln/vmlinuz" && exit 0 ;;
+esac
+exit 32
+SH
+cat >"$fake/umount" <<'SH'
+#!/bin/sh
+rm -rf "$1/kiln"
+SH
+chmod +x "$fake/kiln" "$fake/findfs" "$fake/mount" "$fake/umount"
 
 # machine NAME: a fake root with two disks, a NIC and two modaliases.
 machine () {
 	ROOT="$TEST_TMP/$1"
 	rm -rf "$ROOT"
 	mkdir -p "$ROOT/proc" "$ROOT/sys/block/sda" "$ROOT/sys/block/sdb" \
+		"$ROOT/sys/class/block/sda" "$ROOT/sys/class/block/sdb" \
+		"$ROOT/sys/class/block/sdz1" "$ROOT/sys/class/block/loop0" \
 		"$ROOT/sys/devices/pci0000:00/0000:00:1f.2" \
 		"$ROOT/sys/devices/pci0000:00/0000:00:03.0" \
 		"$ROOT/sys/class/net/eth0/device" "$ROOT/sys/class/net/lo"
@@ -90,6 +106,7 @@ test_expect_success 'a full boot: mounts, drivers, stick, kiln run, results, pow
 '
 
 test_expect_success 'the order: mount the stick, then run kiln, then unmount' '
+	machine order && FAKE_STICK=/dev/sdz1 boot &&
 	awk "/^mount -t vfat/ { m = NR } /^kiln run/ { k = NR } /^umount/ { u = NR }
 		END { exit !(m < k && k < u) }" "$MOCK"
 '
@@ -147,6 +164,21 @@ test_expect_success 'PXE-booted (BOOTIF=): the wired NIC gets DHCP' '
 test_expect_success 'not PXE-booted: no DHCP' '
 	machine nopxe && FAKE_STICK= boot &&
 	! grep -q "^udhcpc" "$MOCK"
+'
+
+test_expect_success 'another disk holding kiln boot files is protected too' '
+	machine media && FAKE_STICK=/dev/sdz1 FAKE_BOOT_MEDIA=/dev/sdb boot &&
+	grep -qx "kiln run --results /mnt/kiln --protect /dev/sdz1 --protect /dev/sdb" \
+		"$MOCK" &&
+	grep_in "kiln-init: /dev/sdb holds kiln" "$TEST_TMP/out" &&
+	grep_in "boot files: protected" "$TEST_TMP/out" &&
+	! grep -q "/dev/sda holds" "$TEST_TMP/out"
+'
+
+test_expect_success 'the stick is not looked at twice; no other media: none protected' '
+	machine nomedia && FAKE_STICK=/dev/sdz1 FAKE_BOOT_MEDIA=/dev/sdz1 boot &&
+	grep -qx "kiln run --results /mnt/kiln --protect /dev/sdz1" "$MOCK" &&
+	! grep -q "holds kiln" "$TEST_TMP/out"
 '
 
 test_done

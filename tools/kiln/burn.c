@@ -20,6 +20,7 @@
 #include "burn.h"
 #include "crc32c.h"
 #include "health.h"
+#include "complain.h"
 #include "kiln.h"
 #include "ocptv.h"
 #include "options.h"
@@ -50,18 +51,6 @@ static void on_signal(int sig)
 		engine_wake(signal_job);
 	/* A second signal is the user insisting: let it kill. */
 	signal(sig, SIG_DFL);
-}
-
-__attribute__((format(printf, 1, 2)))
-static void complain(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("kiln: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
 }
 
 /* The machinery of one burn; the facts of the run are in the record. */

@@ -13,21 +13,10 @@
 
 #include "burn.h"
 #include "burncmd.h"
+#include "complain.h"
 #include "kiln.h"
 #include "options.h"
 #include "result.h"
-
-__attribute__((format(printf, 1, 2)))
-static void complain(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("kiln: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 static const struct options_cmd burn_cmd = {
 	"burn", "[OPTIONS] TARGET...",

@@ -18,6 +18,7 @@
 
 #include "deadline.h"
 #include "gate.h"
+#include "complain.h"
 #include "kiln.h"
 #include "result.h"
 
@@ -26,18 +27,6 @@ struct gate {
 	struct settings *s;
 	const struct safety_env *env;
 };
-
-__attribute__((format(printf, 1, 2)))
-static void complain(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("kiln: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 static int engine_mode(int mode)
 {

@@ -19,8 +19,7 @@
 #include <unistd.h>
 
 #include "health.h"
-
-extern char **environ;
+#include "subproc.h"
 
 /* "1,234" -> 1234; -1 when no number starts there. */
 static long long number(const char *p)
@@ -105,49 +104,14 @@ struct child {
 static int start(const char *smartctl, const char *dev, struct child *c)
 {
 	char *argv[] = { (char *)smartctl, "-H", "-A", (char *)dev, NULL };
-	posix_spawn_file_actions_t fa;
-	int pipefd[2], ret;
 
-	c->fd = -1;
-	if (pipe2(pipefd, O_CLOEXEC) < 0)
-		return -errno;
-	/* Read side never blocks: many children are read in one loop. */
-	fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
-	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
-	ret = -posix_spawn(&c->pid, smartctl, &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(pipefd[1]);
-	if (ret)
-		close(pipefd[0]);
-	else
-		c->fd = pipefd[0];
-	return ret;
+	return subproc_start(smartctl, argv, 1, &c->pid, &c->fd);
 }
 
 /* Reads what one smartctl has to say now; 0 at its end (or no memory). */
 static int drain(struct child *c, struct health *h)
 {
-	ssize_t n;
-
-	if (h->len + 4096 + 1 > c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 16384;
-		char *grown = realloc(h->text, cap);
-
-		if (!grown)
-			return 0;
-		h->text = grown;
-		c->cap = cap;
-	}
-	n = read(c->fd, h->text + h->len, 4096);
-	if (n < 0 && (errno == EAGAIN || errno == EINTR))
-		return 1;
-	if (n <= 0)
-		return 0;
-	h->len += (size_t)n;
-	h->text[h->len] = 0;
-	return 1;
+	return subproc_read(c->fd, &h->text, &h->len, &c->cap);
 }
 
 int health_read_many(const char *smartctl, const char *const *devs, int n,

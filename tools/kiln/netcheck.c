@@ -17,8 +17,7 @@
 #include <unistd.h>
 
 #include "netcheck.h"
-
-extern char **environ;
+#include "subproc.h"
 
 /* The number after "key": within the object that follows section. */
 static double number_in(const char *json, const char *section, const char *key)
@@ -61,8 +60,7 @@ int netcheck_start(struct netcheck *n, const char *iperf3, const char *spec,
 	char host[256], port[16] = "5201", secs[16], *colon;
 	char *argv[] = { (char *)iperf3, "-J", "-c", host, "-p", port, "-t",
 			 secs, NULL };
-	posix_spawn_file_actions_t fa;
-	int pipefd[2], ret;
+	int ret;
 
 	memset(n, 0, sizeof(*n));
 	n->fd = -1;
@@ -76,52 +74,26 @@ int netcheck_start(struct netcheck *n, const char *iperf3, const char *spec,
 		snprintf(port, sizeof(port), "%.15s", colon + 1);
 	}
 	snprintf(secs, sizeof(secs), "%u", seconds);
-	if (pipe2(pipefd, O_CLOEXEC) < 0) {
-		ret = -errno;
-		snprintf(n->error, sizeof(n->error), "%s", strerror(errno));
-		return ret;
-	}
-	fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
-	ret = -posix_spawn(&n->pid, iperf3, &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(pipefd[1]);
-	if (ret) {
-		close(pipefd[0]);
-		n->pid = 0;
+	ret = subproc_start(iperf3, argv, 0, &n->pid, &n->fd);
+	if (ret)
 		snprintf(n->error, sizeof(n->error), "cannot run %s: %s", iperf3,
 			 strerror(-ret));
-		return ret;
-	}
-	n->fd = pipefd[0];
-	return 0;
+	return ret;
 }
 
 void netcheck_poll(struct netcheck *n)
 {
+	size_t before;
+
 	while (n->fd >= 0) {
-		ssize_t got;
-
-		if (n->len + 4096 + 1 > n->cap) {
-			size_t cap = n->cap ? n->cap * 2 : 65536;
-			char *grown = realloc(n->out, cap);
-
-			if (!grown)
-				return;
-			n->out = grown;
-			n->cap = cap;
-		}
-		got = read(n->fd, n->out + n->len, 4096);
-		if (got < 0 && (errno == EAGAIN || errno == EINTR))
-			return;
-		if (got <= 0) {
+		before = n->len;
+		if (!subproc_read(n->fd, &n->out, &n->len, &n->cap)) {
 			close(n->fd);
 			n->fd = -1;
 			return;
 		}
-		n->len += (size_t)got;
-		n->out[n->len] = 0;
+		if (n->len == before)
+			return;		/* nothing more for now */
 	}
 }
 

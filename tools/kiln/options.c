@@ -20,16 +20,6 @@
 /* kiln.cfg is a few lines on a stick; anything this big is not one. */
 #define CFG_MAX (1 << 20)
 
-__attribute__((format(printf, 3, 4)))
-static void say(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
-
 void options_problem(struct settings_problems *p, const char *fmt, ...)
 {
 	va_list ap;
@@ -73,7 +63,7 @@ int options_parse(struct settings *s, const struct options_cmd *cmd,
 			k = settings_key(name);
 		}
 		if (!k || !(k->scope & cmd->scope)) {
-			say(err, errlen, "unknown option '%.*s' (try kiln %s "
+			snprintf(err, errlen, "unknown option '%.*s' (try kiln %s "
 			    "--help)", (int)(eq ? eq - a : (long)strlen(a)) > 60 ?
 			    60 : (int)(eq ? eq - a : (long)strlen(a)), a,
 			    cmd->name);
@@ -90,7 +80,7 @@ int options_parse(struct settings *s, const struct options_cmd *cmd,
 		} else if (i + 1 < argc) {
 			value = argv[++i];
 		} else {
-			say(err, errlen, "--%s needs a value (%s)", k->name,
+			snprintf(err, errlen, "--%s needs a value (%s)", k->name,
 			    k->want);
 			return -EINVAL;
 		}

@@ -23,6 +23,7 @@
 
 #include "burn.h"
 #include "burncmd.h"
+#include "complain.h"
 #include "discover.h"
 #include "inventory.h"
 #include "finish.h"
@@ -55,19 +56,6 @@ static const struct options_cmd run_cmd = {
 	"ROOT/kiln-results/MACHINE/RUN/ on the stick.",
 	SCOPE_RUN,
 };
-
-__attribute__((format(printf, 1, 2)))
-static void say(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("kiln: ", stdout);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	fputc('\n', stdout);
-	fflush(stdout);
-}
 
 /* --protect DEV: every one a block device, or nothing starts. */
 static int protect_devices(const struct settings *s, dev_t *devs,
@@ -105,7 +93,7 @@ static void say_unmatched(const struct settings *s,
 		ids[i] = &inv->disks[i].id;
 	plan_consent_unmatched(s, ids, inv->ndisks, words, sizeof(words));
 	if (words[0])
-		say("destroy-data names %s: no such disk (a typo?): no consent "
+		complain_out("destroy-data names %s: no such disk (a typo?): no consent "
 		    "for it", words);
 	free(ids);
 }
@@ -211,7 +199,7 @@ static int verify_pending(const struct settings *run, const char *machine_dir,
 	int code;
 
 	if (result_load(pending, &rec, err, sizeof(err))) {
-		say("%s", err);
+		complain_out("%s", err);
 		return KILN_EXIT_CANNOT;
 	}
 	settings_defaults(&s);
@@ -227,7 +215,7 @@ static int verify_pending(const struct settings *run, const char *machine_dir,
 	r.run_id = rec.run_id;
 	r.pending_of = pending;
 	r.kmsg = 1;
-	say("a power-cut test is pending: verifying %s, written before the "
+	complain_out("a power-cut test is pending: verifying %s, written before the "
 	    "power was cut, first", pending);
 	code = burncmd_add_recorded(&r, &rec);
 	if (!code) {
@@ -336,7 +324,7 @@ static int countdown(unsigned seconds, int nwrite)
 		p[i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
 	/* Standard input too, when kiln run is started by hand. */
 	p[n] = (struct pollfd){ .fd = isatty(0) ? 0 : -1, .events = POLLIN };
-	say("%d disk%s will be OVERWRITTEN. Press any key on any console "
+	complain_out("%d disk%s will be OVERWRITTEN. Press any key on any console "
 	    "to stop.", nwrite, nwrite == 1 ? "" : "s");
 	for (left = seconds; left > 0 && !aborted; left--) {
 		printf("kiln: writing in %u s\n", left);
@@ -430,7 +418,7 @@ int run_main(int argc, char **argv)
 	fflush(stdout);
 
 	if (discover_scan(&o, &inv)) {
-		say("discovery failed: out of memory");
+		complain_out("discovery failed: out of memory");
 		record_free(&rec);
 		settings_free(&s);
 		free(args);
@@ -443,8 +431,8 @@ int run_main(int argc, char **argv)
 
 	if (problems.n) {
 		for (i = 0; i < problems.n; i++)
-			say("bad setting: %s", problems.text[i]);
-		say("not starting: fix the settings above (kiln.cfg or the "
+			complain_out("bad setting: %s", problems.text[i]);
+		complain_out("not starting: fix the settings above (kiln.cfg or the "
 		    "kernel command line)");
 		write_not_started(folder[0] ? folder : NULL, "bad settings",
 				  &problems);
@@ -453,7 +441,7 @@ int run_main(int argc, char **argv)
 	}
 	apply_profile(&s);
 	if (s.profile == SETTINGS_POWERCUT && !s.results) {
-		say("profile powercut needs a results medium (the stick): the "
+		complain_out("profile powercut needs a results medium (the stick): the "
 		    "next boot verifies what this one writes from its record");
 		code = KILN_EXIT_USAGE;
 		goto out;
@@ -477,7 +465,7 @@ int run_main(int argc, char **argv)
 	if (s.profile == SETTINGS_POWERCUT) {
 		rec.powercut = 1;
 		if (s.after == SETTINGS_REBOOT)
-			say("profile powercut with after=reboot: a warm reboot "
+			complain_out("profile powercut with after=reboot: a warm reboot "
 			    "does not cut the drives' power; cut it by hand, or "
 			    "use after=poweroff");
 	}
@@ -486,7 +474,7 @@ int run_main(int argc, char **argv)
 	inventory_print(&inv, stdout);
 	items = calloc((size_t)inv.ndisks + 1, sizeof(*items));
 	if (!items) {
-		say("out of memory");
+		complain_out("out of memory");
 		code = KILN_EXIT_CANNOT;
 		goto out;
 	}
@@ -506,7 +494,7 @@ int run_main(int argc, char **argv)
 			struct record_disk *rd = record_add(&rec, path, mode);
 
 			if (!rd) {
-				say("out of memory");
+				complain_out("out of memory");
 				code = KILN_EXIT_CANNOT;
 				goto out;
 			}
@@ -522,7 +510,7 @@ int run_main(int argc, char **argv)
 			continue;
 		}
 		if (!record_add(&rec, path, mode)) {
-			say("out of memory");
+			complain_out("out of memory");
 			code = KILN_EXIT_CANNOT;
 			goto out;
 		}
@@ -538,16 +526,16 @@ int run_main(int argc, char **argv)
 			 "%u expected (expect-disks): a disk is missing",
 			 inv.ndisks, inv.ndisks == 1 ? "" : "s",
 			 s.expect_disks);
-		say("%s", rec.failure);
+		complain_out("%s", rec.failure);
 	}
 	if (!rec.n)
-		say("nothing to test: %s", inv.ndisks ? "no disk may be tested"
+		complain_out("nothing to test: %s", inv.ndisks ? "no disk may be tested"
 		    : "no disks found");
 	if (!s.results)
-		say("no results medium: results on the console only");
+		complain_out("no results medium: results on the console only");
 
 	if (nwrite && s.countdown && countdown(s.countdown, nwrite)) {
-		say("stopped by a key press before any write: nothing was "
+		complain_out("stopped by a key press before any write: nothing was "
 		    "written");
 		write_not_started(folder[0] ? folder : NULL,
 				  "stopped by a key press during the countdown",

@@ -365,18 +365,6 @@ static int parse_runid(const char *text, uint64_t *out)
 	return 0;
 }
 
-__attribute__((format(printf, 3, 4)))
-static void say(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
-
 static int set_string(char **field, const char *value)
 {
 	char *copy;
@@ -515,16 +503,16 @@ int settings_set(struct settings *s, const struct settings_key *k,
 
 	ret = set_value(s, k, value);
 	if (ret == -ENOMEM) {
-		say(err, errlen, "out of memory");
+		snprintf(err, errlen, "out of memory");
 		return ret;
 	}
 	if (ret == -E2BIG) {
-		say(err, errlen, "too many --%s (at most %d)", k->name,
+		snprintf(err, errlen, "too many --%s (at most %d)", k->name,
 		    SETTINGS_MAX_PROTECT);
 		return -EINVAL;
 	}
 	if (ret) {
-		say(err, errlen, "bad value for %s: '%.100s' (want %s)",
+		snprintf(err, errlen, "bad value for %s: '%.100s' (want %s)",
 		    as_given(source, k->name, name, sizeof(name)), value,
 		    k->want);
 		return -EINVAL;
@@ -545,37 +533,37 @@ int settings_check(const struct settings *s, char *err, size_t errlen)
 	char name[72];
 
 	if (!s->bs || s->bs % UNIT || s->bs > MAX_BS) {
-		say(err, errlen, "bad value for %s: %llu (want a multiple of "
+		snprintf(err, errlen, "bad value for %s: %llu (want a multiple of "
 		    "4 KiB up to 64 MiB)",
 		    as_given(source_of(s, "bs"), "bs", name, sizeof(name)),
 		    (unsigned long long)s->bs);
 		return -EINVAL;
 	}
 	if (s->span && !s->quick && s->span < UNIT) {
-		say(err, errlen, "bad value for %s: %llu (want 4 KiB or more)",
+		snprintf(err, errlen, "bad value for %s: %llu (want 4 KiB or more)",
 		    as_given(source_of(s, "span"), "span", name, sizeof(name)),
 		    (unsigned long long)s->span);
 		return -EINVAL;
 	}
 	if (s->quick && s->span < 3 * UNIT) {
-		say(err, errlen, "bad value for %s: quick:%llu (want at least "
+		snprintf(err, errlen, "bad value for %s: quick:%llu (want at least "
 		    "12 KiB: three pieces of a 4 KiB unit)",
 		    as_given(source_of(s, "span"), "span", name, sizeof(name)),
 		    (unsigned long long)s->span);
 		return -EINVAL;
 	}
 	if (s->mode == SETTINGS_VERIFY && !s->run_id_set && !s->from) {
-		say(err, errlen, "mode verify needs the record of the write it "
+		snprintf(err, errlen, "mode verify needs the record of the write it "
 		    "checks: --from RUN_DIR, or at least its --run-id");
 		return -EINVAL;
 	}
 	if (s->from && s->mode != SETTINGS_VERIFY) {
-		say(err, errlen, "--from is for --mode verify: it names the run "
+		snprintf(err, errlen, "--from is for --mode verify: it names the run "
 		    "folder of the write to check");
 		return -EINVAL;
 	}
 	if (s->from && s->run_id_set) {
-		say(err, errlen, "--from says the run id: give --from or "
+		snprintf(err, errlen, "--from says the run id: give --from or "
 		    "--run-id, not both");
 		return -EINVAL;
 	}
@@ -585,7 +573,7 @@ int settings_check(const struct settings *s, char *err, size_t errlen)
 	 * and pass.
 	 */
 	if (s->run_id_set && s->mode != SETTINGS_VERIFY) {
-		say(err, errlen, "run-id is only for mode verify: a run that "
+		snprintf(err, errlen, "run-id is only for mode verify: a run that "
 		    "writes always draws a new one");
 		return -EINVAL;
 	}

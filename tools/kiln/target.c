@@ -24,16 +24,6 @@
 
 #include "target.h"
 
-__attribute__((format(printf, 3, 4)))
-static void say(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
-
 /* Whether path would be made in /dev (or below): a mistyped device. */
 static int under_dev(const char *path)
 {
@@ -58,7 +48,7 @@ static int create_file(const char *path, uint64_t size, char *err,
 	int fd, ret = 0;
 
 	if (under_dev(path)) {
-		say(err, errlen, "%s: no such device (kiln never creates a file "
+		snprintf(err, errlen, "%s: no such device (kiln never creates a file "
 		    "under /dev)", path);
 		return -ENOENT;
 	}
@@ -66,14 +56,14 @@ static int create_file(const char *path, uint64_t size, char *err,
 	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		ret = -errno;
-		say(err, errlen, "cannot create %s: %s", path, strerror(errno));
+		snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
 		return ret;
 	}
 	/* Reserve the space now, so a full filesystem shows before the run. */
 	if (fallocate(fd, 0, 0, (off_t)size) < 0) {
 		if (errno != EOPNOTSUPP && errno != ENOSYS) {
 			ret = -errno;
-			say(err, errlen, "cannot allocate %llu bytes for %s: %s",
+			snprintf(err, errlen, "cannot allocate %llu bytes for %s: %s",
 			    (unsigned long long)size, path, strerror(errno));
 			close(fd);
 			unlink(path);
@@ -81,7 +71,7 @@ static int create_file(const char *path, uint64_t size, char *err,
 		}
 		if (ftruncate(fd, (off_t)size) < 0) {
 			ret = -errno;
-			say(err, errlen, "cannot size %s: %s", path,
+			snprintf(err, errlen, "cannot size %s: %s", path,
 			    strerror(errno));
 			close(fd);
 			unlink(path);
@@ -117,12 +107,12 @@ static void say_busy(struct target *t, const struct stat *st, char *err,
 		d.name = id.name;
 		safety_in_use(t->env, &d, &s);
 		if (s.why[0]) {
-			say(err, errlen, "refusing to touch %s: it is in use "
+			snprintf(err, errlen, "refusing to touch %s: it is in use "
 			    "(%s)", t->path, s.why);
 			return;
 		}
 	}
-	say(err, errlen, "refusing to touch %s: it is in use (the kernel "
+	snprintf(err, errlen, "refusing to touch %s: it is in use (the kernel "
 	    "refuses to open it exclusively: mounted, held, or open in "
 	    "another kiln)", t->path);
 }
@@ -148,14 +138,14 @@ static int open_block(struct target *t, const struct stat *st, char *err,
 		if (e == EBUSY)
 			say_busy(t, st, err, errlen);
 		else
-			say(err, errlen, "cannot open %s: %s", t->path,
+			snprintf(err, errlen, "cannot open %s: %s", t->path,
 			    strerror(e));
 		return -e;
 	}
 	/* The name could have changed hands between stat and open. */
 	if (fstat(t->fd, &now) < 0 || !S_ISBLK(now.st_mode) ||
 	    now.st_rdev != st->st_rdev) {
-		say(err, errlen, "%s changed while it was being opened", t->path);
+		snprintf(err, errlen, "%s changed while it was being opened", t->path);
 		return -ESTALE;
 	}
 	t->rdev = now.st_rdev;
@@ -164,7 +154,7 @@ static int open_block(struct target *t, const struct stat *st, char *err,
 	    ioctl(t->fd, BLKSSZGET, &lbs) < 0) {
 		int e = errno;
 
-		say(err, errlen, "cannot read the size of %s: %s", t->path,
+		snprintf(err, errlen, "cannot read the size of %s: %s", t->path,
 		    strerror(e));
 		return -e;
 	}
@@ -206,16 +196,16 @@ static int open_file(struct target *t, char *err, size_t errlen)
 	if (t->fd < 0) {
 		int e = errno;
 
-		say(err, errlen, "cannot open %s: %s", t->path, strerror(e));
+		snprintf(err, errlen, "cannot open %s: %s", t->path, strerror(e));
 		return -e;
 	}
 	if (fstat(t->fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		say(err, errlen, "%s changed while it was being opened", t->path);
+		snprintf(err, errlen, "%s changed while it was being opened", t->path);
 		return -ESTALE;
 	}
 	/* Another kiln on this file: two burns would wreck each other. */
 	if (flock(t->fd, LOCK_EX | LOCK_NB) < 0 && errno == EWOULDBLOCK) {
-		say(err, errlen, "cannot use %s: another kiln holds it", t->path);
+		snprintf(err, errlen, "cannot use %s: another kiln holds it", t->path);
 		return -EBUSY;
 	}
 	t->dev = st.st_dev;
@@ -252,10 +242,10 @@ int target_open(struct target *t, const struct safety_env *env,
 		if (errno != ENOENT || !create || !writable) {
 			ret = -errno;
 			if (errno == ENOENT && writable)
-				say(err, errlen, "%s: no such file or device "
+				snprintf(err, errlen, "%s: no such file or device "
 				    "(give --size to create a file)", path);
 			else
-				say(err, errlen, "%s: %s", path, strerror(errno));
+				snprintf(err, errlen, "%s: %s", path, strerror(errno));
 			return ret;
 		}
 		ret = create_file(path, create, err, errlen);
@@ -264,7 +254,7 @@ int target_open(struct target *t, const struct safety_env *env,
 		t->created = 1;
 		if (stat(path, &st) < 0) {
 			ret = -errno;
-			say(err, errlen, "%s: %s", path, strerror(errno));
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
 			return ret;
 		}
 	}
@@ -276,7 +266,7 @@ int target_open(struct target *t, const struct safety_env *env,
 		t->kind = TARGET_FILE;
 		ret = open_file(t, err, errlen);
 	} else {
-		say(err, errlen, "%s: not a block device or a regular file", path);
+		snprintf(err, errlen, "%s: not a block device or a regular file", path);
 		return -ENOTBLK;
 	}
 	if (ret) {

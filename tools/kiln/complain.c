@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: one line that says what went wrong, headed "kiln: " (see
+ * complain.h). Functions return -errno; the commands say it, with this.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "complain.h"
+
+static void line(FILE *f, const char *fmt, va_list ap)
+{
+	fputs("kiln: ", f);
+	vfprintf(f, fmt, ap);
+	fputc('\n', f);
+	fflush(f);
+}
+
+void complain(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	line(stderr, fmt, ap);
+	va_end(ap);
+}
+
+void complain_out(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	line(stdout, fmt, ap);
+	va_end(ap);
+}

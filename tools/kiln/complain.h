@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KILN_COMPLAIN_H
+#define KILN_COMPLAIN_H
+
+/*
+ * kiln's one way to say something went wrong, as one line: "kiln: cannot
+ * open /dev/sdb: Device or resource busy". complain() writes to stderr;
+ * complain_out() to stdout, which the init copies to every console.
+ */
+__attribute__((format(printf, 1, 2)))
+void complain(const char *fmt, ...);
+
+__attribute__((format(printf, 1, 2)))
+void complain_out(const char *fmt, ...);
+
+#endif
