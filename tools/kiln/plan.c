@@ -302,6 +302,11 @@ void plan_choose(const struct settings *s, const struct discover_inventory *inv,
 		else if (d->safety.class == SAFETY_IN_USE)
 			snprintf(it->why, sizeof(it->why), "in use: %.200s",
 				 d->safety.why);
+		else if (dec.action == PLAN_READ && !d->safety.scanned)
+			/* Unreadable is not "has data": say what it is. */
+			snprintf(it->why, sizeof(it->why), "not proven blank: "
+				 "%.160s; no consent (destroy-data)",
+				 d->safety.why);
 		else
 			snprintf(it->why, sizeof(it->why), "%s", dec.why);
 	}
