@@ -39,7 +39,6 @@
 #define TABLE_EVERY_S 300
 /* How long smartctl may take, for all disks at once. */
 #define SMART_TIMEOUT_S 60
-#define SEC 1000000000ull
 
 static volatile sig_atomic_t interrupted;
 static struct engine_job *signal_job;
@@ -59,7 +58,8 @@ struct burn {
 	struct settings *s;
 	struct safety_env env;		/* the machine's /sys and /proc */
 	struct engine_job job;
-	int ne;				/* disks that burn (not failed before) */
+	/* disks that burn (not failed before) */
+	int ne;
 	struct engine_target **ets;	/* ne of them */
 	struct record_disk **burning;	/* ...and their disks */
 	struct engine_counters *counters;
@@ -68,7 +68,8 @@ struct burn {
 	struct monitor mon;
 	struct folder res;
 	int have_results;
-	FILE *con;		/* the console: stdout, or stderr under --json */
+	/* the console: stdout, or stderr under --json */
+	FILE *con;
 };
 
 uint64_t burn_new_run_id(void)
@@ -115,7 +116,8 @@ static void print_plan(struct burn *b)
 			settings_fmt_size(d->t.size, size, sizeof(size)),
 			d->t.id.identity);
 		if (d->failed[0]) {
-			fprintf(b->con, "  %s  %s\n    FAIL before the burn: %s\n",
+			fprintf(b->con,
+				"  %s  %s\n    FAIL before the burn: %s\n",
 				d->label, d->path, d->failed);
 			continue;
 		}
@@ -125,11 +127,13 @@ static void print_plan(struct burn *b)
 		if (p->mode == ENGINE_VERIFY && p->verify_pass)
 			fprintf(b->con, ", pass %u of run %016llx%s%s",
 				p->verify_pass, (unsigned long long)r->run_id,
-				r->from ? " from " : "", r->from ? r->from : "");
+				r->from ? " from " : "",
+				r->from ? r->from : "");
 		for (e = 0; e < p->next; e++)
 			fprintf(b->con, "%s%llu", e ? ", " : " at ",
 				(unsigned long long)p->ext[e].offset);
-		fprintf(b->con, "%s\n", d->t.direct ? "" : " (no O_DIRECT here)");
+		fprintf(b->con, "%s\n",
+			d->t.direct ? "" : " (no O_DIRECT here)");
 	}
 	for (i = 0; i < r->nnotes; i++)
 		fprintf(b->con, "note: %s\n", r->notes[i]);
@@ -155,16 +159,18 @@ static void read_health(struct burn *b, int after)
 	if (!devs || !h)
 		goto out;
 	for (i = 0; i < r->n; i++)
-		if (!r->disks[i].failed[0] && r->disks[i].t.kind == TARGET_BLOCK &&
+		if (!r->disks[i].failed[0] &&
+		    r->disks[i].t.kind == TARGET_BLOCK &&
 		    !r->disks[i].t.id.backing[0])
 			devs[i] = r->disks[i].path;
 	if (health_read_many(HEALTH_SMARTCTL, devs, r->n, SMART_TIMEOUT_S,
 			     h) == -ETIMEDOUT)
 		for (i = 0; i < r->n; i++)
 			if (devs[i] && !h[i].ran)
-				record_note(r, "%s: smartctl did not answer in "
-					    "%u s (%s the run)", r->disks[i].label,
-					    SMART_TIMEOUT_S,
+				record_note(r,
+					    "%s: smartctl did not answer in "
+					    "%u s (%s the run)",
+					    r->disks[i].label, SMART_TIMEOUT_S,
 					    after ? "after" : "before");
 	for (i = 0; i < r->n; i++) {
 		struct health *to = after ? &r->disks[i].after :
@@ -248,8 +254,9 @@ static void save_units(struct burn *b)
 			snprintf(name, sizeof(name), "bad-unit-%s-%llu.read",
 				 d->label, (unsigned long long)sv[k].offset);
 			keep(b, name, sv[k].read, UNIT_SIZE);
-			snprintf(name, sizeof(name), "bad-unit-%s-%llu.expected",
-				 d->label, (unsigned long long)sv[k].offset);
+			snprintf(name, sizeof(name),
+				 "bad-unit-%s-%llu.expected", d->label,
+				 (unsigned long long)sv[k].offset);
 			keep(b, name, sv[k].expected, UNIT_SIZE);
 		}
 	}
@@ -300,14 +307,14 @@ static int burn_start(struct burn *b)
 	b->job.bs = s->bs;
 	b->job.qd = s->qd;
 	b->job.passes = settings_passes(s);
-	b->job.duration_ns = s->duration * SEC;
-	b->job.deadline_ns = (uint64_t)s->deadline * SEC;
+	b->job.duration_ns = s->duration * TIMING_SEC;
+	b->job.deadline_ns = (uint64_t)s->deadline * TIMING_SEC;
 	b->job.max_detail = s->max_detail;
 	b->job.save_units = s->save_units;
 	b->job.ctx = b->ctx;
 	b->job.wake_fd = -1;
 
-	/* A mark in the kernel's log: boot-to-first-I/O is read off kmsg.log. */
+	/* A mark in the kernel's log: boot-to-first-I/O is read off it. */
 	if (r->kmsg) {
 		FILE *k = fopen("/dev/kmsg", "we");
 
@@ -341,8 +348,10 @@ static int burn_start(struct burn *b)
 		r->have_net = 1;
 		if (netcheck_start(&r->net, NETCHECK_IPERF3, s->iperf,
 				   NETCHECK_SECONDS) == 0)
-			fprintf(b->con, "kiln: iperf3 to %s for %u s beside the "
-				"burn\n", s->iperf, NETCHECK_SECONDS);
+			fprintf(b->con,
+				"kiln: iperf3 to %s for %u s beside the "
+				"burn\n",
+				s->iperf, NETCHECK_SECONDS);
 		else
 			r->net.done = 1;
 	}
@@ -369,10 +378,10 @@ static void burn_loop(struct burn *b)
 	int running;
 
 	now = timing_now_ns();
-	next_sample = now + SEC;
-	next_status = now + s->interval * SEC;
-	next_table = now + TABLE_EVERY_S * SEC;
-	next_checkpoint = now + s->checkpoint * SEC;
+	next_sample = now + TIMING_SEC;
+	next_status = now + s->interval * TIMING_SEC;
+	next_table = now + TABLE_EVERY_S * TIMING_SEC;
+	next_checkpoint = now + s->checkpoint * TIMING_SEC;
 	do {
 		now = timing_now_ns();
 		/* Cut short when a worker ends or a signal comes. */
@@ -389,13 +398,13 @@ static void burn_loop(struct burn *b)
 			netcheck_poll(&r->net);
 		/* On a grid of whole seconds: no drift, whatever the work. */
 		while (next_sample <= now)
-			next_sample += SEC;
+			next_sample += TIMING_SEC;
 		if (now >= next_status && running) {
 			monitor_status(&b->mon, now, 0, line, sizeof(line));
 			fprintf(b->con, "%s\n", line);
 			console_check(b);
 			while (next_status <= now)
-				next_status += s->interval * SEC;
+				next_status += s->interval * TIMING_SEC;
 		}
 		if (now >= next_table && running) {
 			record_judge(r, 0, 0);
@@ -404,13 +413,13 @@ static void burn_loop(struct burn *b)
 			fputc('\n', b->con);
 			console_check(b);
 			while (next_table <= now)
-				next_table += TABLE_EVERY_S * SEC;
+				next_table += TABLE_EVERY_S * TIMING_SEC;
 		}
 		if (now >= next_checkpoint && running) {
 			record_judge(r, 0, 0);
 			checkpoint(b);
 			while (next_checkpoint <= now)
-				next_checkpoint += s->checkpoint * SEC;
+				next_checkpoint += s->checkpoint * TIMING_SEC;
 		}
 	} while (running);
 
@@ -436,7 +445,8 @@ static int burn_finish(struct burn *b)
 	r->ended = time(NULL);
 	r->elapsed_ns = timing_now_ns() - b->job.start_ns;
 	for (i = 0; i < r->n; i++)
-		if (r->disks[i].t.fd >= 0 && !target_path_current(&r->disks[i].t))
+		if (r->disks[i].t.fd >= 0 &&
+		    !target_path_current(&r->disks[i].t))
 			record_note(r, "%s no longer names the device kiln "
 				    "opened (%s): the results are for that "
 				    "device", r->disks[i].path,
@@ -480,7 +490,7 @@ static int burn_finish(struct burn *b)
 		char *jl;
 		size_t jlen;
 
-		/* The run in the OCP Test & Validation format, for pipelines. */
+		/* The run in OCP Test & Validation's format, for pipelines. */
 		jl = ocptv_jsonl(r, &jlen);
 		keep(b, "ocptv.jsonl", jl, jlen);
 		free(jl);

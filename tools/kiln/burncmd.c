@@ -64,8 +64,10 @@ int burncmd_add_recorded(struct record *r, const struct result_record *rec)
 				 path);
 			snprintf(d->t.id.identity, sizeof(d->t.id.identity),
 				 "%s", rd->identity);
-			snprintf(d->failed, sizeof(d->failed), "missing: no disk "
-				 "with identity %.180s is attached", rd->identity);
+			snprintf(d->failed, sizeof(d->failed),
+				 "missing: no disk "
+				 "with identity %.180s is attached",
+				 rd->identity);
 		}
 	}
 	return 0;

@@ -116,7 +116,8 @@ static void make_tables(void)
 	/* Shifting is linear: build each byte table from the 32 basis bits. */
 	for (k = 0; k < 2; k++) {
 		for (b = 0; b < 32; b++)
-			basis[b] = zeros_slow(1u << b, (size_t)SSE42_BLOCK * (k + 1));
+			basis[b] = zeros_slow(1u << b,
+					      (size_t)SSE42_BLOCK * (k + 1));
 		for (j = 0; j < 4; j++)
 			for (i = 0; i < 256; i++) {
 				uint32_t v = 0;
@@ -302,8 +303,9 @@ static uint32_t vpclmul(uint32_t s, const unsigned char *p, size_t len)
 
 	if (len < 512)
 		return pclmul(s, p, len);
-	z0 = _mm512_xor_si512(_mm512_loadu_si512(p),
-			      _mm512_castsi128_si512(_mm_cvtsi32_si128((int)s)));
+	z0 = _mm512_xor_si512(
+		_mm512_loadu_si512(p),
+		_mm512_castsi128_si512(_mm_cvtsi32_si128((int)s)));
 	z1 = _mm512_loadu_si512(p + 64);
 	z2 = _mm512_loadu_si512(p + 128);
 	z3 = _mm512_loadu_si512(p + 192);

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "deadline.h"
+#include "timing.h"
 
 struct shared {
 	pthread_mutex_t lock;
@@ -117,11 +118,11 @@ int deadline_each(void (*fn)(void *item), void *items, size_t size, int n,
 	pthread_attr_destroy(&attr);
 
 	clock_gettime(CLOCK_MONOTONIC, &end);
-	end.tv_sec += (time_t)(timeout_ns / 1000000000ull);
-	end.tv_nsec += (long)(timeout_ns % 1000000000ull);
-	if (end.tv_nsec >= 1000000000L) {
+	end.tv_sec += (time_t)(timeout_ns / TIMING_SEC);
+	end.tv_nsec += (long)(timeout_ns % TIMING_SEC);
+	if (end.tv_nsec >= (long)TIMING_SEC) {
 		end.tv_sec++;
-		end.tv_nsec -= 1000000000L;
+		end.tv_nsec -= (long)TIMING_SEC;
 	}
 	pthread_mutex_lock(&sh->lock);
 	while (sh->pending &&

@@ -17,6 +17,7 @@
 #include "discover.h"
 #include "sysfs.h"
 #include "unit.h"
+#include "timing.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -33,7 +34,8 @@ static int add_controller(const struct discover_options *o,
 	if (!grown)
 		return -ENOMEM;
 	inv->ctrls = grown;
-	pci_controller_read(o->sysroot, o->pciids, pci, &inv->ctrls[inv->nctrls]);
+	pci_controller_read(o->sysroot, o->pciids, pci,
+			    &inv->ctrls[inv->nctrls]);
 	return inv->nctrls++;
 }
 
@@ -80,7 +82,8 @@ static void transport(const char *devpath, const char *name,
 		t = "virtio";
 	else if (strstr(devpath, "/usb"))
 		t = "usb";
-	else if (strstr(devpath, "/end_device-") || strstr(devpath, "/expander-"))
+	else if (strstr(devpath, "/end_device-") ||
+		 strstr(devpath, "/expander-"))
 		t = "sas";
 	else if (strstr(devpath, "/ata"))
 		t = "ata";
@@ -103,8 +106,8 @@ static void link_rate(const struct discover_options *o, const char *devpath,
 
 	p = strstr(devpath, "/ata");
 	if (p && sscanf(p, "/ata%d/", &ata) == 1) {
-		snprintf(dir, sizeof(dir), "%s/class/ata_link/link%d", o->sysroot,
-			 ata);
+		snprintf(dir, sizeof(dir), "%s/class/ata_link/link%d",
+			 o->sysroot, ata);
 		if (sysfs_attr_tidy(dir, "sata_spd", buf, sizeof(buf)) > 0) {
 			snprintf(d->transport, sizeof(d->transport), "sata");
 			if (strcmp(buf, "<unknown>"))
@@ -127,7 +130,8 @@ static void link_rate(const struct discover_options *o, const char *devpath,
 			continue;
 		snprintf(phy, sizeof(phy), "%s/class/sas_phy/%s", o->sysroot,
 			 names[i]);
-		if (sysfs_attr_tidy(phy, "negotiated_linkrate", buf, sizeof(buf)) > 0) {
+		if (sysfs_attr_tidy(phy, "negotiated_linkrate", buf,
+				    sizeof(buf)) > 0) {
 			snprintf(d->link, sizeof(d->link), "%s", buf);
 			break;
 		}
@@ -145,11 +149,12 @@ static void raid_volume(const struct pci_controller *c,
 		return;
 	if (strstr(d->id.model, "LOGICAL VOLUME"))
 		d->raid_volume = 1;
-	/* megaraid_sas: system physical disks on channels 0-1, volumes on 2-3. */
+	/* megaraid_sas: plain disks on channels 0-1, volumes 2-3. */
 	else if (!strcmp(c->driver, "megaraid_sas") && ch >= 2)
 		d->raid_volume = 1;
 	/* mpt2/3sas with IR firmware: volumes on channel 1. */
-	else if ((!strcmp(c->driver, "mpt3sas") || !strcmp(c->driver, "mptsas")) &&
+	else if ((!strcmp(c->driver, "mpt3sas") ||
+		  !strcmp(c->driver, "mptsas")) &&
 		 ch == 1)
 		d->raid_volume = 1;
 	else if (!strcmp(c->driver, "arcmsr") || !strcmp(c->driver, "megaraid"))
@@ -158,8 +163,8 @@ static void raid_volume(const struct pci_controller *c,
 		d->raid_volume = 1;
 }
 
-static void enclosure_slot(const struct discover_options *o, const char *devreal,
-			   struct discover_disk *d)
+static void enclosure_slot(const struct discover_options *o,
+			   const char *devreal, struct discover_disk *d)
 {
 	char base[PATH_MAX], dir[PATH_MAX * 2], real[PATH_MAX], **encs, **comps;
 	int ne, nc, i, k;
@@ -172,13 +177,17 @@ static void enclosure_slot(const struct discover_options *o, const char *devreal
 		for (k = 0; k < nc; k++) {
 			char comp[PATH_MAX * 2 + 64];
 
-			snprintf(comp, sizeof(comp), "%s/%s/device", dir, comps[k]);
+			snprintf(comp, sizeof(comp), "%s/%s/device", dir,
+				 comps[k]);
 			if (!realpath(comp, real) || strcmp(real, devreal))
 				continue;
 			snprintf(comp, sizeof(comp), "%s/%s", dir, comps[k]);
-			snprintf(d->enclosure, sizeof(d->enclosure), "%.63s", encs[i]);
-			if (sysfs_attr_tidy(comp, "slot", d->slot, sizeof(d->slot)) <= 0)
-				snprintf(d->slot, sizeof(d->slot), "%.63s", comps[k]);
+			snprintf(d->enclosure, sizeof(d->enclosure), "%.63s",
+				 encs[i]);
+			if (sysfs_attr_tidy(comp, "slot", d->slot,
+					    sizeof(d->slot)) <= 0)
+				snprintf(d->slot, sizeof(d->slot), "%.63s",
+					 comps[k]);
 			break;
 		}
 		sysfs_list_free(comps, nc);
@@ -196,7 +205,8 @@ static void append(char *buf, size_t len, const char *word)
 static int one_disk(const struct discover_options *o,
 		    struct discover_inventory *inv, const char *name)
 {
-	char dir[PATH_MAX], dev[PATH_MAX + 16], devreal[PATH_MAX], real[PATH_MAX];
+	char dir[PATH_MAX], dev[PATH_MAX + 16], devreal[PATH_MAX],
+		real[PATH_MAX];
 	char buf[64], pci[64], sub[PATH_MAX * 2], **names;
 	struct discover_disk *d, *grown;
 	unsigned maj, min;
@@ -244,10 +254,12 @@ static int one_disk(const struct discover_options *o,
 		const char *base = strrchr(devreal, '/');
 		int h, ch, t, l;
 
-		if (base && sscanf(base + 1, "%d:%d:%d:%d", &h, &ch, &t, &l) == 4)
+		if (base &&
+		    sscanf(base + 1, "%d:%d:%d:%d", &h, &ch, &t, &l) == 4)
 			snprintf(d->hctl, sizeof(d->hctl), "%.31s", base + 1);
 	}
-	transport(strncmp(real, o->sysroot, root) ? real : real + root, name, d);
+	transport(strncmp(real, o->sysroot, root) ? real : real + root, name,
+		  d);
 	link_rate(o, d->devpath, d);
 	if (devreal[0])
 		enclosure_slot(o, devreal, d);
@@ -329,7 +341,7 @@ static int classify_all(const struct discover_options *o,
 			struct discover_inventory *inv)
 {
 	uint64_t deadline = o->deadline_ns ? o->deadline_ns :
-			    60ull * 1000000000ull;
+			    60ull * TIMING_SEC;
 	struct classing *c = calloc((size_t)inv->ndisks + 1, sizeof(*c));
 	int *done = calloc((size_t)inv->ndisks + 1, sizeof(*done));
 	int i, late = 0, ret;
@@ -364,7 +376,7 @@ static int classify_all(const struct discover_options *o,
 		d->safety.class = SAFETY_HAS_DATA;
 		snprintf(d->safety.why, sizeof(d->safety.why), "stalled: no "
 			 "answer in %llu s while reading it to class it",
-			 (unsigned long long)(deadline / 1000000000ull));
+			 (unsigned long long)(deadline / TIMING_SEC));
 	}
 	/* A disk still being read keeps its item: leave them all. */
 	if (!late)

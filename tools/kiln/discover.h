@@ -26,7 +26,8 @@ struct discover_disk {
 	unsigned lbs, pbs;
 	int removable;
 	int read_only;		/* the kernel marks it ro */
-	char transport[16];	/* sata, sas, nvme, usb, virtio, scsi, ata, ... */
+	/* sata, sas, nvme, usb, virtio, scsi, ata, ... */
+	char transport[16];
 	char link[32];		/* "6.0 Gbps" when the kernel knows */
 	int controller;		/* index in controllers, -1: none found */
 	char devpath[PATH_MAX];	/* its device in sysfs, without the root */

@@ -224,7 +224,8 @@ int engine_start(struct engine_job *job, struct engine_target **ets, int n)
 	job->start_ns = timing_now_ns();
 	job->polled_ns = job->start_ns;
 	for (i = 0; i < n && !ret; i++) {
-		ret = -pthread_create(&ets[i]->thread, &attr, worker_run, ets[i]);
+		ret = -pthread_create(&ets[i]->thread, &attr, worker_run,
+				      ets[i]);
 		ets[i]->started = !ret;
 	}
 	pthread_attr_destroy(&attr);
@@ -249,8 +250,8 @@ void engine_wait(struct engine_job *job, uint64_t timeout_ns)
 	uint64_t count;
 
 	if (job->wake_fd < 0) {
-		struct timespec ts = { (time_t)(timeout_ns / 1000000000ull),
-				       (long)(timeout_ns % 1000000000ull) };
+		struct timespec ts = { (time_t)(timeout_ns / TIMING_SEC),
+				       (long)(timeout_ns % TIMING_SEC) };
 
 		nanosleep(&ts, NULL);
 		return;
@@ -277,7 +278,7 @@ int engine_poll(struct engine_job *job, struct engine_target **ets, int n)
 
 	if (real - job->polled_ns > PAUSE_GAP_NS)
 		atomic_fetch_add(&job->paused_ns,
-				 real - job->polled_ns - 1000000000ull);
+				 real - job->polled_ns - TIMING_SEC);
 	job->polled_ns = real;
 	now = job_now(job);
 	for (i = 0; i < n; i++) {
@@ -294,9 +295,11 @@ int engine_poll(struct engine_job *job, struct engine_target **ets, int n)
 		}
 		if (oldest && now > oldest && now - oldest > job->deadline_ns &&
 		    leave_running(et, STATE_STALLED)) {
-			set_why(et, "a request during %s got no answer in %llu s",
+			set_why(et,
+				"a request during %s got no answer in %llu s",
 				engine_phase_name(atomic_load(&et->phase)),
-				(unsigned long long)(job->deadline_ns / 1000000000ull));
+				(unsigned long long)(job->deadline_ns /
+						     TIMING_SEC));
 			continue;
 		}
 		running++;

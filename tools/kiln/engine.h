@@ -111,8 +111,10 @@ struct engine_job {
 	unsigned qd;
 	unsigned passes;		/* 0: until duration */
 	uint64_t duration_ns;		/* 0: until passes */
-	uint64_t deadline_ns;		/* a request older than this is stalled */
-	unsigned max_detail;		/* errors and bad units listed a target */
+	/* a request older than this is stalled */
+	uint64_t deadline_ns;
+	/* errors and bad units listed a target */
+	unsigned max_detail;
 	unsigned save_units;		/* bad units kept whole a target */
 	const struct unit_ctx *ctx;	/* the run's unit format */
 	atomic_int stop;		/* set to stop all targets now */
@@ -123,7 +125,8 @@ struct engine_job {
 	 */
 	atomic_uint_fast64_t paused_ns;
 	uint64_t polled_ns;		/* the last engine_poll() */
-	int wake_fd;			/* eventfd: a worker ended, or a signal */
+	/* eventfd: a worker ended, or a signal */
+	int wake_fd;
 };
 
 /* A target's engine: the worker's, private; readers take snapshots. */
@@ -145,7 +148,8 @@ struct engine_snap {
 	struct engine_plan plan;
 	unsigned bad_by_class[UNIT_CLASSES];
 	unsigned bad_transient;		/* bad units that read back good */
-	unsigned not_written;		/* units unchecked: their write failed */
+	/* units unchecked: their write failed */
+	unsigned not_written;
 	uint32_t verified_pass;		/* the pass the last check expected */
 	int pass_found;			/* ENGINE_VERIFY: pass read off disk */
 	unsigned region_writes;		/* whole-region writes done */

@@ -33,7 +33,8 @@ struct engine_target {
 	atomic_uint pass;
 	atomic_int state;
 	atomic_uint io_errors, bad_units;
-	atomic_uint_fast64_t *slot_since;	/* submit time per slot; 0 idle */
+	/* submit time per slot; 0 idle */
+	atomic_uint_fast64_t *slot_since;
 	unsigned nslots;
 
 	/* Results: under lock, written by the worker, copied by snapshots. */

@@ -95,7 +95,8 @@ int finish_folder(const char *dir, FILE *con, int *code)
 
 	finished_state(dir, state, sizeof(state));
 	if (state[0] && strcmp(state, "running")) {
-		fprintf(con, "kiln: %s is finished already (%s): left as it is\n",
+		fprintf(con,
+			"kiln: %s is finished already (%s): left as it is\n",
 			dir, state);
 		*code = KILN_EXIT_PASS;
 		return 0;
@@ -130,7 +131,7 @@ int finish_folder(const char *dir, FILE *con, int *code)
 	record_note(&rs.r, "finished by kiln finish from checkpoint %llu, "
 		    "%s into the run: the run was cut off and what it saw "
 		    "after that is lost", (unsigned long long)seq,
-		    timing_fmt_hms(rs.r.elapsed_ns / 1000000000ull, hms,
+		    timing_fmt_hms(rs.r.elapsed_ns / TIMING_SEC, hms,
 				   sizeof(hms)));
 	record_judge(&rs.r, 1, 1);
 	rs.r.state = "interrupted";

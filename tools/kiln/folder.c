@@ -96,7 +96,8 @@ static int hold(const char *path, uint64_t bytes)
 	if (fd < 0)
 		return -errno;
 	while (bytes && !ret) {
-		size_t n = bytes < sizeof(zeros) ? (size_t)bytes : sizeof(zeros);
+		size_t n =
+			bytes < sizeof(zeros) ? (size_t)bytes : sizeof(zeros);
 
 		ret = write_all(fd, zeros, n);
 		bytes -= n;
@@ -135,7 +136,8 @@ int folder_open(struct folder *r, const char *dir, uint64_t reserve,
 			snprintf(err, len, "cannot use %s: %s", dir,
 				 strerror(-ret));
 		else
-			snprintf(err, len, "the results folder %s is not empty: "
+			snprintf(err, len,
+				 "the results folder %s is not empty: "
 				 "give a new one (two runs' files never mix)",
 				 dir);
 		return ret ? ret : -EEXIST;
@@ -172,10 +174,12 @@ int folder_open(struct folder *r, const char *dir, uint64_t reserve,
 	r->samples = fopen(path, "we");
 	if (!r->samples) {
 		ret = -errno;
-		snprintf(err, len, "cannot write %s: %s", path, strerror(errno));
+		snprintf(err, len, "cannot write %s: %s", path,
+			 strerror(errno));
 		goto err;
 	}
-	fputs("elapsed_s,target,phase,pass,write_bytes,read_bytes\n", r->samples);
+	fputs("elapsed_s,target,phase,pass,write_bytes,read_bytes\n",
+	      r->samples);
 	return 0;
 err:
 	if (r->dir) {

@@ -19,7 +19,8 @@ struct folder {
 	FILE *samples;		/* samples.csv, appended every second */
 	int samples_lost;	/* a sample could not be written */
 	uint64_t seq;		/* checkpoints written */
-	int good;		/* the file of the newest good checkpoint: 1, 2 */
+	/* the file of the newest good checkpoint: 1, 2 */
+	int good;
 	uint64_t reserved;	/* bytes held in .reserve for the last files */
 	int made;		/* kiln made the folder */
 };

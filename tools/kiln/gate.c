@@ -21,6 +21,7 @@
 #include "complain.h"
 #include "kiln.h"
 #include "result.h"
+#include "timing.h"
 
 struct gate {
 	struct record *r;
@@ -61,8 +62,10 @@ static void refuse(const struct record_disk *d, const struct record_disk *twin)
 		complain("refusing to touch %s: it is in use (%s)", d->path,
 			 t->safety.why);
 	else if (t->read_only)
-		complain("refusing to write %s: it is read-only (--mode read or "
-			 "verify reads it)", d->path);
+		complain(
+			"refusing to write %s: it is read-only (--mode read or "
+			"verify reads it)",
+			d->path);
 	else if (t->kind == TARGET_FILE)
 		complain("refusing to write %s: an existing file that does not "
 			 "hold kiln data%s%s (give --destroy-data to overwrite "
@@ -82,7 +85,8 @@ static void label_disks(struct record *r)
 		struct record_disk *d = &r->disks[i];
 
 		if (d->t.id.name[0])
-			snprintf(d->label, sizeof(d->label), "%s", d->t.id.name);
+			snprintf(d->label, sizeof(d->label), "%s",
+				 d->t.id.name);
 		for (k = 0, same = 1; k < i; k++)
 			if (!strcmp(r->disks[k].label, d->label))
 				same++;
@@ -116,7 +120,8 @@ static int match_record(struct gate *b, struct record_disk *d)
 		if (p->ext[e].offset + p->ext[e].length > end)
 			end = p->ext[e].offset + p->ext[e].length;
 	if (d->t.size < rd->size || d->t.size < end) {
-		snprintf(d->failed, sizeof(d->failed), "shrank: %llu bytes now, "
+		snprintf(d->failed, sizeof(d->failed),
+			 "shrank: %llu bytes now, "
 			 "%llu when it was written (run %016llx)",
 			 (unsigned long long)d->t.size,
 			 (unsigned long long)rd->size,
@@ -134,9 +139,11 @@ static int match_record(struct gate *b, struct record_disk *d)
 	d->ep.verify_pass = rd->last_written;
 	d->ep.verify_cut = rd->complete ? 0 : rd->last_reached;
 	if (!rd->complete)
-		record_note(b->r, "%s: pass %u was cut short at byte %llu of its "
+		record_note(b->r,
+			    "%s: pass %u was cut short at byte %llu of its "
 			    "region: what it reached is checked for pass %u, "
-			    "the rest for pass %u", d->path, rd->last_written,
+			    "the rest for pass %u",
+			    d->path, rd->last_written,
 			    (unsigned long long)rd->last_reached,
 			    rd->last_written, rd->last_written - 1);
 	return 0;
@@ -188,8 +195,9 @@ static int open_all(struct gate *b, struct opening **out, int *late_)
 		if (r->disks[i].failed[0])
 			o[i].path = NULL;
 	}
-	if (!o || !done || deadline_each(open_one, o, sizeof(*o), r->n,
-					 (uint64_t)b->s->deadline * 1000000000ull, done)) {
+	if (!o || !done ||
+	    deadline_each(open_one, o, sizeof(*o), r->n,
+			  (uint64_t)b->s->deadline * TIMING_SEC, done)) {
 		complain("out of memory");
 		free(o);
 		free(done);
@@ -252,7 +260,8 @@ static int decide(struct gate *b, int command,
 		int writes = plan_writes_mode(d->mode);
 
 		if (d->failed[0])
-			continue;	/* missing, or stalled: a FAIL already */
+			/* missing, or stalled: a FAIL already */
+			continue;
 		/* Named twice: the second O_EXCL open only said "busy". */
 		for (k = 0; k < i && !twin; k++)
 			if (r->disks[k].t.fd >= 0 &&
@@ -337,7 +346,8 @@ int gate_open(struct record *r_, struct settings *s_,
 		ret = plan_region(s, &d->t, &d->ep, err, sizeof(err));
 		if (ret) {
 			complain("%s", err);
-			return ret == -EINVAL ? KILN_EXIT_USAGE : KILN_EXIT_CANNOT;
+			return ret == -EINVAL ? KILN_EXIT_USAGE
+					      : KILN_EXIT_CANNOT;
 		}
 		plan_write_cap(s, &d->t, &d->ep, note, sizeof(note));
 		if (note[0])

@@ -80,7 +80,7 @@ void health_parse(const char *text, struct health *h)
 			h->media_errors = number(v);
 		else if ((v = after(buf, "Elements in grown defect list:")))
 			h->grown_defects = number(v);
-		/* ID# NAME FLAG VALUE WORST THRESH TYPE UPDATED WHEN_FAILED RAW */
+		/* ID# NAME FLAG VALUE WORST THRESH TYPE UPDATED FAILED RAW */
 		else if (sscanf(buf, "%d %*s 0x%*x %*d %*d %*s %*s %*s %*s %n",
 				&id, &at) == 1 && at > 0 &&
 			 (raw = number(buf + at)) >= 0) {
@@ -135,7 +135,7 @@ int health_read_many(const char *smartctl, const char *const *devs, int n,
 		ret = -errno;
 		goto out;
 	}
-	/* All at once: on a box of 60 disks, one after another takes minutes. */
+	/* All at once: one after another takes minutes on 60 disks. */
 	for (i = 0; i < n; i++) {
 		c[i].fd = -1;
 		if (devs[i] && start(smartctl, devs[i], &c[i]) == 0)
@@ -147,7 +147,7 @@ int health_read_many(const char *smartctl, const char *const *devs, int n,
 
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (now.tv_sec - t0.tv_sec >= (time_t)timeout_s) {
-			/* A disk that hangs SMART commands must not hang kiln. */
+			/* A disk that hangs SMART must not hang kiln. */
 			ret = -ETIMEDOUT;
 			break;
 		}

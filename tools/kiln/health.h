@@ -17,8 +17,10 @@ struct health {
 	long long realloc;		/* ATA 5 Reallocated_Sector_Ct */
 	long long pending;		/* ATA 197 Current_Pending_Sector */
 	long long uncorrectable;	/* ATA 198 Offline_Uncorrectable */
-	long long crc_errors;		/* ATA 199 UDMA_CRC_Error_Count: the link */
-	long long media_errors;		/* NVMe Media and Data Integrity Errors */
+	/* ATA 199 UDMA_CRC_Error_Count: the link */
+	long long crc_errors;
+	/* NVMe Media and Data Integrity Errors */
+	long long media_errors;
 	long long critical_warning;	/* NVMe Critical Warning */
 	long long grown_defects;	/* SCSI elements in grown defect list */
 	char *text;			/* smartctl's output, for the results */

@@ -55,7 +55,8 @@ struct http_request {
 	const void *body;	/* the body in memory, len bytes, ... */
 	size_t len;
 	const char *file;	/* ... or, when not NULL, this whole file */
-	unsigned timeout_ms;	/* for all of it: resolve, connect, send, answer */
+	/* for all of it: resolve, connect, send, answer */
+	unsigned timeout_ms;
 	const atomic_int *cancel;	/* when it turns non-zero: -ECANCELED */
 };
 

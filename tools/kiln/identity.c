@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "identity.h"
+#include "json.h"
 #include "sysfs.h"
 
 /* SCSI unit serial number page 0x80: 4 header bytes, then the serial. */
@@ -24,7 +25,8 @@ static void vpd_serial(const char *dev, char *out, size_t len)
 	size_t plen;
 	int fd;
 
-	if (snprintf(path, sizeof(path), "%s/vpd_pg80", dev) >= (int)sizeof(path))
+	if (snprintf(path, sizeof(path), "%s/vpd_pg80", dev) >=
+	    (int)sizeof(path))
 		return;
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
@@ -77,21 +79,24 @@ void identity_of_disk(const char *sysroot, const char *dir, uint64_t size,
 	}
 	if (sysfs_attr_tidy(dir, "wwid", id->wwid, sizeof(id->wwid)) <= 0)
 		sysfs_attr_tidy(dev, "wwid", id->wwid, sizeof(id->wwid));
-	if (sysfs_attr_tidy(dir, "serial", id->serial, sizeof(id->serial)) <= 0 &&
+	if (sysfs_attr_tidy(dir, "serial", id->serial, sizeof(id->serial)) <=
+		    0 &&
 	    sysfs_attr_tidy(dev, "serial", id->serial, sizeof(id->serial)) <= 0)
 		vpd_serial(dev, id->serial, sizeof(id->serial));
 	if (!id->serial[0])
 		usb_serial(dev, id->serial, sizeof(id->serial));
 
 	if (id->wwid[0]) {
-		snprintf(id->identity, sizeof(id->identity), "wwn:%s", id->wwid);
+		snprintf(id->identity, sizeof(id->identity), "wwn:%s",
+			 id->wwid);
 	} else if (id->serial[0]) {
 		/* An NVMe serial is the controller's: add the namespace. */
 		long nsid = sysfs_attr_long(dir, "nsid", -1);
 
 		if (nsid >= 0)
 			snprintf(id->identity, sizeof(id->identity),
-				 "serial:%s:%s:ns%ld", id->model, id->serial, nsid);
+				 "serial:%s:%s:ns%ld", id->model, id->serial,
+				 nsid);
 		else
 			snprintf(id->identity, sizeof(id->identity),
 				 "serial:%s:%s", id->model, id->serial);
@@ -160,9 +165,9 @@ int identity_find(const char *sysroot, const char *identity, char *name,
 		memset(&id, 0, sizeof(id));
 		id.rotational = -1;
 		snprintf(id.name, sizeof(id.name), "%.63s", names[i]);
-		identity_of_disk(sysroot, real,
-				 (uint64_t)sysfs_attr_long(dir, "size", 0) * 512,
-				 &id);
+		identity_of_disk(
+			sysroot, real,
+			(uint64_t)sysfs_attr_long(dir, "size", 0) * 512, &id);
 		if (!strcmp(id.identity, identity)) {
 			snprintf(name, len, "%s", names[i]);
 			ret = 0;
@@ -170,4 +175,17 @@ int identity_find(const char *sysroot, const char *identity, char *name,
 	}
 	sysfs_list_free(names, n);
 	return ret;
+}
+
+void identity_json(struct json *j, const struct identity *id)
+{
+	json_str(j, "name", id->name);
+	json_str(j, "identity", id->identity);
+	json_str(j, "model", id->model);
+	json_str(j, "serial", id->serial);
+	json_str(j, "wwn", id->wwid);
+	if (id->rotational < 0)
+		json_null(j, "rotational");
+	else
+		json_bool(j, "rotational", id->rotational);
 }

@@ -43,4 +43,12 @@ void identity_of_disk(const char *sysroot, const char *dir, uint64_t size,
 int identity_find(const char *sysroot, const char *identity, char *name,
 		  size_t len);
 
+struct json;
+
+/*
+ * What a disk is, written the one way inventory.json and result.json both
+ * write it: name, identity, model, serial, wwn, rotational.
+ */
+void identity_json(struct json *j, const struct identity *id);
+
 #endif

@@ -15,14 +15,15 @@
 #include "kiln.h"
 #include "options.h"
 #include "settings.h"
+#include "timing.h"
 
 static void size_text(uint64_t bytes, char *buf, size_t len)
 {
 	/* Disks are sold in decimal units: say 4.0 TB, and GiB beside. */
 	if (bytes >= 1000000000000ull)
 		snprintf(buf, len, "%.1f TB", (double)bytes / 1e12);
-	else if (bytes >= 1000000000ull)
-		snprintf(buf, len, "%.1f GB", (double)bytes / 1e9);
+	else if (bytes >= TIMING_SEC)
+		snprintf(buf, len, "%.1f GB", timing_secs(bytes));
 	else
 		settings_fmt_size(bytes, buf, len);
 }
@@ -61,10 +62,9 @@ static void print_disk(const struct discover_disk *d, FILE *f)
 			  d->id.rotational == 0 ? "SSD" : "";
 
 	size_text(d->size, size, sizeof(size));
-	fprintf(f, "  %-9.9s %9s  %-20.20s %-11.11s %-9.9s %s\n", d->id.name, size,
-		d->id.model[0] ? d->id.model : "-", d->transport,
-		d->link[0] ? d->link : "",
-		safety_class_name(d->safety.class));
+	fprintf(f, "  %-9.9s %9s  %-20.20s %-11.11s %-9.9s %s\n", d->id.name,
+		size, d->id.model[0] ? d->id.model : "-", d->transport,
+		d->link[0] ? d->link : "", safety_class_name(d->safety.class));
 	if (d->id.serial[0])
 		snprintf(extra, sizeof(extra), "serial %.40s  ", d->id.serial);
 	snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
@@ -135,7 +135,8 @@ void inventory_print(const struct discover_inventory *inv, FILE *f)
 		s->product);
 	fprintf(f, "         serial %.30s, board %.30s\n",
 		s->serial[0] ? s->serial : "-", s->board[0] ? s->board : "-");
-	fprintf(f, "         BIOS %.30s %.20s\n", s->bios_version, s->bios_date);
+	fprintf(f, "         BIOS %.30s %.20s\n", s->bios_version,
+		s->bios_date);
 	/* "2 x CPU" reads as two sockets: say threads and sockets apart. */
 	fprintf(f, "         %.50s, %d CPU%s", s->cpu[0] ? s->cpu : "?",
 		s->cpus, s->cpus == 1 ? "" : "s");
@@ -150,8 +151,9 @@ void inventory_print(const struct discover_inventory *inv, FILE *f)
 
 		if (n->speed > 0)
 			snprintf(speed, sizeof(speed), "%d Mb/s", n->speed);
-		fprintf(f, "nic      %-10.10s %s %.12s %s %s%s\n", n->name, n->mac,
-			n->driver, speed, n->state, n->wireless ? " wireless" : "");
+		fprintf(f, "nic      %-10.10s %s %.12s %s %s%s\n", n->name,
+			n->mac, n->driver, speed, n->state,
+			n->wireless ? " wireless" : "");
 	}
 	for (i = 0; i < inv->nctrls; i++) {
 		const struct pci_controller *c = &inv->ctrls[i];
@@ -175,20 +177,12 @@ static void json_disk(struct json *j, const struct discover_disk *d,
 		      const struct discover_inventory *inv)
 {
 	json_begin(j, NULL);
-	json_str(j, "name", d->id.name);
-	json_str(j, "identity", d->id.identity);
-	json_str(j, "model", d->id.model);
+	identity_json(j, &d->id);
 	json_str(j, "vendor", d->vendor);
-	json_str(j, "serial", d->id.serial);
-	json_str(j, "wwn", d->id.wwid);
 	json_str(j, "firmware", d->firmware);
 	json_u64(j, "size", d->size);
 	json_u64(j, "logical_block_size", d->lbs);
 	json_u64(j, "physical_block_size", d->pbs);
-	if (d->id.rotational < 0)
-		json_null(j, "rotational");
-	else
-		json_bool(j, "rotational", d->id.rotational);
 	json_str(j, "transport", d->transport);
 	json_str(j, "link", d->link[0] ? d->link : NULL);
 	json_str(j, "controller", d->controller >= 0 ?
@@ -202,8 +196,7 @@ static void json_disk(struct json *j, const struct discover_disk *d,
 	json_str(j, "partitions", d->safety.partitions);
 	json_str(j, "holders", d->holders);
 	json_str(j, "unusable", d->unusable[0] ? d->unusable : NULL);
-	json_str(j, "class", safety_class_name(d->safety.class));
-	json_str(j, "class_reasons", d->safety.why);
+	safety_json(j, &d->safety);
 	json_bool(j, "read", d->safety.scanned);
 	json_end(j);
 }
@@ -275,7 +268,8 @@ char *inventory_json(const struct discover_inventory *inv, size_t *len)
 			json_i64(&j, "numa_node", c->numa);
 		else
 			json_null(&j, "numa_node");
-		json_str(&j, "link_speed", c->link_speed[0] ? c->link_speed : NULL);
+		json_str(&j, "link_speed",
+			 c->link_speed[0] ? c->link_speed : NULL);
 		json_i64(&j, "link_width", c->link_width);
 		json_str(&j, "max_link_speed",
 			 c->max_link_speed[0] ? c->max_link_speed : NULL);
@@ -337,7 +331,8 @@ int inventory_main(int argc, char **argv)
 	if (s.sysfs_root) {
 		/* A fixture: its /proc is beside its /sys; no disks to read. */
 		o.sysroot = s.sysfs_root;
-		snprintf(procroot, sizeof(procroot), "%s/../proc", s.sysfs_root);
+		snprintf(procroot, sizeof(procroot), "%s/../proc",
+			 s.sysfs_root);
 		o.procroot = procroot;
 		o.read_disks = 0;
 	}
@@ -353,7 +348,7 @@ int inventory_main(int argc, char **argv)
 		protect[o.nprotect++] = st.st_rdev;
 	}
 	o.protect = protect;
-	o.deadline_ns = (uint64_t)s.deadline * 1000000000ull;
+	o.deadline_ns = (uint64_t)s.deadline * TIMING_SEC;
 
 	ret = discover_scan(&o, &inv);
 	if (ret) {

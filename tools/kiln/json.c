@@ -58,7 +58,8 @@ static void putf(struct json *j, const char *fmt, ...)
 	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
 	va_end(ap);
 	if (n > 0)
-		put(j, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
+		put(j, tmp,
+		    (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
 }
 
 static void quoted(struct json *j, const char *s)

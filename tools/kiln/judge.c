@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "judge.h"
+#include "timing.h"
 
 /* A second below this share of its phase's average is a dip. */
 #define UNSTABLE_SHARE 0.2
@@ -43,14 +44,13 @@ void judge_reason(struct judge *j, int verdict, const char *fmt, ...)
 	va_end(ap);
 }
 
-#define NS 1e9
 #define MB 1e6
 
 double judge_phase_rate(const struct engine_snap *s, int phase)
 {
 	uint64_t ns = s->phase_ns[phase];
 
-	return ns ? (double)s->phase_bytes[phase] / ((double)ns / NS) / MB : 0;
+	return ns ? (double)s->phase_bytes[phase] / timing_secs(ns) / MB : 0;
 }
 
 static void bad_units(const struct engine_snap *et, struct judge *j)
@@ -62,9 +62,10 @@ static void bad_units(const struct engine_snap *et, struct judge *j)
 	for (c = UNIT_BITFLIP; c < UNIT_CLASSES; c++) {
 		if (!et->bad_by_class[c])
 			continue;
-		used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%u %s",
-				 used ? ", " : "", et->bad_by_class[c],
-				 unit_class_name((enum unit_class)c));
+		used += (size_t)snprintf(list + used, sizeof(list) - used,
+					 "%s%u %s", used ? ", " : "",
+					 et->bad_by_class[c],
+					 unit_class_name((enum unit_class)c));
 		if (used >= sizeof(list))
 			break;
 	}
@@ -72,9 +73,12 @@ static void bad_units(const struct engine_snap *et, struct judge *j)
 	       et->c.bad_units, list,
 	       et->nbad ? (unsigned long long)et->bad[0].offset : 0ull);
 	if (et->bad_transient)
-		judge_reason(j, JUDGE_FAIL, "%u bad units read back good: a fault in "
-		       "the data path (bus, controller, cache or memory), not "
-		       "the medium", et->bad_transient);
+		judge_reason(
+			j, JUDGE_FAIL,
+			"%u bad units read back good: a fault in "
+			"the data path (bus, controller, cache or memory), not "
+			"the medium",
+			et->bad_transient);
 }
 
 void judge_target(const struct engine_snap *et, const struct monitor_target *mt,
@@ -96,18 +100,22 @@ void judge_target(const struct engine_snap *et, const struct monitor_target *mt,
 		break;
 	case STATE_STOPPED:
 		j->interrupted = 1;
-		judge_reason(j, JUDGE_WARN, "stopped before the end: %s", et->why);
+		judge_reason(j, JUDGE_WARN, "stopped before the end: %s",
+			     et->why);
 		break;
 	}
 	if (errors) {
-		const struct engine_error *e = et->nerrors ? &et->errors[0] : NULL;
+		const struct engine_error *e =
+			et->nerrors ? &et->errors[0] : NULL;
 
 		if (e)
-			judge_reason(j, JUDGE_FAIL, "%u I/O errors, the first in %s "
-			       "at byte %llu (+%llu): %s", errors,
-			       engine_phase_name(e->phase),
-			       (unsigned long long)e->offset,
-			       (unsigned long long)e->length, strerror(e->err));
+			judge_reason(j, JUDGE_FAIL,
+				     "%u I/O errors, the first in %s "
+				     "at byte %llu (+%llu): %s",
+				     errors, engine_phase_name(e->phase),
+				     (unsigned long long)e->offset,
+				     (unsigned long long)e->length,
+				     strerror(e->err));
 		else
 			judge_reason(j, JUDGE_FAIL, "%u I/O errors", errors);
 	}
@@ -115,9 +123,11 @@ void judge_target(const struct engine_snap *et, const struct monitor_target *mt,
 		bad_units(et, j);
 	if (et->plan.mode == ENGINE_VERIFY && !et->plan.verify_pass &&
 	    !et->pass_found)
-		judge_reason(j, JUDGE_FAIL, "no unit of this run and disk at its "
-		       "start, middle or end: a wrong run id, a different "
-		       "disk, or never written");
+		judge_reason(
+			j, JUDGE_FAIL,
+			"no unit of this run and disk at its "
+			"start, middle or end: a wrong run id, a different "
+			"disk, or never written");
 
 	for (p = PHASE_WRITE; p <= PHASE_READ; p++) {
 		double avg = judge_phase_rate(et, p);
@@ -126,10 +136,10 @@ void judge_target(const struct engine_snap *et, const struct monitor_target *mt,
 		    mt->seconds[p] < UNSTABLE_MIN_SECONDS || avg <= 0)
 			continue;
 		if (mt->min[p] >= 0 && mt->min[p] < UNSTABLE_SHARE * avg)
-			judge_reason(j, JUDGE_WARN, "unstable %s: its slowest second "
-			       "ran %.0f MB/s, %.0f%% of its %.0f MB/s average",
-			       engine_phase_name(p), mt->min[p],
-			       100 * mt->min[p] / avg, avg);
+			judge_reason(j, JUDGE_WARN, "unstable %s: its slowest "
+				     "second ran %.0f MB/s, %.0f%% of its %.0f "
+				     "MB/s average", engine_phase_name(p),
+				     mt->min[p], 100 * mt->min[p] / avg, avg);
 	}
 	if (!j->nreasons)
 		judge_reason(j, JUDGE_PASS, "no I/O errors, no bad units");
@@ -145,23 +155,29 @@ static void counter(struct judge *j, const char *what, long long b,
 		       "SMART %s rose from %lld to %lld during the burn-in",
 		       what, b, a);
 	else if (a > 0)
-		judge_reason(j, JUDGE_WARN, "SMART %s is %lld (from before the run)",
-		       what, a);
+		judge_reason(j, JUDGE_WARN,
+			     "SMART %s is %lld (from before the run)", what, a);
 }
 
 void judge_health(const struct health *before, const struct health *after,
 		  struct judge *j)
 {
-	static const struct health none = { .passed = -1, .realloc = -1,
-		.pending = -1, .uncorrectable = -1, .crc_errors = -1,
-		.media_errors = -1, .critical_warning = -1, .grown_defects = -1 };
+	static const struct health none = {.passed = -1,
+					   .realloc = -1,
+					   .pending = -1,
+					   .uncorrectable = -1,
+					   .crc_errors = -1,
+					   .media_errors = -1,
+					   .critical_warning = -1,
+					   .grown_defects = -1};
 	const struct health *b = before && before->ran ? before : &none;
 
 	if (!after || !after->ran)
 		return;
 	if (after->passed == 0)
-		judge_reason(j, JUDGE_FAIL, "SMART overall health: FAILED (the drive "
-		       "predicts its own failure)");
+		judge_reason(j, JUDGE_FAIL,
+			     "SMART overall health: FAILED (the drive "
+			     "predicts its own failure)");
 	counter(j, "reallocated sectors", b->realloc, after->realloc, 1);
 	counter(j, "pending sectors", b->pending, after->pending, 1);
 	counter(j, "offline uncorrectable sectors", b->uncorrectable,
@@ -214,10 +230,13 @@ void judge_peers(const struct judge_peer *peers, struct judge *js, int n)
 			qsort(rates, (size_t)like, sizeof(*rates), cmp_double);
 			median = rates[like / 2];
 			if (mine < SLOW_SHARE * median)
-				judge_reason(&js[i], JUDGE_WARN, "slow %s: %.0f MB/s, "
-				       "%.0f%% of the %.0f MB/s median of %d "
-				       "like disks", engine_phase_name(p), mine,
-				       100 * mine / median, median, like);
+				judge_reason(
+					&js[i], JUDGE_WARN,
+					"slow %s: %.0f MB/s, "
+					"%.0f%% of the %.0f MB/s median of %d "
+					"like disks",
+					engine_phase_name(p), mine,
+					100 * mine / median, median, like);
 		}
 	}
 	free(rates);

@@ -7,12 +7,12 @@
  * automation relies on to tell a bad disk from a broken run (README).
  */
 enum kiln_exit {
-	KILN_EXIT_PASS = 0,		/* nothing failed (warnings listed) */
-	KILN_EXIT_FAIL = 1,		/* a disk or the machine failed, one is
+	KILN_EXIT_PASS = 0, /* nothing failed (warnings listed) */
+	KILN_EXIT_FAIL = 1, /* a disk or the machine failed, one is
 					 * missing, or nothing was tested */
-	KILN_EXIT_USAGE = 2,		/* bad usage or setting; nothing touched */
-	KILN_EXIT_CANNOT = 3,		/* could not run, or results not written */
-	KILN_EXIT_INTERRUPTED = 4,	/* stopped early, no failure so far */
+	KILN_EXIT_USAGE = 2, /* bad usage or setting; nothing touched */
+	KILN_EXIT_CANNOT = 3, /* could not run, or results not written */
+	KILN_EXIT_INTERRUPTED = 4, /* stopped early, no failure so far */
 };
 
 #endif

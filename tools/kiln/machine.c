@@ -32,9 +32,11 @@ void machine_firmware_read(const char *sysroot, struct machine_firmware *fw)
 	if (!fw->efi) {
 		fw->secure_boot = 0;	/* BIOS has none */
 	} else {
-		/* The EFI global variable: 4 bytes of attributes, then 0 or 1. */
-		snprintf(dir, sizeof(dir), "%s/firmware/efi/efivars/"
-			 "SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c", sysroot);
+		/* The EFI variable: 4 bytes of attributes, then 0 or 1. */
+		snprintf(dir, sizeof(dir),
+			 "%s/firmware/efi/efivars/"
+			 "SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c",
+			 sysroot);
 		fd = open(dir, O_RDONLY | O_CLOEXEC);
 		if (fd >= 0) {
 			n = read(fd, var, sizeof(var));
@@ -48,29 +50,47 @@ void machine_firmware_read(const char *sysroot, struct machine_firmware *fw)
 	if (sysfs_attr(dir, "lockdown", buf, sizeof(buf)) > 0 &&
 	    (open_ = strchr(buf, '[')) && (close_ = strchr(open_, ']'))) {
 		*close_ = 0;
-		snprintf(fw->lockdown, sizeof(fw->lockdown), "%.31s", open_ + 1);
+		snprintf(fw->lockdown, sizeof(fw->lockdown), "%.31s",
+			 open_ + 1);
 	}
 }
 
 char *machine_firmware_text(const struct machine_firmware *fw, char *buf,
 			     size_t len)
 {
-	snprintf(buf, len, "%s, Secure Boot %s%s%s%s", fw->efi ? "UEFI" : "BIOS",
-		 fw->secure_boot == 1 ? "on" : fw->secure_boot == 0 ? "off" :
-		 "unknown (efivarfs not mounted)",
+	static const char closed[] = " (unsigned modules, /dev/mem, kexec "
+				     "and hibernation closed)";
+	const char *sb = fw->secure_boot == 1 ? "on" :
+			 fw->secure_boot == 0 ? "off" :
+			 "unknown (efivarfs not mounted)";
+	int locked = fw->lockdown[0] && strcmp(fw->lockdown, "none");
+
+	snprintf(buf, len, "%s, Secure Boot %s%s%s%s",
+		 fw->efi ? "UEFI" : "BIOS", sb,
 		 fw->lockdown[0] ? ", kernel lockdown " : "", fw->lockdown,
-		 fw->lockdown[0] && strcmp(fw->lockdown, "none") ?
-		 " (unsigned modules, /dev/mem, kexec and hibernation closed)" : "");
+		 locked ? closed : "");
 	return buf;
 }
 
 int machine_serial_real(const char *s)
 {
 	static const char *const placeholders[] = {
-		"to be filled by o.e.m.", "default string", "system serial number",
-		"not specified", "not applicable", "none", "n/a", "na", "oem",
-		"0123456789", "chassis serial number", "serial number",
-		"invalid", "unknown", "empty", "xxxxxxxxxx",
+		"to be filled by o.e.m.",
+		"default string",
+		"system serial number",
+		"not specified",
+		"not applicable",
+		"none",
+		"n/a",
+		"na",
+		"oem",
+		"0123456789",
+		"chassis serial number",
+		"serial number",
+		"invalid",
+		"unknown",
+		"empty",
+		"xxxxxxxxxx",
 	};
 	char low[128];
 	size_t i, n = strlen(s);
@@ -129,7 +149,7 @@ void machine_system_read(const char *sysroot, const char *procroot,
 			if (!strncmp(line, "processor", 9)) {
 				s->cpus++;
 			} else if (colon && !strncmp(line, "physical id", 11)) {
-				/* Sockets: "2 x EPYC" on a 1-socket VM misleads. */
+				/* "2 x EPYC" on a 1-socket VM misleads. */
 				unsigned long id = strtoul(colon + 1, NULL, 10);
 
 				if (id < 64 && !(seen & 1ull << id)) {
@@ -139,7 +159,8 @@ void machine_system_read(const char *sysroot, const char *procroot,
 			}
 			else if (!s->cpu[0] && colon &&
 				 !strncmp(line, "model name", 10)) {
-				snprintf(s->cpu, sizeof(s->cpu), "%s", colon + 1);
+				snprintf(s->cpu, sizeof(s->cpu), "%s",
+					 colon + 1);
 				sysfs_tidy(s->cpu);
 			}
 		}
@@ -184,7 +205,8 @@ int machine_nics_read(const char *sysroot, struct machine_nic **out, int *count)
 		sysfs_attr_tidy(dir, "address", nic->mac, sizeof(nic->mac));
 		snprintf(buf, sizeof(buf), "device/driver");
 		sysfs_link_base(dir, buf, nic->driver, sizeof(nic->driver));
-		sysfs_attr_tidy(dir, "operstate", nic->state, sizeof(nic->state));
+		sysfs_attr_tidy(dir, "operstate", nic->state,
+				sizeof(nic->state));
 		nic->speed = (int)sysfs_attr_long(dir, "speed", -1);
 		if (nic->speed <= 0)
 			nic->speed = -1;
@@ -212,7 +234,9 @@ void machine_id_choose(struct machine_system *s, const struct machine_nic *nics,
 
 			if (nics[i].wireless || strlen(m) < 12)
 				continue;
-			for (; *m && w < s->machine_id + sizeof(s->machine_id) - 1; m++)
+			for (; *m &&
+			       w < s->machine_id + sizeof(s->machine_id) - 1;
+			     m++)
 				if (*m != ':')
 					*w++ = *m;
 			*w = 0;

@@ -258,7 +258,7 @@ char *metrics_text(const struct record *r, const struct engine_counters *c,
 	head(f, "kiln_run_elapsed_seconds", "Seconds since the burn "
 	     "started.");
 	fprintf(f, "kiln_run_elapsed_seconds %.3f\n",
-		(double)r->elapsed_ns / 1e9);
+		timing_secs(r->elapsed_ns));
 	head(f, "kiln_run_disks", "Disks in the run.");
 	fprintf(f, "kiln_run_disks %d\n", r->n);
 	head(f, "kiln_run_info", "The run's id, command and kiln's version.");
@@ -325,8 +325,8 @@ static unsigned final_ms(uint64_t deadline)
 
 static void abs_time(uint64_t ns, struct timespec *ts)
 {
-	ts->tv_sec = (time_t)(ns / 1000000000ull);
-	ts->tv_nsec = (long)(ns % 1000000000ull);
+	ts->tv_sec = (time_t)(ns / TIMING_SEC);
+	ts->tv_nsec = (long)(ns % TIMING_SEC);
 }
 
 /* Under lock: after a push, what it means and what is said. */

@@ -62,7 +62,8 @@ static void series_add(struct monitor_series *s, double w, double r)
 	if (s->n == MONITOR_POINTS) {
 		/* Full: pairs become one point covering twice the time. */
 		for (i = 0; i < MONITOR_POINTS / 2; i++) {
-			s->write[i] = (s->write[2 * i] + s->write[2 * i + 1]) / 2;
+			s->write[i] =
+				(s->write[2 * i] + s->write[2 * i + 1]) / 2;
 			s->read[i] = (s->read[2 * i] + s->read[2 * i + 1]) / 2;
 		}
 		s->n = MONITOR_POINTS / 2;
@@ -81,7 +82,7 @@ static void series_add(struct monitor_series *s, double w, double r)
 void monitor_sample(struct monitor *m, uint64_t now,
 		    const struct engine_counters *c)
 {
-	double secs = (double)(now - m->last_ns) / 1e9;
+	double secs = timing_secs(now - m->last_ns);
 	uint64_t ms = (now - m->t0) / 1000000ull;
 	int i;
 
@@ -121,7 +122,8 @@ void monitor_sample(struct monitor *m, uint64_t now,
 		if (!mt->done_ns && c[i].state != STATE_RUNNING)
 			mt->done_ns = now;
 		else if (!mt->done_ns)
-			series_add(&mt->series, (double)(w - mt->last_w) / secs / 1e6,
+			series_add(&mt->series,
+				   (double)(w - mt->last_w) / secs / 1e6,
 				   (double)(r - mt->last_r) / secs / 1e6);
 		mt->last_w = w;
 		mt->last_r = r;
@@ -134,7 +136,7 @@ void monitor_sample(struct monitor *m, uint64_t now,
 
 int64_t monitor_eta(const struct monitor *m, uint64_t now)
 {
-	double worst = 0, secs = (double)(now - m->t0) / 1e9;
+	double worst = 0, secs = timing_secs(now - m->t0);
 	int i, known = 0;
 
 	for (i = 0; i < m->n; i++) {
@@ -153,8 +155,8 @@ int64_t monitor_eta(const struct monitor *m, uint64_t now)
 		known = 1;
 	}
 	if (m->duration_ns) {
-		double rest = (double)(m->t0 + m->duration_ns) / 1e9 -
-			      (double)now / 1e9;
+		double rest = timing_secs(m->t0 + m->duration_ns) -
+			      timing_secs(now);
 
 		if (rest < 0)
 			rest = 0;
@@ -168,7 +170,7 @@ int64_t monitor_eta(const struct monitor *m, uint64_t now)
 void monitor_status(struct monitor *m, uint64_t now, int stopped, char *line,
 		    size_t len)
 {
-	double secs = (double)(now - m->status_ns) / 1e9, total = 0;
+	double secs = timing_secs(now - m->status_ns), total = 0;
 	int i, p, running = 0, slowest = -1, count[PHASES] = { 0 }, phase = 0;
 	unsigned errors = 0;
 	char hms[32], eta[32];
@@ -197,7 +199,7 @@ void monitor_status(struct monitor *m, uint64_t now, int stopped, char *line,
 		if (count[p] > count[phase])
 			phase = p;
 
-	timing_fmt_hms((now - m->t0) / 1000000000ull, hms, sizeof(hms));
+	timing_fmt_hms((now - m->t0) / TIMING_SEC, hms, sizeof(hms));
 	left = monitor_eta(m, now);
 	if (left >= 0)
 		timing_fmt_hms((uint64_t)left, eta, sizeof(eta));

@@ -36,7 +36,8 @@ void netcheck_parse(struct netcheck *n, const char *json)
 {
 	const char *e;
 	double sent = number_in(json, "\"sum_sent\"", "\"bits_per_second\"");
-	double recv = number_in(json, "\"sum_received\"", "\"bits_per_second\"");
+	double recv =
+		number_in(json, "\"sum_received\"", "\"bits_per_second\"");
 
 	n->sent_mbps = sent >= 0 ? sent / 1e6 : -1;
 	n->received_mbps = recv >= 0 ? recv / 1e6 : -1;
@@ -76,8 +77,8 @@ int netcheck_start(struct netcheck *n, const char *iperf3, const char *spec,
 	snprintf(secs, sizeof(secs), "%u", seconds);
 	ret = subproc_start(iperf3, argv, 0, &n->pid, &n->fd);
 	if (ret)
-		snprintf(n->error, sizeof(n->error), "cannot run %s: %s", iperf3,
-			 strerror(-ret));
+		snprintf(n->error, sizeof(n->error), "cannot run %s: %s",
+			 iperf3, strerror(-ret));
 	return ret;
 }
 
@@ -110,7 +111,8 @@ void netcheck_finish(struct netcheck *n, unsigned wait_s)
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (now.tv_sec - t0.tv_sec >= (time_t)wait_s) {
 			kill(n->pid, SIGKILL);
-			snprintf(n->error, sizeof(n->error), "iperf3 did not end "
+			snprintf(n->error, sizeof(n->error),
+				 "iperf3 did not end "
 				 "in time");
 			break;
 		}

@@ -63,25 +63,29 @@ int options_parse(struct settings *s, const struct options_cmd *cmd,
 			k = settings_key(name);
 		}
 		if (!k || !(k->scope & cmd->scope)) {
-			snprintf(err, errlen, "unknown option '%.*s' (try kiln %s "
-			    "--help)", (int)(eq ? eq - a : (long)strlen(a)) > 60 ?
-			    60 : (int)(eq ? eq - a : (long)strlen(a)), a,
-			    cmd->name);
+			snprintf(err, errlen,
+				 "unknown option '%.*s' (try kiln %s "
+				 "--help)",
+				 (int)(eq ? eq - a : (long)strlen(a)) > 60
+					 ? 60
+					 : (int)(eq ? eq - a : (long)strlen(a)),
+				 a, cmd->name);
 			return -EINVAL;
 		}
 		if (eq) {
 			value = eq + 1;
 		} else if (settings_key_is_flag(k)) {
-			/* --json 0 is no; --json disk.img is yes, then a target. */
-			if (i + 1 < argc && settings_flag_word(argv[i + 1]) >= 0)
+			/* --json 0 is no; --json x.img is 1, then a target. */
+			if (i + 1 < argc &&
+			    settings_flag_word(argv[i + 1]) >= 0)
 				value = argv[++i];
 			else
 				value = "1";
 		} else if (i + 1 < argc) {
 			value = argv[++i];
 		} else {
-			snprintf(err, errlen, "--%s needs a value (%s)", k->name,
-			    k->want);
+			snprintf(err, errlen, "--%s needs a value (%s)",
+				 k->name, k->want);
 			return -EINVAL;
 		}
 		if (settings_set(s, k, value, SOURCE_OPTION, err, errlen))
@@ -131,18 +135,19 @@ void options_usage(const struct options_cmd *cmd, FILE *f)
 		if (!(k->scope & cmd->scope))
 			continue;
 		if (!listed++)
-			fprintf(f, "\nOptions (--KEY VALUE or --KEY=VALUE; a flag "
+			fprintf(f,
+				"\nOptions (--KEY VALUE or --KEY=VALUE; a flag "
 				"alone is 1, or takes 1/0, yes/no):\n");
 		snprintf(line, sizeof(line), "%s; default %s", k->help, k->def);
 		fprintf(f, "  --%s%s\n", k->name,
 			settings_key_is_flag(k) ? "" : " VALUE");
 		wrap(f, 6, line);
 	}
-	fprintf(f, "\nExit codes: 0 nothing failed (warnings are listed), 1 a "
-		"disk or the machine\nfailed, a disk is missing or nothing was "
-		"tested, 2 bad usage or setting\n(nothing touched), 3 could not "
-		"run or the results could not be written,\n4 interrupted with "
-		"nothing failed so far.\n");
+	fputs("\nExit codes: 0 nothing failed (warnings are listed), 1 a disk "
+	      "or the machine\nfailed, a disk is missing or nothing was "
+	      "tested, 2 bad usage or setting\n(nothing touched), 3 could not "
+	      "run or the results could not be written,\n4 interrupted with "
+	      "nothing failed so far.\n", f);
 }
 
 /* A key read from kiln.cfg or the kernel command line. */
@@ -219,8 +224,8 @@ void options_cfg_text(struct settings *s, const char *text, size_t len,
 		snprintf(where, sizeof(where), "kiln.cfg line %d", n);
 		eq = strchr(t, '=');
 		if (!eq) {
-			options_problem(p, "%s: '%.60s' is not KEY=VALUE", where,
-					t);
+			options_problem(p, "%s: '%.60s' is not KEY=VALUE",
+					where, t);
 			continue;
 		}
 		*eq = 0;
@@ -272,8 +277,9 @@ void options_cmdline(struct settings *s, const char *cmdline,
 
 		while (*c == ' ' || *c == '\t' || *c == '\n')
 			c++;
-		/* A word ends at a blank outside double quotes, as the kernel reads. */
-		for (; *c && (quoted || (*c != ' ' && *c != '\t' && *c != '\n'));
+		/* A word ends at a blank outside double quotes. */
+		for (;
+		     *c && (quoted || (*c != ' ' && *c != '\t' && *c != '\n'));
 		     c++) {
 			if (*c == '"')
 				quoted = !quoted;
@@ -383,7 +389,8 @@ int options_settings_main(int argc, char **argv)
 			 * init still needs "after" to end the boot the way the
 			 * lab asked.
 			 */
-			printf("%s\n", settings_get(&s, s.get, val, sizeof(val)));
+			printf("%s\n",
+			       settings_get(&s, s.get, val, sizeof(val)));
 		}
 	} else {
 		for (i = 0; (k = settings_key_at(i)); i++) {

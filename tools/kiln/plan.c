@@ -63,8 +63,10 @@ struct plan_decision plan_decide(const struct plan_input *in)
 			return decided(PLAN_WRITE,
 				       "kiln-data: written by kiln before");
 		if (in->consent)
-			return decided(PLAN_WRITE, "an existing file, "
-				       "overwritten with consent (destroy-data)");
+			return decided(
+				PLAN_WRITE,
+				"an existing file, "
+				"overwritten with consent (destroy-data)");
 		return decided(burn ? PLAN_REFUSE : PLAN_READ, "an existing "
 			       "file that does not hold kiln data");
 	}
@@ -104,24 +106,24 @@ static const char *cell(const struct situation *st, int command, int mode)
 void plan_table(FILE *f)
 {
 	static const struct situation rows[] = {
-		{ "`in-use`", { .class = SAFETY_IN_USE, .consent = 1 } },
-		{ "the same medium, named a second time",
-		  { .class = SAFETY_BLANK, .twice = 1 } },
-		{ "`blank`", { .class = SAFETY_BLANK } },
-		{ "`kiln-data`", { .class = SAFETY_KILN_DATA } },
-		{ "`has-data`", { .class = SAFETY_HAS_DATA } },
-		{ "`has-data`, named by `destroy-data`",
-		  { .class = SAFETY_HAS_DATA, .consent = 1 } },
-		{ "read-only (`ro`, or EROFS on open)",
-		  { .class = SAFETY_BLANK, .read_only = 1, .consent = 1 } },
-		{ "a file kiln creates (`--size`)",
-		  { .class = SAFETY_BLANK, .file = 1, .created = 1 } },
-		{ "an empty file", { .class = SAFETY_BLANK, .file = 1,
-				     .empty = 1 } },
-		{ "a file of kiln data", { .class = SAFETY_KILN_DATA, .file = 1 } },
-		{ "any other file", { .class = SAFETY_HAS_DATA, .file = 1 } },
-		{ "any other file, `--destroy-data`",
-		  { .class = SAFETY_HAS_DATA, .file = 1, .consent = 1 } },
+		{"`in-use`", {.class = SAFETY_IN_USE, .consent = 1}},
+		{"the same medium, named a second time",
+		 {.class = SAFETY_BLANK, .twice = 1}},
+		{"`blank`", {.class = SAFETY_BLANK}},
+		{"`kiln-data`", {.class = SAFETY_KILN_DATA}},
+		{"`has-data`", {.class = SAFETY_HAS_DATA}},
+		{"`has-data`, named by `destroy-data`",
+		 {.class = SAFETY_HAS_DATA, .consent = 1}},
+		{"read-only (`ro`, or EROFS on open)",
+		 {.class = SAFETY_BLANK, .read_only = 1, .consent = 1}},
+		{"a file kiln creates (`--size`)",
+		 {.class = SAFETY_BLANK, .file = 1, .created = 1}},
+		{"an empty file",
+		 {.class = SAFETY_BLANK, .file = 1, .empty = 1}},
+		{"a file of kiln data", {.class = SAFETY_KILN_DATA, .file = 1}},
+		{"any other file", {.class = SAFETY_HAS_DATA, .file = 1}},
+		{"any other file, `--destroy-data`",
+		 {.class = SAFETY_HAS_DATA, .file = 1, .consent = 1}},
 	};
 	size_t i;
 
@@ -150,7 +152,8 @@ static const char *bare_wwn(const char *w)
 }
 
 /* Calls fn on each word of a list separated by commas or blanks. */
-static int any_word(const char *list, int (*fn)(const char *word, const void *arg),
+static int any_word(const char *list,
+		    int (*fn)(const char *word, const void *arg),
 		    const void *arg)
 {
 	char word[256];
@@ -180,8 +183,9 @@ static int same_id(const char *word, const void *arg)
 	const struct identity *id = arg;
 
 	return (id->serial[0] && !strcasecmp(word, id->serial)) ||
-	       (id->wwid[0] && (!strcasecmp(word, id->wwid) ||
-				!strcasecmp(bare_wwn(word), bare_wwn(id->wwid)))) ||
+	       (id->wwid[0] &&
+		(!strcasecmp(word, id->wwid) ||
+		 !strcasecmp(bare_wwn(word), bare_wwn(id->wwid)))) ||
 	       (id->identity[0] && !strcmp(word, id->identity));
 }
 
@@ -321,8 +325,10 @@ int plan_region(const struct settings *s, const struct target *t,
 	unsigned lbs = t->lbs;
 
 	if (lbs > UNIT_SIZE) {
-		snprintf(err, errlen, "%s: logical block size %u is above 4096, "
-			 "which kiln does not test yet", t->path, lbs);
+		snprintf(err, errlen,
+			 "%s: logical block size %u is above 4096, "
+			 "which kiln does not test yet",
+			 t->path, lbs);
 		return -ENOTSUP;
 	}
 	if (s->offset % lbs || s->span % lbs) {
@@ -332,17 +338,20 @@ int plan_region(const struct settings *s, const struct target *t,
 		return -EINVAL;
 	}
 	if (s->offset >= t->size) {
-		snprintf(err, errlen, "%s is too small: %llu bytes, --offset is "
-			 "%llu", t->path, (unsigned long long)t->size,
+		snprintf(err, errlen,
+			 "%s is too small: %llu bytes, --offset is "
+			 "%llu",
+			 t->path, (unsigned long long)t->size,
 			 (unsigned long long)s->offset);
 		return -EINVAL;
 	}
 	end = t->size;
 	if (s->span && !s->quick) {
 		if (s->span > t->size - s->offset) {
-			snprintf(err, errlen, "%s is too small: --offset %llu + "
-				 "--span %llu is past its end at %llu", t->path,
-				 (unsigned long long)s->offset,
+			snprintf(err, errlen,
+				 "%s is too small: --offset %llu + "
+				 "--span %llu is past its end at %llu",
+				 t->path, (unsigned long long)s->offset,
 				 (unsigned long long)s->span,
 				 (unsigned long long)t->size);
 			return -EINVAL;
@@ -364,15 +373,17 @@ int plan_region(const struct settings *s, const struct target *t,
 	/* Quick: a third at the start, the middle and the end. */
 	piece = s->span / QUICK_PIECES / UNIT_SIZE * UNIT_SIZE;
 	if (s->quick && !piece) {
-		snprintf(err, errlen, "bad value for --span: quick:%llu is less "
-			 "than three 4 KiB units", (unsigned long long)s->span);
+		snprintf(err, errlen,
+			 "bad value for --span: quick:%llu is less "
+			 "than three 4 KiB units",
+			 (unsigned long long)s->span);
 		return -EINVAL;
 	}
 	if (s->quick && QUICK_PIECES * piece < len) {
 		p->next = QUICK_PIECES;
 		p->ext[0].length = piece;
-		p->ext[1].offset = s->offset +
-				   (len / 2 - piece / 2) / UNIT_SIZE * UNIT_SIZE;
+		p->ext[1].offset = s->offset + (len / 2 - piece / 2) /
+						       UNIT_SIZE * UNIT_SIZE;
 		p->ext[1].length = piece;
 		p->ext[2].offset = s->offset + len - piece;
 		p->ext[2].length = piece;

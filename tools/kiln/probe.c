@@ -23,6 +23,7 @@
 #include "probe.h"
 #include "safety.h"
 #include "unit.h"
+#include "timing.h"
 
 /* One path classed in a thread of its own, under the deadline. */
 struct probing {
@@ -115,7 +116,7 @@ int probe_main(int argc, char **argv)
 	/* A disk that does not answer is said, and the others are probed. */
 	if (!probes || !done ||
 	    deadline_each(probe_one, probes, sizeof(*probes), n,
-			  (uint64_t)set.deadline * 1000000000ull, done)) {
+			  (uint64_t)set.deadline * TIMING_SEC, done)) {
 		fprintf(stderr, "kiln: out of memory\n");
 		code = KILN_EXIT_CANNOT;
 		goto out;

@@ -91,12 +91,14 @@ void record_judge(struct record *r, int final, int interrupted)
 		if (d->ep.mode == ENGINE_VERIFY && r->from &&
 		    d->snap.bad_by_class[UNIT_ZEROED] +
 		    d->snap.bad_by_class[UNIT_STALE])
-			judge_reason(&d->j, JUDGE_FAIL, "lost flushed writes: %u "
-				     "units read back an older pass or nothing, "
-				     "though the disk acknowledged their flush",
-				     d->snap.bad_by_class[UNIT_ZEROED] +
-				     d->snap.bad_by_class[UNIT_STALE]);
-		/* Without the record, a verify cannot see what was not there. */
+			judge_reason(
+				&d->j, JUDGE_FAIL,
+				"lost flushed writes: %u "
+				"units read back an older pass or nothing, "
+				"though the disk acknowledged their flush",
+				d->snap.bad_by_class[UNIT_ZEROED] +
+					d->snap.bad_by_class[UNIT_STALE]);
+		/* Without the record a verify cannot see what is not there. */
 		if (d->ep.mode == ENGINE_VERIFY && !r->from)
 			judge_reason(&d->j, JUDGE_WARN, "verified without the "
 				     "run record (--from RUN_DIR): a shrunk "

@@ -23,9 +23,11 @@
 struct result_record;
 
 struct record_disk {
-	const char *path;		/* as given, or /dev/NAME for kiln run */
+	/* as given, or /dev/NAME for kiln run */
+	const char *path;
 	int mode;			/* enum settings_mode asked for it */
-	char label[72];			/* unique in this run: names its files */
+	/* unique in this run: names its files */
+	char label[72];
 	struct target t;
 	struct plan_decision plan;	/* what may be done, and why */
 	struct engine_plan ep;		/* the region and how it is burnt */
@@ -47,8 +49,10 @@ struct record {
 	int kmsg;			/* keep the kernel's log (kmsg.log) */
 	char *inventory;		/* inventory.json to keep (owned) */
 	size_t inventory_len;
-	char failure[240];		/* a FAIL before any disk: "2 missing" */
-	const char *from;		/* verify: the run folder of the write */
+	/* a FAIL before any disk: "2 missing" */
+	char failure[240];
+	/* verify: the run folder of the write */
+	const char *from;
 	const char *pending_of;		/* the power-cut folder this verifies */
 	int powercut;			/* boot 1 of powercut: state pending */
 	char crc32c[16];		/* the CRC32C implementation used */

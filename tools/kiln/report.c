@@ -117,24 +117,27 @@ char *report_html(const struct record *o, size_t *len)
 
 	if (!f)
 		return NULL;
-	fprintf(f, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+	fprintf(f,
+		"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
 		"<title>kiln %s %016llx: %s</title>\n<style>\n"
 		"body{font-family:sans-serif;margin:1.5em;color:#222}\n"
 		"table{border-collapse:collapse}\n"
-		"td,th{border:1px solid #bbb;padding:2px 8px;text-align:right}\n"
+		"td,th{border:1px solid #bbb;padding:2px 8px;"
+		"text-align:right}\n"
 		"td.l,th.l{text-align:left}\n"
 		".PASS{background:#c8f0c8}.WARN{background:#fff0a0}"
 		".FAIL{background:#f8b8b8}\n"
 		"h1 span,h2 span{padding:0 .4em}\n"
-		"</style></head><body>\n", o->command,
-		(unsigned long long)o->run_id, v);
+		"</style></head><body>\n",
+		o->command, (unsigned long long)o->run_id, v);
 	fprintf(f, "<h1>kiln %s: <span class=\"%s\">%s</span></h1>\n",
 		o->command, v, v);
 	fprintf(f, "<p>run %016llx, %s to %s (%s), %s</p>\n",
 		(unsigned long long)o->run_id,
 		timing_fmt_utc(o->started, 0, a, sizeof(a)),
-		timing_fmt_utc(o->ended ? o->ended : o->started, 0, b, sizeof(b)),
-		timing_fmt_hms(o->elapsed_ns / 1000000000ull, hms, sizeof(hms)),
+		timing_fmt_utc(o->ended ? o->ended : o->started, 0, b,
+			       sizeof(b)),
+		timing_fmt_hms(o->elapsed_ns / TIMING_SEC, hms, sizeof(hms)),
 		o->state);
 	fprintf(f, "<p>kiln %s; ", version_string());
 	text(f, machine_firmware_text(&o->firmware, fw, sizeof(fw)));

@@ -15,6 +15,7 @@
 
 #include "restore.h"
 #include "unit.h"
+#include "timing.h"
 
 static int index_of(const char *name, const char *(*namer)(int), int n)
 {
@@ -91,8 +92,9 @@ static void restore_health(const struct jsonread_node *h, struct health *out)
 	if (jsonread_type(h) != JSONREAD_OBJECT)
 		return;
 	out->ran = 1;
-	out->passed = jsonread_type(jsonread_get(h, "passed")) == JSONREAD_BOOL ?
-		      jsonread_bool(h, "passed", 0) : -1;
+	out->passed = jsonread_type(jsonread_get(h, "passed")) == JSONREAD_BOOL
+			      ? jsonread_bool(h, "passed", 0)
+			      : -1;
 	out->realloc = counter(h, "reallocated_sectors");
 	out->pending = counter(h, "pending_sectors");
 	out->uncorrectable = counter(h, "offline_uncorrectable");
@@ -124,7 +126,8 @@ static int restore_lists(const struct jsonread_node *t, struct engine_snap *s)
 		if (o->phase < 0)
 			o->phase = PHASE_START;
 		o->bytes = jsonread_u64(p, "bytes", 0);
-		o->ns = (uint64_t)(jsonread_num(p, "seconds", 0) * 1e9);
+		o->ns = (uint64_t)(jsonread_num(p, "seconds", 0) *
+				   (double)TIMING_SEC);
 		o->reached = jsonread_u64(p, "reached", 0);
 		o->complete = jsonread_bool(p, "complete", 0);
 	}
@@ -142,7 +145,8 @@ static int restore_lists(const struct jsonread_node *t, struct engine_snap *s)
 	}
 	for (i = 0; i < jsonread_count(bads); i++) {
 		const struct jsonread_node *b = jsonread_at(bads, i);
-		const struct jsonread_node *bits = jsonread_get(b, "bit_positions");
+		const struct jsonread_node *bits =
+			jsonread_get(b, "bit_positions");
 		const struct jsonread_node *f = jsonread_get(b, "found");
 		struct engine_bad *o = &s->bad[s->nbad++];
 		int c = index_of(jsonread_str(b, "class", NULL), unit_namer,
@@ -150,21 +154,21 @@ static int restore_lists(const struct jsonread_node *t, struct engine_snap *s)
 
 		o->offset = jsonread_u64(b, "offset", 0);
 		o->pass = (uint32_t)jsonread_u64(b, "pass", 0);
-		o->retry = index_of(jsonread_str(b, "reread", NULL), retry_namer,
-				    RETRY_FAILED + 1);
+		o->retry = index_of(jsonread_str(b, "reread", NULL),
+				    retry_namer, RETRY_FAILED + 1);
 		if (o->retry < 0)
 			o->retry = RETRY_NONE;
 		o->v.class = c > 0 ? (enum unit_class)c : UNIT_FOREIGN;
 		o->v.nbits = (uint32_t)jsonread_u64(b, "bits_differing", 0);
 		for (k = 0; k < jsonread_count(bits) && k < UNIT_MAX_BITS; k++)
-			o->v.bits[k] = (uint16_t)jsonread_u64(jsonread_at(bits, k),
-							      NULL, 0);
+			o->v.bits[k] = (uint16_t)jsonread_u64(
+				jsonread_at(bits, k), NULL, 0);
 		o->v.sectors_bad = (uint32_t)jsonread_u64(b, "sectors_bad_mask",
 							  0);
 		if (jsonread_type(f) == JSONREAD_OBJECT) {
 			o->v.found_valid = 1;
-			o->v.found.run_id = strtoull(jsonread_str(f, "run_id",
-								  "0"), NULL, 16);
+			o->v.found.run_id = strtoull(
+				jsonread_str(f, "run_id", "0"), NULL, 16);
 			o->v.found.ident = strtoull(jsonread_str(
 				f, "identity_hash", "0"), NULL, 16);
 			o->v.found.offset = jsonread_u64(f, "offset", 0);
@@ -256,7 +260,8 @@ static int restore_disk(const struct jsonread_node *t, struct record_disk *d,
 
 		p = index_of(phases[i], phase_namer, PHASES);
 		s->phase_bytes[p] = jsonread_u64(ph, "bytes", 0);
-		s->phase_ns[p] = (uint64_t)(jsonread_num(ph, "seconds", 0) * 1e9);
+		s->phase_ns[p] = (uint64_t)(jsonread_num(ph, "seconds", 0) *
+					    (double)TIMING_SEC);
 		mt->seconds[p] = (unsigned)jsonread_u64(ph, "whole_seconds", 0);
 		mt->min[p] = jsonread_num(ph, "min_mbps", -1);
 		mt->max[p] = jsonread_num(ph, "max_mbps", 0);
@@ -321,7 +326,8 @@ int restore_record(const struct jsonread_node *doc, struct restored *out,
 	r->run_id = strtoull(jsonread_str(doc, "run_id", "0"), NULL, 16);
 	r->started = utc(jsonread_str(doc, "started", NULL));
 	r->ended = utc(jsonread_str(doc, "ended", NULL));
-	r->elapsed_ns = (uint64_t)(jsonread_num(doc, "elapsed_seconds", 0) * 1e9);
+	r->elapsed_ns = (uint64_t)(jsonread_num(doc, "elapsed_seconds", 0) *
+				   (double)TIMING_SEC);
 	r->firmware.efi = jsonread_bool(fw, "efi", 0);
 	r->firmware.secure_boot = jsonread_type(jsonread_get(fw, "secure_boot"))
 				  == JSONREAD_BOOL ?

@@ -11,7 +11,8 @@
 struct restored {
 	struct record r;
 	struct settings s;
-	struct monitor_target *mt;	/* a disk's slowest and fastest seconds */
+	/* a disk's slowest and fastest seconds */
+	struct monitor_target *mt;
 	char command[16];
 };
 

@@ -21,7 +21,6 @@
 #include "timing.h"
 #include "version.h"
 
-#define NS 1e9
 
 static void hex64(char *buf, size_t len, uint64_t v)
 {
@@ -36,7 +35,7 @@ static void json_phase_stats(struct json *j, const struct record_disk *d,
 
 	json_begin(j, engine_phase_name(phase));
 	json_u64(j, "bytes", s->phase_bytes[phase]);
-	json_num(j, "seconds", (double)s->phase_ns[phase] / NS);
+	json_num(j, "seconds", timing_secs(s->phase_ns[phase]));
 	json_num(j, "avg_mbps", judge_phase_rate(s, phase));
 	if (summary_min_max(d, phase, &min, &max)) {
 		json_num(j, "min_mbps", min);
@@ -122,26 +121,17 @@ static void json_target(struct json *j, const struct record *r,
 
 	json_begin(j, NULL);
 	json_str(j, "path", d->path);
-	json_str(j, "name", t->id.name);
+	identity_json(j, &t->id);
 	json_str(j, "label", d->label);
 	json_str(j, "kind", t->kind == TARGET_BLOCK ? "block" : "file");
-	json_str(j, "identity", t->id.identity);
 	hex64(h, sizeof(h), t->ident);
 	json_str(j, "identity_hash", h);
-	json_str(j, "model", t->id.model);
-	json_str(j, "serial", t->id.serial);
-	json_str(j, "wwn", t->id.wwid);
 	json_u64(j, "size", t->size);
 	json_u64(j, "logical_block_size", t->lbs);
 	json_u64(j, "physical_block_size", t->pbs);
-	if (t->id.rotational < 0)
-		json_null(j, "rotational");
-	else
-		json_bool(j, "rotational", t->id.rotational);
 	json_bool(j, "direct_io", t->direct);
 	json_bool(j, "read_only", t->read_only);
-	json_str(j, "class", safety_class_name(t->safety.class));
-	json_str(j, "class_reasons", t->safety.why);
+	safety_json(j, &t->safety);
 	json_str(j, "safety", d->plan.why);
 	json_u64(j, "bs", r->s->bs);
 	json_array(j, "region");
@@ -183,7 +173,7 @@ static void json_target(struct json *j, const struct record *r,
 		json_u64(j, "pass", ps->pass);
 		json_str(j, "phase", engine_phase_name(ps->phase));
 		json_u64(j, "bytes", ps->bytes);
-		json_num(j, "seconds", (double)ps->ns / NS);
+		json_num(j, "seconds", timing_secs(ps->ns));
 		json_u64(j, "reached", ps->reached);
 		json_bool(j, "complete", ps->complete);
 		json_end(j);
@@ -288,11 +278,12 @@ char *result_json(const struct record *o, size_t *len)
 	json_array_end(&j);
 	hex64(buf, sizeof(buf), o->run_id);
 	json_str(&j, "run_id", buf);
-	json_str(&j, "started", timing_fmt_utc(o->started, 0, buf, sizeof(buf)));
+	json_str(&j, "started",
+		 timing_fmt_utc(o->started, 0, buf, sizeof(buf)));
 	json_str(&j, "ended", o->ended ?
 		 timing_fmt_utc(o->ended, 0, buf, sizeof(buf)) : NULL);
 	json_bool(&j, "clock_trusted", timing_clock_trusted(o->started));
-	json_num(&j, "elapsed_seconds", (double)o->elapsed_ns / NS);
+	json_num(&j, "elapsed_seconds", timing_secs(o->elapsed_ns));
 	json_str(&j, "state", o->state);
 	if (o->pending_of)
 		json_str(&j, "pending_of", o->pending_of);

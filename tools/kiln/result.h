@@ -35,12 +35,14 @@ struct result_record {
 	int schema_version;
 	uint64_t run_id;
 	uint64_t bs;
-	char state[32];			/* running, complete, interrupted, ... */
+	/* running, complete, interrupted, ... */
+	char state[32];
 	char verdict[8];		/* "" while running */
 	int from_checkpoint;		/* result.json was missing or torn */
 	int n;
 	struct result_disk *disks;
-	struct jsonread *doc;		/* the document read, kept for strings */
+	/* the document read, kept for strings */
+	struct jsonread *doc;
 };
 
 /*

@@ -93,8 +93,8 @@ static void say_unmatched(const struct settings *s,
 		ids[i] = &inv->disks[i].id;
 	plan_consent_unmatched(s, ids, inv->ndisks, words, sizeof(words));
 	if (words[0])
-		complain_out("destroy-data names %s: no such disk (a typo?): no consent "
-		    "for it", words);
+		complain_out("destroy-data names %s: no such disk (a typo?): "
+			     "no consent for it", words);
 	free(ids);
 }
 
@@ -175,7 +175,8 @@ static void mark_verified(const char *dir)
 		at = strstr(doc, from);
 		if (at && len + sizeof(to) < (1u << 26)) {
 			memmove(at + sizeof(to) - 1, at + sizeof(from) - 1,
-				len - (size_t)(at - doc) - (sizeof(from) - 1) + 1);
+				len - (size_t)(at - doc) - (sizeof(from) - 1) +
+					1);
 			memcpy(at, to, sizeof(to) - 1);
 			len += sizeof(to) - sizeof(from);
 			folder_write(&f, "result.json", doc, len);
@@ -215,8 +216,10 @@ static int verify_pending(const struct settings *run, const char *machine_dir,
 	r.run_id = rec.run_id;
 	r.pending_of = pending;
 	r.kmsg = 1;
-	complain_out("a power-cut test is pending: verifying %s, written before the "
-	    "power was cut, first", pending);
+	complain_out(
+		"a power-cut test is pending: verifying %s, written before the "
+		"power was cut, first",
+		pending);
 	code = burncmd_add_recorded(&r, &rec);
 	if (!code) {
 		char stamp[32];
@@ -324,8 +327,10 @@ static int countdown(unsigned seconds, int nwrite)
 		p[i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
 	/* Standard input too, when kiln run is started by hand. */
 	p[n] = (struct pollfd){ .fd = isatty(0) ? 0 : -1, .events = POLLIN };
-	complain_out("%d disk%s will be OVERWRITTEN. Press any key on any console "
-	    "to stop.", nwrite, nwrite == 1 ? "" : "s");
+	complain_out(
+		"%d disk%s will be OVERWRITTEN. Press any key on any console "
+		"to stop.",
+		nwrite, nwrite == 1 ? "" : "s");
 	for (left = seconds; left > 0 && !aborted; left--) {
 		printf("kiln: writing in %u s\n", left);
 		fflush(stdout);
@@ -352,7 +357,7 @@ static int run_folder(const char *root, const char *machine, uint64_t run_id,
 	return 0;
 }
 
-/* Results of a run that did not start: the operator pulls the stick and reads why. */
+/* A run that did not start: the operator pulls the stick and reads why. */
 static void write_not_started(const char *folder, const char *why,
 			      const struct settings_problems *p)
 {
@@ -404,7 +409,7 @@ int run_main(int argc, char **argv)
 				args[0]);
 	o.protect = protect;
 	o.nprotect = protect_devices(&s, protect, &problems);
-	o.deadline_ns = (uint64_t)s.deadline * 1000000000ull;
+	o.deadline_ns = (uint64_t)s.deadline * TIMING_SEC;
 	/* Every key checked before anything else, as every command does. */
 	if (!problems.n && settings_check(&s, err, sizeof(err)))
 		options_problem(&problems, "%s", err);
@@ -432,8 +437,9 @@ int run_main(int argc, char **argv)
 	if (problems.n) {
 		for (i = 0; i < problems.n; i++)
 			complain_out("bad setting: %s", problems.text[i]);
-		complain_out("not starting: fix the settings above (kiln.cfg or the "
-		    "kernel command line)");
+		complain_out(
+			"not starting: fix the settings above (kiln.cfg or the "
+			"kernel command line)");
 		write_not_started(folder[0] ? folder : NULL, "bad settings",
 				  &problems);
 		code = KILN_EXIT_USAGE;
@@ -441,13 +447,15 @@ int run_main(int argc, char **argv)
 	}
 	apply_profile(&s);
 	if (s.profile == SETTINGS_POWERCUT && !s.results) {
-		complain_out("profile powercut needs a results medium (the stick): the "
-		    "next boot verifies what this one writes from its record");
+		complain_out("profile powercut needs a results medium (the "
+			     "stick): the next boot verifies what this one "
+			     "writes from its record");
 		code = KILN_EXIT_USAGE;
 		goto out;
 	}
 	if (s.results) {
-		char machine_dir[PATH_MAX], pending[PATH_MAX], vfolder[PATH_MAX];
+		char machine_dir[PATH_MAX], pending[PATH_MAX],
+			vfolder[PATH_MAX];
 
 		snprintf(machine_dir, sizeof(machine_dir), "%s/kiln-results/%s",
 			 s.results, inv.sys.machine_id);
@@ -465,9 +473,10 @@ int run_main(int argc, char **argv)
 	if (s.profile == SETTINGS_POWERCUT) {
 		rec.powercut = 1;
 		if (s.after == SETTINGS_REBOOT)
-			complain_out("profile powercut with after=reboot: a warm reboot "
-			    "does not cut the drives' power; cut it by hand, or "
-			    "use after=poweroff");
+			complain_out("profile powercut with after=reboot: a "
+				     "warm reboot does not cut the drives' "
+				     "power; cut it by hand, or use "
+				     "after=poweroff");
 	}
 
 	putchar('\n');
@@ -498,7 +507,8 @@ int run_main(int argc, char **argv)
 				code = KILN_EXIT_CANNOT;
 				goto out;
 			}
-			snprintf(rd->label, sizeof(rd->label), "%s", d->id.name);
+			snprintf(rd->label, sizeof(rd->label), "%s",
+				 d->id.name);
 			rd->t.id = d->id;
 			snprintf(rd->failed, sizeof(rd->failed), "%s",
 				 d->safety.why);
@@ -529,14 +539,16 @@ int run_main(int argc, char **argv)
 		complain_out("%s", rec.failure);
 	}
 	if (!rec.n)
-		complain_out("nothing to test: %s", inv.ndisks ? "no disk may be tested"
-		    : "no disks found");
+		complain_out("nothing to test: %s",
+			     inv.ndisks ? "no disk may be tested"
+					: "no disks found");
 	if (!s.results)
 		complain_out("no results medium: results on the console only");
 
 	if (nwrite && s.countdown && countdown(s.countdown, nwrite)) {
-		complain_out("stopped by a key press before any write: nothing was "
-		    "written");
+		complain_out(
+			"stopped by a key press before any write: nothing was "
+			"written");
 		write_not_started(folder[0] ? folder : NULL,
 				  "stopped by a key press during the countdown",
 				  NULL);
@@ -551,8 +563,8 @@ int run_main(int argc, char **argv)
 		int k;
 
 		for (k = 0; k < 3; k++)
-			printf("\n    *** CUT THE POWER NOW ***  (the next boot "
-			       "verifies what the disks kept)\n");
+			printf("\n    *** CUT THE POWER NOW ***  (the next "
+			       "boot verifies what the disks kept)\n");
 		fflush(stdout);
 	}
 out:

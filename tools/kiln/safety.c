@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "json.h"
 #include "safety.h"
 #include "sysfs.h"
 #include "unit.h"
@@ -35,6 +36,12 @@ const char *safety_class_name(int class)
 	case SAFETY_BLANK: return "blank";
 	}
 	return "unknown";
+}
+
+void safety_json(struct json *j, const struct safety *s)
+{
+	json_str(j, "class", safety_class_name(s->class));
+	json_str(j, "class_reasons", s->why);
 }
 
 __attribute__((format(printf, 2, 3)))
@@ -74,8 +81,8 @@ static void held(const struct safety_env *o, const char *name,
 				busy(s);
 			}
 	for (k = 0; k < fam.n; k++) {
-		snprintf(sub, sizeof(sub), "%s/block/%s%s%s/holders", o->sysroot,
-			 name, k ? "/" : "", k ? fam.name[k] : "");
+		snprintf(sub, sizeof(sub), "%s/block/%s%s%s/holders",
+			 o->sysroot, name, k ? "/" : "", k ? fam.name[k] : "");
 		names = sysfs_list(sub, &n);
 		for (i = 0; i < n; i++) {
 			why(s, "%s is held by %s", fam.name[k], names[i]);
@@ -97,8 +104,8 @@ static void held(const struct safety_env *o, const char *name,
 				continue;
 			for (k = 0; k < fam.n; k++)
 				if (makedev(maj, min) == fam.dev[k]) {
-					why(s, "%s is mounted at %s", fam.name[k],
-					    point);
+					why(s, "%s is mounted at %s",
+					    fam.name[k], point);
 					busy(s);
 				}
 		}
@@ -116,7 +123,8 @@ static void held(const struct safety_env *o, const char *name,
 			base = strrchr(dev_path, '/') + 1;
 			for (k = 0; k < fam.n; k++)
 				if (!strcmp(base, fam.name[k])) {
-					why(s, "%s is used as swap", fam.name[k]);
+					why(s, "%s is used as swap",
+					    fam.name[k]);
 					busy(s);
 				}
 		}
@@ -293,7 +301,8 @@ void safety_in_use(const struct safety_env *env,
 
 /* What reading found, as it went. */
 struct contents {
-	int byte;			/* the blank byte so far; -1: none yet */
+	/* the blank byte so far; -1: none yet */
+	int byte;
 	uint64_t foreign;		/* the first byte that is neither; ~0 */
 	uint64_t other_kiln;		/* another disk's kiln unit at; ~0 */
 	uint64_t units;			/* this disk's units */
@@ -329,7 +338,8 @@ static void look(struct contents *c, const unsigned char *buf, size_t len,
 			continue;
 		}
 		if (unit_parse(u, &h)) {
-			if (h.key.ident == c->ident && h.key.offset == off + i) {
+			if (h.key.ident == c->ident &&
+			    h.key.offset == off + i) {
 				c->units++;
 				continue;
 			}

@@ -14,10 +14,10 @@
  * it holds data.
  */
 enum safety_class {
-	SAFETY_IN_USE,		/* mounted, held, swap, open elsewhere, ... */
-	SAFETY_HAS_DATA,	/* a signature, or not proven blank */
-	SAFETY_KILN_DATA,	/* only kiln units of this very disk, or blank */
-	SAFETY_BLANK,		/* proven by reading: one byte value */
+	SAFETY_IN_USE, /* mounted, held, swap, open elsewhere, ... */
+	SAFETY_HAS_DATA, /* a signature, or not proven blank */
+	SAFETY_KILN_DATA, /* only kiln units of this very disk, or blank */
+	SAFETY_BLANK, /* proven by reading: one byte value */
 };
 
 /* How much is read to prove a disk blank (DESIGN.md). */
@@ -45,7 +45,8 @@ struct safety_env {
 
 /* What is being classed. */
 struct safety_subject {
-	const char *name;	/* a block device's kernel name; "" for a file */
+	/* a block device's kernel name; "" for a file */
+	const char *name;
 	dev_t rdev;		/* a block device's number */
 	const char *path;	/* a file's real path; NULL for a device */
 	int fd;			/* open to read it; -1: not read */
@@ -71,5 +72,10 @@ void safety_in_use(const struct safety_env *env,
 		   const struct safety_subject *d, struct safety *s);
 
 const char *safety_class_name(int class);
+
+struct json;
+
+/* A class and its reasons, as inventory.json and result.json write them. */
+void safety_json(struct json *j, const struct safety *s);
 
 #endif

@@ -87,21 +87,25 @@ struct settings {
 	char *out;			/* run folder */
 	unsigned interval;		/* seconds between status lines */
 	int json;			/* result document on stdout */
-	int destroy_data;		/* consent to overwrite every has-data */
+	/* consent to overwrite every has-data */
+	int destroy_data;
 	char *destroy_list;		/* ...or only these serials or WWNs */
 	char *include;			/* disks to test, by glob; NULL: all */
 	char *exclude;			/* disks never to touch, by glob */
 	uint64_t size;			/* size of a file kiln creates */
-	unsigned deadline;		/* seconds before a request is stalled */
+	/* seconds before a request is stalled */
+	unsigned deadline;
 	unsigned checkpoint;		/* seconds between result checkpoints */
-	unsigned max_detail;		/* errors and bad units listed a target */
+	/* errors and bad units listed a target */
+	unsigned max_detail;
 	unsigned save_units;		/* bad units saved a target */
 	int profile;			/* enum settings_profile */
 	unsigned countdown;		/* seconds before destructive work */
 	int after;			/* enum settings_after */
 	unsigned settle;		/* seconds the init waits for disks */
 	unsigned expect_disks;		/* fewer found is a FAIL; 0: any */
-	char *iperf;			/* HOST[:PORT]: iperf3 beside the burn */
+	/* HOST[:PORT]: iperf3 beside the burn */
+	char *iperf;
 	int net;			/* the init takes DHCP */
 	char *from;			/* verify against this run folder */
 

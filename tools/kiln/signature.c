@@ -104,7 +104,8 @@ static void mbr(const struct view *v, struct signature_scan *s)
 		}
 	}
 	if (used)
-		hit(s, gpt ? "protective MBR (GPT)" : "MBR partition table", 510);
+		hit(s, gpt ? "protective MBR (GPT)" : "MBR partition table",
+		    510);
 }
 
 static void gpt(const struct view *v, struct signature_scan *s)
@@ -114,7 +115,8 @@ static void gpt(const struct view *v, struct signature_scan *s)
 
 	for (i = 0; i < 2; i++) {
 		if (magic_at(v, sectors[i], "EFI PART", 8))
-			hit(s, "GPT partition table (primary header)", sectors[i]);
+			hit(s, "GPT partition table (primary header)",
+			    sectors[i]);
 		if (v->size > sectors[i] &&
 		    magic_at(v, v->size - sectors[i], "EFI PART", 8))
 			hit(s, "GPT partition table (backup header at the end)",
@@ -163,7 +165,8 @@ static void zfs(const struct view *v, struct signature_scan *s)
 	for (i = 0; i < 4; i++)
 		for (off = labels[i] + 131072; off < labels[i] + 262144;
 		     off += 1024)
-			if (magic_at(v, off, le, 8) || magic_at(v, off, be, 8)) {
+			if (magic_at(v, off, le, 8) ||
+			    magic_at(v, off, be, 8)) {
 				hit(s, "ZFS label", off);
 				return;
 			}
@@ -305,8 +308,9 @@ char *signature_describe(const struct signature_scan *s, char *buf,
 			 (unsigned long long)s->first.key.run_id,
 			 s->first.key.pass);
 	for (i = 0; i < s->n && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s at byte %llu",
-				 i ? ", " : "", s->hits[i].what,
-				 (unsigned long long)s->hits[i].offset);
+		used += (size_t)snprintf(buf + used, len - used,
+					 "%s%s at byte %llu", i ? ", " : "",
+					 s->hits[i].what,
+					 (unsigned long long)s->hits[i].offset);
 	return buf;
 }

@@ -86,10 +86,13 @@ static void bad_detail(FILE *f, const struct engine_bad *b, unsigned n)
 	unsigned i, nb = v->nbits < UNIT_MAX_BITS ? v->nbits : UNIT_MAX_BITS;
 
 	if (n > 1) {
-		fprintf(f, "    %s: %u units from byte %llu to %llu (pass %u); "
-			"%s\n", unit_class_name(v->class), n,
+		fprintf(f,
+			"    %s: %u units from byte %llu to %llu (pass %u); "
+			"%s\n",
+			unit_class_name(v->class), n,
 			(unsigned long long)b->offset,
-			(unsigned long long)(b->offset + (uint64_t)n * UNIT_SIZE),
+			(unsigned long long)(b->offset +
+					     (uint64_t)n * UNIT_SIZE),
 			b->pass, engine_retry_name(b->retry));
 		return;
 	}
@@ -97,7 +100,8 @@ static void bad_detail(FILE *f, const struct engine_bad *b, unsigned n)
 		(unsigned long long)b->offset, b->pass);
 	switch (v->class) {
 	case UNIT_BITFLIP:
-		fprintf(f, ": %u bit%s, at", v->nbits, v->nbits == 1 ? "" : "s");
+		fprintf(f, ": %u bit%s, at", v->nbits,
+			v->nbits == 1 ? "" : "s");
 		for (i = 0; i < nb; i++)
 			fprintf(f, " %u", v->bits[i]);
 		if (nb < v->nbits)
@@ -153,8 +157,9 @@ void summary_text(const struct record *o, FILE *f)
 	fprintf(f, "run %016llx  %s .. %s  (%s)%s\n",
 		(unsigned long long)o->run_id,
 		timing_fmt_utc(o->started, 0, a, sizeof(a)),
-		timing_fmt_utc(o->ended ? o->ended : o->started, 0, b, sizeof(b)),
-		timing_fmt_hms(o->elapsed_ns / 1000000000ull, hms, sizeof(hms)),
+		timing_fmt_utc(o->ended ? o->ended : o->started, 0, b,
+			       sizeof(b)),
+		timing_fmt_hms(o->elapsed_ns / TIMING_SEC, hms, sizeof(hms)),
 		timing_clock_trusted(o->started) ? "" : "  clock not set");
 	fprintf(f, "kiln %s, Linux %s, crc32c %s\n", version_string(),
 		uname(&u) == 0 ? u.release : "?",
@@ -195,8 +200,10 @@ void summary_text(const struct record *o, FILE *f)
 		for (k = 0; k < et->nerrors && k < 10; k++) {
 			const struct engine_error *e = &et->errors[k];
 
-			fprintf(f, "    %s error%s at byte %llu (+%llu), pass %u: "
-				"%s\n", engine_phase_name(e->phase),
+			fprintf(f,
+				"    %s error%s at byte %llu (+%llu), pass %u: "
+				"%s\n",
+				engine_phase_name(e->phase),
 				e->count > 1 ? "s" : "",
 				(unsigned long long)e->offset,
 				(unsigned long long)e->length, e->pass,
@@ -248,22 +255,22 @@ static const struct {
 	{ 'O', { " ### ", "#   #", "#   #", "#   #", " ### " } },
 };
 
+#define NGLYPHS (sizeof(glyphs) / sizeof(glyphs[0]))
+
 void summary_banner(const char *word, FILE *f)
 {
-	int row, k, col;
+	int row, col;
 	size_t g;
 	const char *w;
 
 	for (row = 0; row < 5; row++) {
 		fputs("    ", f);
 		for (w = word; *w; w++) {
-			for (g = 0; g < sizeof(glyphs) / sizeof(glyphs[0]); g++)
-				if (glyphs[g].c == *w)
-					break;
-			for (col = 0; col < 5; col++)
-				for (k = 0; k < 2; k++)
-					fputc(g < sizeof(glyphs) / sizeof(glyphs[0]) ?
-					      glyphs[g].rows[row][col] : ' ', f);
+			for (g = 0; g < NGLYPHS && glyphs[g].c != *w; g++)
+				;
+			for (col = 0; col < 10; col++)
+				fputc(g < NGLYPHS ?
+				      glyphs[g].rows[row][col / 2] : ' ', f);
 			fputs("    ", f);
 		}
 		fputc('\n', f);

@@ -23,7 +23,8 @@ int sysfs_attr(const char *dir, const char *name, char *buf, size_t len)
 
 	if (len)
 		buf[0] = 0;
-	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >=
+	    (int)sizeof(path))
 		return -ENAMETOOLONG;
 	return sysfs_read(path, buf, len);
 }

@@ -48,23 +48,28 @@ static int create_file(const char *path, uint64_t size, char *err,
 	int fd, ret = 0;
 
 	if (under_dev(path)) {
-		snprintf(err, errlen, "%s: no such device (kiln never creates a file "
-		    "under /dev)", path);
+		snprintf(err, errlen,
+			 "%s: no such device (kiln never creates a file "
+			 "under /dev)",
+			 path);
 		return -ENOENT;
 	}
 
 	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		ret = -errno;
-		snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
+		snprintf(err, errlen, "cannot create %s: %s", path,
+			 strerror(errno));
 		return ret;
 	}
 	/* Reserve the space now, so a full filesystem shows before the run. */
 	if (fallocate(fd, 0, 0, (off_t)size) < 0) {
 		if (errno != EOPNOTSUPP && errno != ENOSYS) {
 			ret = -errno;
-			snprintf(err, errlen, "cannot allocate %llu bytes for %s: %s",
-			    (unsigned long long)size, path, strerror(errno));
+			snprintf(err, errlen,
+				 "cannot allocate %llu bytes for %s: %s",
+				 (unsigned long long)size, path,
+				 strerror(errno));
 			close(fd);
 			unlink(path);
 			return ret;
@@ -107,8 +112,10 @@ static void say_busy(struct target *t, const struct stat *st, char *err,
 		d.name = id.name;
 		safety_in_use(t->env, &d, &s);
 		if (s.why[0]) {
-			snprintf(err, errlen, "refusing to touch %s: it is in use "
-			    "(%s)", t->path, s.why);
+			snprintf(err, errlen,
+				 "refusing to touch %s: it is in use "
+				 "(%s)",
+				 t->path, s.why);
 			return;
 		}
 	}
@@ -127,7 +134,7 @@ static int open_block(struct target *t, const struct stat *st, char *err,
 	int lbs = 0, pbs = 0, ro = 0;
 
 	t->fd = open(t->path, flags);
-	/* Read-only (losetup -r, blockdev --setro): open it to read, and say. */
+	/* Read-only (losetup -r, blockdev --setro): open it to read; say so. */
 	if (t->fd < 0 && t->writable && (errno == EROFS || errno == EACCES)) {
 		t->fd = open(t->path, (flags & ~O_RDWR) | O_RDONLY);
 		t->read_only = t->fd >= 0;
@@ -145,7 +152,8 @@ static int open_block(struct target *t, const struct stat *st, char *err,
 	/* The name could have changed hands between stat and open. */
 	if (fstat(t->fd, &now) < 0 || !S_ISBLK(now.st_mode) ||
 	    now.st_rdev != st->st_rdev) {
-		snprintf(err, errlen, "%s changed while it was being opened", t->path);
+		snprintf(err, errlen, "%s changed while it was being opened",
+			 t->path);
 		return -ESTALE;
 	}
 	t->rdev = now.st_rdev;
@@ -168,8 +176,9 @@ static int open_block(struct target *t, const struct stat *st, char *err,
 	identity_read(t->env->sysroot, major(t->rdev), minor(t->rdev), t->size,
 			  &t->id);
 	if (!t->id.identity[0])
-		snprintf(t->id.identity, sizeof(t->id.identity), "dev:%u:%u:%llu",
-			 major(t->rdev), minor(t->rdev), size);
+		snprintf(t->id.identity, sizeof(t->id.identity),
+			 "dev:%u:%u:%llu", major(t->rdev), minor(t->rdev),
+			 size);
 	return 0;
 }
 
@@ -196,16 +205,19 @@ static int open_file(struct target *t, char *err, size_t errlen)
 	if (t->fd < 0) {
 		int e = errno;
 
-		snprintf(err, errlen, "cannot open %s: %s", t->path, strerror(e));
+		snprintf(err, errlen, "cannot open %s: %s", t->path,
+			 strerror(e));
 		return -e;
 	}
 	if (fstat(t->fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s changed while it was being opened", t->path);
+		snprintf(err, errlen, "%s changed while it was being opened",
+			 t->path);
 		return -ESTALE;
 	}
 	/* Another kiln on this file: two burns would wreck each other. */
 	if (flock(t->fd, LOCK_EX | LOCK_NB) < 0 && errno == EWOULDBLOCK) {
-		snprintf(err, errlen, "cannot use %s: another kiln holds it", t->path);
+		snprintf(err, errlen, "cannot use %s: another kiln holds it",
+			 t->path);
 		return -EBUSY;
 	}
 	t->dev = st.st_dev;
@@ -217,10 +229,12 @@ static int open_file(struct target *t, char *err, size_t errlen)
 	t->id.rotational = -1;
 	if (!realpath(t->path, real))
 		snprintf(real, sizeof(real), "%s", t->path);
-	if (snprintf(t->id.identity, sizeof(t->id.identity), "file:%s", real) < 0)
+	if (snprintf(t->id.identity, sizeof(t->id.identity), "file:%s", real) <
+	    0)
 		return -EINVAL;
 	base = strrchr(real, '/');
-	snprintf(t->id.name, sizeof(t->id.name), "%.63s", base ? base + 1 : real);
+	snprintf(t->id.name, sizeof(t->id.name), "%.63s",
+		 base ? base + 1 : real);
 	return 0;
 }
 
@@ -242,10 +256,13 @@ int target_open(struct target *t, const struct safety_env *env,
 		if (errno != ENOENT || !create || !writable) {
 			ret = -errno;
 			if (errno == ENOENT && writable)
-				snprintf(err, errlen, "%s: no such file or device "
-				    "(give --size to create a file)", path);
+				snprintf(err, errlen,
+					 "%s: no such file or device "
+					 "(give --size to create a file)",
+					 path);
 			else
-				snprintf(err, errlen, "%s: %s", path, strerror(errno));
+				snprintf(err, errlen, "%s: %s", path,
+					 strerror(errno));
 			return ret;
 		}
 		ret = create_file(path, create, err, errlen);
@@ -266,7 +283,8 @@ int target_open(struct target *t, const struct safety_env *env,
 		t->kind = TARGET_FILE;
 		ret = open_file(t, err, errlen);
 	} else {
-		snprintf(err, errlen, "%s: not a block device or a regular file", path);
+		snprintf(err, errlen,
+			 "%s: not a block device or a regular file", path);
 		return -ENOTBLK;
 	}
 	if (ret) {
@@ -315,8 +333,8 @@ int target_check(const struct target *t)
 
 	if (t->kind == TARGET_FILE)
 		return fstat(t->fd, &st) < 0 ? -ENODEV : 0;
-	if (identity_read(t->env->sysroot, major(t->rdev), minor(t->rdev), t->size,
-			      &now) < 0)
+	if (identity_read(t->env->sysroot, major(t->rdev), minor(t->rdev),
+			  t->size, &now) < 0)
 		return -ENODEV;
 	if (strcmp(now.identity, t->id.identity))
 		return -ESTALE;

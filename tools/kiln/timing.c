@@ -13,7 +13,7 @@ uint64_t timing_now_ns(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return (uint64_t)ts.tv_sec * TIMING_SEC + (uint64_t)ts.tv_nsec;
 }
 
 char *timing_fmt_hms(uint64_t s, char *buf, size_t len)

@@ -6,6 +6,15 @@
 #include <stdint.h>
 #include <time.h>
 
+/* Nanoseconds in a second: the one place this number is written. */
+#define TIMING_SEC 1000000000ull
+
+/* Nanoseconds as seconds, for rates and documents. */
+static inline double timing_secs(uint64_t ns)
+{
+	return (double)ns / (double)TIMING_SEC;
+}
+
 /* Monotonic nanoseconds: for rates and deadlines, immune to clock steps. */
 uint64_t timing_now_ns(void);
 

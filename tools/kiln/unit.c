@@ -17,7 +17,7 @@
 #include "crc32c.h"
 #include "unit.h"
 
-static const unsigned char magic[8] = { 'K', 'I', 'L', 'N', 'U', 'N', 'I', 'T' };
+static const unsigned char magic[8] = {'K', 'I', 'L', 'N', 'U', 'N', 'I', 'T'};
 
 #define PAYLOAD_LEN (UNIT_CRC_AT - UNIT_HEADER)
 
@@ -182,7 +182,8 @@ void unit_ctx_init(struct unit_ctx *ctx, uint64_t run_id)
 		for (j = 0; j < 256; j++)
 			for (b = 0; b < 8; b++)
 				if (j & (1 << b))
-					ctx->header_shift[i][j] ^= basis[8 * i + b];
+					ctx->header_shift[i][j] ^=
+						basis[8 * i + b];
 
 	ctx->crc_const = raw_crc((unsigned char *)ctx->base + UNIT_HEADER,
 				 PAYLOAD_LEN) ^ crc32c(0, zeros, UNIT_CRC_AT);
@@ -200,7 +201,8 @@ static void fill_one(const struct unit_ctx *ctx, unsigned char *u,
 		     struct unit_key k, int stream)
 {
 	uint64_t seed = seed_of(k), hdr[8], last[2];
-	__m128i s = _mm_set1_epi64x((long long)seed), *out = (__m128i *)(void *)u;
+	__m128i s = _mm_set1_epi64x((long long)seed),
+		*out = (__m128i *)(void *)u;
 	const __m128i *base = (const __m128i *)(const void *)ctx->base;
 	uint32_t crc;
 	int i;
@@ -216,15 +218,17 @@ static void fill_one(const struct unit_ctx *ctx, unsigned char *u,
 			_mm_stream_si128(out + i, _mm_loadu_si128(
 				(const __m128i *)(const void *)hdr + i));
 		for (; i < UNIT_SIZE / 16 - 1; i++)
-			_mm_stream_si128(out + i,
-					 _mm_xor_si128(_mm_load_si128(base + i), s));
+			_mm_stream_si128(
+				out + i,
+				_mm_xor_si128(_mm_load_si128(base + i), s));
 		_mm_stream_si128(out + i, _mm_loadu_si128(
 			(const __m128i *)(const void *)last));
 		return;
 	}
 	memcpy(u, hdr, UNIT_HEADER);
 	for (i = UNIT_HEADER / 16; i < UNIT_SIZE / 16 - 1; i++)
-		_mm_storeu_si128(out + i, _mm_xor_si128(_mm_load_si128(base + i), s));
+		_mm_storeu_si128(out + i,
+				 _mm_xor_si128(_mm_load_si128(base + i), s));
 	memcpy(u + UNIT_SIZE - 16, last, 16);
 }
 
@@ -352,7 +356,8 @@ void unit_classify(const struct unit_ctx *ctx, const void *buf,
 			nbits += __builtin_popcount(d);
 			for (b = 0; b < 8; b++)
 				if ((d & (1u << b)) && listed < UNIT_MAX_BITS)
-					v->bits[listed++] = (uint16_t)(i * 8 + b);
+					v->bits[listed++] =
+						(uint16_t)(i * 8 + b);
 		}
 		v->nbits += nbits;
 		if (!nbits)

@@ -22,7 +22,6 @@
 
 #define LINES 32
 #define SAY_MAX 400
-#define NS 1000000000ull
 
 struct item {
 	struct item *next;
@@ -54,7 +53,8 @@ struct upload {
 	struct item *head, *tail;	/* waiting, oldest first */
 	struct item *inflight;		/* on its way, off the queue */
 	int queued;
-	size_t bytes;			/* copied bytes waiting or on their way */
+	/* copied bytes waiting or on their way */
+	size_t bytes;
 	unsigned server_delay;		/* seconds: no answer came */
 	uint64_t server_next;		/* nothing is tried before this */
 	int flushing;
@@ -153,8 +153,8 @@ static unsigned next_delay(unsigned d)
 
 static void abs_time(uint64_t ns, struct timespec *ts)
 {
-	ts->tv_sec = (time_t)(ns / NS);
-	ts->tv_nsec = (long)(ns % NS);
+	ts->tv_sec = (time_t)(ns / TIMING_SEC);
+	ts->tv_nsec = (long)(ns % TIMING_SEC);
 }
 
 /* Under lock: the first file due, taken off the queue; or when to look. */
@@ -267,7 +267,7 @@ static void settle(struct upload *u, struct item *it, int ret,
 		/* Stopped: what it was waiting for then is the news. */
 		snprintf(it->why, sizeof(it->why), "%s", res->error);
 	} else {
-		/* Say it when it is news; at the longest pause, now and then. */
+		/* Say it when it is news; at the longest pause now and then. */
 		quiet = it->tries && !strcmp(it->why, res->error);
 		it->tries++;
 		snprintf(it->why, sizeof(it->why), "%s", res->error);
@@ -276,12 +276,12 @@ static void settle(struct upload *u, struct item *it, int ret,
 			u->server_delay = 0;
 			it->delay = next_delay(it->delay);
 			wait = it->delay;
-			it->next_try = now + wait * NS;
+			it->next_try = now + wait * TIMING_SEC;
 		} else {
 			/* No answer: the server's trouble, every file waits. */
 			u->server_delay = next_delay(u->server_delay);
 			wait = u->server_delay;
-			u->server_next = now + wait * NS;
+			u->server_next = now + wait * TIMING_SEC;
 			it->next_try = now;
 		}
 		quiet = quiet && wait == UPLOAD_DELAY_MAX && it->tries % 10;
@@ -387,7 +387,8 @@ int upload_start(struct upload **up, const struct http_url *base,
 	      add_slash(u->base.path, sizeof(u->base.path));
 	snprintf(u->folder, sizeof(u->folder), "%s", u->base.path);
 	if (!ret)
-		ret = http_append_segment(u->folder, sizeof(u->folder), machine);
+		ret = http_append_segment(u->folder, sizeof(u->folder),
+					  machine);
 	if (!ret)
 		ret = add_slash(u->folder, sizeof(u->folder));
 	if (!ret)

@@ -331,8 +331,8 @@ static int64_t run_phase(struct worker *w, int phase, uint32_t pass,
 			s->done = 0;
 			s->again = 0;
 			if (phase == PHASE_WRITE) {
-				struct unit_key key = { job->ctx->run_id,
-							w->t->ident, off, pass };
+				struct unit_key key = {job->ctx->run_id,
+						       w->t->ident, off, pass};
 
 				unit_fill(job->ctx, s->buf, s->len, key);
 			}
@@ -362,18 +362,21 @@ static int64_t run_phase(struct worker *w, int phase, uint32_t pass,
 				continue;
 			}
 			if (res <= 0) {
-				/* 0 is no progress at all: say EIO, not loop. */
+				/* 0 is no progress at all: EIO, not a loop. */
 				record_error(w, phase, pass, s->off + s->done,
-					     s->len - s->done, res ? -res : EIO);
+					     s->len - s->done,
+					     res ? -res : EIO);
 				if (phase == PHASE_WRITE)
 					add_hole(et, s->lin, s->len);
 			} else {
 				if (phase == PHASE_VERIFY)
 					check_buffer(w, s, pass, holes);
 				if (phase == PHASE_WRITE)
-					atomic_fetch_add(&et->bytes_written, s->len);
+					atomic_fetch_add(&et->bytes_written,
+							 s->len);
 				else
-					atomic_fetch_add(&et->bytes_read, s->len);
+					atomic_fetch_add(&et->bytes_read,
+							 s->len);
 				ok += s->len;
 			}
 			atomic_fetch_add(&et->phase_done, s->len);
@@ -382,7 +385,7 @@ static int64_t run_phase(struct worker *w, int phase, uint32_t pass,
 		}
 		io_uring_cq_advance(&w->ring, seen);
 
-		/* Its buffers may still be in the kernel's hands: leave them. */
+		/* Its buffers may be the kernel's still: leave them. */
 		if (stalled(et))
 			return -ETIMEDOUT;
 		if (atomic_load(&job->stop) || w->vanished)
@@ -414,7 +417,7 @@ static int flush(struct worker *w, uint32_t pass)
 	return stalled(et) ? -ETIMEDOUT : 0;
 }
 
-/* Reads the pass an earlier write left: the newest found at start, middle, end. */
+/* The pass an earlier write left: the newest at start, middle, end. */
 static uint32_t find_pass(struct worker *w)
 {
 	struct engine_target *et = w->et;
@@ -603,7 +606,8 @@ void *worker_run(void *arg)
 		switch (p->mode) {
 		case ENGINE_WRITE_VERIFY:
 		case ENGINE_WRITE:
-			if (!p->write_passes || et->region_writes < p->write_passes) {
+			if (!p->write_passes ||
+			    et->region_writes < p->write_passes) {
 				r = write_pass(&w, iter);
 				if (r < 0)
 					return NULL;
@@ -613,7 +617,7 @@ void *worker_run(void *arg)
 			if (p->mode == ENGINE_WRITE || !written || !limit ||
 			    atomic_load(&job->stop) || w.vanished)
 				break;
-			/* What this pass wrote is checked even when time is up. */
+			/* What this pass wrote is checked, even out of time. */
 			set_verified(et, written, -1);
 			r = run_phase(&w, PHASE_VERIFY, written, 0, limit, 0,
 				      written == iter && et->nholes);
