@@ -48,58 +48,59 @@ static const struct rule {
 	int kind;
 } rules[] = {
 	/* libata: one exception per error-handler run, then its details */
-	{"exception Emask", KMSG_ATA},
-	{"SError: {", KMSG_ATA},
-	{"(timeout)", KMSG_TIMEOUT}, /* "res 40/00:.. Emask 0x4 (timeout)" */
-	{"qc timeout", KMSG_TIMEOUT},
-	{"hard resetting link", KMSG_RESET},
-	{"soft resetting link", KMSG_RESET},
-	{"COMRESET failed", KMSG_RESET},
-	{"forcing hardreset", KMSG_RESET},
-	{"SATA link down", KMSG_LINK},
-	{"limiting SATA link speed", KMSG_LINK},
-	{"limiting speed to", KMSG_LINK},
-	{"NCQ disabled due to excessive errors", KMSG_LINK},
-	{"link is slow to respond", KMSG_LINK},
-	{"{ ICRC", KMSG_LINK}, /* "error: { ICRC ABRT }": a bad cable */
+	{ "exception Emask", KMSG_ATA },
+	{ "SError: {", KMSG_ATA },
+	{ "(timeout)", KMSG_TIMEOUT },	/* "res 40/00:.. Emask 0x4 (timeout)" */
+	{ "qc timeout", KMSG_TIMEOUT },
+	{ "hard resetting link", KMSG_RESET },
+	{ "soft resetting link", KMSG_RESET },
+	{ "COMRESET failed", KMSG_RESET },
+	{ "forcing hardreset", KMSG_RESET },
+	{ "SATA link down", KMSG_LINK },
+	{ "limiting SATA link speed", KMSG_LINK },
+	{ "limiting speed to", KMSG_LINK },
+	{ "NCQ disabled due to excessive errors", KMSG_LINK },
+	{ "link is slow to respond", KMSG_LINK },
+	/* "error: { ICRC ABRT }": a bad cable */
+	{ "{ ICRC", KMSG_LINK },
 	/* NVMe (drivers/nvme/host/pci.c, core.c) */
-	{"timeout, aborting", KMSG_TIMEOUT},
-	{"timeout, reset controller", KMSG_TIMEOUT},
-	{"timeout, disable controller", KMSG_TIMEOUT},
-	{"timeout, completion polled", KMSG_TIMEOUT},
-	{"Abort status:", KMSG_ABORT},
-	{"controller is down; will reset", KMSG_RESET},
-	{"Device not ready; aborting", KMSG_GONE},
-	{"Removing after probe failure", KMSG_GONE},
-	{"Disabling device after reset failure", KMSG_GONE},
+	{ "timeout, aborting", KMSG_TIMEOUT },
+	{ "timeout, reset controller", KMSG_TIMEOUT },
+	{ "timeout, disable controller", KMSG_TIMEOUT },
+	{ "timeout, completion polled", KMSG_TIMEOUT },
+	{ "Abort status:", KMSG_ABORT },
+	{ "controller is down; will reset", KMSG_RESET },
+	{ "Device not ready; aborting", KMSG_GONE },
+	{ "Removing after probe failure", KMSG_GONE },
+	{ "Disabling device after reset failure", KMSG_GONE },
 	/* SCSI error handling, the HBAs' own words */
-	{"timing out command", KMSG_TIMEOUT},
-	{"IO timeout is detected", KMSG_TIMEOUT}, /* megaraid_sas */
-	{"attempting task abort", KMSG_ABORT},
-	{"attempting device reset", KMSG_RESET},
-	{"attempting target reset", KMSG_RESET},
-	{"attempting bus reset", KMSG_RESET},
-	{"attempting host reset", KMSG_RESET},
-	{"megasas: RESET", KMSG_RESET},
-	{"initiating OCR", KMSG_RESET},
-	{"resetting fusion adapter", KMSG_RESET},
-	{"sending diag reset", KMSG_RESET},
-	{"rejecting I/O to offline device", KMSG_GONE},
-	{"Device offlined", KMSG_GONE},
-	{"removing ssp device", KMSG_GONE},
-	{"removing handle(", KMSG_GONE},
-	{"log_info(0x", KMSG_HBA}, /* mpt2sas, mpt3sas */
-	{"LogInfo(0x", KMSG_HBA}, /* mptbase */
-	{"fault_state(", KMSG_HBA},
-	{"FW in FAULT state", KMSG_HBA},
-	{"Diag reset adapter never cleared", KMSG_HBA},
+	{ "timing out command", KMSG_TIMEOUT },
+	{ "IO timeout is detected", KMSG_TIMEOUT },	/* megaraid_sas */
+	{ "attempting task abort", KMSG_ABORT },
+	{ "attempting device reset", KMSG_RESET },
+	{ "attempting target reset", KMSG_RESET },
+	{ "attempting bus reset", KMSG_RESET },
+	{ "attempting host reset", KMSG_RESET },
+	{ "megasas: RESET", KMSG_RESET },
+	{ "initiating OCR", KMSG_RESET },
+	{ "resetting fusion adapter", KMSG_RESET },
+	{ "sending diag reset", KMSG_RESET },
+	{ "rejecting I/O to offline device", KMSG_GONE },
+	{ "Device offlined", KMSG_GONE },
+	{ "removing ssp device", KMSG_GONE },
+	{ "removing handle(", KMSG_GONE },
+	{ "log_info(0x", KMSG_HBA },	/* mpt2sas, mpt3sas */
+	{ "LogInfo(0x", KMSG_HBA },	/* mptbase */
+	{ "fault_state(", KMSG_HBA },
+	{ "FW in FAULT state", KMSG_HBA },
+	{ "Diag reset adapter never cleared", KMSG_HBA },
 	/* PCIe hotplug (pciehp) and links */
-	{"Link Down", KMSG_LINK},
-	{"Card not present", KMSG_GONE},
-	{"retraining non-functional downstream link", KMSG_LINK},
-	{"DPC: containment event", KMSG_AER_FATAL},
+	{ "Link Down", KMSG_LINK },
+	{ "Card not present", KMSG_GONE },
+	{ "retraining non-functional downstream link", KMSG_LINK },
+	{ "DPC: containment event", KMSG_AER_FATAL },
 	/* a process stuck in the kernel, usually on a disk that stopped */
-	{"blocked for more than", KMSG_TIMEOUT},
+	{ "blocked for more than", KMSG_TIMEOUT },
 };
 
 /* A word the line ends with ("[sde] tag#156 abort": virtio_scsi's EH). */

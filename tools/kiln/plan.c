@@ -63,10 +63,9 @@ struct plan_decision plan_decide(const struct plan_input *in)
 			return decided(PLAN_WRITE,
 				       "kiln-data: written by kiln before");
 		if (in->consent)
-			return decided(
-				PLAN_WRITE,
-				"an existing file, "
-				"overwritten with consent (destroy-data)");
+			return decided(PLAN_WRITE,
+				       "an existing file, overwritten with "
+				       "consent (destroy-data)");
 		return decided(burn ? PLAN_REFUSE : PLAN_READ, "an existing "
 			       "file that does not hold kiln data");
 	}
@@ -106,24 +105,25 @@ static const char *cell(const struct situation *st, int command, int mode)
 void plan_table(FILE *f)
 {
 	static const struct situation rows[] = {
-		{"`in-use`", {.class = SAFETY_IN_USE, .consent = 1}},
-		{"the same medium, named a second time",
-		 {.class = SAFETY_BLANK, .twice = 1}},
-		{"`blank`", {.class = SAFETY_BLANK}},
-		{"`kiln-data`", {.class = SAFETY_KILN_DATA}},
-		{"`has-data`", {.class = SAFETY_HAS_DATA}},
-		{"`has-data`, named by `destroy-data`",
-		 {.class = SAFETY_HAS_DATA, .consent = 1}},
-		{"read-only (`ro`, or EROFS on open)",
-		 {.class = SAFETY_BLANK, .read_only = 1, .consent = 1}},
-		{"a file kiln creates (`--size`)",
-		 {.class = SAFETY_BLANK, .file = 1, .created = 1}},
-		{"an empty file",
-		 {.class = SAFETY_BLANK, .file = 1, .empty = 1}},
-		{"a file of kiln data", {.class = SAFETY_KILN_DATA, .file = 1}},
-		{"any other file", {.class = SAFETY_HAS_DATA, .file = 1}},
-		{"any other file, `--destroy-data`",
-		 {.class = SAFETY_HAS_DATA, .file = 1, .consent = 1}},
+		{ "`in-use`", { .class = SAFETY_IN_USE, .consent = 1 } },
+		{ "the same medium, named a second time",
+		  { .class = SAFETY_BLANK, .twice = 1 } },
+		{ "`blank`", { .class = SAFETY_BLANK } },
+		{ "`kiln-data`", { .class = SAFETY_KILN_DATA } },
+		{ "`has-data`", { .class = SAFETY_HAS_DATA } },
+		{ "`has-data`, named by `destroy-data`",
+		  { .class = SAFETY_HAS_DATA, .consent = 1 } },
+		{ "read-only (`ro`, or EROFS on open)",
+		  { .class = SAFETY_BLANK, .read_only = 1, .consent = 1 } },
+		{ "a file kiln creates (`--size`)",
+		  { .class = SAFETY_BLANK, .file = 1, .created = 1 } },
+		{ "an empty file", { .class = SAFETY_BLANK, .file = 1,
+				     .empty = 1 } },
+		{ "a file of kiln data",
+		  { .class = SAFETY_KILN_DATA, .file = 1 } },
+		{ "any other file", { .class = SAFETY_HAS_DATA, .file = 1 } },
+		{ "any other file, `--destroy-data`",
+		  { .class = SAFETY_HAS_DATA, .file = 1, .consent = 1 } },
 	};
 	size_t i;
 
@@ -327,8 +327,7 @@ int plan_region(const struct settings *s, const struct target *t,
 	if (lbs > UNIT_SIZE) {
 		snprintf(err, errlen,
 			 "%s: logical block size %u is above 4096, "
-			 "which kiln does not test yet",
-			 t->path, lbs);
+			 "which kiln does not test yet", t->path, lbs);
 		return -ENOTSUP;
 	}
 	if (s->offset % lbs || s->span % lbs) {
@@ -339,8 +338,7 @@ int plan_region(const struct settings *s, const struct target *t,
 	}
 	if (s->offset >= t->size) {
 		snprintf(err, errlen,
-			 "%s is too small: %llu bytes, --offset is "
-			 "%llu",
+			 "%s is too small: %llu bytes, --offset is %llu",
 			 t->path, (unsigned long long)t->size,
 			 (unsigned long long)s->offset);
 		return -EINVAL;
@@ -349,9 +347,9 @@ int plan_region(const struct settings *s, const struct target *t,
 	if (s->span && !s->quick) {
 		if (s->span > t->size - s->offset) {
 			snprintf(err, errlen,
-				 "%s is too small: --offset %llu + "
-				 "--span %llu is past its end at %llu",
-				 t->path, (unsigned long long)s->offset,
+				 "%s is too small: --offset %llu + --span %llu "
+				 "is past its end at %llu", t->path,
+				 (unsigned long long)s->offset,
 				 (unsigned long long)s->span,
 				 (unsigned long long)t->size);
 			return -EINVAL;
@@ -374,16 +372,15 @@ int plan_region(const struct settings *s, const struct target *t,
 	piece = s->span / QUICK_PIECES / UNIT_SIZE * UNIT_SIZE;
 	if (s->quick && !piece) {
 		snprintf(err, errlen,
-			 "bad value for --span: quick:%llu is less "
-			 "than three 4 KiB units",
-			 (unsigned long long)s->span);
+			 "bad value for --span: quick:%llu is less than "
+			 "three 4 KiB units", (unsigned long long)s->span);
 		return -EINVAL;
 	}
 	if (s->quick && QUICK_PIECES * piece < len) {
 		p->next = QUICK_PIECES;
 		p->ext[0].length = piece;
 		p->ext[1].offset = s->offset + (len / 2 - piece / 2) /
-						       UNIT_SIZE * UNIT_SIZE;
+						 UNIT_SIZE * UNIT_SIZE;
 		p->ext[1].length = piece;
 		p->ext[2].offset = s->offset + len - piece;
 		p->ext[2].length = piece;

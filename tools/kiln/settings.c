@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "http.h"
+#include "metrics.h"
 #include "settings.h"
 
 enum type { T_ENUM, T_SIZE, T_UINT, T_DURATION, T_FLAG, T_STRING, T_RUNID,
@@ -32,135 +34,129 @@ static const char *const afters[] = { "wait", "poweroff", "reboot", "shell",
 
 /* Sorted by name: usage texts, kiln settings and README list them so. */
 static const struct settings_key keys[] = {
-	{"after", T_ENUM, F(after), 0, 0, afters,
-	 "wait, poweroff, reboot or shell", "wait",
-	 "what the image does after a run: wait (the verdict stays on "
-	 "screen), poweroff, reboot or shell",
-	 R | SCOPE_INIT},
-	{"bs", T_SIZE, F(bs), 0, 0, NULL,
-	 "a multiple of 4 KiB up to 64 MiB "
-	 "such as 128k, 1M or 4M",
-	 "1M", "bytes a request, a multiple of 4 KiB up to 64 MiB (128k, 4M)",
-	 TEST},
-	{"checkpoint", T_UINT, F(checkpoint), 1, 86400, NULL,
-	 "seconds, 1 to 86400", "60", "seconds between result checkpoints",
-	 TEST},
-	{"cmdline", T_STRING, F(cmdline), 0, 0, NULL, "a file", "/proc/cmdline",
-	 "the kernel command line to read kiln.KEY=VALUE from", R | OPT},
-	{"config", T_STRING, F(config), 0, 0, NULL, "a file", "ROOT/kiln.cfg",
-	 "the kiln.cfg to read", R | OPT},
-	{"countdown", T_UINT, F(countdown), 0, 3600, NULL, "seconds, 0 to 3600",
-	 "10",
-	 "seconds of countdown before anything is overwritten; a key on any "
-	 "console stops it; 0 on a factory line",
-	 R},
-	{"deadline", T_UINT, F(deadline), 1, 86400, NULL, "seconds, 1 to 86400",
-	 "60",
-	 "seconds a request (or a read before the burn) may take before its "
-	 "disk is stalled and FAILs",
-	 TEST | SCOPE_DISCOVER | SCOPE_PROBE},
-	{"destroy-data", T_CONSENT, F(destroy_data), 0, 0, NULL,
-	 "1 or 0 (yes/no, true/false, on/off), or serials, WWNs and "
-	 "identities separated by commas",
-	 "0",
-	 "consent to overwrite disks that hold data: 1 for all, or serials, "
-	 "WWNs or identities (loop:/path) separated by commas, disk by disk",
-	 TEST},
-	{"duration", T_DURATION, F(duration), 0, 0, NULL,
-	 "a time such as 90s, 30m, 12h, 2d or 1h30m", "none",
-	 "repeat passes until this much time has gone (90s, 30m, 12h, 2d, "
-	 "1h30m); a pass it cuts short still verifies what it wrote",
-	 TEST},
-	{"exclude", T_STRING, F(exclude), 0, 0, NULL, GLOBS, "none",
-	 "disks never to touch: globs of serials, WWNs, models, kernel "
-	 "names, controller PCI addresses or drivers",
-	 R},
-	{"expect-disks", T_UINT, F(expect_disks), 0, 100000, NULL,
-	 "a count, 0 for any", "0",
-	 "fewer disks found is a FAIL (a disk is missing); 0: any", R},
-	{"from", T_STRING, F(from), 0, 0, NULL, "a run folder", "none",
-	 "kiln burn --mode verify: the run folder of the write to check; its "
-	 "result.json says the run id, each disk by identity, its region "
-	 "and the last pass written, so a shrunk disk and a lost or reverted "
-	 "pass FAIL",
-	 B},
-	{"get", T_STRING, F(get), 0, 0, NULL, "a key", "none",
-	 "print the value in force of one key", SCOPE_SETTINGS | OPT},
-	{"include", T_STRING, F(include), 0, 0, NULL, GLOBS, "all",
-	 "disks to test: the same globs as exclude", R},
-	{"interval", T_UINT, F(interval), 1, 3600, NULL, "seconds, 1 to 3600",
-	 "10", "seconds between status lines", TEST},
-	{"iperf", T_STRING, F(iperf), 0, 0, NULL,
-	 "an iperf3 server: HOST or HOST:PORT", "none",
-	 "HOST or HOST:PORT of an iperf3 server: 30 s of iperf3 beside the "
-	 "burn (the image then takes DHCP)",
-	 TEST | SCOPE_INIT},
-	{"json", T_FLAG, F(json), 0, 0, NULL, "1 or 0", "0",
-	 "the result (or inventory) document on stdout, everything else on "
-	 "stderr",
-	 TEST | SCOPE_DISCOVER | SCOPE_PROBE},
-	{"max-detail", T_UINT, F(max_detail), 0, 100000, NULL, "a count", "100",
-	 "errors and bad units listed per disk (all are counted)", TEST},
-	{"max-writes", T_MAXW, F(max_writes), 0, 1000000, NULL,
-	 "a count of whole-disk writes, 0 for no cap", "2 on flash",
-	 "whole-disk writes allowed, later passes only verify, so a soak "
-	 "does not wear out SSDs (2 on non-rotational disks, else none); "
-	 "0: no cap",
-	 TEST},
-	{"mode", T_ENUM, F(mode), 0, 0, modes,
-	 "write-verify, write, verify or read", "write-verify",
-	 "write-verify, write (verify after a power cycle), verify (what a "
-	 "write left) or read (never writes)",
-	 TEST},
-	{"net", T_FLAG, F(net), 0, 0, NULL, "1 or 0", "0",
-	 "the image takes DHCP even when not PXE-booted (the init reads it)",
-	 R | SCOPE_INIT},
-	{"offset", T_SIZE, F(offset), 0, 0, NULL, "a size such as 0, 1M or 10G",
-	 "0", "start this far into each disk", TEST},
-	{"out", T_STRING, F(out), 0, 0, NULL, "a folder", "none",
-	 "kiln burn: the run folder, absent or empty", B},
-	{"passes", T_UINT, F(passes), 1, 1000000, NULL, "a count, 1 or more",
-	 "1",
-	 "passes to make; each writes a new pass number, so stale data "
-	 "is caught (with duration: as many as it allows)",
-	 TEST},
-	{"profile", T_ENUM, F(profile), 0, 0, profiles,
-	 "smoke, burnin, soak or powercut", "burnin",
-	 "smoke (a quick span, one pass: minutes), burnin (one whole "
-	 "write-verify pass), soak (passes until duration, 12 h unless set), "
-	 "powercut (write and flush one pass, then CUT THE POWER: the next "
-	 "boot verifies what the disks kept)",
-	 R},
-	{"protect", T_PATHS, F(protect), 0, 0, NULL, "a block device", "none",
-	 "a device never to touch, not even with destroy-data (the "
-	 "boot or results medium); may be given again",
-	 R | SCOPE_DISCOVER | OPT},
-	{"qd", T_UINT, F(qd), 1, 256, NULL, "a count from 1 to 256", "8",
-	 "requests in flight per disk, 1-256", TEST},
-	{"results", T_STRING, F(results), 0, 0, NULL, "a folder", "none",
-	 "where run folders go: ROOT/kiln-results/MACHINE/RUN/", R | OPT},
-	{"run-id", T_RUNID, F(run_id), 0, 0, NULL, "1 to 16 hex digits",
-	 "random",
-	 "with mode verify only: the run id (hex) of the write to "
-	 "check; a run that writes always draws a new one",
-	 TEST},
-	{"save-units", T_UINT, F(save_units), 0, 1000, NULL, "a count", "4",
-	 "bad units saved whole per disk, with what was expected", TEST},
-	{"settle", T_UINT, F(settle), 1, 3600, NULL, "seconds, 1 to 3600", "60",
-	 "seconds the init waits at most for the set of disks to stop "
-	 "changing (RAID firmware can take 40 s and more)",
-	 R | SCOPE_INIT},
-	{"size", T_SIZE, F(size), 0, 0, NULL, "a size such as 64M or 10G",
-	 "none", "kiln burn: the size of a file target it creates", B},
-	{"span", T_SPAN, F(span), 0, 0, NULL,
-	 "a size such as 10G, or quick, or quick:SIZE", "to the end",
-	 "test this much from offset; quick or quick:SIZE tests SIZE (3 GiB) "
-	 "in three pieces at the start, middle and end",
-	 TEST},
-	{"sysfs-root", T_STRING, F(sysfs_root), 0, 0, NULL, "a folder", "/sys",
-	 "read a captured sysfs tree instead of the machine's "
-	 "(no disk is read)",
-	 SCOPE_DISCOVER | OPT},
+	{ "after", T_ENUM, F(after), 0, 0, afters,
+	  "wait, poweroff, reboot or shell", "wait",
+	  "what the image does after a run: wait (the verdict stays on "
+	  "screen), poweroff, reboot or shell", R | SCOPE_INIT },
+	{ "bs", T_SIZE, F(bs), 0, 0, NULL, "a multiple of 4 KiB up to 64 MiB "
+	  "such as 128k, 1M or 4M", "1M",
+	  "bytes a request, a multiple of 4 KiB up to 64 MiB (128k, 4M)",
+	  TEST },
+	{ "checkpoint", T_UINT, F(checkpoint), 1, 86400, NULL,
+	  "seconds, 1 to 86400", "60",
+	  "seconds between result checkpoints", TEST },
+	{ "cmdline", T_STRING, F(cmdline), 0, 0, NULL, "a file",
+	  "/proc/cmdline",
+	  "the kernel command line to read kiln.KEY=VALUE from", R | OPT },
+	{ "config", T_STRING, F(config), 0, 0, NULL, "a file",
+	  "ROOT/kiln.cfg", "the kiln.cfg to read", R | OPT },
+	{ "countdown", T_UINT, F(countdown), 0, 3600, NULL,
+	  "seconds, 0 to 3600", "10",
+	  "seconds of countdown before anything is overwritten; a key on any "
+	  "console stops it; 0 on a factory line", R },
+	{ "deadline", T_UINT, F(deadline), 1, 86400, NULL,
+	  "seconds, 1 to 86400", "60",
+	  "seconds a request (or a read before the burn) may take before its "
+	  "disk is stalled and FAILs", TEST | SCOPE_DISCOVER | SCOPE_PROBE },
+	{ "destroy-data", T_CONSENT, F(destroy_data), 0, 0, NULL,
+	  "1 or 0 (yes/no, true/false, on/off), or serials, WWNs and "
+	  "identities separated by commas", "0",
+	  "consent to overwrite disks that hold data: 1 for all, or serials, "
+	  "WWNs or identities (loop:/path) separated by commas, disk by disk",
+	  TEST },
+	{ "duration", T_DURATION, F(duration), 0, 0, NULL,
+	  "a time such as 90s, 30m, 12h, 2d or 1h30m", "none",
+	  "repeat passes until this much time has gone (90s, 30m, 12h, 2d, "
+	  "1h30m); a pass it cuts short still verifies what it wrote", TEST },
+	{ "exclude", T_STRING, F(exclude), 0, 0, NULL, GLOBS, "none",
+	  "disks never to touch: globs of serials, WWNs, models, kernel "
+	  "names, controller PCI addresses or drivers", R },
+	{ "expect-disks", T_UINT, F(expect_disks), 0, 100000, NULL,
+	  "a count, 0 for any", "0",
+	  "fewer disks found is a FAIL (a disk is missing); 0: any", R },
+	{ "from", T_STRING, F(from), 0, 0, NULL, "a run folder", "none",
+	  "kiln burn --mode verify: the run folder of the write to check; its "
+	  "result.json says the run id, each disk by identity, its region "
+	  "and the last pass written, so a shrunk disk and a lost or reverted "
+	  "pass FAIL", B },
+	{ "get", T_STRING, F(get), 0, 0, NULL, "a key", "none",
+	  "print the value in force of one key", SCOPE_SETTINGS | OPT },
+	{ "include", T_STRING, F(include), 0, 0, NULL, GLOBS, "all",
+	  "disks to test: the same globs as exclude", R },
+	{ "interval", T_UINT, F(interval), 1, 3600, NULL, "seconds, 1 to 3600",
+	  "10", "seconds between status lines", TEST },
+	{ "iperf", T_STRING, F(iperf), 0, 0, NULL,
+	  "an iperf3 server: HOST or HOST:PORT", "none",
+	  "HOST or HOST:PORT of an iperf3 server: 30 s of iperf3 beside the "
+	  "burn (the image then takes DHCP)", TEST | SCOPE_INIT },
+	{ "json", T_FLAG, F(json), 0, 0, NULL, "1 or 0", "0",
+	  "the result (or inventory) document on stdout, everything else on "
+	  "stderr", TEST | SCOPE_DISCOVER | SCOPE_PROBE },
+	{ "max-detail", T_UINT, F(max_detail), 0, 100000, NULL, "a count",
+	  "100", "errors and bad units listed per disk (all are counted)",
+	  TEST },
+	{ "max-writes", T_MAXW, F(max_writes), 0, 1000000, NULL,
+	  "a count of whole-disk writes, 0 for no cap", "2 on flash",
+	  "whole-disk writes allowed, later passes only verify, so a soak "
+	  "does not wear out SSDs (2 on non-rotational disks, else none); "
+	  "0: no cap", TEST },
+	{ "metrics", T_STRING, F(metrics), 0, 0, NULL,
+	  "a Pushgateway: http://HOST:PORT/", "none",
+	  "a Prometheus Pushgateway (http://HOST:PORT/): every interval each "
+	  "disk's gauges (phase, bytes, MB/s, errors, bad units, verdict) are "
+	  "pushed under job=kiln, machine=<machine id>", TEST | SCOPE_INIT },
+	{ "mode", T_ENUM, F(mode), 0, 0, modes,
+	  "write-verify, write, verify or read", "write-verify",
+	  "write-verify, write (verify after a power cycle), verify (what a "
+	  "write left) or read (never writes)", TEST },
+	{ "net", T_FLAG, F(net), 0, 0, NULL, "1 or 0", "0",
+	  "the image takes DHCP even when not PXE-booted (the init reads it)",
+	  R | SCOPE_INIT },
+	{ "offset", T_SIZE, F(offset), 0, 0, NULL,
+	  "a size such as 0, 1M or 10G", "0",
+	  "start this far into each disk", TEST },
+	{ "out", T_STRING, F(out), 0, 0, NULL, "a folder", "none",
+	  "kiln burn: the run folder, absent or empty", B },
+	{ "passes", T_UINT, F(passes), 1, 1000000, NULL, "a count, 1 or more",
+	  "1", "passes to make; each writes a new pass number, so stale data "
+	  "is caught (with duration: as many as it allows)", TEST },
+	{ "profile", T_ENUM, F(profile), 0, 0, profiles,
+	  "smoke, burnin, soak or powercut", "burnin",
+	  "smoke (a quick span, one pass: minutes), burnin (one whole "
+	  "write-verify pass), soak (passes until duration, 12 h unless set), "
+	  "powercut (write and flush one pass, then CUT THE POWER: the next "
+	  "boot verifies what the disks kept)", R },
+	{ "protect", T_PATHS, F(protect), 0, 0, NULL, "a block device",
+	  "none", "a device never to touch, not even with destroy-data (the "
+	  "boot or results medium); may be given again",
+	  R | SCOPE_DISCOVER | OPT },
+	{ "qd", T_UINT, F(qd), 1, 256, NULL, "a count from 1 to 256", "8",
+	  "requests in flight per disk, 1-256", TEST },
+	{ "results", T_STRING, F(results), 0, 0, NULL, "a folder", "none",
+	  "where run folders go: ROOT/kiln-results/MACHINE/RUN/", R | OPT },
+	{ "run-id", T_RUNID, F(run_id), 0, 0, NULL, "1 to 16 hex digits",
+	  "random", "with mode verify only: the run id (hex) of the write to "
+	  "check; a run that writes always draws a new one", TEST },
+	{ "save-units", T_UINT, F(save_units), 0, 1000, NULL, "a count", "4",
+	  "bad units saved whole per disk, with what was expected", TEST },
+	{ "settle", T_UINT, F(settle), 1, 3600, NULL, "seconds, 1 to 3600",
+	  "60", "seconds the init waits at most for the set of disks to stop "
+	  "changing (RAID firmware can take 40 s and more)", R | SCOPE_INIT },
+	{ "size", T_SIZE, F(size), 0, 0, NULL, "a size such as 64M or 10G",
+	  "none", "kiln burn: the size of a file target it creates", B },
+	{ "span", T_SPAN, F(span), 0, 0, NULL,
+	  "a size such as 10G, or quick, or quick:SIZE", "to the end",
+	  "test this much from offset; quick or quick:SIZE tests SIZE (3 GiB) "
+	  "in three pieces at the start, middle and end", TEST },
+	{ "sysfs-root", T_STRING, F(sysfs_root), 0, 0, NULL, "a folder",
+	  "/sys", "read a captured sysfs tree instead of the machine's "
+	  "(no disk is read)", SCOPE_DISCOVER | OPT },
+	{ "upload", T_STRING, F(upload), 0, 0, NULL,
+	  "a server taking PUT: http://HOST[:PORT]/PATH/", "none",
+	  "a lab server taking HTTP PUT (http://HOST[:PORT]/PATH/): the run "
+	  "folder goes to PATH/<machine id>/<run folder>/, checkpoints as the "
+	  "run goes and every file at the end; without a stick it is where "
+	  "the results live", TEST | SCOPE_INIT },
 };
 
 #define NKEYS ((int)(sizeof(keys) / sizeof(keys[0])))
@@ -196,7 +192,8 @@ void settings_free(struct settings *s)
 {
 	char **strings[] = { &s->out, &s->destroy_list, &s->include,
 			     &s->exclude, &s->iperf, &s->results, &s->config,
-			     &s->cmdline, &s->get, &s->sysfs_root, &s->from };
+			     &s->cmdline, &s->get, &s->sysfs_root, &s->from,
+			     &s->upload, &s->metrics };
 	size_t i;
 
 	for (i = 0; i < sizeof(strings) / sizeof(strings[0]); i++) {
@@ -549,48 +546,54 @@ static int source_of(const struct settings *s, const char *key)
 
 int settings_check(const struct settings *s, char *err, size_t errlen)
 {
-	char name[72];
+	char name[72], why[240];
+	struct http_url url;
 
 	if (!s->bs || s->bs % UNIT || s->bs > MAX_BS) {
-		snprintf(err, errlen,
-			 "bad value for %s: %llu (want a multiple of "
-			 "4 KiB up to 64 MiB)",
+		snprintf(err, errlen, "bad value for %s: %llu (want a multiple "
+			 "of 4 KiB up to 64 MiB)",
 			 as_given(source_of(s, "bs"), "bs", name, sizeof(name)),
 			 (unsigned long long)s->bs);
 		return -EINVAL;
 	}
+	as_given(source_of(s, "span"), "span", name, sizeof(name));
 	if (s->span && !s->quick && s->span < UNIT) {
-		snprintf(err, errlen,
-			 "bad value for %s: %llu (want 4 KiB or more)",
-			 as_given(source_of(s, "span"), "span", name,
-				  sizeof(name)),
-			 (unsigned long long)s->span);
+		snprintf(err, errlen, "bad value for %s: %llu (want 4 KiB or "
+			 "more)", name, (unsigned long long)s->span);
 		return -EINVAL;
 	}
 	if (s->quick && s->span < 3 * UNIT) {
-		snprintf(err, errlen,
-			 "bad value for %s: quick:%llu (want at least "
-			 "12 KiB: three pieces of a 4 KiB unit)",
-			 as_given(source_of(s, "span"), "span", name,
-				  sizeof(name)),
+		snprintf(err, errlen, "bad value for %s: quick:%llu (want at "
+			 "least 12 KiB: three pieces of a 4 KiB unit)", name,
 			 (unsigned long long)s->span);
 		return -EINVAL;
 	}
+	if (s->upload && http_url_parse(s->upload, &url, why, sizeof(why))) {
+		snprintf(err, errlen, "bad value for %s: '%.100s' (%s)",
+			 as_given(source_of(s, "upload"), "upload", name,
+				  sizeof(name)), s->upload, why);
+		return -EINVAL;
+	}
+	if (s->metrics && metrics_check_url(s->metrics, why, sizeof(why))) {
+		snprintf(err, errlen, "bad value for %s: '%.100s' (%s)",
+			 as_given(source_of(s, "metrics"), "metrics", name,
+				  sizeof(name)), s->metrics, why);
+		return -EINVAL;
+	}
 	if (s->mode == SETTINGS_VERIFY && !s->run_id_set && !s->from) {
-		snprintf(err, errlen,
-			 "mode verify needs the record of the write it "
-			 "checks: --from RUN_DIR, or at least its --run-id");
+		snprintf(err, errlen, "mode verify needs the record of the "
+			 "write it checks: --from RUN_DIR, or at least its "
+			 "--run-id");
 		return -EINVAL;
 	}
 	if (s->from && s->mode != SETTINGS_VERIFY) {
-		snprintf(err, errlen,
-			 "--from is for --mode verify: it names the run "
-			 "folder of the write to check");
+		snprintf(err, errlen, "--from is for --mode verify: it names "
+			 "the run folder of the write to check");
 		return -EINVAL;
 	}
 	if (s->from && s->run_id_set) {
 		snprintf(err, errlen, "--from says the run id: give --from or "
-		    "--run-id, not both");
+			 "--run-id, not both");
 		return -EINVAL;
 	}
 	/*
@@ -599,9 +602,8 @@ int settings_check(const struct settings *s, char *err, size_t errlen)
 	 * and pass.
 	 */
 	if (s->run_id_set && s->mode != SETTINGS_VERIFY) {
-		snprintf(err, errlen,
-			 "run-id is only for mode verify: a run that "
-			 "writes always draws a new one");
+		snprintf(err, errlen, "run-id is only for mode verify: a run "
+			 "that writes always draws a new one");
 		return -EINVAL;
 	}
 	return 0;

@@ -108,6 +108,8 @@ struct settings {
 	char *iperf;
 	int net;			/* the init takes DHCP */
 	char *from;			/* verify against this run folder */
+	char *upload;			/* http://HOST[:PORT]/PATH/ */
+	char *metrics;			/* http://HOST:PORT/ of a Pushgateway */
 
 	/* Options of the invocation, not settings. */
 	char *results;			/* kiln run: the stick's mount point */
