@@ -48,6 +48,8 @@ KILN_SRCS := \
 	tools/kiln/inventory.c \
 	tools/kiln/json.c \
 	tools/kiln/jsonread.c \
+	tools/kiln/jsonread_parse.c \
+	tools/kiln/jsonread_token.c \
 	tools/kiln/judge.c \
 	tools/kiln/kmsg.c \
 	tools/kiln/kmsgwatch.c \
