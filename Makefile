@@ -59,6 +59,8 @@ KILN_SRCS := \
 	tools/kiln/monitor.c \
 	tools/kiln/netcheck.c \
 	tools/kiln/ocptv.c \
+	tools/kiln/ocptv_out.c \
+	tools/kiln/ocptv_step.c \
 	tools/kiln/options.c \
 	tools/kiln/pci.c \
 	tools/kiln/pciids.c \
