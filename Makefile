@@ -44,6 +44,7 @@ KILN_SRCS := \
 	tools/kiln/gate.c \
 	tools/kiln/health.c \
 	tools/kiln/http.c \
+	tools/kiln/http_url.c \
 	tools/kiln/identity.c \
 	tools/kiln/inventory.c \
 	tools/kiln/json.c \
