@@ -44,10 +44,13 @@ KILN_SRCS := \
 	tools/kiln/gate.c \
 	tools/kiln/health.c \
 	tools/kiln/http.c \
+	tools/kiln/http_url.c \
 	tools/kiln/identity.c \
 	tools/kiln/inventory.c \
 	tools/kiln/json.c \
 	tools/kiln/jsonread.c \
+	tools/kiln/jsonread_parse.c \
+	tools/kiln/jsonread_token.c \
 	tools/kiln/judge.c \
 	tools/kiln/kmsg.c \
 	tools/kiln/kmsgwatch.c \
@@ -57,6 +60,8 @@ KILN_SRCS := \
 	tools/kiln/monitor.c \
 	tools/kiln/netcheck.c \
 	tools/kiln/ocptv.c \
+	tools/kiln/ocptv_out.c \
+	tools/kiln/ocptv_step.c \
 	tools/kiln/options.c \
 	tools/kiln/pci.c \
 	tools/kiln/pciids.c \

@@ -271,34 +271,34 @@ int main(void)
 	       "formatted back for people: port 80 left out, brackets kept");
 
 	out[0] = 0;
-	tap_ok(http_append_segment(out, sizeof(out), "SN-1._~x") == 0 &&
+	tap_ok(http_url_append_segment(out, sizeof(out), "SN-1._~x") == 0 &&
 	       !strcmp(out, "SN-1._~x"), "a plain segment stays as it is");
 	strcpy(out, "/k/");
-	tap_ok(http_append_segment(out, sizeof(out), "a b/c%\xff") == 0 &&
+	tap_ok(http_url_append_segment(out, sizeof(out), "a b/c%\xff") == 0 &&
 	       !strcmp(out, "/k/a%20b%2Fc%25%FF"),
 	       "space, slash, percent and high bytes are encoded: %s", out);
 	strcpy(out, "/k/");
-	tap_ok(http_append_segment(out, sizeof(out), "") == -EINVAL &&
-	       http_append_segment(out, sizeof(out), ".") == -EINVAL &&
-	       http_append_segment(out, sizeof(out), "..") == -EINVAL &&
-	       http_append_segment(out, sizeof(out), "...") == 0 &&
+	tap_ok(http_url_append_segment(out, sizeof(out), "") == -EINVAL &&
+	       http_url_append_segment(out, sizeof(out), ".") == -EINVAL &&
+	       http_url_append_segment(out, sizeof(out), "..") == -EINVAL &&
+	       http_url_append_segment(out, sizeof(out), "...") == 0 &&
 	       !strcmp(out, "/k/..."),
 	       "empty, '.' and '..' are refused; '...' is a name");
 	strcpy(out, "/k/");
-	tap_ok(http_append_segment(out, 8, "abcdef") == -ENAMETOOLONG &&
+	tap_ok(http_url_append_segment(out, 8, "abcdef") == -ENAMETOOLONG &&
 	       !strcmp(out, "/k/") &&
-	       http_append_segment(out, 8, "abcd") == 0 &&
+	       http_url_append_segment(out, 8, "abcd") == 0 &&
 	       !strcmp(out, "/k/abcd"),
 	       "too long for the buffer: refused, the buffer left as it was");
 	strcpy(out, "/r/");
-	tap_ok(http_append_name(out, sizeof(out), "smart/sda 1.txt") == 0 &&
+	tap_ok(http_url_append_name(out, sizeof(out), "smart/sda 1.txt") == 0 &&
 	       !strcmp(out, "/r/smart/sda%201.txt"),
 	       "a name with a subfolder keeps its slash: %s", out);
 	strcpy(out, "/r/");
-	tap_ok(http_append_name(out, sizeof(out), "a//b") == -EINVAL &&
-	       http_append_name(out, sizeof(out), "/a") == -EINVAL &&
-	       http_append_name(out, sizeof(out), "a/../b") == -EINVAL &&
-	       http_append_name(out, sizeof(out), "a/") == -EINVAL &&
+	tap_ok(http_url_append_name(out, sizeof(out), "a//b") == -EINVAL &&
+	       http_url_append_name(out, sizeof(out), "/a") == -EINVAL &&
+	       http_url_append_name(out, sizeof(out), "a/../b") == -EINVAL &&
+	       http_url_append_name(out, sizeof(out), "a/") == -EINVAL &&
 	       !strcmp(out, "/r/"),
 	       "empty and dot segments in a name are refused");
 

@@ -1,17 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Description: kiln's small HTTP/1.1 client (see http.h). A request is a
- * walk over one non-blocking socket: resolve, connect, send the head and
- * the body, read the answer's head and the start of its body. Every wait
- * is a poll() against one deadline, so a server that accepts and never
- * answers, or stops reading halfway through a body, costs the caller the
- * timeout and no more. MSG_NOSIGNAL keeps a closed peer from raising
- * SIGPIPE, which would end kiln in the middle of a burn.
+ * Description: kiln's small HTTP/1.1 client (see http.h; its URLs are
+ * http_url.c's). A request is a walk over one non-blocking socket:
+ * resolve, connect, send the head and the body, read the answer's head
+ * and the start of its body. Every wait is a poll() against one
+ * deadline, so a server that accepts and never answers, or stops reading
+ * halfway through a body, costs the caller the timeout and no more.
+ * MSG_NOSIGNAL keeps a closed peer from raising SIGPIPE, which would end
+ * kiln in the middle of a burn.
  */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <netdb.h>
 #include <poll.h>
 #include <stdarg.h>
@@ -40,262 +39,6 @@ static void say(char *err, size_t len, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err, len, fmt, ap);
 	va_end(ap);
-}
-
-/* Not isalnum(): the locale must not decide what goes into a URL. */
-static int alnum(int c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9');
-}
-
-static int hexdigit(int c)
-{
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
-	       (c >= 'A' && c <= 'F');
-}
-
-/* RFC 3986's pchar, and '/': what a path may hold unencoded. */
-static int path_char(int c)
-{
-	return alnum(c) || (c && strchr("-._~!$&'()*+,;=:@/", c));
-}
-
-static int parse_host(const char *auth, const char *end, struct http_url *u,
-		      const char **colon, char *err, size_t len)
-{
-	size_t n;
-	const char *p;
-
-	if (*auth == '[') {
-		const char *close = memchr(auth, ']', (size_t)(end - auth));
-		struct in6_addr a;
-
-		if (!close) {
-			say(err, len, "no ']' after the IPv6 address");
-			return -EINVAL;
-		}
-		n = (size_t)(close - auth - 1);
-		if (!n) {
-			say(err, len, "no host");
-			return -EINVAL;
-		}
-		if (n >= sizeof(u->host))
-			n = sizeof(u->host) - 1;
-		memcpy(u->host, auth + 1, n);
-		if (inet_pton(AF_INET6, u->host, &a) != 1) {
-			say(err, len, "bad IPv6 address '%s'", u->host);
-			return -EINVAL;
-		}
-		u->ipv6 = 1;
-		p = close + 1;
-		if (p < end && *p != ':') {
-			say(err, len, "a ':' and a port or nothing may follow "
-			    "']', not '%c'", *p);
-			return -EINVAL;
-		}
-		*colon = p < end ? p : NULL;
-		return 0;
-	}
-	*colon = memchr(auth, ':', (size_t)(end - auth));
-	if (*colon && memchr(*colon + 1, ':', (size_t)(end - *colon - 1))) {
-		say(err, len, "an IPv6 address needs brackets: "
-		    "http://[ADDRESS]:PORT/");
-		return -EINVAL;
-	}
-	n = (size_t)((*colon ? *colon : end) - auth);
-	if (!n) {
-		say(err, len, "no host");
-		return -EINVAL;
-	}
-	/* DNS names are at most 253 characters. */
-	if (n > 253) {
-		say(err, len, "the host name is too long");
-		return -EINVAL;
-	}
-	for (p = auth; p < auth + n; p++)
-		if (!alnum(*p) && *p != '-' && *p != '.' && *p != '_') {
-			say(err, len, "bad character in the host name: '%.*s'",
-			    (int)n, auth);
-			return -EINVAL;
-		}
-	memcpy(u->host, auth, n);
-	return 0;
-}
-
-static int parse_port(const char *colon, const char *end, struct http_url *u,
-		      char *err, size_t len)
-{
-	const char *p;
-	unsigned long v = 0;
-	size_t n;
-
-	if (!colon) {
-		strcpy(u->port, "80");
-		return 0;
-	}
-	n = (size_t)(end - colon - 1);
-	for (p = colon + 1; p < end; p++)
-		if (*p < '0' || *p > '9')
-			break;
-	if (n && n <= 5 && p == end)
-		v = strtoul(colon + 1, NULL, 10);
-	if (v < 1 || v > 65535) {
-		say(err, len, "bad port '%.*s' (want 1 to 65535)", (int)n,
-		    colon + 1);
-		return -EINVAL;
-	}
-	snprintf(u->port, sizeof(u->port), "%lu", v);
-	return 0;
-}
-
-static int parse_path(const char *p, struct http_url *u, char *err,
-		      size_t len)
-{
-	size_t n = strcspn(p, "?#"), i;
-
-	if (p[n]) {
-		say(err, len, "a query or fragment ('?' or '#') has no place "
-		    "here");
-		return -EINVAL;
-	}
-	if (!n) {
-		strcpy(u->path, "/");
-		return 0;
-	}
-	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)p[i];
-
-		if (c == '%') {
-			if (!hexdigit(p[i + 1]) || !hexdigit(p[i + 2])) {
-				say(err, len, "'%%' in the path must start a "
-				    "%%XX escape");
-				return -EINVAL;
-			}
-			i += 2;
-		} else if (!path_char(c)) {
-			if (c >= 0x20 && c < 0x7f)
-				say(err, len, "'%c' in the path must be "
-				    "percent-encoded: %%%02X", c, c);
-			else
-				say(err, len, "byte 0x%02x in the path must be "
-				    "percent-encoded: %%%02X", c, c);
-			return -EINVAL;
-		}
-	}
-	if (n >= sizeof(u->path)) {
-		say(err, len, "the path is too long");
-		return -EINVAL;
-	}
-	memcpy(u->path, p, n);
-	return 0;
-}
-
-int http_url_parse(const char *text, struct http_url *u, char *err,
-		   size_t len)
-{
-	const char *auth, *end, *colon, *p;
-	int ret;
-
-	memset(u, 0, sizeof(*u));
-	if (!strncasecmp(text, "https://", 8)) {
-		say(err, len, "TLS is not supported yet: use http://");
-		return -EINVAL;
-	}
-	if (strncasecmp(text, "http://", 7)) {
-		p = strstr(text, "://");
-		if (p)
-			say(err, len, "'%.*s://' is not supported: use http://",
-			    (int)(p - text < 16 ? p - text : 16), text);
-		else
-			say(err, len, "not a URL: want http://HOST[:PORT]/PATH");
-		return -EINVAL;
-	}
-	auth = text + 7;
-	end = auth + strcspn(auth, "/?#");
-	if (memchr(auth, '@', (size_t)(end - auth))) {
-		say(err, len, "a user name or password in the URL is not "
-		    "supported");
-		return -EINVAL;
-	}
-	ret = parse_host(auth, end, u, &colon, err, len);
-	if (!ret)
-		ret = parse_port(colon, end, u, err, len);
-	if (!ret)
-		ret = parse_path(end, u, err, len);
-	return ret;
-}
-
-/* HOST[:PORT] as a Host header says it, the port only when not 80. */
-static void authority(const struct http_url *u, char *out, size_t len)
-{
-	int dflt = !strcmp(u->port, "80");
-
-	snprintf(out, len, "%s%s%s%s%s", u->ipv6 ? "[" : "", u->host,
-		 u->ipv6 ? "]" : "", dflt ? "" : ":", dflt ? "" : u->port);
-}
-
-void http_url_format(const struct http_url *u, const char *path, char *out,
-		     size_t len)
-{
-	char host[HTTP_HOST_MAX + 16];
-
-	authority(u, host, sizeof(host));
-	snprintf(out, len, "http://%s%s", host, path ? path : u->path);
-}
-
-int http_append_segment(char *out, size_t len, const char *segment)
-{
-	static const char hex[] = "0123456789ABCDEF";
-	size_t start = strlen(out), at = start;
-	const unsigned char *s = (const unsigned char *)segment;
-
-	if (!*s || !strcmp(segment, ".") || !strcmp(segment, ".."))
-		return -EINVAL;
-	for (; *s; s++) {
-		int plain = alnum(*s) || (*s && strchr("-._~", *s));
-
-		if (at + (plain ? 1 : 3) >= len) {
-			out[start] = 0;
-			return -ENAMETOOLONG;
-		}
-		if (plain) {
-			out[at++] = (char)*s;
-		} else {
-			out[at++] = '%';
-			out[at++] = hex[*s >> 4];
-			out[at++] = hex[*s & 15];
-		}
-	}
-	out[at] = 0;
-	return 0;
-}
-
-int http_append_name(char *out, size_t len, const char *name)
-{
-	size_t start = strlen(out);
-	char seg[256];
-
-	for (;;) {
-		size_t n = strcspn(name, "/");
-		int ret = -EINVAL;
-
-		if (n < sizeof(seg)) {
-			memcpy(seg, name, n);
-			seg[n] = 0;
-			ret = http_append_segment(out, len, seg);
-		}
-		if (!ret && name[n] && strlen(out) + 1 >= len)
-			ret = -ENAMETOOLONG;
-		if (ret) {
-			out[start] = 0;
-			return ret;
-		}
-		if (!name[n])
-			return 0;
-		strcat(out, "/");
-		name += n + 1;
-	}
 }
 
 /* Case-insensitive "Name:" at the start of a header line: its value. */
@@ -529,11 +272,11 @@ static int send_file(struct conn *c, int fd, uint64_t len,
 			continue;
 		if (r < 0) {
 			ret = -errno;
-			say(res->error, sizeof(res->error), "cannot read %s: %s",
-			    name, strerror(errno));
+			say(res->error, sizeof(res->error),
+			    "cannot read %s: %s", name, strerror(errno));
 			break;
 		}
-		/* Shorter than when it was measured: the Content-Length lies. */
+		/* Shorter than when it was measured: Content-Length lies. */
 		if (r == 0) {
 			ret = -EIO;
 			say(res->error, sizeof(res->error), "%s shrank while "
@@ -588,8 +331,8 @@ static int read_answer(struct conn *c, struct http_result *res,
 		if (ret && hlen)
 			return 0;
 		if (ret == -ETIMEDOUT && hl)
-			say(res->error, sizeof(res->error), "the answer stalled "
-			    "after %zu bytes (%s)", hl, secs);
+			say(res->error, sizeof(res->error), "the answer "
+			    "stalled after %zu bytes (%s)", hl, secs);
 		else if (ret == -ETIMEDOUT)
 			say(res->error, sizeof(res->error), "no answer in %s",
 			    secs);
@@ -610,14 +353,15 @@ static int read_answer(struct conn *c, struct http_result *res,
 			if (hlen)
 				return 0;
 			if (hl) {
-				say(res->error, sizeof(res->error), "the answer "
-				    "was cut short after %zu bytes", hl);
+				say(res->error, sizeof(res->error),
+				    "the answer was cut short after %zu bytes",
+				    hl);
 				return -EPROTO;
 			}
 			if (c->hung_up)
-				say(res->error, sizeof(res->error), "connection "
-				    "closed with no answer (%zu bytes sent)",
-				    c->sent);
+				say(res->error, sizeof(res->error),
+				    "connection closed with no answer "
+				    "(%zu bytes sent)", c->sent);
 			else
 				say(res->error, sizeof(res->error),
 				    "connection closed with no answer");
@@ -677,7 +421,8 @@ int http_request(const struct http_url *u, const struct http_request *rq,
 	};
 	struct conn c = { .fd = -1, .cancel = rq->cancel };
 	const char *path = rq->path ? rq->path : u->path;
-	char head[2 * HTTP_PATH_MAX + 512], host[HTTP_HOST_MAX + 16], secs[32];
+	char head[2 * HTTP_URL_PATH_MAX + 512], host[HTTP_URL_HOST_MAX + 16];
+	char secs[32];
 	struct addrinfo *ai = NULL, *a;
 	uint64_t len = rq->len;
 	int file = -1, n, g, ret;
@@ -697,8 +442,8 @@ int http_request(const struct http_url *u, const struct http_request *rq,
 		file = open(rq->file, O_RDONLY | O_CLOEXEC);
 		if (file < 0 || fstat(file, &st) < 0) {
 			ret = -errno;
-			say(res->error, sizeof(res->error), "cannot read %s: %s",
-			    rq->file, strerror(errno));
+			say(res->error, sizeof(res->error),
+			    "cannot read %s: %s", rq->file, strerror(errno));
 			goto out;
 		}
 		if (!S_ISREG(st.st_mode)) {
@@ -709,7 +454,7 @@ int http_request(const struct http_url *u, const struct http_request *rq,
 		}
 		len = (uint64_t)st.st_size;
 	}
-	authority(u, host, sizeof(host));
+	http_url_authority(u, host, sizeof(host));
 	n = snprintf(head, sizeof(head), "%s %s HTTP/1.1\r\nHost: %s\r\n"
 		     "User-Agent: kiln/%s\r\nConnection: close\r\n",
 		     rq->method, path, host, version_string());
@@ -753,7 +498,8 @@ int http_request(const struct http_url *u, const struct http_request *rq,
 			break;
 	}
 	if (ret == -ETIMEDOUT)
-		say(res->error, sizeof(res->error), "no connection in %s", secs);
+		say(res->error, sizeof(res->error), "no connection in %s",
+		    secs);
 	else if (ret == -ECANCELED)
 		say(res->error, sizeof(res->error), "cancelled before a "
 		    "connection was made");

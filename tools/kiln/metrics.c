@@ -41,8 +41,8 @@
 
 struct metrics {
 	struct http_url url;
-	char path[HTTP_PATH_MAX];	/* BASE/metrics/job/kiln/machine/ID */
-	char where[HTTP_PATH_MAX + HTTP_HOST_MAX + 32];
+	char path[HTTP_URL_PATH_MAX];	/* BASE/metrics/job/kiln/machine/ID */
+	char where[HTTP_URL_PATH_MAX + HTTP_URL_HOST_MAX + 32];
 
 	pthread_mutex_t lock;
 	pthread_cond_t wake;		/* the worker: a body, or stop */
@@ -454,8 +454,9 @@ static int group_path(struct metrics *m, const char *machine)
 	for (i = 0, ret = 0; i < sizeof(seg) / sizeof(seg[0]) && !ret; i++) {
 		ret = add_slash(m->path, sizeof(m->path));
 		if (!ret)
-			ret = http_append_segment(m->path, sizeof(m->path),
-						  seg[i]);
+			ret = http_url_append_segment(m->path,
+						      sizeof(m->path),
+						      seg[i]);
 	}
 	return ret;
 }

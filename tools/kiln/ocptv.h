@@ -9,7 +9,8 @@
 /*
  * ocptv.jsonl: the run in the OCP Test & Validation output format (JSON
  * lines, schema 2.0), the standard fleet pipelines ingest (DESIGN.md "The
- * lab server, and many machines"). ocptv.c says how a run maps onto it.
+ * lab server, and many machines"). ocptv.c and ocptv_step.c say how a run
+ * maps onto it.
  */
 
 /* The most points a throughput series has, per disk and direction. */

@@ -38,8 +38,8 @@ struct item {
 
 struct upload {
 	struct http_url base;
-	char folder[HTTP_PATH_MAX];	/* base path/machine/run/, encoded */
-	char url[HTTP_PATH_MAX + HTTP_HOST_MAX + 32];
+	char folder[HTTP_URL_PATH_MAX];	/* base path/machine/run/, encoded */
+	char url[HTTP_URL_PATH_MAX + HTTP_URL_HOST_MAX + 32];
 	unsigned timeout_ms;
 
 	pthread_mutex_t lock;
@@ -198,7 +198,7 @@ static int make_folders(struct upload *u, const struct item *it,
 			uint64_t deadline)
 {
 	size_t at = strlen(u->base.path);
-	char path[HTTP_PATH_MAX];
+	char path[HTTP_URL_PATH_MAX];
 	const char *slash;
 
 	for (;;) {
@@ -387,12 +387,13 @@ int upload_start(struct upload **up, const struct http_url *base,
 	      add_slash(u->base.path, sizeof(u->base.path));
 	snprintf(u->folder, sizeof(u->folder), "%s", u->base.path);
 	if (!ret)
-		ret = http_append_segment(u->folder, sizeof(u->folder),
-					  machine);
+		ret = http_url_append_segment(u->folder, sizeof(u->folder),
+					      machine);
 	if (!ret)
 		ret = add_slash(u->folder, sizeof(u->folder));
 	if (!ret)
-		ret = http_append_segment(u->folder, sizeof(u->folder), run);
+		ret = http_url_append_segment(u->folder, sizeof(u->folder),
+					      run);
 	if (!ret)
 		ret = add_slash(u->folder, sizeof(u->folder));
 	if (ret) {
@@ -434,12 +435,12 @@ int upload_start(struct upload **up, const struct http_url *base,
 static int enqueue(struct upload *u, const char *name, char *file,
 		   char *data, size_t len)
 {
-	char path[HTTP_PATH_MAX];
+	char path[HTTP_URL_PATH_MAX];
 	struct item *it, *old;
 	int ret = 0, known;
 
 	snprintf(path, sizeof(path), "%s", u->folder);
-	ret = http_append_name(path, sizeof(path), name);
+	ret = http_url_append_name(path, sizeof(path), name);
 	if (ret) {
 		free(file);
 		free(data);
