@@ -91,6 +91,7 @@ UNIT_TESTS := \
 	health \
 	http \
 	jsonread \
+	judge \
 	kmsg \
 	metrics \
 	ocptv \
