@@ -93,6 +93,7 @@ UNIT_TESTS := \
 	jsonread \
 	judge \
 	kmsg \
+	monitor \
 	metrics \
 	ocptv \
 	plan \
