@@ -179,6 +179,54 @@ static void test_min_max(void)
 	free(csv);
 }
 
+/* Two samples in one millisecond (a stop, then a worker ending). */
+static void test_same_millisecond(void)
+{
+	static const char *const names[] = { "sda" };
+	struct monitor m;
+	char *csv = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&csv, &len);
+	unsigned long long w = 0, r = 0;
+	char *line;
+
+	memset(c, 0, sizeof(c));
+	if (!f || monitor_init(&m, names, 1, f, T0))
+		tap_bail("cannot start a monitor");
+	go(0, PHASE_WRITE, 100, 0);
+	at(&m, 1000);
+	go(0, PHASE_WRITE, 100, 0);
+	monitor_sample(&m, T0 + 2000 * MS + 100000, c);
+	go(0, PHASE_WRITE, 3, 0);
+	monitor_sample(&m, T0 + 2000 * MS + 400000, c);
+	go(0, PHASE_WRITE, 2, 0);
+	c[0].state = STATE_STOPPED;
+	monitor_sample(&m, T0 + 2000 * MS + 900000, c);
+	fflush(f);
+	tap_ok(!duplicates(csv) &&
+	       strstr(csv, "\n2.000,sda,write,1,100000000,") &&
+	       strstr(csv, "\n2.001,sda,write,1,3000000,") &&
+	       strstr(csv, "\n2.002,sda,write,1,2000000,"),
+	       "samples within one millisecond: each row the next one");
+	for (line = csv; line && *line; line = strchr(line, '\n'),
+	     line = line ? line + 1 : NULL) {
+		unsigned long long lw, lr;
+
+		if (sscanf(line, "%*[^,],%*[^,],%*[^,],%*u,%llu,%llu", &lw,
+			   &lr) == 2) {
+			w += lw;
+			r += lr;
+		}
+	}
+	tap_ok(w == c[0].bytes_written && r == c[0].bytes_read,
+	       "...and the rows still add up to every byte moved (%llu)", w);
+	tap_ok(m.c[0].state == STATE_STOPPED && m.mt[0].done_ns,
+	       "...and the monitor holds the last counters given");
+	monitor_free(&m);
+	fclose(f);
+	free(csv);
+}
+
 static void test_csv_names(void)
 {
 	static const char *const names[] = { "a,b\nc" };
@@ -361,6 +409,7 @@ static void test_series(void)
 int main(void)
 {
 	test_min_max();
+	test_same_millisecond();
 	test_csv_names();
 	test_status();
 	test_eta();
