@@ -97,6 +97,7 @@ UNIT_TESTS := \
 	metrics \
 	ocptv \
 	plan \
+	result \
 	sensors \
 	settings \
 	signature \
