@@ -445,12 +445,39 @@ static int same_pass(const struct engine_pass *x, const struct engine_pass *y)
 	       x->reached == y->reached && x->complete == y->complete;
 }
 
-static void test_restore(const struct record *r, const char *dir)
+/*
+ * The text of a document from "targets" on (what the run measured), up to
+ * "failure" when whole is 0 (a restored record is judged before it is
+ * written again: until then it has no verdict).
+ */
+static int same_from_targets(const char *x, const char *y, int whole)
+{
+	const char *a = x ? strstr(x, "\"targets\"") : NULL;
+	const char *b = y ? strstr(y, "\"targets\"") : NULL;
+	const char *ea = a ? strstr(a, "\"failure\"") : NULL;
+	const char *eb = b ? strstr(b, "\"failure\"") : NULL;
+	size_t la, lb, i;
+
+	if (!ea || !eb)
+		return 0;
+	la = whole ? strlen(a) : (size_t)(ea - a);
+	lb = whole ? strlen(b) : (size_t)(eb - b);
+	for (i = 0; i < la && i < lb && a[i] == b[i]; i++)
+		;
+	if (i == la && la == lb)
+		return 1;
+	tap_diag("differs at: %.60s", a + i);
+	tap_diag("        vs: %.60s", b + i);
+	return 0;
+}
+
+static void test_restore(const struct record *r, const char *dir,
+			 const char *text)
 {
 	struct jsonread *doc = NULL;
 	struct restored rs;
 	const struct record_disk *a, *b, *ra, *rb;
-	char path[256], err[300] = "";
+	char path[256], err[300] = "", *again;
 	struct judge ja, jb;
 	unsigned i;
 	int ok;
@@ -518,6 +545,11 @@ static void test_restore(const struct record *r, const char *dir)
 	tap_ok(same_judge(&ra->j, &a->j) && same_judge(&rb->j, &b->j),
 	       "the verdicts and their reasons as they were written");
 
+	again = result_json(&rs.r, NULL);
+	tap_ok(same_from_targets(again, text, 0),
+	       "written again, every target reads the same");
+	free(again);
+
 	ja = ra->j;
 	jb = rb->j;
 	record_judge(&rs.r, 1, 1);
@@ -525,7 +557,10 @@ static void test_restore(const struct record *r, const char *dir)
 	       rs.r.verdict == JUDGE_FAIL && rs.r.exit_code == 1 &&
 	       !strcmp(rs.r.state, "interrupted"),
 	       "judged again (kiln finish), the same verdicts, state and exit");
-
+	again = result_json(&rs.r, NULL);
+	tap_ok(same_from_targets(again, text, 1),
+	       "...and written, the same document from its targets on");
+	free(again);
 	restore_free(&rs);
 	jsonread_free(doc);
 }
@@ -696,7 +731,7 @@ int main(void)
 	if (mkdir(dir, 0755) || write_file(dir, "result.json", text, len))
 		tap_bail("cannot write %s/result.json", dir);
 	test_load(dir);
-	test_restore(&r, dir);
+	test_restore(&r, dir, text);
 	test_checkpoint(text, len);
 	test_bad(text, len);
 	test_v1();
