@@ -95,6 +95,7 @@ UNIT_TESTS := \
 	kmsg \
 	monitor \
 	metrics \
+	netcheck \
 	ocptv \
 	plan \
 	result \
