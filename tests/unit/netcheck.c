@@ -3,10 +3,10 @@
  * Description: what kiln takes from iperf3 -J: the sender's and the
  * receiver's bits per second of the whole test as Mbit/s, or iperf3's own
  * error; an empty or cut-off document is "no result from iperf3", never a
- * crash. The documents are real iperf3 output
- * (tests/fixtures/iperf3/README says how they were made), and one run of
- * the real iperf3 against a closed port goes through netcheck_start and
- * netcheck_finish.
+ * crash or a rate made of a number's first digits. The documents are real
+ * iperf3 output (tests/fixtures/iperf3/README says how they were made),
+ * and one run of the real iperf3 against a closed port goes through
+ * netcheck_start and netcheck_finish.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -71,6 +71,16 @@ static void test_good(void)
 	tap_ok(near(n.sent_mbps, 18751.2241307616) && n.received_mbps == -1 &&
 	       !strcmp(n.error, "no result from iperf3"),
 	       "cut before the received rate: no result, the sent rate kept");
+	free(cut);
+
+	/* Cut inside the number: 18750324489.4369 read as 18750 bits/s. */
+	cut = strndup(doc, (size_t)(at - doc) + strlen("\"bits_per_second\":") +
+		      6);
+	parse(&n, cut);
+	tap_ok(n.received_mbps == -1 &&
+	       !strcmp(n.error, "no result from iperf3"),
+	       "cut inside the received rate: no result, not a rate of its "
+	       "first digits (%f)", n.received_mbps);
 	free(cut);
 
 	cut = strndup(doc, (size_t)(strstr(doc, "\"end\":\t{") - doc));
