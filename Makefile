@@ -96,10 +96,14 @@ UNIT_TESTS := \
 	health \
 	http \
 	jsonread \
+	judge \
 	kmsg \
+	monitor \
 	metrics \
+	netcheck \
 	ocptv \
 	plan \
+	result \
 	sensors \
 	settings \
 	signature \

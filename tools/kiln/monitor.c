@@ -84,10 +84,18 @@ void monitor_sample(struct monitor *m, uint64_t now,
 {
 	double secs = timing_secs(now - m->last_ns);
 	uint64_t ms = (now - m->t0) / 1000000ull;
-	int i;
+	int i, rows = 0;
 
 	if (secs <= 0)
 		return;
+	/*
+	 * A row is named by its millisecond. Samples can come closer than
+	 * that (a stop, then a worker ending at once): the later one takes
+	 * the next millisecond, so no two rows of a target share a time and
+	 * no bytes are left out of the file.
+	 */
+	if (ms < m->next_ms)
+		ms = m->next_ms;
 	memcpy(m->c, c, (size_t)m->n * sizeof(*c));
 	for (i = 0; i < m->n; i++) {
 		struct monitor_target *mt = &m->mt[i];
@@ -96,8 +104,8 @@ void monitor_sample(struct monitor *m, uint64_t now,
 		int phase = c[i].phase;
 		uint64_t moved = (w - mt->last_w) + (r - mt->last_r);
 
-		/* Milliseconds: two samples never share a time. */
 		if (m->csv && (moved || phase != mt->last_phase)) {
+			rows++;
 			fprintf(m->csv, "%llu.%03llu,",
 				(unsigned long long)(ms / 1000),
 				(unsigned long long)(ms % 1000));
@@ -131,6 +139,8 @@ void monitor_sample(struct monitor *m, uint64_t now,
 	}
 	if (m->csv)
 		fflush(m->csv);
+	if (rows)
+		m->next_ms = ms + 1;
 	m->last_ns = now;
 }
 

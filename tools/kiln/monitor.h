@@ -50,6 +50,7 @@ struct monitor {
 	FILE *csv;		/* NULL: no samples file */
 	uint64_t t0;
 	uint64_t last_ns;	/* last sample */
+	uint64_t next_ms;	/* the earliest time a new row may carry */
 	uint64_t status_ns;	/* last status line */
 	uint64_t duration_ns;	/* the run's time limit, for the ETA */
 };

@@ -29,7 +29,11 @@ static double number_in(const char *json, const char *section, const char *key)
 	if (!p || !(p = strstr(p, key)) || !(p = strchr(p + strlen(key), ':')))
 		return -1;
 	v = strtod(p + 1, &end);
-	return end == p + 1 ? -1 : v;
+	if (end == p + 1)
+		return -1;
+	/* Output cut off inside a number lost digits: no number, then. */
+	end += strspn(end, " \t\r\n");
+	return *end == ',' || *end == '}' ? v : -1;
 }
 
 void netcheck_parse(struct netcheck *n, const char *json)

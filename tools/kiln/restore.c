@@ -179,7 +179,7 @@ static int restore_lists(const struct jsonread_node *t, struct engine_snap *s)
 }
 
 static int restore_disk(const struct jsonread_node *t, struct record_disk *d,
-			struct monitor_target *mt)
+			struct monitor_target *mt, char *safety, size_t len)
 {
 	static const char *const phases[] = { "write", "flush", "verify",
 					      "read" };
@@ -215,6 +215,9 @@ static int restore_disk(const struct jsonread_node *t, struct record_disk *d,
 		     SAFETY_BLANK + 1);
 	d->t.safety.class = c < 0 ? SAFETY_HAS_DATA : c;
 	copy_str(t, "class_reasons", d->t.safety.why, sizeof(d->t.safety.why));
+	/* What the plan decided and why, for the document written again. */
+	copy_str(t, "safety", safety, len);
+	d->plan.why = safety[0] ? safety : NULL;
 
 	d->ep.mode = index_of(jsonread_str(t, "mode", NULL), mode_namer,
 			      ENGINE_READ + 1);
@@ -342,7 +345,9 @@ int restore_record(const struct jsonread_node *doc, struct restored *out,
 		record_note(r, "%s", text);
 	}
 	out->mt = calloc(jsonread_count(targets) + 1, sizeof(*out->mt));
-	if (!out->mt)
+	out->safety = calloc(jsonread_count(targets) + 1,
+			     sizeof(*out->safety));
+	if (!out->mt || !out->safety)
 		return -ENOMEM;
 	for (i = 0; i < jsonread_count(targets); i++) {
 		const struct jsonread_node *t = jsonread_at(targets, i);
@@ -352,7 +357,8 @@ int restore_record(const struct jsonread_node *doc, struct restored *out,
 		d = record_add(r, text[0] ? text : "?", out->s.mode);
 		if (!d)
 			return -ENOMEM;
-		ret = restore_disk(t, d, &out->mt[i]);
+		ret = restore_disk(t, d, &out->mt[i], out->safety[i],
+				   sizeof(out->safety[i]));
 		if (ret)
 			return ret;
 	}
@@ -364,5 +370,6 @@ void restore_free(struct restored *out)
 	record_free(&out->r);
 	settings_free(&out->s);
 	free(out->mt);
+	free(out->safety);
 	memset(out, 0, sizeof(*out));
 }

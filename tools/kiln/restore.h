@@ -13,6 +13,7 @@ struct restored {
 	struct settings s;
 	/* a disk's slowest and fastest seconds */
 	struct monitor_target *mt;
+	char (*safety)[240];	/* what each disk's plan.why points to */
 	char command[16];
 };
 

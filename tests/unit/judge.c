@@ -1,0 +1,657 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: every path to PASS, WARN or FAIL, from snapshots made by
+ * hand: I/O errors and bad units fail a disk and name the first one; a
+ * stall, a vanished or broken device fail it; a stop warns and marks the
+ * run interrupted; a verify that found no pass on disk fails; a phase
+ * whose slowest whole second fell far below its average warns (never
+ * flush, never before ten seconds); SMART that failed or whose damage
+ * rose fails, damage from before warns; of three or more like disks a far
+ * slower one warns. A later WARN never lowers a FAIL, and a reason past
+ * the cap still raises the verdict.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../lib/tap.h"
+#include "judge.h"
+
+#define MB 1000000ull
+#define SEC 1000000000ull
+
+/* A clean snapshot: a write-verify that wrote and read 100 MB/s for 100 s. */
+static void clean(struct engine_snap *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->c.state = STATE_DONE;
+	s->c.phase = PHASE_END;
+	s->c.pass = 1;
+	s->plan.mode = ENGINE_WRITE_VERIFY;
+	s->c.bytes_written = s->c.bytes_read = 100 * 100 * MB;
+	s->phase_bytes[PHASE_WRITE] = 100 * 100 * MB;
+	s->phase_ns[PHASE_WRITE] = 100 * SEC;
+	s->phase_bytes[PHASE_VERIFY] = 100 * 100 * MB;
+	s->phase_ns[PHASE_VERIFY] = 100 * SEC;
+}
+
+/* What the monitor saw of that: 100 whole seconds a phase, all even. */
+static void steady(struct monitor_target *mt)
+{
+	int p;
+
+	memset(mt, 0, sizeof(*mt));
+	for (p = 0; p < PHASES; p++)
+		mt->min[p] = -1;
+	mt->seconds[PHASE_WRITE] = mt->seconds[PHASE_VERIFY] = 100;
+	mt->min[PHASE_WRITE] = mt->min[PHASE_VERIFY] = 95;
+	mt->max[PHASE_WRITE] = mt->max[PHASE_VERIFY] = 105;
+}
+
+static int has(const struct judge *j, const char *text)
+{
+	int i;
+
+	for (i = 0; i < j->nreasons; i++)
+		if (strstr(j->reasons[i], text))
+			return 1;
+	return 0;
+}
+
+static void show(const struct judge *j)
+{
+	int i;
+
+	tap_diag("%s, %d reasons%s", judge_name(j->verdict), j->nreasons,
+		 j->interrupted ? ", interrupted" : "");
+	for (i = 0; i < j->nreasons; i++)
+		tap_diag("  %s", j->reasons[i]);
+}
+
+static int check(const struct judge *j, int verdict, int nreasons,
+		 const char *text)
+{
+	int ok = j->verdict == verdict && j->nreasons == nreasons &&
+		 (!text || has(j, text));
+
+	if (!ok)
+		show(j);
+	return ok;
+}
+
+static void test_clean(void)
+{
+	struct engine_snap s;
+	struct monitor_target mt;
+	struct judge j;
+
+	clean(&s);
+	steady(&mt);
+	judge_target(&s, &mt, &j);
+	tap_ok(check(&j, JUDGE_PASS, 1, NULL) && !j.interrupted &&
+	       !strcmp(j.reasons[0], "no I/O errors, no bad units"),
+	       "a clean run PASSes: \"no I/O errors, no bad units\"");
+	judge_target(&s, NULL, &j);
+	tap_ok(check(&j, JUDGE_PASS, 1, "no I/O errors"),
+	       "...and without the monitor's data too");
+
+	/* judge_target starts afresh: nothing of an earlier verdict stays. */
+	judge_reason(&j, JUDGE_FAIL, "left over");
+	j.interrupted = 1;
+	judge_target(&s, &mt, &j);
+	tap_ok(check(&j, JUDGE_PASS, 1, NULL) && !j.interrupted,
+	       "a judge reused for another snapshot keeps nothing of the last");
+}
+
+static void test_io_errors(void)
+{
+	struct engine_error e = { .phase = PHASE_VERIFY, .pass = 2,
+				  .offset = 1048576, .length = 131072,
+				  .err = EIO, .count = 2 };
+	struct engine_snap s;
+	struct judge j;
+	char want[240];
+
+	clean(&s);
+	s.c.io_errors = 3;
+	s.errors = &e;
+	s.nerrors = 1;
+	judge_target(&s, NULL, &j);
+	snprintf(want, sizeof(want), "3 I/O errors, the first in verify at "
+		 "byte 1048576 (+131072): %s", strerror(EIO));
+	tap_ok(check(&j, JUDGE_FAIL, 1, NULL) && !strcmp(j.reasons[0], want),
+	       "I/O errors FAIL, the first named: phase, offset, length, "
+	       "errno text");
+
+	e.phase = PHASE_WRITE;
+	e.err = ENOSPC;
+	judge_target(&s, NULL, &j);
+	snprintf(want, sizeof(want), "the first in write at byte 1048576 "
+		 "(+131072): %s", strerror(ENOSPC));
+	tap_ok(check(&j, JUDGE_FAIL, 1, want), "...in the phase it happened, "
+	       "with its own errno");
+
+	s.nerrors = 0;
+	s.errors = NULL;
+	judge_target(&s, NULL, &j);
+	tap_ok(check(&j, JUDGE_FAIL, 1, NULL) &&
+	       !strcmp(j.reasons[0], "3 I/O errors"),
+	       "I/O errors past the detail cap still FAIL, counted");
+}
+
+static void test_bad_units(void)
+{
+	struct engine_bad bad = { .offset = 8192, .pass = 1,
+				  .retry = RETRY_SAME };
+	struct engine_snap s;
+	struct judge j;
+	int c;
+
+	clean(&s);
+	s.c.bad_units = 6;
+	s.bad_by_class[UNIT_BITFLIP] = 2;
+	s.bad_by_class[UNIT_ZEROED] = 1;
+	s.bad_by_class[UNIT_STALE] = 1;
+	s.bad_by_class[UNIT_TORN] = 2;
+	s.bad = &bad;
+	s.nbad = 1;
+	judge_target(&s, NULL, &j);
+	tap_ok(check(&j, JUDGE_FAIL, 1, NULL) &&
+	       !strcmp(j.reasons[0], "6 bad units (2 bitflip, 1 zeroed, "
+		       "1 stale, 2 torn), the first at byte 8192"),
+	       "bad units FAIL, counted by class, the first one's offset");
+
+	memset(s.bad_by_class, 0, sizeof(s.bad_by_class));
+	s.c.bad_units = 1;
+	s.bad_by_class[UNIT_MISDIRECTED] = 1;
+	bad.retry = RETRY_GOOD;
+	s.bad_transient = 1;
+	judge_target(&s, NULL, &j);
+	tap_ok(check(&j, JUDGE_FAIL, 2, "1 bad units (1 misdirected)") &&
+	       has(&j, "1 bad units read back good: a fault in the data path"),
+	       "a bad unit that reads back good FAILs too, as the data path");
+
+	s.c.bad_units = 4294967295u;
+	for (c = UNIT_BITFLIP; c < UNIT_CLASSES; c++)
+		s.bad_by_class[c] = 4294967295u;
+	s.bad_transient = 0;
+	judge_target(&s, NULL, &j);
+	tap_ok(check(&j, JUDGE_FAIL, 1, "4294967295 foreign)"),
+	       "every class at its largest count still fits the reason");
+}
+
+static void test_states(void)
+{
+	struct engine_snap s;
+	struct judge j;
+
+	clean(&s);
+	s.c.state = STATE_STALLED;
+	snprintf(s.why, sizeof(s.why), "a read at byte 0 outlived the 60 s "
+		 "deadline");
+	judge_target(&s, NULL, &j);
+	tap_ok(check(&j, JUDGE_FAIL, 1, NULL) && !j.interrupted &&
+	       !strcmp(j.reasons[0], "stalled: a read at byte 0 outlived the "
+		       "60 s deadline"), "a stalled disk FAILs, saying why");
+
+	s.c.state = STATE_VANISHED;
+	snprintf(s.why, sizeof(s.why), "sdb is gone from sysfs");
+	judge_target(&s, NULL, &j);
+	tap_ok(check(&j, JUDGE_FAIL, 1, NULL) &&
+	       !strcmp(j.reasons[0], "vanished: sdb is gone from sysfs"),
+	       "a vanished disk FAILs");
+
+	s.c.state = STATE_BROKEN;
+	snprintf(s.why, sizeof(s.why), "no io_uring: Operation not permitted");
+	s.c.io_errors = 5;
+	s.c.bad_units = 5;
+	judge_target(&s, NULL, &j);
+	tap_ok(check(&j, JUDGE_FAIL, 1, NULL) &&
+	       !strcmp(j.reasons[0], "could not be tested: no io_uring: "
+		       "Operation not permitted"),
+	       "a target that could not start FAILs with that one reason");
+
+	clean(&s);
+	s.c.state = STATE_STOPPED;
+	snprintf(s.why, sizeof(s.why), "interrupted");
+	judge_target(&s, NULL, &j);
+	tap_ok(check(&j, JUDGE_WARN, 1, NULL) && j.interrupted &&
+	       !strcmp(j.reasons[0], "stopped before the end: interrupted"),
+	       "a stopped disk WARNs and marks the run interrupted");
+
+	s.c.io_errors = 1;
+	judge_target(&s, NULL, &j);
+	tap_ok(check(&j, JUDGE_FAIL, 2, "1 I/O errors") && j.interrupted,
+	       "a stopped disk that had I/O errors FAILs, still interrupted");
+
+	clean(&s);
+	s.c.state = STATE_RUNNING;
+	judge_target(&s, NULL, &j);
+	tap_ok(check(&j, JUDGE_PASS, 1, "no I/O errors") && !j.interrupted,
+	       "a running disk without errors is so far PASS");
+}
+
+static void test_verify(void)
+{
+	struct engine_snap s;
+	struct judge j;
+
+	clean(&s);
+	s.plan.mode = ENGINE_VERIFY;
+	s.pass_found = 0;
+	judge_target(&s, NULL, &j);
+	tap_ok(check(&j, JUDGE_FAIL, 1, "no unit of this run and disk at its "
+		     "start, middle or end"),
+	       "a verify that found no pass of this run on disk FAILs");
+
+	s.pass_found = 1;
+	judge_target(&s, NULL, &j);
+	tap_ok(check(&j, JUDGE_PASS, 1, "no I/O errors"),
+	       "...and PASSes when it found one");
+
+	s.pass_found = 0;
+	s.plan.verify_pass = 3;
+	judge_target(&s, NULL, &j);
+	tap_ok(check(&j, JUDGE_PASS, 1, NULL),
+	       "a verify told its pass by the run record looks for none");
+
+	clean(&s);
+	s.plan.mode = ENGINE_WRITE_VERIFY;
+	s.pass_found = 0;
+	judge_target(&s, NULL, &j);
+	tap_ok(check(&j, JUDGE_PASS, 1, NULL),
+	       "a write-verify never asks for a pass found on disk");
+}
+
+static void test_unstable(void)
+{
+	struct engine_snap s;
+	struct monitor_target mt;
+	struct judge j;
+
+	clean(&s);
+	steady(&mt);
+	mt.min[PHASE_WRITE] = 15;
+	judge_target(&s, &mt, &j);
+	tap_ok(check(&j, JUDGE_WARN, 1, NULL) &&
+	       !strcmp(j.reasons[0], "unstable write: its slowest second ran "
+		       "15 MB/s, 15% of its 100 MB/s average"),
+	       "a whole second under 20%% of its phase's average WARNs");
+
+	mt.min[PHASE_WRITE] = 25;
+	judge_target(&s, &mt, &j);
+	tap_ok(check(&j, JUDGE_PASS, 1, NULL),
+	       "a slowest second at 25%% of the average does not");
+
+	steady(&mt);
+	mt.min[PHASE_VERIFY] = 3;
+	mt.seconds[PHASE_VERIFY] = 10;
+	judge_target(&s, &mt, &j);
+	tap_ok(check(&j, JUDGE_WARN, 1, "unstable verify: its slowest second "
+		     "ran 3 MB/s, 3%"),
+	       "verify is judged the same, after 10 whole seconds");
+
+	mt.seconds[PHASE_VERIFY] = 9;
+	judge_target(&s, &mt, &j);
+	tap_ok(check(&j, JUDGE_PASS, 1, NULL),
+	       "...and not before 10 whole seconds");
+
+	steady(&mt);
+	s.phase_bytes[PHASE_FLUSH] = 100 * MB;
+	s.phase_ns[PHASE_FLUSH] = 100 * SEC;
+	mt.seconds[PHASE_FLUSH] = 100;
+	mt.min[PHASE_FLUSH] = 0;
+	judge_target(&s, &mt, &j);
+	tap_ok(check(&j, JUDGE_PASS, 1, NULL),
+	       "flush is never unstable: it waits, it does not stream");
+
+	clean(&s);
+	steady(&mt);
+	s.phase_bytes[PHASE_READ] = 0;
+	s.phase_ns[PHASE_READ] = 0;
+	mt.seconds[PHASE_READ] = 50;
+	mt.min[PHASE_READ] = 0;
+	judge_target(&s, &mt, &j);
+	tap_ok(check(&j, JUDGE_PASS, 1, NULL),
+	       "a phase that did not run (no average) is never unstable");
+
+	steady(&mt);
+	mt.min[PHASE_WRITE] = 15;
+	s.c.state = STATE_STALLED;
+	snprintf(s.why, sizeof(s.why), "stuck");
+	judge_target(&s, &mt, &j);
+	tap_ok(check(&j, JUDGE_FAIL, 2, "unstable write"),
+	       "an unstable WARN after a stall's FAIL leaves it FAIL");
+}
+
+static void health_none(struct health *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->ran = 1;
+	h->passed = 1;
+	h->realloc = h->pending = h->uncorrectable = h->crc_errors = -1;
+	h->media_errors = h->critical_warning = h->grown_defects = -1;
+}
+
+static void test_health(void)
+{
+	struct health b, a;
+	struct judge j;
+
+	health_none(&b);
+	health_none(&a);
+	memset(&j, 0, sizeof(j));
+	judge_health(&b, &a, &j);
+	tap_ok(check(&j, JUDGE_PASS, 0, NULL),
+	       "SMART that passed and reports no counters adds nothing");
+
+	a.passed = 0;
+	memset(&j, 0, sizeof(j));
+	judge_health(&b, &a, &j);
+	tap_ok(check(&j, JUDGE_FAIL, 1, "SMART overall health: FAILED"),
+	       "SMART's own FAILED assessment FAILs");
+
+	health_none(&a);
+	b.realloc = 0;
+	a.realloc = 8;
+	memset(&j, 0, sizeof(j));
+	judge_health(&b, &a, &j);
+	tap_ok(check(&j, JUDGE_FAIL, 1, NULL) &&
+	       !strcmp(j.reasons[0], "SMART reallocated sectors rose from 0 to "
+		       "8 during the burn-in"),
+	       "reallocated sectors that rose during the run FAIL");
+
+	b.realloc = 8;
+	memset(&j, 0, sizeof(j));
+	judge_health(&b, &a, &j);
+	tap_ok(check(&j, JUDGE_WARN, 1, NULL) &&
+	       !strcmp(j.reasons[0], "SMART reallocated sectors is 8 (from "
+		       "before the run)"),
+	       "...present before and not risen: WARN");
+
+	b.realloc = a.realloc = -1;
+	b.pending = 0;
+	a.pending = 1;
+	b.uncorrectable = 2;
+	a.uncorrectable = 3;
+	b.crc_errors = 0;
+	a.crc_errors = 40;
+	b.media_errors = 0;
+	a.media_errors = 1;
+	b.grown_defects = 10;
+	a.grown_defects = 12;
+	memset(&j, 0, sizeof(j));
+	judge_health(&b, &a, &j);
+	tap_ok(check(&j, JUDGE_FAIL, 5, "pending sectors rose from 0 to 1") &&
+	       has(&j, "offline uncorrectable sectors rose from 2 to 3") &&
+	       has(&j, "link CRC errors (cable, backplane or connector) rose "
+		   "from 0 to 40") &&
+	       has(&j, "media and data integrity errors rose from 0 to 1") &&
+	       has(&j, "grown defects rose from 10 to 12"),
+	       "every damage counter that rose FAILs, each named");
+
+	health_none(&b);
+	health_none(&a);
+	a.critical_warning = 4;
+	memset(&j, 0, sizeof(j));
+	judge_health(&b, &a, &j);
+	tap_ok(check(&j, JUDGE_FAIL, 1, NULL) &&
+	       !strcmp(j.reasons[0], "NVMe critical warning 0x04"),
+	       "an NVMe critical warning FAILs");
+	a.critical_warning = 0;
+	memset(&j, 0, sizeof(j));
+	judge_health(&b, &a, &j);
+	tap_ok(check(&j, JUDGE_PASS, 0, NULL),
+	       "...and a critical warning of 0 is none");
+
+	a.passed = 0;
+	a.ran = 0;
+	memset(&j, 0, sizeof(j));
+	judge_health(&b, &a, &j);
+	tap_ok(check(&j, JUDGE_PASS, 0, NULL),
+	       "no smartctl answer after the run: nothing judged");
+	memset(&j, 0, sizeof(j));
+	judge_health(&b, NULL, &j);
+	tap_ok(check(&j, JUDGE_PASS, 0, NULL),
+	       "no SMART after the run at all: nothing judged");
+
+	health_none(&a);
+	a.realloc = 3;
+	b.ran = 0;
+	b.realloc = 0;
+	memset(&j, 0, sizeof(j));
+	judge_health(&b, &a, &j);
+	tap_ok(check(&j, JUDGE_WARN, 1, "reallocated sectors is 3"),
+	       "no answer before the run: damage cannot be said to have "
+	       "risen, only WARNs");
+	memset(&j, 0, sizeof(j));
+	judge_health(NULL, &a, &j);
+	tap_ok(check(&j, JUDGE_WARN, 1, "reallocated sectors is 3"),
+	       "...the same without a before at all");
+
+	b.ran = 1;
+	b.realloc = 5;
+	a.realloc = -1;
+	memset(&j, 0, sizeof(j));
+	judge_health(&b, &a, &j);
+	tap_ok(check(&j, JUDGE_PASS, 0, NULL),
+	       "a counter not reported after the run is not judged");
+
+	/* The verdict of the burn and SMART's add up: FAIL stays FAIL. */
+	{
+		struct engine_snap s;
+
+		clean(&s);
+		s.c.io_errors = 1;
+		judge_target(&s, NULL, &j);
+		health_none(&b);
+		health_none(&a);
+		b.realloc = a.realloc = 2;
+		judge_health(&b, &a, &j);
+		tap_ok(check(&j, JUDGE_FAIL, 2, "from before the run"),
+		       "a SMART WARN after an I/O error's FAIL leaves it FAIL");
+	}
+}
+
+static void peer(struct judge_peer *p, const char *model, double write,
+		 unsigned seconds)
+{
+	memset(p, 0, sizeof(*p));
+	p->model = model;
+	p->rate[PHASE_WRITE] = write;
+	p->seconds[PHASE_WRITE] = seconds;
+	p->rate[PHASE_VERIFY] = 200;
+	p->seconds[PHASE_VERIFY] = seconds;
+}
+
+/* Judges n peers from PASS; returns the verdicts as letters, "PPPW". */
+static const char *peers(const struct judge_peer *ps, int n, struct judge *js)
+{
+	static char out[16];
+	int i;
+
+	memset(js, 0, (size_t)n * sizeof(*js));
+	judge_peers(ps, js, n);
+	for (i = 0; i < n; i++)
+		out[i] = judge_name(js[i].verdict)[0];
+	out[n] = 0;
+	return out;
+}
+
+static void test_peers(void)
+{
+	struct judge_peer ps[6];
+	struct judge js[6];
+	const char *got;
+
+	peer(&ps[0], "ST4000NM", 200, 60);
+	peer(&ps[1], "ST4000NM", 210, 60);
+	peer(&ps[2], "ST4000NM", 190, 60);
+	peer(&ps[3], "ST4000NM", 50, 60);
+	got = peers(ps, 4, js);
+	tap_ok(!strcmp(got, "PPPW") && js[3].nreasons == 1 &&
+	       !strcmp(js[3].reasons[0], "slow write: 50 MB/s, 25% of the "
+		       "200 MB/s median of 4 like disks"),
+	       "three like disks and a slow one: the slow one WARNs (%s)", got);
+
+	got = peers(ps + 1, 3, js);
+	tap_ok(!strcmp(got, "PPW") && js[2].nreasons == 1 &&
+	       strstr(js[2].reasons[0], "median of 3 like disks"),
+	       "three like disks, one slow: it WARNs (%s)", got);
+
+	got = peers(ps + 2, 2, js);
+	tap_ok(!strcmp(got, "PP") && !js[1].nreasons,
+	       "two like disks are not compared (%s)", got);
+
+	peer(&ps[3], "ST4000NM", 101, 60);
+	got = peers(ps, 4, js);
+	tap_ok(!strcmp(got, "PPPP"),
+	       "a disk just over half the median is not slow (%s)", got);
+
+	peer(&ps[0], NULL, 200, 60);
+	peer(&ps[1], NULL, 200, 60);
+	peer(&ps[2], NULL, 200, 60);
+	peer(&ps[3], NULL, 10, 60);
+	got = peers(ps, 4, js);
+	tap_ok(!strcmp(got, "PPPP"),
+	       "files and loop devices (no model) are never compared (%s)",
+	       got);
+	peer(&ps[0], "", 200, 60);
+	peer(&ps[1], "", 200, 60);
+	peer(&ps[2], "", 200, 60);
+	peer(&ps[3], "", 10, 60);
+	got = peers(ps, 4, js);
+	tap_ok(!strcmp(got, "PPPP"), "...nor disks with an empty model (%s)",
+	       got);
+
+	peer(&ps[0], "A", 200, 60);
+	peer(&ps[1], "A", 200, 60);
+	peer(&ps[2], "A", 200, 60);
+	peer(&ps[3], "B", 10, 60);
+	peer(&ps[4], NULL, 10, 60);
+	got = peers(ps, 5, js);
+	tap_ok(!strcmp(got, "PPPPP"),
+	       "a slow disk of another model is not compared with these (%s)",
+	       got);
+
+	peer(&ps[3], "A", 10, 9);
+	got = peers(ps, 4, js);
+	tap_ok(!strcmp(got, "PPPP"),
+	       "a disk measured under 10 whole seconds is not compared (%s)",
+	       got);
+	peer(&ps[0], "A", 200, 60);
+	peer(&ps[1], "A", 10, 60);
+	peer(&ps[2], "A", 200, 5);
+	got = peers(ps, 3, js);
+	tap_ok(!strcmp(got, "PPP"),
+	       "...nor counted as a like disk: two measured are too few (%s)",
+	       got);
+
+	peer(&ps[0], "A", 200, 60);
+	peer(&ps[1], "A", 200, 60);
+	peer(&ps[2], "A", 200, 60);
+	peer(&ps[3], "A", 0, 60);
+	got = peers(ps, 4, js);
+	tap_ok(!strcmp(got, "PPPP"),
+	       "a phase a disk did not run is not slow (%s)", got);
+
+	peer(&ps[3], "A", 200, 60);
+	ps[3].rate[PHASE_FLUSH] = 0.1;
+	ps[3].seconds[PHASE_FLUSH] = 60;
+	ps[0].rate[PHASE_FLUSH] = ps[1].rate[PHASE_FLUSH] =
+		ps[2].rate[PHASE_FLUSH] = 500;
+	ps[0].seconds[PHASE_FLUSH] = ps[1].seconds[PHASE_FLUSH] =
+		ps[2].seconds[PHASE_FLUSH] = 60;
+	got = peers(ps, 4, js);
+	tap_ok(!strcmp(got, "PPPP"), "flush is never compared (%s)", got);
+
+	peer(&ps[3], "A", 200, 60);
+	ps[3].rate[PHASE_VERIFY] = 20;
+	ps[3].rate[PHASE_WRITE] = 20;
+	got = peers(ps, 4, js);
+	tap_ok(!strcmp(got, "PPPW") && js[3].nreasons == 2 &&
+	       strstr(js[3].reasons[0], "slow write") &&
+	       strstr(js[3].reasons[1], "slow verify"),
+	       "a disk slow in two phases has a reason for each (%s)", got);
+
+	memset(js, 0, sizeof(js));
+	js[3].verdict = JUDGE_FAIL;
+	judge_peers(ps, js, 4);
+	tap_ok(js[3].verdict == JUDGE_FAIL && js[3].nreasons == 2,
+	       "a slow disk that already FAILed stays FAIL");
+
+	judge_peers(ps, js, 0);
+	tap_ok(1, "no disks at all: nothing to compare, no crash");
+}
+
+static void test_rate(void)
+{
+	struct engine_snap s;
+
+	memset(&s, 0, sizeof(s));
+	s.phase_bytes[PHASE_WRITE] = 1000 * MB;
+	s.phase_ns[PHASE_WRITE] = 2 * SEC;
+	s.phase_bytes[PHASE_READ] = 5 * MB;
+	tap_ok(judge_phase_rate(&s, PHASE_WRITE) == 500,
+	       "judge_phase_rate: 1000 MB in 2 s is 500 MB/s");
+	tap_ok(judge_phase_rate(&s, PHASE_READ) == 0 &&
+	       judge_phase_rate(&s, PHASE_VERIFY) == 0,
+	       "...and 0 for a phase that took no time");
+}
+
+static void test_order_and_cap(void)
+{
+	struct judge j;
+	char longer[400];
+	int i;
+
+	memset(&j, 0, sizeof(j));
+	judge_reason(&j, JUDGE_FAIL, "bad");
+	judge_reason(&j, JUDGE_WARN, "meh");
+	judge_reason(&j, JUDGE_PASS, "fine");
+	tap_ok(j.verdict == JUDGE_FAIL && j.nreasons == 3,
+	       "a WARN or PASS reason never lowers a FAIL");
+	memset(&j, 0, sizeof(j));
+	judge_reason(&j, JUDGE_WARN, "meh");
+	judge_reason(&j, JUDGE_PASS, "fine");
+	tap_ok(j.verdict == JUDGE_WARN, "...nor a PASS a WARN");
+
+	memset(&j, 0, sizeof(j));
+	for (i = 0; i < JUDGE_MAX_REASONS + 2; i++)
+		judge_reason(&j, JUDGE_WARN, "reason %d", i);
+	tap_ok(j.nreasons == JUDGE_MAX_REASONS &&
+	       !strcmp(j.reasons[JUDGE_MAX_REASONS - 1], "reason 7") &&
+	       j.verdict == JUDGE_WARN,
+	       "reasons stop at %d: the first ones are kept",
+	       JUDGE_MAX_REASONS);
+	judge_reason(&j, JUDGE_FAIL, "one too many");
+	tap_ok(j.nreasons == JUDGE_MAX_REASONS && j.verdict == JUDGE_FAIL,
+	       "a reason past the cap still raises the verdict");
+
+	memset(longer, 'x', sizeof(longer) - 1);
+	longer[sizeof(longer) - 1] = 0;
+	memset(&j, 0, sizeof(j));
+	judge_reason(&j, JUDGE_WARN, "%s", longer);
+	tap_ok(strlen(j.reasons[0]) == sizeof(j.reasons[0]) - 1,
+	       "a reason longer than its room is cut, never overruns");
+
+	tap_ok(!strcmp(judge_name(JUDGE_PASS), "PASS") &&
+	       !strcmp(judge_name(JUDGE_WARN), "WARN") &&
+	       !strcmp(judge_name(JUDGE_FAIL), "FAIL") &&
+	       !strcmp(judge_name(7), "?"), "judge_name names each verdict");
+}
+
+int main(void)
+{
+	test_clean();
+	test_io_errors();
+	test_bad_units();
+	test_states();
+	test_verify();
+	test_unstable();
+	test_health();
+	test_peers();
+	test_rate();
+	test_order_and_cap();
+	return tap_done();
+}

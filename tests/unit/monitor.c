@@ -1,0 +1,418 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: the monitor is a function of the counters it is given, at
+ * the times it is given them: a phase's slowest and fastest seconds count
+ * only whole seconds spent in that one moving phase (a phase change is no
+ * dip), samples.csv has millisecond times and never two rows of one
+ * target at one time, the status line names the phase, the throughput,
+ * the slowest target, the disks done, the errors and the ETA (from the
+ * bytes planned or the time left), and ends "stopped" or "done"; the
+ * throughput series keeps at most 480 points by doubling its step.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/tap.h"
+#include "monitor.h"
+
+#define MB 1000000ull
+#define MS 1000000ull
+#define SEC 1000000000ull
+/* Any start: the monitor only ever subtracts it. */
+#define T0 (1000 * SEC)
+
+static struct engine_counters c[4];
+
+static void at(struct monitor *m, uint64_t ms)
+{
+	monitor_sample(m, T0 + ms * MS, c);
+}
+
+static void go(int i, int phase, uint64_t write_mb, uint64_t read_mb)
+{
+	c[i].state = STATE_RUNNING;
+	c[i].phase = phase;
+	c[i].pass = 1;
+	c[i].bytes_written += write_mb * MB;
+	c[i].bytes_read += read_mb * MB;
+}
+
+/* Rows of samples.csv whose time and target are both those of another. */
+static int duplicates(const char *csv)
+{
+	char *copy = strdup(csv), *line, *save = NULL;
+	char **keys = NULL;
+	int n = 0, dup = 0, i;
+
+	for (line = strtok_r(copy, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *comma = strchr(line, ',');
+
+		comma = comma ? strchr(comma + 1, ',') : NULL;
+		if (comma)
+			*comma = 0;
+		for (i = 0; i < n; i++)
+			if (!strcmp(keys[i], line)) {
+				tap_diag("two rows at %s", line);
+				dup++;
+			}
+		keys = realloc(keys, (size_t)(n + 1) * sizeof(*keys));
+		keys[n++] = line;
+	}
+	free(keys);
+	free(copy);
+	return dup;
+}
+
+static int rows(const char *csv)
+{
+	int n = 0;
+
+	for (; *csv; csv++)
+		n += *csv == '\n';
+	return n;
+}
+
+static void test_min_max(void)
+{
+	static const char *const names[] = { "sda", "nvme0n1" };
+	struct monitor m;
+	struct monitor_target *a, *b;
+	char *csv = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&csv, &len);
+	int p, fresh = 1;
+
+	memset(c, 0, sizeof(c));
+	if (!f || monitor_init(&m, names, 2, f, T0))
+		tap_bail("cannot start a monitor");
+	a = &m.mt[0];
+	b = &m.mt[1];
+	for (p = 0; p < PHASES; p++)
+		fresh &= a->min[p] == -1 && !a->seconds[p] && !a->max[p];
+	tap_ok(fresh, "a new monitor has measured nothing (min -1)");
+
+	go(0, PHASE_WRITE, 100, 0);
+	go(1, PHASE_WRITE, 200, 0);
+	at(&m, 1000);
+	tap_ok(a->seconds[PHASE_WRITE] == 0 && a->min[PHASE_WRITE] == -1,
+	       "the second a phase starts in is not a whole second of it");
+	go(0, PHASE_WRITE, 100, 0);
+	go(1, PHASE_WRITE, 200, 0);
+	at(&m, 2000);
+	go(0, PHASE_WRITE, 30, 0);
+	go(1, PHASE_WRITE, 200, 0);
+	at(&m, 3000);
+	go(0, PHASE_WRITE, 150, 0);
+	go(1, PHASE_WRITE, 200, 0);
+	at(&m, 4000);
+	tap_ok(a->seconds[PHASE_WRITE] == 3 && a->min[PHASE_WRITE] == 30 &&
+	       a->max[PHASE_WRITE] == 150,
+	       "whole seconds in one phase: slowest 30, fastest 150 MB/s");
+	tap_ok(b->seconds[PHASE_WRITE] == 3 && b->min[PHASE_WRITE] == 200 &&
+	       b->max[PHASE_WRITE] == 200, "...each target its own");
+
+	/* The tail of a phase and the head of the next share a second. */
+	go(0, PHASE_FLUSH, 5, 0);
+	go(1, PHASE_WRITE, 200, 0);
+	at(&m, 5000);
+	go(0, PHASE_FLUSH, 0, 0);
+	go(1, PHASE_WRITE, 200, 0);
+	at(&m, 6000);
+	go(0, PHASE_VERIFY, 0, 20);
+	go(1, PHASE_WRITE, 200, 0);
+	at(&m, 7000);
+	tap_ok(a->seconds[PHASE_WRITE] == 3 && a->min[PHASE_WRITE] == 30 &&
+	       a->seconds[PHASE_VERIFY] == 0 && a->min[PHASE_VERIFY] == -1,
+	       "a phase change is no dip: neither phase counts that second");
+	tap_ok(a->seconds[PHASE_FLUSH] == 0 && a->min[PHASE_FLUSH] == -1,
+	       "flush moves no data: its seconds are never counted");
+
+	go(0, PHASE_VERIFY, 0, 80);
+	go(1, PHASE_WRITE, 200, 0);
+	at(&m, 8000);
+	tap_ok(a->seconds[PHASE_VERIFY] == 1 && a->min[PHASE_VERIFY] == 80 &&
+	       a->max[PHASE_VERIFY] == 80, "verify: a whole second counts");
+
+	go(0, PHASE_VERIFY, 0, 15);
+	go(1, PHASE_WRITE, 300, 0);
+	at(&m, 9500);
+	tap_ok(a->seconds[PHASE_VERIFY] == 1 && a->min[PHASE_VERIFY] == 80 &&
+	       b->seconds[PHASE_WRITE] == 7,
+	       "a sample 1.5 s after the last is not a whole second");
+	go(0, PHASE_VERIFY, 0, 70);
+	go(1, PHASE_WRITE, 200, 0);
+	at(&m, 10500);
+	tap_ok(a->seconds[PHASE_VERIFY] == 2 && a->min[PHASE_VERIFY] == 70,
+	       "...and the second after it is again");
+
+	/* An idle target in an unchanged phase writes no row. */
+	go(0, PHASE_VERIFY, 0, 0);
+	go(1, PHASE_WRITE, 200, 0);
+	at(&m, 11500);
+	go(0, PHASE_VERIFY, 0, 50);
+	go(1, PHASE_WRITE, 200, 0);
+	monitor_sample(&m, T0 + 12345678912ull, c);
+	/* Sampled again at one time: the sample is refused. */
+	go(0, PHASE_VERIFY, 0, 50);
+	monitor_sample(&m, T0 + 12345678912ull, c);
+	fflush(f);
+	tap_ok(!strncmp(csv, "1.000,sda,write,1,100000000,0\n"
+			"1.000,nvme0n1,write,1,200000000,0\n2.000,", 70),
+	       "samples.csv: time, target, phase, pass, bytes written, read");
+	tap_ok(strstr(csv, "\n5.000,sda,flush,1,5000000,0\n") &&
+	       !strstr(csv, "\n6.000,sda,") &&
+	       strstr(csv, "\n7.000,sda,verify,1,0,20000000\n") &&
+	       !strstr(csv, "\n11.500,sda,") &&
+	       strstr(csv, "\n11.500,nvme0n1,"),
+	       "a row when a target moved or changed phase, none when idle");
+	tap_ok(strstr(csv, "\n9.500,sda,") &&
+	       strstr(csv, "\n12.345,sda,verify,1,0,50000000\n"),
+	       "times are seconds with milliseconds, cut, not rounded");
+	tap_ok(rows(csv) == 22 && !duplicates(csv),
+	       "never two rows of one target at one time (%d rows)",
+	       rows(csv));
+
+	monitor_free(&m);
+	fclose(f);
+	free(csv);
+}
+
+/* Two samples in one millisecond (a stop, then a worker ending). */
+static void test_same_millisecond(void)
+{
+	static const char *const names[] = { "sda" };
+	struct monitor m;
+	char *csv = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&csv, &len);
+	unsigned long long w = 0, r = 0;
+	char *line;
+
+	memset(c, 0, sizeof(c));
+	if (!f || monitor_init(&m, names, 1, f, T0))
+		tap_bail("cannot start a monitor");
+	go(0, PHASE_WRITE, 100, 0);
+	at(&m, 1000);
+	go(0, PHASE_WRITE, 100, 0);
+	monitor_sample(&m, T0 + 2000 * MS + 100000, c);
+	go(0, PHASE_WRITE, 3, 0);
+	monitor_sample(&m, T0 + 2000 * MS + 400000, c);
+	go(0, PHASE_WRITE, 2, 0);
+	c[0].state = STATE_STOPPED;
+	monitor_sample(&m, T0 + 2000 * MS + 900000, c);
+	fflush(f);
+	tap_ok(!duplicates(csv) &&
+	       strstr(csv, "\n2.000,sda,write,1,100000000,") &&
+	       strstr(csv, "\n2.001,sda,write,1,3000000,") &&
+	       strstr(csv, "\n2.002,sda,write,1,2000000,"),
+	       "samples within one millisecond: each row the next one");
+	for (line = csv; line && *line; line = strchr(line, '\n'),
+	     line = line ? line + 1 : NULL) {
+		unsigned long long lw, lr;
+
+		if (sscanf(line, "%*[^,],%*[^,],%*[^,],%*u,%llu,%llu", &lw,
+			   &lr) == 2) {
+			w += lw;
+			r += lr;
+		}
+	}
+	tap_ok(w == c[0].bytes_written && r == c[0].bytes_read,
+	       "...and the rows still add up to every byte moved (%llu)", w);
+	tap_ok(m.c[0].state == STATE_STOPPED && m.mt[0].done_ns,
+	       "...and the monitor holds the last counters given");
+	monitor_free(&m);
+	fclose(f);
+	free(csv);
+}
+
+static void test_csv_names(void)
+{
+	static const char *const names[] = { "a,b\nc" };
+	struct monitor m;
+	char *csv = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&csv, &len);
+
+	memset(c, 0, sizeof(c));
+	if (!f || monitor_init(&m, names, 1, f, T0))
+		tap_bail("cannot start a monitor");
+	go(0, PHASE_READ, 0, 1);
+	at(&m, 1000);
+	fflush(f);
+	tap_ok(!strcmp(csv, "1.000,a_b_c,read,1,0,1000000\n"),
+	       "a label with a comma or newline cannot break a row");
+	monitor_free(&m);
+	fclose(f);
+	free(csv);
+}
+
+static void test_status(void)
+{
+	static const char *const names[] = { "sda", "sdb",
+		"a-label-much-longer-than-sixteen" };
+	struct monitor m;
+	char line[200];
+
+	memset(c, 0, sizeof(c));
+	if (monitor_init(&m, names, 3, NULL, T0))
+		tap_bail("cannot start a monitor");
+	go(0, PHASE_WRITE, 1000, 0);
+	go(1, PHASE_WRITE, 500, 0);
+	go(2, PHASE_VERIFY, 0, 2000);
+	at(&m, 10000);
+	monitor_status(&m, T0 + 10 * SEC, 0, line, sizeof(line));
+	if (!tap_ok(!strcmp(line, "00:00:10 write 350 MB/s  slowest sdb 50  "
+			    "done 0/3  errors 0  eta ?"),
+		    "status: the phase most run, MB/s, the slowest by label, "
+		    "done, errors, no ETA"))
+		tap_diag("%s", line);
+
+	go(0, PHASE_WRITE, 1000, 0);
+	go(1, PHASE_WRITE, 2000, 0);
+	go(2, PHASE_VERIFY, 0, 100);
+	c[0].io_errors = 2;
+	c[2].bad_units = 3;
+	c[1].state = STATE_DONE;
+	at(&m, 20000);
+	monitor_status(&m, T0 + 20 * SEC, 0, line, sizeof(line));
+	if (!tap_ok(!strcmp(line, "00:00:20 write 310 MB/s  slowest "
+			    "a-label-much-lon 10  done 1/3  errors 5  eta ?"),
+		    "rates since the last status; a finished disk is never "
+		    "the slowest; errors are I/O errors and bad units; a long "
+		    "label is cut"))
+		tap_diag("%s", line);
+
+	c[0].state = STATE_STALLED;
+	c[2].state = STATE_DONE;
+	at(&m, 30000);
+	monitor_status(&m, T0 + 30 * SEC, 0, line, sizeof(line));
+	if (!tap_ok(!strcmp(line, "00:00:30 done 3/3  0 MB/s  errors 5"),
+		    "all ended: \"done\""))
+		tap_diag("%s", line);
+	monitor_status(&m, T0 + 3725 * SEC, 1, line, sizeof(line));
+	if (!tap_ok(!strcmp(line, "01:02:05 stopped 3/3  0 MB/s  errors 5"),
+		    "all ended after a stop: \"stopped\", never \"done\""))
+		tap_diag("%s", line);
+	monitor_free(&m);
+}
+
+static void test_eta(void)
+{
+	static const char *const names[] = { "sda", "sdb" };
+	struct monitor m;
+	char line[200];
+
+	memset(c, 0, sizeof(c));
+	if (monitor_init(&m, names, 2, NULL, T0))
+		tap_bail("cannot start a monitor");
+	tap_ok(monitor_eta(&m, T0 + 10 * SEC) == -1,
+	       "nothing planned, no duration: the ETA is unknown");
+
+	m.mt[0].planned = 1000 * MB;
+	m.mt[1].planned = 1000 * MB;
+	go(0, PHASE_WRITE, 500, 0);
+	go(1, PHASE_WRITE, 200, 50);
+	at(&m, 10000);
+	tap_ok(monitor_eta(&m, T0 + 10 * SEC) == 30,
+	       "from the bytes planned: the slowest target's 30 s decide");
+	monitor_status(&m, T0 + 10 * SEC, 0, line, sizeof(line));
+	tap_ok(strstr(line, "  eta 00:00:30") != NULL,
+	       "the status line shows it (%s)", line);
+	tap_ok(monitor_eta(&m, T0 + 500 * MS) == -1,
+	       "not before a second has passed");
+
+	c[1].state = STATE_DONE;
+	at(&m, 11000);
+	tap_ok(monitor_eta(&m, T0 + 10 * SEC) == 10,
+	       "a finished target no longer counts");
+	c[0].bytes_written = 1200 * MB;
+	at(&m, 12000);
+	tap_ok(monitor_eta(&m, T0 + 12 * SEC) == 0,
+	       "past the bytes planned: 0, never negative");
+
+	c[0].bytes_written = 500 * MB;
+	at(&m, 13000);
+	m.duration_ns = 100 * SEC;
+	tap_ok(monitor_eta(&m, T0 + 10 * SEC) == 10,
+	       "with a duration too: whichever ends the run first (bytes)");
+	m.duration_ns = 15 * SEC;
+	tap_ok(monitor_eta(&m, T0 + 10 * SEC) == 5,
+	       "...or the time limit");
+	m.mt[0].planned = 0;
+	m.duration_ns = 100 * SEC;
+	tap_ok(monitor_eta(&m, T0 + 10 * SEC) == 90,
+	       "from a duration alone: the time left");
+	tap_ok(monitor_eta(&m, T0 + 150 * SEC) == 0,
+	       "...and 0 once it has run out");
+	monitor_free(&m);
+}
+
+static void test_series(void)
+{
+	static const char *const names[] = { "sda" };
+	struct monitor m;
+	struct monitor_series *s;
+	unsigned i;
+	int ok;
+
+	memset(c, 0, sizeof(c));
+	if (monitor_init(&m, names, 1, NULL, T0))
+		tap_bail("cannot start a monitor");
+	s = &m.mt[0].series;
+	/* Second i writes i MB and reads 2i MB. */
+	for (i = 1; i <= MONITOR_POINTS; i++) {
+		go(0, PHASE_WRITE, i, 2 * i);
+		at(&m, i * 1000);
+	}
+	ok = s->n == MONITOR_POINTS && s->step == 1;
+	for (i = 0; ok && i < MONITOR_POINTS; i++)
+		ok = s->write[i] == i + 1 && s->read[i] == 2 * (i + 1);
+	tap_ok(ok, "a point a second, up to %d", MONITOR_POINTS);
+
+	go(0, PHASE_WRITE, MONITOR_POINTS + 1, 2 * (MONITOR_POINTS + 1));
+	at(&m, (MONITOR_POINTS + 1) * 1000);
+	ok = s->n == MONITOR_POINTS / 2 && s->step == 2;
+	for (i = 0; ok && i < MONITOR_POINTS / 2; i++)
+		ok = s->write[i] == 2 * i + 1.5f && s->read[i] == 4 * i + 3;
+	tap_ok(ok, "past %d: neighbours merge into their average, the step "
+	       "doubles (n %u, step %u)", MONITOR_POINTS, s->n, s->step);
+
+	go(0, PHASE_WRITE, MONITOR_POINTS + 2, 2 * (MONITOR_POINTS + 2));
+	at(&m, (MONITOR_POINTS + 2) * 1000);
+	tap_ok(s->n == MONITOR_POINTS / 2 + 1 &&
+	       s->write[MONITOR_POINTS / 2] == MONITOR_POINTS + 1.5f,
+	       "the next point averages the two seconds its step covers");
+
+	for (i = MONITOR_POINTS + 3; i <= 2 * MONITOR_POINTS + 2; i++) {
+		go(0, PHASE_WRITE, i, 2 * i);
+		at(&m, i * 1000);
+	}
+	ok = s->n == MONITOR_POINTS / 2 && s->step == 4;
+	for (i = 0; ok && i < MONITOR_POINTS / 2; i++)
+		ok = s->write[i] == 4 * i + 2.5f;
+	tap_ok(ok, "full again: the step doubles again, to 4 (n %u, step %u)",
+	       s->n, s->step);
+
+	i = s->n;
+	c[0].state = STATE_DONE;
+	go(0, PHASE_WRITE, 1000, 0);
+	c[0].state = STATE_DONE;
+	at(&m, 5000 * 1000);
+	at(&m, 50000 * 1000);
+	tap_ok(s->n == i && m.mt[0].done_ns == T0 + 5000 * SEC,
+	       "once a target has ended its series stops");
+	monitor_free(&m);
+}
+
+int main(void)
+{
+	test_min_max();
+	test_same_millisecond();
+	test_csv_names();
+	test_status();
+	test_eta();
+	test_series();
+	return tap_done();
+}
