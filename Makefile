@@ -40,6 +40,7 @@ KILN_SRCS := \
 	tools/kiln/discover.c \
 	tools/kiln/engine.c \
 	tools/kiln/finish.c \
+	tools/kiln/fleet_like.c \
 	tools/kiln/fleet_read.c \
 	tools/kiln/folder.c \
 	tools/kiln/gate.c \
