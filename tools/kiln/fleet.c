@@ -213,8 +213,9 @@ static int add_run(struct fleet *fl, const char *dir, const char *machine,
 }
 
 /*
- * Calls fn for every folder in dir (hidden ones and files passed over);
- * only is_run wanted: 1 at the first run folder. 0, or -ENOMEM.
+ * The folders in dir (hidden ones and files passed over): with a machine,
+ * its run folders are read; without, each is a machine's folder. With
+ * only_is_run, nothing is read: 1 at the first run folder. 0, or -ENOMEM.
  */
 static int each_folder(struct fleet *fl, const char *dir, const char *machine,
 		       int only_is_run)
@@ -316,9 +317,31 @@ static int by_rank(const void *a, const void *b)
 }
 
 /*
- * Runs into machines. One run found twice (a stick copied off and its
- * upload) is shown once: the copy that tells more, else the newer.
+ * Of two copies of one run (a stick copied off, and its upload), whether a
+ * tells more than b: a finished document, else the later checkpoint; the
+ * same, then the older: a copy that did not keep its times only ever
+ * looks newer, and would make a run cut off look running.
  */
+static int tells_more(const struct fleet_run *a, const struct fleet_run *b)
+{
+	int fa = a->state < FLEET_RUNNING, fb = b->state < FLEET_RUNNING;
+
+	if (fa != fb)
+		return fa;
+	/* verified since it was pending, interrupted by kiln finish... */
+	if (fa && a->state != b->state)
+		return a->state < b->state;
+	if (a->checkpoint != b->checkpoint)
+		return a->checkpoint > b->checkpoint;
+	/* Running or cut off follows from the times: not a tie-break. */
+	if (a->changed != b->changed)
+		return a->changed < b->changed;
+	if (a->state != b->state)
+		return a->state < b->state;
+	return strcmp(a->dir, b->dir) < 0;
+}
+
+/* Runs into machines, each run once. */
 static int group(struct fleet *fl)
 {
 	struct fleet_run **all;
@@ -339,9 +362,7 @@ static int group(struct fleet *fl)
 
 		if (last && !strcmp(last->machine, r->machine) &&
 		    !strcmp(last->name, r->name)) {
-			if (r->state < last->state ||
-			    (r->state == last->state &&
-			     r->changed > last->changed))
+			if (tells_more(r, last))
 				all[n - 1] = r;
 			continue;
 		}

@@ -260,7 +260,8 @@ static void bars(FILE *f, const struct fleet_like_group *g, int write,
 			most = count[b];
 	}
 	for (b = 0; b < BINS; b++) {
-		double x = (double)b * PW / BINS, h = (PH - 4.0) * count[b] / most;
+		double x = (double)b * PW / BINS;
+		double h = (PH - 4.0) * count[b] / most;
 
 		if (!count[b])
 			continue;
