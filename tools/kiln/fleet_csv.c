@@ -86,7 +86,7 @@ static void line(FILE *f, const struct fleet *fl, const struct fleet_machine *m)
 	field(f, fleet_state_name(r->state));
 	field(f, r->started);
 	field(f, !r->started[0] ? "" : r->clock_trusted ? "yes" : "no");
-	if (r->started[0])
+	if (r->state < FLEET_PARTIAL)
 		fprintf(f, "%.3f,%d,%d,", r->elapsed, r->n, failed);
 	else
 		fputs(",,,", f);

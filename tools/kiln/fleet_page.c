@@ -171,7 +171,7 @@ static void when(FILE *f, const struct fleet_run *r)
 /* The runs behind the latest, folded away. */
 static void history(FILE *f, const struct fleet_machine *m)
 {
-	char hms[32];
+	char hms[32], at[40];
 	int i, j;
 
 	fputs("<td>", f);
@@ -186,7 +186,11 @@ static void history(FILE *f, const struct fleet_machine *m)
 		fprintf(f, "<li><span class=\"%s\">%s</span> %s, ", tone(r),
 			r->verdict[0] ? r->verdict : "-",
 			fleet_state_name(r->state));
-		html(f, r->started[0] ? r->started : r->name);
+		if (r->started[0])
+			html(f, r->started);
+		else
+			fprintf(f, "changed %s", timing_fmt_utc(r->changed, 0,
+				at, sizeof(at)));
 		if (r->started[0])
 			fprintf(f, ", %s", timing_fmt_hms((uint64_t)r->elapsed,
 							  hms, sizeof(hms)));
