@@ -40,6 +40,11 @@ KILN_SRCS := \
 	tools/kiln/discover.c \
 	tools/kiln/engine.c \
 	tools/kiln/finish.c \
+	tools/kiln/fleet.c \
+	tools/kiln/fleet_csv.c \
+	tools/kiln/fleet_like.c \
+	tools/kiln/fleet_page.c \
+	tools/kiln/fleet_read.c \
 	tools/kiln/folder.c \
 	tools/kiln/gate.c \
 	tools/kiln/health.c \

@@ -10,6 +10,7 @@
 #include "burn.h"
 #include "burncmd.h"
 #include "finish.h"
+#include "fleet.h"
 #include "inventory.h"
 #include "kiln.h"
 #include "options.h"
@@ -35,6 +36,8 @@ static const struct command {
 	  "and every disk,\n\t\t   with its safety class" },
 	{ "finish", finish_main, "finish run folders a power cut left "
 	  "unfinished, from\n\t\t   their newest good checkpoint" },
+	{ "fleet", fleet_main, "one page and a CSV of every machine's runs "
+	  "under results\n\t\t   trees" },
 	{ "probe", probe_main, "the safety class of disks or image files" },
 	{ "run", run_main, "the boot image's automatic flow: settings, "
 	  "discovery, plan,\n\t\t   countdown, burn, results" },

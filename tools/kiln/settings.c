@@ -116,7 +116,9 @@ static const struct settings_key keys[] = {
 	  "a size such as 0, 1M or 10G", "0",
 	  "start this far into each disk", TEST },
 	{ "out", T_STRING, F(out), 0, 0, NULL, "a folder", "none",
-	  "kiln burn: the run folder, absent or empty", B },
+	  "kiln burn: the run folder, absent or empty; kiln fleet: the "
+	  "folder for fleet.html and fleet.csv (default: the current one)",
+	  B | SCOPE_FLEET },
 	{ "passes", T_UINT, F(passes), 1, 1000000, NULL, "a count, 1 or more",
 	  "1", "passes to make; each writes a new pass number, so stale data "
 	  "is caught (with duration: as many as it allows)", TEST },
@@ -148,6 +150,11 @@ static const struct settings_key keys[] = {
 	  "a size such as 10G, or quick, or quick:SIZE", "to the end",
 	  "test this much from offset; quick or quick:SIZE tests SIZE (3 GiB) "
 	  "in three pieces at the start, middle and end", TEST },
+	{ "stale", T_DURATION, F(stale), 0, 0, NULL,
+	  "a time such as 90s, 10m or 2h", "10m",
+	  "kiln fleet: a run with checkpoints and no result.json whose "
+	  "newest checkpoint is older than this was cut off; a younger one "
+	  "is still running", SCOPE_FLEET | OPT },
 	{ "sysfs-root", T_STRING, F(sysfs_root), 0, 0, NULL, "a folder",
 	  "/sys", "read a captured sysfs tree instead of the machine's "
 	  "(no disk is read)", SCOPE_DISCOVER | OPT },
@@ -186,6 +193,7 @@ void settings_defaults(struct settings *s)
 	s->countdown = 10;
 	s->after = SETTINGS_WAIT;
 	s->settle = 60;
+	s->stale = 600;
 }
 
 void settings_free(struct settings *s)

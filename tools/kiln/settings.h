@@ -54,6 +54,7 @@ enum settings_scope {
 	SCOPE_SETTINGS = 1 << 4,	/* kiln settings alone (--get) */
 	SCOPE_INIT = 1 << 5,		/* read by the init; kiln keeps it */
 	SCOPE_FINISH = 1 << 7,		/* kiln finish */
+	SCOPE_FLEET = 1 << 8,		/* kiln fleet */
 	/*
 	 * An option of the invocation, not a setting: never from kiln.cfg or
 	 * the kernel command line, and not in kiln settings' list.
@@ -117,6 +118,7 @@ struct settings {
 	char *cmdline;			/* the kernel command line to read */
 	char *get;			/* kiln settings --get KEY */
 	char *sysfs_root;		/* kiln discover on a captured tree */
+	uint64_t stale;			/* kiln fleet: seconds; then cut off */
 	char *protect[SETTINGS_MAX_PROTECT];	/* devices never touched */
 	int nprotect;
 

@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# Description: makes a lab's results tree for kiln fleet to read, from one
+# real result.json (a run of kiln burn): N machines under
+# OUT/kiln-results/<machine id>/<YYYYMMDDTHHMMSSZ>-<run id>/, each with one
+# to three runs, disks of a few models at rates around each model's own
+# (one machine in 40 with a slow controller: all its disks of one model
+# at 60%), some FAIL and WARN verdicts, clocks not set, runs cut off
+# (checkpoints only, with kiln's header and CRC32C), malformed result.json,
+# partial uploads (samples.csv alone) and foreign files. Folder times
+# follow the runs' times, as an upload leaves them. Python 3 stdlib only.
+#
+#   fleetgen.py --template RESULT.json --out ROOT [--machines 1000]
+#               [--disks 12] [--seed 1]
+import argparse
+import copy
+import json
+import os
+import random
+import time
+
+MODELS = [
+    # model, capacity, write MB/s, verify MB/s
+    ("ST4000NM0035-1V4107", 4000787030016, 210.0, 215.0),
+    ("WDC WUH721414ALE6L4", 14000519643136, 265.0, 270.0),
+    ("SAMSUNG MZ7LH960HAJR-00005", 960197124096, 510.0, 540.0),
+    ("INTEL SSDPE2KX040T8", 4000787030016, 2900.0, 3100.0),
+]
+
+
+def crc32c_table():
+    table = []
+    for i in range(256):
+        c = i
+        for _ in range(8):
+            c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
+        table.append(c)
+    return table
+
+
+TABLE = crc32c_table()
+
+
+def crc32c(data):
+    c = 0xFFFFFFFF
+    for b in data:
+        c = TABLE[(c ^ b) & 0xFF] ^ (c >> 8)
+    return c ^ 0xFFFFFFFF
+
+
+def checkpoint(seq, doc):
+    """A checkpoint file as folder.c writes one."""
+    body = b'"result": ' + doc + b"}\n"
+    head = '{"kiln_checkpoint": 1, "seq": %d, "bytes": %d, "crc32c": "%08x",\n' % (
+        seq, len(body), crc32c(body))
+    return head.encode() + body
+
+
+def utc(t):
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
+
+
+def disk(tpl, rng, i, model, slow):
+    name, size, w, v = model
+    t = copy.deepcopy(tpl)
+    label = "sd" + chr(ord("a") + i % 26) + ("" if i < 26 else str(i // 26))
+    serial = "%s%08d" % (name[:2].upper(), rng.randrange(10**8))
+    t.update(path="/dev/" + label, name=label, label=label, kind="block",
+             identity="serial:" + serial, model=name, serial=serial,
+             size=size)
+    t["wwn"] = "0x5000c500%08x" % rng.randrange(1 << 32)
+    t.pop("wwid", None)
+    ph = t.setdefault("phases", {})
+    for phase, base in (("write", w), ("verify", v)):
+        rate = base * rng.uniform(0.95, 1.05) * slow
+        ph.setdefault(phase, {})["avg_mbps"] = round(rate, 3)
+    t["verdict"] = "PASS"
+    t["reasons"] = ["no I/O errors, no bad units"]
+    return t
+
+
+def run_doc(tpl, rng, machine, start, trusted, ndisks, slow_model, fate):
+    d = copy.deepcopy(tpl)
+    tt = tpl["targets"][0]
+    run_id = "%016x" % rng.randrange(1 << 64)
+    d.update(run_id=run_id, clock_trusted=trusted, host=machine,
+             started=utc(start), elapsed_seconds=round(rng.uniform(3600, 40000), 3))
+    d["ended"] = utc(start + int(d["elapsed_seconds"]))
+    d["state"] = "complete"
+    models = rng.sample(MODELS, 2)
+    targets = []
+    for i in range(ndisks):
+        m = models[i % 2]
+        targets.append(disk(tt, rng, i, m, 0.6 if m[0] == slow_model else 1.0))
+    verdict = "PASS"
+    if fate == "fail":
+        t = rng.choice(targets)
+        t["verdict"] = "FAIL"
+        t["reasons"] = ["%d I/O errors, the first at byte %d (Input/output error)"
+                        % (rng.randrange(1, 40), rng.randrange(1 << 40))]
+        verdict = "FAIL"
+    elif fate == "warn":
+        t = rng.choice(targets)
+        t["verdict"] = "WARN"
+        t["reasons"] = ["SMART: 8 reallocated sectors from before the run"]
+        verdict = "WARN"
+    d["targets"] = targets
+    d["verdict"] = verdict
+    d["exit_code"] = 1 if verdict == "FAIL" else 0
+    return run_id, d
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--template", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--machines", type=int, default=1000)
+    ap.add_argument("--disks", type=int, default=12)
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args()
+    rng = random.Random(a.seed)
+    with open(a.template) as f:
+        tpl = json.load(f)
+    if not tpl.get("targets"):
+        raise SystemExit("fleetgen: the template has no targets")
+    root = os.path.join(a.out, "kiln-results")
+    os.makedirs(root, exist_ok=True)
+    # Foreign things a stick or a server holds beside the machines.
+    os.makedirs(os.path.join(root, "System Volume Information"), exist_ok=True)
+    with open(os.path.join(root, "README.txt"), "w") as f:
+        f.write("not kiln's\n")
+    now = int(time.time())
+    counts = {}
+    for n in range(a.machines):
+        machine = "SRV%05d" % n if n % 5 else "%012x" % rng.randrange(1 << 48)
+        slow = rng.choice(MODELS)[0] if n % 40 == 7 else None
+        when = now - rng.randrange(3 * 86400, 30 * 86400)
+        for r in range(rng.randrange(1, 4)):
+            when += rng.randrange(3600, 86400)
+            trusted = n % 50 != 3
+            start = when if trusted else 946684800 + rng.randrange(86400)
+            roll = rng.random()
+            fate = ("fail" if roll < 0.05 else "warn" if roll < 0.15 else
+                    "cut" if roll < 0.17 else "bad" if roll < 0.18 else
+                    "partial" if roll < 0.19 else "pass")
+            run_id, d = run_doc(tpl, rng, machine, start, trusted, a.disks,
+                                slow, fate)
+            folder = os.path.join(root, machine, time.strftime(
+                "%Y%m%dT%H%M%SZ", time.gmtime(start)) + "-" + run_id)
+            os.makedirs(folder, exist_ok=True)
+            doc = json.dumps(d, indent=2).encode()
+            if fate == "cut":
+                d["state"] = "running"
+                d["verdict"] = None
+                doc = json.dumps(d, indent=2).encode()
+                for seq, name in ((6, "checkpoint-a.json"), (7, "checkpoint-b.json")):
+                    with open(os.path.join(folder, name), "wb") as f:
+                        f.write(checkpoint(seq, doc))
+            elif fate == "bad":
+                with open(os.path.join(folder, "result.json"), "wb") as f:
+                    f.write(doc[:len(doc) // 2])
+            elif fate == "partial":
+                pass
+            else:
+                with open(os.path.join(folder, "result.json"), "wb") as f:
+                    f.write(doc)
+            with open(os.path.join(folder, "samples.csv"), "w") as f:
+                f.write("elapsed_s,target,phase,pass,write_bytes,read_bytes\n")
+            for p in os.listdir(folder):
+                os.utime(os.path.join(folder, p), (when, when))
+            os.utime(folder, (when, when))
+            counts[fate] = counts.get(fate, 0) + 1
+    print("fleetgen: %d machines, %s" % (a.machines, ", ".join(
+        "%d %s" % (v, k) for k, v in sorted(counts.items()))))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KILN_FLEET_H
+#define KILN_FLEET_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+/*
+ * kiln fleet: every run folder under results trees (a lab server's upload
+ * root, sticks copied off) read into one list of machines, each with its
+ * runs newest first, then one page (fleet.html) and one CSV (fleet.csv)
+ * of them. fleet.c is the command and the walk of the trees,
+ * fleet_read.c reads one run folder, fleet_like.c compares like disks
+ * across machines, fleet_page.c and fleet_csv.c write what people read.
+ */
+
+/* What a run folder says of its run: finished ones first. */
+enum fleet_state {
+	FLEET_COMPLETE,
+	FLEET_VERIFIED,		/* boot 1 of powercut, verified since */
+	FLEET_PENDING,		/* boot 1 of powercut, boot 2 still to come */
+	FLEET_INTERRUPTED,
+	FLEET_RUNNING,		/* no result.json yet, a fresh checkpoint */
+	FLEET_CUT_OFF,		/* no result.json, and no fresh checkpoint */
+	FLEET_PARTIAL,		/* neither result.json nor a checkpoint */
+	FLEET_UNREADABLE,	/* there, and it cannot be read */
+	FLEET_STATES,
+};
+
+/* A disk as its run's document tells it. Strings are bytes, as written. */
+struct fleet_disk {
+	char *label;
+	char *model;
+	char *serial;
+	char *wwn;		/* schema 1 called it "wwid" */
+	char *identity;
+	uint64_t size;
+	char verdict[8];	/* PASS, WARN, FAIL; "" not judged */
+	char *reasons;		/* a WARN's or a FAIL's, "; " between */
+	double write_mbps;	/* the write phase's average; 0: none */
+	double read_mbps;	/* the verify's, else the read's; 0: none */
+	/* against the median of like disks (fleet_like): 0 not compared */
+	double write_like, read_like;	/* a fraction: 0.61 is 61% */
+};
+
+struct fleet_run {
+	char *machine;		/* the machine's folder name */
+	char *dir;		/* the run folder, as found under its root */
+	char *name;		/* the run folder's own name */
+	int state;		/* enum fleet_state */
+	/* the run's; while running or cut off, the worst disk's so far */
+	char verdict[8];
+	char *problem;		/* why it is unreadable, or what was read */
+	char started[32];	/* as the run wrote it */
+	time_t start;		/* 0: not known */
+	int clock_trusted;
+	double elapsed;		/* seconds into the run */
+	char *kiln_version;
+	char run_id[20];
+	char *failure;		/* a FAIL of the run itself ("2 missing") */
+	char *pending_of;	/* the power-cut folder it verified */
+	int results_lost;	/* the run could not write all its results */
+	time_t changed;		/* when the folder last changed (mtime) */
+	uint64_t checkpoint;	/* the checkpoint read; 0: result.json */
+	time_t checkpoint_at;	/* when that checkpoint came (mtime) */
+	int n;
+	struct fleet_disk *disks;
+};
+
+struct fleet_machine {
+	const char *id;
+	int n;
+	struct fleet_run **runs;	/* the latest first */
+};
+
+struct fleet {
+	time_t now;
+	uint64_t stale;		/* seconds: an older checkpoint is cut off */
+	int nruns, cap;
+	struct fleet_run *runs;	/* every run folder read */
+	int n;
+	struct fleet_machine *machines;	/* failures first */
+	int nroots;
+	char **roots;		/* as given */
+};
+
+/* A like-disk group's member: a disk of a machine's latest run. */
+struct fleet_like_disk {
+	const struct fleet_machine *m;
+	struct fleet_disk *d;
+};
+
+/* Disks of one model and capacity, across the latest runs. */
+struct fleet_like_group {
+	const char *model;	/* "" for disks that name none (files) */
+	uint64_t size;
+	int n;			/* disks */
+	int machines;
+	double write_median, read_median;	/* MB/s; 0: fewer than 3 */
+	int nslow;		/* below FLEET_LIKE_SLOW of a median */
+	struct fleet_like_disk *disks;	/* the slowest first */
+};
+
+/* A disk under this fraction of its like disks' median is named. */
+#define FLEET_LIKE_SLOW 0.85
+/* Fewer disks than this make no median worth comparing against. */
+#define FLEET_LIKE_MIN 3
+
+/* fleet.c */
+int fleet_main(int argc, char **argv);
+const char *fleet_state_name(int state);
+/* When a run happened: its start if its clock was trusted, else mtime. */
+time_t fleet_when(const struct fleet_run *r);
+/* The order of machines' rows: 0 (failures) first. */
+int fleet_rank(const struct fleet_run *r);
+/* How fleet_text() writes: */
+enum fleet_text_how {
+	FLEET_PLAIN,
+	FLEET_HTML,		/* & < > " ' as entities */
+	FLEET_CSV,		/* inside an RFC 4180 quoted field: "" */
+};
+/*
+ * s for people, whatever bytes it holds: printable UTF-8 as it is, other
+ * bytes (controls, bytes that are not UTF-8) as \xNN and a backslash as
+ * \\, so every name reads unambiguously on one line.
+ */
+void fleet_text(FILE *f, const char *s, int how);
+/* A disk for people: its label, and (model serial) or (identity). */
+void fleet_disk_name(FILE *f, const struct fleet_disk *d, int how);
+/* 3h02m, 41s: a duration for people. */
+char *fleet_age(double seconds, char *buf, size_t len);
+
+/* fleet_read.c */
+/*
+ * Reads the run folder dir into r: 0, or -ENOMEM. Whatever cannot be read
+ * is said in r (state unreadable or partial, and why), never an error.
+ */
+int fleet_read_run(const char *dir, const char *machine, const char *name,
+		   time_t now, uint64_t stale, struct fleet_run *r);
+void fleet_read_free(struct fleet_run *r);
+
+/* fleet_like.c */
+/*
+ * Groups the disks of every machine's latest run by model and capacity,
+ * and sets each disk's rates against its group's medians: 0, or -ENOMEM.
+ */
+int fleet_like_groups(struct fleet *fl, struct fleet_like_group **groups,
+		      int *n);
+void fleet_like_free(struct fleet_like_group *groups, int n);
+
+/* fleet_page.c: fleet.html, NUL-terminated; NULL on no memory. */
+char *fleet_page_html(const struct fleet *fl,
+		      const struct fleet_like_group *groups, int ngroups,
+		      size_t *len);
+
+/* fleet_csv.c: fleet.csv, one line per machine's latest run. */
+char *fleet_csv_text(const struct fleet *fl, size_t *len);
+
+#endif

@@ -1,0 +1,436 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: one run folder read for kiln fleet, whatever a lab's tree
+ * really holds: result.json of every schema version kiln has written,
+ * else the newest checkpoint whose length and CRC hold (a run still going,
+ * or one cut off), else what is there (an upload cut short). Nothing here
+ * fails but memory: a folder that cannot be read says why in its run.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "fleet.h"
+#include "folder.h"
+#include "jsonread.h"
+#include "result.h"
+
+/* A reason for people: errors are short, paths are the row's own. */
+#define WHY 320
+
+static const char *const states[FLEET_STATES] = {
+	"complete", "verified", "pending", "interrupted", "running",
+	"cut off", "partial", "unreadable",
+};
+
+const char *fleet_state_name(int state)
+{
+	return state >= 0 && state < FLEET_STATES ? states[state] : "?";
+}
+
+/*
+ * A string member as the bytes kiln's writer was given (a serial or path
+ * that is not UTF-8 comes back as it was); a document kiln did not write
+ * may hold code points above U+00FF: then its UTF-8. "" when missing.
+ */
+static char *member(const struct jsonread_node *n, const char *key, int *oom)
+{
+	const char *utf8;
+	size_t len;
+	char *out;
+
+	if (jsonread_get_str(n, key, &utf8, &len))
+		utf8 = "", len = 0;
+	/* Never longer as bytes than as UTF-8. */
+	out = malloc(len + 1);
+	if (!out) {
+		*oom = 1;
+		return NULL;
+	}
+	if (jsonread_get_bytes(n, key, out, len + 1, NULL))
+		memcpy(out, utf8, len + 1);
+	return out;
+}
+
+/* A WARN's or FAIL's reasons, one string. */
+static char *reasons(const struct jsonread_node *t, int *oom)
+{
+	const struct jsonread_node *list = jsonread_get(t, "reasons");
+	size_t i, used = 0, cap = 1;
+	char *out;
+
+	for (i = 0; i < jsonread_count(list); i++)
+		cap += strlen(jsonread_str(jsonread_at(list, i), NULL, "")) + 2;
+	out = malloc(cap);
+	if (!out) {
+		*oom = 1;
+		return NULL;
+	}
+	out[0] = 0;
+	for (i = 0; i < jsonread_count(list); i++) {
+		const struct jsonread_node *r = jsonread_at(list, i);
+		char *one = member(r, NULL, oom);
+
+		if (!one)
+			break;
+		used += (size_t)snprintf(out + used, cap - used, "%s%s",
+					 used ? "; " : "", one);
+		free(one);
+	}
+	return out;
+}
+
+static double rate(const struct jsonread_node *t, const char *phase)
+{
+	return jsonread_num(jsonread_get(jsonread_get(t, "phases"), phase),
+			    "avg_mbps", 0);
+}
+
+static void read_disk(const struct jsonread_node *t, int version,
+		      struct fleet_disk *d, int *oom)
+{
+	const char *label = "label";
+
+	/* Schema 1 had no label: its name, else its path. */
+	if (!jsonread_get(t, label))
+		label = jsonread_get(t, "name") ? "name" : "path";
+	d->label = member(t, label, oom);
+	d->model = member(t, "model", oom);
+	d->serial = member(t, "serial", oom);
+	d->wwn = member(t, version >= 2 ? "wwn" : "wwid", oom);
+	d->identity = member(t, "identity", oom);
+	d->size = jsonread_u64(t, "size", 0);
+	snprintf(d->verdict, sizeof(d->verdict), "%s",
+		 jsonread_str(t, "verdict", ""));
+	if (!strcmp(d->verdict, "WARN") || !strcmp(d->verdict, "FAIL"))
+		d->reasons = reasons(t, oom);
+	d->write_mbps = rate(t, "write");
+	d->read_mbps = rate(t, "verify");
+	if (d->read_mbps <= 0)
+		d->read_mbps = rate(t, "read");
+}
+
+/* 2026-11-30T11:07:57Z, as result.json writes times; 0 when not one. */
+static time_t utc(const char *text)
+{
+	struct tm tm;
+	char z;
+
+	memset(&tm, 0, sizeof(tm));
+	if (sscanf(text, "%4d-%2d-%2dT%2d:%2d:%2d%c", &tm.tm_year,
+		   &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
+		   &tm.tm_sec, &z) != 7 || z != 'Z')
+		return 0;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	return timegm(&tm);
+}
+
+static int state_of(const char *name)
+{
+	static const char *const known[] = { "complete", "verified", "pending",
+					     "interrupted", "running" };
+	int i;
+
+	for (i = 0; i < 5; i++)
+		if (!strcmp(name, known[i]))
+			return i;
+	return -1;
+}
+
+static const char *worse(const char *a, const char *b)
+{
+	static const char *const order[] = { "FAIL", "WARN", "PASS" };
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (!strcmp(a, order[i]) || !strcmp(b, order[i]))
+			return order[i];
+	return "";
+}
+
+/*
+ * A kiln-result document (result.json, or a checkpoint's "result") into
+ * r: 0, -EBADMSG with why, or -ENOMEM.
+ */
+static int read_doc(const struct jsonread_node *root, struct fleet_run *r,
+		    char *why, size_t len)
+{
+	const struct jsonread_node *targets = jsonread_get(root, "targets");
+	const char *state = jsonread_str(root, "state", "");
+	int version, oom = 0, i, n;
+
+	if (strcmp(jsonread_str(root, "schema", ""), "kiln-result")) {
+		snprintf(why, len, "not a kiln result (no \"schema\": "
+			 "\"kiln-result\")");
+		return -EBADMSG;
+	}
+	version = (int)jsonread_u64(root, "schema_version", 0);
+	if (version < 1 || version > RESULT_SCHEMA) {
+		snprintf(why, len, "schema version %d, which this kiln does "
+			 "not know (it reads 1 to %d)", version, RESULT_SCHEMA);
+		return -EBADMSG;
+	}
+	r->state = state_of(state);
+	if (r->state < 0) {
+		snprintf(why, len, "a state this kiln does not know: \"%.40s\"",
+			 state);
+		return -EBADMSG;
+	}
+	snprintf(r->started, sizeof(r->started), "%s",
+		 jsonread_str(root, "started", ""));
+	r->start = utc(r->started);
+	r->clock_trusted = jsonread_bool(root, "clock_trusted", 0);
+	r->elapsed = jsonread_num(root, "elapsed_seconds", 0);
+	snprintf(r->run_id, sizeof(r->run_id), "%s",
+		 jsonread_str(root, "run_id", ""));
+	r->kiln_version = member(root, "kiln_version", &oom);
+	if (jsonread_type(jsonread_get(root, "failure")) == JSONREAD_STRING)
+		r->failure = member(root, "failure", &oom);
+	if (jsonread_type(jsonread_get(root, "pending_of")) == JSONREAD_STRING)
+		r->pending_of = member(root, "pending_of", &oom);
+	r->results_lost = !jsonread_bool(root, "results_complete", 1);
+	snprintf(r->verdict, sizeof(r->verdict), "%s",
+		 jsonread_str(root, "verdict", ""));
+
+	n = (int)jsonread_count(targets);
+	if (jsonread_type(targets) != JSONREAD_ARRAY)
+		n = 0;
+	r->disks = calloc((size_t)n + 1, sizeof(*r->disks));
+	if (!r->disks)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		read_disk(jsonread_at(targets, i), version, &r->disks[i], &oom);
+		r->n++;
+		/* Not judged yet: the worst of its disks so far. */
+		if (!strcmp(state, "running"))
+			snprintf(r->verdict, sizeof(r->verdict), "%s",
+				 worse(r->verdict, r->disks[i].verdict));
+	}
+	return oom ? -ENOMEM : 0;
+}
+
+static void newer(struct fleet_run *r, const char *path, time_t *at)
+{
+	struct stat st;
+
+	if (stat(path, &st) == 0) {
+		if (st.st_mtime > r->changed)
+			r->changed = st.st_mtime;
+		if (at)
+			*at = st.st_mtime;
+	}
+}
+
+/*
+ * The newest checkpoint whose length and CRC hold, read into r: 0,
+ * -ENOENT (none there), -EBADMSG with why, -ENOMEM.
+ */
+static int read_checkpoint(const char *dir, struct fleet_run *r, char *why,
+			   size_t len)
+{
+	static const char *const names[] = { "checkpoint-a.json",
+					     "checkpoint-b.json" };
+	struct jsonread *doc = NULL;
+	char path[PATH_MAX], *body = NULL, *one, *json = NULL;
+	size_t blen = 0, olen;
+	uint64_t seq;
+	int i, ret, seen = 0, best = -1;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		ret = folder_read_checkpoint(path, &seq, &one, &olen);
+		if (ret == -ENOMEM)
+			goto nomem;
+		seen |= ret != -ENOENT;
+		if (ret || (best >= 0 && seq <= r->checkpoint)) {
+			if (!ret)
+				free(one);
+			continue;
+		}
+		free(body);
+		body = one;
+		blen = olen;
+		best = i;
+		r->checkpoint = seq;
+	}
+	if (best < 0) {
+		snprintf(why, len, "no checkpoint whose length and CRC hold");
+		return seen ? -EBADMSG : -ENOENT;
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, names[best]);
+	newer(r, path, &r->checkpoint_at);
+	/*
+	 * The CRC holds for the bytes after the header line: "result": {...}}
+	 * (folder.c). With the brace the header opened, they are one
+	 * document, and exactly the bytes the CRC vouched for are parsed.
+	 */
+	json = malloc(blen + 1);
+	if (!json)
+		goto nomem;
+	json[0] = '{';
+	memcpy(json + 1, body, blen);
+	ret = jsonread_parse(&doc, json, blen + 1, NULL, why, len);
+	if (ret == -ENOMEM)
+		goto nomem;
+	if (!ret)
+		ret = read_doc(jsonread_get(jsonread_root(doc), "result"), r,
+			       why, len);
+	jsonread_free(doc);
+	free(json);
+	free(body);
+	return ret;
+nomem:
+	free(json);
+	free(body);
+	return -ENOMEM;
+}
+
+/* An upload cut short: what the folder holds, for the row. */
+static void holds(const char *dir, char *out, size_t len)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t used = 0;
+	int n = 0;
+
+	out[0] = 0;
+	if (!d)
+		return;
+	while ((e = readdir(d)) && used < len) {
+		if (e->d_name[0] == '.')
+			continue;
+		if (n++ < 4)
+			used += (size_t)snprintf(out + used, len - used, "%s%s",
+						 n > 1 ? ", " : "", e->d_name);
+	}
+	if (n > 4 && used < len)
+		snprintf(out + used, len - used, " and %d more", n - 4);
+	closedir(d);
+}
+
+static char *dupf(const char *a, const char *b, const char *c)
+{
+	size_t n = strlen(a) + strlen(b) + strlen(c) + 1;
+	char *s = malloc(n);
+
+	if (s)
+		snprintf(s, n, "%s%s%s", a, b, c);
+	return s;
+}
+
+/* r empty again but for where it is: 0, or -ENOMEM. */
+static int reset(struct fleet_run *r, const char *dir, const char *machine,
+		 const char *name)
+{
+	struct stat st;
+
+	fleet_read_free(r);
+	memset(r, 0, sizeof(*r));
+	r->machine = strdup(machine);
+	r->dir = strdup(dir);
+	r->name = strdup(name);
+	if (stat(dir, &st) == 0)
+		r->changed = st.st_mtime;
+	return r->machine && r->dir && r->name ? 0 : -ENOMEM;
+}
+
+int fleet_read_run(const char *dir, const char *machine, const char *name,
+		   time_t now, uint64_t stale, struct fleet_run *r)
+{
+	struct jsonread *doc = NULL;
+	char path[PATH_MAX], why[WHY] = "", cwhy[WHY] = "", what[200];
+	int ret, have_result;
+	struct stat st;
+
+	memset(r, 0, sizeof(*r));
+	if (reset(r, dir, machine, name))
+		return -ENOMEM;
+	snprintf(path, sizeof(path), "%s/result.json", dir);
+	have_result = stat(path, &st) == 0;
+	if (have_result) {
+		ret = jsonread_load(&doc, path, NULL, why, sizeof(why));
+		if (!ret)
+			ret = read_doc(jsonread_root(doc), r, why, sizeof(why));
+		else if (!why[0])
+			snprintf(why, sizeof(why), "%s", strerror(-ret));
+		jsonread_free(doc);
+		newer(r, path, NULL);
+		if (ret == -ENOMEM)
+			return ret;
+		if (!ret) {
+			/* Written while running (by hand?): as a checkpoint. */
+			if (r->state == FLEET_RUNNING &&
+			    now - r->changed > (time_t)stale)
+				r->state = FLEET_CUT_OFF;
+			return 0;
+		}
+		/* Torn or foreign: the checkpoints may still tell the run. */
+		if (reset(r, dir, machine, name))
+			return -ENOMEM;
+		newer(r, path, NULL);
+	}
+
+	ret = read_checkpoint(dir, r, cwhy, sizeof(cwhy));
+	if (ret == -ENOMEM)
+		return ret;
+	if (!ret) {
+		if (r->state == FLEET_RUNNING &&
+		    now - r->checkpoint_at > (time_t)stale)
+			r->state = FLEET_CUT_OFF;
+		if (!have_result)
+			return 0;
+		r->problem = dupf("result.json cannot be read (", why,
+				  "): shown from its newest good checkpoint");
+		return r->problem ? 0 : -ENOMEM;
+	}
+
+	/* Nothing tells the run: say what is there. */
+	if (reset(r, dir, machine, name))
+		return -ENOMEM;
+	if (have_result) {
+		r->state = FLEET_UNREADABLE;
+		newer(r, path, NULL);
+		r->problem = dupf("result.json: ", why, ret == -EBADMSG ?
+				  "; and no good checkpoint" : "");
+	} else if (ret == -EBADMSG) {
+		r->state = FLEET_UNREADABLE;
+		r->problem = dupf("no result.json, and ", cwhy, "");
+	} else {
+		r->state = FLEET_PARTIAL;
+		holds(dir, what, sizeof(what));
+		r->problem = dupf("no result.json and no checkpoint (an upload "
+				  "cut short?); it holds: ", what[0] ? what :
+				  "nothing", "");
+	}
+	return r->problem ? 0 : -ENOMEM;
+}
+
+void fleet_read_free(struct fleet_run *r)
+{
+	int i;
+
+	for (i = 0; r->disks && i < r->n; i++) {
+		struct fleet_disk *d = &r->disks[i];
+
+		free(d->label);
+		free(d->model);
+		free(d->serial);
+		free(d->wwn);
+		free(d->identity);
+		free(d->reasons);
+	}
+	free(r->disks);
+	free(r->machine);
+	free(r->dir);
+	free(r->name);
+	free(r->problem);
+	free(r->kiln_version);
+	free(r->failure);
+	free(r->pending_of);
+}
