@@ -135,3 +135,6 @@ print(f"fio  verified/unverified rate:      {f[4] / fu[4]:5.2f}")
 print(f"fio verify: write at {f[1] / fu[1]:.0%} of its unverified write, "
       f"verify at {f[2] / fu[2]:.0%} of its read")
 PY
+
+# The fleet page over a lab's worth of run folders.
+sh "$top/scripts/fleet-bench.sh"
