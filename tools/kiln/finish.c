@@ -52,27 +52,6 @@ static void finished_state(const char *dir, char *state, size_t len)
 	jsonread_free(doc);
 }
 
-/* The newest checkpoint that holds: 0 and its path and sequence number. */
-static int newest(const char *dir, char *path, size_t len, uint64_t *seq)
-{
-	static const char *const names[] = { "checkpoint-a.json",
-					     "checkpoint-b.json" };
-	char p[PATH_MAX];
-	uint64_t s;
-	int i, found = 0;
-
-	for (i = 0; i < 2; i++) {
-		snprintf(p, sizeof(p), "%s/%s", dir, names[i]);
-		if (folder_read_checkpoint(p, &s, NULL, NULL) == 0 &&
-		    (!found || s > *seq)) {
-			*seq = s;
-			snprintf(path, len, "%s", p);
-			found = 1;
-		}
-	}
-	return found ? 0 : -ENOENT;
-}
-
 static int write_one(const char *dir, const char *name, const char *data,
 		     size_t len)
 {
@@ -101,7 +80,7 @@ int finish_folder(const char *dir, FILE *con, int *code)
 		*code = KILN_EXIT_PASS;
 		return 0;
 	}
-	if (newest(dir, path, sizeof(path), &seq)) {
+	if (folder_newest(dir, path, sizeof(path), &seq)) {
 		fprintf(stderr, "kiln: %s: no good checkpoint to finish it "
 			"from\n", dir);
 		*code = KILN_EXIT_CANNOT;
@@ -194,7 +173,7 @@ int finish_machine(const char *machine_dir, FILE *con)
 		finished_state(path, state, sizeof(state));
 		/* Unfinished: checkpoints, and no finished result.json. */
 		if ((!state[0] || !strcmp(state, "running")) &&
-		    newest(path, cp, sizeof(cp), &seq) == 0 &&
+		    folder_newest(path, cp, sizeof(cp), &seq) == 0 &&
 		    finish_folder(path, con, &code) == 0)
 			done++;
 		free(names[i]);

@@ -186,8 +186,8 @@ static int run_name(const char *s)
 static int is_run(const char *dir, const char *name)
 {
 	return run_name(name) || exists(dir, "result.json") ||
-	       exists(dir, "checkpoint-a.json") ||
-	       exists(dir, "checkpoint-b.json") ||
+	       exists(dir, folder_checkpoints[0]) ||
+	       exists(dir, folder_checkpoints[1]) ||
 	       exists(dir, "summary.txt") || exists(dir, "samples.csv");
 }
 
@@ -274,8 +274,9 @@ static int walk_root(struct fleet *fl, const char *root)
 	snprintf(path, sizeof(path), "%s/kiln-results", root);
 	if (is_dir(path))
 		return each_folder(fl, path, NULL, 0);
-	if (exists(root, "result.json") || exists(root, "checkpoint-a.json") ||
-	    exists(root, "checkpoint-b.json")) {
+	if (exists(root, "result.json") ||
+	    exists(root, folder_checkpoints[0]) ||
+	    exists(root, folder_checkpoints[1])) {
 		/* One run folder: its machine is the folder above. */
 		snprintf(up, sizeof(up), "%s/..", root);
 		return add_run(fl, root, base(up, real, sizeof(real)),

@@ -234,8 +234,7 @@ static void newer(struct fleet_run *r, const char *path, time_t *at)
 static int read_checkpoint(const char *dir, struct fleet_run *r, char *why,
 			   size_t len)
 {
-	static const char *const names[] = { "checkpoint-a.json",
-					     "checkpoint-b.json" };
+	const char *const *names = folder_checkpoints;
 	struct jsonread *doc = NULL;
 	char path[PATH_MAX], *body = NULL, *one, *json = NULL;
 	size_t blen = 0, olen;

@@ -25,6 +25,9 @@
 #include "crc32c.h"
 #include "folder.h"
 
+const char *const folder_checkpoints[2] = { "checkpoint-a.json",
+					     "checkpoint-b.json" };
+
 static int mkdirs(const char *path)
 {
 	char tmp[PATH_MAX], *p;
@@ -236,8 +239,7 @@ int folder_checkpoint(struct folder *r, const char *doc, size_t len)
 	 */
 	file = r->good == 1 ? 2 : 1;
 	r->seq++;
-	ret = path_in(r, file == 1 ? "checkpoint-a.json" : "checkpoint-b.json",
-		      path, sizeof(path));
+	ret = path_in(r, folder_checkpoints[file - 1], path, sizeof(path));
 	if (ret)
 		return ret;
 	body = malloc(blen);
@@ -254,6 +256,26 @@ int folder_checkpoint(struct folder *r, const char *doc, size_t len)
 	if (!ret)
 		r->good = file;
 	return ret;
+}
+
+int folder_newest(const char *dir, char *path, size_t len, uint64_t *seq)
+{
+	char p[PATH_MAX];
+	uint64_t s, best = 0;
+	int i, found = 0;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, folder_checkpoints[i]);
+		if (folder_read_checkpoint(p, &s, NULL, NULL) == 0 &&
+		    (!found || s > best)) {
+			best = s;
+			snprintf(path, len, "%s", p);
+			found = 1;
+		}
+	}
+	if (found && seq)
+		*seq = best;
+	return found ? 0 : -ENOENT;
 }
 
 int folder_read_checkpoint(const char *path, uint64_t *seq, char **doc,

@@ -67,6 +67,15 @@ void folder_close(struct folder *r);
 /* A run that never started: its folder goes again, as if never made. */
 void folder_discard(struct folder *r);
 
+/* The two checkpoint files, written in turn: "checkpoint-a.json", -b. */
+extern const char *const folder_checkpoints[2];
+
+/*
+ * The newest checkpoint in dir whose length and CRC hold: 0, its path and
+ * sequence number (seq may be NULL); -ENOENT when none holds.
+ */
+int folder_newest(const char *dir, char *path, size_t len, uint64_t *seq);
+
 /*
  * Reads a checkpoint file back: 0 and its sequence number when its length
  * and CRC hold, -EBADMSG when torn. Used by tests and by whoever picks up

@@ -461,27 +461,6 @@ static int read_record(const struct jsonread_node *root,
 	return 0;
 }
 
-/* The newer of the two checkpoints whose length and CRC hold. */
-static int newest_checkpoint(const char *dir, char *path, size_t len)
-{
-	static const char *const names[] = { "checkpoint-a.json",
-					     "checkpoint-b.json" };
-	uint64_t seq, best = 0;
-	char p[PATH_MAX];
-	int i, found = 0;
-
-	for (i = 0; i < 2; i++) {
-		snprintf(p, sizeof(p), "%s/%s", dir, names[i]);
-		if (folder_read_checkpoint(p, &seq, NULL, NULL) == 0 &&
-		    (!found || seq > best)) {
-			best = seq;
-			found = 1;
-			snprintf(path, len, "%s", p);
-		}
-	}
-	return found ? 0 : -ENOENT;
-}
-
 int result_load(const char *dir, struct result_record *rec, char *err,
 		size_t errlen)
 {
@@ -495,7 +474,7 @@ int result_load(const char *dir, struct result_record *rec, char *err,
 	ret = jsonread_load(&doc, path, NULL, why, sizeof(why));
 	root = ret ? NULL : jsonread_root(doc);
 	/* Cut off before result.json, or torn: the newest good checkpoint. */
-	if (ret && newest_checkpoint(dir, path, sizeof(path)) == 0) {
+	if (ret && folder_newest(dir, path, sizeof(path), NULL) == 0) {
 		jsonread_free(doc);
 		doc = NULL;
 		ret = jsonread_load(&doc, path, NULL, why, sizeof(why));
