@@ -59,6 +59,7 @@ KILN_SRCS := \
 	tools/kiln/judge.c \
 	tools/kiln/kmsg.c \
 	tools/kiln/kmsgwatch.c \
+	tools/kiln/lab.c \
 	tools/kiln/machine.c \
 	tools/kiln/main.c \
 	tools/kiln/metrics.c \

@@ -7,50 +7,12 @@
 # and one that refuses the body, none of which may hold the burn. Every
 # run of the pusher is bounded by timeout(1).
 . "$(dirname "$0")/../lib/tap.sh"
+. "$TOP/tests/lib/servers.sh"
 
-PG=$(command -v prometheus-pushgateway 2>/dev/null ||
-	echo /usr/bin/prometheus-pushgateway)
 [ -x "$PG" ] || test_skip_all "needs prometheus-pushgateway (scripts/deps.list)"
 command -v python3 >/dev/null 2>&1 || test_skip_all "needs python3"
 PUSH="$TOP/out/tests/metricspush"
 [ -x "$PUSH" ] || test_bail "$PUSH is not built: run make check"
-
-free_port () {
-	python3 -c 'import socket; s = socket.socket()
-s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
-# fetch NAME: the gateway's /metrics into $TEST_TMP/NAME.
-fetch () {
-	python3 -c 'import sys, urllib.request
-sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=10).read().decode())' \
-		"$GW/metrics" >"$TEST_TMP/$1"
-}
-
-# sample NAME METRIC VALUE [LABEL=VALUE]...: whether $TEST_TMP/NAME has a
-# sample of METRIC with these labels (values as the format escapes them)
-# and this value ("*": any).
-sample () {
-	file=$1 metric=$2 value=$3
-	shift 3
-	python3 - "$TEST_TMP/$file" "$metric" "$value" "$@" <<'EOF'
-import re, sys
-path, metric, value = sys.argv[1:4]
-want = dict(a.split("=", 1) for a in sys.argv[4:])
-line_re = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$')
-label_re = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"')
-for line in open(path, encoding="utf-8"):
-    m = line_re.match(line.rstrip("\n"))
-    if not m or m.group(1) != metric:
-        continue
-    labels = dict(label_re.findall(m.group(2) or ""))
-    if all(labels.get(k) == v for k, v in want.items()) and \
-            (value == "*" or float(m.group(3)) == float(value)):
-        sys.exit(0)
-print("no %s %s %s in %s" % (metric, want, value, path))
-sys.exit(1)
-EOF
-}
 
 # push ARGS...: the pusher, bounded, its output in $out, its exit in $code.
 out="$TEST_TMP/out"
@@ -60,71 +22,57 @@ push () {
 	cat "$out"
 }
 
-port=$(free_port)
-GW="http://127.0.0.1:$port"
-"$PG" --web.listen-address="127.0.0.1:$port" --persistence.file="" \
-	>"$TEST_TMP/pushgateway.log" 2>&1 &
-pg_pid=$!
-test_at_exit "kill $pg_pid"
-i=0
-until fetch up 2>/dev/null; do
-	i=$((i + 1))
-	[ "$i" -lt 100 ] || {
-		sed -e 's/^/# /' "$TEST_TMP/pushgateway.log"
-		test_bail "the Pushgateway did not start on $GW"
-	}
-	sleep 0.1
-done
+servers_pushgateway || test_bail "the Pushgateway did not start"
 
 test_expect_success 'a run going: every gauge, in the machine group, each disk labelled' '
 	push "$GW/" SN-1 running && [ "$code" = 0 ] &&
 	grep_in "metrics: pushing to $GW/metrics/job/kiln/machine/SN-1" "$out" &&
-	fetch m1 &&
+	gw_fetch m1 &&
 	for g in phase pass state written_bytes read_bytes io_errors \
 		bad_units throughput_megabytes_per_second verdict; do
-		sample m1 "kiln_disk_$g" "*" job=kiln machine=SN-1 disk=sda &&
-		sample m1 "kiln_disk_$g" "*" job=kiln machine=SN-1 disk=sdb ||
+		gw_sample m1 "kiln_disk_$g" "*" job=kiln machine=SN-1 disk=sda &&
+		gw_sample m1 "kiln_disk_$g" "*" job=kiln machine=SN-1 disk=sdb ||
 			return 1
 	done &&
 	for g in state verdict elapsed_seconds disks info; do
-		sample m1 "kiln_run_$g" "*" job=kiln machine=SN-1 || return 1
+		gw_sample m1 "kiln_run_$g" "*" job=kiln machine=SN-1 || return 1
 	done &&
-	sample m1 kiln_disk_phase 1 machine=SN-1 disk=sda \
+	gw_sample m1 kiln_disk_phase 1 machine=SN-1 disk=sda \
 		"serial=SN \\\"A\\\" \\\\1" "model=KILN\\nDISK" \
 		identity=serial:SN-A &&
-	sample m1 kiln_disk_temperature_celsius 38.5 machine=SN-1 disk=sda &&
-	! sample m1 kiln_disk_temperature_celsius "*" machine=SN-1 disk=sdb &&
-	sample m1 kiln_disk_throughput_megabytes_per_second 151.5 \
+	gw_sample m1 kiln_disk_temperature_celsius 38.5 machine=SN-1 disk=sda &&
+	! gw_sample m1 kiln_disk_temperature_celsius "*" machine=SN-1 disk=sdb &&
+	gw_sample m1 kiln_disk_throughput_megabytes_per_second 151.5 \
 		machine=SN-1 disk=sdb serial=SN-B "model=KILN DISK" &&
-	sample m1 kiln_run_state 0 machine=SN-1 &&
-	sample m1 kiln_run_verdict 0 machine=SN-1 &&
-	sample m1 kiln_run_info 1 machine=SN-1 run_id=0000000000c0ffee
+	gw_sample m1 kiln_run_state 0 machine=SN-1 &&
+	gw_sample m1 kiln_run_verdict 0 machine=SN-1 &&
+	gw_sample m1 kiln_run_info 1 machine=SN-1 run_id=0000000000c0ffee
 '
 
 test_expect_success 'the finished push replaces the group: over, FAIL, no stale gauge' '
 	push -t 10000 "$GW/" SN-1 complete && [ "$code" = 0 ] &&
 	grep_in "finish: ok" "$out" &&
-	fetch m2 &&
-	sample m2 kiln_run_state 1 machine=SN-1 &&
-	sample m2 kiln_run_verdict 2 machine=SN-1 &&
-	sample m2 kiln_disk_verdict 2 machine=SN-1 disk=sdb &&
-	sample m2 kiln_disk_bad_units 3 machine=SN-1 disk=sdb &&
-	sample m2 kiln_disk_state 1 machine=SN-1 disk=sda &&
-	! sample m2 kiln_disk_temperature_celsius "*" machine=SN-1
+	gw_fetch m2 &&
+	gw_sample m2 kiln_run_state 1 machine=SN-1 &&
+	gw_sample m2 kiln_run_verdict 2 machine=SN-1 &&
+	gw_sample m2 kiln_disk_verdict 2 machine=SN-1 disk=sdb &&
+	gw_sample m2 kiln_disk_bad_units 3 machine=SN-1 disk=sdb &&
+	gw_sample m2 kiln_disk_state 1 machine=SN-1 disk=sda &&
+	! gw_sample m2 kiln_disk_temperature_celsius "*" machine=SN-1
 '
 
 test_expect_success 'another machine is another group; nothing is deleted' '
 	push "$GW/" SN-2 running && [ "$code" = 0 ] &&
-	fetch m3 &&
-	sample m3 kiln_run_state 0 machine=SN-2 &&
-	sample m3 kiln_run_state 1 machine=SN-1 &&
-	sample m3 kiln_run_verdict 2 machine=SN-1
+	gw_fetch m3 &&
+	gw_sample m3 kiln_run_state 0 machine=SN-2 &&
+	gw_sample m3 kiln_run_state 1 machine=SN-1 &&
+	gw_sample m3 kiln_run_verdict 2 machine=SN-1
 '
 
 test_expect_success 'a burst of updates: none waits, the newest one is what stays' '
 	push -n 200 "$GW/" SN-3 running && [ "$code" = 0 ] &&
-	fetch m4 &&
-	sample m4 kiln_disk_written_bytes 1200000000 machine=SN-3 disk=sda
+	gw_fetch m4 &&
+	gw_sample m4 kiln_disk_written_bytes 1200000000 machine=SN-3 disk=sda
 '
 
 test_expect_success 'a gateway not there: said, counted, the last push given up in time' '

@@ -5,30 +5,12 @@
 # that never answer, hang up, answer 500 or stop reading halfway. Every
 # run of the client is bounded by timeout(1); nothing else is timed.
 . "$(dirname "$0")/../lib/tap.sh"
+. "$TOP/tests/lib/servers.sh"
 
-# Not in a user's PATH on Debian: /usr/sbin.
-NGINX=$(command -v nginx 2>/dev/null || echo /usr/sbin/nginx)
 [ -x "$NGINX" ] || test_skip_all "needs nginx (scripts/deps.list)"
 command -v python3 >/dev/null 2>&1 || test_skip_all "needs python3"
 PUT="$TOP/out/tests/httpput"
 [ -x "$PUT" ] || test_bail "$PUT is not built: run make check"
-
-free_port () {
-	python3 -c 'import socket; s = socket.socket()
-s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
-# wait_http URL: until something answers there, at most 10 s.
-wait_http () {
-	i=0
-	while [ "$i" -lt 100 ]; do
-		"$PUT" -m GET -t 1000 "$1" 2>/dev/null | grep -q '^status [1-9]' &&
-			return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
 
 # wait_for TEXT FILE: until FILE holds TEXT, at most 10 s.
 wait_for () {
@@ -49,52 +31,10 @@ put () {
 	cat "$out"
 }
 
-# The shipped server block, on a free port of 127.0.0.1 and under
-# $TEST_TMP, inside the least nginx.conf that runs as this user (one
-# process, no switch to another user, every file of its own here).
-NGX="$TEST_TMP/nginx"
+servers_nginx || test_bail "nginx did not start with boot/nginx-kiln.conf"
+BASE=$NGINX_URL
+port=$nginx_port
 SRV="$TEST_TMP/srv/kiln"
-mkdir -p "$NGX" "$SRV/kiln-results"
-port=$(free_port)
-BASE="http://127.0.0.1:$port"
-sed -e "s|listen 8080;|listen 127.0.0.1:$port;|" -e '/listen \[::\]:8080;/d' \
-	-e "s|/srv/kiln|$TEST_TMP/srv/kiln|g" \
-	"$TOP/boot/nginx-kiln.conf" >"$NGX/kiln.conf"
-cat >"$NGX/nginx.conf" <<EOF
-daemon off;
-master_process off;
-error_log $NGX/error.log info;
-pid $NGX/nginx.pid;
-events {
-	worker_connections 64;
-}
-http {
-	access_log $NGX/access.log;
-	client_body_temp_path $NGX/body;
-	proxy_temp_path $NGX/proxy;
-	fastcgi_temp_path $NGX/fastcgi;
-	uwsgi_temp_path $NGX/uwsgi;
-	scgi_temp_path $NGX/scgi;
-	include $NGX/kiln.conf;
-}
-EOF
-nginx_pid=""
-start_nginx () {
-	"$NGINX" -e "$NGX/error.log" -p "$NGX/" -c "$NGX/nginx.conf" \
-		>>"$NGX/out.log" 2>&1 &
-	nginx_pid=$!
-	wait_http "$BASE/"
-}
-stop_nginx () {
-	[ -n "$nginx_pid" ] || return 0
-	kill "$nginx_pid" && wait "$nginx_pid"
-	nginx_pid=""
-}
-test_at_exit '[ -z "$nginx_pid" ] || kill "$nginx_pid"'
-start_nginx || {
-	sed -e 's/^/# /' "$NGX/out.log" "$NGX/error.log"
-	test_bail "nginx did not start with boot/nginx-kiln.conf"
-}
 
 fake_pids=""
 for mode in silent close 500 half dav409; do

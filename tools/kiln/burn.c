@@ -22,6 +22,7 @@
 #include "health.h"
 #include "complain.h"
 #include "kiln.h"
+#include "lab.h"
 #include "ocptv.h"
 #include "options.h"
 #include "report.h"
@@ -68,6 +69,7 @@ struct burn {
 	struct monitor mon;
 	struct folder res;
 	int have_results;
+	struct lab *lab;		/* the lab's servers; NULL: none */
 	/* the console: stdout, or stderr under --json */
 	FILE *con;
 };
@@ -190,6 +192,8 @@ static void keep(struct burn *b, const char *name, const void *data,
 {
 	int ret = data ? folder_write(&b->res, name, data, len) : -ENOMEM;
 
+	if (data)
+		lab_put(b->lab, name, data, len);
 	if (ret) {
 		b->r->results_lost = 1;
 		complain("cannot write the results: %s/%s: %s", b->res.dir,
@@ -218,6 +222,8 @@ static void save_health(struct burn *b)
 	}
 }
 
+static void upload_progress(struct burn *b);
+
 static void checkpoint(struct burn *b)
 {
 	char *doc;
@@ -237,6 +243,25 @@ static void checkpoint(struct burn *b)
 			 b->res.dir, strerror(-ret));
 	}
 	free(doc);
+	if (b->lab && !ret)
+		upload_progress(b);
+}
+
+/* The newest checkpoint and the summary so far, to the lab's server. */
+static void upload_progress(struct burn *b)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	lab_put_file(b->lab, folder_checkpoints[b->res.good - 1]);
+	mem = open_memstream(&text, &len);
+	if (!mem)
+		return;
+	summary_text(b->r, mem);
+	if (fclose(mem) == 0)
+		lab_put(b->lab, "summary.txt", text, len);
+	free(text);
 }
 
 static void save_units(struct burn *b)
@@ -279,6 +304,7 @@ static int burn_start(struct burn *b)
 	int i, ret;
 
 	print_plan(b);
+	lab_start(&b->lab, r, b->con);
 
 	b->ctx = malloc(sizeof(*b->ctx));
 	b->ets = calloc((size_t)r->n + 1, sizeof(*b->ets));
@@ -402,6 +428,10 @@ static void burn_loop(struct burn *b)
 		if (now >= next_status && running) {
 			monitor_status(&b->mon, now, 0, line, sizeof(line));
 			fprintf(b->con, "%s\n", line);
+			if (b->lab) {
+				record_judge(r, 0, 0);
+				lab_tick(b->lab, r);
+			}
 			console_check(b);
 			while (next_status <= now)
 				next_status += s->interval * TIMING_SEC;
@@ -480,6 +510,8 @@ static int burn_finish(struct burn *b)
 		/* What was lost so far is in the record: judge it in. */
 		record_judge(r, 1, interrupted);
 	}
+	/* All but the last files at the lab's server, the verdict pushed. */
+	lab_settle(b->lab, r);
 	mem = open_memstream(&text, &tlen);
 	if (mem) {
 		summary_text(r, mem);
@@ -505,11 +537,20 @@ static int burn_finish(struct burn *b)
 		folder_close(&b->res);
 		b->have_results = 0;
 	}
+	if (b->lab) {
+		int lost = r->results_lost;
+
+		lab_finish(b->lab, r);
+		/* Without a stick, a file lost there is a result lost. */
+		if (r->results_lost != lost)
+			record_judge(r, 1, interrupted);
+	}
 	fputc('\n', b->con);
 	if (text)
 		fwrite(text, 1, tlen, b->con);
 	if (r->out)
-		fprintf(b->con, "results: %s%s\n", r->out, r->results_lost ?
+		fprintf(b->con, "results: %s%s\n", r->lab.upload_only ?
+			r->lab.upload : r->out, r->results_lost ?
 			" (INCOMPLETE: some files could not be written)" : "");
 	console_check(b);
 	if (r->s->json && doc)
@@ -525,6 +566,8 @@ static void burn_free(struct burn *b, int keep_created)
 	int i;
 
 	monitor_free(&b->mon);
+	lab_free(b->lab);
+	b->lab = NULL;
 	if (b->have_results)
 		folder_close(&b->res);
 	for (i = 0; i < r->n; i++) {

@@ -4,6 +4,7 @@
  * it is given (or, with --mode verify --from RUN_DIR, every disk of that
  * run's record, found by identity), then the walk of burn.c.
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -97,6 +98,11 @@ int burncmd_main(int argc, char **argv)
 	}
 	if (!ret)
 		ret = settings_check(&s, err, sizeof(err));
+	if (!ret && s.upload && !s.out) {
+		snprintf(err, sizeof(err), "--upload sends the run folder: "
+			 "give --out DIR too");
+		ret = -EINVAL;
+	}
 	if (ret) {
 		complain("%s", err);
 		ret = KILN_EXIT_USAGE;

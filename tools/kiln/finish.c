@@ -142,12 +142,13 @@ int finish_folder(const char *dir, FILE *con, int *code)
 	return ret;
 }
 
-int finish_machine(const char *machine_dir, FILE *con)
+int finish_machine(const char *machine_dir, FILE *con,
+		   void (*done)(const char *dir, void *arg), void *arg)
 {
 	char path[PATH_MAX], **names = NULL;
 	struct dirent *e;
 	DIR *d = opendir(machine_dir);
-	int n = 0, i, code, done = 0;
+	int n = 0, i, code, finished = 0;
 
 	if (!d)
 		return 0;
@@ -174,12 +175,15 @@ int finish_machine(const char *machine_dir, FILE *con)
 		/* Unfinished: checkpoints, and no finished result.json. */
 		if ((!state[0] || !strcmp(state, "running")) &&
 		    folder_newest(path, cp, sizeof(cp), &seq) == 0 &&
-		    finish_folder(path, con, &code) == 0)
-			done++;
+		    finish_folder(path, con, &code) == 0) {
+			finished++;
+			if (done)
+				done(path, arg);
+		}
 		free(names[i]);
 	}
 	free(names);
-	return done;
+	return finished;
 }
 
 int finish_main(int argc, char **argv)

@@ -11,8 +11,12 @@
  */
 int finish_folder(const char *dir, FILE *con, int *code);
 
-/* Finishes every unfinished run folder of a machine: how many were. */
-int finish_machine(const char *machine_dir, FILE *con);
+/*
+ * Finishes every unfinished run folder of a machine: how many were. Each
+ * one finished is handed to done (when not NULL), to go to a lab server.
+ */
+int finish_machine(const char *machine_dir, FILE *con,
+		   void (*done)(const char *dir, void *arg), void *arg);
 
 /* kiln finish DIR...: argv[0] is "finish". */
 int finish_main(int argc, char **argv);

@@ -174,6 +174,7 @@ void record_free(struct record *r)
 	for (i = 0; i < r->nnotes; i++)
 		free(r->notes[i]);
 	netcheck_free(&r->net);
+	free(r->lab.lost);
 	free(r->notes);
 	free(r->disks);
 	free(r->inventory);

@@ -39,6 +39,20 @@ struct record_disk {
 	struct judge j;
 };
 
+/* What the lab's servers got (lab.c), for result.json. */
+struct record_lab {
+	char upload[1400];	/* the run folder's URL there; "" no upload */
+	int upload_only;	/* no stick: the upload is the results medium */
+	int nlost;		/* files not arrived when last looked */
+	struct record_lost {
+		char name[128];
+		char why[240];
+	} *lost;
+	char metrics[1400];	/* the Pushgateway; "" none */
+	unsigned pushes, push_failures;
+	char push_error[240];	/* the last push's failure, "" none */
+};
+
 struct record {
 	const char *command;		/* "burn" or "run" */
 	int argc;
@@ -46,6 +60,8 @@ struct record {
 	struct settings *s;
 	uint64_t run_id;
 	const char *out;		/* the run folder; NULL: console only */
+	char machine[128];		/* the machine id; "" until known */
+	struct record_lab lab;
 	int kmsg;			/* keep the kernel's log (kmsg.log) */
 	char *inventory;		/* inventory.json to keep (owned) */
 	size_t inventory_len;

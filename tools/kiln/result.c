@@ -226,6 +226,41 @@ static void json_target(struct json *j, const struct record *r,
 	json_end(j);
 }
 
+/* What the lab's servers got: the upload folder, the metrics pushes. */
+static void json_lab(struct json *j, const struct record *o)
+{
+	const struct record_lab *l = &o->lab;
+	int i;
+
+	if (!l->upload[0] && !l->metrics[0])
+		return;
+	json_begin(j, "lab");
+	if (l->upload[0]) {
+		json_begin(j, "upload");
+		json_str(j, "folder", l->upload);
+		json_bool(j, "only_copy", l->upload_only);
+		json_array(j, "not_arrived");
+		for (i = 0; i < l->nlost; i++) {
+			json_begin(j, NULL);
+			json_str(j, "file", l->lost[i].name);
+			json_str(j, "why", l->lost[i].why);
+			json_end(j);
+		}
+		json_array_end(j);
+		json_end(j);
+	}
+	if (l->metrics[0]) {
+		json_begin(j, "metrics");
+		json_str(j, "pushgateway", l->metrics);
+		json_u64(j, "pushes", l->pushes);
+		json_u64(j, "failures", l->push_failures);
+		json_str(j, "last_error", l->push_error[0] ? l->push_error :
+			 NULL);
+		json_end(j);
+	}
+	json_end(j);
+}
+
 char *result_json(const struct record *o, size_t *len)
 {
 	const struct settings *s = o->s;
@@ -271,6 +306,9 @@ char *result_json(const struct record *o, size_t *len)
 		json_str(&j, "error", n->error[0] ? n->error : NULL);
 		json_end(&j);
 	}
+	json_lab(&j, o);
+	if (o->machine[0])
+		json_str(&j, "machine_id", o->machine);
 	json_str(&j, "command", o->command);
 	json_array(&j, "argv");
 	for (i = 0; i < o->argc; i++)

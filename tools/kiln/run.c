@@ -29,6 +29,7 @@
 #include "finish.h"
 #include "folder.h"
 #include "kiln.h"
+#include "lab.h"
 #include "options.h"
 #include "plan.h"
 #include "result.h"
@@ -357,6 +358,41 @@ static int run_folder(const char *root, const char *machine, uint64_t run_id,
 	return 0;
 }
 
+/* A run folder finished at this boot goes to the lab server too. */
+static void send_finished(const char *dir, void *arg)
+{
+	const struct record *r = arg;
+
+	lab_send_folder(r->s->upload, r->machine, dir, stdout);
+}
+
+/*
+ * No stick, but a lab server (PXE): the run folder is kept in RAM and the
+ * upload is where the results live, so the server must answer before
+ * anything is touched. 0, or an exit code.
+ */
+static int upload_only(struct settings *s, struct record *r, char *folder,
+		       size_t len)
+{
+	free(s->results);
+	s->results = strdup(LAB_RAM_RESULTS);
+	if (!s->results) {
+		complain_out("out of memory");
+		return KILN_EXIT_CANNOT;
+	}
+	r->lab.upload_only = 1;
+	run_folder(s->results, r->machine, r->run_id, folder, len);
+	printf("kiln: no stick: the results live at the lab server %s "
+	       "(kept in RAM meanwhile)\n", s->upload);
+	if (lab_reach(s->upload, LAB_REACH_SECONDS, stdout)) {
+		complain_out("not starting: without a stick the lab server "
+			     "is the only results medium; nothing was "
+			     "touched");
+		return KILN_EXIT_CANNOT;
+	}
+	return 0;
+}
+
 /* A run that did not start: the operator pulls the stick and reads why. */
 static void write_not_started(const char *folder, const char *why,
 			      const struct settings_problems *p)
@@ -430,6 +466,7 @@ int run_main(int argc, char **argv)
 		return KILN_EXIT_CANNOT;
 	}
 	folder[0] = 0;
+	snprintf(rec.machine, sizeof(rec.machine), "%s", inv.sys.machine_id);
 	if (s.results)
 		run_folder(s.results, inv.sys.machine_id, rec.run_id, folder,
 			   sizeof(folder));
@@ -460,7 +497,8 @@ int run_main(int argc, char **argv)
 		snprintf(machine_dir, sizeof(machine_dir), "%s/kiln-results/%s",
 			 s.results, inv.sys.machine_id);
 		/* Cut off at the last boot: finished from its checkpoint. */
-		finish_machine(machine_dir, stdout);
+		finish_machine(machine_dir, stdout,
+			       s.upload ? send_finished : NULL, &rec);
 		if (find_pending(machine_dir, pending, sizeof(pending))) {
 			pending_code = verify_pending(&s, machine_dir, pending,
 						      vfolder, sizeof(vfolder));
@@ -469,6 +507,11 @@ int run_main(int argc, char **argv)
 				snprintf(folder + strlen(folder),
 					 sizeof(folder) - strlen(folder), "-2");
 		}
+	}
+	if (!s.results && s.upload) {
+		code = upload_only(&s, &rec, folder, sizeof(folder));
+		if (code)
+			goto out;
 	}
 	if (s.profile == SETTINGS_POWERCUT) {
 		rec.powercut = 1;

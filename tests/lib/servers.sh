@@ -1,0 +1,139 @@
+# The lab's servers a test starts for itself, Debian's own, on free ports
+# of 127.0.0.1, stopped when the test ends (source after tap.sh):
+#   servers_nginx       nginx serving boot/nginx-kiln.conf as a lab would:
+#                       $NGINX_URL, files under $NGINX_ROOT (= the upload
+#                       root), start_nginx / stop_nginx to restart it
+#   servers_pushgateway a Pushgateway: $GW; gw_fetch NAME writes its
+#                       /metrics to $TEST_TMP/NAME, gw_sample reads one
+# Each returns non-zero when its server does not come up, with its log on
+# stdout as TAP comments.
+
+NGINX=$(command -v nginx 2>/dev/null || echo /usr/sbin/nginx)
+PG=$(command -v prometheus-pushgateway 2>/dev/null ||
+	echo /usr/bin/prometheus-pushgateway)
+
+free_port () {
+	python3 -c 'import socket; s = socket.socket()
+s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# http_answers URL: whether anything answers HTTP there (any status).
+http_answers () {
+	python3 - "$1" <<'EOF'
+import sys, urllib.request, urllib.error
+try:
+    urllib.request.urlopen(sys.argv[1], timeout=1)
+except urllib.error.HTTPError:
+    pass
+except Exception:
+    sys.exit(1)
+EOF
+}
+
+# wait_http URL: until something answers there, at most 10 s.
+wait_http () {
+	i=0
+	while [ "$i" -lt 100 ]; do
+		http_answers "$1" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# The shipped server block, on a free port and under $TEST_TMP, inside the
+# least nginx.conf that runs as this user (one process, no switch to
+# another user, every file of its own here).
+servers_nginx () {
+	NGX="$TEST_TMP/nginx"
+	NGINX_ROOT="$TEST_TMP/srv/kiln/kiln-results"
+	mkdir -p "$NGX" "$NGINX_ROOT"
+	nginx_port=$(free_port)
+	NGINX_URL="http://127.0.0.1:$nginx_port"
+	sed -e "s|listen 8080;|listen 127.0.0.1:$nginx_port;|" \
+		-e '/listen \[::\]:8080;/d' \
+		-e "s|/srv/kiln|$TEST_TMP/srv/kiln|g" \
+		"$TOP/boot/nginx-kiln.conf" >"$NGX/kiln.conf"
+	cat >"$NGX/nginx.conf" <<EOF
+daemon off;
+master_process off;
+error_log $NGX/error.log info;
+pid $NGX/nginx.pid;
+events {
+	worker_connections 64;
+}
+http {
+	access_log $NGX/access.log;
+	client_body_temp_path $NGX/body;
+	proxy_temp_path $NGX/proxy;
+	fastcgi_temp_path $NGX/fastcgi;
+	uwsgi_temp_path $NGX/uwsgi;
+	scgi_temp_path $NGX/scgi;
+	include $NGX/kiln.conf;
+}
+EOF
+	nginx_pid=""
+	test_at_exit '[ -z "$nginx_pid" ] || kill "$nginx_pid"'
+	start_nginx || {
+		sed -e 's/^/# /' "$NGX/out.log" "$NGX/error.log"
+		return 1
+	}
+}
+
+start_nginx () {
+	"$NGINX" -e "$NGX/error.log" -p "$NGX/" -c "$NGX/nginx.conf" \
+		>>"$NGX/out.log" 2>&1 &
+	nginx_pid=$!
+	wait_http "$NGINX_URL/"
+}
+
+stop_nginx () {
+	[ -n "$nginx_pid" ] || return 0
+	kill "$nginx_pid" && wait "$nginx_pid"
+	nginx_pid=""
+}
+
+servers_pushgateway () {
+	pg_port=$(free_port)
+	GW="http://127.0.0.1:$pg_port"
+	"$PG" --web.listen-address="127.0.0.1:$pg_port" --persistence.file="" \
+		>"$TEST_TMP/pushgateway.log" 2>&1 &
+	pg_pid=$!
+	test_at_exit "kill $pg_pid"
+	wait_http "$GW/metrics" || {
+		sed -e 's/^/# /' "$TEST_TMP/pushgateway.log"
+		return 1
+	}
+}
+
+# gw_fetch NAME: the gateway's /metrics into $TEST_TMP/NAME.
+gw_fetch () {
+	python3 -c 'import sys, urllib.request
+sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=10).read().decode())' \
+		"$GW/metrics" >"$TEST_TMP/$1"
+}
+
+# gw_sample NAME METRIC VALUE [LABEL=VALUE]...: whether $TEST_TMP/NAME has
+# a sample of METRIC with these labels (values as the format escapes
+# them) and this value ("*": any).
+gw_sample () {
+	file=$1 metric=$2 value=$3
+	shift 3
+	python3 - "$TEST_TMP/$file" "$metric" "$value" "$@" <<'EOF'
+import re, sys
+path, metric, value = sys.argv[1:4]
+want = dict(a.split("=", 1) for a in sys.argv[4:])
+line_re = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$')
+label_re = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"')
+for line in open(path, encoding="utf-8"):
+    m = line_re.match(line.rstrip("\n"))
+    if not m or m.group(1) != metric:
+        continue
+    labels = dict(label_re.findall(m.group(2) or ""))
+    if all(labels.get(k) == v for k, v in want.items()) and \
+            (value == "*" or float(m.group(3)) == float(value)):
+        sys.exit(0)
+print("# no %s %s %s in %s" % (metric, want, value, path))
+sys.exit(1)
+EOF
+}

@@ -1,0 +1,358 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: the run handed to a lab's servers as it goes: the run
+ * folder uploaded file by file, the gauges pushed every interval, and at
+ * the end a bounded wait for both, with what never arrived said and kept.
+ * The burn (burn.c) calls in at its moments; this file knows only what a
+ * lab's server needs of them.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "complain.h"
+#include "http.h"
+#include "lab.h"
+#include "machine.h"
+#include "metrics.h"
+#include "timing.h"
+#include "upload.h"
+
+/*
+ * How long the end waits for the server: with a stick the results are
+ * safe there and the machine should not wait long; without one the
+ * upload is the only copy, worth minutes.
+ */
+#define LAB_WAIT_MS (30 * 1000)
+#define LAB_WAIT_ONLY_MS (150 * 1000)
+/* A full queue (hundreds of bad-unit files): this long to drain it. */
+#define LAB_DRAIN_MS (10 * 1000)
+/* The last push of metrics: the verdict is worth a few tries. */
+#define LAB_PUSH_MS (10 * 1000)
+/* Between two tries of a server that does not answer yet. */
+#define LAB_REACH_EVERY_S 5
+
+struct lab {
+	struct upload *up;
+	struct metrics *m;
+	const char *dir;	/* the local run folder */
+	unsigned wait_ms;
+	FILE *con;
+};
+
+void lab_machine_id(char *out, size_t len)
+{
+	struct machine_system sys;
+	struct machine_nic *nics = NULL;
+	int n = 0;
+
+	machine_system_read("/sys", "/proc", &sys);
+	if (machine_nics_read("/sys", &nics, &n))
+		n = 0;
+	machine_id_choose(&sys, nics, n);
+	free(nics);
+	snprintf(out, len, "%s", sys.machine_id[0] ? sys.machine_id :
+		 "unknown");
+}
+
+static void say(const char *line, void *arg)
+{
+	FILE *con = arg;
+
+	fprintf(con, "%s\n", line);
+	fflush(con);
+}
+
+/* What the uploader and the pusher had to say since the last time. */
+static void lab_say(struct lab *l)
+{
+	char line[512];
+
+	while (l->up && upload_said(l->up, line, sizeof(line)))
+		say(line, l->con);
+	while (l->m && metrics_said(l->m, line, sizeof(line)))
+		say(line, l->con);
+}
+
+static const char *base_name(const char *path, char *buf, size_t len)
+{
+	const char *slash;
+	size_t n;
+
+	n = strlen(path);
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	snprintf(buf, len, "%.*s", (int)n, path);
+	slash = strrchr(buf, '/');
+	return slash ? slash + 1 : buf;
+}
+
+static void start_upload(struct lab *l, struct record *r)
+{
+	struct http_url url;
+	char err[300], name[PATH_MAX];
+	int ret;
+
+	if (http_url_parse(r->s->upload, &url, err, sizeof(err)) ||
+	    !r->out) {
+		/* settings_check and the commands keep these out. */
+		record_note(r, "upload: not started: %s", r->out ? err :
+			    "no run folder");
+		return;
+	}
+	ret = upload_start(&l->up, &url, r->machine,
+			   base_name(r->out, name, sizeof(name)), 0, err,
+			   sizeof(err));
+	if (ret) {
+		complain("upload: cannot start: %s", err);
+		record_note(r, "upload: not started: %s", err);
+		l->up = NULL;
+		return;
+	}
+	snprintf(r->lab.upload, sizeof(r->lab.upload), "%s",
+		 upload_folder(l->up));
+	fprintf(l->con, "kiln: results go to %s as the run goes\n",
+		r->lab.upload);
+}
+
+static void start_metrics(struct lab *l, struct record *r)
+{
+	char err[300];
+
+	if (metrics_start(&l->m, r->s->metrics, r->machine, err,
+			  sizeof(err))) {
+		complain("metrics: cannot start: %s", err);
+		record_note(r, "metrics: not started: %s", err);
+		l->m = NULL;
+		return;
+	}
+	snprintf(r->lab.metrics, sizeof(r->lab.metrics), "%s",
+		 r->s->metrics);
+	fprintf(l->con, "kiln: metrics to %s every %u s as machine %s\n",
+		r->s->metrics, r->s->interval, r->machine);
+}
+
+void lab_start(struct lab **lp, struct record *r, FILE *con)
+{
+	struct lab *l;
+
+	*lp = NULL;
+	if (!r->s->upload && !r->s->metrics)
+		return;
+	l = calloc(1, sizeof(*l));
+	if (!l) {
+		complain("out of memory: no upload, no metrics");
+		return;
+	}
+	l->con = con;
+	l->dir = r->out;
+	l->wait_ms = r->lab.upload_only ? LAB_WAIT_ONLY_MS : LAB_WAIT_MS;
+	if (!r->machine[0])
+		lab_machine_id(r->machine, sizeof(r->machine));
+	if (r->s->upload)
+		start_upload(l, r);
+	if (r->s->metrics)
+		start_metrics(l, r);
+	*lp = l;
+}
+
+void lab_put(struct lab *l, const char *name, const void *data, size_t len)
+{
+	int ret;
+
+	if (!l || !l->up)
+		return;
+	ret = upload_put_data(l->up, name, data, len);
+	/* A queue full of bad units' files: let some go, then again. */
+	if (ret == -ENOBUFS) {
+		upload_flush(l->up, LAB_DRAIN_MS, say, l->con);
+		ret = upload_put_data(l->up, name, data, len);
+	}
+	if (ret && ret != -ENOBUFS)
+		complain("upload: %s not queued: %s", name, strerror(-ret));
+	lab_say(l);
+}
+
+void lab_put_file(struct lab *l, const char *name)
+{
+	char path[PATH_MAX];
+	int ret;
+
+	if (!l || !l->up || !l->dir)
+		return;
+	snprintf(path, sizeof(path), "%s/%s", l->dir, name);
+	if (access(path, R_OK))
+		return;
+	ret = upload_put_file(l->up, name, path);
+	if (ret == -ENOBUFS) {
+		upload_flush(l->up, LAB_DRAIN_MS, say, l->con);
+		ret = upload_put_file(l->up, name, path);
+	}
+	if (ret && ret != -ENOBUFS)
+		complain("upload: %s not queued: %s", name, strerror(-ret));
+}
+
+void lab_tick(struct lab *l, struct record *r)
+{
+	if (!l)
+		return;
+	if (l->m)
+		metrics_update(l->m, r, NULL, NULL);
+	lab_say(l);
+}
+
+/* What has not arrived, into the record. */
+static void keep_lost(struct lab *l, struct record *r)
+{
+	struct record_lost one, *grown;
+
+	r->lab.nlost = 0;
+	while (upload_lost(l->up, r->lab.nlost, one.name, sizeof(one.name),
+			   one.why, sizeof(one.why)) == 0) {
+		grown = realloc(r->lab.lost, (size_t)(r->lab.nlost + 1) *
+				sizeof(*grown));
+		if (!grown)
+			break;
+		r->lab.lost = grown;
+		r->lab.lost[r->lab.nlost++] = one;
+	}
+}
+
+void lab_settle(struct lab *l, struct record *r)
+{
+	struct metrics_stats st;
+
+	if (!l)
+		return;
+	if (l->m) {
+		metrics_finish(l->m, r, NULL, NULL, LAB_PUSH_MS);
+		metrics_stats(l->m, &st);
+		r->lab.pushes = st.pushes;
+		r->lab.push_failures = st.failures;
+		snprintf(r->lab.push_error, sizeof(r->lab.push_error), "%s",
+			 st.last_error);
+	}
+	if (l->up) {
+		lab_put_file(l, "samples.csv");
+		lab_put_file(l, "kmsg.log");
+		fprintf(l->con, "kiln: waiting for %s (at most %u s)\n",
+			r->lab.upload, l->wait_ms / 1000);
+		fflush(l->con);
+		upload_flush(l->up, l->wait_ms, say, l->con);
+		keep_lost(l, r);
+	}
+	lab_say(l);
+}
+
+void lab_finish(struct lab *l, struct record *r)
+{
+	char name[128], why[240];
+	int i;
+
+	if (!l || !l->up)
+		return;
+	if (upload_flush(l->up, l->wait_ms, say, l->con) == 0) {
+		fprintf(l->con, "kiln: every file is at %s\n", r->lab.upload);
+		return;
+	}
+	upload_stop(l->up);
+	for (i = 0; upload_lost(l->up, i, name, sizeof(name), why,
+				sizeof(why)) == 0; i++)
+		complain("upload: %s never arrived at %s: %s", name,
+			 r->lab.upload, why);
+	if (r->lab.upload_only) {
+		r->results_lost = 1;
+		complain("cannot write the results: the lab server is the "
+			 "only results medium (no stick)");
+	}
+}
+
+void lab_free(struct lab *l)
+{
+	if (!l)
+		return;
+	upload_free(l->up);
+	metrics_free(l->m);
+	free(l);
+}
+
+int lab_reach(const char *upload, unsigned seconds, FILE *con)
+{
+	struct http_request rq = { .method = "GET", .timeout_ms = 5000 };
+	uint64_t end = timing_now_ns() + (uint64_t)seconds * TIMING_SEC;
+	struct http_result res;
+	struct http_url url;
+	char err[300];
+	int ret, said = 0;
+
+	if (http_url_parse(upload, &url, err, sizeof(err))) {
+		complain("upload: %s", err);
+		return -EINVAL;
+	}
+	for (;;) {
+		ret = http_request(&url, &rq, &res);
+		/* Any answer at all: a server is there. */
+		if (ret == 0 || ret == -EREMOTEIO)
+			return 0;
+		if (timing_now_ns() >= end)
+			break;
+		if (!said++)
+			fprintf(con, "kiln: the lab server %s does not answer "
+				"(%s): trying for %u s\n", upload, res.error,
+				seconds);
+		fflush(con);
+		sleep(LAB_REACH_EVERY_S);
+	}
+	complain("cannot reach the lab server %s in %u s: %s", upload,
+		 seconds, res.error);
+	return ret;
+}
+
+int lab_send_folder(const char *upload, const char *machine,
+		    const char *dir, FILE *con)
+{
+	struct upload *up = NULL;
+	struct http_url url;
+	struct dirent *e;
+	char err[300], name[PATH_MAX], path[PATH_MAX], why[240];
+	struct stat st;
+	DIR *d;
+	int ret, i;
+
+	if (http_url_parse(upload, &url, err, sizeof(err)))
+		return -EINVAL;
+	ret = upload_start(&up, &url, machine,
+			   base_name(dir, name, sizeof(name)), 0, err,
+			   sizeof(err));
+	if (ret) {
+		complain("upload: cannot start: %s", err);
+		return ret;
+	}
+	d = opendir(dir);
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (stat(path, &st) || !S_ISREG(st.st_mode))
+			continue;
+		if (upload_put_file(up, e->d_name, path) == -ENOBUFS) {
+			upload_flush(up, LAB_DRAIN_MS, say, con);
+			upload_put_file(up, e->d_name, path);
+		}
+	}
+	if (d)
+		closedir(d);
+	ret = upload_flush(up, LAB_WAIT_MS, say, con);
+	upload_stop(up);
+	for (i = 0; upload_lost(up, i, name, sizeof(name), why,
+				sizeof(why)) == 0; i++)
+		complain("upload: %s/%s never arrived: %s", dir, name, why);
+	if (!ret)
+		fprintf(con, "kiln: %s is at %s\n", dir, upload_folder(up));
+	upload_free(up);
+	return ret;
+}
