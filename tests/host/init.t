@@ -161,6 +161,24 @@ test_expect_success 'PXE-booted (BOOTIF=): the wired NIC gets DHCP' '
 	! grep -q "udhcpc -i lo" "$MOCK"
 '
 
+test_expect_success 'PXE-booted: the NIC that booted goes first' '
+	machine pxe2 && mkdir -p "$ROOT/sys/class/net/eth1/device" &&
+	echo 52:54:00:00:00:01 >"$ROOT/sys/class/net/eth0/address" &&
+	echo 52:54:00:12:34:56 >"$ROOT/sys/class/net/eth1/address" &&
+	echo "console=ttyS0 BOOTIF=01-52-54-00-12-34-56" >"$ROOT/proc/cmdline" &&
+	FAKE_STICK= boot &&
+	grep "^udhcpc -i" "$MOCK" | head -n 1 | grep -q "^udhcpc -i eth1 "
+'
+
+for key in upload metrics iperf; do
+	test_expect_success "not PXE-booted, $key set: DHCP" '
+		machine "net$key" &&
+		printf "%s=http://10.0.2.2:8080/\n" "$key" >>"$TEST_TMP/settings" &&
+		FAKE_STICK=/dev/sdz1 boot &&
+		grep -q "^udhcpc -i eth0 " "$MOCK"
+	'
+done
+
 test_expect_success 'not PXE-booted: no DHCP' '
 	machine nopxe && FAKE_STICK= boot &&
 	! grep -q "^udhcpc" "$MOCK"
