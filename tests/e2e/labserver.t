@@ -1,0 +1,127 @@
+#!/bin/sh
+# slow: QEMU boots. A lab at small scale: two machines booted at once, each
+# with its own DMI serial (so its own machine id), one with a disk whose
+# reads fail, upload their run folders to Debian's nginx (boot/
+# nginx-kiln.conf) and push their gauges to Debian's Pushgateway, both
+# started here on loopback ports, which the guests reach through QEMU's
+# user-mode network (10.0.2.2). The files arrive whole (the same bytes as
+# on each stick), the gateway shows both machines while they burn and
+# their verdicts after, and kiln fleet over the upload root lists both.
+# Then PXE-style boots with no stick: the results exist only at the
+# server, and are complete; with no server, a minute of asking and exit
+# 3 with no disk touched.
+. "$(dirname "$0")/../lib/e2e.sh"
+. "$TOP/tests/lib/servers.sh"
+
+[ -x "$NGINX" ] || test_skip_all "needs nginx (scripts/deps.list)"
+[ -x "$PG" ] || test_skip_all "needs prometheus-pushgateway (scripts/deps.list)"
+
+servers_nginx || test_bail "nginx did not start with boot/nginx-kiln.conf"
+servers_pushgateway || test_bail "the Pushgateway did not start"
+# The guests' view of the host's loopback.
+UP="http://10.0.2.2:$nginx_port/kiln-results/"
+METRICS="http://10.0.2.2:$pg_port/"
+# Long enough for a few pushes while the disks burn.
+ARGS="kiln.upload=$UP kiln.metrics=$METRICS kiln.interval=1 kiln.duration=12s kiln.max-writes=0"
+
+# machine NAME SERIAL [BAD]: boots a lab of two disks in the background,
+# its stick's results copied to $TEST_TMP/NAME.results when it is done.
+machine () {
+	(
+		lab_init "$TEST_TMP/$1"
+		[ -z "${3:-}" ] || lab_errors one 20480
+		lab_disk ahci one 24 "$2-ONE"
+		lab_disk ahci two 24 "$2-TWO"
+		lab_stick ""
+		LAB_EXTRA="-smbios type=1,serial=$2"
+		boot "$1" "$ARGS"
+	) >"$TEST_TMP/$1.boot" 2>&1 &
+}
+
+# seen_running: both machines' runs were at the gateway while going.
+seen=""
+watch_gateway () {
+	while kill -0 "$1" 2>/dev/null || kill -0 "$2" 2>/dev/null; do
+		if gw_fetch live 2>/dev/null; then
+			for m in SN-LAB-A SN-LAB-B; do
+				gw_sample live kiln_run_state 0 "machine=$m" \
+					>/dev/null && seen="$seen $m"
+			done
+		fi
+		sleep 1
+	done
+}
+
+test_expect_success 'two machines at once: both run to the end' '
+	machine a SN-LAB-A bad && a=$! &&
+	machine b SN-LAB-B && b=$! &&
+	watch_gateway $a $b &&
+	wait $a && wait $b &&
+	grep_in "kiln-init: kiln run: FAIL" "$TEST_TMP/a.log" &&
+	grep_in "kiln-init: kiln run: no disk failed" "$TEST_TMP/b.log"
+'
+
+test_expect_success 'the gateway showed both machines while they burned' '
+	case "$seen" in *SN-LAB-A*) ;; *) false ;; esac &&
+	case "$seen" in *SN-LAB-B*) ;; *) false ;; esac
+'
+
+test_expect_success 'every file arrived whole: the same bytes as on each stick' '
+	for m in a:SN-LAB-A b:SN-LAB-B; do
+		name=${m%%:*} id=${m#*:} &&
+		dir=$(ls -d "$TEST_TMP/$name.results/kiln-results/$id"/*/) &&
+		n=0 &&
+		for f in "$dir"*; do
+			cmp "$f" "$NGINX_ROOT/$id/$(basename "$dir")/${f##*/}" ||
+				return 1
+			n=$((n + 1))
+		done &&
+		[ "$n" -ge 8 ] || return 1
+	done
+'
+
+test_expect_success 'the gateway holds both verdicts at the end' '
+	gw_fetch end &&
+	gw_sample end kiln_run_state 1 machine=SN-LAB-A &&
+	gw_sample end kiln_run_verdict 2 machine=SN-LAB-A &&
+	gw_sample end kiln_run_state 1 machine=SN-LAB-B &&
+	gw_sample end kiln_run_verdict 0 machine=SN-LAB-B
+'
+
+test_expect_success 'kiln fleet over the upload root: both, with their verdicts' '
+	"$KILN" fleet --out "$TEST_TMP/fleet" "$NGINX_ROOT" >/dev/null &&
+	grep -q "^\"SN-LAB-A\",\"FAIL\"" "$TEST_TMP/fleet/fleet.csv" &&
+	grep -q "^\"SN-LAB-B\",\"PASS\"" "$TEST_TMP/fleet/fleet.csv"
+'
+
+test_expect_success 'no stick (PXE): the results live at the server, complete' '
+	lab_init "$TEST_TMP/pxe" && lab_disk ahci one 24 SN-LAB-C-ONE &&
+	LAB_EXTRA="-smbios type=1,serial=SN-LAB-C" \
+		boot pxe "BOOTIF=01-52-54-00-12-34-56 $ARGS" &&
+	grep_in "no stick: the results live at the lab server" \
+		"$TEST_TMP/pxe.log" &&
+	grep_in "kiln-init: kiln run: no disk failed" "$TEST_TMP/pxe.log" &&
+	dir=$(ls -d "$NGINX_ROOT/SN-LAB-C"/*/) &&
+	for f in summary.txt result.json report.html samples.csv \
+		inventory.json kmsg.log ocptv.jsonl; do
+		[ -s "$dir$f" ] || return 1
+	done &&
+	json_get "$dir/result.json" \
+		"(d[\"state\"], d[\"results_complete\"], d[\"lab\"][\"upload\"][\"only_copy\"], d[\"lab\"][\"upload\"][\"not_arrived\"])" \
+		>"$TEST_TMP/pxe.state" &&
+	grep -qx "(.complete., True, True, \[\])" "$TEST_TMP/pxe.state"
+'
+
+test_expect_success 'no stick, no server: a minute of asking, exit 3, nothing touched' '
+	lab_init "$TEST_TMP/lost" && lab_disk ahci one 24 SN-LAB-D-ONE &&
+	sum=$(md5sum <"$lab_dir/one.img") &&
+	LAB_EXTRA="-smbios type=1,serial=SN-LAB-D" \
+		boot lost "kiln.upload=http://10.0.2.2:$(free_port)/kiln-results/" &&
+	grep_in "does not answer" "$TEST_TMP/lost.log" &&
+	grep_in "nothing was touched" "$TEST_TMP/lost.log" &&
+	grep_in "kiln-init: kiln run: could not run" "$TEST_TMP/lost.log" &&
+	[ "$(md5sum <"$lab_dir/one.img")" = "$sum" ] &&
+	[ ! -e "$NGINX_ROOT/SN-LAB-D" ]
+'
+
+e2e_done
