@@ -93,6 +93,44 @@ static void tap_skip(const char *fmt, ...)
 	fflush(stdout);
 }
 
+/* A whole file, NUL-terminated, the caller's to free; NULL when unread. */
+__attribute__((unused))
+static char *tap_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rbe");
+	char *buf = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 &&
+	    fseek(f, 0, SEEK_SET) == 0) {
+		buf = malloc((size_t)n + 1);
+		if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+			free(buf);
+			buf = NULL;
+		}
+		if (buf) {
+			buf[n] = 0;
+			if (len)
+				*len = (size_t)n;
+		}
+	}
+	fclose(f);
+	return buf;
+}
+
+/* The same for a file the test cannot do without: bails when unread. */
+__attribute__((unused))
+static char *tap_slurp(const char *path, size_t *len)
+{
+	char *buf = tap_read_file(path, len);
+
+	if (!buf)
+		tap_bail("cannot read %s", path);
+	return buf;
+}
+
 /*
  * Whether README.md (tests run from the top of the tree) holds text
  * exactly: tables in README are made by the code, and this holds them to
@@ -101,21 +139,12 @@ static void tap_skip(const char *fmt, ...)
 __attribute__((unused))
 static int tap_readme_has(const char *text)
 {
-	FILE *r = fopen("README.md", "re");
-	char *readme;
-	long n;
+	char *readme = tap_read_file("README.md", NULL);
 	int found;
 
-	if (!r)
+	if (!readme)
 		return -1;
-	fseek(r, 0, SEEK_END);
-	n = ftell(r);
-	rewind(r);
-	readme = calloc(1, (size_t)n + 1);
-	if (readme && fread(readme, 1, (size_t)n, r) != (size_t)n)
-		readme[0] = 0;
-	fclose(r);
-	found = readme && strstr(readme, text) != NULL;
+	found = strstr(readme, text) != NULL;
 	free(readme);
 	return found;
 }

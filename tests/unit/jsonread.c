@@ -80,26 +80,6 @@ static int refused(const char *s, const char *want)
 	return refused_n(s, strlen(s), -EBADMSG, want);
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	if (!f)
-		tap_bail("cannot read %s", path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n)
-		tap_bail("cannot read %s", path);
-	buf[n] = 0;
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
-
 /* Touches every node through the accessors, as a reader would. */
 static size_t walk(const struct jsonread_node *n)
 {
@@ -578,7 +558,7 @@ static void test_fixture(void)
 	struct jsonread *doc = NULL;
 	const struct jsonread_node *r, *t;
 	size_t len, cut, last, bad = 0, good_tail = 0;
-	char *buf = slurp(FIXTURE, &len);
+	char *buf = tap_slurp(FIXTURE, &len);
 	int ret;
 
 	ret = parse_n(&doc, buf, len, NULL);
@@ -699,7 +679,7 @@ static void test_mutations(void)
 		"\"result\": {\"state\": \"running\", \"targets\": []}}\n",
 	};
 	size_t flen, i, cap, len, bad = 0, parsed = 0;
-	char *fixture = slurp(FIXTURE, &flen), *buf;
+	char *fixture = tap_slurp(FIXTURE, &flen), *buf;
 	int k, p;
 
 	cap = flen * 2 + 256;

@@ -23,23 +23,9 @@
 static char *slurp(const char *name, size_t *len)
 {
 	char path[256];
-	char *buf;
-	FILE *f;
-	long n;
 
 	snprintf(path, sizeof(path), "tests/fixtures/kmsg/%s", name);
-	f = fopen(path, "r");
-	if (!f)
-		tap_bail("cannot read %s", path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = calloc(1, (size_t)n + 1);
-	if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n)
-		tap_bail("cannot read %s", path);
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
+	return tap_slurp(path, len);
 }
 
 static void disk(struct kmsgwatch_disk *d, const char *name, int h, int c,

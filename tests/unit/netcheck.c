@@ -23,24 +23,6 @@
 
 #define FIXTURES "tests/fixtures/iperf3/"
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "re");
-	char *buf;
-	long n;
-
-	if (!f)
-		tap_bail("cannot open %s", path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = calloc(1, (size_t)n + 1);
-	if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n)
-		tap_bail("cannot read %s", path);
-	fclose(f);
-	return buf;
-}
-
 static void parse(struct netcheck *n, const char *json)
 {
 	memset(n, 0, sizeof(*n));
@@ -55,7 +37,7 @@ static int near(double x, double y)
 
 static void test_good(void)
 {
-	char *doc = slurp(FIXTURES "good.json"), *cut, *at;
+	char *doc = tap_slurp(FIXTURES "good.json", NULL), *cut, *at;
 	struct netcheck n;
 
 	parse(&n, doc);
@@ -94,7 +76,7 @@ static void test_good(void)
 
 static void test_errors(void)
 {
-	char *doc = slurp(FIXTURES "refused.json");
+	char *doc = tap_slurp(FIXTURES "refused.json", NULL);
 	char longer[600];
 	struct netcheck n;
 
