@@ -112,6 +112,20 @@ test_expect_success 'no stick (PXE): the results live at the server, complete' '
 	grep -qx "(.complete., True, True, \[\])" "$TEST_TMP/pxe.state"
 '
 
+test_expect_success 'a run cut off: finished at the next boot, and uploaded then' '
+	lab_init "$TEST_TMP/cut" && lab_disk ahci one 24 SN-LAB-E-ONE &&
+	lab_stick "" &&
+	LAB_EXTRA="-smbios type=1,serial=SN-LAB-E" LAB_UNTIL="00:00:06 " \
+		boot cut1 "kiln.duration=60s kiln.max-writes=0 kiln.checkpoint=2 kiln.interval=1" &&
+	LAB_EXTRA="-smbios type=1,serial=SN-LAB-E" \
+		boot cut2 "kiln.upload=$UP kiln.span=4M" &&
+	first=$(ls "$TEST_TMP/cut2.results/kiln-results/SN-LAB-E" | head -n 1) &&
+	[ "$(json_get "$NGINX_ROOT/SN-LAB-E/$first/result.json" \
+		"d[\"state\"]")" = interrupted ] &&
+	cmp "$TEST_TMP/cut2.results/kiln-results/SN-LAB-E/$first/result.json" \
+		"$NGINX_ROOT/SN-LAB-E/$first/result.json"
+'
+
 test_expect_success 'no stick, no server: a minute of asking, exit 3, nothing touched' '
 	lab_init "$TEST_TMP/lost" && lab_disk ahci one 24 SN-LAB-D-ONE &&
 	sum=$(md5sum <"$lab_dir/one.img") &&
