@@ -148,4 +148,25 @@ test_expect_success 'SIGINT stops cleanly: results say interrupted (exit 4)' '
 	grep_in "(interrupted)" "$TEST_TMP/int/summary.txt"
 '
 
+test_expect_success 'a 4Kn disk (4096-byte sectors): burnt, and its damage found' '
+	fallocate -l 32M /dev/shm/kiln-test-$$-4kn.img &&
+	test_at_exit "rm -f /dev/shm/kiln-test-$$-4kn.img" &&
+	k=$(losetup -f --show --direct-io=on --sector-size 4096 \
+		/dev/shm/kiln-test-$$-4kn.img) &&
+	test_at_exit "losetup -d $k" &&
+	[ "$(cat /sys/block/${k#/dev/}/queue/logical_block_size)" = 4096 ] &&
+	"$KILN" burn --destroy-data --mode write --out "$TEST_TMP/k1" "$k" \
+		>"$TEST_TMP/k1.out" 2>&1 &&
+	[ "$(json_get "$TEST_TMP/k1/result.json" \
+		"d[\"targets\"][0][\"logical_block_size\"]")" = 4096 ] &&
+	$poke /dev/shm/kiln-test-$$-4kn.img flip $((5 * M + 4100)) 0x01 &&
+	{ "$KILN" burn --mode verify --from "$TEST_TMP/k1" --out "$TEST_TMP/k2" \
+		"$k" >"$TEST_TMP/k2.out" 2>&1; test $? = 1; } &&
+	r="$TEST_TMP/k2/result.json" &&
+	[ "$(bad $((5 * M + 4096)) class)" = bitflip ] &&
+	{ "$KILN" burn --destroy-data --offset 512 "$k" 2>"$TEST_TMP/k3.err"
+	  test $? = 2; } &&
+	grep_in "multiples of its logical block size, 4096 bytes" "$TEST_TMP/k3.err"
+'
+
 test_done
