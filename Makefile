@@ -60,38 +60,56 @@ KILN_SRCS := \
 	tools/kiln/kmsg.c \
 	tools/kiln/kmsgwatch.c \
 	tools/kiln/lab.c \
+	tools/kiln/latency.c \
+	tools/kiln/links.c \
 	tools/kiln/machine.c \
 	tools/kiln/main.c \
 	tools/kiln/metrics.c \
 	tools/kiln/monitor.c \
 	tools/kiln/netcheck.c \
+	tools/kiln/notes.c \
 	tools/kiln/ocptv.c \
 	tools/kiln/ocptv_out.c \
 	tools/kiln/ocptv_step.c \
 	tools/kiln/options.c \
 	tools/kiln/pci.c \
+	tools/kiln/peers.c \
+	tools/kiln/peers_out.c \
 	tools/kiln/pciids.c \
 	tools/kiln/plan.c \
 	tools/kiln/probe.c \
+	tools/kiln/raidscan.c \
 	tools/kiln/record.c \
+	tools/kiln/reread.c \
 	tools/kiln/report.c \
+	tools/kiln/report_machine.c \
+	tools/kiln/report_zones.c \
 	tools/kiln/restore.c \
 	tools/kiln/result.c \
 	tools/kiln/run.c \
 	tools/kiln/safety.c \
+	tools/kiln/sampler.c \
+	tools/kiln/selftest.c \
 	tools/kiln/sensors.c \
 	tools/kiln/settings.c \
+	tools/kiln/signals.c \
+	tools/kiln/signals_judge.c \
+	tools/kiln/signals_out.c \
+	tools/kiln/signals_text.c \
 	tools/kiln/signature.c \
 	tools/kiln/smartjson.c \
+	tools/kiln/solo.c \
 	tools/kiln/subproc.c \
 	tools/kiln/summary.c \
 	tools/kiln/sysfs.c \
+	tools/kiln/tally.c \
 	tools/kiln/target.c \
 	tools/kiln/timing.c \
 	tools/kiln/unit.c \
 	tools/kiln/upload.c \
 	tools/kiln/version.c \
-	tools/kiln/worker.c
+	tools/kiln/worker.c \
+	tools/kiln/zones.c
 
 KILN_OBJS := $(KILN_SRCS:tools/kiln/%.c=$(OUT)/musl/%.o)
 HOST_OBJS := $(filter-out $(OUT)/host/main.o,$(KILN_SRCS:tools/kiln/%.c=$(OUT)/host/%.o))
@@ -104,17 +122,26 @@ UNIT_TESTS := \
 	jsonread \
 	judge \
 	kmsg \
+	latency \
+	links \
 	monitor \
 	metrics \
 	netcheck \
+	notes \
 	ocptv \
+	peers \
 	plan \
+	report \
+	reread \
 	result \
 	sensors \
 	settings \
+	signals \
 	signature \
 	smartjson \
-	unit
+	tally \
+	unit \
+	zones
 
 UNIT_BINS := $(UNIT_TESTS:%=$(OUT)/tests/%)
 
@@ -185,7 +212,7 @@ $(OUT)/tests/%: tests/unit/%.c tests/lib/tap.h $(HOST_OBJS)
 	$(call quiet,HOSTLD,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(HOST_CC) $(CFLAGS) $(SANITIZE) -o $@ $< $(HOST_OBJS) \
-		$(LIBURING_A) -lpthread
+		$(LIBURING_A) -lpthread -lm
 
 $(HOST_TOOLS): $(OUT)/tests/%: tests/lib/%.c $(HOST_OBJS)
 	$(call quiet,HOSTLD,$@)

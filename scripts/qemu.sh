@@ -8,6 +8,7 @@
 #					(the device's QEMU id is dev-NAME)
 #	lab_errors NAME SECTOR...	(reads there fail: QEMU's blkdebug)
 #	lab_readonly NAME		(the guest sees it write-protected)
+#	lab_throttle NAME BYTES		(at most BYTES a second: a slow disk)
 #	lab_stick [KILN.CFG TEXT]
 #	lab_usb IMAGE [KILN.CFG TEXT]	(a copy of a built stick, booted from)
 #	lab_boot "KERNEL ARGS" LOG	(returns when the guest powers off)
@@ -53,6 +54,9 @@ lab_disk () {
 		drive="if=none,id=d$lab_n,format=raw,cache=none,file.driver=blkdebug,file.config=$lab_dir/$name.blkdebug,file.image.filename=$img"
 	# lab_readonly NAME: the guest sees a write-protected disk.
 	[ -e "$lab_dir/$name.ro" ] && drive="$drive,readonly=on"
+	# lab_throttle NAME BYTES: the disk moves at most BYTES a second.
+	[ -e "$lab_dir/$name.bps" ] &&
+		drive="$drive,throttling.bps-total=$(cat "$lab_dir/$name.bps")"
 	lab_add -drive "$drive"
 	wwn=$(printf '0x5000c5%010x' "$lab_n")
 	case "$kind" in
@@ -90,6 +94,12 @@ lab_disk () {
 # lab_disk NAME.
 lab_readonly () {
 	: >"$lab_dir/$1.ro"
+}
+
+# lab_throttle NAME BYTES: disk NAME moves at most BYTES a second, read
+# and write together (QEMU's throttling.bps-total). Call before lab_disk.
+lab_throttle () {
+	echo "$2" >"$lab_dir/$1.bps"
 }
 
 # lab_errors NAME SECTOR...: reads of those 512-byte sectors of disk NAME

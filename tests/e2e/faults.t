@@ -38,7 +38,8 @@ test_expect_success 'the disk with read errors FAILs, with the error offsets' '
 	grep -q "$((10 * M))" "$TEST_TMP/offsets" &&
 	grep -q "$((20 * M))" "$TEST_TMP/offsets" &&
 	[ "$(t KILN-BAD mode)" = read ] &&
-	grep_in "sdb tested read-only: not proven blank: it could not be read at byte $((10 * M))" \
+	bad=$(t KILN-BAD name) &&
+	grep_in "$bad tested read-only: not proven blank: it could not be read at byte $((10 * M))" \
 		"$run/summary.txt" &&
 	grep_in "I/O errors, the first in read at byte $((10 * M))" "$run/summary.txt"
 '
@@ -58,8 +59,10 @@ test_expect_success 'GPT and ext4: tested read-only, byte for byte unchanged' '
 '
 
 test_expect_success 'boot 2: destroy-data names the GPT disk by serial' '
-	boot two "kiln.destroy-data=KILN-GPT kiln.exclude=KILN-BAD" &&
-	[ "$(result "d[\"exit_code\"]")" = 0 ]
+	boot two "kiln.destroy-data=KILN-GPT kiln.exclude=KILN-BAD,KILN-TYPO" &&
+	[ "$(result "d[\"exit_code\"]")" = 0 ] &&
+	grep_in "exclude names KILN-TYPO: no disk matches (a typo?)" \
+		"$TEST_TMP/two.log"
 '
 
 test_expect_success 'only that disk is written; ext4 is still untouched' '

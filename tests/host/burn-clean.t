@@ -35,7 +35,8 @@ test_expect_success 'report.html: the verdict, a row and a plot for every target
 	h="$TEST_TMP/run/report.html" &&
 	python3 -c "import html.parser,sys; html.parser.HTMLParser().feed(open(sys.argv[1]).read())" "$h" &&
 	grep -q "<h1>kiln burn: <span class=\"PASS\">PASS</span></h1>" "$h" &&
-	[ "$(grep -c "<svg" "$h")" -le 4 ] &&
+	[ "$(grep -c "<div class=\"cell\"" "$h")" = 8 ] &&
+	[ "$(grep -c "<svg" "$h")" -le 12 ] &&
 	[ "$(grep -c "<h2>loop" "$h")" = 4 ] &&
 	! grep -q "<script" "$h"
 '

@@ -68,6 +68,18 @@ test_expect_success 'verify without a run id' '
 test_expect_success 'not a block device or a file' '
 	usage_error "not a block device or a regular file" burn --mode read "$TEST_TMP"
 '
+test_expect_success 'a path that cannot name a target: exit 2, not 3' '
+	usage_error "t.img/: Not a directory" burn --mode read "$f/" &&
+	ln -s "$TEST_TMP/l2" "$TEST_TMP/l1" && ln -s "$TEST_TMP/l1" "$TEST_TMP/l2" &&
+	usage_error "Symbolic link loop" burn --mode read "$TEST_TMP/l1" &&
+	usage_error "not a block device or a regular file" burn --mode read /dev/zero
+'
+test_expect_success 'kiln probe: /dev/zero, a FIFO, a bad path are exit 2, never blank' '
+	mkfifo "$TEST_TMP/fifo" &&
+	usage_error "/dev/zero: not a block device or a regular file" probe /dev/zero &&
+	usage_error "fifo: not a block device or a regular file" probe "$TEST_TMP/fifo" &&
+	usage_error "Not a directory" probe "$f/"
+'
 test_expect_success 'a bad target after a new one: the new file goes again' '
 	usage_error "not a block device" burn --size 1M "$TEST_TMP/new.img" "$TEST_TMP"
 '

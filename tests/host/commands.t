@@ -67,6 +67,28 @@ test_expect_success 'kiln.net=1 on the kernel command line is a setting, not an 
 	"$KILN" settings --cmdline "$TEST_TMP/cmdline" >/dev/null
 '
 
+test_expect_success 'a command line file is read whole; a missing one is an error' '
+	{ head -c 9000 /dev/zero | tr "\\0" x; echo " kiln.passes=3"; } \
+		>"$TEST_TMP/long" &&
+	[ "$("$KILN" settings --cmdline "$TEST_TMP/long" --get passes)" = 3 ] &&
+	{ "$KILN" settings --cmdline "$TEST_TMP/none" >/dev/null \
+		2>"$TEST_TMP/e"; test $? = 2; } &&
+	grep_in "cannot read $TEST_TMP/none: No such file" "$TEST_TMP/e" &&
+	{ head -c 70000 /dev/zero | tr "\\0" x; } >"$TEST_TMP/huge" &&
+	{ "$KILN" settings --cmdline "$TEST_TMP/huge" >/dev/null \
+		2>"$TEST_TMP/e"; test $? = 2; } &&
+	grep_in "not a kernel command line" "$TEST_TMP/e"
+'
+
+test_expect_success 'a FIFO or a folder given as kiln.cfg is an error, never a hang' '
+	mkfifo "$TEST_TMP/fifo" &&
+	{ timeout 20 "$KILN" settings --config "$TEST_TMP/fifo" \
+		--cmdline "$TEST_TMP/fifo" >/dev/null; test $? != 124; } &&
+	{ "$KILN" settings --config "$TEST_TMP" --cmdline /dev/null \
+		>/dev/null 2>"$TEST_TMP/e"; test $? = 2; } &&
+	grep_in "cannot read $TEST_TMP: Is a directory" "$TEST_TMP/e"
+'
+
 test_expect_success 'kiln run with a bad setting exits 2 before discovery' '
 	printf "bs=3k\n" >"$TEST_TMP/kiln.cfg" &&
 	mkdir "$TEST_TMP/stick" &&

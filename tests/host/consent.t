@@ -3,8 +3,10 @@
 # case here once wrote a disk without consent; now each is refused (exit
 # 2, the reason named, the disk's sha256 unchanged): flag words that took
 # consent, data away from the fixed signature offsets, a kiln unit at byte
-# 0 hiding what follows, loop devices in use but not held, the same medium
-# twice, read-only devices, a mistyped device name.
+# 0 hiding what follows, loop devices in use but not held (also through a
+# hard link, a bind mount, a second loop device over the same file or a
+# device node outside /dev), a mounted btrfs, an active swap file, the
+# same medium twice, read-only devices, a mistyped device name.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/host.sh"
 
@@ -85,7 +87,9 @@ test_expect_success 'one byte in a sample: unknown data at that byte' '
 	make_loop u 256M && img=$(backing "$u") &&
 	at=$(( $(sample $((256 * M)) 25) + 12345 )) &&
 	$poke "$img" text $at "x" &&
-	refused "unknown data at byte $at" burn "$u"
+	refused "unknown data at byte $at" burn "$u" &&
+	make_loop u0 32M && $poke "$(backing "$u0")" text 123 "x" &&
+	refused "unknown data at byte 123" burn "$u0"
 '
 
 test_expect_success 'blank is proven by reading; 0xFF is blank too; mixed is not' '
@@ -161,10 +165,80 @@ test_expect_success 'a file backing a mounted loop device is in use' '
 	umount "$TEST_TMP/m" && [ "$(sha "$f")" = "$s" ]
 '
 
+test_expect_success 'a mounted image reached by a hard link or a bind mount is in use' '
+	mkdir "$TEST_TMP/hl" "$TEST_TMP/bind" "$TEST_TMP/m2" &&
+	f="$TEST_TMP/hl/fs.img" && truncate -s 32M "$f" && mkfs.ext4 -q -F "$f" &&
+	y=$(losetup -f --show "$f") && test_at_exit "losetup -d $y" &&
+	mount -o ro "$y" "$TEST_TMP/m2" && test_at_exit "umount -l $TEST_TMP/m2" &&
+	s=$(sha "$f") && ln "$f" "$TEST_TMP/hl/hard.img" &&
+	refused "it backs loop device $(basename "$y")" \
+		burn --destroy-data --span 1M "$TEST_TMP/hl/hard.img" &&
+	mount --bind "$TEST_TMP/hl" "$TEST_TMP/bind" &&
+	test_at_exit "umount -l $TEST_TMP/bind" &&
+	refused "it backs loop device $(basename "$y")" \
+		burn --destroy-data --span 1M "$TEST_TMP/bind/fs.img" &&
+	umount "$TEST_TMP/bind" && umount "$TEST_TMP/m2" && [ "$(sha "$f")" = "$s" ]
+'
+
+test_expect_success 'a second loop device over a mounted file is in use' '
+	f="$TEST_TMP/two.img" && truncate -s 32M "$f" && mkfs.ext4 -q -F "$f" &&
+	a=$(losetup -f --show "$f") && test_at_exit "losetup -d $a" &&
+	b=$(losetup -f --show "$f") && test_at_exit "losetup -d $b" &&
+	mount -o ro "$a" "$TEST_TMP/m2" && test_at_exit "umount -l $TEST_TMP/m2" &&
+	s=$(sha "$f") &&
+	refused "it is in use ($(basename "$b") is over the same file as $(basename "$a"), which is in use: $(basename "$a") is mounted at $TEST_TMP/m2" \
+		burn --destroy-data --span 1M "$b" &&
+	umount "$TEST_TMP/m2" && [ "$(sha "$f")" = "$s" ]
+'
+
+test_expect_success 'a loop device over a device node outside /dev: its disk is in use' '
+	make_loop nd 32M && mkfs.ext4 -q "$nd" &&
+	mknod "$TEST_TMP/node" b $(stat -c "0x%t 0x%T" "$nd" | xargs printf "%d %d") &&
+	y=$(losetup -f --show "$TEST_TMP/node") && test_at_exit "losetup -d $y" &&
+	mount -o ro "$y" "$TEST_TMP/m2" && test_at_exit "umount -l $TEST_TMP/m2" &&
+	s=$(sha "$nd") &&
+	refused "$(basename "$nd") backs loop device $(basename "$y")" \
+		burn --destroy-data --span 1M "$nd" &&
+	umount "$TEST_TMP/m2" && [ "$(sha "$nd")" = "$s" ]
+'
+
+test_expect_success 'a mounted btrfs is in use (its mount names no device number)' '
+	command -v mkfs.btrfs >/dev/null || { echo "no mkfs.btrfs: skipped"; return 0; } &&
+	make_loop bt 128M && mkfs.btrfs -q "$bt" >/dev/null 2>&1 &&
+	mount "$bt" "$TEST_TMP/m2" && test_at_exit "umount -l $TEST_TMP/m2" &&
+	"$KILN" probe "$bt" >"$TEST_TMP/probe" 2>&1 &&
+	grep -q "in-use" "$TEST_TMP/probe" &&
+	refused "it is in use ($(basename "$bt") is mounted at $TEST_TMP/m2" \
+		burn --destroy-data --span 1M "$bt" &&
+	umount "$TEST_TMP/m2"
+'
+
+test_expect_success 'an active swap file is in use (the kernel holds it, no process)' '
+	command -v swapon >/dev/null || { say "no swapon"; return 0; }
+	f="$TEST_TMP/swapfs.img" && truncate -s 64M "$f" && mkfs.ext4 -q -F "$f" &&
+	mkdir -p "$TEST_TMP/m3" && mount -o loop "$f" "$TEST_TMP/m3" &&
+	test_at_exit "umount -l $TEST_TMP/m3" &&
+	sw="$TEST_TMP/m3/swap file" &&
+	dd if=/dev/zero of="$sw" bs=1M count=16 status=none && chmod 600 "$sw" &&
+	mkswap -q "$sw" >/dev/null && swapon "$sw" &&
+	test_at_exit "swapoff \"$sw\"" && s=$(sha "$sw") &&
+	refused "it is used as swap ($sw)" burn --destroy-data --span 1M "$sw" &&
+	ln "$sw" "$TEST_TMP/m3/hard" &&
+	refused "it is used as swap" burn --destroy-data --span 1M "$TEST_TMP/m3/hard" &&
+	swapoff "$sw" && [ "$(sha "$sw")" = "$s" ]
+'
+
 test_expect_success 'a device open in another process is in use, the process named' '
 	make_loop op 16M &&
 	{ sleep 30 <"$op" & } && pid=$! && test_at_exit "kill $pid" &&
 	refused "open in sleep (pid $pid)" burn --destroy-data "$op" &&
+	kill $pid
+'
+
+test_expect_success 'a file open in another process through a hard link is in use' '
+	f="$TEST_TMP/held.img" && truncate -s 8M "$f" && ln "$f" "$TEST_TMP/held2.img" &&
+	{ sleep 30 <"$TEST_TMP/held2.img" & } && pid=$! && test_at_exit "kill $pid" &&
+	refused "open in sleep (pid $pid)" burn --destroy-data --span 1M "$f" &&
 	kill $pid
 '
 
@@ -184,7 +258,14 @@ test_expect_success 'the same medium twice is refused as such' '
 	refused "given twice: $t1 and $img are the same medium" burn "$t1" "$img" &&
 	t2=$(losetup -f --show --direct-io=on "$img") && test_at_exit "losetup -d $t2" &&
 	refused "given twice: $t1 and $t2 are the same medium" burn "$t1" "$t2" &&
-	refused "given twice: $t1 and $t1 are the same medium" burn "$t1" "$t1"
+	refused "given twice: $t1 and $t1 are the same medium" burn "$t1" "$t1" &&
+	f="$TEST_TMP/twice.img" && truncate -s 16M "$f" &&
+	for i in 1 2 3 4 5 6; do
+		refused "given twice: $f and $f are the same medium (file:$f)" \
+			burn --destroy-data "$f" "$f" || return 1
+	done &&
+	(cd "$TEST_TMP" && refused "given twice: $f and ./twice.img are the same medium (file:$f)" \
+		burn --size 16M --destroy-data "$f" ./twice.img)
 '
 
 test_expect_success 'a read-only device: a writing burn is refused, read runs' '

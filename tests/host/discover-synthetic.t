@@ -2,7 +2,8 @@
 # What QEMU cannot emulate, on small sysfs trees laid out as the kernel
 # lays them out: NVMe behind Intel VMD (a PCI domain of its own), a SAS
 # enclosure's slot, a SAS drive formatted with 520-byte sectors (capacity
-# 0), a PCIe link running below its maximum, a placeholder DMI serial.
+# 0), a PCIe link running below its maximum (and one a slot holds to its
+# own: not below it), a placeholder DMI serial.
 . "$(dirname "$0")/../lib/tap.sh"
 
 root="$TEST_TMP/root"
@@ -52,6 +53,11 @@ test_expect_success 'setup: a machine with VMD, SAS and an enclosure' '
 	pcidev $vmd/pci10000:00/10000:00:02.0 0x060400 0x8086 0x43b0 0 pcieport &&
 	nvme=$vmd/pci10000:00/10000:00:02.0/10000:01:00.0 &&
 	pcidev $nvme 0x010802 0x144d 0xa80a 0 nvme &&
+	attrs "$sys/devices/$vmd/pci10000:00/10000:00:02.0" \
+		"max_link_speed=8.0 GT/s PCIe" "max_link_width=4" &&
+	attrs "$sys/devices/$nvme" "current_link_speed=8.0 GT/s PCIe" \
+		"current_link_width=4" "max_link_speed=16.0 GT/s PCIe" \
+		"max_link_width=4" &&
 	attrs "$sys/devices/$nvme/nvme/nvme0" "serial=S5P2NG0R123456" \
 		"model=Samsung SSD 980 PRO 1TB" "firmware_rev=5B2QGXA7" &&
 	disk $nvme/nvme/nvme0 nvme0n1 259:0 1953525168 &&
@@ -110,6 +116,12 @@ test_expect_success 'a PCIe link below its maximum is marked, with its bandwidth
 	[ "$(j "[c[\"link_below_max\"] for c in d[\"controllers\"] if c[\"pci\"] == \"0000:00:03.0\"][0]")" = True ] &&
 	[ "$(j "[round(c[\"link_mbps_per_direction\"]) for c in d[\"controllers\"] if c[\"pci\"] == \"0000:00:03.0\"][0]")" = 3938 ] &&
 	grep_in "PCIe 8 GT/s x4 (max 8 GT/s x8) BELOW MAX" "$TEST_TMP/inv.txt"
+'
+
+test_expect_success 'a PCIe 4.0 drive in a 3.0 slot is at its best, not below it' '
+	[ "$(j "[c[\"link_below_max\"] for c in d[\"controllers\"] if c[\"pci\"] == \"10000:01:00.0\"][0]")" = False ] &&
+	grep -q "PCIe 8 GT/s x4 (max 16 GT/s x4)" "$TEST_TMP/inv.txt" &&
+	! grep "10000:01:00.0" "$TEST_TMP/inv.txt" | grep -q "BELOW MAX"
 '
 
 test_expect_success 'a placeholder DMI serial: the machine id is the MAC' '

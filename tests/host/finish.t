@@ -22,6 +22,45 @@ cut () {
 	[ ! -e "$d/result.json" ] && [ -e "$d/checkpoint-a.json" ]
 }
 
+test_expect_success 'a verify from a run cut off after its checkpoint: later passes are no loss' '
+	"$KILN" burn --checkpoint 1 --out "$TEST_TMP/l" --mode write --passes 100000 \
+		--bs 4k --qd 1 --size 8M "$TEST_TMP/l.img" >/dev/null 2>&1 &
+	pid=$! && i=0 &&
+	while [ $i -lt 300 ] && ! grep -q "\"last_pass_written\": \([2-9]\|[1-9][0-9]\)" \
+		"$TEST_TMP/l"/checkpoint-*.json 2>/dev/null; do
+		sleep 0.1; i=$((i + 1))
+	done &&
+	sleep 1 && kill -9 $pid && { wait $pid; true; } &&
+	"$KILN" burn --mode verify --from "$TEST_TMP/l" --out "$TEST_TMP/lv" \
+		"$TEST_TMP/l.img" >"$TEST_TMP/lv.out" 2>&1 &&
+	r="$TEST_TMP/lv/result.json" &&
+	[ "$(json_get "$r" "d[\"targets\"][0][\"verdict\"]")" = PASS ] &&
+	[ "$(json_get "$r" "d[\"targets\"][0][\"units_of_later_passes\"] > 0")" = True ] &&
+	grep_in "units hold a later pass of this run than pass" "$TEST_TMP/lv/summary.txt" &&
+	{ "$KILN" finish "$TEST_TMP/l" >/dev/null 2>&1; test $? = 4; } &&
+	"$KILN" burn --mode verify --from "$TEST_TMP/l" --out "$TEST_TMP/lf" \
+		"$TEST_TMP/l.img" >/dev/null 2>&1
+'
+
+test_expect_success 'a verify cut off is finished against its record; a missing disk never started' '
+	"$KILN" burn --out "$TEST_TMP/wn" --mode write --size 256M \
+		"$TEST_TMP/n1.img" "$TEST_TMP/n2.img" >/dev/null 2>&1 &&
+	mv "$TEST_TMP/n2.img" "$TEST_TMP/n2.gone" &&
+	"$KILN" burn --out "$TEST_TMP/vn" --mode verify --from "$TEST_TMP/wn" \
+		--bs 4k --qd 1 --checkpoint 1 >/dev/null 2>&1 &
+	pid=$! && i=0 &&
+	while [ $i -lt 300 ] && [ ! -e "$TEST_TMP/vn/checkpoint-b.json" ]; do
+		sleep 0.1; i=$((i + 1))
+	done &&
+	kill -9 $pid && { wait $pid; true; } &&
+	{ "$KILN" finish "$TEST_TMP/vn" >/dev/null 2>&1; test $? = 1; } &&
+	r="$TEST_TMP/vn/result.json" &&
+	[ "$(json_get "$r" "d[\"verified_from\"]")" = "$TEST_TMP/wn" ] &&
+	[ "$(json_get "$r" "d[\"targets\"][1][\"state\"]")" = "not started" ] &&
+	! grep -q "verified without the run record" "$TEST_TMP/vn/summary.txt" &&
+	rm -f "$TEST_TMP/n1.img" "$TEST_TMP/n2.gone"
+'
+
 test_expect_success 'a run killed with SIGKILL is finished: interrupted, exit 4' '
 	cut "$TEST_TMP/k" --size 256M --passes 1000 --max-writes 0 "$TEST_TMP/k.img" &&
 	{ "$KILN" finish "$TEST_TMP/k" >"$TEST_TMP/o" 2>&1; test $? = 4; } &&

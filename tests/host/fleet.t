@@ -352,21 +352,54 @@ test_expect_success 'cut and flipped result.json and checkpoints: rows, no crash
 	PY
 '
 
+# As nobody when root (root reads any folder), so that 000 means unreadable.
+AS=
+[ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null ||
+	AS="setpriv --reuid=65534 --regid=65534 --clear-groups"
+
+test_expect_success 'a hostile tree: FIFOs, a forged verdict, a formula, a locked folder' '
+	H="$TEST_TMP/hostile/kiln-results" && P="$R/m-pass/20261130T100000Z-00000000000000a1" &&
+	mkdir -p "$H/m-fifo/20261130T000000Z-00000000000000f1" "$H/m-locked" &&
+	mkfifo "$H/m-fifo/20261130T000000Z-00000000000000f1/result.json" \
+		"$H/m-fifo/20261130T000000Z-00000000000000f1/checkpoint-a.json" &&
+	cp -r "$P" "$H/m-locked/" &&
+	mkdir "$H/=cmd|calc!A0" && cp -r "$R/m-fail/20261130T110001Z-00000000000000b2" "$H/=cmd|calc!A0/" &&
+	mkdir -p "$H/m-verdict" && cp -r "$P" "$H/m-verdict/" &&
+	python3 - "$H/m-verdict/20261130T100000Z-00000000000000a1/result.json" <<-\PY &&
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	d["verdict"] = "<!--"
+	d["targets"][0]["verdict"] = "<u>"
+	json.dump(d, open(sys.argv[1], "w"))
+	PY
+	mkdir "$TEST_TMP/hp" && chmod 777 "$TEST_TMP/hp" &&
+	chmod -R go+rX "$TEST_TMP/hostile" && chmod go+x "$TEST_TMP" &&
+	chmod 000 "$H/m-locked" && test_at_exit "chmod 755 $H/m-locked" &&
+	timeout 60 $AS "$KILN" fleet --out "$TEST_TMP/hp" "$TEST_TMP/hostile" \
+		>"$TEST_TMP/hp.out" 2>&1 &&
+	grep_in "kiln fleet: 4 machines" "$TEST_TMP/hp.out" &&
+	grep -q "^\"'\''=cmd|calc!A0\"," "$TEST_TMP/hp/fleet.csv" &&
+	! grep -q "<!--\|<u>" "$TEST_TMP/hp/fleet.html" &&
+	python3 - "$TEST_TMP/hp/fleet.csv" <<-\PY
+	import csv, sys
+	by = {x["machine"]: x for x in csv.DictReader(open(sys.argv[1], newline=""))}
+	f, l, v = by["m-fifo"], by["m-locked"], by["m-verdict"]
+	assert f["state"] == "unreadable" and "not a regular file" in f["problem"], f
+	assert l["state"] == "unreadable", l
+	assert l["problem"] == "the folder cannot be read: Permission denied", l
+	assert v["verdict"] == "", v
+	PY
+'
+
 # What a person sees: the page as chromium renders it.
-CHROMIUM=/usr/bin/chromium
-if [ ! -x "$CHROMIUM" ]; then
-	test_skip "no $CHROMIUM (scripts/deps.list installs it)"
+. "$TOP/tests/lib/chromium.sh"
+if ! have_chromium; then
 	test_done
 	exit
 fi
 
 test_expect_success 'fleet.html in headless chromium: failing first, all there' '
-	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu \
-		--disable-quic --no-first-run --disable-background-networking \
-		--disable-component-update --disable-sync \
-		--user-data-dir="$TEST_TMP/chrome" \
-		--dump-dom "file://$PAGE/fleet.html" >"$TEST_TMP/dom.html" \
-		2>"$TEST_TMP/chrome.err" &&
+	render "$PAGE/fleet.html" "$TEST_TMP/dom.html" &&
 	python3 - "$TEST_TMP/dom.html" "$PAGE/fleet.csv" <<-\PY
 	import csv, sys
 	from html.parser import HTMLParser

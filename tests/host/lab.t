@@ -63,6 +63,17 @@ test_expect_success 'the Pushgateway holds the run over, its verdict and each di
 		"j[\"lab\"][\"metrics\"][\"pushes\"] >= 1")" = True ]
 '
 
+test_expect_success 'names that differ only in bytes that are not UTF-8 stay two series' '
+	ff=$(printf "$TEST_TMP/\\377.img") && fe=$(printf "$TEST_TMP/\\376.img") &&
+	{ "$KILN" burn --size 4M --interval 1 --metrics "$GW/" --out "$TEST_TMP/odd" \
+		"$ff" "$fe" >"$TEST_TMP/odd.out" 2>&1; test $? = 0; } &&
+	[ "$(field "$TEST_TMP/odd/result.json" \
+		"j[\"lab\"][\"metrics\"][\"failures\"]")" = 0 ] &&
+	gw_fetch m3 &&
+	gw_sample m3 kiln_disk_verdict 0 "machine=$machine" "disk=\\\\xff.img" &&
+	gw_sample m3 kiln_disk_verdict 0 "machine=$machine" "disk=\\\\xfe.img"
+'
+
 test_expect_success 'a failing disk: its verdict at the gateway, its files on the server' '
 	printf "x" | dd of="$TEST_TMP/a.img" bs=1 seek=409600 conv=notrunc \
 		2>/dev/null &&

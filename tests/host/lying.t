@@ -34,6 +34,33 @@ test_expect_success 'a disk reverted to its first pass FAILs the verify of the s
 	grep_in "lost flushed writes: 8192 units" "$TEST_TMP/v2/summary.txt"
 '
 
+test_expect_success 'without the record, writes lost where the pass is guessed still FAIL' '
+	make_lying g 8M && lying "$g" snapshot at-flush 1 &&
+	"$KILN" burn --mode write --passes 2 --max-writes 0 --out "$TEST_TMP/wg" \
+		"$g" >/dev/null 2>&1 &&
+	dd if="$g" of="$TEST_TMP/p2" bs=1M iflag=direct status=none &&
+	lying "$g" revert &&
+	dd if="$g" of="$TEST_TMP/p1" bs=1M iflag=direct status=none &&
+	python3 - "$TEST_TMP/p1" "$TEST_TMP/p2" "$TEST_TMP/wg/result.json" <<-\PY &&
+	# Pass 2 everywhere but at the units the pass is guessed from, which
+	# lost their pass 2 writes: the start, the middle and the end.
+	import json, sys
+	p1, p2 = open(sys.argv[1], "rb").read(), bytearray(open(sys.argv[2], "rb").read())
+	e = json.load(open(sys.argv[3]))["targets"][0]["region"]
+	assert len(e) == 1, e
+	off, n = e[0]["offset"], e[0]["length"]
+	for u in (0, n // 2 // 4096 * 4096, n - 4096):
+	    p2[off + u:off + u + 4096] = p1[off + u:off + u + 4096]
+	open(sys.argv[2], "wb").write(p2)
+	PY
+	dd if="$TEST_TMP/p2" of="$g" bs=1M oflag=direct conv=fsync status=none &&
+	id=$(json_get "$TEST_TMP/wg/result.json" "d[\"run_id\"]") &&
+	{ "$KILN" burn --mode verify --run-id "$id" --out "$TEST_TMP/vg" "$g" \
+		>"$TEST_TMP/o" 2>&1; test $? = 1; } &&
+	[ "$(v "$TEST_TMP/vg" verdict)" = FAIL ] &&
+	[ "$(v "$TEST_TMP/vg" units_of_later_passes)" = 0 ]
+'
+
 test_expect_success 'a volatile cache that keeps flushed data: PASS after a power cut' '
 	make_lying c 32M && lying "$c" cache on &&
 	"$KILN" burn --mode write --out "$TEST_TMP/wc" "$c" >/dev/null 2>&1 &&

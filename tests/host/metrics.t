@@ -113,4 +113,12 @@ test_expect_success 'a push the gateway refuses: said with its reason, not retri
 	grep -q "^stats: 0 pushed, 1 failed" "$out"
 '
 
+test_expect_success 'a long refusal (chunked, as Go sends it): its reason, not a chunk size' '
+	v=$(printf "v%.0s" $(seq 3000)) &&
+	printf "x{a=\"%s\"} 1\nx{a=\"%s\"} 2\n" "$v" "$v" >"$TEST_TMP/dup.prom" &&
+	{ timeout 60 "$TOP/out/tests/httpput" "$GW/metrics/job/dup" "$TEST_TMP/dup.prom" \
+		>"$out" 2>&1; test $? = 1; } &&
+	grep_in "HTTP 400 Bad Request: pushed metrics are invalid or inconsistent" "$out"
+'
+
 test_done

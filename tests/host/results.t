@@ -63,6 +63,17 @@ test_expect_success 'kill -9 on a full medium leaves a good checkpoint' '
 	PY
 '
 
+test_expect_success '--json with nowhere to go: said, exit 3, never 0' '
+	{ "$KILN" burn --json --size 4M "$TEST_TMP/j.img" >/dev/full 2>"$TEST_TMP/e"
+	  test $? = 3; } &&
+	grep_in "cannot write the results to standard output: No space left" "$TEST_TMP/e" &&
+	"$KILN" burn --json --out "$TEST_TMP/jo" --size 4M "$TEST_TMP/j.img" \
+		>/dev/full 2>"$TEST_TMP/e" &&
+	grep_in "standard output: No space left on device; they are in $TEST_TMP/jo" "$TEST_TMP/e" &&
+	"$KILN" burn --json --size 4M "$TEST_TMP/j.img" 2>/dev/null >"$TEST_TMP/j.json" &&
+	[ "$(json_get "$TEST_TMP/j.json" "d[\"exit_code\"]")" = 0 ]
+'
+
 test_expect_success 'a --span 4M burn of flash says nothing of passes it will not make' '
 	make_loop f 64M &&
 	"$KILN" burn --span 4M "$f" >"$TEST_TMP/o" 2>&1 &&

@@ -112,6 +112,15 @@ test_expect_success 'a server that accepts and never answers holds a request for
 	[ "$code" = 1 ] && grep_in "status 0: no answer in 1.5 s" "$out"
 '
 
+test_expect_success 'kiln burn to a server that never answers: the end waits 30 s in all' '
+	{ timeout 50 "$KILN" burn --upload "$(fake silent)/up/" --out "$TEST_TMP/sil" \
+		--size 4M "$TEST_TMP/sil.img" >"$TEST_TMP/sil.out" 2>&1; test $? = 0; } &&
+	grep_in "waiting for $(fake silent)/up/" "$TEST_TMP/sil.out" &&
+	python3 -c "import json, sys
+d = json.load(open(sys.argv[1]))
+assert d[\"lab\"][\"upload\"][\"not_arrived\"], d[\"lab\"]" "$TEST_TMP/sil/result.json"
+'
+
 test_expect_success 'a server that stops reading halfway through a body: the send gives up in time' '
 	put -t 2000 "$(fake half)/x" big.bin &&
 	[ "$code" = 1 ] &&

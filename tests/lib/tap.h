@@ -131,6 +131,36 @@ static char *tap_slurp(const char *path, size_t *len)
 	return buf;
 }
 
+/* Writes text to the file named by fmt; bails when it cannot. */
+__attribute__((format(printf, 2, 3), unused))
+static void tap_put(const char *text, const char *fmt, ...)
+{
+	char path[4096];
+	va_list ap;
+	FILE *f;
+
+	va_start(ap, fmt);
+	vsnprintf(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	f = fopen(path, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f))
+		tap_bail("cannot write %s", path);
+}
+
+/* Runs the shell command fmt makes; bails when it fails. */
+__attribute__((format(printf, 1, 2), unused))
+static void tap_sh(const char *fmt, ...)
+{
+	char cmd[8192];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	if (system(cmd) != 0)
+		tap_bail("failed: %s", cmd);
+}
+
 /*
  * Whether README.md (tests run from the top of the tree) holds text
  * exactly: tables in README are made by the code, and this holds them to

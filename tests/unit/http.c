@@ -264,6 +264,17 @@ int main(void)
 	tap_ok(bad("http://lab/%zz/", "%XX escape"), "a broken %%-escape");
 	tap_ok(bad("http://lab/?x=1", "query or fragment"), "a query");
 	tap_ok(bad("http://lab#top", "query or fragment"), "a fragment");
+	{
+		char url[600];
+
+		snprintf(url, sizeof(url), "http://lab/%0512d", 0);
+		tap_ok(bad(url, "a path of 513 bytes: at most 512, so that "
+			   "the machine id and the run folder kiln adds fit"),
+		       "a base path with no room left for kiln's part");
+		url[strlen(url) - 1] = 0;
+		tap_ok(good(url, "lab", "80", url + 10, 0),
+		       "... 512 bytes is room enough");
+	}
 
 	tap_ok(formats("http://lab:80/x/", "http://lab/x/") &&
 	       formats("http://[::1]:8080/", "http://[::1]:8080/") &&

@@ -6,15 +6,16 @@
  * run interrupted; a verify that found no pass on disk fails; a phase
  * whose slowest whole second fell far below its average warns (never
  * flush, never before ten seconds); SMART that failed or whose damage
- * rose fails, damage from before warns; of three or more like disks a far
- * slower one warns. A later WARN never lowers a FAIL, and a reason past
- * the cap still raises the verdict.
+ * rose fails, damage from before warns. A later WARN never lowers a
+ * FAIL, and a reason past the cap still raises the verdict. (Like disks
+ * are compared in tests/unit/peers.c.)
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "../lib/tap.h"
+#include "../lib/reasons.h"
 #include "judge.h"
 
 #define MB 1000000ull
@@ -48,16 +49,6 @@ static void steady(struct monitor_target *mt)
 	mt->max[PHASE_WRITE] = mt->max[PHASE_VERIFY] = 105;
 }
 
-static int has(const struct judge *j, const char *text)
-{
-	int i;
-
-	for (i = 0; i < j->nreasons; i++)
-		if (strstr(j->reasons[i], text))
-			return 1;
-	return 0;
-}
-
 static void show(const struct judge *j)
 {
 	int i;
@@ -72,7 +63,7 @@ static int check(const struct judge *j, int verdict, int nreasons,
 		 const char *text)
 {
 	int ok = j->verdict == verdict && j->nreasons == nreasons &&
-		 (!text || has(j, text));
+		 (!text || tap_has_reason(j, text));
 
 	if (!ok)
 		show(j);
@@ -168,7 +159,7 @@ static void test_bad_units(void)
 	s.bad_transient = 1;
 	judge_target(&s, NULL, &j);
 	tap_ok(check(&j, JUDGE_FAIL, 2, "1 bad units (1 misdirected)") &&
-	       has(&j, "1 bad units read back good: a fault in the data path"),
+	       tap_has_reason(&j, "1 bad units read back good: a fault in the data path"),
 	       "a bad unit that reads back good FAILs too, as the data path");
 
 	s.c.bad_units = 4294967295u;
@@ -383,11 +374,11 @@ static void test_health(void)
 	memset(&j, 0, sizeof(j));
 	judge_health(&b, &a, &j);
 	tap_ok(check(&j, JUDGE_FAIL, 5, "pending sectors rose from 0 to 1") &&
-	       has(&j, "offline uncorrectable sectors rose from 2 to 3") &&
-	       has(&j, "link CRC errors (cable, backplane or connector) rose "
+	       tap_has_reason(&j, "offline uncorrectable sectors rose from 2 to 3") &&
+	       tap_has_reason(&j, "link CRC errors (cable, backplane or connector) rose "
 		   "from 0 to 40") &&
-	       has(&j, "media and data integrity errors rose from 0 to 1") &&
-	       has(&j, "grown defects rose from 10 to 12"),
+	       tap_has_reason(&j, "media and data integrity errors rose from 0 to 1") &&
+	       tap_has_reason(&j, "grown defects rose from 10 to 12"),
 	       "every damage counter that rose FAILs, each named");
 
 	health_none(&b);
@@ -396,7 +387,8 @@ static void test_health(void)
 	memset(&j, 0, sizeof(j));
 	judge_health(&b, &a, &j);
 	tap_ok(check(&j, JUDGE_FAIL, 1, NULL) &&
-	       !strcmp(j.reasons[0], "NVMe critical warning 0x04"),
+	       !strcmp(j.reasons[0], "NVMe critical warning 0x04: NVM "
+		       "subsystem reliability degraded"),
 	       "an NVMe critical warning FAILs");
 	a.critical_warning = 0;
 	memset(&j, 0, sizeof(j));
@@ -451,137 +443,6 @@ static void test_health(void)
 		tap_ok(check(&j, JUDGE_FAIL, 2, "from before the run"),
 		       "a SMART WARN after an I/O error's FAIL leaves it FAIL");
 	}
-}
-
-static void peer(struct judge_peer *p, const char *model, double write,
-		 unsigned seconds)
-{
-	memset(p, 0, sizeof(*p));
-	p->model = model;
-	p->rate[PHASE_WRITE] = write;
-	p->seconds[PHASE_WRITE] = seconds;
-	p->rate[PHASE_VERIFY] = 200;
-	p->seconds[PHASE_VERIFY] = seconds;
-}
-
-/* Judges n peers from PASS; returns the verdicts as letters, "PPPW". */
-static const char *peers(const struct judge_peer *ps, int n, struct judge *js)
-{
-	static char out[16];
-	int i;
-
-	memset(js, 0, (size_t)n * sizeof(*js));
-	judge_peers(ps, js, n);
-	for (i = 0; i < n; i++)
-		out[i] = judge_name(js[i].verdict)[0];
-	out[n] = 0;
-	return out;
-}
-
-static void test_peers(void)
-{
-	struct judge_peer ps[6];
-	struct judge js[6];
-	const char *got;
-
-	peer(&ps[0], "ST4000NM", 200, 60);
-	peer(&ps[1], "ST4000NM", 210, 60);
-	peer(&ps[2], "ST4000NM", 190, 60);
-	peer(&ps[3], "ST4000NM", 50, 60);
-	got = peers(ps, 4, js);
-	tap_ok(!strcmp(got, "PPPW") && js[3].nreasons == 1 &&
-	       !strcmp(js[3].reasons[0], "slow write: 50 MB/s, 25% of the "
-		       "200 MB/s median of 4 like disks"),
-	       "three like disks and a slow one: the slow one WARNs (%s)", got);
-
-	got = peers(ps + 1, 3, js);
-	tap_ok(!strcmp(got, "PPW") && js[2].nreasons == 1 &&
-	       strstr(js[2].reasons[0], "median of 3 like disks"),
-	       "three like disks, one slow: it WARNs (%s)", got);
-
-	got = peers(ps + 2, 2, js);
-	tap_ok(!strcmp(got, "PP") && !js[1].nreasons,
-	       "two like disks are not compared (%s)", got);
-
-	peer(&ps[3], "ST4000NM", 101, 60);
-	got = peers(ps, 4, js);
-	tap_ok(!strcmp(got, "PPPP"),
-	       "a disk just over half the median is not slow (%s)", got);
-
-	peer(&ps[0], NULL, 200, 60);
-	peer(&ps[1], NULL, 200, 60);
-	peer(&ps[2], NULL, 200, 60);
-	peer(&ps[3], NULL, 10, 60);
-	got = peers(ps, 4, js);
-	tap_ok(!strcmp(got, "PPPP"),
-	       "files and loop devices (no model) are never compared (%s)",
-	       got);
-	peer(&ps[0], "", 200, 60);
-	peer(&ps[1], "", 200, 60);
-	peer(&ps[2], "", 200, 60);
-	peer(&ps[3], "", 10, 60);
-	got = peers(ps, 4, js);
-	tap_ok(!strcmp(got, "PPPP"), "...nor disks with an empty model (%s)",
-	       got);
-
-	peer(&ps[0], "A", 200, 60);
-	peer(&ps[1], "A", 200, 60);
-	peer(&ps[2], "A", 200, 60);
-	peer(&ps[3], "B", 10, 60);
-	peer(&ps[4], NULL, 10, 60);
-	got = peers(ps, 5, js);
-	tap_ok(!strcmp(got, "PPPPP"),
-	       "a slow disk of another model is not compared with these (%s)",
-	       got);
-
-	peer(&ps[3], "A", 10, 9);
-	got = peers(ps, 4, js);
-	tap_ok(!strcmp(got, "PPPP"),
-	       "a disk measured under 10 whole seconds is not compared (%s)",
-	       got);
-	peer(&ps[0], "A", 200, 60);
-	peer(&ps[1], "A", 10, 60);
-	peer(&ps[2], "A", 200, 5);
-	got = peers(ps, 3, js);
-	tap_ok(!strcmp(got, "PPP"),
-	       "...nor counted as a like disk: two measured are too few (%s)",
-	       got);
-
-	peer(&ps[0], "A", 200, 60);
-	peer(&ps[1], "A", 200, 60);
-	peer(&ps[2], "A", 200, 60);
-	peer(&ps[3], "A", 0, 60);
-	got = peers(ps, 4, js);
-	tap_ok(!strcmp(got, "PPPP"),
-	       "a phase a disk did not run is not slow (%s)", got);
-
-	peer(&ps[3], "A", 200, 60);
-	ps[3].rate[PHASE_FLUSH] = 0.1;
-	ps[3].seconds[PHASE_FLUSH] = 60;
-	ps[0].rate[PHASE_FLUSH] = ps[1].rate[PHASE_FLUSH] =
-		ps[2].rate[PHASE_FLUSH] = 500;
-	ps[0].seconds[PHASE_FLUSH] = ps[1].seconds[PHASE_FLUSH] =
-		ps[2].seconds[PHASE_FLUSH] = 60;
-	got = peers(ps, 4, js);
-	tap_ok(!strcmp(got, "PPPP"), "flush is never compared (%s)", got);
-
-	peer(&ps[3], "A", 200, 60);
-	ps[3].rate[PHASE_VERIFY] = 20;
-	ps[3].rate[PHASE_WRITE] = 20;
-	got = peers(ps, 4, js);
-	tap_ok(!strcmp(got, "PPPW") && js[3].nreasons == 2 &&
-	       strstr(js[3].reasons[0], "slow write") &&
-	       strstr(js[3].reasons[1], "slow verify"),
-	       "a disk slow in two phases has a reason for each (%s)", got);
-
-	memset(js, 0, sizeof(js));
-	js[3].verdict = JUDGE_FAIL;
-	judge_peers(ps, js, 4);
-	tap_ok(js[3].verdict == JUDGE_FAIL && js[3].nreasons == 2,
-	       "a slow disk that already FAILed stays FAIL");
-
-	judge_peers(ps, js, 0);
-	tap_ok(1, "no disks at all: nothing to compare, no crash");
 }
 
 static void test_rate(void)
@@ -650,7 +511,6 @@ int main(void)
 	test_verify();
 	test_unstable();
 	test_health();
-	test_peers();
 	test_rate();
 	test_order_and_cap();
 	return tap_done();

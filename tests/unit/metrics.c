@@ -206,9 +206,10 @@ static void test_text(void)
 		       run_families[i]);
 	tap_ok(all_lines_ok(), "text: every sample line is in the grammar");
 	tap_ok(has("kiln_disk_phase{disk=\"sda\",serial=\"S\\\"1\\\\2\","
-		   "model=\"M\\nX\",identity=\"serial:\xc3\xa9?!\"} 3\n"),
+		   "model=\"M\\nX\",identity=\"serial:\xc3\xa9\\\\xff!\"} 3\n"),
 	       "text: quotes, backslashes, newlines escaped; UTF-8 kept, "
-	       "other bytes '?'");
+	       "other bytes the text \\xNN, as fleet writes them: names "
+	       "that differ stay apart");
 	tap_ok(has("kiln_disk_written_bytes{disk=\"sda\",") &&
 	       has("} 1099511627776\n") &&
 	       has("kiln_disk_pass{disk=\"sda\",") && has("} 2\n"),
@@ -226,7 +227,7 @@ static void test_text(void)
 	tap_ok(has("kiln_disk_verdict{disk=\"sdb\",serial=\"B2\",model=\"Model "
 		   "B\",identity=\"wwn:0x5000c500a1b2c3d4\"} 0\n") &&
 	       has("kiln_disk_verdict{disk=\"sda\"") &&
-	       has("identity=\"serial:\xc3\xa9?!\"} 2\nkiln_disk_verdict") &&
+	       has("identity=\"serial:\xc3\xa9\\\\xff!\"} 2\nkiln_disk_verdict") &&
 	       has("kiln_run_verdict 2\n"),
 	       "text: an I/O error fails the disk and the run at once");
 	tap_ok(has("kiln_run_state 0\n") && has("kiln_run_disks 2\n") &&
@@ -246,6 +247,14 @@ static void test_text(void)
 	       "text: without counters the snapshots, without temperatures "
 	       "none; complete");
 	free(text);
+	r.disks[1].sig.temp_last = 38;
+	text = metrics_text(&r, NULL, NULL, &len);
+	tap_ok(text && samples("kiln_disk_temperature_celsius") == 1 &&
+	       has("kiln_disk_temperature_celsius{disk=\"sdb\",") &&
+	       has("} 38.0\n"),
+	       "text: without temperatures given, the signals' latest");
+	free(text);
+	r.disks[1].sig.temp_last = SIGNALS_NONE;
 	r.state = "interrupted";
 	text = metrics_text(&r, NULL, NULL, &len);
 	tap_ok(text && has("kiln_run_state 2\n"), "text: interrupted");

@@ -131,10 +131,9 @@ static void test_decision(void)
 	}
 }
 
-static void test_choose(void)
+/* Two controllers, five disks: one of each class, an NVMe one. */
+static void lab(void)
 {
-	struct settings s;
-
 	snprintf(ctrls[0].pci, sizeof(ctrls[0].pci), "0000:03:00.0");
 	snprintf(ctrls[0].driver, sizeof(ctrls[0].driver), "mpt3sas");
 	snprintf(ctrls[1].pci, sizeof(ctrls[1].pci), "0000:81:00.0");
@@ -149,6 +148,13 @@ static void test_choose(void)
 	     SAFETY_IN_USE);
 	disk(4, "nvme0n1", "S4EVNX0R1234", "eui.0025388b91b2c3d4",
 	     "Samsung SSD 980", 1, SAFETY_HAS_DATA);
+}
+
+static void test_choose(void)
+{
+	struct settings s;
+
+	lab();
 
 	settings_defaults(&s);
 	tap_ok(!strcmp(actions(&s), "WWR-R"), "by class: blank and kiln-data "
@@ -227,6 +233,67 @@ static void test_choose(void)
 	settings_free(&s);
 }
 
+/* Models and identities have blanks in them: they match as a whole. */
+static void test_blanks(void)
+{
+	const struct identity *ids[5];
+	struct settings s;
+	char out[600];
+	int i;
+
+	lab();
+	for (i = 0; i < 5; i++)
+		ids[i] = &disks[i].id;
+	settings_defaults(&s);
+	set(&s, "exclude", "Samsung SSD 980");
+	tap_ok(!strcmp(actions(&s), "WWR--"), "exclude by a model with "
+	       "spaces in it (%s)", actions(&s));
+	set(&s, "exclude", " samsung ssd 9* ,ZA1BLANK");
+	tap_ok(!strcmp(actions(&s), "-WR--"), "... as a glob, any case, "
+	       "among other items (%s)", actions(&s));
+	set(&s, "exclude", "sda sdb");
+	tap_ok(!strcmp(actions(&s), "--R-R"), "blanks still separate the "
+	       "words of an item that is not one name (%s)", actions(&s));
+	{
+		char list[600] = "";
+
+		for (i = 0; i < 20; i++)
+			strcat(list, "naa.5000c500deadbe00 ");
+		strcat(list, "sda nvme0n1");
+		set(&s, "exclude", list);
+		tap_ok(!strcmp(actions(&s), "-WR--"), "a blank separated list "
+		       "longer than a name is still read word by word (%s)",
+		       actions(&s));
+		plan_globs_unmatched(list, &inv, out, sizeof(out));
+		tap_ok(!strncmp(out, "naa.5000c500deadbe00, naa.", 26),
+		       "... and its words that match nothing are said (%.40s)",
+		       out);
+	}
+	plan_globs_unmatched("Samsung SSD 870, sda sdx, zz*,ST4000*", &inv,
+			     out, sizeof(out));
+	tap_ok(!strcmp(out, "Samsung SSD 870, sdx, zz*"), "globs that match "
+	       "no disk are named, a model whole (%s)", out);
+	plan_globs_unmatched("nvme0n1, mpt3sas", &inv, out, sizeof(out));
+	tap_ok(!out[0], "... none when every glob matches (%s)", out);
+	settings_free(&s);
+
+	settings_defaults(&s);
+	snprintf(disks[4].id.identity, sizeof(disks[4].id.identity),
+		 "serial:Samsung SSD 980:S4EVNX0R1234:ns1");
+	set(&s, "destroy-data", "serial:Samsung SSD 980:S4EVNX0R1234:ns1");
+	tap_ok(!strcmp(actions(&s), "WWR-W"), "consent by an identity with "
+	       "spaces in it, as kiln prints it (%s)", actions(&s));
+	plan_consent_unmatched(&s, ids, 5, out, sizeof(out));
+	tap_ok(!out[0], "... and it names a disk (%s)", out);
+	set(&s, "destroy-data", "S4EVNX0R1234 ZA9TYPO, Samsung SSD 980");
+	plan_consent_unmatched(&s, ids, 5, out, sizeof(out));
+	tap_ok(!strcmp(out, "ZA9TYPO, Samsung SSD 980"), "consent words that "
+	       "name no disk are named; a model is no consent (%s)", out);
+	tap_ok(!strcmp(actions(&s), "WWR-W"), "... the serial among them "
+	       "still is (%s)", actions(&s));
+	settings_free(&s);
+}
+
 /* README.md's safety table is plan_table()'s, character for character. */
 static void test_readme(void)
 {
@@ -249,6 +316,7 @@ int main(void)
 {
 	test_decision();
 	test_choose();
+	test_blanks();
 	test_readme();
 	return tap_done();
 }

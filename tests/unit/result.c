@@ -644,6 +644,9 @@ static void test_bad(const char *text, size_t len)
 	expect_error("no run id", "{\"schema\": \"kiln-result\", "
 		     "\"schema_version\": 2, \"run_id\": \"xyz\"}", -EBADMSG,
 		     "no run id");
+	expect_error("run id 0, which kiln never draws", "{\"schema\": "
+		     "\"kiln-result\", \"schema_version\": 2, \"run_id\": "
+		     "\"0000000000000000\"}", -EBADMSG, "no run id");
 	expect_error("a target without an identity", "{\"schema\": \"kiln-"
 		     "result\", \"schema_version\": 2, \"run_id\": \"ab\", "
 		     "\"targets\": [{\"size\": 1}]}", -EBADMSG,

@@ -21,26 +21,9 @@
 
 static char tmp[] = "/tmp/kiln-sensors-XXXXXX";
 
-static void run(const char *fmt, const char *arg)
-{
-	char cmd[PATH_MAX * 2];
-
-	snprintf(cmd, sizeof(cmd), fmt, arg, tmp);
-	if (system(cmd) != 0)
-		tap_bail("failed: %s", cmd);
-}
-
 static void put(const char *rel, const char *text)
 {
-	char path[PATH_MAX];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/server/sys/%s", tmp, rel);
-	f = fopen(path, "w");
-	if (!f)
-		tap_bail("cannot write %s", path);
-	fputs(text, f);
-	fclose(f);
+	tap_put(text, "%s/server/sys/%s", tmp, rel);
 }
 
 static const struct sensors_temp *temp_of(const struct sensors *s,
@@ -198,7 +181,8 @@ static void server(void)
 	       "a sample against itself: only the NVMe over its max");
 
 	/* The same machine later: the counters rose, the CPU got hot. */
-	run("cp -a %s/tests/fixtures/sensors/server %s/", getcwd(root, sizeof(root)));
+	tap_sh("cp -a %s/tests/fixtures/sensors/server %s/",
+	       getcwd(root, sizeof(root)), tmp);
 	put("devices/system/edac/mc/mc0/ce_count", "7\n");
 	put("devices/system/edac/mc/mc0/dimm0/dimm_ce_count", "7\n");
 	put("devices/system/edac/mc/mc1/csrow0/ue_count", "1\n");
@@ -311,10 +295,11 @@ int main(void)
 		tap_bail("mkdtemp: %s", strerror(errno));
 	if (!getcwd(cwd, sizeof(cwd)))
 		tap_bail("getcwd");
-	run("tar -xzf %s/tests/fixtures/sensors/qemu-q35.tar.gz -C %s", cwd);
+	tap_sh("tar -xzf %s/tests/fixtures/sensors/qemu-q35.tar.gz -C %s", cwd,
+	       tmp);
 	qemu();
 	server();
 	odd();
-	run("rm -rf %s %s", tmp);
+	tap_sh("rm -rf %s", tmp);
 	return tap_done();
 }

@@ -71,6 +71,8 @@ static int bad_line(const char *line, const char *want)
 
 	snprintf(copy, sizeof(copy), "%s", line);
 	ret = parse(&s, copy, args, &n, err, sizeof(err));
+	if (!ret)
+		ret = settings_check(&s, err, sizeof(err));
 	ok = ret == -EINVAL && strstr(err, want) && !strchr(err, '\n');
 	if (!ok)
 		tap_diag("'%s': ret %d, err '%s', want '%s'", line, ret, err,
@@ -201,6 +203,18 @@ int main(void)
 	       "destroy-data=LIST takes serials and identities");
 	settings_free(&s);
 
+	snprintf(line, sizeof(line), "--slow-warn 70 --slow-fail 0 "
+		 "--solo 2m x");
+	ret = parse(&s, line, args, &n, err, sizeof(err));
+	tap_ok(ret == 0 && s.slow_warn == 70 && s.slow_fail == 0 &&
+	       s.solo == 120 && n == 1,
+	       "--slow-warn and --slow-fail take percentages, --solo a time");
+	settings_free(&s);
+	settings_defaults(&s);
+	tap_ok(s.slow_warn == 85 && s.slow_fail == 50 && s.solo == 0,
+	       "by default: slow-warn 85%%, slow-fail 50%%, no solo phase");
+	settings_free(&s);
+
 	snprintf(line, sizeof(line), "--span quick x");
 	ret = parse(&s, line, args, &n, err, sizeof(err));
 	tap_ok(ret == 0 && s.quick && s.span == 3ull << 30,
@@ -228,10 +242,47 @@ int main(void)
 	       bad_line("--json=2 y", "bad value for --json") &&
 	       bad_line("--run-id xyz y", "bad value for --run-id") &&
 	       bad_line("--run-id 12345678901234567 y", "bad value for --run-id") &&
+	       bad_line("--mode verify --run-id 0000 y",
+			"bad value for --run-id") &&
 	       bad_line("--span quick:0 y", "bad value for --span") &&
 	       bad_line("--interval 0 y", "bad value for --interval") &&
-	       bad_line("--out= y", "bad value for --out"),
+	       bad_line("--out= y", "bad value for --out") &&
+	       bad_line("--slow-warn 0 y", "bad value for --slow-warn: '0' "
+			"(want a percentage, 1 to 100)") &&
+	       bad_line("--slow-warn 101 y", "bad value for --slow-warn") &&
+	       bad_line("--slow-warn 85% y", "bad value for --slow-warn") &&
+	       bad_line("--slow-fail 101 y", "bad value for --slow-fail") &&
+	       bad_line("--slow-fail -1 y", "bad value for --slow-fail") &&
+	       bad_line("--slow-fail 90 y", "bad value for --slow-fail: 90 "
+			"(above slow-warn, 85: ") &&
+	       bad_line("--slow-warn 40 --slow-fail 45 y", "bad value for "
+			"--slow-fail: 45 (above slow-warn, 40: ") &&
+	       bad_line("--solo 5x y", "bad value for --solo") &&
+	       bad_line("--solo 1h30 y", "bad value for --solo"),
 	       "every bad input is one line naming the option and the value");
+	tap_ok(bad_line("--sensors 1x y", "bad value for --sensors") &&
+	       bad_line("--sensors -5 y", "bad value for --sensors") &&
+	       bad_line("--temp-warn 151 y", "bad value for --temp-warn") &&
+	       bad_line("--temp-warn hot y", "bad value for --temp-warn") &&
+	       bad_line("--temp-warn -1 y", "bad value for --temp-warn") &&
+	       bad_line("--selftest medium y", "bad value for --selftest") &&
+	       bad_line("--selftest= y", "bad value for --selftest"),
+	       "signals: bad sensors, temp-warn and selftest values refused");
+	settings_defaults(&s);
+	tap_ok(s.sensors == 60 && s.temp_warn == 0 &&
+	       s.selftest == SETTINGS_SELFTEST_NONE &&
+	       settings_set(&s, settings_key("sensors"), "0", SOURCE_CFG, err,
+			    sizeof(err)) == 0 && s.sensors == 0 &&
+	       settings_set(&s, settings_key("sensors"), "5m", SOURCE_CFG, err,
+			    sizeof(err)) == 0 && s.sensors == 300 &&
+	       settings_set(&s, settings_key("temp-warn"), "55", SOURCE_CFG,
+			    err, sizeof(err)) == 0 && s.temp_warn == 55 &&
+	       settings_set(&s, settings_key("selftest"), "long", SOURCE_CFG,
+			    err, sizeof(err)) == 0 &&
+	       s.selftest == SETTINGS_SELFTEST_LONG,
+	       "signals: sensors=60, temp-warn=0, selftest=none by default; "
+	       "good values taken");
+	settings_free(&s);
 
 	settings_defaults(&s);
 	tap_ok(settings_set(&s, settings_key("qd"), "16", SOURCE_CFG, err,
@@ -372,6 +423,22 @@ int main(void)
 		tap_ok(p.n == 0 && s.countdown == 0 && s.qd == 4 &&
 		       s.bs == 131072, "a UTF-8 BOM and CR-only line endings "
 		       "(an old Mac editor) read as three lines");
+		settings_free(&s);
+
+		settings_defaults(&s);
+		{
+			static const char nul[] = "passes=2\n\0mode=read\n"
+						  "qd=4\nbs=4k\0x\n";
+			struct settings_problems q = { 0 };
+
+			options_cfg_text(&s, nul, sizeof(nul) - 1, &q);
+			tap_ok(q.n == 2 && strstr(q.text[0], "line 2: a NUL") &&
+			       strstr(q.text[1], "line 4: a NUL") &&
+			       s.qd == 4 && s.mode != SETTINGS_READ,
+			       "a NUL byte in kiln.cfg is an error on its line, "
+			       "and the lines after it are still read (%d: %s)",
+			       q.n, q.n ? q.text[0] : "");
+		}
 		settings_free(&s);
 
 		settings_defaults(&s);

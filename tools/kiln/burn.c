@@ -26,9 +26,11 @@
 #include "ocptv.h"
 #include "options.h"
 #include "report.h"
+#include "sampler.h"
 #include "result.h"
 #include "folder.h"
 #include "gate.h"
+#include "notes.h"
 #include "summary.h"
 #include "timing.h"
 
@@ -47,8 +49,11 @@ static struct engine_job *signal_job;
 static void on_signal(int sig)
 {
 	interrupted = 1;
-	if (signal_job)
+	if (signal_job) {
+		/* Lock-free: stops the confirming re-read too. */
+		atomic_store(&signal_job->stop, 1);
 		engine_wake(signal_job);
+	}
 	/* A second signal is the user insisting: let it kill. */
 	signal(sig, SIG_DFL);
 }
@@ -67,11 +72,13 @@ struct burn {
 	const char **labels;
 	struct unit_ctx *ctx;
 	struct monitor mon;
+	struct sampler smp;		/* the machine's own signals */
 	struct folder res;
 	int have_results;
 	struct lab *lab;		/* the lab's servers; NULL: none */
 	/* the console: stdout, or stderr under --json */
 	FILE *con;
+	uint64_t t0;			/* the first I/O: solo or burn */
 };
 
 uint64_t burn_new_run_id(void)
@@ -137,8 +144,7 @@ static void print_plan(struct burn *b)
 		fprintf(b->con, "%s\n",
 			d->t.direct ? "" : " (no O_DIRECT here)");
 	}
-	for (i = 0; i < r->nnotes; i++)
-		fprintf(b->con, "note: %s\n", r->notes[i]);
+	notes_print(r->notes, r->nnotes, b->con);
 	console_check(b);
 }
 
@@ -232,7 +238,7 @@ static void checkpoint(struct burn *b)
 
 	if (!b->have_results)
 		return;
-	b->r->elapsed_ns = timing_now_ns() - b->job.start_ns;
+	b->r->elapsed_ns = timing_now_ns() - b->t0;
 	doc = result_json(b->r, &len);
 	ret = doc ? folder_checkpoint(&b->res, doc, len) : -ENOMEM;
 	if (!ret)
@@ -294,6 +300,24 @@ static void sample(struct burn *b, uint64_t now)
 	for (i = 0; i < b->ne; i++)
 		engine_counters(b->ets[i], &b->counters[i]);
 	monitor_sample(&b->mon, now, b->counters);
+	links_sample(&b->r->links, b->burning, b->counters, b->ne, now);
+}
+
+/* Each disk read alone first (setting solo), a checkpoint after each. */
+static void solo_phase(struct burn *b)
+{
+	int i;
+
+	if (!b->s->solo)
+		return;
+	b->t0 = timing_now_ns();
+	b->r->started = time(NULL);
+	for (i = 0; i < b->r->n && !interrupted; i++) {
+		solo_read(b->r, &b->r->disks[i], &b->job, &interrupted, b->con);
+		console_check(b);
+		record_judge(b->r, 0, 0);
+		checkpoint(b);
+	}
 }
 
 /* Results folder, plan, SMART before, then the engine: 0 or an exit code. */
@@ -314,20 +338,6 @@ static int burn_start(struct burn *b)
 	if (!b->ctx || !b->ets || !b->burning || !b->counters || !b->labels) {
 		complain("out of memory");
 		return KILN_EXIT_CANNOT;
-	}
-	for (i = 0; i < r->n; i++) {
-		struct record_disk *d = &r->disks[i];
-
-		if (d->failed[0])
-			continue;
-		d->et = engine_target_new(&d->t, &d->ep);
-		if (!d->et) {
-			complain("out of memory");
-			return KILN_EXIT_CANNOT;
-		}
-		b->burning[b->ne] = d;
-		b->labels[b->ne] = d->label;
-		b->ets[b->ne++] = d->et;
 	}
 	unit_ctx_init(b->ctx, r->run_id);
 	b->job.bs = s->bs;
@@ -351,6 +361,22 @@ static int burn_start(struct burn *b)
 		}
 	}
 	read_health(b, 0);
+	sampler_start(&b->smp, r, NULL);
+	solo_phase(b);
+	for (i = 0; i < r->n; i++) {
+		struct record_disk *d = &r->disks[i];
+
+		if (d->failed[0])
+			continue;
+		d->et = engine_target_new(&d->t, &d->ep);
+		if (!d->et) {
+			complain("out of memory");
+			return KILN_EXIT_CANNOT;
+		}
+		b->burning[b->ne] = d;
+		b->labels[b->ne] = d->label;
+		b->ets[b->ne++] = d->et;
+	}
 	signal_job = &b->job;
 	ret = engine_start(&b->job, b->ets, b->ne);
 	if (ret < 0) {
@@ -359,7 +385,10 @@ static int burn_start(struct burn *b)
 		engine_join(b->ets, b->ne);
 		return KILN_EXIT_CANNOT;
 	}
-	r->started = time(NULL);
+	if (!b->t0) {
+		b->t0 = b->job.start_ns;
+		r->started = time(NULL);
+	}
 	if (monitor_init(&b->mon, b->labels, b->ne,
 			 b->have_results ? b->res.samples : NULL,
 			 b->job.start_ns) < 0) {
@@ -369,6 +398,7 @@ static int burn_start(struct burn *b)
 		return KILN_EXIT_CANNOT;
 	}
 	b->mon.duration_ns = b->job.duration_ns;
+	links_start(&r->links, b->job.start_ns);
 	/* The network beside the disks, while they are busy. */
 	if (s->iperf) {
 		r->have_net = 1;
@@ -402,7 +432,7 @@ static void burn_loop(struct burn *b)
 	struct record *r = b->r;
 	struct settings *s = b->s;
 	uint64_t next_sample, next_status, next_table, next_checkpoint, now;
-	char line[160];
+	char line[160], ctrls[2 * 160];
 	int running;
 
 	now = timing_now_ns();
@@ -422,6 +452,7 @@ static void burn_loop(struct burn *b)
 		if (now < next_sample && running && !interrupted)
 			continue;
 		sample(b, now);
+		sampler_tick(&b->smp);
 		if (r->have_net)
 			netcheck_poll(&r->net);
 		/* On a grid of whole seconds: no drift, whatever the work. */
@@ -430,6 +461,9 @@ static void burn_loop(struct burn *b)
 		if (now >= next_status && running) {
 			monitor_status(&b->mon, now, 0, line, sizeof(line));
 			fprintf(b->con, "%s\n", line);
+			links_status(&r->links, now, ctrls, sizeof(ctrls));
+			if (ctrls[0])
+				fprintf(b->con, "%s\n", ctrls);
 			if (b->lab) {
 				record_judge(r, 0, 0);
 				lab_tick(b->lab, r);
@@ -471,11 +505,14 @@ static int burn_finish(struct burn *b)
 	FILE *mem;
 	int i;
 
+	if (!interrupted)
+		reread_run(r, b->job.deadline_ns, &b->job.stop, b->con);
+	sampler_finish(&b->smp, b->con, &interrupted);
 	read_health(b, 1);
 	if (r->have_net)
 		netcheck_finish(&r->net, NETCHECK_SECONDS + 30);
 	r->ended = time(NULL);
-	r->elapsed_ns = timing_now_ns() - b->job.start_ns;
+	r->elapsed_ns = timing_now_ns() - b->t0;
 	for (i = 0; i < r->n; i++)
 		if (r->disks[i].t.fd >= 0 &&
 		    !target_path_current(&r->disks[i].t))
@@ -489,6 +526,16 @@ static int burn_finish(struct burn *b)
 			 "incomplete", b->res.dir);
 	}
 	record_judge(r, 1, interrupted);
+	for (i = 0; i < r->n; i++)
+		if (r->disks[i].snap.later_pass)
+			record_note(r, "%s: %u units hold a later pass of this "
+				    "run than pass %u, where its record ends: "
+				    "written after the record's last "
+				    "checkpoint (the run was cut off), they "
+				    "are the run's own and not a loss",
+				    r->disks[i].label,
+				    r->disks[i].snap.later_pass,
+				    r->disks[i].snap.verified_pass);
 
 	if (b->have_results) {
 		char *html;
@@ -555,8 +602,18 @@ static int burn_finish(struct burn *b)
 			r->lab.upload : r->out, r->results_lost ?
 			" (INCOMPLETE: some files could not be written)" : "");
 	console_check(b);
-	if (r->s->json && doc)
-		fwrite(doc, 1, dlen, stdout);
+	/* Without --out, standard output is where the results are. */
+	if (r->s->json && doc &&
+	    (fwrite(doc, 1, dlen, stdout) != dlen || fflush(stdout) ||
+	     ferror(stdout))) {
+		complain("cannot write the results to standard output: %s%s%s",
+			 strerror(errno), r->out ? "; they are in " : "",
+			 r->out ? r->out : "");
+		if (!r->out) {
+			r->results_lost = 1;
+			record_judge(r, 1, interrupted);
+		}
+	}
 	free(text);
 	free(doc);
 	return r->exit_code;
@@ -570,6 +627,7 @@ static void burn_free(struct burn *b, int keep_created)
 	monitor_free(&b->mon);
 	lab_free(b->lab);
 	b->lab = NULL;
+	sampler_free(&b->smp);
 	if (b->have_results)
 		folder_close(&b->res);
 	for (i = 0; i < r->n; i++) {
@@ -641,6 +699,9 @@ int burn_run(struct record *r)
 	code = open_folder(&b);
 	if (!code)
 		code = gate_open(r, b.s, &b.env);
+	/* Controllers and links: what the results hold the rates against. */
+	if (!code)
+		links_read(r, b.env.sysroot);
 	if (code) {
 		/* Nothing was written: files created for this run go again. */
 		if (b.have_results)

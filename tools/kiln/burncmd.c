@@ -43,6 +43,14 @@ int burncmd_add_recorded(struct record *r, const struct result_record *rec)
 		struct record_disk *d;
 		int missing = 0;
 
+		/* Read only in that run (has data, no consent): not written. */
+		if (!rd->last_written && (rd->ep.mode == ENGINE_READ ||
+					  rd->ep.mode == ENGINE_VERIFY)) {
+			record_note(r, "%s: only read in the recorded run, "
+				    "never written: nothing of it to verify",
+				    rd->path[0] ? rd->path : rd->identity);
+			continue;
+		}
 		if (!strncmp(rd->identity, "file:", 5)) {
 			snprintf(path, sizeof(path), "%s", rd->identity + 5);
 			missing = access(path, F_OK) < 0;
@@ -112,6 +120,15 @@ int burncmd_main(int argc, char **argv)
 		ret = result_load(s.from, &rec, err, sizeof(err));
 		if (ret) {
 			complain("%s", err);
+			ret = KILN_EXIT_USAGE;
+			goto out;
+		}
+		for (i = 0; i < rec.n && !rec.disks[i].last_written; i++)
+			;
+		if (i == rec.n) {
+			complain("%s records no pass written to any disk (a "
+				 "read or verify run?): nothing to verify; "
+				 "give the run folder of the write", s.from);
 			ret = KILN_EXIT_USAGE;
 			goto out;
 		}

@@ -66,7 +66,6 @@ int deadline_each(void (*fn)(void *item), void *items, size_t size, int n,
 		  uint64_t timeout_ns, int *done)
 {
 	struct shared *sh = calloc(1, sizeof(*sh));
-	pthread_condattr_t ca;
 	pthread_attr_t attr;
 	struct timespec end;
 	sigset_t all, old;
@@ -76,11 +75,7 @@ int deadline_each(void (*fn)(void *item), void *items, size_t size, int n,
 	if (!sh)
 		return -ENOMEM;
 	pthread_mutex_init(&sh->lock, NULL);
-	/* The monotonic clock: a clock step must not end the wait. */
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&sh->cond, &ca);
-	pthread_condattr_destroy(&ca);
+	timing_cond_init(&sh->cond);
 	sh->refs = 1;
 	sh->done = done;
 	pthread_attr_init(&attr);

@@ -385,7 +385,7 @@ static int classify_all(const struct discover_options *o,
 	return ret;
 }
 
-int discover_scan(const struct discover_options *o,
+int discover_tree(const struct discover_options *o,
 		  struct discover_inventory *inv)
 {
 	int ret;
@@ -397,10 +397,20 @@ int discover_scan(const struct discover_options *o,
 		ret = controllers(o, inv);
 	if (!ret)
 		ret = disks(o, inv);
-	if (!ret) {
+	if (!ret)
 		machine_id_choose(&inv->sys, inv->nics, inv->nnics);
+	if (ret)
+		discover_free(inv);
+	return ret;
+}
+
+int discover_scan(const struct discover_options *o,
+		  struct discover_inventory *inv)
+{
+	int ret = discover_tree(o, inv);
+
+	if (!ret)
 		ret = classify_all(o, inv);
-	}
 	if (ret)
 		discover_free(inv);
 	return ret;

@@ -66,6 +66,14 @@ int discover_scan(const struct discover_options *o,
 		  struct discover_inventory *inv);
 void discover_free(struct discover_inventory *inv);
 
+/*
+ * The same walk without classing any disk: the machine, its controllers
+ * and every disk as sysfs shows them, no disk opened or read (what the
+ * burn needs to know of its targets' controllers and links). 0 or -ENOMEM.
+ */
+int discover_tree(const struct discover_options *o,
+		  struct discover_inventory *inv);
+
 /* The environment safety_classify() needs, from the options. */
 struct safety_env discover_safety_env(const struct discover_options *o);
 

@@ -54,6 +54,7 @@ const char *engine_state_name(int state)
 	case STATE_STALLED: return "stalled";
 	case STATE_VANISHED: return "vanished";
 	case STATE_BROKEN: return "broken";
+	case STATE_NOT_STARTED: return "not started";
 	}
 	return "unknown";
 }
@@ -106,6 +107,7 @@ void engine_target_free(struct engine_target *et)
 	free(et->passes);
 	free(et->errors);
 	free(et->bad);
+	free(et->zones);
 	free(et->holes);
 	free(et->slot_since);
 	pthread_mutex_destroy(&et->lock);
@@ -153,6 +155,7 @@ int engine_snapshot(struct engine_target *et, struct engine_snap *s)
 	memcpy(s->bad_by_class, et->bad_by_class, sizeof(s->bad_by_class));
 	s->bad_transient = et->bad_transient;
 	s->not_written = et->not_written;
+	s->later_pass = et->later_pass;
 	s->verified_pass = et->verified_pass;
 	s->pass_found = et->pass_found;
 	s->region_writes = et->region_writes;
@@ -171,6 +174,11 @@ int engine_snapshot(struct engine_target *et, struct engine_snap *s)
 	s->nerrors = s->errors ? et->nerrors : 0;
 	s->bad = copy_of(et->bad, et->nbad, sizeof(*et->bad), &failed);
 	s->nbad = s->bad ? et->nbad : 0;
+	memcpy(s->latency, et->latency, sizeof(s->latency));
+	memcpy(s->slowest, et->slowest, sizeof(s->slowest));
+	s->nslowest = et->nslowest;
+	s->zones = copy_of(et->zones, et->nzones, sizeof(*et->zones), &failed);
+	s->nzones = s->zones ? et->nzones : 0;
 	pthread_mutex_unlock(&et->lock);
 	return failed ? -ENOMEM : 0;
 }
@@ -180,10 +188,12 @@ void engine_snap_free(struct engine_snap *s)
 	free(s->passes);
 	free(s->errors);
 	free(s->bad);
+	free(s->zones);
 	s->passes = NULL;
 	s->errors = NULL;
 	s->bad = NULL;
-	s->npasses = s->nerrors = s->nbad = 0;
+	s->zones = NULL;
+	s->npasses = s->nerrors = s->nbad = s->nzones = 0;
 }
 
 unsigned engine_saved(const struct engine_target *et,

@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "latency.h"
 #include "target.h"
 #include "unit.h"
 
@@ -40,6 +41,8 @@ enum engine_state {
 	STATE_STALLED,		/* a request outlived the deadline */
 	STATE_VANISHED,		/* the device went away */
 	STATE_BROKEN,		/* could not start: no memory, no ring */
+	/* FAILed before its burn: missing, shrunk, stalled while opened */
+	STATE_NOT_STARTED,
 };
 
 /* A region is up to a few extents: whole, or start, middle and end. */
@@ -89,6 +92,35 @@ struct engine_pass {
 	uint64_t ns;
 	uint64_t reached;	/* region position every request below tried */
 	int complete;		/* covered its whole region */
+};
+
+/*
+ * Throughput where it happens: each phase's region in ENGINE_ZONES zones,
+ * with the bytes moved in each and the time the disk was busy with them.
+ * A moment of busy time is shared by the requests then in flight, so a
+ * slow request makes its own zone slow, even on a disk that serves many
+ * requests at once.
+ */
+#define ENGINE_ZONES 100
+/* The phases whose zones are kept: the first two, then the latest. */
+#define ENGINE_ZONE_PHASES 32
+
+struct engine_zones {
+	uint32_t pass;
+	int phase;
+	int ended;		/* the phase ended; else it is under way */
+	uint64_t bytes[ENGINE_ZONES];
+	uint64_t ns[ENGINE_ZONES];
+};
+
+/* The slowest requests of a target, kept for the confirming re-read. */
+#define ENGINE_SLOWEST 20
+
+struct engine_slow {
+	uint64_t offset, length;	/* on the device */
+	uint64_t ns;			/* from submit to completion */
+	int phase;
+	uint32_t pass;
 };
 
 /* What a worker is asked to do with one target (plan.c fills it). */
@@ -150,6 +182,12 @@ struct engine_snap {
 	unsigned bad_transient;		/* bad units that read back good */
 	/* units unchecked: their write failed */
 	unsigned not_written;
+	/*
+	 * ENGINE_VERIFY: units of a later pass of this run than the one
+	 * expected, whole and at their own offset: written after the record
+	 * the verify came from (a run cut off after its last checkpoint).
+	 */
+	unsigned later_pass;
 	uint32_t verified_pass;		/* the pass the last check expected */
 	int pass_found;			/* ENGINE_VERIFY: pass read off disk */
 	unsigned region_writes;		/* whole-region writes done */
@@ -163,7 +201,36 @@ struct engine_snap {
 	unsigned nerrors;
 	struct engine_bad *bad;
 	unsigned nbad;
+	/* Request times by phase, and the slowest requests, slowest first. */
+	struct latency_hist latency[PHASES];
+	struct engine_slow slowest[ENGINE_SLOWEST];
+	unsigned nslowest;
+	struct engine_zones *zones;	/* in the order the phases ran */
+	unsigned nzones;
 };
+
+/* Where region position lin lies on the device, and how much follows. */
+static inline uint64_t engine_locate(const struct engine_plan *p, uint64_t lin,
+				     uint64_t *left)
+{
+	int i;
+
+	for (i = 0; i < p->next; i++) {
+		if (lin < p->ext[i].length) {
+			*left = p->ext[i].length - lin;
+			return p->ext[i].offset + lin;
+		}
+		lin -= p->ext[i].length;
+	}
+	*left = 0;
+	return 0;
+}
+
+/* Region bytes a zone covers: the last zone may cover fewer. */
+static inline uint64_t engine_zone_size(const struct engine_plan *p)
+{
+	return (p->region + ENGINE_ZONES - 1) / ENGINE_ZONES;
+}
 
 /*
  * A target's engine for t and plan (copied). NULL when out of memory. t

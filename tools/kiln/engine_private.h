@@ -48,6 +48,7 @@ struct engine_target {
 	unsigned bad_by_class[UNIT_CLASSES];
 	unsigned bad_transient;
 	unsigned not_written;
+	unsigned later_pass;
 	struct engine_saved *saved;
 	unsigned nsaved;
 	uint32_t verified_pass;
@@ -56,6 +57,12 @@ struct engine_target {
 	uint32_t last_written;
 	uint64_t last_reached;
 	char why[200];
+	/* What the worker's tally (tally.c) published: zones, latency. */
+	struct engine_zones *zones;
+	unsigned nzones, zones_cap;
+	struct latency_hist latency[PHASES];
+	struct engine_slow slowest[ENGINE_SLOWEST];
+	unsigned nslowest;
 
 	/* The worker's own: failed writes of the pass being verified. */
 	struct hole *holes;

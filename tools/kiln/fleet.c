@@ -212,6 +212,19 @@ static int add_run(struct fleet *fl, const char *dir, const char *machine,
 	return 0;
 }
 
+/* The last name of a path, as a machine's or a run's name. */
+static const char *base(const char *path, char *buf, size_t len)
+{
+	char *slash;
+
+	if (!realpath(path, buf))
+		snprintf(buf, len, "%s", path);
+	while ((slash = strrchr(buf, '/')) && !slash[1] && slash > buf)
+		*slash = 0;
+	slash = strrchr(buf, '/');
+	return slash && slash[1] ? slash + 1 : buf;
+}
+
 /*
  * The folders in dir (hidden ones and files passed over): with a machine,
  * its run folders are read; without, each is a machine's folder. With
@@ -225,8 +238,11 @@ static int each_folder(struct fleet *fl, const char *dir, const char *machine,
 	DIR *d = opendir(dir);
 	int ret = 0;
 
+	/* Unreadable: a row that says so (a machine's folder, or a tree's). */
 	if (!d)
-		return 0;
+		return only_is_run || errno == ENOENT || errno == ENOTDIR ? 0 :
+		       add_run(fl, dir, machine ? machine :
+			       base(dir, path, sizeof(path)), "");
 	while (!ret && (e = readdir(d))) {
 		if (e->d_name[0] == '.')
 			continue;
@@ -251,18 +267,6 @@ static int each_folder(struct fleet *fl, const char *dir, const char *machine,
 	}
 	closedir(d);
 	return ret;
-}
-
-static const char *base(const char *path, char *buf, size_t len)
-{
-	char *slash;
-
-	if (!realpath(path, buf))
-		snprintf(buf, len, "%s", path);
-	while ((slash = strrchr(buf, '/')) && !slash[1] && slash > buf)
-		*slash = 0;
-	slash = strrchr(buf, '/');
-	return slash && slash[1] ? slash + 1 : buf;
 }
 
 /* One ROOT, whichever of the layouts it is. */

@@ -5,7 +5,8 @@
  * fleet.html's table (README lists them). RFC 4180: a header line, CRLF
  * line ends, every text field quoted with its quotes doubled; names with
  * odd bytes are written as fleet_text() writes them, so each machine
- * stays one line whatever its folder is called.
+ * stays one line whatever its folder is called, and a cell a spreadsheet
+ * would run as a formula begins with '.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,60 +19,107 @@ static const char header[] =
 	"failed,failures,warnings,below_like_disks,kiln_version,run_id,"
 	"folder,checkpoint,checkpoint_age_s,runs,problem\r\n";
 
+/*
+ * A text cell opened: its text goes to the cell's own stream, and
+ * cell_end() writes it quoted. A spreadsheet runs a cell that begins with
+ * = + - @ (or a tab or CR before one) as a formula: such a cell begins
+ * with ' instead, as OWASP advises for CSV, so a folder named "=cmd|..."
+ * is shown, never run.
+ */
+struct cell {
+	FILE *mem;
+	char *text;
+	size_t len;
+};
+
+static FILE *cell_begin(struct cell *c)
+{
+	c->text = NULL;
+	c->len = 0;
+	c->mem = open_memstream(&c->text, &c->len);
+	return c->mem;
+}
+
+static void cell_end(FILE *f, struct cell *c, const char *after)
+{
+	if (c->mem && !fclose(c->mem) && c->text) {
+		fputc('"', f);
+		if (strchr("=+-@\t\r", c->text[0]) && c->text[0])
+			fputc('\'', f);
+		fputs(c->text, f);
+		fputc('"', f);
+	} else {
+		fputs("\"\"", f);
+	}
+	fputs(after, f);
+	free(c->text);
+}
+
+/* A text field, then after: "," or the line's end. */
+static void field_then(FILE *f, const char *s, const char *after)
+{
+	struct cell c;
+	FILE *m = cell_begin(&c);
+
+	if (m)
+		fleet_text(m, s ? s : "", FLEET_CSV);
+	cell_end(f, &c, after);
+}
+
 static void field(FILE *f, const char *s)
 {
-	fputc('"', f);
-	fleet_text(f, s ? s : "", FLEET_CSV);
-	fputs("\",", f);
+	field_then(f, s, ",");
 }
 
 /* The disks of one verdict, each with its reasons, " | " between. */
 static void disks(FILE *f, const struct fleet_run *r, const char *verdict,
 		  const char *first)
 {
+	struct cell c;
+	FILE *m = cell_begin(&c);
 	int i, n = 0;
 
-	fputc('"', f);
-	if (first) {
-		fleet_text(f, first, FLEET_CSV);
+	if (m && first) {
+		fleet_text(m, first, FLEET_CSV);
 		n++;
 	}
-	for (i = 0; i < r->n; i++) {
+	for (i = 0; m && i < r->n; i++) {
 		const struct fleet_disk *d = &r->disks[i];
 
 		if (strcmp(d->verdict, verdict))
 			continue;
-		fputs(n++ ? " | " : "", f);
-		fleet_disk_name(f, d, FLEET_CSV);
-		fputs(": ", f);
-		fleet_text(f, d->reasons, FLEET_CSV);
+		fputs(n++ ? " | " : "", m);
+		fleet_disk_name(m, d, FLEET_CSV);
+		fputs(": ", m);
+		fleet_text(m, d->reasons, FLEET_CSV);
 	}
-	fputs("\",", f);
+	cell_end(f, &c, ",");
 }
 
 static void slow(FILE *f, const struct fleet_run *r)
 {
+	struct cell c;
+	FILE *m = cell_begin(&c);
 	int i, n = 0;
 
-	fputc('"', f);
-	for (i = 0; i < r->n; i++) {
+	for (i = 0; m && i < r->n; i++) {
 		const struct fleet_disk *d = &r->disks[i];
 		int w = d->write_like && d->write_like < FLEET_LIKE_SLOW;
 		int v = d->read_like && d->read_like < FLEET_LIKE_SLOW;
 
 		if (!w && !v)
 			continue;
-		fputs(n++ ? " | " : "", f);
-		fleet_disk_name(f, d, FLEET_CSV);
-		fputs(":", f);
+		fputs(n++ ? " | " : "", m);
+		fleet_disk_name(m, d, FLEET_CSV);
+		fputs(":", m);
 		if (w)
-			fprintf(f, " write %.0f%%", d->write_like * 100);
+			fprintf(m, " write %.0f%%", d->write_like * 100);
 		if (v)
-			fprintf(f, "%s verify %.0f%%", w ? "," : "",
+			fprintf(m, "%s verify %.0f%%", w ? "," : "",
 				d->read_like * 100);
-		fputs(" of like disks", f);
+		fputs(" of like disks", m);
 	}
-	fputs("\",", f);
+	cell_end(f, &c, ",");
 }
 
 static void line(FILE *f, const struct fleet *fl, const struct fleet_machine *m)
@@ -103,9 +151,7 @@ static void line(FILE *f, const struct fleet *fl, const struct fleet_machine *m)
 	else
 		fputs(",,", f);
 	fprintf(f, "%d,", m->n);
-	fputc('"', f);
-	fleet_text(f, r->problem ? r->problem : "", FLEET_CSV);
-	fputs("\"\r\n", f);
+	field_then(f, r->problem, "\r\n");
 }
 
 char *fleet_csv_text(const struct fleet *fl, size_t *len)

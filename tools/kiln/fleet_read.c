@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -91,6 +92,18 @@ static double rate(const struct jsonread_node *t, const char *phase)
 			    "avg_mbps", 0);
 }
 
+/* The worse of two verdicts; "" when neither is one kiln writes. */
+static const char *worse(const char *a, const char *b)
+{
+	static const char *const order[] = { "FAIL", "WARN", "PASS" };
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (!strcmp(a, order[i]) || !strcmp(b, order[i]))
+			return order[i];
+	return "";
+}
+
 static void read_disk(const struct jsonread_node *t, int version,
 		      struct fleet_disk *d, int *oom)
 {
@@ -105,8 +118,9 @@ static void read_disk(const struct jsonread_node *t, int version,
 	d->wwn = member(t, version >= 2 ? "wwn" : "wwid", oom);
 	d->identity = member(t, "identity", oom);
 	d->size = jsonread_u64(t, "size", 0);
+	/* Only a verdict kiln writes: the page prints it as it is. */
 	snprintf(d->verdict, sizeof(d->verdict), "%s",
-		 jsonread_str(t, "verdict", ""));
+		 worse(jsonread_str(t, "verdict", ""), ""));
 	if (!strcmp(d->verdict, "WARN") || !strcmp(d->verdict, "FAIL"))
 		d->reasons = reasons(t, oom);
 	d->write_mbps = rate(t, "write");
@@ -143,16 +157,6 @@ static int state_of(const char *name)
 	return -1;
 }
 
-static const char *worse(const char *a, const char *b)
-{
-	static const char *const order[] = { "FAIL", "WARN", "PASS" };
-	int i;
-
-	for (i = 0; i < 3; i++)
-		if (!strcmp(a, order[i]) || !strcmp(b, order[i]))
-			return order[i];
-	return "";
-}
 
 /*
  * A kiln-result document (result.json, or a checkpoint's "result") into
@@ -196,7 +200,7 @@ static int read_doc(const struct jsonread_node *root, struct fleet_run *r,
 		r->pending_of = member(root, "pending_of", &oom);
 	r->results_lost = !jsonread_bool(root, "results_complete", 1);
 	snprintf(r->verdict, sizeof(r->verdict), "%s",
-		 jsonread_str(root, "verdict", ""));
+		 worse(jsonread_str(root, "verdict", ""), ""));
 
 	n = (int)jsonread_count(targets);
 	if (jsonread_type(targets) != JSONREAD_ARRAY)
@@ -350,8 +354,16 @@ int fleet_read_run(const char *dir, const char *machine, const char *name,
 	memset(r, 0, sizeof(*r));
 	if (reset(r, dir, machine, name))
 		return -ENOMEM;
+	/* A folder kiln may not read is on the page, not passed over. */
+	if (access(dir, R_OK | X_OK) < 0) {
+		r->state = FLEET_UNREADABLE;
+		r->problem = dupf("the folder cannot be read: ",
+				  strerror(errno), "");
+		return r->problem ? 0 : -ENOMEM;
+	}
 	snprintf(path, sizeof(path), "%s/result.json", dir);
-	have_result = stat(path, &st) == 0;
+	/* There but not readable is not "absent". */
+	have_result = stat(path, &st) == 0 || errno != ENOENT;
 	if (have_result) {
 		ret = jsonread_load(&doc, path, NULL, why, sizeof(why));
 		if (!ret)

@@ -285,11 +285,23 @@ int folder_read_checkpoint(const char *path, uint64_t *seq, char **doc,
 	size_t bytes, size = 0, cap = 0;
 	unsigned crc;
 	char *buf = NULL, *nl;
-	FILE *f = fopen(path, "re");
-	int ret = -EBADMSG;
+	/* Not blocking, a regular file only: a FIFO must not hang a reader. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), ret = -EBADMSG;
+	struct stat st;
+	FILE *f;
 
-	if (!f)
+	if (fd < 0)
 		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EBADMSG;
+	}
+	f = fdopen(fd, "r");
+	if (!f) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
 	for (;;) {
 		char *p;
 		size_t n;

@@ -57,7 +57,9 @@ static void refuse(const struct record_disk *d, const struct record_disk *twin)
 
 	if (twin)
 		complain("given twice: %s and %s are the same medium (%s)",
-			 twin->path, d->path, t->id.identity);
+			 twin < d ? twin->path : d->path,
+			 twin < d ? d->path : twin->path, t->id.identity[0] ?
+			 t->id.identity : twin->t.id.identity);
 	else if (t->safety.class == SAFETY_IN_USE)
 		complain("refusing to touch %s: it is in use (%s)", d->path,
 			 t->safety.why);
@@ -115,6 +117,12 @@ static int match_record(struct gate *b, struct record_disk *d)
 			 "%s)", d->path, b->r->from, d->t.id.identity);
 		return KILN_EXIT_USAGE;
 	}
+	if (!rd->last_written && (rd->ep.mode == ENGINE_READ ||
+				  rd->ep.mode == ENGINE_VERIFY)) {
+		complain("%s was only read in the run of %s, never written: "
+			 "nothing of it to verify", d->path, b->r->from);
+		return KILN_EXIT_USAGE;
+	}
 	p = &rd->ep;
 	for (e = 0; e < p->next; e++)
 		if (p->ext[e].offset + p->ext[e].length > end)
@@ -138,7 +146,7 @@ static int match_record(struct gate *b, struct record_disk *d)
 	d->ep.write_passes = 0;
 	d->ep.verify_pass = rd->last_written;
 	d->ep.verify_cut = rd->complete ? 0 : rd->last_reached;
-	if (!rd->complete)
+	if (!rd->complete && rd->last_written > 1)
 		record_note(b->r,
 			    "%s: pass %u was cut short at byte %llu of its "
 			    "region: what it reached is checked for pass %u, "
@@ -146,6 +154,12 @@ static int match_record(struct gate *b, struct record_disk *d)
 			    d->path, rd->last_written,
 			    (unsigned long long)rd->last_reached,
 			    rd->last_written, rd->last_written - 1);
+	else if (!rd->complete)
+		record_note(b->r,
+			    "%s: pass 1 was cut short at byte %llu of its "
+			    "region: what it reached is checked; the rest "
+			    "was never written and is not read",
+			    d->path, (unsigned long long)rd->last_reached);
 	return 0;
 }
 
@@ -246,6 +260,29 @@ static void say_unmatched(struct gate *b)
 	free(ids);
 }
 
+/* Disks the record has written that no target named: not verified, said. */
+static void say_unnamed(struct record *r)
+{
+	const struct result_record *rec = r->record;
+	int i, k;
+
+	for (i = 0; i < rec->n; i++) {
+		const struct result_disk *rd = &rec->disks[i];
+
+		if (!rd->last_written)
+			continue;
+		for (k = 0; k < r->n; k++)
+			if (!strcmp(r->disks[k].t.id.identity, rd->identity))
+				break;
+		if (k == r->n)
+			record_note(r, "%s (%s) is in the run record but was "
+				    "not named: not verified (name no target "
+				    "to verify every disk of the record)",
+				    rd->path[0] ? rd->path : rd->identity,
+				    rd->identity);
+	}
+}
+
 /* The one decision for each opened target: 0, or exit 2 on a refusal. */
 static int decide(struct gate *b, int command,
 		       const struct opening *opened)
@@ -262,9 +299,12 @@ static int decide(struct gate *b, int command,
 		if (d->failed[0])
 			/* missing, or stalled: a FAIL already */
 			continue;
-		/* Named twice: the second O_EXCL open only said "busy". */
-		for (k = 0; k < i && !twin; k++)
-			if (r->disks[k].t.fd >= 0 &&
+		/*
+		 * Named twice: the open that lost (O_EXCL, the lock; opens
+		 * run at once, so either one) only said "busy".
+		 */
+		for (k = 0; k < (opened[i].ret ? r->n : i) && !twin; k++)
+			if (k != i && r->disks[k].t.fd >= 0 &&
 			    (opened[i].ret ?
 			     target_names_same(d->path, &r->disks[k].t) :
 			     target_same(&r->disks[k].t, &d->t)))
@@ -272,9 +312,7 @@ static int decide(struct gate *b, int command,
 		ret = opened[i].ret;
 		if (ret && !twin) {
 			complain("%s", opened[i].err);
-			return ret == -ENOENT || ret == -ENOTBLK ||
-			       ret == -EBUSY || ret == -EISDIR ||
-			       ret == -EACCES ? KILN_EXIT_USAGE :
+			return target_bad_name(ret) ? KILN_EXIT_USAGE :
 			       KILN_EXIT_CANNOT;
 		}
 		if (r->record && !twin) {
@@ -307,6 +345,8 @@ static int decide(struct gate *b, int command,
 		}
 	}
 	say_unmatched(b);
+	if (r->record)
+		say_unnamed(r);
 	/* kiln run does not touch these after all (opened[] is done with). */
 	for (i = 0; i < r->n; i++)
 		if (!r->disks[i].failed[0] &&
@@ -356,7 +396,8 @@ int gate_open(struct record *r_, struct settings *s_,
 			record_note(r, "%s created, %llu bytes", d->path,
 				    (unsigned long long)s->size);
 		if (s->size && !d->t.created && d->t.kind == TARGET_FILE)
-			record_note(r, "%s exists: --size does not resize it",
+			record_note(r, "%s: an existing file, which --size "
+				    "does not resize",
 				    d->path);
 	}
 	label_disks(r);

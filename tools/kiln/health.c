@@ -7,15 +7,9 @@
  * smartctl's text is kept whole in the results for a person to read.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "health.h"
@@ -94,42 +88,20 @@ void health_parse(const char *text, struct health *h)
 	}
 }
 
-/* A running smartctl: its pid and the read end of its output. */
-struct child {
-	pid_t pid;
-	int fd;
-	size_t cap;
-};
-
-static int start(const char *smartctl, const char *dev, struct child *c)
-{
-	char *argv[] = { (char *)smartctl, "-H", "-A", (char *)dev, NULL };
-
-	return subproc_start(smartctl, argv, 1, &c->pid, &c->fd);
-}
-
-/* Reads what one smartctl has to say now; 0 at its end (or no memory). */
-static int drain(struct child *c, struct health *h)
-{
-	return subproc_read(c->fd, &h->text, &h->len, &c->cap);
-}
-
 int health_read_many(const char *smartctl, const char *const *devs, int n,
 		     unsigned timeout_s, struct health *hs)
 {
-	struct child *c = calloc((size_t)n + 1, sizeof(*c));
-	struct pollfd *p = calloc((size_t)n + 1, sizeof(*p));
-	struct timespec t0, now;
-	int i, open_ = 0, ret = 0;
+	struct subproc_job *jobs = calloc((size_t)n + 1, sizeof(*jobs));
+	char *(*argv)[5] = calloc((size_t)n + 1, sizeof(*argv));
+	int i, ret;
 
 	for (i = 0; i < n; i++) {
 		memset(&hs[i], 0, sizeof(hs[i]));
 		health_parse("", &hs[i]);
 	}
-	if (!c || !p) {
-		free(c);
-		free(p);
-		return -ENOMEM;
+	if (!jobs || !argv) {
+		ret = -ENOMEM;
+		goto out;
 	}
 	if (access(smartctl, X_OK) < 0) {
 		ret = -errno;
@@ -137,53 +109,31 @@ int health_read_many(const char *smartctl, const char *const *devs, int n,
 	}
 	/* All at once: one after another takes minutes on 60 disks. */
 	for (i = 0; i < n; i++) {
-		c[i].fd = -1;
-		if (devs[i] && start(smartctl, devs[i], &c[i]) == 0)
-			open_++;
-	}
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while (open_) {
-		int k = 0, j;
-
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (now.tv_sec - t0.tv_sec >= (time_t)timeout_s) {
-			/* A disk that hangs SMART must not hang kiln. */
-			ret = -ETIMEDOUT;
-			break;
-		}
-		for (i = 0; i < n; i++)
-			if (c[i].fd >= 0)
-				p[k++] = (struct pollfd){ .fd = c[i].fd,
-							  .events = POLLIN };
-		if (poll(p, (nfds_t)k, 1000) <= 0)
+		if (!devs[i])
 			continue;
-		for (j = 0; j < k; j++) {
-			if (!p[j].revents)
-				continue;
-			for (i = 0; i < n && c[i].fd != p[j].fd; i++)
-				;
-			if (i == n || drain(&c[i], &hs[i]))
-				continue;
-			close(c[i].fd);
-			c[i].fd = -1;
-			open_--;
-		}
+		argv[i][0] = (char *)smartctl;
+		argv[i][1] = "-H";
+		argv[i][2] = "-A";
+		argv[i][3] = (char *)devs[i];
+		jobs[i].argv = argv[i];
+		jobs[i].err = SUBPROC_STDERR_PIPE;
 	}
+	ret = subproc_many(jobs, n, timeout_s * 1000);
 	for (i = 0; i < n; i++) {
-		if (!devs[i] || !c[i].pid)
-			continue;
-		if (c[i].fd >= 0) {
-			kill(c[i].pid, SIGKILL);
-			close(c[i].fd);
-		} else if (hs[i].text) {
+		if (jobs[i].done && jobs[i].out) {
+			hs[i].text = jobs[i].out;
+			hs[i].len = jobs[i].len;
 			health_parse(hs[i].text, &hs[i]);
 			hs[i].ran = hs[i].len > 0;
+		} else {
+			free(jobs[i].out);
 		}
-		waitpid(c[i].pid, NULL, 0);
 	}
+	if (ret == -ENOENT)
+		ret = 0;
 out:
-	free(c);
-	free(p);
+	free(jobs);
+	free(argv);
 	return ret;
 }
 

@@ -124,6 +124,7 @@ int http_parse_head(const char *buf, size_t len, struct http_result *res)
 		printable(res->reason, sizeof(res->reason), p + 3, eol);
 		res->type[0] = 0;
 		res->length = -1;
+		res->chunked = 0;
 		for (p = eol + 1; p < end; p = eol + 1) {
 			eol = memchr(p, '\n', (size_t)(end - p));
 			if ((v = header(p, eol, "Content-Length"))) {
@@ -134,6 +135,8 @@ int http_parse_head(const char *buf, size_t len, struct http_result *res)
 					res->length = l;
 			} else if ((v = header(p, eol, "Content-Type"))) {
 				printable(res->type, sizeof(res->type), v, eol);
+			} else if ((v = header(p, eol, "Transfer-Encoding"))) {
+				res->chunked = !strncasecmp(v, "chunked", 7);
 			}
 		}
 		return (int)(off + hlen);
@@ -391,10 +394,17 @@ static void status_line(struct http_result *res)
 
 	if (res->body_len && !strncasecmp(res->type, "text/plain", 10) &&
 	    n > 0 && (size_t)n + 3 < sizeof(res->error)) {
+		const char *text = res->body;
 		char first[200];
 
-		printable(first, sizeof(first), res->body,
-			  res->body + strcspn(res->body, "\n"));
+		/* Chunked (a Go server's long answers): past its size line. */
+		if (res->chunked) {
+			size_t eol = strcspn(text, "\n");
+
+			text += text[eol] ? eol + 1 : eol;
+		}
+		printable(first, sizeof(first), text,
+			  text + strcspn(text, "\n"));
 		if (first[0])
 			snprintf(res->error + n, sizeof(res->error) - (size_t)n,
 				 ": %s", first);

@@ -34,6 +34,7 @@ struct http_result {
 	char error[240];	/* one line for people; "" after a 2xx */
 	char type[64];		/* the answer's Content-Type */
 	long long length;	/* its Content-Length, -1 when not said */
+	int chunked;		/* Transfer-Encoding: chunked */
 	size_t got;		/* body bytes read (up to length) */
 	size_t body_len;	/* of which kept in body */
 	char body[1024];	/* the start of the body, NUL-terminated */

@@ -170,8 +170,11 @@ static int parse_path(const char *p, struct http_url *u, char *err,
 			return -EINVAL;
 		}
 	}
-	if (n >= sizeof(u->path)) {
-		say(err, len, "the path is too long");
+	/* Room kept for what kiln adds: the machine id, the run folder. */
+	if (n > HTTP_URL_BASE_MAX) {
+		say(err, len, "a path of %zu bytes: at most %d, so that the "
+		    "machine id and the run folder kiln adds fit", n,
+		    HTTP_URL_BASE_MAX);
 		return -EINVAL;
 	}
 	memcpy(u->path, p, n);

@@ -12,6 +12,8 @@
 
 #define HTTP_URL_HOST_MAX 256
 #define HTTP_URL_PATH_MAX 1024
+/* A base path given: the rest of HTTP_URL_PATH_MAX is for kiln's part. */
+#define HTTP_URL_BASE_MAX 512
 
 /* What the settings upload= and metrics= hold, checked and split. */
 struct http_url {

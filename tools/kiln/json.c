@@ -159,6 +159,18 @@ void json_num(struct json *j, const char *key, double v)
 		put(j, "null", 4);
 }
 
+void json_i64_list(struct json *j, const char *key, const int64_t *v,
+		   size_t n)
+{
+	size_t i;
+
+	lead(j, key);
+	put(j, "[", 1);
+	for (i = 0; i < n; i++)
+		putf(j, "%s%lld", i ? ", " : "", (long long)v[i]);
+	put(j, "]", 1);
+}
+
 void json_bool(struct json *j, const char *key, int v)
 {
 	lead(j, key);

@@ -28,6 +28,9 @@ void json_u64(struct json *j, const char *key, uint64_t v);
 void json_i64(struct json *j, const char *key, int64_t v);
 void json_num(struct json *j, const char *key, double v);
 void json_bool(struct json *j, const char *key, int v);
+/* A list of numbers on one line: [1, 2, 3], for long series. */
+void json_i64_list(struct json *j, const char *key, const int64_t *v,
+		   size_t n);
 void json_null(struct json *j, const char *key);
 
 /* The document, NUL-terminated, owned by the caller; NULL on failure. */

@@ -28,7 +28,8 @@ int jsonread_load(struct jsonread **doc, const char *path,
 	int fd, ret;
 
 	*doc = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* Not blocking: a FIFO in a results tree must not hang a reader. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0 || fstat(fd, &st) < 0) {
 		ret = -errno;
 		goto err;
@@ -36,6 +37,12 @@ int jsonread_load(struct jsonread **doc, const char *path,
 	if (S_ISDIR(st.st_mode)) {
 		ret = -EISDIR;
 		goto err;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		ret = -EINVAL;
+		if (err && errlen)
+			snprintf(err, errlen, "not a regular file");
+		goto out;
 	}
 	/* Read one byte past the limit, to tell "too big" from "just fits". */
 	if (st.st_size > 0 && (uint64_t)st.st_size <= max)

@@ -12,14 +12,13 @@
 #include <string.h>
 
 #include "judge.h"
+#include "smartjson.h"
 #include "timing.h"
 
 /* A second below this share of its phase's average is a dip. */
 #define UNSTABLE_SHARE 0.2
 /* ...counted once the phase has run this many whole seconds. */
 #define UNSTABLE_MIN_SECONDS 10
-/* A disk below this share of its like disks' median is slow. */
-#define SLOW_SHARE 0.5
 
 const char *judge_name(int verdict)
 {
@@ -91,6 +90,10 @@ void judge_target(const struct engine_snap *et, const struct monitor_target *mt,
 	switch (state) {
 	case STATE_BROKEN:
 		judge_reason(j, JUDGE_FAIL, "could not be tested: %s", et->why);
+		return;
+	case STATE_NOT_STARTED:
+		judge_reason(j, JUDGE_FAIL, "%s", et->why[0] ? et->why :
+			     "not started");
 		return;
 	case STATE_STALLED:
 		judge_reason(j, JUDGE_FAIL, "stalled: %s", et->why);
@@ -171,6 +174,7 @@ void judge_health(const struct health *before, const struct health *after,
 					   .critical_warning = -1,
 					   .grown_defects = -1};
 	const struct health *b = before && before->ran ? before : &none;
+	char words[160];
 
 	if (!after || !after->ran)
 		return;
@@ -188,56 +192,8 @@ void judge_health(const struct health *before, const struct health *after,
 		after->media_errors, 1);
 	counter(j, "grown defects", b->grown_defects, after->grown_defects, 1);
 	if (after->critical_warning > 0)
-		judge_reason(j, JUDGE_FAIL, "NVMe critical warning 0x%02llx",
-		       after->critical_warning);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-void judge_peers(const struct judge_peer *peers, struct judge *js, int n)
-{
-	double *rates = calloc((size_t)n + 1, sizeof(*rates));
-	int i, k, p;
-
-	if (!rates)
-		return;
-	for (p = PHASE_WRITE; p <= PHASE_READ; p++) {
-		if (p == PHASE_FLUSH)
-			continue;
-		for (i = 0; i < n; i++) {
-			const struct judge_peer *me = &peers[i];
-			double mine = me->rate[p], median;
-			int like = 0;
-
-			if (!me->model || !me->model[0] || mine <= 0 ||
-			    me->seconds[p] < UNSTABLE_MIN_SECONDS)
-				continue;
-			for (k = 0; k < n; k++) {
-				const struct judge_peer *o = &peers[k];
-
-				if (o->model && !strcmp(o->model, me->model) &&
-				    o->rate[p] > 0 &&
-				    o->seconds[p] >= UNSTABLE_MIN_SECONDS)
-					rates[like++] = o->rate[p];
-			}
-			if (like < 3)
-				continue;
-			qsort(rates, (size_t)like, sizeof(*rates), cmp_double);
-			median = rates[like / 2];
-			if (mine < SLOW_SHARE * median)
-				judge_reason(
-					&js[i], JUDGE_WARN,
-					"slow %s: %.0f MB/s, "
-					"%.0f%% of the %.0f MB/s median of %d "
-					"like disks",
-					engine_phase_name(p), mine,
-					100 * mine / median, median, like);
-		}
-	}
-	free(rates);
+		judge_reason(j, JUDGE_FAIL, "NVMe critical warning 0x%02llx: %s",
+			     after->critical_warning,
+			     smartjson_critical_text(after->critical_warning,
+						     words, sizeof(words)));
 }

@@ -31,19 +31,6 @@ void judge_target(const struct engine_snap *s, const struct monitor_target *mt,
 void judge_health(const struct health *before, const struct health *after,
 		  struct judge *j);
 
-/* What judge_peers() compares of one disk. */
-struct judge_peer {
-	const char *model;	/* NULL or "": not hardware (a file, a loop) */
-	double rate[PHASES];	/* average MB/s per phase, 0: did not run */
-	unsigned seconds[PHASES];	/* whole seconds measured per phase */
-};
-
-/*
- * Compares like disks (same model, three or more, each measured for a
- * while): one far slower than the others is a WARN.
- */
-void judge_peers(const struct judge_peer *peers, struct judge *js, int n);
-
 /* The phase's average MB/s over all passes, 0 when it did not run. */
 double judge_phase_rate(const struct engine_snap *s, int phase);
 

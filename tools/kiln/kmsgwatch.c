@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Description: the kernel's log watched for the disks under test (see
- * kmsgwatch.h): /dev/kmsg read without blocking, each trouble line
- * attributed to the disks it names and counted.
+ * kmsgwatch.h): each disk's names read from sysfs, /dev/kmsg read without
+ * blocking, each trouble line attributed to the disks it names and
+ * counted.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,12 +17,123 @@
 #include <unistd.h>
 
 #include "kmsgwatch.h"
+#include "sensors.h"
+#include "sysfs.h"
 
 void kmsgwatch_disk_init(struct kmsgwatch_disk *d)
 {
 	memset(d, 0, sizeof(*d));
 	d->host = d->channel = d->target = d->lun = -1;
 	d->ata = d->nvme = -1;
+}
+
+/* "hostN", "H:C:T:L", "ataN", "nvmeN" in a sysfs path. */
+static void path_names(const char *path, struct kmsgwatch_disk *kd)
+{
+	const char *p = path;
+
+	while ((p = strchr(p, '/'))) {
+		int h, c, t, l, n, end = 0;
+
+		p++;
+		if (sscanf(p, "host%d%n", &n, &end) == 1 &&
+		    (p[end] == '/' || !p[end]))
+			kd->host = n;
+		else if (sscanf(p, "%d:%d:%d:%d%n", &h, &c, &t, &l, &end) == 4
+			 && (p[end] == '/' || !p[end])) {
+			kd->host = h;
+			kd->channel = c;
+			kd->target = t;
+			kd->lun = l;
+		} else if (sscanf(p, "ata%d%n", &n, &end) == 1 &&
+			   (p[end] == '/' || !p[end])) {
+			kd->ata = n;
+		} else if (sscanf(p, "nvme%d%n", &n, &end) == 1 &&
+			   (p[end] == '/' || !p[end])) {
+			kd->nvme = n;
+		}
+	}
+}
+
+/* mpt3sas_cm0, ioc0: how an HBA's driver names itself in its lines. */
+static void hba_name(const char *sysroot, struct kmsgwatch_disk *kd)
+{
+	char dir[PATH_MAX], proc[32];
+	long id;
+
+	if (kd->host < 0)
+		return;
+	snprintf(dir, sizeof(dir), "%s/class/scsi_host/host%d", sysroot,
+		 kd->host);
+	sysfs_attr_tidy(dir, "proc_name", proc, sizeof(proc));
+	id = sysfs_attr_long(dir, "unique_id", -1);
+	if (id < 0)
+		return;
+	if (!strcmp(proc, "mpt3sas") || !strcmp(proc, "mpt2sas"))
+		snprintf(kd->hba, sizeof(kd->hba), "%s_cm%ld", proc, id);
+	else if (!strncmp(proc, "mpt", 3))
+		snprintf(kd->hba, sizeof(kd->hba), "ioc%ld", id);
+}
+
+/* real: .../nvme-subsys0/nvme0n1; becomes .../nvme/nvme0, its first path. */
+static void first_controller(char *real, size_t len)
+{
+	char dir[PATH_MAX], link[PATH_MAX * 2], **names;
+	char *slash = strrchr(real, '/');
+	int n, i, k;
+
+	if (!slash)
+		return;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - real), real);
+	names = sysfs_list(dir, &n);
+	for (i = 0; i < n; i++) {
+		for (k = 4; isdigit((unsigned char)names[i][k]); k++)
+			;
+		if (strncmp(names[i], "nvme", 4) || k == 4 || names[i][k])
+			continue;
+		snprintf(link, sizeof(link), "%s/%s", dir, names[i]);
+		if (realpath(link, dir))
+			snprintf(real, len, "%s", dir);
+		break;
+	}
+	sysfs_list_free(names, n);
+}
+
+int kmsgwatch_disk_read(const char *sysroot, const char *name,
+		       struct kmsgwatch_disk *kd, char *devpath, size_t len)
+{
+	char link[PATH_MAX], real[PATH_MAX], rroot[PATH_MAX], spd[32];
+	size_t root = strlen(sysroot);
+
+	kmsgwatch_disk_init(kd);
+	snprintf(kd->name, sizeof(kd->name), "%s", name);
+	devpath[0] = 0;
+	/* class/block has partitions too; block/ is older, disks only. */
+	snprintf(link, sizeof(link), "%s/class/block/%s", sysroot, name);
+	if (!realpath(link, real)) {
+		snprintf(link, sizeof(link), "%s/block/%s", sysroot, name);
+		if (!realpath(link, real))
+			return -ENOENT;
+	}
+	/*
+	 * An NVMe namespace of several paths hangs from its subsystem, not
+	 * from PCI: its first controller stands for it.
+	 */
+	if (!strstr(real, "/pci") && !strncmp(name, "nvme", 4))
+		first_controller(real, sizeof(real));
+	if (realpath(sysroot, rroot) && !strncmp(real, rroot, strlen(rroot)))
+		root = strlen(rroot);
+	snprintf(devpath, len, "%s", real + root);
+	path_names(devpath, kd);
+	sensors_pci_path(devpath, kd->pci, KMSGWATCH_PCI_PATH);
+	hba_name(sysroot, kd);
+	if (kd->ata >= 0) {
+		snprintf(link, sizeof(link), "%s/class/ata_link/link%d",
+			 sysroot, kd->ata);
+		if (sysfs_attr(link, "sata_spd", spd, sizeof(spd)) > 0)
+			kd->sata_gbps = strtod(spd, NULL);
+	}
+	return 0;
 }
 
 static int pci_on_path(const char *pci, const struct kmsgwatch_disk *d)

@@ -39,6 +39,15 @@ struct kmsgwatch_disk {
 void kmsgwatch_disk_init(struct kmsgwatch_disk *d);
 
 /*
+ * A block device's names from its sysfs folder under sysroot (name: sdb,
+ * nvme0n1); devpath gets its device path below sysroot, as sensors.h
+ * takes it (for an NVMe namespace of several paths, its controller's).
+ * 0 or -ENOENT.
+ */
+int kmsgwatch_disk_read(const char *sysroot, const char *name,
+			struct kmsgwatch_disk *d, char *devpath, size_t len);
+
+/*
  * Whether names n name disk d: 2 when they name the disk itself (its
  * block name, SCSI address or target, ATA port, NVMe controller), 1 when
  * what it hangs from (its SCSI host, a PCI function on its path, its

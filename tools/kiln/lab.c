@@ -36,13 +36,34 @@
 /* Between two tries of a server that does not answer yet. */
 #define LAB_REACH_EVERY_S 5
 
+/* Files refused by a full queue that are named one by one. */
+#define LAB_DROPPED_MAX 16
+
 struct lab {
 	struct upload *up;
 	struct metrics *m;
 	const char *dir;	/* the local run folder */
-	unsigned wait_ms;
+	unsigned wait_ms;	/* the end's whole wait, settle and finish */
+	uint64_t wait_end;	/* when it is over: set by lab_settle */
 	FILE *con;
+	/* files the queue would not take: never sent, said at the end */
+	struct record_lost dropped[LAB_DROPPED_MAX];
+	int ndropped;
 };
+
+/*
+ * What is left of the end's wait. lab_settle may take two thirds of it,
+ * so the last files (result.json, the summary) still get a try.
+ */
+static unsigned wait_left(const struct lab *l, int settling)
+{
+	uint64_t now = timing_now_ns();
+	uint64_t left = l->wait_end > now ? (l->wait_end - now) / 1000000 : 0;
+
+	if (settling)
+		left = left * 2 / 3;
+	return (unsigned)left;
+}
 
 void lab_machine_id(char *out, size_t len)
 {
@@ -160,6 +181,31 @@ void lab_start(struct lab **lp, struct record *r, FILE *con)
 	*lp = l;
 }
 
+/* A file the queue would not take: never silent, never "arrived". */
+static void dropped(struct lab *l, const char *name, int err)
+{
+	struct record_lost *d = &l->dropped[l->ndropped < LAB_DROPPED_MAX ?
+					    l->ndropped : LAB_DROPPED_MAX - 1];
+
+	complain("upload: %s not queued: %s", name, err == -ENOBUFS ?
+		 "the queue stayed full" : strerror(-err));
+	if (l->ndropped < LAB_DROPPED_MAX)
+		l->ndropped++;
+	snprintf(d->name, sizeof(d->name), "%s", name);
+	snprintf(d->why, sizeof(d->why), "never sent: %s", err == -ENOBUFS ?
+		 "the upload queue stayed full" : strerror(-err));
+}
+
+/* A newer copy of a dropped file was taken: that one is not lost. */
+static void taken(struct lab *l, const char *name)
+{
+	int i;
+
+	for (i = 0; i < l->ndropped; i++)
+		if (!strcmp(l->dropped[i].name, name))
+			l->dropped[i--] = l->dropped[--l->ndropped];
+}
+
 void lab_put(struct lab *l, const char *name, const void *data, size_t len)
 {
 	int ret;
@@ -172,8 +218,10 @@ void lab_put(struct lab *l, const char *name, const void *data, size_t len)
 		upload_flush(l->up, LAB_DRAIN_MS, say, l->con);
 		ret = upload_put_data(l->up, name, data, len);
 	}
-	if (ret && ret != -ENOBUFS)
-		complain("upload: %s not queued: %s", name, strerror(-ret));
+	if (ret)
+		dropped(l, name, ret);
+	else
+		taken(l, name);
 	lab_say(l);
 }
 
@@ -192,8 +240,10 @@ void lab_put_file(struct lab *l, const char *name)
 		upload_flush(l->up, LAB_DRAIN_MS, say, l->con);
 		ret = upload_put_file(l->up, name, path);
 	}
-	if (ret && ret != -ENOBUFS)
-		complain("upload: %s not queued: %s", name, strerror(-ret));
+	if (ret)
+		dropped(l, name, ret);
+	else
+		taken(l, name);
 }
 
 void lab_tick(struct lab *l, struct record *r)
@@ -205,21 +255,30 @@ void lab_tick(struct lab *l, struct record *r)
 	lab_say(l);
 }
 
-/* What has not arrived, into the record. */
+static void add_lost(struct record *r, const struct record_lost *one)
+{
+	struct record_lost *grown = realloc(r->lab.lost,
+					    (size_t)(r->lab.nlost + 1) *
+					    sizeof(*grown));
+
+	if (grown) {
+		r->lab.lost = grown;
+		r->lab.lost[r->lab.nlost++] = *one;
+	}
+}
+
+/* What has not arrived, into the record: never queued, then never sent. */
 static void keep_lost(struct lab *l, struct record *r)
 {
-	struct record_lost one, *grown;
+	struct record_lost one;
+	int i;
 
 	r->lab.nlost = 0;
-	while (upload_lost(l->up, r->lab.nlost, one.name, sizeof(one.name),
-			   one.why, sizeof(one.why)) == 0) {
-		grown = realloc(r->lab.lost, (size_t)(r->lab.nlost + 1) *
-				sizeof(*grown));
-		if (!grown)
-			break;
-		r->lab.lost = grown;
-		r->lab.lost[r->lab.nlost++] = one;
-	}
+	for (i = 0; i < l->ndropped; i++)
+		add_lost(r, &l->dropped[i]);
+	for (i = 0; upload_lost(l->up, i, one.name, sizeof(one.name), one.why,
+				sizeof(one.why)) == 0; i++)
+		add_lost(r, &one);
 }
 
 void lab_settle(struct lab *l, struct record *r)
@@ -236,13 +295,14 @@ void lab_settle(struct lab *l, struct record *r)
 		snprintf(r->lab.push_error, sizeof(r->lab.push_error), "%s",
 			 st.last_error);
 	}
+	l->wait_end = timing_now_ns() + (uint64_t)l->wait_ms * 1000000;
 	if (l->up) {
 		lab_put_file(l, "samples.csv");
 		lab_put_file(l, "kmsg.log");
 		fprintf(l->con, "kiln: waiting for %s (at most %u s)\n",
 			r->lab.upload, l->wait_ms / 1000);
 		fflush(l->con);
-		upload_flush(l->up, l->wait_ms, say, l->con);
+		upload_flush(l->up, wait_left(l, 1), say, l->con);
 		keep_lost(l, r);
 	}
 	lab_say(l);
@@ -253,9 +313,20 @@ void lab_finish(struct lab *l, struct record *r)
 	char name[128], why[240];
 	int i;
 
-	if (!l || !l->up)
+	if (!l)
 		return;
-	if (upload_flush(l->up, l->wait_ms, say, l->con) == 0) {
+	if (!l->up) {
+		/* It never started: without a stick, nothing is anywhere. */
+		if (r->lab.upload_only) {
+			r->results_lost = 1;
+			complain("cannot write the results: the upload did not "
+				 "start, and it is the only results medium (no "
+				 "stick)");
+		}
+		return;
+	}
+	if (upload_flush(l->up, wait_left(l, 0), say, l->con) == 0 &&
+	    !l->ndropped) {
 		fprintf(l->con, "kiln: every file is at %s\n", r->lab.upload);
 		return;
 	}

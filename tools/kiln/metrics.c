@@ -96,7 +96,9 @@ static int utf8_len(const unsigned char *s)
 /*
  * A label value as the format wants it: backslash, double quote and
  * newline escaped. The gateway refuses a push that is not UTF-8, so a
- * byte that is not (an odd one in a file's path) becomes '?'.
+ * byte that is not (an odd one in a file's path) is the text \xNN, as
+ * fleet writes it: two names stay two series (a '?' for each made them
+ * one, and every push was refused).
  */
 static void label_value(FILE *f, const char *v)
 {
@@ -114,8 +116,7 @@ static void label_value(FILE *f, const char *v)
 			fwrite(s, 1, (size_t)n, f);
 			s += n;
 		} else {
-			fputc('?', f);
-			s++;
+			fprintf(f, "\\\\x%02x", *s++);
 		}
 	}
 }
@@ -147,7 +148,8 @@ static int verdict_now(const struct record_disk *d,
 		       const struct engine_counters *c)
 {
 	if (c->io_errors || c->bad_units || c->state == STATE_STALLED ||
-	    c->state == STATE_VANISHED || c->state == STATE_BROKEN)
+	    c->state == STATE_VANISHED || c->state == STATE_BROKEN ||
+	    c->state == STATE_NOT_STARTED)
 		return JUDGE_FAIL;
 	return d->j.verdict;
 }
@@ -222,6 +224,12 @@ static int run_state(const struct record *r)
 	return strcmp(r->state, "interrupted") ? 1 : 2;
 }
 
+/* The disk's latest temperature the sampler folded into the record. */
+static double record_temp(const struct record_disk *d)
+{
+	return d->sig.temp_last == SIGNALS_NONE ? NAN : d->sig.temp_last;
+}
+
 char *metrics_text(const struct record *r, const struct engine_counters *c,
 		   const double *temp_c, size_t *len)
 {
@@ -239,7 +247,8 @@ char *metrics_text(const struct record *r, const struct engine_counters *c,
 			const struct engine_counters *dc = c ? &c[i] :
 							   &d->snap.c;
 
-			if (!disk_value(fam, d, dc, temp_c ? temp_c[i] : NAN,
+			if (!disk_value(fam, d, dc,
+					temp_c ? temp_c[i] : record_temp(d),
 					buf, sizeof(buf)))
 				continue;
 			fputs(families[fam].name, f);
@@ -465,7 +474,6 @@ int metrics_start(struct metrics **mp, const char *url, const char *machine,
 		  char *err, size_t len)
 {
 	struct metrics *m = calloc(1, sizeof(*m));
-	pthread_condattr_t ca;
 	pthread_attr_t attr;
 	sigset_t all, old;
 	int ret;
@@ -491,12 +499,8 @@ int metrics_start(struct metrics **mp, const char *url, const char *machine,
 	atomic_init(&m->stop, 0);
 	atomic_init(&m->cut, 0);
 	pthread_mutex_init(&m->lock, NULL);
-	/* Pauses are measured on the monotonic clock, as everything in kiln. */
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&m->wake, &ca);
-	pthread_cond_init(&m->changed, &ca);
-	pthread_condattr_destroy(&ca);
+	timing_cond_init(&m->wake);
+	timing_cond_init(&m->changed);
 
 	/* Signals are the main thread's: it is the one that must wake. */
 	sigfillset(&all);

@@ -79,7 +79,8 @@ int netcheck_start(struct netcheck *n, const char *iperf3, const char *spec,
 		snprintf(port, sizeof(port), "%.15s", colon + 1);
 	}
 	snprintf(secs, sizeof(secs), "%u", seconds);
-	ret = subproc_start(iperf3, argv, 0, &n->pid, &n->fd);
+	ret = subproc_start(iperf3, argv, SUBPROC_STDERR_KEEP, &n->pid,
+			     &n->fd);
 	if (ret)
 		snprintf(n->error, sizeof(n->error), "cannot run %s: %s",
 			 iperf3, strerror(-ret));

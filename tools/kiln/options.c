@@ -6,19 +6,22 @@
  * the init never parses anything twice.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "kiln.h"
 #include "options.h"
-#include "sysfs.h"
 
 /* kiln.cfg is a few lines on a stick; anything this big is not one. */
 #define CFG_MAX (1 << 20)
+/* Far above any kernel's COMMAND_LINE_SIZE (2048 to 4096 bytes). */
+#define CMDLINE_MAX (1 << 16)
 
 void options_problem(struct settings_problems *p, const char *fmt, ...)
 {
@@ -190,7 +193,7 @@ static char *trim(char *t)
 void options_cfg_text(struct settings *s, const char *text, size_t len,
 		      struct settings_problems *p)
 {
-	char *copy = malloc(len + 1), *line, *next, where[40];
+	char *copy = malloc(len + 1), *line, *next, *end, where[40];
 	int n = 0;
 
 	if (!copy) {
@@ -200,19 +203,22 @@ void options_cfg_text(struct settings *s, const char *text, size_t len,
 	memcpy(copy, text, len);
 	copy[len] = 0;
 	line = copy;
+	end = copy + len;
 	/* Edited on any laptop: a BOM first, lines ending in LF, CRLF or CR. */
 	if (len >= 3 && !memcmp(line, "\xef\xbb\xbf", 3))
 		line += 3;
-	for (; line; line = next) {
-		char *t, *eq;
-		size_t cut = strcspn(line, "\r\n");
+	for (; line < end; line = next) {
+		char *t, *eq, *cut = line;
 
 		n++;
-		next = line[cut] ? line + cut + 1 : NULL;
-		if (line[cut] == '\r' && line[cut + 1] == '\n')
+		while (cut < end && *cut != '\r' && *cut != '\n')
+			cut++;
+		next = cut < end ? cut + 1 : end;
+		if (cut + 1 < end && cut[0] == '\r' && cut[1] == '\n')
 			next++;
-		line[cut] = 0;
-		if (strlen(line) != cut) {
+		*cut = 0;
+		/* A NUL would end the line, and with it the file, unseen. */
+		if (memchr(line, 0, (size_t)(cut - line))) {
 			options_problem(p, "kiln.cfg line %d: a NUL byte in it",
 					n);
 			continue;
@@ -234,32 +240,68 @@ void options_cfg_text(struct settings *s, const char *text, size_t len,
 	free(copy);
 }
 
+/*
+ * The whole of a small file into a buffer of its own (NUL after len):
+ * 0, -errno, or -EFBIG past max. Opened without blocking, so a FIFO given
+ * by mistake is read as what it holds now, never waited on.
+ */
+static int read_small(const char *path, size_t max, char **out, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	char *buf;
+	struct stat st;
+	size_t got = 0;
+	ssize_t r = 0;
+	int err = 0;
+
+	*out = NULL;
+	*len = 0;
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		return -EISDIR;
+	}
+	buf = malloc(max + 2);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while (got <= max &&
+	       (r = read(fd, buf + got, max + 1 - got)) > 0)
+		got += (size_t)r;
+	if (r < 0 && errno != EAGAIN)
+		err = -errno;
+	else if (got > max)
+		err = -EFBIG;
+	close(fd);
+	if (err) {
+		free(buf);
+		return err;
+	}
+	buf[got] = 0;
+	*out = buf;
+	*len = got;
+	return 0;
+}
+
 int options_cfg_file(struct settings *s, const char *path,
 		     struct settings_problems *p)
 {
-	FILE *f = fopen(path, "re");
 	char *buf;
 	size_t len;
-	int ret = 0;
+	int ret = read_small(path, CFG_MAX, &buf, &len);
 
-	if (!f)
-		return -errno;
-	buf = malloc(CFG_MAX + 1);
-	if (!buf) {
-		fclose(f);
-		return -ENOMEM;
-	}
-	len = fread(buf, 1, CFG_MAX + 1, f);
-	if (ferror(f))
-		ret = -EIO;
-	else if (len > CFG_MAX)
+	if (ret == -EFBIG) {
 		options_problem(p, "%s: larger than %d bytes: not a kiln.cfg",
 				path, CFG_MAX);
-	else
-		options_cfg_text(s, buf, len, p);
+		return 0;
+	}
+	if (ret)
+		return ret;
+	options_cfg_text(s, buf, len, p);
 	free(buf);
-	fclose(f);
-	return ret;
+	return 0;
 }
 
 void options_cmdline(struct settings *s, const char *cmdline,
@@ -303,8 +345,9 @@ int options_load(struct settings *s, const struct options_cmd *cmd,
 		 struct settings_problems *p)
 {
 	struct settings first;
-	char cfg[PATH_MAX], line[8192], err[240];
-	const char *config = NULL;
+	char cfg[PATH_MAX], err[240], *line;
+	const char *config = NULL, *cmdline;
+	size_t len;
 	int ret;
 
 	/* The options say where kiln.cfg and the command line are... */
@@ -329,9 +372,21 @@ int options_load(struct settings *s, const struct options_cmd *cmd,
 			options_problem(p, "cannot read %s: %s", config,
 					strerror(-ret));
 	}
-	if (sysfs_read(first.cmdline ? first.cmdline : "/proc/cmdline", line,
-		       sizeof(line)) >= 0)
+	/* Given, it must be read whole; /proc/cmdline may be missing. */
+	cmdline = first.cmdline ? first.cmdline : "/proc/cmdline";
+	ret = read_small(cmdline, CMDLINE_MAX, &line, &len);
+	if (ret == -EFBIG)
+		options_problem(p, "%s: larger than %d bytes: not a kernel "
+				"command line", cmdline, CMDLINE_MAX);
+	else if (ret && first.cmdline)
+		options_problem(p, "cannot read %s: %s", cmdline,
+				strerror(-ret));
+	else if (!ret && memchr(line, 0, len))
+		options_problem(p, "%s: a NUL byte in it: not a kernel "
+				"command line", cmdline);
+	else if (!ret)
 		options_cmdline(s, line, p);
+	free(line);
 	settings_free(&first);
 	/* ...and then win over both. */
 	ret = options_parse(s, cmd, argc, argv, args, nargs, err, sizeof(err));

@@ -107,6 +107,24 @@ double pci_lane_mbps(const char *speed)
 	return 7563.0;			/* 64 GT/s, PAM4 with FLIT overhead */
 }
 
+/* Lowers best and width to what the port above the function at path has. */
+static void port_best(const char *path, double *best, int *width)
+{
+	char up[PATH_MAX], speed[32];
+	const char *slash = strrchr(path, '/');
+	long w;
+
+	if (!slash || slash == path)
+		return;
+	snprintf(up, sizeof(up), "%.*s", (int)(slash - path), path);
+	if (sysfs_attr_tidy(up, "max_link_speed", speed, sizeof(speed)) > 0 &&
+	    pci_lane_mbps(speed) > 0 && pci_lane_mbps(speed) < *best)
+		*best = pci_lane_mbps(speed);
+	w = sysfs_attr_long(up, "max_link_width", 0);
+	if (w > 0 && w < *width)
+		*width = (int)w;
+}
+
 void pci_controller_read(const char *sysroot, const char *pciids,
 			 const char *pci, struct pci_controller *c)
 {
@@ -129,10 +147,19 @@ void pci_controller_read(const char *sysroot, const char *pciids,
 	c->link_width = (int)sysfs_attr_long(dir, "current_link_width", 0);
 	c->max_link_width = (int)sysfs_attr_long(dir, "max_link_width", 0);
 	if (c->link_width > 0 && pci_lane_mbps(c->link_speed) > 0) {
+		double best = pci_lane_mbps(c->max_link_speed);
+		int width = c->max_link_width;
+
 		c->link_mbps = pci_lane_mbps(c->link_speed) * c->link_width;
-		c->degraded = pci_lane_mbps(c->link_speed) <
-				      pci_lane_mbps(c->max_link_speed) ||
-			      c->link_width < c->max_link_width;
+		/*
+		 * The best it can train at is also the port above's best: a
+		 * PCIe 4.0 drive in a 3.0 slot, an x8 card in a slot wired
+		 * x4, is at its best at 3.0 or x4, not below it.
+		 */
+		if (realpath(dir, real))
+			port_best(real, &best, &width);
+		c->degraded = pci_lane_mbps(c->link_speed) < best ||
+			      c->link_width < width;
 	}
 	if (realpath(dir, real))
 		pci_of_path(real, real, sizeof(real), c->vmd, sizeof(c->vmd));

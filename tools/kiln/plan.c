@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -151,28 +152,95 @@ static const char *bare_wwn(const char *w)
 	return w;
 }
 
-/* Calls fn on each word of a list separated by commas or blanks. */
+/* An item of a comma separated list, where it is in the list. */
+struct item {
+	const char *s;
+	size_t n;
+};
+
+/* The next item of the list at *p, blanks around it trimmed; 0 at the end. */
+static int next_item(const char **p, struct item *it)
+{
+	while (*p && **p) {
+		const char *s = *p + strspn(*p, ", \t");
+		size_t n = strcspn(s, ",");
+
+		*p = s + n;
+		while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+			n--;
+		if (n) {
+			it->s = s;
+			it->n = n;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/*
+ * The next blank separated word of an item into word, the item shortened
+ * past it; 0 at its end. A word of 256 bytes or more names nothing.
+ */
+static int next_word(struct item *it, char word[256])
+{
+	for (;;) {
+		size_t k = 0;
+
+		while (it->n && blank(*it->s)) {
+			it->s++;
+			it->n--;
+		}
+		if (!it->n)
+			return 0;
+		while (k < it->n && !blank(it->s[k]))
+			k++;
+		it->s += k;
+		it->n -= k;
+		if (k < 256) {
+			memcpy(word, it->s - k, k);
+			word[k] = 0;
+			return 1;
+		}
+	}
+}
+
+/* The whole item into buf, when it has a blank in it and fits. */
+static int whole_item(const struct item *it, char buf[256])
+{
+	if (it->n >= 256 || (!memchr(it->s, ' ', it->n) &&
+			     !memchr(it->s, '\t', it->n)))
+		return 0;
+	memcpy(buf, it->s, it->n);
+	buf[it->n] = 0;
+	return 1;
+}
+
+/*
+ * Calls fn on each item of a list separated by commas and, for an item
+ * with blanks in it, first on the whole item ("Samsung SSD 870 EVO 1TB",
+ * a model; the identity kiln prints) and then on each of its words ("sda
+ * sdb", however long the list): a model with spaces in it must match as
+ * what it is.
+ */
 static int any_word(const char *list,
 		    int (*fn)(const char *word, const void *arg),
 		    const void *arg)
 {
-	char word[256];
+	char whole[256], word[256];
 	const char *p = list;
+	struct item it;
 
-	while (p && *p) {
-		size_t n;
-
-		p += strspn(p, ", \t");
-		n = strcspn(p, ", \t");
-		if (!n)
-			break;
-		if (n < sizeof(word)) {
-			memcpy(word, p, n);
-			word[n] = 0;
+	while (next_item(&p, &it)) {
+		if (whole_item(&it, whole) && fn(whole, arg))
+			return 1;
+		while (next_word(&it, word))
 			if (fn(word, arg))
 				return 1;
-		}
-		p += n;
 	}
 	return 0;
 }
@@ -196,33 +264,68 @@ int plan_consent(const struct settings *s, const struct identity *id)
 	return s->destroy_list && any_word(s->destroy_list, same_id, id);
 }
 
+/* Whether fn(word, args[i]) holds for any of the n args. */
+static int names_any(const char *word,
+		     int (*fn)(const char *word, const void *arg),
+		     const void *const *args, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (fn(word, args[i]))
+			return 1;
+	return 0;
+}
+
+static void add_word(char *out, size_t len, const char *word)
+{
+	size_t used = strlen(out);
+
+	snprintf(out + used, len - used, "%s%s", used ? ", " : "", word);
+}
+
+/*
+ * The parts of a list that name none of the n args, into out: an item
+ * that names one as a whole is matched; otherwise each word that names
+ * none, or the whole item when none of its words names one.
+ */
+static void list_unmatched(const char *list,
+			   int (*fn)(const char *word, const void *arg),
+			   const void *const *args, int n,
+			   char *out, size_t len)
+{
+	char whole[256], word[256], words[600];
+	const char *p = list;
+	struct item it;
+
+	out[0] = 0;
+	while (next_item(&p, &it)) {
+		int is_whole = whole_item(&it, whole), some = 0;
+
+		if (is_whole && names_any(whole, fn, args, n))
+			continue;
+		words[0] = 0;
+		while (next_word(&it, word)) {
+			if (names_any(word, fn, args, n))
+				some = 1;
+			else
+				add_word(words, sizeof(words), word);
+		}
+		if (is_whole && !some)
+			add_word(out, len, whole);
+		else if (words[0])
+			add_word(out, len, words);
+	}
+}
+
 void plan_consent_unmatched(const struct settings *s,
 			    const struct identity *const *ids, int n,
 			    char *out, size_t len)
 {
-	const char *p = s->destroy_list;
-	char word[256];
-	int i;
-
 	out[0] = 0;
-	while (p && *p) {
-		size_t w;
-
-		p += strspn(p, ", \t");
-		w = strcspn(p, ", \t");
-		if (!w)
-			break;
-		if (w < sizeof(word)) {
-			memcpy(word, p, w);
-			word[w] = 0;
-			for (i = 0; i < n && !same_id(word, ids[i]); i++)
-				;
-			if (i == n)
-				snprintf(out + strlen(out), len - strlen(out),
-					 "%s%s", out[0] ? ", " : "", word);
-		}
-		p += w;
-	}
+	if (s->destroy_list)
+		list_unmatched(s->destroy_list, same_id,
+			       (const void *const *)ids, n, out, len);
 }
 
 struct match_arg {
@@ -252,6 +355,31 @@ int plan_matches(const char *globs, const struct discover_disk *d,
 	struct match_arg m = { d, c };
 
 	return any_word(globs, matches_word, &m);
+}
+
+void plan_globs_unmatched(const char *globs,
+			  const struct discover_inventory *inv,
+			  char *out, size_t len)
+{
+	struct match_arg *m = calloc((size_t)inv->ndisks + 1, sizeof(*m));
+	const void **args = calloc((size_t)inv->ndisks + 1, sizeof(*args));
+	int i;
+
+	out[0] = 0;
+	if (m && args && globs) {
+		for (i = 0; i < inv->ndisks; i++) {
+			const struct discover_disk *d = &inv->disks[i];
+
+			m[i].d = d;
+			m[i].c = d->controller >= 0 ?
+				 &inv->ctrls[d->controller] : NULL;
+			args[i] = &m[i];
+		}
+		list_unmatched(globs, matches_word, args, inv->ndisks, out,
+			       len);
+	}
+	free(m);
+	free(args);
 }
 
 void plan_choose(const struct settings *s, const struct discover_inventory *inv,

@@ -63,12 +63,22 @@ void plan_consent_unmatched(const struct settings *s,
 			    char *out, size_t len);
 
 /*
- * Whether any of the globs (separated by commas or spaces) matches the
- * disk's name, serial, WWN (with or without its naa./eui. prefix), model,
- * or its controller's PCI address or driver. Case does not matter.
+ * Whether any of the globs matches the disk's name, serial, WWN (with or
+ * without its naa./eui. prefix), model, or its controller's PCI address or
+ * driver. Case does not matter. Globs are separated by commas; an item
+ * with blanks in it matches as a whole ("Samsung SSD 870*") or by any of
+ * its words ("sda sdb").
  */
 int plan_matches(const char *globs, const struct discover_disk *d,
 		 const struct pci_controller *c);
+
+/*
+ * The globs (or words of them) that match no disk of inv, comma separated
+ * into out ("" when all match): an exclude that misses is a disk written.
+ */
+void plan_globs_unmatched(const char *globs,
+			  const struct discover_inventory *inv,
+			  char *out, size_t len);
 
 /* What kiln run does with one disk of inv (include, exclude, decision). */
 struct plan_item {

@@ -22,6 +22,7 @@
 #include "options.h"
 #include "probe.h"
 #include "safety.h"
+#include "target.h"
 #include "unit.h"
 #include "timing.h"
 
@@ -42,13 +43,20 @@ static void probe_one(void *arg)
 	unsigned long long size = 0;
 	struct stat st;
 
-	d.fd = open(p->path, O_RDONLY | O_CLOEXEC | O_DIRECT);
+	/* Not blocking: a FIFO named by mistake is refused, not waited on. */
+	d.fd = open(p->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_DIRECT);
 	if (d.fd < 0 && errno == EINVAL)
-		d.fd = open(p->path, O_RDONLY | O_CLOEXEC);
+		d.fd = open(p->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (d.fd < 0 || fstat(d.fd, &st) < 0) {
 		p->err = errno;
 		if (d.fd >= 0)
 			close(d.fd);
+		return;
+	}
+	/* /dev/zero reads as blank: only disks and image files have a class. */
+	if (!S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode)) {
+		p->err = ENOTBLK;
+		close(d.fd);
 		return;
 	}
 	/* The identity kiln burn would give it: its own units are kiln-data. */
@@ -145,10 +153,15 @@ int probe_main(int argc, char **argv)
 			continue;
 		}
 		if (p->err) {
-			fprintf(stderr, "kiln: cannot open %s: %s\n", p->path,
-				strerror(p->err));
+			if (p->err == ENOTBLK)
+				fprintf(stderr, "kiln: %s: not a block device "
+					"or a regular file\n", p->path);
+			else
+				fprintf(stderr, "kiln: cannot open %s: %s\n",
+					p->path, strerror(p->err));
 			if (code == KILN_EXIT_PASS)
-				code = KILN_EXIT_CANNOT;
+				code = target_bad_name(p->err) ?
+				       KILN_EXIT_USAGE : KILN_EXIT_CANNOT;
 			continue;
 		}
 		if (!set.json) {

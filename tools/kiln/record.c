@@ -11,6 +11,7 @@
 
 #include "kiln.h"
 #include "record.h"
+#include "zones.h"
 
 void record_init(struct record *r, const char *command, int argc,
 		 char **argv, struct settings *s)
@@ -41,6 +42,9 @@ struct record_disk *record_add(struct record *r, const char *path, int mode)
 	d->path = copy;
 	d->mode = mode;
 	d->t.fd = -1;
+	d->link.ctrl = -1;
+	d->peer.group = d->peer.phase = -1;
+	signals_disk_init(&d->sig);
 	return d;
 }
 
@@ -66,13 +70,16 @@ void record_note(struct record *r, const char *fmt, ...)
 
 void record_judge(struct record *r, int final, int interrupted)
 {
-	struct judge_peer *peers = NULL;
-	int i, p, stop = 0;
+	int i, stop = 0;
 
 	for (i = 0; i < r->n; i++) {
 		struct record_disk *d = &r->disks[i];
 
 		if (d->failed[0]) {
+			/* Never ran: so result.json and kiln finish say. */
+			d->snap.c.state = STATE_NOT_STARTED;
+			snprintf(d->snap.why, sizeof(d->snap.why), "%s",
+				 d->failed);
 			memset(&d->j, 0, sizeof(d->j));
 			d->j.verdict = JUDGE_FAIL;
 			d->j.nreasons = 1;
@@ -87,6 +94,9 @@ void record_judge(struct record *r, int final, int interrupted)
 		}
 		judge_target(&d->snap, d->mt, &d->j);
 		judge_health(&d->before, final ? &d->after : NULL, &d->j);
+		zones_judge(&d->snap, d->t.id.rotational, &d->j);
+		reread_judge(r, d);
+		signals_judge_disk(r, d);
 		/* What was flushed before and is not there: said as such. */
 		if (d->ep.mode == ENGINE_VERIFY && r->from &&
 		    d->snap.bad_by_class[UNIT_ZEROED] +
@@ -103,36 +113,19 @@ void record_judge(struct record *r, int final, int interrupted)
 			judge_reason(&d->j, JUDGE_WARN, "verified without the "
 				     "run record (--from RUN_DIR): a shrunk "
 				     "disk or a lost pass cannot be seen");
+		/* Nor can it tell a last pass cut short from lost writes. */
+		if (d->ep.mode == ENGINE_VERIFY && !r->from &&
+		    d->snap.bad_by_class[UNIT_STALE])
+			judge_reason(&d->j, JUDGE_FAIL, "units of an older "
+				     "pass: lost writes, or a last pass cut "
+				     "short, which only the run record (--from "
+				     "RUN_DIR) can tell apart");
 	}
-	/* Like disks are compared once every disk has finished. */
-	if (final && r->n)
-		peers = calloc((size_t)r->n + 1, sizeof(*peers));
-	for (i = 0; peers && i < r->n; i++) {
-		struct record_disk *d = &r->disks[i];
+	/* Links at every look; like disks once every disk has finished. */
+	peers_judge(r, final);
 
-		/* Loop devices and files are not hardware to compare. */
-		if (d->t.kind == TARGET_BLOCK && !d->t.id.backing[0])
-			peers[i].model = d->t.id.model;
-		for (p = 0; p < PHASES; p++) {
-			peers[i].rate[p] = judge_phase_rate(&d->snap, p);
-			peers[i].seconds[p] = d->mt ? d->mt->seconds[p] : 0;
-		}
-	}
-	if (peers) {
-		struct judge *js = calloc((size_t)r->n + 1, sizeof(*js));
-
-		if (js) {
-			for (i = 0; i < r->n; i++)
-				js[i] = r->disks[i].j;
-			judge_peers(peers, js, r->n);
-			for (i = 0; i < r->n; i++)
-				r->disks[i].j = js[i];
-			free(js);
-		}
-		free(peers);
-	}
-
-	r->verdict = JUDGE_PASS;
+	signals_judge_machine(r);
+	r->verdict = r->sig.j.verdict;
 	for (i = 0; i < r->n; i++) {
 		stop |= r->disks[i].j.interrupted;
 		if (r->disks[i].j.verdict > r->verdict)
@@ -169,12 +162,16 @@ void record_free(struct record *r)
 		engine_target_free(d->et);
 		health_free(&d->before);
 		health_free(&d->after);
+		signals_disk_free(&d->sig);
 		free((char *)d->path);
 	}
 	for (i = 0; i < r->nnotes; i++)
 		free(r->notes[i]);
 	netcheck_free(&r->net);
 	free(r->lab.lost);
+	links_free(&r->links);
+	peers_free(&r->peers);
+	signals_machine_free(&r->sig);
 	free(r->notes);
 	free(r->disks);
 	free(r->inventory);

@@ -8,11 +8,16 @@
 #include "engine.h"
 #include "health.h"
 #include "judge.h"
+#include "links.h"
 #include "machine.h"
 #include "monitor.h"
 #include "netcheck.h"
+#include "peers.h"
 #include "plan.h"
+#include "reread.h"
 #include "settings.h"
+#include "signals.h"
+#include "solo.h"
 #include "target.h"
 
 /*
@@ -35,8 +40,13 @@ struct record_disk {
 	struct engine_snap snap;	/* the latest snapshot */
 	struct monitor_target *mt;	/* the monitor's, NULL before */
 	struct health before, after;	/* SMART */
+	struct reread rr;		/* the slowest requests read again */
 	char failed[240];		/* a FAIL before any burn: why */
+	struct signals_disk sig;	/* its own signals (signals.h) */
 	struct judge j;
+	struct links_disk link;		/* its link and controller */
+	struct solo_disk solo;		/* read alone before the burn */
+	struct peers_disk peer;		/* against its like disks */
 };
 
 /* What the lab's servers got (lab.c), for result.json. */
@@ -80,6 +90,7 @@ struct record {
 	struct machine_firmware firmware;
 	struct netcheck net;		/* iperf3 beside the burn */
 	int have_net;
+	struct signals_machine sig;	/* the machine's own signals */
 	int results_lost;		/* some results could not be written */
 	int verdict;			/* enum judge_verdict, overall */
 	int exit_code;
@@ -88,6 +99,8 @@ struct record {
 	struct record_disk *disks;
 	int nnotes;
 	char **notes;			/* said at start, kept in the results */
+	struct links links;		/* controllers and what went through */
+	struct peers peers;		/* like disks, grouped and compared */
 };
 
 /* An empty record for a command; s stays the caller's. */

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "report.h"
+#include "report_machine.h"
+#include "report_zones.h"
 #include "summary.h"
 #include "timing.h"
 #include "version.h"
@@ -32,6 +34,33 @@ static void text(FILE *f, const char *s)
 		default: fputc(*s, f);
 		}
 	}
+}
+
+void report_text(FILE *f, const char *s)
+{
+	text(f, s);
+}
+
+void report_reasons(FILE *f, const struct judge *j)
+{
+	int i;
+
+	if (!j->nreasons)
+		return;
+	fputs("<ul>\n", f);
+	for (i = 0; i < j->nreasons; i++) {
+		fputs("<li>", f);
+		text(f, j->reasons[i]);
+		fputs("</li>\n", f);
+	}
+	fputs("</ul>\n", f);
+}
+
+void report_cell(FILE *f, const char *s)
+{
+	fputs("<td class=\"l\">", f);
+	text(f, s);
+	fputs("</td>", f);
 }
 
 static void rates(FILE *f, const struct record_disk *d, int phase)
@@ -108,15 +137,34 @@ static void plot(FILE *f, const struct monitor_target *mt)
 	fputs("</svg>\n", f);
 }
 
+void report_order(const struct record *r, int *order)
+{
+	static const int rank[] = { JUDGE_FAIL, JUDGE_WARN, JUDGE_PASS };
+	int k, i, n = 0;
+
+	for (k = 0; k < 3; k++)
+		for (i = 0; i < r->n; i++)
+			if (r->disks[i].j.verdict == rank[k])
+				order[n++] = i;
+	for (i = 0; i < r->n && n < r->n; i++)
+		if (r->disks[i].j.verdict < JUDGE_PASS ||
+		    r->disks[i].j.verdict > JUDGE_FAIL)
+			order[n++] = i;
+}
+
 char *report_html(const struct record *o, size_t *len)
 {
 	char *out = NULL, a[40], b[40], hms[32], size[32], fw[200];
 	const char *v = judge_name(o->verdict);
-	FILE *f = open_memstream(&out, len);
-	int i, r;
+	int *order = calloc((size_t)o->n + 1, sizeof(*order));
+	FILE *f = order ? open_memstream(&out, len) : NULL;
+	int i;
 
-	if (!f)
+	if (!f) {
+		free(order);
 		return NULL;
+	}
+	report_order(o, order);
 	fprintf(f,
 		"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
 		"<title>kiln %s %016llx: %s</title>\n<style>\n"
@@ -128,6 +176,7 @@ char *report_html(const struct record *o, size_t *len)
 		".PASS{background:#c8f0c8}.WARN{background:#fff0a0}"
 		".FAIL{background:#f8b8b8}\n"
 		"h1 span,h2 span{padding:0 .4em}\n"
+		".rose{color:#b00;font-weight:bold}\n"
 		"</style></head><body>\n",
 		o->command, (unsigned long long)o->run_id, v);
 	fprintf(f, "<h1>kiln %s: <span class=\"%s\">%s</span></h1>\n",
@@ -179,7 +228,7 @@ char *report_html(const struct record *o, size_t *len)
 	      "<th>max</th><th>avg</th><th>min</th><th>max</th><th></th>"
 	      "<th></th><th></th></tr>\n", f);
 	for (i = 0; i < o->n; i++) {
-		const struct record_disk *d = &o->disks[i];
+		const struct record_disk *d = &o->disks[order[i]];
 		const char *tv = judge_name(d->j.verdict);
 
 		fputs("<tr><td class=\"l\">", f);
@@ -195,28 +244,32 @@ char *report_html(const struct record *o, size_t *len)
 			tv, tv);
 	}
 	fputs("</table>\n", f);
+	report_inventory_html(f, o, order);
+	/* The machine's trouble goes with the disks', before the plots. */
+	if (o->sig.j.verdict != JUDGE_PASS)
+		report_machine_html(f, o);
+	report_zones_html(f, o, order);
+	report_temps_html(f, o, order);
+	if (o->sig.j.verdict == JUDGE_PASS)
+		report_machine_html(f, o);
 
 	for (i = 0; i < o->n; i++) {
-		const struct record_disk *d = &o->disks[i];
+		const struct record_disk *d = &o->disks[order[i]];
 		const char *tv = judge_name(d->j.verdict);
 
 		fputs("<h2>", f);
 		text(f, d->label);
 		fprintf(f, ": <span class=\"%s\">%s</span></h2>\n<p>", tv, tv);
 		text(f, d->t.id.identity);
-		fputs("</p>\n<ul>\n", f);
-		for (r = 0; r < d->j.nreasons; r++) {
-			fputs("<li>", f);
-			text(f, d->j.reasons[r]);
-			fputs("</li>\n", f);
-		}
-		fputs("</ul>\n", f);
+		fputs("</p>\n", f);
+		report_reasons(f, &d->j);
 		if (d->mt)
 			plot(f, d->mt);
 	}
 	if (!o->n)
 		fputs("<p class=\"FAIL\">nothing was tested</p>\n", f);
 	fputs("</body></html>\n", f);
+	free(order);
 	if (fclose(f)) {
 		free(out);
 		return NULL;

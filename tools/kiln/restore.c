@@ -13,7 +13,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "peers_out.h"
 #include "restore.h"
+#include "signals_out.h"
 #include "unit.h"
 #include "timing.h"
 
@@ -236,7 +238,7 @@ static int restore_disk(const struct jsonread_node *t, struct record_disk *d,
 	s->plan = d->ep;
 
 	c = index_of(jsonread_str(t, "state", NULL), state_namer,
-		     STATE_BROKEN + 1);
+		     STATE_NOT_STARTED + 1);
 	s->c.state = c < 0 ? STATE_STOPPED : c;
 	copy_str(t, "stopped_because", s->why, sizeof(s->why));
 	s->c.bytes_written = jsonread_u64(t, "bytes_written", 0);
@@ -252,6 +254,7 @@ static int restore_disk(const struct jsonread_node *t, struct record_disk *d,
 			jsonread_path(t, "/bad_units/by_class"),
 			unit_class_name((enum unit_class)c), 0);
 	s->not_written = (unsigned)jsonread_u64(t, "units_not_written", 0);
+	s->later_pass = (unsigned)jsonread_u64(t, "units_of_later_passes", 0);
 	s->region_writes = (unsigned)jsonread_u64(t, "region_writes", 0);
 	s->verified_pass = (uint32_t)jsonread_u64(t, "verified_pass", 0);
 	s->pass_found = jsonread_bool(t, "pass_found_on_disk", 1);
@@ -280,6 +283,7 @@ static int restore_disk(const struct jsonread_node *t, struct record_disk *d,
 		copy_str(jsonread_at(reasons, i), NULL, why, sizeof(why));
 		snprintf(d->j.reasons[d->j.nreasons++], sizeof(why), "%s", why);
 	}
+	signals_out_read_disk(t, d);
 	return restore_lists(t, s);
 }
 
@@ -304,6 +308,11 @@ static void restore_settings(const struct jsonread_node *s,
 	out->quick = jsonread_bool(s, "quick", 0);
 	out->deadline = (unsigned)jsonread_u64(s, "deadline_seconds", 60);
 	out->interval = (unsigned)jsonread_u64(s, "interval_seconds", 10);
+	out->slow_warn = (unsigned)jsonread_u64(s, "slow_warn_percent",
+						out->slow_warn);
+	out->slow_fail = (unsigned)jsonread_u64(s, "slow_fail_percent",
+						out->slow_fail);
+	out->solo = jsonread_u64(s, "solo_seconds", 0);
 }
 
 int restore_record(const struct jsonread_node *doc, struct restored *out,
@@ -326,6 +335,9 @@ int restore_record(const struct jsonread_node *doc, struct restored *out,
 	copy_str(doc, "command", out->command, sizeof(out->command));
 	record_init(r, out->command[0] ? out->command : "burn", 0, NULL,
 		    &out->s);
+	copy_str(doc, "verified_from", out->from, sizeof(out->from));
+	if (out->from[0])
+		r->from = out->from;
 	r->run_id = strtoull(jsonread_str(doc, "run_id", "0"), NULL, 16);
 	r->started = utc(jsonread_str(doc, "started", NULL));
 	r->ended = utc(jsonread_str(doc, "ended", NULL));
@@ -344,6 +356,8 @@ int restore_record(const struct jsonread_node *doc, struct restored *out,
 		copy_str(jsonread_at(notes, i), NULL, text, sizeof(text));
 		record_note(r, "%s", text);
 	}
+	if (peers_out_restore(doc, r))
+		return -ENOMEM;
 	out->mt = calloc(jsonread_count(targets) + 1, sizeof(*out->mt));
 	out->safety = calloc(jsonread_count(targets) + 1,
 			     sizeof(*out->safety));
@@ -361,8 +375,9 @@ int restore_record(const struct jsonread_node *doc, struct restored *out,
 				   sizeof(out->safety[i]));
 		if (ret)
 			return ret;
+		peers_out_restore_disk(t, r, d);
 	}
-	return 0;
+	return signals_out_read_machine(doc, r);
 }
 
 void restore_free(struct restored *out)

@@ -2,6 +2,7 @@
 #ifndef KILN_RESTORE_H
 #define KILN_RESTORE_H
 
+#include <limits.h>
 #include <stddef.h>
 
 #include "jsonread.h"
@@ -15,6 +16,7 @@ struct restored {
 	struct monitor_target *mt;
 	char (*safety)[240];	/* what each disk's plan.why points to */
 	char command[16];
+	char from[PATH_MAX];	/* a verify's run record, r.from */
 };
 
 /*

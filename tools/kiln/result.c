@@ -16,10 +16,13 @@
 #include "json.h"
 #include "jsonread.h"
 #include "folder.h"
+#include "peers_out.h"
 #include "result.h"
+#include "signals_out.h"
 #include "summary.h"
 #include "timing.h"
 #include "version.h"
+#include "zones.h"
 
 
 static void hex64(char *buf, size_t len, uint64_t v)
@@ -179,6 +182,8 @@ static void json_target(struct json *j, const struct record *r,
 		json_end(j);
 	}
 	json_array_end(j);
+	zones_json(j, et, d->t.id.rotational);
+	reread_json(j, et, &d->rr);
 
 	json_begin(j, "io_errors");
 	json_u64(j, "count", et->c.io_errors);
@@ -200,6 +205,7 @@ static void json_target(struct json *j, const struct record *r,
 	json_end(j);
 
 	json_u64(j, "units_not_written", et->not_written);
+	json_u64(j, "units_of_later_passes", et->later_pass);
 	json_begin(j, "bad_units");
 	json_u64(j, "count", et->c.bad_units);
 	json_u64(j, "good_on_reread", et->bad_transient);
@@ -218,6 +224,8 @@ static void json_target(struct json *j, const struct record *r,
 	json_health(j, "before", &d->before);
 	json_health(j, "after", &d->after);
 	json_end(j);
+	peers_out_json_disk(j, r, d);
+	signals_out_disk(j, r, d);
 	json_str(j, "verdict", judge_name(d->j.verdict));
 	json_array(j, "reasons");
 	for (c = 0; c < d->j.nreasons; c++)
@@ -323,6 +331,8 @@ char *result_json(const struct record *o, size_t *len)
 	json_bool(&j, "clock_trusted", timing_clock_trusted(o->started));
 	json_num(&j, "elapsed_seconds", timing_secs(o->elapsed_ns));
 	json_str(&j, "state", o->state);
+	/* A verify's run record: kiln finish judges it as it was judged. */
+	json_str(&j, "verified_from", o->from);
 	if (o->pending_of)
 		json_str(&j, "pending_of", o->pending_of);
 
@@ -341,6 +351,9 @@ char *result_json(const struct record *o, size_t *len)
 		json_str(&j, "max_writes", "default");
 	json_u64(&j, "deadline_seconds", s->deadline);
 	json_u64(&j, "interval_seconds", s->interval);
+	json_u64(&j, "slow_warn_percent", s->slow_warn);
+	json_u64(&j, "slow_fail_percent", s->slow_fail);
+	json_u64(&j, "solo_seconds", s->solo);
 	if (s->destroy_list)
 		json_str(&j, "destroy_data", s->destroy_list);
 	else
@@ -356,7 +369,9 @@ char *result_json(const struct record *o, size_t *len)
 	for (i = 0; i < o->n; i++)
 		json_target(&j, o, &o->disks[i]);
 	json_array_end(&j);
+	peers_out_json(&j, o);
 
+	signals_out_machine(&j, o);
 	json_str(&j, "failure", o->failure[0] ? o->failure : NULL);
 	json_bool(&j, "results_complete", !o->results_lost);
 	json_str(&j, "verdict", o->state && !strcmp(o->state, "running") ?
@@ -477,7 +492,8 @@ static int read_record(const struct jsonread_node *root,
 		return -EBADMSG;
 	}
 	rec->run_id = strtoull(id, &end, 16);
-	if (!*id || *end || strlen(id) > 16) {
+	/* 0 is no run id: a verify would draw a fresh one and FAIL all. */
+	if (!*id || *end || strlen(id) > 16 || !rec->run_id) {
 		snprintf(err, errlen, "no run id");
 		return -EBADMSG;
 	}

@@ -77,7 +77,7 @@ static int protect_devices(const struct settings *s, dev_t *devs,
 	return s->nprotect;
 }
 
-/* Consent that names no disk found: a typo, said before the countdown. */
+/* Names that match no disk found: a typo, said before the countdown. */
 static void say_unmatched(const struct settings *s,
 			  const struct discover_inventory *inv)
 {
@@ -85,8 +85,6 @@ static void say_unmatched(const struct settings *s,
 	char words[600];
 	int i;
 
-	if (!s->destroy_list)
-		return;
 	ids = calloc((size_t)inv->ndisks + 1, sizeof(*ids));
 	if (!ids)
 		return;
@@ -97,6 +95,14 @@ static void say_unmatched(const struct settings *s,
 		complain_out("destroy-data names %s: no such disk (a typo?): "
 			     "no consent for it", words);
 	free(ids);
+	plan_globs_unmatched(s->exclude, inv, words, sizeof(words));
+	if (words[0])
+		complain_out("exclude names %s: no disk matches (a typo?): "
+			     "nothing excluded by it", words);
+	plan_globs_unmatched(s->include, inv, words, sizeof(words));
+	if (words[0])
+		complain_out("include names %s: no disk matches (a typo?)",
+			     words);
 }
 
 /* The profile fills in what the settings left open. */

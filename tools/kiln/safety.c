@@ -3,7 +3,11 @@
  * Description: the safety class of a disk or file (see safety.h). In use:
  * mounted, held by md/dm/bcache, swap, protected, the backing device or
  * file of a loop device (also loop over loop), or open in another process
- * (still open a second later). Then the contents, read: blank only when
+ * (still open a second later); files and loop devices compared by what
+ * the kernel says they are over (device and inode), not by their paths,
+ * so a hard link, a bind mount, a second loop device over the same file
+ * or a device node outside /dev is no way around it. Then the contents,
+ * read: blank only when
  * the first and last 16 MiB and 64 evenly spaced 64 KiB samples all hold
  * one byte value, 0x00 or 0xFF, the same everywhere, and no signature is
  * found; kiln-data only when every unit read is that byte or a valid kiln
@@ -12,11 +16,14 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <linux/loop.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <time.h>
@@ -64,6 +71,24 @@ static void busy(struct safety *s)
 	s->class = SAFETY_IN_USE;
 }
 
+/*
+ * The device a mountinfo line names as its source ("... - btrfs
+ * /dev/loop5 rw"), when it is a node under /dev; 0 otherwise. Only /dev is
+ * looked at: a source elsewhere could be on a filesystem that hangs.
+ */
+static dev_t mount_source(const char *line)
+{
+	const char *sep = strstr(line, " - ");
+	char type[64], source[512];
+	struct stat st;
+
+	if (!sep || sscanf(sep + 3, "%63s %511s", type, source) != 2 ||
+	    strncmp(source, "/dev/", 5) || stat(source, &st) ||
+	    !S_ISBLK(st.st_mode))
+		return 0;
+	return st.st_rdev;
+}
+
 /* Mounted, held, swap or protected: the disk or any of its partitions. */
 static void held(const struct safety_env *o, const char *name,
 		 const struct sysfs_family *f, struct safety *s)
@@ -99,11 +124,16 @@ static void held(const struct safety_env *o, const char *name,
 			unsigned maj, min;
 			char point[512];
 
+			dev_t source;
+
 			if (sscanf(line, "%*u %*u %u:%u %*s %511s", &maj, &min,
 				   point) != 3)
 				continue;
+			/* btrfs says a number of its own: its source counts. */
+			source = mount_source(line);
 			for (k = 0; k < fam.n; k++)
-				if (makedev(maj, min) == fam.dev[k]) {
+				if (makedev(maj, min) == fam.dev[k] ||
+				    source == fam.dev[k]) {
 					why(s, "%s is mounted at %s",
 					    fam.name[k], point);
 					busy(s);
@@ -111,6 +141,22 @@ static void held(const struct safety_env *o, const char *name,
 		}
 		fclose(f_);
 	}
+	/* Every device of a mounted btrfs, the ones its mount does not name. */
+	snprintf(path, sizeof(path), "%s/fs/btrfs", o->sysroot);
+	names = sysfs_list(path, &n);
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < fam.n; k++) {
+			snprintf(sub, sizeof(sub), "%s/%s/devices/%s", path,
+				 names[i], fam.name[k]);
+			if (access(sub, F_OK) == 0 &&
+			    !strstr(s->why, "mounted")) {
+				why(s, "%s is a device of a mounted btrfs (%s)",
+				    fam.name[k], names[i]);
+				busy(s);
+			}
+		}
+	}
+	sysfs_list_free(names, n);
 	snprintf(path, sizeof(path), "%s/swaps", o->procroot);
 	f_ = fopen(path, "re");
 	if (f_) {
@@ -146,42 +192,133 @@ static int names_device(const struct sysfs_family *fam, const char *link)
 	return -1;
 }
 
+/* What a loop device is over, as the kernel says: no path compared. */
+struct loop_back {
+	int ok;
+	dev_t dev;		/* the filesystem of its file */
+	ino_t ino;
+	dev_t rdev;		/* the device, when it is over one; else 0 */
+};
+
+/*
+ * Asked of the loop device itself (LOOP_GET_STATUS64), on the real /sys
+ * and /dev only: a fixture's loop devices are not this machine's.
+ */
+static void loop_back(const struct safety_env *o, const char *name,
+		      struct loop_back *b)
+{
+	struct loop_info64 li;
+	char path[PATH_MAX];
+	int fd;
+
+	memset(b, 0, sizeof(*b));
+	if (strcmp(o->sysroot, "/sys") || strncmp(name, "loop", 4))
+		return;
+	snprintf(path, sizeof(path), "/dev/%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return;
+	if (ioctl(fd, LOOP_GET_STATUS64, &li) == 0) {
+		b->ok = 1;
+		b->dev = (dev_t)li.lo_device;
+		b->ino = (ino_t)li.lo_inode;
+		b->rdev = (dev_t)li.lo_rdevice;
+	}
+	close(fd);
+}
+
+static void open_elsewhere(const struct safety_env *o,
+			   const struct safety_subject *d,
+			   const struct sysfs_family *fam, struct safety *s);
+
+/*
+ * Another loop device over the same file as loop device d: one medium, so
+ * d is in use when that one is (mounted, held, open).
+ */
+static void sibling(const struct safety_env *o, const char *me,
+		    const char *other, struct safety *s)
+{
+	struct safety_subject sd = { .name = other, .fd = -1 };
+	struct sysfs_family fam;
+	struct safety t;
+	char dir[PATH_MAX], num[32];
+	unsigned maj, min;
+
+	snprintf(dir, sizeof(dir), "%s/block/%s", o->sysroot, other);
+	if (sysfs_attr(dir, "dev", num, sizeof(num)) <= 0 ||
+	    sscanf(num, "%u:%u", &maj, &min) != 2)
+		return;
+	memset(&t, 0, sizeof(t));
+	t.class = SAFETY_BLANK;
+	sysfs_family(o->sysroot, other, makedev(maj, min), &fam);
+	held(o, other, &fam, &t);
+	if (t.class != SAFETY_IN_USE)
+		open_elsewhere(o, &sd, &fam, &t);
+	if (t.class != SAFETY_IN_USE)
+		return;
+	why(s, "%s is over the same file as %s, which is in use: %s", me,
+	    other, t.why);
+	busy(s);
+}
+
 /*
  * A loop device over this disk (or a partition of it), or over this file:
- * its backing is in use whatever the consent (also loop over loop). Paths
- * are compared, a device by its number: a file is never stat'ed, since a
- * hung filesystem (FUSE, NFS) would hang kiln there.
+ * its backing is in use whatever the consent (also loop over loop). What
+ * each loop device is over is asked of the kernel; the paths sysfs gives
+ * are compared too (a fixture has only those). A file is never stat'ed by
+ * a path found here, since a hung filesystem (FUSE, NFS) would hang kiln.
  */
 static void backs_loop(const struct safety_env *o,
 		       const struct safety_subject *d,
 		       const struct sysfs_family *fam, struct safety *s)
 {
 	char base[PATH_MAX], dir[PATH_MAX * 2], back[PATH_MAX], **names;
-	int i, n;
+	struct loop_back mine = { 0 }, b;
+	struct stat me;
+	int i, n, file = 0;
 
+	/* A file: its own device and inode, through the fd kiln holds. */
+	if (!fam && (d->fd >= 0 ? fstat(d->fd, &me) :
+		     d->path ? stat(d->path, &me) : -1) == 0)
+		file = S_ISREG(me.st_mode);
+	if (fam)
+		loop_back(o, d->name, &mine);
 	snprintf(base, sizeof(base), "%s/block", o->sysroot);
 	names = sysfs_list(base, &n);
 	for (i = 0; i < n; i++) {
 		struct stat st;
-		int k;
+		int k, said = 0;
 
-		if (strncmp(names[i], "loop", 4))
+		if (strncmp(names[i], "loop", 4) ||
+		    (fam && !strcmp(names[i], d->name)))
 			continue;
 		snprintf(dir, sizeof(dir), "%s/%s/loop", base, names[i]);
 		if (sysfs_attr(dir, "backing_file", back, sizeof(back)) <= 0)
 			continue;
-		if (d->path && !strcmp(back, d->path)) {
+		loop_back(o, names[i], &b);
+		if ((d->path && !strcmp(back, d->path)) ||
+		    (file && b.ok && !b.rdev && b.dev == me.st_dev &&
+		     b.ino == me.st_ino)) {
 			why(s, "it backs loop device %s", names[i]);
 			busy(s);
-		} else if (fam && !strncmp(back, "/dev/", 5) &&
-			   stat(back, &st) == 0 && S_ISBLK(st.st_mode)) {
-			for (k = 0; k < fam->n; k++)
-				if (st.st_rdev == fam->dev[k]) {
-					why(s, "%s backs loop device %s",
-					    fam->name[k], names[i]);
-					busy(s);
-				}
+			continue;
 		}
+		for (k = 0; fam && k < fam->n; k++) {
+			if ((b.ok && b.rdev && b.rdev == fam->dev[k]) ||
+			    (!b.ok && !strncmp(back, "/dev/", 5) &&
+			     stat(back, &st) == 0 && S_ISBLK(st.st_mode) &&
+			     st.st_rdev == fam->dev[k])) {
+				why(s, "%s backs loop device %s",
+				    fam->name[k], names[i]);
+				busy(s);
+				said = 1;
+			}
+		}
+		/* Over one device (by number), or one file (device, inode). */
+		if (!said && mine.ok && b.ok &&
+		    (mine.rdev ? b.rdev == mine.rdev :
+		     !b.rdev && b.dev == mine.dev && b.ino == mine.ino))
+			sibling(o, d->name, names[i], s);
 	}
 	sysfs_list_free(names, n);
 }
@@ -194,6 +331,67 @@ struct opener {
 	char what[64];		/* which of the family, or the file */
 };
 
+/* This mount namespace's mounts: each mount's id and its device. */
+struct mounts {
+	int n;
+	struct mount_dev {
+		int id;
+		dev_t dev;
+	} *m;
+};
+
+static void mounts_read(const struct safety_env *o, struct mounts *ms)
+{
+	char path[PATH_MAX], line[1024];
+	struct mount_dev *grown;
+	unsigned maj, min;
+	FILE *f;
+	int id;
+
+	memset(ms, 0, sizeof(*ms));
+	snprintf(path, sizeof(path), "%s/self/mountinfo", o->procroot);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%d %*u %u:%u", &id, &maj, &min) != 3)
+			continue;
+		grown = realloc(ms->m, (size_t)(ms->n + 1) * sizeof(*grown));
+		if (!grown)
+			break;
+		ms->m = grown;
+		ms->m[ms->n].id = id;
+		ms->m[ms->n++].dev = makedev(maj, min);
+	}
+	fclose(f);
+}
+
+/*
+ * Whether fd of a process is the file me, by the device and inode its
+ * fdinfo gives (read, never stat'ed: no filesystem is asked).
+ */
+static int same_file(const char *fdinfo, const struct mounts *ms,
+		     const struct stat *me)
+{
+	char text[512], *p;
+	unsigned long long ino;
+	int k, mnt;
+
+	if (sysfs_read(fdinfo, text, sizeof(text)) <= 0)
+		return 0;
+	p = strstr(text, "mnt_id:");
+	if (!p || sscanf(p, "mnt_id: %d", &mnt) != 1)
+		return 0;
+	p = strstr(text, "\nino:");
+	if (!p || sscanf(p, "\nino: %llu", &ino) != 1 ||
+	    ino != (unsigned long long)me->st_ino)
+		return 0;
+	for (k = 0; k < ms->n; k++)
+		if (ms->m[k].id == mnt)
+			return ms->m[k].dev == me->st_dev;
+	return 0;
+}
+
 /* Processes (not this one) with the disk, a partition or the file open. */
 static int openers(const struct safety_env *o, const struct safety_subject *d,
 		   const struct sysfs_family *fam, struct opener *out)
@@ -201,11 +399,21 @@ static int openers(const struct safety_env *o, const struct safety_subject *d,
 	char fds[PATH_MAX], link[PATH_MAX], path[PATH_MAX + 300];
 	DIR *proc, *fd;
 	struct dirent *p, *e;
-	int n = 0, self = getpid();
+	struct mounts ms = { 0 };
+	struct stat me;
+	int n = 0, self = getpid(), file = 0;
 
+	/* A file: also by its device and inode (a hard link, a bind mount). */
+	if (!fam && d->fd >= 0 && fstat(d->fd, &me) == 0 &&
+	    S_ISREG(me.st_mode)) {
+		file = 1;
+		mounts_read(o, &ms);
+	}
 	proc = opendir(o->procroot);
-	if (!proc)
+	if (!proc) {
+		free(ms.m);
 		return 0;
+	}
 	while ((p = readdir(proc)) && n < MAX_OPENERS) {
 		int pid = atoi(p->d_name), k = -1;
 
@@ -223,10 +431,15 @@ static int openers(const struct safety_env *o, const struct safety_subject *d,
 			if (len <= 0)
 				continue;
 			link[len] = 0;
-			if (fam)
+			if (fam) {
 				k = names_device(fam, link);
-			else if (d->path && !strcmp(link, d->path))
+			} else if (d->path && !strcmp(link, d->path)) {
 				k = 0;
+			} else if (file && link[0] == '/') {
+				snprintf(path, sizeof(path), "%s/%d/fdinfo/%s",
+					 o->procroot, pid, e->d_name);
+				k = same_file(path, &ms, &me) ? 0 : -1;
+			}
 		}
 		closedir(fd);
 		if (k < 0)
@@ -241,6 +454,7 @@ static int openers(const struct safety_env *o, const struct safety_subject *d,
 		n++;
 	}
 	closedir(proc);
+	free(ms.m);
 	return n;
 }
 
@@ -271,6 +485,56 @@ static void open_elsewhere(const struct safety_env *o,
 			}
 }
 
+/* /proc/swaps writes a blank or a backslash in a path as \040, \134. */
+static void unescape(char *s)
+{
+	char *w = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
+		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+			*w++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 +
+				      (s[3] - '0'));
+			s += 3;
+		} else {
+			*w++ = *s;
+		}
+	}
+	*w = 0;
+}
+
+/*
+ * A swap file: the kernel holds it, no process does, so only /proc/swaps
+ * says so; found by the file's device and inode, whatever path led here.
+ */
+static void swap_file(const struct safety_env *o,
+		      const struct safety_subject *d, struct safety *s)
+{
+	char path[PATH_MAX], line[PATH_MAX + 128], *tab;
+	struct stat me, st;
+	FILE *f;
+
+	if (d->fd < 0 || fstat(d->fd, &me) || !S_ISREG(me.st_mode))
+		return;
+	snprintf(path, sizeof(path), "%s/swaps", o->procroot);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		/* "Filename Type Size Used Priority"; a path has no blank. */
+		tab = line + strcspn(line, " \t\n");
+		*tab = 0;
+		unescape(line);
+		if (line[0] == '/' && stat(line, &st) == 0 &&
+		    S_ISREG(st.st_mode) && st.st_dev == me.st_dev &&
+		    st.st_ino == me.st_ino) {
+			why(s, "it is used as swap (%s)", line);
+			busy(s);
+		}
+	}
+	fclose(f);
+}
+
 static void append(char *buf, size_t len, const char *word)
 {
 	size_t used = strlen(buf);
@@ -294,6 +558,8 @@ void safety_in_use(const struct safety_env *env,
 		for (i = 1; i < fam.n; i++)
 			append(s->partitions, sizeof(s->partitions),
 			       fam.name[i]);
+	} else {
+		swap_file(env, d, s);
 	}
 	backs_loop(env, d, f, s);
 	open_elsewhere(env, d, f, s);
@@ -348,10 +614,13 @@ static void look(struct contents *c, const unsigned char *buf, size_t len,
 			continue;
 		}
 		if (c->foreign == NOWHERE) {
+			/* The first unit read: its first byte may be blank. */
+			int b = c->byte >= 0 ? c->byte :
+				u[0] == 0x00 || u[0] == 0xff ? u[0] : -1;
 			size_t k = 0;
 
 			/* Name the first byte that is not the blank byte. */
-			while (k < UNIT_SIZE && c->byte >= 0 && u[k] == c->byte)
+			while (k < UNIT_SIZE && b >= 0 && u[k] == b)
 				k++;
 			c->foreign = off + i + (k < UNIT_SIZE ? k : 0);
 		}

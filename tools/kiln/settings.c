@@ -24,6 +24,7 @@ static const char *const profiles[] = { "smoke", "burnin", "soak",
 					"powercut", NULL };
 static const char *const afters[] = { "wait", "poweroff", "reboot", "shell",
 				      NULL };
+static const char *const selftests[] = { "none", "short", "long", NULL };
 
 #define F(field) offsetof(struct settings, field)
 #define GLOBS "globs of serials, WWNs, models, names or PCI addresses"
@@ -70,7 +71,9 @@ static const struct settings_key keys[] = {
 	  "1h30m); a pass it cuts short still verifies what it wrote", TEST },
 	{ "exclude", T_STRING, F(exclude), 0, 0, NULL, GLOBS, "none",
 	  "disks never to touch: globs of serials, WWNs, models, kernel "
-	  "names, controller PCI addresses or drivers", R },
+	  "names, controller PCI addresses or drivers, separated by commas "
+	  "(a model with spaces in it matches whole); a glob that matches "
+	  "no disk is said", R },
 	{ "expect-disks", T_UINT, F(expect_disks), 0, 100000, NULL,
 	  "a count, 0 for any", "0",
 	  "fewer disks found is a FAIL (a disk is missing); 0: any", R },
@@ -141,11 +144,37 @@ static const struct settings_key keys[] = {
 	  "check; a run that writes always draws a new one", TEST },
 	{ "save-units", T_UINT, F(save_units), 0, 1000, NULL, "a count", "4",
 	  "bad units saved whole per disk, with what was expected", TEST },
+	{ "selftest", T_ENUM, F(selftest), 0, 0, selftests,
+	  "none, short or long", "none",
+	  "after the burn, a SMART or NVMe self-test on every disk that has "
+	  "one: short (minutes) or long (hours); one that fails FAILs its "
+	  "disk", TEST },
+	{ "sensors", T_DURATION, F(sensors), 0, 0, NULL,
+	  "a time such as 30s, 5m or 1h; 0: at the start and end only", "60",
+	  "seconds between samples of the machine's own signals (drive "
+	  "temperatures and SMART/NVMe counters through smartctl, hwmon, "
+	  "EDAC, PCIe AER); 0: only at the start and the end", TEST },
 	{ "settle", T_UINT, F(settle), 1, 3600, NULL, "seconds, 1 to 3600",
 	  "60", "seconds the init waits at most for the set of disks to stop "
 	  "changing (RAID firmware can take 40 s and more)", R | SCOPE_INIT },
 	{ "size", T_SIZE, F(size), 0, 0, NULL, "a size such as 64M or 10G",
 	  "none", "kiln burn: the size of a file target it creates", B },
+	{ "slow-fail", T_UINT, F(slow_fail), 0, 100, NULL,
+	  "a percentage, 0 to 100", "50",
+	  "a disk whose solo rate is below this percentage of the median of "
+	  "three or more like disks' solo rates FAILs as slow (needs solo); "
+	  "0: never; not above slow-warn (the default follows a lower one)",
+	  TEST },
+	{ "slow-warn", T_UINT, F(slow_warn), 1, 100, NULL,
+	  "a percentage, 1 to 100", "85",
+	  "a disk whose rate (or time to finish) is worse than this "
+	  "percentage of the median of three or more like disks (model, "
+	  "firmware, capacity, controller) WARNs as slow", TEST },
+	{ "solo", T_DURATION, F(solo), 0, 0, NULL,
+	  "a time such as 30s or 2m, 0 for none", "0",
+	  "before the burn, read each disk alone this long, so a slow disk "
+	  "is told from a busy controller and the controller's limit from "
+	  "the drives'; 0: no solo phase", TEST },
 	{ "span", T_SPAN, F(span), 0, 0, NULL,
 	  "a size such as 10G, or quick, or quick:SIZE", "to the end",
 	  "test this much from offset; quick or quick:SIZE tests SIZE (3 GiB) "
@@ -157,7 +186,13 @@ static const struct settings_key keys[] = {
 	  "is still running", SCOPE_FLEET | OPT },
 	{ "sysfs-root", T_STRING, F(sysfs_root), 0, 0, NULL, "a folder",
 	  "/sys", "read a captured sysfs tree instead of the machine's "
-	  "(no disk is read)", SCOPE_DISCOVER | OPT },
+	  "(no disk is read); kiln burn: for the machine's sensors only "
+	  "(hwmon, EDAC, AER), as tests do", SCOPE_DISCOVER | B | OPT },
+	{ "temp-warn", T_UINT, F(temp_warn), 0, 150, NULL,
+	  "degrees Celsius, 0 to 150", "0",
+	  "degrees Celsius at which a drive's temperature WARNs, for every "
+	  "drive; 0: the drive's own limit when it reports one, else 60 for "
+	  "HDDs and 70 for SSDs", TEST },
 	{ "upload", T_STRING, F(upload), 0, 0, NULL,
 	  "a server taking PUT: http://HOST[:PORT]/PATH/", "none",
 	  "a lab server taking HTTP PUT (http://HOST[:PORT]/PATH/): the run "
@@ -194,6 +229,9 @@ void settings_defaults(struct settings *s)
 	s->after = SETTINGS_WAIT;
 	s->settle = 60;
 	s->stale = 600;
+	s->slow_warn = 85;
+	s->slow_fail = 50;
+	s->sensors = 60;
 }
 
 void settings_free(struct settings *s)
@@ -383,7 +421,8 @@ static int parse_runid(const char *text, uint64_t *out)
 		else
 			return -EINVAL;
 	}
-	if (!n)
+	/* 0 is no run id: kiln would draw a fresh one and check for it. */
+	if (!n || !v)
 		return -EINVAL;
 	*out = v;
 	return 0;
@@ -574,6 +613,15 @@ int settings_check(const struct settings *s, char *err, size_t errlen)
 		snprintf(err, errlen, "bad value for %s: quick:%llu (want at "
 			 "least 12 KiB: three pieces of a 4 KiB unit)", name,
 			 (unsigned long long)s->span);
+		return -EINVAL;
+	}
+	if (s->slow_fail > s->slow_warn &&
+	    source_of(s, "slow-fail") != SOURCE_DEFAULT) {
+		snprintf(err, errlen, "bad value for %s: %u (above slow-warn, "
+			 "%u: a disk would FAIL as slow where it does not "
+			 "WARN)",
+			 as_given(source_of(s, "slow-fail"), "slow-fail", name,
+				  sizeof(name)), s->slow_fail, s->slow_warn);
 		return -EINVAL;
 	}
 	if (s->upload && http_url_parse(s->upload, &url, why, sizeof(why))) {

@@ -37,6 +37,13 @@ enum settings_after {
 	SETTINGS_SHELL,
 };
 
+/* A self-test after the burn, on every disk that has one. */
+enum settings_selftest {
+	SETTINGS_SELFTEST_NONE,
+	SETTINGS_SELFTEST_SHORT,
+	SETTINGS_SELFTEST_LONG,
+};
+
 /* Where a setting's value came from, for kiln settings and the results. */
 enum settings_source {
 	SOURCE_DEFAULT,
@@ -111,6 +118,12 @@ struct settings {
 	char *from;			/* verify against this run folder */
 	char *upload;			/* http://HOST[:PORT]/PATH/ */
 	char *metrics;			/* http://HOST:PORT/ of a Pushgateway */
+	unsigned slow_warn;		/* % of like disks' median: WARN */
+	unsigned slow_fail;		/* % of their solo median: FAIL; 0 off */
+	uint64_t solo;			/* seconds each disk is read alone */
+	uint64_t sensors;		/* seconds between signal samples */
+	unsigned temp_warn;		/* degrees C; 0: each drive's own */
+	int selftest;			/* enum settings_selftest */
 
 	/* Options of the invocation, not settings. */
 	char *results;			/* kiln run: the stick's mount point */

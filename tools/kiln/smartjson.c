@@ -105,10 +105,17 @@ static void ata_selftest(node *root, struct smartjson *s)
 	s->short_minutes = num(jsonread_get(st, "polling_minutes"), "short");
 	s->long_minutes = num(jsonread_get(st, "polling_minutes"), "extended");
 	/* -x reads the extended log, -a the standard one; newest first. */
-	if (!(log = jsonread_path(logs, "/extended/table/0")))
+	if ((log = jsonread_path(logs, "/extended/table/0"))) {
+		s->selftest_count = num(jsonread_get(logs, "extended"),
+					"count");
+	} else {
 		log = jsonread_path(logs, "/standard/table/0");
+		s->selftest_count = num(jsonread_get(logs, "standard"),
+					"count");
+	}
 	if (!log)
 		return;
+	s->selftest_last_hours = num(log, "lifetime_hours");
 	status = jsonread_get(log, "status");
 	str(jsonread_get(log, "type"), "string", s->selftest_last_type,
 	    sizeof(s->selftest_last_type));
@@ -138,6 +145,9 @@ static void nvme_selftest(node *root, struct smartjson *s)
 	}
 	if (!last)
 		return;
+	s->selftest_count = (long long)jsonread_count(jsonread_get(log,
+								   "table"));
+	s->selftest_last_hours = num(last, "power_on_hours");
 	str(jsonread_get(last, "self_test_code"), "string",
 	    s->selftest_last_type, sizeof(s->selftest_last_type));
 	str(jsonread_get(last, "self_test_result"), "string", s->selftest_last,
@@ -151,10 +161,21 @@ static void scsi_selftest(node *root, struct smartjson *s)
 {
 	node *last = jsonread_get(root, "scsi_self_test_0");
 	long long r = num(jsonread_get(last, "result"), "value");
+	char key[24];
+	int i;
 
 	if (!last)
 		return;
 	s->selftest_supported = 1;
+	/* scsi_self_test_0 to _19, newest first. */
+	for (i = 0; i < 20; i++) {
+		snprintf(key, sizeof(key), "scsi_self_test_%d", i);
+		if (!jsonread_get(root, key))
+			break;
+	}
+	s->selftest_count = i;
+	s->selftest_last_hours = num(jsonread_get(last, "power_on_time"),
+				     "hours");
 	str(jsonread_get(last, "code"), "string", s->selftest_last_type,
 	    sizeof(s->selftest_last_type));
 	str(jsonread_get(last, "result"), "string", s->selftest_last,
@@ -208,6 +229,7 @@ static void clear(struct smartjson *s)
 	s->selftest_supported = s->selftest_running = -1;
 	s->selftest_last_passed = -1;
 	s->short_minutes = s->long_minutes = SMARTJSON_NONE;
+	s->selftest_last_hours = s->selftest_count = SMARTJSON_NONE;
 }
 
 int smartjson_parse(const char *text, size_t len, struct smartjson *s)
@@ -313,4 +335,27 @@ void smartjson_health(const struct smartjson *s, struct health *h)
 	h->media_errors = s->media_errors;
 	h->critical_warning = s->critical_warning;
 	h->grown_defects = s->grown_defects;
+}
+
+char *smartjson_critical_text(long long bits, char *buf, size_t len)
+{
+	static const char *const words[] = {
+		"spare below its threshold",
+		"temperature past a threshold",
+		"NVM subsystem reliability degraded",
+		"media read-only",
+		"volatile memory backup failed",
+		"persistent memory region read-only",
+	};
+	size_t used = 0;
+	unsigned i;
+
+	buf[0] = 0;
+	for (i = 0; i < sizeof(words) / sizeof(words[0]) && used < len; i++)
+		if (bits & (1LL << i))
+			used += (size_t)snprintf(buf + used, len - used, "%s%s",
+						 used ? ", " : "", words[i]);
+	if (!used && bits > 0)
+		snprintf(buf, len, "a bit the specification reserves");
+	return buf;
 }

@@ -48,6 +48,8 @@ struct smartjson {
 	char selftest_last[64];	/* the latest test's result, as said */
 	char selftest_last_type[32];	/* "Short offline", "Extended" */
 	int selftest_last_passed;	/* 1, 0 failed, -1 aborted or none */
+	long long selftest_last_hours;	/* the drive's hours at it */
+	long long selftest_count;	/* entries in the drive's log */
 };
 
 /*
@@ -61,5 +63,11 @@ int smartjson_parse(const char *text, size_t len, struct smartjson *s);
  * that judge_health() judges either. h->text is left alone.
  */
 void smartjson_health(const struct smartjson *s, struct health *h);
+
+/*
+ * An NVMe critical warning's bits in words (NVMe Base Specification, SMART
+ * / Health Information log, byte 0): "spare below its threshold, ...".
+ */
+char *smartjson_critical_text(long long bits, char *buf, size_t len);
 
 #endif

@@ -1,21 +1,25 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Description: running a helper program beside kiln and reading its
- * output without blocking (see spawn.h), the one way health.c (smartctl)
- * and netcheck.c (iperf3) do it.
+ * Description: running helper programs beside kiln and reading their
+ * output without blocking (see subproc.h), the one way health.c and the
+ * sampler (smartctl) and netcheck.c (iperf3) do it.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "subproc.h"
+#include "timing.h"
 
 extern char **environ;
 
-int subproc_start(const char *path, char *const argv[], int both, pid_t *pid,
-		int *fd)
+int subproc_start(const char *path, char *const argv[], int err, pid_t *pid,
+		  int *fd)
 {
 	posix_spawn_file_actions_t fa;
 	int pipefd[2], ret;
@@ -28,8 +32,11 @@ int subproc_start(const char *path, char *const argv[], int both, pid_t *pid,
 	fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
-	if (both)
+	if (err == SUBPROC_STDERR_PIPE)
 		posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
+	else if (err == SUBPROC_STDERR_NULL)
+		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY,
+						 0);
 	ret = -posix_spawn(pid, path, &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	close(pipefd[1]);
@@ -63,4 +70,96 @@ int subproc_read(int fd, char **buf, size_t *len, size_t *cap)
 	*len += (size_t)n;
 	(*buf)[*len] = 0;
 	return 1;
+}
+
+int subproc_reap(pid_t pid)
+{
+	pid_t got;
+
+	do
+		got = waitpid(pid, NULL, WNOHANG);
+	while (got < 0 && errno == EINTR);
+	return got != 0;
+}
+
+/*
+ * Ends one job: its pipe closed, and the child waited for. A child whose
+ * output ended is about to exit: it gets a second before it is killed.
+ */
+static void job_end(struct subproc_job *j, int kill_now)
+{
+	int tries;
+
+	close(j->fd);
+	j->fd = -1;
+	for (tries = 0; tries < 110; tries++) {
+		pid_t got;
+
+		if (tries == (kill_now ? 0 : 100))
+			kill(j->pid, SIGKILL);
+		got = waitpid(j->pid, &j->status, WNOHANG);
+		if (got == j->pid)
+			return;
+		if (got < 0 && errno != EINTR)
+			break;
+		usleep(10000);
+	}
+	j->status = -1;
+	j->stuck = j->pid;
+}
+
+int subproc_many(struct subproc_job *jobs, int n, unsigned timeout_ms)
+{
+	struct pollfd *p = calloc((size_t)n + 1, sizeof(*p));
+	uint64_t end = timing_now_ns() + (uint64_t)timeout_ms * 1000000;
+	int i, k, running = 0, started = 0, ret = 0;
+
+	for (i = 0; i < n; i++) {
+		jobs[i].fd = -1;
+		jobs[i].pid = 0;
+		jobs[i].done = 0;
+		jobs[i].status = -1;
+		jobs[i].stuck = 0;
+		if (!jobs[i].argv || !p ||
+		    subproc_start(jobs[i].argv[0], jobs[i].argv, jobs[i].err,
+				  &jobs[i].pid, &jobs[i].fd))
+			continue;
+		running++;
+		started++;
+	}
+	while (running) {
+		uint64_t now = timing_now_ns();
+		int wait_ms;
+
+		if (now >= end) {
+			ret = -ETIMEDOUT;
+			break;
+		}
+		wait_ms = (int)((end - now) / 1000000) + 1;
+		for (i = 0, k = 0; i < n; i++)
+			if (jobs[i].fd >= 0)
+				p[k++] = (struct pollfd){ .fd = jobs[i].fd,
+							  .events = POLLIN };
+		if (poll(p, (nfds_t)k, wait_ms > 1000 ? 1000 : wait_ms) <= 0)
+			continue;
+		for (i = 0; i < n; i++) {
+			struct subproc_job *j = &jobs[i];
+
+			if (j->fd < 0)
+				continue;
+			if (subproc_read(j->fd, &j->out, &j->len, &j->cap))
+				continue;
+			j->done = 1;
+			job_end(j, 0);
+			running--;
+		}
+	}
+	/* A disk that hangs its helper must not hang kiln. */
+	for (i = 0; i < n; i++)
+		if (jobs[i].fd >= 0)
+			job_end(&jobs[i], 1);
+	free(p);
+	if (!started && n)
+		return -ENOENT;
+	return ret;
 }

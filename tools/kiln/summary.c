@@ -9,9 +9,13 @@
 #include <sys/utsname.h>
 
 #include "crc32c.h"
+#include "notes.h"
+#include "peers_out.h"
+#include "signals_text.h"
 #include "summary.h"
 #include "timing.h"
 #include "version.h"
+#include "zones.h"
 
 int summary_min_max(const struct record_disk *d, int phase, double *min,
 		    double *max)
@@ -173,8 +177,7 @@ void summary_text(const struct record *o, FILE *f)
 		fprintf(f, ", duration %s",
 			timing_fmt_hms(s->duration, hms, sizeof(hms)));
 	fprintf(f, "\n");
-	for (i = 0; i < o->nnotes; i++)
-		fprintf(f, "note: %s\n", o->notes[i]);
+	notes_print(o->notes, o->nnotes, f);
 	if (o->have_net && o->net.done)
 		summary_network(o, f);
 	if (o->failure[0])
@@ -184,8 +187,10 @@ void summary_text(const struct record *o, FILE *f)
 			"written (see the console)\n");
 	if (!o->n)
 		fprintf(f, "FAIL: nothing was tested\n");
+	signals_text_run(o, f);
 	fprintf(f, "\n");
 	summary_table(o, f, 1);
+	peers_out_summary(o, f);
 
 	for (i = 0; i < o->n; i++) {
 		const struct record_disk *d = &o->disks[i];
@@ -195,8 +200,13 @@ void summary_text(const struct record *o, FILE *f)
 		fprintf(f, "\n%s (%s): %s\n", d->label, d->path,
 			judge_name(d->j.verdict));
 		fprintf(f, "  identity %s\n", d->t.id.identity);
+		peers_out_disk_line(o, d, f);
 		for (r = 0; r < d->j.nreasons; r++)
 			fprintf(f, "  - %s\n", d->j.reasons[r]);
+		zones_summary(f, et, d->t.id.rotational);
+		latency_summary(f, et);
+		reread_summary(f, &d->rr);
+		signals_text_disk(d, f);
 		for (k = 0; k < et->nerrors && k < 10; k++) {
 			const struct engine_error *e = &et->errors[k];
 

@@ -20,6 +20,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "target.h"
@@ -124,6 +125,36 @@ static void say_busy(struct target *t, const struct stat *st, char *err,
 	    "another kiln)", t->path);
 }
 
+/*
+ * A kiln killed a moment ago still holds its targets until the kernel has
+ * torn down its io_uring (tens of milliseconds): a device stays claimed,
+ * a file locked. Asked again within a second, that is not "busy".
+ */
+#define SETTLE_TRIES 50
+#define SETTLE_NS 20000000L
+
+static int open_settled(const char *path, int flags)
+{
+	const struct timespec step = { 0, SETTLE_NS };
+	int fd, i;
+
+	for (i = 0; (fd = open(path, flags)) < 0 && errno == EBUSY &&
+		    i < SETTLE_TRIES; i++)
+		nanosleep(&step, NULL);
+	return fd;
+}
+
+static int lock_settled(int fd)
+{
+	const struct timespec step = { 0, SETTLE_NS };
+	int ret, i;
+
+	for (i = 0; (ret = flock(fd, LOCK_EX | LOCK_NB)) < 0 &&
+		    errno == EWOULDBLOCK && i < SETTLE_TRIES; i++)
+		nanosleep(&step, NULL);
+	return ret;
+}
+
 static int open_block(struct target *t, const struct stat *st, char *err,
 		      size_t errlen)
 {
@@ -133,7 +164,7 @@ static int open_block(struct target *t, const struct stat *st, char *err,
 	unsigned long long size = 0;
 	int lbs = 0, pbs = 0, ro = 0;
 
-	t->fd = open(t->path, flags);
+	t->fd = open_settled(t->path, flags);
 	/* Read-only (losetup -r, blockdev --setro): open it to read; say so. */
 	if (t->fd < 0 && t->writable && (errno == EROFS || errno == EACCES)) {
 		t->fd = open(t->path, (flags & ~O_RDWR) | O_RDONLY);
@@ -215,7 +246,7 @@ static int open_file(struct target *t, char *err, size_t errlen)
 		return -ESTALE;
 	}
 	/* Another kiln on this file: two burns would wreck each other. */
-	if (flock(t->fd, LOCK_EX | LOCK_NB) < 0 && errno == EWOULDBLOCK) {
+	if (lock_settled(t->fd) < 0 && errno == EWOULDBLOCK) {
 		snprintf(err, errlen, "cannot use %s: another kiln holds it",
 			 t->path);
 		return -EBUSY;
@@ -312,6 +343,17 @@ int target_same(const struct target *a, const struct target *b)
 	fa = a->kind == TARGET_FILE ? a->id.identity + 5 : a->id.backing;
 	fb = b->kind == TARGET_FILE ? b->id.identity + 5 : b->id.backing;
 	return a->kind != b->kind && fa[0] && fb[0] && !strcmp(fa, fb);
+}
+
+int target_bad_name(int ret)
+{
+	switch (ret < 0 ? -ret : ret) {
+	case ENOENT: case ENOTBLK: case EBUSY: case EISDIR: case EACCES:
+	case EPERM: case ENOTDIR: case ELOOP: case ENAMETOOLONG: case ENXIO:
+	case ENODEV:
+		return 1;
+	}
+	return 0;
 }
 
 int target_names_same(const char *path, const struct target *t)

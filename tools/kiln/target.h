@@ -55,6 +55,12 @@ int target_open(struct target *t, const struct safety_env *env,
  */
 int target_same(const struct target *a, const struct target *b);
 
+/*
+ * 1 when an open failed (errno, or -errno) on what was named, not on the
+ * machine: a missing or wrong path, a busy or forbidden one; exit 2.
+ */
+int target_bad_name(int err);
+
 /* 1 when path (not yet opened) names the device or file t holds. */
 int target_names_same(const char *path, const struct target *t);
 

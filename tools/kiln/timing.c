@@ -46,3 +46,13 @@ int timing_clock_trusted(time_t t)
 {
 	return t >= 1577836800;		/* 2020-01-01T00:00:00Z */
 }
+
+void timing_cond_init(pthread_cond_t *c)
+{
+	pthread_condattr_t ca;
+
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(c, &ca);
+	pthread_condattr_destroy(&ca);
+}

@@ -2,6 +2,7 @@
 #ifndef KILN_TIMING_H
 #define KILN_TIMING_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -17,6 +18,12 @@ static inline double timing_secs(uint64_t ns)
 
 /* Monotonic nanoseconds: for rates and deadlines, immune to clock steps. */
 uint64_t timing_now_ns(void);
+
+/*
+ * A condition variable whose timed waits run on the monotonic clock, as
+ * every pause in kiln does: a step of the wall clock must not end one.
+ */
+void timing_cond_init(pthread_cond_t *c);
 
 /* 01:02:03 (or 3d01:02:03) for a number of seconds. */
 char *timing_fmt_hms(uint64_t seconds, char *buf, size_t len);

@@ -368,7 +368,6 @@ int upload_start(struct upload **up, const struct http_url *base,
 		 char *err, size_t len)
 {
 	struct upload *u = calloc(1, sizeof(*u));
-	pthread_condattr_t ca;
 	pthread_attr_t attr;
 	sigset_t all, old;
 	size_t n;
@@ -405,12 +404,8 @@ int upload_start(struct upload **up, const struct http_url *base,
 	http_url_format(&u->base, u->folder, u->url, sizeof(u->url));
 	atomic_init(&u->stop, 0);
 	pthread_mutex_init(&u->lock, NULL);
-	/* Pauses are measured on the monotonic clock, as everything in kiln. */
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&u->wake, &ca);
-	pthread_cond_init(&u->changed, &ca);
-	pthread_condattr_destroy(&ca);
+	timing_cond_init(&u->wake);
+	timing_cond_init(&u->changed);
 
 	/* Signals are the main thread's: it is the one that must wake. */
 	sigfillset(&all);

@@ -1,0 +1,55 @@
+#!/bin/sh
+# slow: QEMU boots. Like disks in the real image: four AHCI drives of one
+# model, size and controller, the fourth throttled by QEMU to a few MB/s
+# (throttling.bps-total), a tenth or less of what the others move under
+# TCG. With the thresholds pinned (slow-warn 85%, slow-fail 50%, no solo
+# phase), the slow one WARNs against the median of its like disks and the
+# others PASS; the controller's aggregate is in the results and its live
+# line on the console.
+. "$(dirname "$0")/../lib/e2e.sh"
+
+lab_init "$TEST_TMP/lab"
+lab_disk ahci like-a 48
+lab_disk ahci like-b 48
+lab_disk ahci like-c 48
+lab_throttle like-d 2097152
+lab_disk ahci like-d 48
+lab_stick ""
+
+# t SERIAL EXPR: EXPR of the target t with that serial.
+t () {
+	result "[$2 for t in d[\"targets\"] if t[\"serial\"] == \"$1\"][0]"
+}
+
+test_expect_success 'boot: four like disks for 30 s, one throttled' '
+	boot peers "kiln.duration=30s kiln.slow-warn=85 kiln.slow-fail=50 kiln.solo=0" &&
+	grep_in "kiln-init: kiln run: no disk failed" "$TEST_TMP/peers.log" &&
+	[ "$(result "d[\"exit_code\"]")" = 0 ] &&
+	for s in A B C D; do
+		say "KILN-LIKE-$s: $(t KILN-LIKE-$s "(t[\"verdict\"], t[\"reasons\"], t[\"peers\"])")"
+	done
+'
+
+test_expect_success 'the throttled disk WARNs as slow against its like disks, by figure and threshold' '
+	[ "$(t KILN-LIKE-D "t[\"verdict\"]")" = WARN ] &&
+	[ "$(t KILN-LIKE-D "t[\"peers\"][\"group_size\"]")" = 4 ] &&
+	[ "$(t KILN-LIKE-D "t[\"peers\"][\"ratio\"] < 0.5")" = True ] &&
+	t KILN-LIKE-D "t[\"reasons\"]" >"$TEST_TMP/reasons" &&
+	grep -E "slow (write|verify): [0-9]+ MB/s, [0-9]+% of the [0-9]+ MB/s median of 4 like disks \(slow-warn 85%\)" \
+		"$TEST_TMP/reasons" &&
+	grep_in "slow-warn 85%" "$run/summary.txt"
+'
+
+test_expect_success 'the three like disks at full speed PASS' '
+	for s in A B C; do
+		[ "$(t KILN-LIKE-$s "t[\"verdict\"]")" = PASS ] || return 1
+	done
+'
+
+test_expect_success 'the AHCI controller: its four disks, its aggregate, its live line' '
+	[ "$(result "[c[\"disks\"] for c in d[\"controllers\"] if c[\"driver\"] == \"ahci\"]")" = "[4]" ] &&
+	[ "$(result "[c[\"aggregate_mbps\"][\"write\"] > 0 for c in d[\"controllers\"] if c[\"driver\"] == \"ahci\"]")" = "[True]" ] &&
+	grep -a -q "^  ctrl " "$TEST_TMP/peers.log"
+'
+
+e2e_done

@@ -1,0 +1,175 @@
+#!/bin/sh
+# slow: QEMU boots. The machine's own signals in the real image (q35, TCG):
+# QEMU's NVMe behind a PCIe root port, two AHCI disks and two drives on a
+# MegaRAID card. During the burn the host raises the NVMe's critical
+# warning (QMP qom-set of smart_critical_warning) and injects an
+# uncorrectable, non-fatal PCIe error at the root port above it
+# (pcie_aer_inject_error); after it, a short self-test runs on every
+# drive. The NVMe FAILs with the warning's meaning, the AER error is
+# counted against it (the device below the port), its temperature is in
+# result.json; QEMU's AHCI drives pass their self-test, its NVMe has none
+# that smartctl 7.3 can run; the MegaRAID card's drives are found by
+# smartctl --scan-open and shown under their controller. QEMU's
+# megasas-gen2 lists its second drive as megaraid,256 and its MFI
+# pass-through cuts that to target 0, so it answers as the first drive:
+# one drive is found, by its own number, and listed once.
+. "$(dirname "$0")/../lib/e2e.sh"
+
+lab_init "$TEST_TMP/lab"
+qmp="$TEST_TMP/qmp.sock"
+truncate -s 24M "$lab_dir/nvme.img"
+lab_add -M q35 -device pcie-root-port,id=rp1,chassis=1,slot=1 \
+	-drive "if=none,id=dn,format=raw,cache=none,aio=threads,file=$lab_dir/nvme.img" \
+	-device nvme,id=nvme0,serial=KILN-NVME0,bus=rp1 \
+	-device nvme-ns,id=dev-nvme,bus=nvme0,nsid=1,drive=dn
+lab_disk ahci sata-a 24
+lab_disk ahci sata-b 24
+lab_disk megasas raid-a 16
+lab_disk megasas raid-b 16
+lab_stick ""
+
+# qmp COMMAND...: each a QMP command (JSON) or an HMP line, in order.
+qmp () {
+	python3 - "$qmp" "$@" <<'PY'
+import json, socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+f = s.makefile("rw")
+f.readline()
+def ask(cmd):
+    f.write(json.dumps(cmd) + "\n")
+    f.flush()
+    while True:
+        r = json.loads(f.readline())
+        if "return" in r or "error" in r:
+            return r
+ask({"execute": "qmp_capabilities"})
+for c in sys.argv[2:]:
+    if not c.startswith("{"):
+        c = json.dumps({"execute": "human-monitor-command",
+                        "arguments": {"command-line": c}})
+    r = ask(json.loads(c))
+    print(r)
+    if "error" in r:
+        sys.exit(1)
+PY
+}
+
+# n SERIAL-OR-NAME EXPR: EXPR of the target t with that serial or name.
+n () {
+	result "[$2 for t in d[\"targets\"] if \"$1\" in (t[\"serial\"], t[\"name\"])][0]"
+}
+
+test_expect_success 'boot: a burn with signals every 5 s, then a short self-test' '
+	{
+		# Once the burn has started: the warning, then the error.
+		{
+			i=0
+			while [ $i -lt 600 ] && ! grep -a -q "^kiln run: run [0-9a-f]*, bs" \
+				"$TEST_TMP/signals.log" 2>/dev/null; do
+				sleep 0.5; i=$((i + 1))
+			done
+			sleep 6
+			qmp "{\"execute\": \"qom-set\", \"arguments\": {\"path\": \"/machine/peripheral/nvme0\", \"property\": \"smart_critical_warning\", \"value\": 4}}" \
+				"pcie_aer_inject_error rp1 POISON_TLP" \
+				>"$TEST_TMP/qmp.out" 2>&1
+		} &
+	} &&
+	LAB_EXTRA="-qmp unix:$qmp,server=on,wait=off" &&
+	boot signals "kiln.duration=40s kiln.sensors=5 kiln.selftest=short" &&
+	LAB_EXTRA= &&
+	wait &&
+	cat "$TEST_TMP/qmp.out" &&
+	[ -n "$run" ] &&
+	[ "$(result "d[\"exit_code\"]")" = 1 ]
+'
+
+test_expect_success 'the temperature of QEMU'"'"'s NVMe, sampled through the run' '
+	[ "$(n nvme0n1 "t[\"signals\"][\"temperature\"][\"last\"]")" = 50 ] &&
+	[ "$(n nvme0n1 "t[\"signals\"][\"temperature\"][\"limit\"]")" = 70 ] &&
+	[ "$(n nvme0n1 "t[\"signals\"][\"temperature\"][\"limit_from\"]")" = drive ] &&
+	[ "$(n nvme0n1 "len(t[\"signals\"][\"temperature\"][\"series\"][\"celsius\"]) >= 5")" = True ] &&
+	[ "$(result "d[\"machine\"][\"samples\"] >= 6")" = True ] &&
+	grep_in "temperature 50 C at the start, 50 C at most, 50 C at the end (limit 70 C, the drive'"'"'s own)" \
+		"$run/summary.txt"
+'
+
+test_expect_success 'the critical warning raised mid-run FAILs the NVMe, with its meaning' '
+	[ "$(n nvme0n1 "t[\"verdict\"]")" = FAIL ] &&
+	[ "$(n nvme0n1 "t[\"signals\"][\"critical_warning_raised\"][\"bits\"]")" = 4 ] &&
+	[ "$(n nvme0n1 "t[\"signals\"][\"smart_start\"][\"critical_warning\"]")" = 0 ] &&
+	[ "$(n nvme0n1 "t[\"signals\"][\"smart_end\"][\"critical_warning\"]")" = 4 ] &&
+	grep_in "NVMe critical warning 0x04: NVM subsystem reliability degraded" \
+		"$run/summary.txt"
+'
+
+test_expect_success 'the AER error at the root port is counted against the NVMe below it' '
+	port=$(n nvme0n1 "t[\"signals\"][\"pci_path\"][1][\"pci\"]") &&
+	[ "$(n nvme0n1 "t[\"signals\"][\"pci_path\"][1][\"nonfatal\"]")" = 1 ] &&
+	[ "$(result "[a[\"nonfatal_end\"] - a[\"nonfatal_start\"] for a in d[\"machine\"][\"aer\"] if a[\"pci\"] == \"$port\"][0]")" = 1 ] &&
+	grep_in "PCIe uncorrected (non-fatal) errors on its path: $port rose from 0 to 1" \
+		"$run/summary.txt" &&
+	[ "$(n KILN-SATA-A "any(p[\"nonfatal\"] for p in t[\"signals\"][\"pci_path\"])")" = False ] &&
+	[ "$(result "d[\"machine\"][\"verdict\"]")" = PASS ]
+'
+
+test_expect_success 'the kernel log said it too, against the port the NVMe hangs from' '
+	[ "$(result "d[\"machine\"][\"kernel_log\"][\"read\"]")" = True ] &&
+	[ "$(n nvme0n1 "t[\"signals\"][\"kernel_log\"][\"by_kind\"].get(\"PCIe uncorrected error\", 0) >= 1")" = True ]
+'
+
+test_expect_success 'selftest=short: QEMU'"'"'s AHCI drives pass it; its NVMe has none smartctl 7.3 runs' '
+	[ "$(result "d[\"machine\"][\"selftest\"]")" = short ] &&
+	[ "$(n KILN-SATA-A "t[\"signals\"][\"selftest\"][\"result\"]")" = passed ] &&
+	[ "$(n KILN-SATA-B "t[\"signals\"][\"selftest\"][\"result\"]")" = passed ] &&
+	[ "$(n KILN-SATA-A "t[\"verdict\"]")" = PASS ] &&
+	[ "$(n nvme0n1 "t[\"signals\"][\"selftest\"][\"result\"]")" = "not supported" ] &&
+	grep_in "kiln: short self-test on 6 drives" "$TEST_TMP/signals.log" &&
+	grep_in "short self-test: passed: Completed without error" "$run/summary.txt"
+'
+
+test_expect_success 'the MegaRAID card'"'"'s drives are found by smartctl --scan-open, under their controller' '
+	mega=$(result "[c[\"pci\"] for c in d[\"controllers\"] if c[\"driver\"] == \"megaraid_sas\"][0]") &&
+	[ "$(result "[(h[\"type\"], h[\"serial\"]) for h in d[\"machine\"][\"raid_drives\"]] == [(\"megaraid,0\", \"KILN-RAID-A\")]")" = True ] &&
+	[ "$(result "all(h[\"controller\"] == \"$mega\" and h[\"type\"].startswith(\"megaraid,\") for h in d[\"machine\"][\"raid_drives\"])")" = True ] &&
+	[ "$(result "len(set(h[\"serial\"] for h in d[\"machine\"][\"raid_drives\"])) == len(d[\"machine\"][\"raid_drives\"])")" = True ] &&
+	grep_in "behind $mega: QEMU QEMU HARDDISK KILN-RAID-A" "$run/summary.txt"
+'
+
+. "$TOP/tests/lib/chromium.sh"
+if ! have_chromium; then
+	e2e_done
+	exit
+fi
+
+test_expect_success 'report.html in chromium: the FAIL first, temperatures over time, the tree' '
+	port=$(n nvme0n1 "t[\"signals\"][\"pci_path\"][1][\"pci\"]") &&
+	render "$run/report.html" "$TEST_TMP/dom.html" &&
+	PYTHONPATH="$TOP/tests/lib" python3 - "$TEST_TMP/dom.html" "$port" <<-\PY
+	import sys, dom
+	page = dom.load(sys.argv[1])
+	rows = [[c.text() for c in r.all("td")]
+	        for r in next(page.all("table")).all("tr")]
+	rows = [r for r in rows if r]
+	assert rows[0][0] == "nvme0n1" and rows[0][-1] == "FAIL", rows
+	assert all(r[-1] != "FAIL" for r in rows[1:]), rows
+	# Its temperature over the run, under its limit line.
+	cells = {c.one("span").text(): c
+	         for c in page.one("div", "temps").all("div", "cell")}
+	points = cells["nvme0n1"].one("polyline", "temp").attrs["points"]
+	assert len(points.split()) >= 5, points
+	cells["nvme0n1"].one("line", "temp-limit")
+	# The tree: each disk under its controller, PCIe links with budgets.
+	inv = page.one("ul", "inventory")
+	under = {d.one("span").text(): c for c in inv.all("li", "ctrl")
+	         for d in c.all("li", "disk")}
+	assert len(under) == len(rows), (under.keys(), rows)
+	assert list(under["nvme0n1"].all("span", "budget")), under["nvme0n1"].text()
+	# The machine: the AER error where it was injected.
+	aer = [[c.text() for c in r.all("td")]
+	       for r in page.one("div", "machine").one("table", "aer").all("tr")]
+	assert [r for r in aer if r and r[0] == sys.argv[2]][0][2] == "0 to 1", aer
+	PY
+'
+
+e2e_done

@@ -1,0 +1,119 @@
+#!/bin/sh
+# The machine's own signals sampled by the real binary during a burn of a
+# file, its sysfs a copy of tests/fixtures/sensors/server (EDAC by DIMM
+# and by csrow, AER of a root port and the NVMe below it, hwmon) given
+# with --sysfs-root and changed while the burn runs, as a machine's
+# counters change: an uncorrected memory error FAILs the machine, not the
+# disk, exit 1, said once in the run's failure, and kiln finish of the
+# same run cut off says it the same way; corrected PCIe errors at a
+# function no tested disk hangs from WARN the machine, exit 0.
+. "$(dirname "$0")/../lib/tap.sh"
+
+json_get () {
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
+
+fixture="$TOP/tests/fixtures/sensors/server/sys"
+edac=devices/system/edac/mc/mc0
+
+# sysfs DIR: a fresh copy of the fixture's sysfs.
+sysfs () {
+	rm -rf "$1" && cp -r "$fixture" "$1"
+}
+
+# later SECONDS FILE TEXT: writes TEXT into FILE once the burn has run a
+# while (in the background).
+later () {
+	{ sleep "$1"; printf '%s\n' "$3" >"$2"; } &
+}
+
+test_expect_success 'an uncorrected memory error during the burn FAILs the machine (exit 1)' '
+	sysfs "$TEST_TMP/ue" &&
+	later 2 "$TEST_TMP/ue/$edac/dimm0/dimm_ue_count" 1 &&
+	later 2 "$TEST_TMP/ue/$edac/ue_count" 1 &&
+	{ "$KILN" burn --size 64M --duration 5s --sensors 1 \
+		--sysfs-root "$TEST_TMP/ue" --out "$TEST_TMP/r1" \
+		"$TEST_TMP/d1.img" >"$TEST_TMP/o1" 2>&1; test $? = 1; } &&
+	wait &&
+	r="$TEST_TMP/r1/result.json" &&
+	[ "$(json_get "$r" "d[\"verdict\"]")" = FAIL ] &&
+	[ "$(json_get "$r" "d[\"targets\"][0][\"verdict\"]")" = PASS ] &&
+	[ "$(json_get "$r" "d[\"machine\"][\"verdict\"]")" = FAIL ] &&
+	[ "$(json_get "$r" "d[\"machine\"][\"samples\"] >= 4")" = True ] &&
+	[ "$(json_get "$r" "d[\"machine\"][\"selftest\"]")" = none ] &&
+	[ "$(json_get "$r" "d[\"failure\"] == d[\"machine\"][\"failure\"]")" = True ] &&
+	[ "$(json_get "$r" "[e[\"uncorrected_end\"] for e in d[\"machine\"][\"edac\"][\"counts\"] if e[\"where\"] == \"mc0/dimm0\"][0]")" = 1 ] &&
+	grep_in "FAIL: uncorrected memory errors at mc0/dimm0 (CPU_SrcID#0_MC#0_Chan#0_DIMM#0) rose from 0 to 1 during the run" \
+		"$TEST_TMP/r1/summary.txt" &&
+	[ "$(grep -c "uncorrected memory errors at" "$TEST_TMP/r1/summary.txt")" = 1 ]
+'
+
+test_expect_success 'kiln finish of the same run cut off says it the same way, once' '
+	sysfs "$TEST_TMP/cut" &&
+	later 1 "$TEST_TMP/cut/$edac/dimm0/dimm_ue_count" 1 &&
+	"$KILN" burn --size 256M --passes 1000 --max-writes 0 --sensors 1 \
+		--checkpoint 1 --sysfs-root "$TEST_TMP/cut" --out "$TEST_TMP/r2" \
+		"$TEST_TMP/d2.img" >/dev/null 2>&1 &
+	pid=$! &&
+	sleep 5 && kill -9 $pid && { wait $pid; true; } && wait &&
+	{ "$KILN" finish "$TEST_TMP/r2" >"$TEST_TMP/o2" 2>&1; test $? = 1; } &&
+	r="$TEST_TMP/r2/result.json" &&
+	[ "$(json_get "$r" "d[\"machine\"][\"verdict\"]")" = FAIL ] &&
+	[ "$(json_get "$r" "d[\"failure\"].count(\"uncorrected memory errors\")")" = 1 ] &&
+	[ "$(json_get "$r" "d[\"failure\"] == d[\"machine\"][\"failure\"]")" = True ]
+'
+
+test_expect_success 'corrected PCIe errors where no tested disk hangs WARN the machine (exit 0)' '
+	sysfs "$TEST_TMP/aer" &&
+	dev=devices/pci0000:00/0000:00:1c.0/0000:02:00.0 &&
+	sed "s/^TOTAL_ERR_COR .*/TOTAL_ERR_COR 9/" \
+		"$TEST_TMP/aer/$dev/aer_dev_correctable" >"$TEST_TMP/cor" &&
+	later 2 "$TEST_TMP/aer/$dev/aer_dev_correctable" "$(cat "$TEST_TMP/cor")" &&
+	"$KILN" burn --size 64M --duration 5s --sensors 1 \
+		--sysfs-root "$TEST_TMP/aer" --out "$TEST_TMP/r3" \
+		"$TEST_TMP/d3.img" >"$TEST_TMP/o3" 2>&1 &&
+	wait &&
+	r="$TEST_TMP/r3/result.json" &&
+	[ "$(json_get "$r" "d[\"verdict\"]")" = WARN ] &&
+	[ "$(json_get "$r" "d[\"failure\"]")" = None ] &&
+	grep_in "PCIe corrected errors at 0000:02:00.0 rose from" \
+		"$TEST_TMP/r3/summary.txt" &&
+	grep_in "machine: WARN" "$TEST_TMP/r3/summary.txt"
+'
+
+# What a person sees: report.html as chromium renders it.
+. "$TOP/tests/lib/chromium.sh"
+if ! have_chromium; then
+	test_done
+	exit
+fi
+
+test_expect_success 'report.html in chromium: the failing machine before the plots, its tables' '
+	render "$TEST_TMP/r1/report.html" "$TEST_TMP/dom1.html" &&
+	PYTHONPATH="$TOP/tests/lib" python3 - "$TEST_TMP/dom1.html" <<-\PY
+	import sys, dom
+	page = dom.load(sys.argv[1])
+	body = page.one("body")
+	m = page.one("div", "machine")
+	assert m.one("h2").one("span").text() == "FAIL", m.one("h2").text()
+	assert any("uncorrected memory errors at mc0/dimm0" in li.text()
+	           for li in m.all("li")), m.text()
+	# After the disks table, before the plots.
+	order = list(body.all())
+	table, zones = next(body.all("table")), page.one("div", "zones")
+	assert order.index(table) < order.index(m) < order.index(zones)
+	rows = {r.all("td").__next__().text(): [c.text() for c in r.all("td")]
+	        for r in m.one("table", "edac").all("tr") if list(r.all("td"))}
+	assert rows["mc0/dimm0"][3] == "0 to 1", rows["mc0/dimm0"]
+	cell = list(m.one("table", "edac").all("td", "rose"))
+	assert [c.text() for c in cell] == ["0 to 1", "0 to 1"], cell
+	hw = [r for r in m.one("table", "hwmon").all("tr") if list(r.all("td"))]
+	assert any("coretemp" in r.text() for r in hw), [r.text() for r in hw]
+	# The inventory: the file under no controller.
+	inv = page.one("ul", "inventory")
+	assert [d.one("span").text() for d in inv.all("li", "disk")] == \
+	    ["d1.img"], inv.text()
+	PY
+'
+
+test_done

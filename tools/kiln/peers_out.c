@@ -1,0 +1,361 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: what the peers, the links and the solo phase found, told
+ * (see peers_out.h): result.json's fields for them and their reading back
+ * by kiln finish, and summary.txt's lines: each controller's aggregate
+ * against its PCIe link and its disks alone, each group of like disks.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "peers_out.h"
+
+static const char *const phase_keys[] = { "write", "verify", "read" };
+static const int phase_of[] = { PHASE_WRITE, PHASE_VERIFY, PHASE_READ };
+#define NPHASES ((int)(sizeof(phase_of) / sizeof(phase_of[0])))
+
+static void num_or_null(struct json *j, const char *key, double v)
+{
+	if (v > 0)
+		json_num(j, key, v);
+	else
+		json_null(j, key);
+}
+
+/* The best a disk did, alone or beside the others: what its link carried. */
+static double best_rate(const struct record_disk *d)
+{
+	double best = d->solo.ran ? d->solo.mbps : 0, v;
+	int p;
+
+	for (p = 0; p < NPHASES; p++) {
+		v = judge_phase_rate(&d->snap, phase_of[p]);
+		if (v > best)
+			best = v;
+	}
+	return best;
+}
+
+static const struct links_ctrl *ctrl_of(const struct record *r,
+					const struct record_disk *d)
+{
+	int c = d->link.ctrl;
+
+	return c >= 0 && c < r->links.n ? &r->links.ctrls[c] : NULL;
+}
+
+void peers_out_json_disk(struct json *j, const struct record *r,
+			 const struct record_disk *d)
+{
+	const struct links_ctrl *c = ctrl_of(r, d);
+	const struct peers_disk *p = &d->peer;
+
+	json_str(j, "firmware", d->link.firmware[0] ? d->link.firmware : NULL);
+	json_str(j, "transport", d->link.transport[0] ? d->link.transport :
+		 NULL);
+	json_str(j, "controller", c ? c->pci.pci : NULL);
+	if (d->link.mbps > 0) {
+		json_begin(j, "link");
+		json_str(j, "kind", d->link.kind);
+		json_str(j, "rate", d->link.rate);
+		json_num(j, "mbps", d->link.mbps);
+		num_or_null(j, "share", best_rate(d) / d->link.mbps);
+		json_end(j);
+	} else {
+		json_null(j, "link");
+	}
+	if (d->solo.ran) {
+		json_begin(j, "solo");
+		json_num(j, "mbps", d->solo.mbps);
+		json_num(j, "seconds", d->solo.seconds);
+		json_u64(j, "io_errors", d->solo.io_errors);
+		json_end(j);
+	} else {
+		json_null(j, "solo");
+	}
+	if (p->group < 0 || p->group >= r->peers.n) {
+		json_null(j, "peers");
+		return;
+	}
+	json_begin(j, "peers");
+	json_str(j, "group", r->peers.groups[p->group].key);
+	json_u64(j, "group_size", (uint64_t)r->peers.groups[p->group].n);
+	json_str(j, "phase", p->phase >= 0 ? engine_phase_name(p->phase) :
+		 NULL);
+	num_or_null(j, "mbps", p->mbps);
+	num_or_null(j, "median_mbps", p->median);
+	num_or_null(j, "ratio", p->ratio);
+	num_or_null(j, "solo_median_mbps", p->solo_median);
+	num_or_null(j, "solo_ratio", p->solo_ratio);
+	json_end(j);
+}
+
+static void json_ctrl(struct json *j, const struct links_ctrl *c)
+{
+	const struct pci_controller *p = &c->pci;
+	double agg = c->write_mbps > c->read_mbps ? c->write_mbps :
+		     c->read_mbps;
+	char text[300];
+
+	json_begin(j, NULL);
+	json_str(j, "pci", p->pci);
+	json_str(j, "kind", p->kind);
+	json_str(j, "vendor", p->vendor_name[0] ? p->vendor_name : NULL);
+	json_str(j, "device", p->device_name[0] ? p->device_name : NULL);
+	json_str(j, "driver", p->driver[0] ? p->driver : NULL);
+	json_u64(j, "disks", (uint64_t)c->ndisks);
+	if (p->link_mbps > 0) {
+		json_begin(j, "pcie");
+		json_str(j, "text", links_pcie_text(p, text, sizeof(text)));
+		json_str(j, "speed", p->link_speed);
+		json_i64(j, "width", p->link_width);
+		json_str(j, "max_speed", p->max_link_speed);
+		json_i64(j, "max_width", p->max_link_width);
+		json_num(j, "mbps", p->link_mbps);
+		json_bool(j, "degraded", p->degraded);
+		json_end(j);
+	} else {
+		json_null(j, "pcie");
+	}
+	json_begin(j, "aggregate_mbps");
+	json_num(j, "write", c->write_mbps);
+	json_num(j, "read", c->read_mbps);
+	json_end(j);
+	num_or_null(j, "share_of_link", p->link_mbps > 0 ?
+		    agg / p->link_mbps : 0);
+	num_or_null(j, "solo_sum_mbps", c->solo_sum);
+	links_verdict(c, text, sizeof(text));
+	json_str(j, "limit", text[0] ? text : NULL);
+	json_end(j);
+}
+
+void peers_out_json(struct json *j, const struct record *r)
+{
+	int i, p;
+
+	json_array(j, "controllers");
+	for (i = 0; i < r->links.n; i++)
+		json_ctrl(j, &r->links.ctrls[i]);
+	json_array_end(j);
+	json_array(j, "peer_groups");
+	for (i = 0; i < r->peers.n; i++) {
+		const struct peers_group *g = &r->peers.groups[i];
+
+		json_begin(j, NULL);
+		json_str(j, "group", g->key);
+		json_str(j, "name", g->name);
+		json_u64(j, "disks", (uint64_t)g->n);
+		json_begin(j, "median_mbps");
+		for (p = 0; p < NPHASES; p++)
+			num_or_null(j, phase_keys[p], g->median[phase_of[p]]);
+		json_end(j);
+		num_or_null(j, "solo_median_mbps", g->solo_median);
+		num_or_null(j, "finish_median_seconds", g->busy_median);
+		json_str(j, "note", g->note[0] ? g->note : NULL);
+		json_end(j);
+	}
+	json_array_end(j);
+}
+
+static void copy(const struct jsonread_node *n, const char *key, char *out,
+		 size_t len)
+{
+	if (jsonread_get_bytes(n, key, out, len, NULL))
+		out[0] = 0;
+}
+
+/* The groups as the document has them, until the run is judged again. */
+static int restore_groups(const struct jsonread_node *doc, struct record *r)
+{
+	const struct jsonread_node *gs = jsonread_get(doc, "peer_groups");
+	size_t i;
+	int p;
+
+	r->peers.groups = calloc(jsonread_count(gs) + 1,
+				 sizeof(*r->peers.groups));
+	if (!r->peers.groups)
+		return -ENOMEM;
+	for (i = 0; i < jsonread_count(gs); i++) {
+		const struct jsonread_node *n = jsonread_at(gs, i);
+		const struct jsonread_node *m = jsonread_get(n, "median_mbps");
+		struct peers_group *g = &r->peers.groups[r->peers.n++];
+
+		copy(n, "group", g->key, sizeof(g->key));
+		copy(n, "name", g->name, sizeof(g->name));
+		copy(n, "note", g->note, sizeof(g->note));
+		g->n = (int)jsonread_u64(n, "disks", 0);
+		for (p = 0; p < NPHASES; p++)
+			g->median[phase_of[p]] = jsonread_num(m, phase_keys[p],
+							      0);
+		g->solo_median = jsonread_num(n, "solo_median_mbps", 0);
+		g->busy_median = jsonread_num(n, "finish_median_seconds", 0);
+	}
+	return 0;
+}
+
+int peers_out_restore(const struct jsonread_node *doc, struct record *r)
+{
+	const struct jsonread_node *cs = jsonread_get(doc, "controllers");
+	size_t i;
+
+	if (restore_groups(doc, r))
+		return -ENOMEM;
+
+	for (i = 0; i < jsonread_count(cs); i++) {
+		const struct jsonread_node *n = jsonread_at(cs, i);
+		const struct jsonread_node *e = jsonread_get(n, "pcie");
+		const struct jsonread_node *a =
+			jsonread_get(n, "aggregate_mbps");
+		struct pci_controller pc;
+		struct links_ctrl *c;
+		int k;
+
+		memset(&pc, 0, sizeof(pc));
+		copy(n, "pci", pc.pci, sizeof(pc.pci));
+		copy(n, "kind", pc.kind, sizeof(pc.kind));
+		copy(n, "vendor", pc.vendor_name, sizeof(pc.vendor_name));
+		copy(n, "device", pc.device_name, sizeof(pc.device_name));
+		copy(n, "driver", pc.driver, sizeof(pc.driver));
+		copy(e, "speed", pc.link_speed, sizeof(pc.link_speed));
+		copy(e, "max_speed", pc.max_link_speed,
+		     sizeof(pc.max_link_speed));
+		pc.link_width = (int)jsonread_i64(e, "width", 0);
+		pc.max_link_width = (int)jsonread_i64(e, "max_width", 0);
+		pc.link_mbps = jsonread_num(e, "mbps", 0);
+		pc.degraded = jsonread_bool(e, "degraded", 0);
+		if (!pc.pci[0])
+			continue;
+		k = links_add_ctrl(&r->links, &pc);
+		if (k < 0)
+			return k;
+		c = &r->links.ctrls[k];
+		c->ndisks = (int)jsonread_u64(n, "disks", 0);
+		c->write_mbps = jsonread_num(a, "write", 0);
+		c->read_mbps = jsonread_num(a, "read", 0);
+	}
+	return 0;
+}
+
+static void restore_peer(const struct jsonread_node *n,
+			 const struct record *r, struct record_disk *d)
+{
+	struct peers_disk *p = &d->peer;
+	const char *key = jsonread_str(n, "group", "");
+	int g;
+
+	for (g = 0; g < r->peers.n && strcmp(r->peers.groups[g].key, key); g++)
+		;
+	p->group = g < r->peers.n ? g : -1;
+	p->phase = -1;
+	for (g = 0; g < NPHASES; g++)
+		if (!strcmp(jsonread_str(n, "phase", ""), phase_keys[g]))
+			p->phase = phase_of[g];
+	p->mbps = jsonread_num(n, "mbps", 0);
+	p->median = jsonread_num(n, "median_mbps", 0);
+	p->ratio = jsonread_num(n, "ratio", 0);
+	p->solo_median = jsonread_num(n, "solo_median_mbps", 0);
+	p->solo_ratio = jsonread_num(n, "solo_ratio", 0);
+}
+
+void peers_out_restore_disk(const struct jsonread_node *t,
+			    const struct record *r, struct record_disk *d)
+{
+	const struct jsonread_node *l = jsonread_get(t, "link");
+	const struct jsonread_node *s = jsonread_get(t, "solo");
+	char pci[32];
+	int k;
+
+	copy(t, "firmware", d->link.firmware, sizeof(d->link.firmware));
+	copy(t, "transport", d->link.transport, sizeof(d->link.transport));
+	copy(t, "controller", pci, sizeof(pci));
+	d->link.ctrl = -1;
+	for (k = 0; pci[0] && k < r->links.n; k++)
+		if (!strcmp(r->links.ctrls[k].pci.pci, pci))
+			d->link.ctrl = k;
+	copy(l, "kind", d->link.kind, sizeof(d->link.kind));
+	copy(l, "rate", d->link.rate, sizeof(d->link.rate));
+	d->link.mbps = jsonread_num(l, "mbps", 0);
+	if (jsonread_type(s) == JSONREAD_OBJECT) {
+		d->solo.ran = 1;
+		d->solo.mbps = jsonread_num(s, "mbps", 0);
+		d->solo.seconds = jsonread_num(s, "seconds", 0);
+		d->solo.io_errors = (unsigned)jsonread_u64(s, "io_errors", 0);
+	}
+	restore_peer(jsonread_get(t, "peers"), r, d);
+}
+
+void peers_out_summary(const struct record *r, FILE *f)
+{
+	char text[300], pcie[64], w[32], rd[32];
+	int i, p;
+
+	for (i = 0; i < r->links.n; i++) {
+		const struct links_ctrl *c = &r->links.ctrls[i];
+
+		if (!i)
+			fprintf(f, "\ncontrollers:\n");
+		fprintf(f, "  %s %s%s%s, %d disk%s", c->pci.pci, c->pci.kind,
+			c->pci.driver[0] ? " " : "", c->pci.driver, c->ndisks,
+			c->ndisks == 1 ? "" : "s");
+		if (links_pcie_text(&c->pci, pcie, sizeof(pcie))[0])
+			fprintf(f, ", %s (%s)", pcie, links_fmt_rate(
+				c->pci.link_mbps, w, sizeof(w)));
+		if (c->write_mbps > 0 || c->read_mbps > 0)
+			fprintf(f, ": together %s write, %s read",
+				links_fmt_rate(c->write_mbps, w, sizeof(w)),
+				links_fmt_rate(c->read_mbps, rd, sizeof(rd)));
+		fprintf(f, "\n");
+		if (links_verdict(c, text, sizeof(text))[0])
+			fprintf(f, "    %s\n", text);
+	}
+	for (i = 0; i < r->peers.n; i++) {
+		const struct peers_group *g = &r->peers.groups[i];
+		int any = 0;
+
+		if (!i)
+			fprintf(f, "\nlike disks:\n");
+		if (g->note[0]) {
+			fprintf(f, "  %s\n", g->note);
+			continue;
+		}
+		fprintf(f, "  %s: %d disks, median", g->name, g->n);
+		for (p = 0; p < NPHASES; p++)
+			if (g->median[phase_of[p]] > 0)
+				fprintf(f, "%s %s %.0f MB/s", any++ ? "," : "",
+					phase_keys[p], g->median[phase_of[p]]);
+		if (g->solo_median > 0)
+			fprintf(f, "%s alone %.0f MB/s", any++ ? "," : "",
+				g->solo_median);
+		if (g->busy_median > 0)
+			fprintf(f, "%s finished in %.0f s", any++ ? "," : "",
+				g->busy_median);
+		fprintf(f, "\n");
+	}
+}
+
+void peers_out_disk_line(const struct record *r, const struct record_disk *d,
+			 FILE *f)
+{
+	const struct links_ctrl *c = ctrl_of(r, d);
+	const char *sep = "  ";
+
+	if (d->solo.ran) {
+		fprintf(f, "%salone %.0f MB/s (%.0f s)", sep, d->solo.mbps,
+			d->solo.seconds);
+		sep = "; ";
+	}
+	if (d->link.mbps > 0) {
+		fprintf(f, "%slink %s %s, %.0f%% of its %.0f MB/s used", sep,
+			d->link.kind, d->link.rate,
+			100 * best_rate(d) / d->link.mbps, d->link.mbps);
+		sep = "; ";
+	}
+	if (c) {
+		fprintf(f, "%scontroller %s", sep, c->pci.pci);
+		sep = "; ";
+	}
+	if (strcmp(sep, "  "))
+		fprintf(f, "\n");
+}

@@ -1,0 +1,400 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: the machine's own signals as facts of the run (see
+ * signals.h): each sample folded into them (temperatures and their
+ * series, SMART and NVMe counters at the start and the end, the kernel
+ * log's tallies, EDAC, AER and hwmon of the machine). signals_judge.c
+ * judges them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "record.h"
+#include "signals.h"
+
+/* Without a limit of its own, a drive WARNs at these (degrees C). */
+#define SIGNALS_HDD_LIMIT 60
+#define SIGNALS_SSD_LIMIT 70
+
+static const char *const limit_names[] = {
+	[SIGNALS_LIMIT_NONE] = "none",
+	[SIGNALS_LIMIT_SETTING] = "temp-warn",
+	[SIGNALS_LIMIT_DRIVE] = "the drive's own",
+	[SIGNALS_LIMIT_HDD] = "the default for HDDs",
+	[SIGNALS_LIMIT_SSD] = "the default for SSDs",
+};
+
+static const char *const selftest_names[SIGNALS_ST_KINDS] = {
+	[SIGNALS_ST_NONE] = "not run",
+	[SIGNALS_ST_PASSED] = "passed",
+	[SIGNALS_ST_FAILED] = "failed",
+	[SIGNALS_ST_UNSUPPORTED] = "not supported",
+	[SIGNALS_ST_TIMEOUT] = "timed out",
+	[SIGNALS_ST_ABORTED] = "aborted",
+	[SIGNALS_ST_UNKNOWN] = "unknown",
+};
+
+const char *signals_limit_name(int from)
+{
+	return from >= 0 && from <= SIGNALS_LIMIT_SSD ? limit_names[from] :
+	       "none";
+}
+
+const char *signals_selftest_name(int result)
+{
+	return result >= 0 && result < SIGNALS_ST_KINDS ?
+	       selftest_names[result] : "unknown";
+}
+
+int signals_selftest_of(const char *name)
+{
+	int i;
+
+	for (i = 0; name && i < SIGNALS_ST_KINDS; i++)
+		if (!strcmp(name, selftest_names[i]))
+			return i;
+	return SIGNALS_ST_NONE;
+}
+
+void signals_disk_init(struct signals_disk *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->rotational = -1;
+	d->temp_first = d->temp_max = d->temp_last = SIGNALS_NONE;
+	d->limit = SIGNALS_NONE;
+}
+
+void signals_disk_free(struct signals_disk *d)
+{
+	free(d->series);
+	d->series = NULL;
+	d->nseries = 0;
+}
+
+const struct signals_aer *signals_aer_of(const struct signals_machine *m,
+					 const char *pci)
+{
+	int i;
+
+	for (i = 0; i < m->naer; i++)
+		if (!strcmp(m->aer[i].pci, pci))
+			return &m->aer[i];
+	return NULL;
+}
+
+void signals_machine_free(struct signals_machine *m)
+{
+	int i;
+
+	for (i = 0; i < m->nhidden; i++)
+		signals_disk_free(&m->hidden[i].d);
+	free(m->edac);
+	free(m->aer);
+	free(m->hwmon);
+	free(m->hidden);
+	memset(m, 0, sizeof(*m));
+}
+
+/* Grows an array by one zeroed element: its address, or NULL. */
+static void *grow(void **arr, int *n, size_t size)
+{
+	char *a = realloc(*arr, ((size_t)*n + 1) * size);
+
+	if (!a)
+		return NULL;
+	*arr = a;
+	memset(a + (size_t)*n * size, 0, size);
+	return a + (size_t)(*n)++ * size;
+}
+
+struct signals_hidden *signals_add_hidden(struct signals_machine *m)
+{
+	struct signals_hidden *h = grow((void **)&m->hidden, &m->nhidden,
+					sizeof(*h));
+
+	if (h)
+		signals_disk_init(&h->d);
+	return h;
+}
+
+void signals_series_add(struct signals_disk *d, uint32_t t, int c)
+{
+	int i;
+
+	if (!d->series) {
+		d->series = calloc(SIGNALS_POINTS, sizeof(*d->series));
+		if (!d->series)
+			return;
+		d->step = 1;
+	}
+	if (!d->acc_n || c > d->acc.c)
+		d->acc.c = (int16_t)c;
+	if (!d->acc_n)
+		d->acc.t = t;
+	if (++d->acc_n < d->step)
+		return;
+	/* Full: neighbours merge, the hotter kept, each covering twice. */
+	if (d->nseries == SIGNALS_POINTS) {
+		for (i = 0; i < SIGNALS_POINTS / 2; i++) {
+			struct signals_point a = d->series[2 * i];
+			struct signals_point b = d->series[2 * i + 1];
+
+			d->series[i].t = a.t;
+			d->series[i].c = a.c > b.c ? a.c : b.c;
+		}
+		d->nseries = SIGNALS_POINTS / 2;
+		d->step *= 2;
+	}
+	d->series[d->nseries++] = d->acc;
+	d->acc_n = 0;
+}
+
+static void counters_of(const struct smartjson *sj, struct signals_counters *c)
+{
+	c->have = 1;
+	c->passed = sj->passed;
+	c->realloc = sj->realloc;
+	c->pending = sj->pending;
+	c->uncorrectable = sj->uncorrectable;
+	c->crc_errors = sj->crc_errors;
+	c->media_errors = sj->media_errors;
+	c->critical_warning = sj->critical_warning;
+	c->grown_defects = sj->grown_defects;
+	c->error_log = sj->error_log;
+	c->scsi_uncorrected = sj->scsi_uncorrected;
+}
+
+/* Millidegrees to whole degrees, rounded; SENSORS_NONE stays unknown. */
+static int degrees(int milli)
+{
+	if (milli == SENSORS_NONE)
+		return SIGNALS_NONE;
+	return milli >= 0 ? (milli + 500) / 1000 : -((-milli + 500) / 1000);
+}
+
+/* A drive's own limit: its warning threshold, else its trip point. */
+static int own_limit(const struct signals_reading *rd)
+{
+	const struct smartjson *sj = &rd->sj;
+	int v;
+
+	if (rd->answered && sj->temp_warn > 0 && sj->temp_warn < 200)
+		return (int)sj->temp_warn;
+	if ((v = degrees(rd->hw_max)) > 0 && v < 200)
+		return v;
+	if (rd->answered && sj->temp_crit > 0 && sj->temp_crit < 200)
+		return (int)sj->temp_crit;
+	if ((v = degrees(rd->hw_crit)) > 0 && v < 200)
+		return v;
+	return SIGNALS_NONE;
+}
+
+static void set_limit(struct signals_disk *d,
+		      const struct signals_reading *rd, unsigned temp_warn)
+{
+	int own = own_limit(rd);
+
+	if (temp_warn) {
+		d->limit = (int)temp_warn;
+		d->limit_from = SIGNALS_LIMIT_SETTING;
+	} else if (own != SIGNALS_NONE) {
+		d->limit = own;
+		d->limit_from = SIGNALS_LIMIT_DRIVE;
+	} else if (d->limit_from != SIGNALS_LIMIT_DRIVE) {
+		/* Not known to spin: the stricter limit. */
+		d->limit_from = d->rotational == 0 ? SIGNALS_LIMIT_SSD :
+				SIGNALS_LIMIT_HDD;
+		d->limit = d->rotational == 0 ? SIGNALS_SSD_LIMIT :
+			   SIGNALS_HDD_LIMIT;
+	}
+}
+
+void signals_fold_disk(struct signals_disk *d,
+		       const struct signals_reading *rd, uint32_t t,
+		       unsigned temp_warn)
+{
+	const struct smartjson *sj = &rd->sj;
+	int c = SIGNALS_NONE;
+	long long new;
+
+	if (!rd->asked)
+		return;
+	snprintf(d->error, sizeof(d->error), "%s", rd->why[0] ? rd->why :
+		 rd->answered ? rd->sj.message : "");
+	if (rd->answered) {
+		if (sj->protocol[0])
+			snprintf(d->protocol, sizeof(d->protocol), "%s",
+				 sj->protocol);
+		if (sj->rotational >= 0)
+			d->rotational = sj->rotational;
+		/* 0 C and below is a sensor that does not read. */
+		if (sj->temp > 0 && sj->temp < 200)
+			c = (int)sj->temp;
+		if (!d->start.have)
+			counters_of(sj, &d->start);
+		counters_of(sj, &d->end);
+		new = sj->critical_warning & ~d->start.critical_warning;
+		if (sj->critical_warning > 0 &&
+		    d->start.critical_warning >= 0 && (new & ~d->crit_raised)) {
+			if (!d->crit_raised)
+				d->crit_at = t;
+			d->crit_raised |= new;
+		}
+	}
+	if (c == SIGNALS_NONE && (c = degrees(rd->hw_temp)) <= 0)
+		c = SIGNALS_NONE;
+	set_limit(d, rd, temp_warn);
+	if (!rd->answered && c == SIGNALS_NONE)
+		return;
+	d->sampled++;
+	if (c == SIGNALS_NONE)
+		return;
+	if (d->temp_first == SIGNALS_NONE)
+		d->temp_first = c;
+	if (d->temp_max == SIGNALS_NONE || c > d->temp_max)
+		d->temp_max = c;
+	d->temp_last = c;
+	signals_series_add(d, t, c);
+}
+
+/* The first lines kept, each cut to a length a reason can quote. */
+static int keep_lines(char (*out)[SIGNALS_LINE],
+		      const struct kmsgwatch_tally *t)
+{
+	int i;
+
+	for (i = 0; i < t->nkept && i < SIGNALS_KEPT; i++)
+		snprintf(out[i], SIGNALS_LINE, "%s", t->kept[i]);
+	return i;
+}
+
+void signals_fold_kmsg(struct signals_disk *d,
+		       const struct kmsgwatch_tally *t)
+{
+	memcpy(d->kmsg, t->count, sizeof(d->kmsg));
+	d->kmsg_total = t->total;
+	d->kmsg_direct = t->direct;
+	d->nkept = keep_lines(d->kept, t);
+}
+
+void signals_fold_kmsg_other(struct signals_machine *m,
+			     const struct kmsgwatch *w)
+{
+	const struct kmsgwatch_tally *t = &w->tally[w->n];
+
+	memcpy(m->other, t->count, sizeof(m->other));
+	m->other_total = t->total;
+	m->nkept = keep_lines(m->kept, t);
+	m->kmsg_lines = w->lines;
+	m->kmsg_lost = w->lost;
+}
+
+static void fold_edac(struct signals_machine *m, const struct sensors *s)
+{
+	int i, k;
+
+	m->edac_mcs = s->edac_mcs;
+	for (i = 0; i < s->nedac; i++) {
+		const struct sensors_edac *e = &s->edac[i];
+		struct signals_edac *f = NULL;
+
+		for (k = 0; k < m->nedac && !f; k++)
+			if (!strcmp(m->edac[k].where, e->where))
+				f = &m->edac[k];
+		if (!f) {
+			f = grow((void **)&m->edac, &m->nedac, sizeof(*f));
+			if (!f)
+				return;
+			snprintf(f->where, sizeof(f->where), "%s", e->where);
+			snprintf(f->label, sizeof(f->label), "%s", e->label);
+			f->ce_start = e->ce;
+			f->ue_start = e->ue;
+		}
+		f->ce_end = e->ce;
+		f->ue_end = e->ue;
+	}
+}
+
+static void fold_aer(struct signals_machine *m, const struct sensors *s)
+{
+	int i, k;
+
+	for (i = 0; i < s->naer; i++) {
+		const struct sensors_aer *a = &s->aer[i];
+		long now[3] = { a->cor, a->nonfatal, a->fatal };
+		struct signals_aer *f = NULL;
+
+		for (k = 0; k < m->naer && !f; k++)
+			if (!strcmp(m->aer[k].pci, a->pci))
+				f = &m->aer[k];
+		if (!f) {
+			f = grow((void **)&m->aer, &m->naer, sizeof(*f));
+			if (!f)
+				return;
+			snprintf(f->pci, sizeof(f->pci), "%s", a->pci);
+			memcpy(f->start, now, sizeof(now));
+		}
+		memcpy(f->end, now, sizeof(now));
+		snprintf(f->errors, sizeof(f->errors), "%s", a->errors);
+	}
+}
+
+static void fold_hwmon(struct signals_machine *m, const struct sensors *s)
+{
+	int i, k;
+
+	for (i = 0; i < s->ntemps; i++) {
+		const struct sensors_temp *t = &s->temps[i];
+		struct signals_hwmon *f = NULL;
+
+		if (t->input == SENSORS_NONE)
+			continue;
+		for (k = 0; k < m->nhwmon && !f; k++)
+			if (!strcmp(m->hwmon[k].hwmon, t->hwmon) &&
+			    m->hwmon[k].index == t->index)
+				f = &m->hwmon[k];
+		if (!f) {
+			f = grow((void **)&m->hwmon, &m->nhwmon, sizeof(*f));
+			if (!f)
+				return;
+			snprintf(f->hwmon, sizeof(f->hwmon), "%s", t->hwmon);
+			f->index = t->index;
+			snprintf(f->what, sizeof(f->what), "%s%s%s", t->name,
+				 t->label[0] ? " " : "", t->label);
+			f->first = f->max = t->input;
+		}
+		if (t->input > f->max)
+			f->max = t->input;
+		f->last = t->input;
+		f->high = t->max;
+		f->crit = t->crit;
+	}
+}
+
+void signals_fold(struct record *r, const struct signals_sample *s)
+{
+	struct signals_machine *m = &r->sig;
+	unsigned warn = r->s ? r->s->temp_warn : 0;
+	int i;
+
+	for (i = 0; i < s->n && i < r->n; i++)
+		signals_fold_disk(&r->disks[i].sig, &s->disk[i], s->t, warn);
+	for (i = 0; i < s->nhidden && i < m->nhidden; i++) {
+		struct signals_hidden *h = &m->hidden[i];
+		const struct smartjson *sj = &s->hidden[i].sj;
+
+		signals_fold_disk(&h->d, &s->hidden[i], s->t, warn);
+		if (s->hidden[i].answered && sj->model[0])
+			snprintf(h->model, sizeof(h->model), "%s", sj->model);
+		if (s->hidden[i].answered && sj->serial[0])
+			snprintf(h->serial, sizeof(h->serial), "%s",
+				 sj->serial);
+	}
+	if (s->have_sensors) {
+		fold_edac(m, &s->sensors);
+		fold_aer(m, &s->sensors);
+		fold_hwmon(m, &s->sensors);
+	}
+	m->samples++;
+}

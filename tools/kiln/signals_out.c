@@ -1,0 +1,547 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: the machine's own signals told (see signals_out.h): the
+ * "signals" of each target and the "machine" of result.json, each field
+ * read back the way it was written (so kiln finish judges a restored run
+ * as the run did). signals_text.c writes their lines in summary.txt.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "signals_out.h"
+
+static const char *const limit_keys[] = {
+	[SIGNALS_LIMIT_NONE] = "none",
+	[SIGNALS_LIMIT_SETTING] = "temp-warn",
+	[SIGNALS_LIMIT_DRIVE] = "drive",
+	[SIGNALS_LIMIT_HDD] = "hdd-default",
+	[SIGNALS_LIMIT_SSD] = "ssd-default",
+};
+
+#define NLIMITS (int)(sizeof(limit_keys) / sizeof(limit_keys[0]))
+
+static const char *const severity_keys[] = { "corrected", "nonfatal",
+					     "fatal" };
+
+static void degrees(struct json *j, const char *key, int v)
+{
+	if (v == SIGNALS_NONE)
+		json_null(j, key);
+	else
+		json_i64(j, key, v);
+}
+
+static void count(struct json *j, const char *key, long long v)
+{
+	if (v < 0)
+		json_null(j, key);
+	else
+		json_i64(j, key, v);
+}
+
+/* The counters, as result.json's "smart" names them, and a few more. */
+static const struct {
+	const char *key;
+	size_t off;
+} counters[] = {
+#define C(key, field) { key, offsetof(struct signals_counters, field) }
+	C("reallocated_sectors", realloc),
+	C("pending_sectors", pending),
+	C("offline_uncorrectable", uncorrectable),
+	C("crc_errors", crc_errors),
+	C("media_errors", media_errors),
+	C("critical_warning", critical_warning),
+	C("grown_defects", grown_defects),
+	C("error_log_entries", error_log),
+	C("scsi_uncorrected", scsi_uncorrected),
+#undef C
+};
+
+#define NCOUNTERS (sizeof(counters) / sizeof(counters[0]))
+
+static long long *field(struct signals_counters *c, size_t i)
+{
+	return (long long *)(void *)((char *)c + counters[i].off);
+}
+
+static void smart(struct json *j, const char *key,
+		  const struct signals_counters *c)
+{
+	size_t i;
+
+	if (!c->have) {
+		json_null(j, key);
+		return;
+	}
+	json_begin(j, key);
+	if (c->passed < 0)
+		json_null(j, "passed");
+	else
+		json_bool(j, "passed", c->passed);
+	for (i = 0; i < NCOUNTERS; i++)
+		count(j, counters[i].key,
+		      *field((struct signals_counters *)c, i));
+	json_end(j);
+}
+
+static void lines(struct json *j, const char *key, char (*kept)[SIGNALS_LINE],
+		  int n)
+{
+	int i;
+
+	json_array(j, key);
+	for (i = 0; i < n; i++)
+		json_str(j, NULL, kept[i]);
+	json_array_end(j);
+}
+
+static void kinds(struct json *j, const unsigned *count)
+{
+	int k;
+
+	json_begin(j, "by_kind");
+	for (k = KMSG_NONE + 1; k < KMSG_KINDS; k++)
+		if (count[k])
+			json_u64(j, kmsg_kind_name(k), count[k]);
+	json_end(j);
+}
+
+/* What a drive says, tested or hidden: temperatures, SMART, self-test. */
+static void drive(struct json *j, const struct record *r,
+		  const struct signals_disk *d)
+{
+	char words[160];
+	int64_t *v;
+	int i;
+
+	json_u64(j, "samples", (uint64_t)d->sampled);
+	json_str(j, "protocol", d->protocol[0] ? d->protocol : NULL);
+	json_str(j, "error", d->error[0] ? d->error : NULL);
+	json_begin(j, "temperature");
+	degrees(j, "first", d->temp_first);
+	degrees(j, "max", d->temp_max);
+	degrees(j, "last", d->temp_last);
+	degrees(j, "limit", d->limit);
+	json_str(j, "limit_from", limit_keys[d->limit_from]);
+	/* The series at the end only: checkpoints stay small. */
+	v = strcmp(r->state ? r->state : "running", "running") && d->nseries ?
+	    calloc((size_t)d->nseries, sizeof(*v)) : NULL;
+	if (v) {
+		json_begin(j, "series");
+		for (i = 0; i < d->nseries; i++)
+			v[i] = d->series[i].t;
+		json_i64_list(j, "seconds", v, (size_t)d->nseries);
+		for (i = 0; i < d->nseries; i++)
+			v[i] = d->series[i].c;
+		json_i64_list(j, "celsius", v, (size_t)d->nseries);
+		json_end(j);
+		free(v);
+	}
+	json_end(j);
+	smart(j, "smart_start", &d->start);
+	smart(j, "smart_end", &d->end);
+	if (d->crit_raised) {
+		json_begin(j, "critical_warning_raised");
+		json_i64(j, "bits", d->crit_raised);
+		json_u64(j, "at_seconds", d->crit_at);
+		json_str(j, "meaning", smartjson_critical_text(d->crit_raised,
+							       words,
+							       sizeof(words)));
+		json_end(j);
+	} else {
+		json_null(j, "critical_warning_raised");
+	}
+	if (d->selftest) {
+		json_begin(j, "selftest");
+		json_str(j, "kind", d->selftest == SETTINGS_SELFTEST_LONG ?
+			 "long" : "short");
+		json_str(j, "result", signals_selftest_name(d->st_result));
+		json_str(j, "text", d->st_text[0] ? d->st_text : NULL);
+		json_end(j);
+	} else {
+		json_null(j, "selftest");
+	}
+}
+
+void signals_out_disk(struct json *j, const struct record *r,
+		      const struct record_disk *d)
+{
+	const struct signals_disk *s = &d->sig;
+	int i, sev;
+
+	json_begin(j, "signals");
+	drive(j, r, s);
+	json_begin(j, "kernel_log");
+	json_u64(j, "errors", s->kmsg_total);
+	json_u64(j, "naming_it", s->kmsg_direct);
+	kinds(j, s->kmsg);
+	lines(j, "first", (char (*)[SIGNALS_LINE])s->kept, s->nkept);
+	json_end(j);
+	json_array(j, "pci_path");
+	for (i = 0; i < s->npci; i++) {
+		const struct signals_aer *a = signals_aer_of(&r->sig, s->pci[i]);
+
+		json_begin(j, NULL);
+		json_str(j, "pci", s->pci[i]);
+		/* What rose during the run; the machine has the counts. */
+		for (sev = 0; sev < 3; sev++)
+			if (!a || a->start[sev] < 0 || a->end[sev] < 0)
+				json_null(j, severity_keys[sev]);
+			else
+				json_i64(j, severity_keys[sev],
+					 a->end[sev] > a->start[sev] ?
+					 a->end[sev] - a->start[sev] : 0);
+		json_end(j);
+	}
+	json_array_end(j);
+	json_end(j);
+}
+
+static void edac(struct json *j, const struct signals_machine *m)
+{
+	int i;
+
+	json_begin(j, "edac");
+	json_u64(j, "memory_controllers", (uint64_t)m->edac_mcs);
+	json_array(j, "counts");
+	for (i = 0; i < m->nedac; i++) {
+		const struct signals_edac *e = &m->edac[i];
+
+		json_begin(j, NULL);
+		json_str(j, "where", e->where);
+		json_str(j, "label", e->label[0] ? e->label : NULL);
+		count(j, "corrected_start", e->ce_start);
+		count(j, "corrected_end", e->ce_end);
+		count(j, "uncorrected_start", e->ue_start);
+		count(j, "uncorrected_end", e->ue_end);
+		json_end(j);
+	}
+	json_array_end(j);
+	json_end(j);
+}
+
+static void aer(struct json *j, const struct signals_machine *m)
+{
+	char key[40];
+	int i, sev;
+
+	json_array(j, "aer");
+	for (i = 0; i < m->naer; i++) {
+		const struct signals_aer *a = &m->aer[i];
+
+		json_begin(j, NULL);
+		json_str(j, "pci", a->pci);
+		for (sev = 0; sev < 3; sev++) {
+			snprintf(key, sizeof(key), "%s_start",
+				 severity_keys[sev]);
+			count(j, key, a->start[sev]);
+			snprintf(key, sizeof(key), "%s_end",
+				 severity_keys[sev]);
+			count(j, key, a->end[sev]);
+		}
+		json_str(j, "errors", a->errors[0] ? a->errors : NULL);
+		json_end(j);
+	}
+	json_array_end(j);
+}
+
+static void milli(struct json *j, const char *key, int v)
+{
+	if (v == SENSORS_NONE)
+		json_null(j, key);
+	else
+		json_num(j, key, v / 1000.0);
+}
+
+static void hwmon(struct json *j, const struct signals_machine *m)
+{
+	int i;
+
+	json_array(j, "hwmon");
+	for (i = 0; i < m->nhwmon; i++) {
+		const struct signals_hwmon *h = &m->hwmon[i];
+
+		json_begin(j, NULL);
+		json_str(j, "sensor", h->what);
+		json_str(j, "hwmon", h->hwmon);
+		json_i64(j, "index", h->index);
+		milli(j, "first", h->first);
+		milli(j, "max", h->max);
+		milli(j, "last", h->last);
+		milli(j, "high", h->high);
+		milli(j, "crit", h->crit);
+		json_end(j);
+	}
+	json_array_end(j);
+}
+
+void signals_out_machine(struct json *j, const struct record *r)
+{
+	const struct signals_machine *m = &r->sig;
+	int i;
+
+	json_begin(j, "machine");
+	json_str(j, "verdict", judge_name(m->j.verdict));
+	json_array(j, "reasons");
+	for (i = 0; i < m->j.nreasons; i++)
+		json_str(j, NULL, m->j.reasons[i]);
+	json_array_end(j);
+	json_str(j, "failure", m->failure[0] ? m->failure : NULL);
+	json_u64(j, "sensors_seconds", m->period);
+	json_u64(j, "samples", (uint64_t)m->samples);
+	json_u64(j, "temp_warn", r->s ? r->s->temp_warn : 0);
+	json_str(j, "selftest", !r->s ? NULL :
+		 r->s->selftest == SETTINGS_SELFTEST_LONG ? "long" :
+		 r->s->selftest == SETTINGS_SELFTEST_SHORT ? "short" : "none");
+	edac(j, m);
+	aer(j, m);
+	hwmon(j, m);
+	json_begin(j, "kernel_log");
+	json_bool(j, "read", m->kmsg);
+	json_str(j, "why_not", m->kmsg ? NULL : m->kmsg_why);
+	json_u64(j, "lines", m->kmsg_lines);
+	json_u64(j, "lost", m->kmsg_lost);
+	json_u64(j, "naming_no_disk", m->other_total);
+	kinds(j, m->other);
+	lines(j, "first", (char (*)[SIGNALS_LINE])m->kept, m->nkept);
+	json_end(j);
+	json_array(j, "raid_drives");
+	for (i = 0; i < m->nhidden; i++) {
+		const struct signals_hidden *h = &m->hidden[i];
+
+		json_begin(j, NULL);
+		json_str(j, "controller", h->controller[0] ? h->controller :
+			 NULL);
+		json_str(j, "device", h->dev);
+		json_str(j, "type", h->type);
+		json_str(j, "model", h->model[0] ? h->model : NULL);
+		json_str(j, "serial", h->serial[0] ? h->serial : NULL);
+		drive(j, r, &h->d);
+		json_end(j);
+	}
+	json_array_end(j);
+	json_end(j);
+}
+
+/* Reading back: each field as written above. */
+typedef const struct jsonread_node node;
+
+static int num_or(node *n, const char *key, int none)
+{
+	return jsonread_type(jsonread_get(n, key)) == JSONREAD_NUMBER ?
+	       (int)jsonread_i64(n, key, none) : none;
+}
+
+static void read_lines(node *arr, char (*kept)[SIGNALS_LINE], int *n)
+{
+	size_t i;
+
+	*n = 0;
+	for (i = 0; i < jsonread_count(arr) && i < SIGNALS_KEPT; i++)
+		snprintf(kept[(*n)++], SIGNALS_LINE, "%s",
+			 jsonread_str(jsonread_at(arr, i), NULL, ""));
+}
+
+static void read_kinds(node *obj, unsigned *count)
+{
+	int k;
+
+	for (k = KMSG_NONE + 1; k < KMSG_KINDS; k++)
+		count[k] = (unsigned)jsonread_u64(obj, kmsg_kind_name(k), 0);
+}
+
+static void read_smart(node *n, struct signals_counters *c)
+{
+	size_t i;
+
+	memset(c, 0, sizeof(*c));
+	c->have = jsonread_type(n) == JSONREAD_OBJECT;
+	c->passed = jsonread_type(jsonread_get(n, "passed")) == JSONREAD_BOOL ?
+		    jsonread_bool(n, "passed", 0) : -1;
+	for (i = 0; i < NCOUNTERS; i++)
+		*field(c, i) = jsonread_i64(n, counters[i].key, -1);
+}
+
+static void read_drive(node *n, struct signals_disk *d)
+{
+	node *t = jsonread_get(n, "temperature");
+	node *st = jsonread_get(n, "selftest");
+	node *crit = jsonread_get(n, "critical_warning_raised");
+	int i;
+
+	d->sampled = (int)jsonread_u64(n, "samples", 0);
+	snprintf(d->protocol, sizeof(d->protocol), "%s",
+		 jsonread_str(n, "protocol", ""));
+	snprintf(d->error, sizeof(d->error), "%s",
+		 jsonread_str(n, "error", ""));
+	d->temp_first = num_or(t, "first", SIGNALS_NONE);
+	d->temp_max = num_or(t, "max", SIGNALS_NONE);
+	d->temp_last = num_or(t, "last", SIGNALS_NONE);
+	d->limit = num_or(t, "limit", SIGNALS_NONE);
+	for (i = 0; i < NLIMITS; i++)
+		if (!strcmp(jsonread_str(t, "limit_from", ""), limit_keys[i]))
+			d->limit_from = i;
+	read_smart(jsonread_get(n, "smart_start"), &d->start);
+	read_smart(jsonread_get(n, "smart_end"), &d->end);
+	d->crit_raised = jsonread_i64(crit, "bits", 0);
+	d->crit_at = (uint32_t)jsonread_u64(crit, "at_seconds", 0);
+	if (jsonread_type(st) == JSONREAD_OBJECT) {
+		d->selftest = strcmp(jsonread_str(st, "kind", ""), "long") ?
+			      SETTINGS_SELFTEST_SHORT : SETTINGS_SELFTEST_LONG;
+		d->st_result = signals_selftest_of(jsonread_str(st, "result",
+								NULL));
+		snprintf(d->st_text, sizeof(d->st_text), "%s",
+			 jsonread_str(st, "text", ""));
+	}
+}
+
+void signals_out_read_disk(const struct jsonread_node *t,
+			   struct record_disk *d)
+{
+	node *sig = jsonread_get(t, "signals");
+	node *log = jsonread_get(sig, "kernel_log");
+	node *path = jsonread_get(sig, "pci_path");
+	struct signals_disk *s = &d->sig;
+	size_t i;
+
+	signals_disk_free(s);
+	signals_disk_init(s);
+	if (jsonread_type(sig) != JSONREAD_OBJECT)
+		return;
+	read_drive(sig, s);
+	s->kmsg_total = (unsigned)jsonread_u64(log, "errors", 0);
+	s->kmsg_direct = (unsigned)jsonread_u64(log, "naming_it", 0);
+	read_kinds(jsonread_get(log, "by_kind"), s->kmsg);
+	read_lines(jsonread_get(log, "first"), s->kept, &s->nkept);
+	for (i = 0; i < jsonread_count(path) && i < KMSGWATCH_PCI_PATH; i++)
+		snprintf(s->pci[s->npci++], sizeof(s->pci[0]), "%s",
+			 jsonread_str(jsonread_at(path, i), "pci", ""));
+}
+
+static int read_lists(node *m, struct signals_machine *out)
+{
+	node *counts = jsonread_path(m, "/edac/counts");
+	node *aers = jsonread_get(m, "aer"), *hw = jsonread_get(m, "hwmon");
+	char key[40];
+	size_t i;
+	int sev;
+
+	out->edac = calloc(jsonread_count(counts) + 1, sizeof(*out->edac));
+	out->aer = calloc(jsonread_count(aers) + 1, sizeof(*out->aer));
+	out->hwmon = calloc(jsonread_count(hw) + 1, sizeof(*out->hwmon));
+	if (!out->edac || !out->aer || !out->hwmon)
+		return -ENOMEM;
+	for (i = 0; i < jsonread_count(counts); i++) {
+		node *e = jsonread_at(counts, i);
+		struct signals_edac *o = &out->edac[out->nedac++];
+
+		snprintf(o->where, sizeof(o->where), "%s",
+			 jsonread_str(e, "where", ""));
+		snprintf(o->label, sizeof(o->label), "%s",
+			 jsonread_str(e, "label", ""));
+		o->ce_start = (long)jsonread_i64(e, "corrected_start", -1);
+		o->ce_end = (long)jsonread_i64(e, "corrected_end", -1);
+		o->ue_start = (long)jsonread_i64(e, "uncorrected_start", -1);
+		o->ue_end = (long)jsonread_i64(e, "uncorrected_end", -1);
+	}
+	for (i = 0; i < jsonread_count(aers); i++) {
+		node *a = jsonread_at(aers, i);
+		struct signals_aer *o = &out->aer[out->naer++];
+
+		snprintf(o->pci, sizeof(o->pci), "%s",
+			 jsonread_str(a, "pci", ""));
+		snprintf(o->errors, sizeof(o->errors), "%s",
+			 jsonread_str(a, "errors", ""));
+		for (sev = 0; sev < 3; sev++) {
+			snprintf(key, sizeof(key), "%s_start",
+				 severity_keys[sev]);
+			o->start[sev] = (long)jsonread_i64(a, key, -1);
+			snprintf(key, sizeof(key), "%s_end",
+				 severity_keys[sev]);
+			o->end[sev] = (long)jsonread_i64(a, key, -1);
+		}
+	}
+	for (i = 0; i < jsonread_count(hw); i++) {
+		node *h = jsonread_at(hw, i);
+		struct signals_hwmon *o = &out->hwmon[out->nhwmon++];
+
+		snprintf(o->what, sizeof(o->what), "%s",
+			 jsonread_str(h, "sensor", ""));
+		snprintf(o->hwmon, sizeof(o->hwmon), "%s",
+			 jsonread_str(h, "hwmon", ""));
+		o->index = (int)jsonread_i64(h, "index", 0);
+		o->first = (int)(jsonread_num(h, "first", 0) * 1000);
+		o->max = (int)(jsonread_num(h, "max", 0) * 1000);
+		o->last = (int)(jsonread_num(h, "last", 0) * 1000);
+		o->high = jsonread_type(jsonread_get(h, "high")) ==
+			  JSONREAD_NUMBER ? (int)(jsonread_num(h, "high", 0) *
+						  1000) : SENSORS_NONE;
+		o->crit = jsonread_type(jsonread_get(h, "crit")) ==
+			  JSONREAD_NUMBER ? (int)(jsonread_num(h, "crit", 0) *
+						  1000) : SENSORS_NONE;
+	}
+	return 0;
+}
+
+int signals_out_read_machine(const struct jsonread_node *doc,
+			     struct record *r)
+{
+	node *m = jsonread_get(doc, "machine");
+	node *log = jsonread_get(m, "kernel_log");
+	node *raid = jsonread_get(m, "raid_drives");
+	struct signals_machine *out = &r->sig;
+	const char *failure;
+	size_t i, n;
+
+	signals_machine_free(out);
+	if (jsonread_type(m) != JSONREAD_OBJECT)
+		return 0;
+	out->period = jsonread_u64(m, "sensors_seconds", 0);
+	out->samples = (int)jsonread_u64(m, "samples", 0);
+	out->edac_mcs = (int)jsonread_u64(jsonread_get(m, "edac"),
+					  "memory_controllers", 0);
+	out->kmsg = jsonread_bool(log, "read", 0);
+	snprintf(out->kmsg_why, sizeof(out->kmsg_why), "%s",
+		 jsonread_str(log, "why_not", ""));
+	out->kmsg_lines = jsonread_u64(log, "lines", 0);
+	out->kmsg_lost = jsonread_u64(log, "lost", 0);
+	out->other_total = (unsigned)jsonread_u64(log, "naming_no_disk", 0);
+	read_kinds(jsonread_get(log, "by_kind"), out->other);
+	read_lines(jsonread_get(log, "first"), out->kept, &out->nkept);
+	for (i = 0; i < jsonread_count(raid); i++) {
+		node *h = jsonread_at(raid, i);
+		struct signals_hidden *o = signals_add_hidden(out);
+
+		if (!o)
+			return -ENOMEM;
+		snprintf(o->controller, sizeof(o->controller), "%s",
+			 jsonread_str(h, "controller", ""));
+		snprintf(o->dev, sizeof(o->dev), "%s",
+			 jsonread_str(h, "device", ""));
+		snprintf(o->type, sizeof(o->type), "%s",
+			 jsonread_str(h, "type", ""));
+		snprintf(o->model, sizeof(o->model), "%s",
+			 jsonread_str(h, "model", ""));
+		snprintf(o->serial, sizeof(o->serial), "%s",
+			 jsonread_str(h, "serial", ""));
+		read_drive(h, &o->d);
+	}
+	/*
+	 * The run's own failure is what "failure" says without the
+	 * machine's, which the judging adds again.
+	 */
+	failure = jsonread_str(m, "failure", NULL);
+	n = failure ? strlen(failure) : 0;
+	snprintf(out->failure_base, sizeof(out->failure_base), "%s",
+		 r->failure);
+	if (n && strlen(r->failure) >= n &&
+	    !strcmp(r->failure + strlen(r->failure) - n, failure)) {
+		n = strlen(r->failure) - n;
+		n = n >= 2 ? n - 2 : 0;
+		out->failure_base[n] = 0;
+	}
+	out->have_base = 1;
+	return read_lists(m, out);
+}

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KILN_ZONES_H
+#define KILN_ZONES_H
+
+#include <stdio.h>
+
+#include "engine.h"
+#include "judge.h"
+
+/*
+ * Throughput where it happens: the shape of a phase's 100 zone rates, as
+ * the engineers in the seeds read it by eye. Thresholds (README,
+ * "Verdicts"):
+ */
+/* A zone (or a few) under half the rate on either side of it is a dip. */
+#define ZONES_DIP_SHARE 0.5
+/* ...that cost at least this many seconds: noise on a small disk is not. */
+#define ZONES_DIP_MIN_S 0.05
+/* Plateaus differ by 10% or more; a smaller step is no new plateau. */
+#define ZONES_STEP_SHARE 0.1
+/* A write that falls to 70% of its rate or less, for good, is a cliff. */
+#define ZONES_CLIFF_SHARE 0.7
+/* ...and one that falls under a tenth of it WARNs. */
+#define ZONES_CLIFF_WARN 0.1
+/*
+ * The level before a cliff and the rest after it each took this many
+ * seconds at least: a write cache fills over seconds, and a small region
+ * written in milliseconds has levels that are noise.
+ */
+#define ZONES_CLIFF_MIN_S 1.0
+
+#define ZONES_MAX_PLATEAUS 8
+#define ZONES_MAX_DIPS 8
+
+enum zones_kind {
+	ZONES_UNKNOWN,		/* too few zones measured */
+	ZONES_FLAT,		/* one plateau */
+	ZONES_SLOPE,		/* a smooth fall or rise (an HDD's) */
+	ZONES_STEPS,		/* plateaus, with sharp steps between */
+};
+
+struct zones_plateau {
+	int from, to;		/* zones, both included */
+	double mbps;
+};
+
+struct zones_dip {
+	int from, to;		/* zones, both included */
+	int worst;		/* the slowest zone of them */
+	double mbps;		/* its rate */
+	double around;		/* the rate beside it (the lower side) */
+	double lost_s;		/* seconds it cost over the rate beside it */
+};
+
+struct zones_shape {
+	int kind;		/* enum zones_kind */
+	int measured;		/* zones with a rate */
+	/* a smooth fit at the first and the last zone measured */
+	double first_mbps, last_mbps;
+	int nplateaus;
+	struct zones_plateau plateaus[ZONES_MAX_PLATEAUS];
+	int ndips;		/* all found; the first ZONES_MAX_DIPS kept */
+	struct zones_dip dips[ZONES_MAX_DIPS];
+	int cliff;		/* the zone a cliff starts at; -1: none */
+	double cliff_before, cliff_after;	/* MB/s */
+};
+
+/*
+ * The shape of n zone rates (MB/s; 0 or less: not measured), secs the
+ * busy seconds of each (for what a dip cost), cliffs: a write phase of a
+ * disk not known to spin (zones_cliffs(): only they have write cliffs). A pure function: plateaus are runs of 3 zones or
+ * more whose levels differ by ZONES_STEP_SHARE at least; when a smooth
+ * curve fits the rates better than the plateaus do, the shape is a
+ * slope (an HDD's outer-to-inner fall), with no plateaus and no cliff.
+ */
+void zones_shape(const double *mbps, const double *secs, int n, int cliffs,
+		 struct zones_shape *z);
+
+/* Whether a phase of a disk (rotational: 1, 0, -1 not known) can have one. */
+int zones_cliffs(int phase, int rotational);
+
+/* The rates and busy seconds of a phase's zones. */
+void zones_rates(const struct engine_zones *e, double *mbps, double *secs);
+
+/*
+ * WARNs from the zones of every phase that ended: on a rotational disk a
+ * dip under ZONES_DIP_SHARE that cost ZONES_DIP_MIN_S or more; on any
+ * disk a write cliff under ZONES_CLIFF_WARN. Every reason names its zone,
+ * byte offset, figure and threshold.
+ */
+void zones_judge(const struct engine_snap *s, int rotational,
+		 struct judge *j);
+
+struct json;
+
+/* "zones": every phase's rates and its shape, for result.json. */
+void zones_json(struct json *j, const struct engine_snap *s, int rotational);
+
+/* summary.txt: a line per phase with plateaus, dips or a cliff. */
+void zones_summary(FILE *f, const struct engine_snap *s, int rotational);
+
+#endif
