@@ -5,9 +5,10 @@
 # each phase and among the slowest requests, and the confirming re-read
 # (alone, qd 1, 4 KiB at a time) finds them again: a WARN that names each
 # offset, with its figure and threshold; the re-read ends at the burn's
-# deadline, however slow the disk. A disk slow over its second half is
-# slow in those zones, and its write's plateaus step at its middle, with
-# no write cliff (the fast level lasted a tenth of a second). A healthy disk PASSes, with its
+# deadline, however slow the disk. A disk whose writes are slow over its
+# second half is slow in those zones, and its write's plateaus step at
+# its middle, with no write cliff (the fast level lasted a tenth of a
+# second). A healthy disk PASSes, with its
 # 100 zones, latency histograms and re-read in result.json, and no WARN.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/host.sh"
@@ -96,9 +97,12 @@ test_expect_success 'a healthy disk PASSes with zones, latency and re-read, no W
 	! grep -q WARN "$r/summary.txt"
 '
 
+# Writes only: the writes there come at a tenth of the rest, whatever the
+# load of the machine (the lying disk itself moves 200 to 700 MB/s), and
+# the reads that class the disk and re-read it are quick.
 test_expect_success 'a disk slow over its second half: plateaus that step there' '
-	make_lying p 256M &&
-	lying "$p" slow $((128 * M)) $((128 * M)) 30 &&
+	make_lying p 128M &&
+	lying "$p" slow $((64 * M)) $((64 * M)) 250 write &&
 	"$KILN" burn --destroy-data --deadline 2 --out "$TEST_TMP/half" "$p" \
 		>"$TEST_TMP/half.out" 2>&1 &&
 	r="$TEST_TMP/half" &&
@@ -106,16 +110,14 @@ test_expect_success 'a disk slow over its second half: plateaus that step there'
 	python3 - "$r/result.json" <<-\PY &&
 	import json, sys
 	t = json.load(open(sys.argv[1]))["targets"][0]
-	write, verify = t["zones"]["phases"]
-	for ph in write, verify:
-	    v = ph["mbps"]
-	    fast, slow = v[:50], [x for x in v[50:] if x]
-	    assert sum(slow) / len(slow) < sum(fast) / len(fast) / 3, v
+	write = t["zones"]["phases"][0]
+	assert write["phase"] == "write", write
+	v = write["mbps"]
+	fast, slow = v[:50], [x for x in v[50:] if x]
+	assert sum(slow) / len(slow) < sum(fast) / len(fast) / 3, v
 	# The write moves at the pace of the lying disk: whatever the noise
 	# splits, its levels step at zone 50, by far, and it is no cliff
-	# (the fast level lasted a tenth of a second). The verify of the
-	# fast half comes at memory speed in zones of half a millisecond,
-	# too noisy for a shape.
+	# (the fast level lasted a tenth of a second).
 	pl = write["plateaus"]
 	assert write["shape"] == "steps" and write["cliff"] is None, write
 	fast = [p["mbps"] for p in pl if p["to_zone"] < 50]

@@ -41,8 +41,9 @@
  *	eio OFF LEN [read|write|both]	requests touching the range fail
  *				with EIO, whole (default both; 16 ranges)
  *	eio clear
- *	slow OFF LEN MS		requests touching the range take MS ms more
- *				(16 ranges; the longest one that applies counts)
+ *	slow OFF LEN MS [read|write|both]	requests touching the
+ *				range take MS ms more (default both; 16 ranges;
+ *				the longest one that applies counts)
  *	slow clear
  *	hang			every read, write and flush of the disk waits
  *	resume			they all go on, in the order they came
@@ -50,7 +51,7 @@
  * Reading MNT/ctl gives the state and counters since start, one "key
  * value" a line: size, drop, cache, dirty (bytes cached and not durable),
  * snapshot (its size, or none), hang, pending (requests held by hang or
- * slow), an "eio OFF LEN KIND" or "slow OFF LEN MS" line per range, then
+ * slow), an "eio OFF LEN KIND" or "slow OFF LEN MS KIND" line per range, then
  * reads, read_bytes, writes, write_bytes (acknowledged, dropped ones
  * included), dropped_bytes, flushes and errors (requests answered with an
  * error). A read and a write is counted when it is answered.
@@ -125,7 +126,8 @@ enum { HIT_READ = 1, HIT_WRITE = 2 };
 struct range {
 	uint64_t off;
 	uint64_t len;
-	unsigned int arg;	/* HIT_* for eio, milliseconds for slow */
+	unsigned int kind;	/* HIT_*: the requests it touches */
+	unsigned int arg;	/* milliseconds, for slow */
 };
 
 /* A request held by hang or slow, answered by the replier thread. */
@@ -244,18 +246,20 @@ static bool eio_hit(uint64_t off, uint64_t len, unsigned int kind)
 	int i;
 
 	for (i = 0; i < d.neio; i++)
-		if ((d.eio[i].arg & kind) && touches(&d.eio[i], off, len))
+		if ((d.eio[i].kind & kind) && touches(&d.eio[i], off, len))
 			return true;
 	return false;
 }
 
-static unsigned int slow_ms(uint64_t off, uint64_t len)
+static unsigned int slow_ms(int op, uint64_t off, uint64_t len)
 {
+	unsigned int kind = op == OP_WRITE ? HIT_WRITE : HIT_READ;
 	unsigned int ms = 0;
 	int i;
 
 	for (i = 0; i < d.nslow; i++)
-		if (touches(&d.slow[i], off, len) && d.slow[i].arg > ms)
+		if ((d.slow[i].kind & kind) &&
+		    touches(&d.slow[i], off, len) && d.slow[i].arg > ms)
 			ms = d.slow[i].arg;
 	return ms;
 }
@@ -375,7 +379,7 @@ static void disk_request(fuse_req_t req, int op, uint64_t off, size_t len,
 	struct held *h;
 
 	pthread_mutex_lock(&d.lock);
-	ms = op == OP_FSYNC ? 0 : slow_ms(off, len);
+	ms = op == OP_FSYNC ? 0 : slow_ms(op, off, len);
 	if (!d.hang && !ms) {
 		answer(req, op, off, len, buf);
 		goto out;
@@ -433,7 +437,8 @@ static void cache_stop(void)
 	d.cache = CACHE_OFF;
 }
 
-static int add_range(struct range *t, int *n, char **w, unsigned int arg)
+static int add_range(struct range *t, int *n, char **w, unsigned int kind,
+		     unsigned int arg)
 {
 	struct range r;
 
@@ -442,8 +447,21 @@ static int add_range(struct range *t, int *n, char **w, unsigned int arg)
 		return -EINVAL;
 	if (*n == NRANGES)
 		return -ENOSPC;
+	r.kind = kind;
 	r.arg = arg;
 	t[(*n)++] = r;
+	return 0;
+}
+
+/* "read", "write" or "both" as HIT_* bits; 0 for anything else. */
+static unsigned int hit_kind(const char *s)
+{
+	if (!strcmp(s, "read"))
+		return HIT_READ;
+	if (!strcmp(s, "write"))
+		return HIT_WRITE;
+	if (!strcmp(s, "both"))
+		return HIT_READ | HIT_WRITE;
 	return 0;
 }
 
@@ -519,24 +537,22 @@ static int command(char **w, int n)
 		return 0;
 	}
 	if ((n == 3 || n == 4) && !strcmp(w[0], "eio")) {
-		unsigned int kind = HIT_READ | HIT_WRITE;
+		unsigned int kind = hit_kind(n == 4 ? w[3] : "both");
 
-		if (n == 4 && !strcmp(w[3], "read"))
-			kind = HIT_READ;
-		else if (n == 4 && !strcmp(w[3], "write"))
-			kind = HIT_WRITE;
-		else if (n == 4 && strcmp(w[3], "both"))
+		if (!kind)
 			return -EINVAL;
-		return add_range(d.eio, &d.neio, w, kind);
+		return add_range(d.eio, &d.neio, w, kind, 0);
 	}
 	if (n == 2 && !strcmp(w[0], "slow") && !strcmp(w[1], "clear")) {
 		d.nslow = 0;
 		return 0;
 	}
-	if (n == 4 && !strcmp(w[0], "slow")) {
-		if (parse_num(w[3], &v) || !v || v > 3600000)
+	if ((n == 4 || n == 5) && !strcmp(w[0], "slow")) {
+		unsigned int kind = hit_kind(n == 5 ? w[4] : "both");
+
+		if (!kind || parse_num(w[3], &v) || !v || v > 3600000)
 			return -EINVAL;
-		return add_range(d.slow, &d.nslow, w, (unsigned int)v);
+		return add_range(d.slow, &d.nslow, w, kind, (unsigned int)v);
 	}
 	if (n == 1 && !strcmp(w[0], "hang")) {
 		d.hang = true;
@@ -609,12 +625,12 @@ static char *ctl_text(void)
 		n += snprintf(t + n, CTL_MAX - n, "eio %llu %llu %s\n",
 			      (unsigned long long)d.eio[i].off,
 			      (unsigned long long)d.eio[i].len,
-			      kinds[d.eio[i].arg]);
+			      kinds[d.eio[i].kind]);
 	for (i = 0; i < d.nslow; i++)
-		n += snprintf(t + n, CTL_MAX - n, "slow %llu %llu %u\n",
+		n += snprintf(t + n, CTL_MAX - n, "slow %llu %llu %u %s\n",
 			      (unsigned long long)d.slow[i].off,
 			      (unsigned long long)d.slow[i].len,
-			      d.slow[i].arg);
+			      d.slow[i].arg, kinds[d.slow[i].kind]);
 	n += snprintf(t + n, CTL_MAX - n,
 		      "reads %llu\nread_bytes %llu\nwrites %llu\n"
 		      "write_bytes %llu\ndropped_bytes %llu\nflushes %llu\n"
