@@ -217,6 +217,43 @@ static void test_steps(void)
 	       "...written: the fall from 1000 to 650 for good is a cliff");
 }
 
+/*
+ * A disk whose writes slow ten times over its second half, measured on a
+ * busy machine (tests/host/zones.t, two CPU hogs): the fast half's zones
+ * spike and sag (105 to 1317 MB/s). Squared errors let those few zones
+ * outweigh the whole step, and the shape was called a slope from 588 to
+ * -14 MB/s, so a write cliff like it would be missed.
+ */
+static void test_spikes(void)
+{
+	static const double busy[N] = {
+		105, 190, 213, 310, 360, 440, 1074, 1317, 601, 605, 607, 597,
+		428, 344, 510, 375, 331, 286, 283, 363, 311, 337, 322, 324, 322,
+		322, 323, 325, 328, 328, 328, 329, 329, 327, 326, 325, 326, 325,
+		325, 325, 324, 322, 322, 323, 322, 322, 323, 325, 326, 326,
+		29.6, 29.5, 29.5, 29.4, 22.8, 15.3, 23.1, 27.4, 27.4, 19.0, 16.3,
+		27.6, 27.9, 28.3, 17.7, 19.6, 26.3, 27.7, 25.5, 18.5, 23.1, 26.5,
+		29.1, 23.1, 19.3, 25.7, 26.4, 28.5, 21.2, 21.3, 25.4, 27.2, 26.9,
+		20.4, 23.1, 25.5, 28.1, 24.4, 20.8, 25.3, 26.2, 28.2, 22.3, 21.5,
+		25.6, 27.0, 24.9, 15.1, 13.5, 11.0,
+	};
+	struct zones_shape z;
+	int i, at50 = 0;
+
+	memcpy(rate, busy, sizeof(rate));
+	times();
+	z = shape(1);
+	for (i = 0; i < z.nplateaus; i++) {
+		at50 += z.plateaus[i].from == 50;
+		if (z.plateaus[i].from < 50 && z.plateaus[i].to >= 50)
+			at50 = -100;
+	}
+	tap_ok(ok_shape(z.kind == ZONES_STEPS && at50 == 1 &&
+			z.cliff >= 0 && z.cliff <= 50, &z),
+	       "a tenfold fall at zone 50 with spikes before it: steps "
+	       "that step there, and a write cliff");
+}
+
 static void test_cliff(void)
 {
 	static const int until[] = { 30, 100 };
@@ -448,6 +485,7 @@ int main(void)
 	test_flat();
 	test_hdd();
 	test_steps();
+	test_spikes();
 	test_cliff();
 	test_dips();
 	test_judge();
