@@ -68,6 +68,18 @@ static void rate(int i, double mbps)
 	d->mt->min[PHASE_READ] = d->mt->max[PHASE_READ] = mbps;
 }
 
+/* Disk i read for secs seconds of its 60, at the same rate; flushes took
+ * the rest, so it finished with the others. */
+static void took(int i, double secs)
+{
+	struct record_disk *d = &r.disks[i];
+	double mbps = judge_phase_rate(&d->snap, PHASE_READ);
+
+	d->snap.phase_ns[PHASE_READ] = (uint64_t)(secs * SEC);
+	d->snap.phase_ns[PHASE_FLUSH] = (uint64_t)((60 - secs) * SEC);
+	d->snap.phase_bytes[PHASE_READ] = (uint64_t)(mbps * secs * MB);
+}
+
 static void fresh(void)
 {
 	record_free(&r);
@@ -145,6 +157,7 @@ static void test_nvme(void)
 static void test_slow_one(void)
 {
 	const char *got;
+	int i;
 
 	fresh();
 	disk("sda", "ST4000NM", -1, 200);
@@ -177,12 +190,18 @@ static void test_slow_one(void)
 	tap_ok(!strcmp(got, "PPPP"), "slow-warn 50 lets it be (%s)", got);
 
 	s.slow_warn = 85;
-	r.disks[3].mt->seconds[PHASE_READ] = 9;
 	rate(3, 20);
+	for (i = 0; i < 4; i++)
+		r.disks[i].mt->seconds[PHASE_READ] = 0;
 	got = verdicts();
-	tap_ok(!strcmp(got, "PPPP"), "a phase of 9 whole seconds is not "
+	tap_ok(!strcmp(got, "PPPW") && says(3, "slow read: 20 MB/s, "),
+	       "60 s of reading in passes shorter than a second (no whole "
+	       "second in the phase) is compared (%s)", got);
+	took(3, 9);
+	got = verdicts();
+	tap_ok(!strcmp(got, "PPPP"), "a phase of 9 seconds is not "
 	       "compared (%s)", got);
-	r.disks[0].mt->seconds[PHASE_READ] = 9;
+	took(0, 9);
 	got = verdicts();
 	tap_ok(!strcmp(got, "PPPP") &&
 	       r.peers.groups[0].measured[PHASE_READ] == 2 &&

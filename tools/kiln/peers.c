@@ -133,10 +133,15 @@ static int make_groups(struct record *r)
 	return 0;
 }
 
+/*
+ * Its time in the phase, not the monitor's whole seconds in it: small or
+ * fast disks alternate write and verify passes faster than a second, and
+ * ten minutes of them may hold no whole second of either.
+ */
 static int measured(const struct record_disk *d, int phase)
 {
-	return judge_phase_rate(&d->snap, phase) > 0 && d->mt &&
-	       d->mt->seconds[phase] >= PEERS_MIN_SECONDS;
+	return judge_phase_rate(&d->snap, phase) > 0 &&
+	       timing_secs(d->snap.phase_ns[phase]) >= PEERS_MIN_SECONDS;
 }
 
 /* Seconds a disk spent on its work: every phase of every pass. */

@@ -17,7 +17,7 @@
 
 /* Fewer like disks than this are not compared. */
 #define PEERS_MIN 3
-/* A phase measured for fewer whole seconds than this is not compared. */
+/* A phase that took a disk fewer seconds than this is not compared. */
 #define PEERS_MIN_SECONDS 10
 /*
  * Zone by zone: this many zones in a row under slow-warn of the like
