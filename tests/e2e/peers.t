@@ -2,7 +2,8 @@
 # slow: QEMU boots. Like disks in the real image: four AHCI drives of one
 # model, size and controller, the fourth throttled by QEMU to a few MB/s
 # (throttling.bps-total), a tenth or less of what the others move under
-# TCG. With the thresholds pinned (slow-warn 85%, slow-fail 50%, no solo
+# TCG. With the thresholds pinned (slow-warn 50%, as like disks under TCG
+# move within a quarter of each other or so; slow-fail 25%; no solo
 # phase), the slow one WARNs against the median of its like disks and the
 # others PASS; the controller's aggregate is in the results and its live
 # line on the console.
@@ -22,7 +23,7 @@ t () {
 }
 
 test_expect_success 'boot: four like disks for 30 s, one throttled' '
-	boot peers "kiln.duration=30s kiln.slow-warn=85 kiln.slow-fail=50 kiln.solo=0" &&
+	boot peers "kiln.duration=30s kiln.slow-warn=50 kiln.slow-fail=25 kiln.solo=0" &&
 	grep_in "kiln-init: kiln run: no disk failed" "$TEST_TMP/peers.log" &&
 	[ "$(result "d[\"exit_code\"]")" = 0 ] &&
 	for s in A B C D; do
@@ -33,11 +34,11 @@ test_expect_success 'boot: four like disks for 30 s, one throttled' '
 test_expect_success 'the throttled disk WARNs as slow against its like disks, by figure and threshold' '
 	[ "$(t KILN-LIKE-D "t[\"verdict\"]")" = WARN ] &&
 	[ "$(t KILN-LIKE-D "t[\"peers\"][\"group_size\"]")" = 4 ] &&
-	[ "$(t KILN-LIKE-D "t[\"peers\"][\"ratio\"] < 0.5")" = True ] &&
+	[ "$(t KILN-LIKE-D "t[\"peers\"][\"ratio\"] < 0.25")" = True ] &&
 	t KILN-LIKE-D "t[\"reasons\"]" >"$TEST_TMP/reasons" &&
-	grep -E "slow (write|verify): [0-9]+ MB/s, [0-9]+% of the [0-9]+ MB/s median of 4 like disks \(slow-warn 85%\)" \
+	grep -E "slow (write|verify): [0-9]+ MB/s, [0-9]+% of the [0-9]+ MB/s median of 4 like disks \(slow-warn 50%\)" \
 		"$TEST_TMP/reasons" &&
-	grep_in "slow-warn 85%" "$run/summary.txt"
+	grep_in "slow-warn 50%" "$run/summary.txt"
 '
 
 test_expect_success 'the three like disks at full speed PASS' '

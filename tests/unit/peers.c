@@ -375,8 +375,9 @@ static void test_zones(void)
 		zones[i].phase = PHASE_READ;
 		zones[i].ended = 1;
 		for (z = 0; z < 4; z++) {
-			zones[i].bytes[z] = i == 3 && z == 2 ? 2000000 : 20000000;
-			zones[i].ns[z] = 100000000;
+			zones[i].bytes[z] = i == 3 && z == 2 ? 200000000 :
+				2000000000;
+			zones[i].ns[z] = 10 * SEC;
 		}
 		r.disks[i].snap.zones = &zones[i];
 		r.disks[i].snap.nzones = 1;
@@ -388,22 +389,22 @@ static void test_zones(void)
 		    "50%)"),
 	       "a disk far slower in one zone only WARNs, naming the zone "
 	       "(%s)", got);
-	zones[3].bytes[2] = 15000000;
+	zones[3].bytes[2] = 1500000000;
 	got = verdicts();
 	tap_ok(!strcmp(got, "PPPP"), "one zone at 75%% is noise (%s)", got);
 	for (z = 10; z < 100; z++)
 		for (i = 0; i < 4; i++) {
 			/* Every disk's zones wobble by up to 12%. */
-			zones[i].bytes[z] = (uint64_t)(20000000 *
+			zones[i].bytes[z] = (uint64_t)(2000000000 *
 				(0.88 + 0.24 * (double)((z * 7 + i * 13) % 17)
 				 / 16));
-			zones[i].ns[z] = 100000000;
+			zones[i].ns[z] = 10 * SEC;
 		}
 	got = verdicts();
 	tap_ok(!strcmp(got, "PPPP"), "like disks whose zones wobble by 12%% "
 	       "are not slow (%s)", got);
 	for (z = 40; z < 46; z++)
-		zones[1].bytes[z] = 14000000;
+		zones[1].bytes[z] = 1400000000;
 	got = verdicts();
 	tap_ok(!strcmp(got, "PWPP") &&
 	       says(1, "slow read in zones 41-46 of 100: 140 MB/s, ") &&
@@ -411,15 +412,31 @@ static void test_zones(void)
 		    "in a row or more)"),
 	       "six zones in a row at 70%% WARN, naming the stretch (%s)",
 	       got);
-	zones[1].bytes[44] = 20000000;
+	zones[1].bytes[44] = 2000000000;
 	got = verdicts();
 	tap_ok(!strcmp(got, "PPPP"), "...four and one are not (%s)", got);
-	zones[3].bytes[2] = 2000000;
 	zones[3].ns[2] = 10000000;
 	zones[3].bytes[2] = 200000;
 	got = verdicts();
 	tap_ok(!strcmp(got, "PPPP"),
-	       "a zone that took under 50 ms is not held against it (%s)",
+	       "a zone that took 10 ms is not held against it (%s)",
+	       got);
+	/*
+	 * A pass of a fifth of a second (a small disk, a quick span): zones
+	 * of 2 ms, and a machine that stalled 60 ms in one of them.
+	 */
+	for (i = 0; i < 4; i++)
+		for (z = 0; z < 100; z++) {
+			zones[i].bytes[z] = 400000;
+			zones[i].ns[z] = 2000000;
+		}
+	zones[2].ns[7] = 62000000;
+	got = verdicts();
+	tap_ok(!strcmp(got, "PPPP"), "a hiccup of 60 ms in a pass of 0.2 s "
+	       "is not a slow zone: it cost under a second (%s)", got);
+	zones[2].ns[7] = 1062000000;
+	got = verdicts();
+	tap_ok(!strcmp(got, "PPWP"), "...one that cost a second is (%s)",
 	       got);
 	for (i = 0; i < 4; i++)
 		r.disks[i].snap.zones = NULL, r.disks[i].snap.nzones = 0;

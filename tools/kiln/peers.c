@@ -195,6 +195,7 @@ static int zone_rates(const struct record_disk *d, int phase, double *mbps,
 struct stretch {
 	int from, n;		/* zones; n 0: none */
 	double mbps, median;	/* sums over the stretch */
+	double lost;		/* seconds it cost against the median */
 };
 
 static double stretch_ratio(const struct stretch *t)
@@ -228,7 +229,10 @@ static void say_stretch(struct record *r, struct record_disk *d, int phase,
  * a bad stretch of flash), or for one zone under PEERS_ZONE_ONE of it;
  * the noise of single zones a little slow is neither. Only zones the disk
  * spent ZONES_DIP_MIN_S or more on count, so a zone that took a few
- * milliseconds is not held against it.
+ * milliseconds is not held against it, and only a stretch that cost it
+ * PEERS_ZONE_LOST_S or more against the median: in a pass of a fifth of
+ * a second (a small disk, a quick span) a machine's hiccup of 60 ms
+ * makes one zone thirty times slower, and that is not the disk.
  */
 static void compare_zones(struct record *r, int g, int phase, double *v,
 			  const int *slow)
@@ -253,7 +257,7 @@ static void compare_zones(struct record *r, int g, int phase, double *v,
 		if (!has[i] || slow[i])
 			continue;
 		for (z = 0; z < ENGINE_ZONES; z++) {
-			double med = 0;
+			double med = 0, lost;
 
 			if (rate[i][z] > 0 && secs[i][z] >= ZONES_DIP_MIN_S) {
 				for (k = 0, like = 0; k < r->n; k++)
@@ -265,20 +269,24 @@ static void compare_zones(struct record *r, int g, int phase, double *v,
 				run.n = 0;
 				continue;
 			}
+			lost = secs[i][z] * (1 - rate[i][z] / med);
 			if (!worst.n || rate[i][z] / med < stretch_ratio(&worst))
 				worst = (struct stretch){ z, 1, rate[i][z],
-							  med };
+							  med, lost };
 			if (!run.n)
-				run = (struct stretch){ z, 0, 0, 0 };
+				run = (struct stretch){ z, 0, 0, 0, 0 };
 			run.n++;
 			run.mbps += rate[i][z];
 			run.median += med;
+			run.lost += lost;
 			if (run.n > longest.n)
 				longest = run;
 		}
-		if (longest.n >= PEERS_ZONE_RUN)
+		if (longest.n >= PEERS_ZONE_RUN &&
+		    longest.lost >= PEERS_ZONE_LOST_S)
 			say_stretch(r, &r->disks[i], phase, &longest);
-		else if (worst.n && stretch_ratio(&worst) < PEERS_ZONE_ONE)
+		else if (worst.n && stretch_ratio(&worst) < PEERS_ZONE_ONE &&
+			 worst.lost >= PEERS_ZONE_LOST_S)
 			say_stretch(r, &r->disks[i], phase, &worst);
 	}
 out:

@@ -25,6 +25,8 @@
  */
 #define PEERS_ZONE_RUN 5
 #define PEERS_ZONE_ONE 0.5
+/* ...when that cost it this many seconds or more against the median. */
+#define PEERS_ZONE_LOST_S 1.0
 
 /* What the comparison found of one disk. */
 struct peers_disk {
