@@ -78,9 +78,14 @@ static void record_error(struct worker *w, int phase, uint32_t pass,
 	}
 	pthread_mutex_unlock(&et->lock);
 
-	/* A device that left answers ENODEV or ENXIO, or EIO and no sysfs. */
+	/*
+	 * A device that left answers ENODEV or ENXIO, or EIO and no sysfs;
+	 * a SCSI disk being pulled has no capacity first, and its writes
+	 * end with ENOSPC until its sysfs goes: each of those looks again.
+	 */
 	if (err == ENODEV || err == ENXIO ||
-	    (err == EIO && target_check(w->t) == -ENODEV)) {
+	    ((err == EIO || err == ENOSPC) &&
+	     target_check(w->t) == -ENODEV)) {
 		w->vanished = 1;
 		if (leave_running(et, STATE_VANISHED))
 			set_why(et, "the device went away during %s (%s)",
