@@ -9,6 +9,7 @@
 #	lab_errors NAME SECTOR...	(reads there fail: QEMU's blkdebug)
 #	lab_readonly NAME		(the guest sees it write-protected)
 #	lab_throttle NAME BYTES		(at most BYTES a second: a slow disk)
+#	lab_ssd NAME			(it does not spin: rotation_rate=1)
 #	lab_stick [KILN.CFG TEXT]
 #	lab_usb IMAGE [KILN.CFG TEXT]	(a copy of a built stick, booted from)
 #	lab_boot "KERNEL ARGS" LOG	(returns when the guest powers off)
@@ -59,6 +60,9 @@ lab_disk () {
 		drive="$drive,throttling.bps-total=$(cat "$lab_dir/$name.bps")"
 	lab_add -drive "$drive"
 	wwn=$(printf '0x5000c5%010x' "$lab_n")
+	# lab_ssd NAME: a SATA or SCSI disk that does not spin.
+	ssd=
+	[ -e "$lab_dir/$name.ssd" ] && ssd=,rotation_rate=1
 	case "$kind" in
 	nvme)
 		[ "$lab_nvme" -gt 0 ] || lab_add -device nvme,id=nvme0,serial=KILN-NVME0
@@ -67,17 +71,17 @@ lab_disk () {
 		;;
 	ahci)
 		[ "$lab_ahci" -gt 0 ] || lab_add -device ahci,id=ahci
-		lab_add -device "ide-hd,id=dev-$name,bus=ahci.$lab_ahci,drive=d$lab_n,serial=$serial,wwn=$wwn"
+		lab_add -device "ide-hd,id=dev-$name,bus=ahci.$lab_ahci,drive=d$lab_n,serial=$serial,wwn=$wwn$ssd"
 		lab_ahci=$((lab_ahci + 1))
 		;;
 	megasas)
 		[ "$lab_mega" -gt 0 ] || lab_add -device megasas-gen2,id=mega
-		lab_add -device "scsi-hd,id=dev-$name,bus=mega.0,scsi-id=$lab_mega,drive=d$lab_n,serial=$serial,wwn=$wwn"
+		lab_add -device "scsi-hd,id=dev-$name,bus=mega.0,scsi-id=$lab_mega,drive=d$lab_n,serial=$serial,wwn=$wwn$ssd"
 		lab_mega=$((lab_mega + 1))
 		;;
 	vscsi)
 		[ "$lab_vscsi" -gt 0 ] || lab_add -device virtio-scsi-pci,id=vscsi
-		lab_add -device "scsi-hd,id=dev-$name,bus=vscsi.0,scsi-id=$lab_vscsi,drive=d$lab_n,serial=$serial,wwn=$wwn"
+		lab_add -device "scsi-hd,id=dev-$name,bus=vscsi.0,scsi-id=$lab_vscsi,drive=d$lab_n,serial=$serial,wwn=$wwn$ssd"
 		lab_vscsi=$((lab_vscsi + 1))
 		;;
 	virtio)
@@ -94,6 +98,11 @@ lab_disk () {
 # lab_disk NAME.
 lab_readonly () {
 	: >"$lab_dir/$1.ro"
+}
+
+# lab_ssd NAME: disk NAME (ahci, megasas or vscsi) reports no rotation.
+lab_ssd () {
+	: >"$lab_dir/$1.ssd"
 }
 
 # lab_throttle NAME BYTES: disk NAME moves at most BYTES a second, read

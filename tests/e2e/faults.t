@@ -1,9 +1,14 @@
 #!/bin/sh
 # slow: QEMU boots. Faults and safety in the real image: a disk whose reads
 # fail at chosen sectors (QEMU's blkdebug) cannot be proven blank, so it is
-# tested read-only, and FAILs with its error offsets while the others PASS; a disk with a GPT table and one with ext4 come out
-# byte for byte unchanged, tested read-only; consent naming one of them by
-# serial (destroy-data) writes that one only.
+# tested read-only, and FAILs with its error offsets while the others
+# PASS; a disk with a GPT table and one with ext4 come out byte for byte
+# unchanged, tested read-only; consent naming one of them by serial
+# (destroy-data) writes that one only. A disk pulled mid-run is vanished
+# and FAILs; the one beside it PASSes. That one is an SSD: the pull
+# stalls the controller for a quarter second, which a spinning disk of
+# this size (zones of 5 MB) shows as a slow zone and WARNs, since kiln
+# cannot tell a controller's stall from a weak stretch of its surface.
 . "$(dirname "$0")/../lib/e2e.sh"
 
 M=1048576
@@ -75,7 +80,8 @@ test_expect_success 'only that disk is written; ext4 is still untouched' '
 '
 
 test_expect_success 'boot 3: a disk pulled mid-run is marked vanished and FAILs' '
-	lab_init "$TEST_TMP/pull" && lab_disk vscsi stays 512 KILN-STAYS &&
+	lab_init "$TEST_TMP/pull" && lab_ssd stays &&
+	lab_disk vscsi stays 512 KILN-STAYS &&
 	lab_disk vscsi gone 2048 KILN-GONE && lab_stick "" &&
 	sock="$TEST_TMP/monitor.sock" &&
 	{
@@ -98,6 +104,7 @@ test_expect_success 'boot 3: a disk pulled mid-run is marked vanished and FAILs'
 	[ "$(t KILN-GONE verdict)" = FAIL ] &&
 	[ "$(t KILN-GONE state)" = vanished ] &&
 	grep_in "vanished: the device went away" "$run/summary.txt" &&
+	[ "$(t KILN-STAYS rotational)" = False ] &&
 	[ "$(t KILN-STAYS verdict)" = PASS ]
 '
 
