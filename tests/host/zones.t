@@ -29,7 +29,7 @@ test_expect_success 'a slow rotational disk: zones dip where it is slow' '
 	make_lying s 256M &&
 	rot="/sys/block/$(basename "$s")/queue/rotational" &&
 	echo 1 >"$rot" && test_at_exit "echo 0 >$rot" &&
-	for o in $A $B $C; do lying "$s" slow $o 4096 800 || return 1; done &&
+	for o in $A $B $C; do lying "$s" slow $o 4096 5000 || return 1; done &&
 	{ "$KILN" burn --destroy-data --out "$TEST_TMP/slow" "$s" \
 		>"$TEST_TMP/slow.out" 2>&1; test $? = 0; } &&
 	r="$TEST_TMP/slow" &&

@@ -343,6 +343,14 @@ static void test_dips(void)
 	z = shape(0);
 	tap_ok(ok_shape(!z.ndips, &z), "a dip that cost under 50 ms is "
 	       "noise, not a dip");
+	/* A machine's hiccup: a zone of a small disk held 0.45 s. */
+	secs[42] = 0.45;
+	z = shape(0);
+	tap_ok(ok_shape(!z.ndips, &z), "nor one that cost 0.3 s: under half "
+	       "a second, a machine's hiccup is not the disk's surface");
+	secs[42] = 0.8;
+	z = shape(0);
+	tap_ok(ok_shape(z.ndips == 1, &z), "...one that cost 0.56 s is a dip");
 	hdd(250, 0.5, 0.03);
 	rate[80] = 40;
 	times();

@@ -67,7 +67,7 @@ static void add_dip(struct zones_shape *z, const double *mbps,
 	}
 	d.mbps = mbps[d.worst];
 	d.around = around[d.worst];
-	/* A moment of noise on a small, fast disk is not a dip. */
+	/* A moment of the machine's noise on a small disk is not a dip. */
 	if (d.lost_s < ZONES_DIP_MIN_S)
 		return;
 	if (z->ndips < ZONES_MAX_DIPS)

@@ -14,8 +14,13 @@
  */
 /* A zone (or a few) under half the rate on either side of it is a dip. */
 #define ZONES_DIP_SHARE 0.5
-/* ...that cost at least this many seconds: noise on a small disk is not. */
-#define ZONES_DIP_MIN_S 0.05
+/*
+ * ...that cost at least this many seconds: a weak stretch of a real disk
+ * costs it minutes, and less is a machine's hiccup (a busy host, another
+ * disk pulled from the controller) in the tiny zones of a small disk or
+ * a quick span, not the disk's surface.
+ */
+#define ZONES_DIP_MIN_S 0.5
 /* Plateaus differ by 10% or more; a smaller step is no new plateau. */
 #define ZONES_STEP_SHARE 0.1
 /* A write that falls to 70% of its rate or less, for good, is a cliff. */
