@@ -6,9 +6,10 @@
 # unchanged, tested read-only; consent naming one of them by serial
 # (destroy-data) writes that one only. A disk pulled mid-run is vanished
 # and FAILs; the one beside it PASSes. That one is an SSD: the pull
-# stalls the controller for a quarter second, which a spinning disk of
-# this size (zones of 5 MB) shows as a slow zone and WARNs, since kiln
-# cannot tell a controller's stall from a weak stretch of its surface.
+# stalls the controller for a quarter second or more, which a spinning
+# disk of this size (zones of 5 MB) shows as a dip, and kiln cannot tell
+# a controller's stall from a weak stretch of its surface (it WARNs when
+# the dip cost half a second).
 . "$(dirname "$0")/../lib/e2e.sh"
 
 M=1048576
