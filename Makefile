@@ -47,6 +47,7 @@ KILN_SRCS := \
 	tools/kiln/fleet_read.c \
 	tools/kiln/folder.c \
 	tools/kiln/gate.c \
+	tools/kiln/guard.c \
 	tools/kiln/health.c \
 	tools/kiln/http.c \
 	tools/kiln/http_url.c \

@@ -26,6 +26,7 @@
 #include "ocptv.h"
 #include "options.h"
 #include "report.h"
+#include "signature.h"
 #include "sampler.h"
 #include "result.h"
 #include "folder.h"
@@ -293,12 +294,51 @@ static void save_units(struct burn *b)
 	}
 }
 
+/*
+ * The guard found data on a disk written for its class alone: said at
+ * once, naming what is there from the bytes the engine kept (the disk is
+ * not asked again), so a person can stop the run before anything else.
+ */
+static void guard_said(struct burn *b, int i)
+{
+	struct record_disk *d = b->burning[i];
+	struct engine_snap snap;
+	struct signature_scan sig;
+	unsigned char *buf = malloc(ENGINE_GUARD_KEEP);
+	size_t n = buf ? engine_guard_found(b->ets[i], buf,
+					    ENGINE_GUARD_KEEP) : 0;
+	char what[sizeof(d->guard_found)];
+
+	/* Only its lists can fail to copy: the guard's figures are there. */
+	engine_snapshot(b->ets[i], &snap);
+	memset(&sig, 0, sizeof(sig));
+	if (n >= 2 * UNIT_SIZE)
+		signature_scan_offsets(buf, n, snap.guard_at ? snap.guard_at :
+					       UNIT_SIZE, &sig);
+	if (sig.n)
+		signature_describe(&sig, what, sizeof(what));
+	else
+		snprintf(what, sizeof(what), "unknown data at byte %llu",
+			 (unsigned long long)snap.guard_at);
+	snprintf(d->guard_found, sizeof(d->guard_found), "%s", what);
+	fprintf(b->con, "kiln: %s holds data from byte %llu (%s): not written "
+		"past it, tested read-only from there\n", d->label,
+		(unsigned long long)snap.guard_at, what);
+	engine_snap_free(&snap);
+	free(buf);
+}
+
 static void sample(struct burn *b, uint64_t now)
 {
 	int i;
 
-	for (i = 0; i < b->ne; i++)
+	for (i = 0; i < b->ne; i++) {
+		int was = b->counters[i].guard_stopped;
+
 		engine_counters(b->ets[i], &b->counters[i]);
+		if (b->counters[i].guard_stopped && !was)
+			guard_said(b, i);
+	}
 	monitor_sample(&b->mon, now, b->counters);
 	links_sample(&b->r->links, b->burning, b->counters, b->ne, now);
 }

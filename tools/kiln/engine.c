@@ -26,7 +26,7 @@
 #include "worker.h"
 
 static const char *const phase_names[PHASES] = {
-	"start", "write", "flush", "verify", "read", "end"
+	"start", "write", "flush", "verify", "read", "end", "guard"
 };
 
 const char *engine_phase_name(int phase)
@@ -109,6 +109,7 @@ void engine_target_free(struct engine_target *et)
 	free(et->bad);
 	free(et->zones);
 	free(et->holes);
+	free(et->guard_found);
 	free(et->slot_since);
 	pthread_mutex_destroy(&et->lock);
 	free(et);
@@ -127,6 +128,7 @@ void engine_counters(const struct engine_target *et, struct engine_counters *c)
 	c->phase_done = atomic_load(&m->phase_done);
 	c->io_errors = atomic_load(&m->io_errors);
 	c->bad_units = atomic_load(&m->bad_units);
+	c->guard_stopped = atomic_load(&m->guard_stopped);
 }
 
 static void *copy_of(const void *p, size_t n, size_t size, int *failed)
@@ -161,6 +163,9 @@ int engine_snapshot(struct engine_target *et, struct engine_snap *s)
 	s->region_writes = et->region_writes;
 	s->last_written = et->last_written;
 	s->last_reached = et->last_reached;
+	s->guard_checked = et->guard_checked;
+	s->guard_stopped = atomic_load(&et->guard_stopped);
+	s->guard_at = et->guard_at;
 	memcpy(s->why, et->why, sizeof(s->why));
 	for (i = 0; i < et->npasses; i++) {
 		s->phase_bytes[et->passes[i].phase] += et->passes[i].bytes;
@@ -194,6 +199,19 @@ void engine_snap_free(struct engine_snap *s)
 	s->bad = NULL;
 	s->zones = NULL;
 	s->npasses = s->nerrors = s->nbad = s->nzones = 0;
+}
+
+size_t engine_guard_found(struct engine_target *et, unsigned char *buf,
+			  size_t len)
+{
+	size_t n;
+
+	pthread_mutex_lock(&et->lock);
+	n = et->nguard_found < len ? et->nguard_found : len;
+	if (n)
+		memcpy(buf, et->guard_found, n);
+	pthread_mutex_unlock(&et->lock);
+	return n;
 }
 
 unsigned engine_saved(const struct engine_target *et,

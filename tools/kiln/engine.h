@@ -31,6 +31,13 @@ enum engine_phase {
 	PHASE_VERIFY,
 	PHASE_READ,
 	PHASE_END,
+	/*
+	 * The guarded write's reads of what a span holds before it is
+	 * written: beside a write phase, tallied apart so neither's rates
+	 * take the other's bytes. After PHASE_END, so the phases a pass runs
+	 * stay in order and loops from PHASE_WRITE to PHASE_READ leave it.
+	 */
+	PHASE_GUARD,
 	PHASES
 };
 
@@ -136,6 +143,14 @@ struct engine_plan {
 	 * here on hold verify_pass - 1 (or nothing, when that is 0).
 	 */
 	uint64_t verify_cut;
+	/*
+	 * The guarded write: no byte is written that this run has not read
+	 * and found blank (guard_byte; -1: 0x00 or 0xff) or this disk's kiln
+	 * units. On anything else the disk writes nothing more and is read
+	 * from there on (engine_snap.guard_*).
+	 */
+	int guard;
+	int guard_byte;
 };
 
 struct engine_job {
@@ -172,6 +187,7 @@ struct engine_counters {
 	uint64_t bytes_written, bytes_read;
 	uint64_t phase_done;		/* bytes done in this phase */
 	unsigned io_errors, bad_units;
+	int guard_stopped;		/* the guard found data: no more writes */
 };
 
 /* A consistent copy of everything a target's engine knows, at one time. */
@@ -193,6 +209,13 @@ struct engine_snap {
 	unsigned region_writes;		/* whole-region writes done */
 	uint32_t last_written;		/* the last pass written, 0: none */
 	uint64_t last_reached;		/* where that pass stopped */
+	/*
+	 * The guard: region bytes read and found overwritable, from 0; and
+	 * when it stopped, the device offset of the first unit that was not.
+	 */
+	uint64_t guard_checked;
+	int guard_stopped;
+	uint64_t guard_at;
 	char why[200];			/* why it stopped, when it did */
 	uint64_t phase_bytes[PHASES], phase_ns[PHASES];	/* over all passes */
 	struct engine_pass *passes;
@@ -269,6 +292,15 @@ void engine_counters(const struct engine_target *et, struct engine_counters *c);
  */
 int engine_snapshot(struct engine_target *et, struct engine_snap *s);
 void engine_snap_free(struct engine_snap *s);
+
+/*
+ * The bytes the guard found at guard_at (up to ENGINE_GUARD_KEEP of them,
+ * the rest of the span it read), so the burn can name what is there
+ * without asking the disk again: how many were copied into buf.
+ */
+#define ENGINE_GUARD_KEEP (64u << 10)
+size_t engine_guard_found(struct engine_target *et, unsigned char *buf,
+			  size_t len);
 
 /* The bad units kept whole; valid after engine_join(), until freed. */
 unsigned engine_saved(const struct engine_target *et,

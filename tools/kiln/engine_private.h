@@ -72,6 +72,16 @@ struct engine_target {
 	pthread_t thread;
 	int started;
 	struct engine_job *job;
+
+	/*
+	 * The guard (under lock but for the flag): region bytes checked from
+	 * 0, and where it stopped, with the bytes it found there.
+	 */
+	uint64_t guard_checked;
+	atomic_int guard_stopped;
+	uint64_t guard_at;
+	unsigned char *guard_found;
+	size_t nguard_found;
 };
 
 /* The clock request ages are told by: time the process did not run is out. */

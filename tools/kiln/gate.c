@@ -389,6 +389,10 @@ int gate_open(struct record *r_, struct settings *s_,
 			return ret == -EINVAL ? KILN_EXIT_USAGE
 					      : KILN_EXIT_CANNOT;
 		}
+		/* Written for its class alone: read and checked first. */
+		d->ep.guard = d->plan.action == PLAN_WRITE &&
+			      d->plan.guarded && plan_writes_mode(d->mode);
+		d->ep.guard_byte = d->t.safety.blank_byte;
 		plan_write_cap(s, &d->t, &d->ep, note, sizeof(note));
 		if (note[0])
 			record_note(r, "%s", note);

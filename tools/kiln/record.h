@@ -42,6 +42,8 @@ struct record_disk {
 	struct health before, after;	/* SMART */
 	struct reread rr;		/* the slowest requests read again */
 	char failed[240];		/* a FAIL before any burn: why */
+	/* what the guard found where it stopped, named ("" none yet) */
+	char guard_found[200];
 	struct signals_disk sig;	/* its own signals (signals.h) */
 	struct judge j;
 	struct links_disk link;		/* its link and controller */

@@ -260,6 +260,15 @@ static int restore_disk(const struct jsonread_node *t, struct record_disk *d,
 	s->pass_found = jsonread_bool(t, "pass_found_on_disk", 1);
 	s->last_written = (uint32_t)jsonread_u64(t, "last_pass_written", 0);
 	s->last_reached = jsonread_u64(t, "last_pass_reached", 0);
+	if (jsonread_get(t, "guard")) {
+		const struct jsonread_node *g = jsonread_get(t, "guard");
+
+		d->ep.guard = s->plan.guard = 1;
+		s->guard_checked = jsonread_u64(g, "checked", 0);
+		s->guard_stopped = jsonread_get(g, "stopped_at") != NULL;
+		s->guard_at = jsonread_u64(g, "stopped_at", 0);
+		copy_str(g, "found", d->guard_found, sizeof(d->guard_found));
+	}
 	for (i = 0; i < 4; i++) {
 		const struct jsonread_node *ph = jsonread_get(
 			jsonread_get(t, "phases"), phases[i]);

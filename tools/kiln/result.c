@@ -157,6 +157,17 @@ static void json_target(struct json *j, const struct record *r,
 	json_u64(j, "last_pass_reached", et->last_reached);
 	json_bool(j, "last_pass_complete", et->last_written &&
 		  et->last_reached == p->region);
+	if (p->guard) {
+		/* The guarded write: what it read before writing, and why not. */
+		json_begin(j, "guard");
+		json_u64(j, "checked", et->guard_checked);
+		if (et->guard_stopped) {
+			json_u64(j, "stopped_at", et->guard_at);
+			json_str(j, "found", d->guard_found[0] ?
+					     d->guard_found : "unknown data");
+		}
+		json_end(j);
+	}
 	json_str(j, "mode", engine_mode_name(p->mode));
 	if (p->mode == ENGINE_VERIFY || p->mode == ENGINE_WRITE_VERIFY)
 		json_u64(j, "verified_pass", et->verified_pass);
