@@ -118,6 +118,7 @@ HOST_OBJS := $(filter-out $(OUT)/host/main.o,$(KILN_SRCS:tools/kiln/%.c=$(OUT)/h
 UNIT_TESTS := \
 	crc32c \
 	folder \
+	guard \
 	health \
 	http \
 	jsonread \

@@ -7,8 +7,9 @@
 # survive kiln burn whole, and the disk is tested read-only from there.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/host.sh"
+. "$(dirname "$0")/../lib/lying.sh"
 
-need_root
+need_lying
 command -v mkfs.ext4 >/dev/null || test_skip_all "needs mkfs.ext4"
 command -v e2fsck >/dev/null || test_skip_all "needs e2fsck"
 
@@ -131,6 +132,26 @@ test_expect_success 'a disk that stops the guard beside a blank one: that one is
 	[ "$(json_get "$r" "d[\"targets\"][1][\"verdict\"]")" = PASS ] &&
 	[ "$(json_get "$r" "d[\"targets\"][1][\"guard\"][\"checked\"]")" = \
 		$((64 * MiB)) ]
+'
+
+# The span holding the data answers late: the spans after it are read
+# and checked first, and must still not be written.
+test_expect_success 'reads that come back out of order write nothing past the data' '
+	make_lying dl $SIZE &&
+	at=$((100 * MiB + 12288)) &&
+	head -c 4096 /dev/urandom >"$TEST_TMP/four" &&
+	dd if="$TEST_TMP/four" of="$dl" bs=4096 seek=$((at / 4096)) \
+		oflag=direct conv=notrunc status=none &&
+	lying "$dl" slow $at 4096 800 read &&
+	{ "$KILN" burn --out "$TEST_TMP/rl" "$dl" >"$TEST_TMP/o" 2>&1
+	  test $? = 2; } &&
+	lying "$dl" slow clear &&
+	# dd wrote 4096 bytes; kiln, nothing from the span holding them on.
+	[ "$(lying_get "$dl" write_bytes)" -le $((100 * MiB + 4096)) ] &&
+	dd if="$dl" bs=4096 skip=$((at / 4096)) count=1 iflag=direct \
+		status=none >"$TEST_TMP/four-after" &&
+	cmp "$TEST_TMP/four" "$TEST_TMP/four-after" &&
+	grep_in "holds data from byte $at" "$TEST_TMP/o"
 '
 
 test_done
