@@ -77,12 +77,12 @@ test_expect_success 'a quick span tests start, middle and end only' '
 	[ "$(json_get "$TEST_TMP/q.json" "d[\"targets\"][0][\"bytes_read\"]")" = 3145728 ]
 '
 
-test_expect_success 'a non-rotational disk is capped at 2 writes, then verifies' '
+test_expect_success 'a non-rotational disk is capped at 2 writes, then verifies (the first guarded)' '
 	"$KILN" burn --passes 3 --json "$d2" >"$TEST_TMP/c.json" 2>"$TEST_TMP/c.err" &&
 	grep_in "at most 2 whole-disk writes" "$TEST_TMP/c.err" &&
 	[ "$(json_get "$TEST_TMP/c.json" "d[\"targets\"][0][\"region_writes\"]")" = 2 ] &&
 	[ "$(json_get "$TEST_TMP/c.json" "\" \".join(p[\"phase\"] for p in d[\"targets\"][0][\"passes\"])")" = \
-		"write flush verify write flush verify verify" ]
+		"guard write flush verify write flush verify verify" ]
 '
 
 test_expect_success '--duration repeats passes until the time is up' '

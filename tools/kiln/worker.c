@@ -414,6 +414,24 @@ static void guard_read(struct worker *w, struct guarded *g, struct slot *s)
 }
 
 /*
+ * Of ns, the part a's requests had of the busy time they shared with b's:
+ * the guarded write's reads and writes go at once, and each phase's rate
+ * is its bytes over its own share, as if it had had the disk alone.
+ */
+static uint64_t share_of(uint64_t ns, const struct engine_zones *a,
+			 const struct engine_zones *b)
+{
+	double x = 0, y = 0;
+	int z;
+
+	for (z = 0; z < ENGINE_ZONES; z++) {
+		x += (double)a->ns[z];
+		y += (double)b->ns[z];
+	}
+	return x + y > 0 ? (uint64_t)((double)ns * x / (x + y)) : 0;
+}
+
+/*
  * One phase over region positions [from, limit). Returns the position
  * every request below has been tried at, or -ETIMEDOUT when the target
  * stalled. holes: skip checking units whose write failed in this pass.
@@ -426,7 +444,7 @@ static int64_t run_phase(struct worker *w, int phase, uint32_t pass,
 {
 	struct engine_target *et = w->et;
 	struct engine_job *job = w->job;
-	uint64_t lin = from, ok = 0, t0 = timing_now_ns();
+	uint64_t lin = from, ok = 0, t0 = timing_now_ns(), ns;
 	struct guarded gd = { .stop_lin = UINT64_MAX, .wrote_to = from },
 		       *g = NULL;
 	unsigned inflight = 0, i;
@@ -577,14 +595,18 @@ static int64_t run_phase(struct worker *w, int phase, uint32_t pass,
 		}
 	}
 	tally_end(&w->tally);
+	ns = timing_now_ns() - t0;
 	if (g) {
-		record_pass(et, pass, PHASE_GUARD, gd.read_ok,
-			    timing_now_ns() - t0,
+		/* Each its share of the time, as the zones have it. */
+		uint64_t gns = share_of(ns, &w->tally.side, &w->tally.cur);
+
+		record_pass(et, pass, PHASE_GUARD, gd.read_ok, gns,
 			    gd.stop_lin != UINT64_MAX ? gd.stop_lin : lin);
+		ns -= gns;
 		if (gd.stop_lin != UINT64_MAX)
 			lin = gd.wrote_to;
 	}
-	record_pass(et, pass, phase, ok, timing_now_ns() - t0, lin);
+	record_pass(et, pass, phase, ok, ns, lin);
 	return (int64_t)lin;
 }
 
