@@ -178,6 +178,8 @@ static void json_target(struct json *j, const struct record *r,
 	json_phase_stats(j, d, PHASE_FLUSH);
 	json_phase_stats(j, d, PHASE_VERIFY);
 	json_phase_stats(j, d, PHASE_READ);
+	if (p->guard)
+		json_phase_stats(j, d, PHASE_GUARD);
 	json_end(j);
 	json_array(j, "passes");
 	for (i = 0; i < et->npasses; i++) {
