@@ -124,6 +124,7 @@ UNIT_TESTS := \
 	kmsg \
 	latency \
 	links \
+	machine \
 	monitor \
 	metrics \
 	netcheck \
