@@ -3,8 +3,8 @@
  * Description: machine ids. Serials that differ only in bytes a folder
  * name cannot hold stay distinct ids (the safe form and 8 hex of the raw
  * serial's CRC32C); an id that needed no change is as it was; and a
- * pending power-cut folder filed under an id of the earlier form (bytes
- * made '_', no hash) is still found at the next boot.
+ * pending power-cut folder or a run cut off, filed under an id of the
+ * earlier form (bytes made '_', no hash), is still found at the next boot.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../lib/tap.h"
+#include "folder.h"
 #include "machine.h"
 #include "run.h"
 
@@ -129,10 +130,53 @@ static void test_pending(void)
 	tap_sh("rm -rf '%s'", root);
 }
 
+/* Each folder finished, one after another in a list. */
+static void finished(const char *dir, void *arg)
+{
+	char *list = arg;
+
+	snprintf(list + strlen(list), 4096 - strlen(list), "%s\n", dir);
+}
+
+static void test_cut_off(void)
+{
+	struct machine_system a;
+	struct folder f;
+	char root[64], dir[256], err[256], list[4096] = "", want[4096];
+	char *text;
+	size_t len;
+	FILE *con = fopen("/dev/null", "w");
+
+	snprintf(root, sizeof(root), "/tmp/kiln-machine-%d", (int)getpid());
+	snprintf(dir, sizeof(dir), "%s/kiln-results/a_b/"
+		 "20260101T000000Z-0123456789abcdef", root);
+	id_of("a/b", &a);
+	/* Cut off: a checkpoint, no result.json. */
+	text = tap_slurp("tests/fixtures/result/v1/result.json", &len);
+	tap_sh("mkdir -p '%s/kiln-results'", root);
+	if (folder_open(&f, dir, 4096, 0, err, sizeof(err)) ||
+	    folder_checkpoint(&f, text, len))
+		tap_bail("cannot make a cut-off folder in %s: %s", dir, err);
+	folder_close(&f);
+	free(text);
+	snprintf(want, sizeof(want), "%s\n", dir);
+	tap_ok(con && run_finish_cut_off(root, &a, con, finished, list) == 1 &&
+	       !strcmp(list, want) &&
+	       !access(strcat(dir, "/result.json"), F_OK),
+	       "serial a/b: a run cut off under the earlier id a_b is "
+	       "finished at the next boot");
+	if (strcmp(list, want))
+		tap_diag("finished: %s", list);
+	if (con)
+		fclose(con);
+	tap_sh("rm -rf '%s'", root);
+}
+
 int main(void)
 {
-	tap_plan(12);
+	tap_plan(13);
 	test_ids();
 	test_pending();
+	test_cut_off();
 	return tap_done();
 }

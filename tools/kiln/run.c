@@ -177,6 +177,18 @@ static void find_pending(const char *machine_dir, char *best, size_t blen)
 	closedir(d);
 }
 
+int run_finish_cut_off(const char *results, const struct machine_system *sys,
+		       FILE *con, void (*done)(const char *dir, void *arg),
+		       void *arg)
+{
+	char dirs[2][PATH_MAX];
+	int i, n = machine_dirs(results, sys, dirs), finished = 0;
+
+	for (i = 0; i < n; i++)
+		finished += finish_machine(dirs[i], con, done, arg);
+	return finished;
+}
+
 int run_find_pending(const char *results, const struct machine_system *sys,
 		     char *out, size_t len)
 {
@@ -530,12 +542,12 @@ int run_main(int argc, char **argv)
 	}
 	if (s.results) {
 		char dirs[2][PATH_MAX], pending[PATH_MAX], vfolder[PATH_MAX];
-		int ndirs = machine_dirs(s.results, &inv.sys, dirs);
+
+		machine_dirs(s.results, &inv.sys, dirs);
 
 		/* Cut off at the last boot: finished from its checkpoint. */
-		for (i = 0; i < ndirs; i++)
-			finish_machine(dirs[i], stdout,
-				       s.upload ? send_finished : NULL, &rec);
+		run_finish_cut_off(s.results, &inv.sys, stdout,
+				   s.upload ? send_finished : NULL, &rec);
 		if (run_find_pending(s.results, &inv.sys, pending,
 				     sizeof(pending))) {
 			/* Verified into a folder under the id of today. */
