@@ -126,6 +126,7 @@ UNIT_TESTS := \
 	kmsg \
 	latency \
 	links \
+	machine \
 	monitor \
 	metrics \
 	netcheck \

@@ -70,10 +70,10 @@ int main(void)
 	d1 = doc(1);
 	d2 = doc(2);
 	tap_ok(d1 && !strcmp(d1, "{\n  \"state\": 1,\n  \"text\": \"quote \\\" "
-			      "backslash \\\\ newline \\n byte \\u00e9\",\n"
+			      "backslash \\\\x5c newline \\n byte \\\\xe9\",\n"
 			      "  \"list\": [\n    1,\n    2\n  ],\n"
 			      "  \"empty\": {}\n}\n"),
-	       "json: nesting, escapes, bytes above 0x7f as \\u00XX");
+	       "json: nesting, escapes, a byte that is not UTF-8 as \\\\xNN");
 
 	{
 		char path[128];

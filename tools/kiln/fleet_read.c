@@ -180,6 +180,8 @@ static int read_doc(const struct jsonread_node *root, struct fleet_run *r,
 			 "not know (it reads 1 to %d)", version, RESULT_SCHEMA);
 		return -EBADMSG;
 	}
+	if (version < RESULT_SCHEMA_UTF8)
+		jsonread_bytes_latin1(root);
 	r->state = state_of(state);
 	if (r->state < 0) {
 		snprintf(why, len, "a state this kiln does not know: \"%.40s\"",

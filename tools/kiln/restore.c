@@ -15,6 +15,7 @@
 
 #include "peers_out.h"
 #include "restore.h"
+#include "result.h"
 #include "signals_out.h"
 #include "unit.h"
 #include "timing.h"
@@ -340,6 +341,8 @@ int restore_record(const struct jsonread_node *doc, struct restored *out,
 		snprintf(err, errlen, "not a kiln result");
 		return -EBADMSG;
 	}
+	if (jsonread_u64(doc, "schema_version", 0) < RESULT_SCHEMA_UTF8)
+		jsonread_bytes_latin1(doc);
 	restore_settings(jsonread_get(doc, "settings"), &out->s);
 	copy_str(doc, "command", out->command, sizeof(out->command));
 	record_init(r, out->command[0] ? out->command : "burn", 0, NULL,

@@ -504,6 +504,8 @@ static int read_record(const struct jsonread_node *root,
 			 RESULT_SCHEMA);
 		return -EBADMSG;
 	}
+	if (rec->schema_version < RESULT_SCHEMA_UTF8)
+		jsonread_bytes_latin1(root);
 	rec->run_id = strtoull(id, &end, 16);
 	/* 0 is no run id: a verify would draw a fresh one and FAIL all. */
 	if (!*id || *end || strlen(id) > 16 || !rec->run_id) {

@@ -11,9 +11,12 @@
 /*
  * The schema of result.json. A renamed or removed field raises it (an added
  * field is documented without); readers read every version kiln has
- * written. 2: targets' "wwid" became "wwn", as in inventory.json.
+ * written. 2: targets' "wwid" became "wwn", as in inventory.json. 3: a
+ * byte of a string that is not UTF-8 is the text \xNN, a backslash \x5c,
+ * valid UTF-8 as it is (before, every byte above 0x7e was a code point).
  */
-#define RESULT_SCHEMA 2
+#define RESULT_SCHEMA 3
+#define RESULT_SCHEMA_UTF8 3
 
 /* result.json of the run as the record holds it now; NULL on no memory. */
 char *result_json(const struct record *r, size_t *len);
