@@ -64,6 +64,7 @@ KILN_SRCS := \
 	tools/kiln/links.c \
 	tools/kiln/machine.c \
 	tools/kiln/main.c \
+	tools/kiln/memplan.c \
 	tools/kiln/metrics.c \
 	tools/kiln/monitor.c \
 	tools/kiln/netcheck.c \
@@ -124,6 +125,7 @@ UNIT_TESTS := \
 	kmsg \
 	latency \
 	links \
+	memplan \
 	monitor \
 	metrics \
 	netcheck \
