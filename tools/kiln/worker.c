@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "engine_private.h"
+#include "memplan.h"
 #include "tally.h"
 #include "worker.h"
 
@@ -49,6 +50,7 @@ struct worker {
 	int out_of_time;
 	int vanished;
 	struct tally tally;	/* zones, request times, the slowest */
+	unsigned nbufs;		/* slots with a buffer: the first nbufs */
 };
 
 static void record_error(struct worker *w, int phase, uint32_t pass,
@@ -471,23 +473,40 @@ static int setup(struct worker *w)
 	struct io_uring_params p;
 	struct iovec *iov;
 	size_t align = w->t->lbs > 4096 ? w->t->lbs : 4096;
+	uint64_t buflen;
 	unsigned i;
 	int ret;
 
+	/*
+	 * A region with fewer requests than qd never has more in flight, and
+	 * none is longer than its widest extent: only those buffers are
+	 * pinned, as the memory plan (memplan.c) counted.
+	 */
+	memplan_buffers(&et->plan, job->bs, job->qd, align, &w->nbufs,
+			&buflen);
 	w->slots = calloc(job->qd, sizeof(*w->slots));
-	iov = calloc(job->qd, sizeof(*iov));
+	iov = calloc(w->nbufs, sizeof(*iov));
 	if (!w->slots || !iov ||
-	    posix_memalign((void **)&w->mem, align, job->qd * job->bs) ||
+	    posix_memalign((void **)&w->mem, align, w->nbufs * buflen) ||
 	    posix_memalign((void **)&w->scratch, align, UNIT_SIZE)) {
 		free(iov);
-		set_why(et, "cannot allocate %u buffers of %llu bytes", job->qd,
-			(unsigned long long)job->bs);
+		set_why(et, "cannot allocate %u buffers of %llu bytes",
+			w->nbufs, (unsigned long long)buflen);
 		return -ENOMEM;
 	}
 	for (i = 0; i < job->qd; i++) {
-		w->slots[i].buf = w->mem + (size_t)i * job->bs;
+		if (i >= w->nbufs) {
+			/*
+			 * Slots are taken lowest first and these are never
+			 * reached (the phase runs out of requests first):
+			 * marked busy, they could not be taken anyway.
+			 */
+			w->slots[i].busy = 1;
+			continue;
+		}
+		w->slots[i].buf = w->mem + (size_t)i * buflen;
 		iov[i].iov_base = w->slots[i].buf;
-		iov[i].iov_len = job->bs;
+		iov[i].iov_len = buflen;
 	}
 
 	memset(&p, 0, sizeof(p));
@@ -505,7 +524,8 @@ static int setup(struct worker *w)
 	}
 	w->ring_ok = 1;
 	/* Registration saves a page walk per request; without it, still run. */
-	w->fixed_bufs = io_uring_register_buffers(&w->ring, iov, job->qd) == 0;
+	w->fixed_bufs =
+		io_uring_register_buffers(&w->ring, iov, w->nbufs) == 0;
 	w->fixed_file = io_uring_register_files(&w->ring, &w->t->fd, 1) == 0;
 	free(iov);
 	return 0;
