@@ -4,7 +4,8 @@
 # 1 GiB cgroup kiln runs at a smaller qd, says so once and keeps it in
 # result.json, and exits 0 with its results (today it is killed, 137,
 # and leaves none). What cannot fit at qd 1 is exit 3 with one line that
-# names the figures, and nothing written. The files are regular files on
+# names the figures, and nothing written. A region smaller than qd x bs
+# pins only the buffers its requests can use. The files are regular files on
 # the machine's disk: tmpfs (/dev/shm) would count against the cgroup.
 # cgroup v2 when its memory controller is there, else v1's memory
 # hierarchy; without either the test skips whole.
@@ -68,6 +69,25 @@ test_expect_success 'qd 256 of 64 MiB on two targets in a 1 GiB cgroup runs at a
 	[ "$qd" -ge 1 ] && [ "$qd" -lt 16 ] &&
 	json_get "$D/r1/result.json" \
 		"[n for n in d[\"notes\"] if \"runs at qd $qd\" in n][0]"
+'
+
+test_expect_success 'a region smaller than qd x bs pins only what it uses' '
+	in_cg "$small" "$KILN" burn --size 1M --qd 256 --bs 64M \
+		--out "$D/r3" "$D/e.img" >"$D/r3.out" 2>&1;
+	code=$?
+	cat "$D/r3.out"
+	[ $code = 0 ] || { echo "exit $code, want 0"; return 1; }
+	! grep -q "runs at qd" "$D/r3.out" &&
+	[ "$(json_get "$D/r3/result.json" "d[\"settings\"][\"qd\"]")" = 256 ]
+'
+
+test_expect_success 'three quick pieces narrower than bs: one buffer each, a PASS' '
+	in_cg "$small" "$KILN" burn --size 64M --span quick:3M --bs 2M \
+		--qd 8 --passes 2 --out "$D/r4" "$D/f.img" >"$D/r4.out" 2>&1;
+	code=$?
+	cat "$D/r4.out"
+	[ $code = 0 ] &&
+	grep_in "kiln burn: PASS, 1 target" "$D/r4/summary.txt"
 '
 
 test_expect_success 'two files of kiln data, written outside any cgroup' '
