@@ -36,11 +36,12 @@ make_cg () {
 	mkdir "$cg" || return 1
 	test_at_exit "rmdir '$cg'"
 	if [ -n "$cg_v2" ]; then
-		echo "$2" >"$cg/memory.max" &&
-		echo 0 >"$cg/memory.swap.max" 2>/dev/null
+		echo "$2" >"$cg/memory.max" || return 1
+		# No swap to spill into: over the limit is the OOM killer.
+		{ echo 0 >"$cg/memory.swap.max"; } 2>/dev/null
 	else
-		echo "$2" >"$cg/memory.limit_in_bytes"
-	fi || return 1
+		echo "$2" >"$cg/memory.limit_in_bytes" || return 1
+	fi
 	eval "$1=\$cg"
 }
 
