@@ -65,6 +65,7 @@ KILN_SRCS := \
 	tools/kiln/links.c \
 	tools/kiln/machine.c \
 	tools/kiln/main.c \
+	tools/kiln/memplan.c \
 	tools/kiln/metrics.c \
 	tools/kiln/monitor.c \
 	tools/kiln/netcheck.c \
@@ -127,6 +128,7 @@ UNIT_TESTS := \
 	latency \
 	links \
 	machine \
+	memplan \
 	monitor \
 	metrics \
 	netcheck \

@@ -23,6 +23,7 @@
 #include "complain.h"
 #include "kiln.h"
 #include "lab.h"
+#include "memplan.h"
 #include "ocptv.h"
 #include "options.h"
 #include "report.h"
@@ -358,6 +359,75 @@ static void solo_phase(struct burn *b)
 		record_judge(b->r, 0, 0);
 		checkpoint(b);
 	}
+}
+
+/* "767 MiB (MemAvailable 23.0 GiB, 1023 MiB under the cgroup's limit, ...)" */
+static void mem_figures(const struct memplan *p, char *buf, size_t len)
+{
+	char budget[32], avail[32], room[32], keep[32];
+
+	settings_fmt_size(p->budget, budget, sizeof(budget));
+	if (p->avail == UINT64_MAX)
+		snprintf(avail, sizeof(avail), "unknown");
+	else
+		settings_fmt_size(p->avail, avail, sizeof(avail));
+	settings_fmt_size(p->cg_room, room, sizeof(room));
+	settings_fmt_size(p->keep, keep, sizeof(keep));
+	snprintf(buf, len, "%s (MemAvailable %s%s%s%s, less %s kept back)",
+		 budget, avail, p->cg_room == UINT64_MAX ? "" : ", ",
+		 p->cg_room == UINT64_MAX ? "" : room,
+		 p->cg_room == UINT64_MAX ? "" : " under the cgroup's limit",
+		 keep);
+}
+
+/*
+ * The buffers every worker will pin, held against the memory kiln has,
+ * before any write: a smaller qd for all targets when they do not fit
+ * (like disks are compared at one qd), exit 3 when not even qd 1 does.
+ * Killed by the OOM killer mid-burn, kiln would leave no result at all.
+ */
+static int plan_memory(struct burn *b)
+{
+	struct record *r = b->r;
+	struct settings *s = b->s;
+	struct memplan_target *t;
+	uint64_t avail, room;
+	char fig[200], pins[32], asked[32], bs[32];
+	int i, n = 0, ret;
+
+	t = calloc((size_t)r->n + 1, sizeof(*t));
+	if (!t) {
+		complain("out of memory");
+		return KILN_EXIT_CANNOT;
+	}
+	for (i = 0; i < r->n; i++) {
+		const struct record_disk *d = &r->disks[i];
+
+		if (d->failed[0])
+			continue;
+		t[n].plan = &d->ep;
+		t[n++].align = d->t.lbs > 4096 ? d->t.lbs : 4096;
+	}
+	memplan_read(b->env.procroot, b->env.sysroot, &avail, &room);
+	ret = memplan_choose(avail, room, t, n, s->bs, s->qd, &r->mem);
+	free(t);
+	mem_figures(&r->mem, fig, sizeof(fig));
+	settings_fmt_size(r->mem.pins, pins, sizeof(pins));
+	settings_fmt_size(r->mem.pins_asked, asked, sizeof(asked));
+	if (ret) {
+		complain("cannot run: %d target%s at qd 1 and bs %s would pin "
+			 "%s of buffers; kiln may pin %s: give a smaller --bs "
+			 "or fewer targets", n, n == 1 ? "" : "s",
+			 settings_fmt_size(s->bs, bs, sizeof(bs)), pins, fig);
+		return KILN_EXIT_CANNOT;
+	}
+	if (r->mem.qd < s->qd) {
+		record_note(r, "memory: qd %u would pin %s of buffers; kiln "
+			    "may pin %s: every target runs at qd %u, pinning "
+			    "%s", s->qd, asked, fig, r->mem.qd, pins);
+		s->qd = r->mem.qd;
+	}
+	return 0;
 }
 
 /* Results folder, plan, SMART before, then the engine: 0 or an exit code. */
@@ -742,6 +812,8 @@ int burn_run(struct record *r)
 	/* Controllers and links: what the results hold the rates against. */
 	if (!code)
 		links_read(r, b.env.sysroot);
+	if (!code)
+		code = plan_memory(&b);
 	if (code) {
 		/* Nothing was written: files created for this run go again. */
 		if (b.have_results)

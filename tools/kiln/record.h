@@ -10,6 +10,7 @@
 #include "judge.h"
 #include "links.h"
 #include "machine.h"
+#include "memplan.h"
 #include "monitor.h"
 #include "netcheck.h"
 #include "peers.h"
@@ -103,6 +104,7 @@ struct record {
 	char **notes;			/* said at start, kept in the results */
 	struct links links;		/* controllers and what went through */
 	struct peers peers;		/* like disks, grouped and compared */
+	struct memplan mem;		/* memory planned: memplan_left() */
 };
 
 /* An empty record for a command; s stays the caller's. */

@@ -136,7 +136,8 @@ static const struct settings_key keys[] = {
 	  "boot or results medium); may be given again",
 	  R | SCOPE_DISCOVER | OPT },
 	{ "qd", T_UINT, F(qd), 1, 256, NULL, "a count from 1 to 256", "8",
-	  "requests in flight per disk, 1-256", TEST },
+	  "requests in flight per disk, 1-256; fewer for every disk when "
+	  "their buffers do not fit the memory (a note says so)", TEST },
 	{ "results", T_STRING, F(results), 0, 0, NULL, "a folder", "none",
 	  "where run folders go: ROOT/kiln-results/MACHINE/RUN/", R | OPT },
 	{ "run-id", T_RUNID, F(run_id), 0, 0, NULL, "1 to 16 hex digits",

@@ -15,6 +15,7 @@
 
 #include "engine_private.h"
 #include "guard.h"
+#include "memplan.h"
 #include "tally.h"
 #include "worker.h"
 
@@ -61,6 +62,7 @@ struct worker {
 	struct tally tally;	/* zones, request times, the slowest */
 	struct guard guard;	/* plan.guard: the check before a write */
 	int guarding;
+	unsigned nbufs;		/* slots with a buffer: the first nbufs */
 };
 
 static void record_error(struct worker *w, int phase, uint32_t pass,
@@ -365,7 +367,7 @@ static void guard_advance(struct worker *w, struct guarded *g, uint32_t pass,
 	uint64_t front = next;
 	unsigned i;
 
-	for (i = 0; i < job->qd; i++)
+	for (i = 0; i < w->nbufs; i++)
 		if (w->slots[i].busy && w->slots[i].stage == STAGE_GUARD &&
 		    w->slots[i].lin < front)
 			front = w->slots[i].lin;
@@ -375,7 +377,7 @@ static void guard_advance(struct worker *w, struct guarded *g, uint32_t pass,
 	if (front > et->guard_checked)
 		et->guard_checked = front;
 	pthread_mutex_unlock(&et->lock);
-	for (i = 0; i < job->qd; i++) {
+	for (i = 0; i < w->nbufs; i++) {
 		struct slot *s = &w->slots[i];
 		struct unit_key key = { job->ctx->run_id, w->t->ident, s->off,
 					pass };
@@ -470,7 +472,7 @@ static int64_t run_phase(struct worker *w, int phase, uint32_t pass,
 		unsigned head, seen = 0;
 		uint64_t now;
 
-		for (i = 0; i < job->qd && !stop && inflight < job->qd &&
+		for (i = 0; i < w->nbufs && !stop && inflight < job->qd &&
 			    lin < limit; i++) {
 			struct slot *s = &w->slots[i];
 			uint64_t left, off;
@@ -575,7 +577,7 @@ static int64_t run_phase(struct worker *w, int phase, uint32_t pass,
 		if (g) {
 			guard_advance(w, g, pass, lin);
 			/* Every slot still busy has a request out again. */
-			for (i = 0, inflight = 0; i < job->qd; i++)
+			for (i = 0, inflight = 0; i < w->nbufs; i++)
 				inflight += w->slots[i].busy;
 			if (g->stop_lin != UINT64_MAX)
 				stop = 1;
@@ -661,23 +663,40 @@ static int setup(struct worker *w)
 	struct io_uring_params p;
 	struct iovec *iov;
 	size_t align = w->t->lbs > 4096 ? w->t->lbs : 4096;
+	uint64_t buflen;
 	unsigned i;
 	int ret;
 
+	/*
+	 * A region with fewer requests than qd never has more in flight, and
+	 * none is longer than its widest extent: only those buffers are
+	 * pinned, as the memory plan (memplan.c) counted.
+	 */
+	memplan_buffers(&et->plan, job->bs, job->qd, align, &w->nbufs,
+			&buflen);
 	w->slots = calloc(job->qd, sizeof(*w->slots));
-	iov = calloc(job->qd, sizeof(*iov));
+	iov = calloc(w->nbufs, sizeof(*iov));
 	if (!w->slots || !iov ||
-	    posix_memalign((void **)&w->mem, align, job->qd * job->bs) ||
+	    posix_memalign((void **)&w->mem, align, w->nbufs * buflen) ||
 	    posix_memalign((void **)&w->scratch, align, UNIT_SIZE)) {
 		free(iov);
-		set_why(et, "cannot allocate %u buffers of %llu bytes", job->qd,
-			(unsigned long long)job->bs);
+		set_why(et, "cannot allocate %u buffers of %llu bytes",
+			w->nbufs, (unsigned long long)buflen);
 		return -ENOMEM;
 	}
 	for (i = 0; i < job->qd; i++) {
-		w->slots[i].buf = w->mem + (size_t)i * job->bs;
+		if (i >= w->nbufs) {
+			/*
+			 * Slots are taken lowest first and these are never
+			 * reached (the phase runs out of requests first):
+			 * marked busy, they could not be taken anyway.
+			 */
+			w->slots[i].busy = 1;
+			continue;
+		}
+		w->slots[i].buf = w->mem + (size_t)i * buflen;
 		iov[i].iov_base = w->slots[i].buf;
-		iov[i].iov_len = job->bs;
+		iov[i].iov_len = buflen;
 	}
 
 	memset(&p, 0, sizeof(p));
@@ -695,7 +714,8 @@ static int setup(struct worker *w)
 	}
 	w->ring_ok = 1;
 	/* Registration saves a page walk per request; without it, still run. */
-	w->fixed_bufs = io_uring_register_buffers(&w->ring, iov, job->qd) == 0;
+	w->fixed_bufs =
+		io_uring_register_buffers(&w->ring, iov, w->nbufs) == 0;
 	w->fixed_file = io_uring_register_files(&w->ring, &w->t->fd, 1) == 0;
 	free(iov);
 	return 0;
