@@ -11,9 +11,25 @@
 /*
  * The schema of result.json. A renamed or removed field raises it (an added
  * field is documented without); readers read every version kiln has
- * written. 2: targets' "wwid" became "wwn", as in inventory.json.
+ * written. 2: targets' "wwid" became "wwn", as in inventory.json. 3: a
+ * target's "passes" lists every run of a phase only up to 16 of them, then
+ * the first, last and worst (engine.h); "pass_totals" counts them all.
  */
-#define RESULT_SCHEMA 2
+#define RESULT_SCHEMA 3
+
+/*
+ * What every reader of a run record takes (jsonread.h's limits): a record
+ * past them is too large, said as such and never read as a failed run.
+ */
+#define RESULT_MAX_BYTES JSONREAD_MAX_BYTES
+#define RESULT_MAX_NODES JSONREAD_MAX_NODES
+
+/*
+ * -EFBIG, with "PATH is N bytes, over the limit of M that kiln reads" in
+ * err, when the file at path is larger than a reader takes; else 0 (a
+ * missing file is 0: the reader says what it finds).
+ */
+int result_too_large(const char *path, char *err, size_t errlen);
 
 /* result.json of the run as the record holds it now; NULL on no memory. */
 char *result_json(const struct record *r, size_t *len);
