@@ -348,7 +348,7 @@ int fleet_read_run(const char *dir, const char *machine, const char *name,
 {
 	struct jsonread *doc = NULL;
 	char path[PATH_MAX], why[WHY] = "", cwhy[WHY] = "", what[200];
-	int ret, have_result;
+	int ret = 0, have_result;
 	struct stat st;
 
 	memset(r, 0, sizeof(*r));
@@ -364,8 +364,21 @@ int fleet_read_run(const char *dir, const char *machine, const char *name,
 	snprintf(path, sizeof(path), "%s/result.json", dir);
 	/* There but not readable is not "absent". */
 	have_result = stat(path, &st) == 0 || errno != ENOENT;
+	/*
+	 * Too large to read is neither torn nor failed: an older checkpoint
+	 * would show the run as it was long before its end.
+	 */
+	if (have_result && (result_too_large(path, why, sizeof(why)) ||
+			    (ret = jsonread_load(&doc, path, NULL, why,
+						 sizeof(why))) == -E2BIG)) {
+		jsonread_free(doc);
+		r->state = FLEET_UNREADABLE;
+		newer(r, path, NULL);
+		r->problem = dupf(ret == -E2BIG ? "result.json is too large "
+				  "to read: " : "", why, "");
+		return r->problem ? 0 : -ENOMEM;
+	}
 	if (have_result) {
-		ret = jsonread_load(&doc, path, NULL, why, sizeof(why));
 		if (!ret)
 			ret = read_doc(jsonread_root(doc), r, why, sizeof(why));
 		else if (!why[0])
