@@ -119,4 +119,16 @@ test_expect_success 'kiln fleet shows the run unreadable, not failed' '
 		"$TEST_TMP/bfl/fleet.csv"
 '
 
+test_expect_success 'a run takes 400 targets at most, nothing touched past' '
+	mkdir "$TEST_TMP/many" &&
+	set -- $(seq -f "$TEST_TMP/many/t%g" 1 401) &&
+	code=0 &&
+	"$KILN" burn --size 4k --out "$TEST_TMP/manyrun" "$@" \
+		>"$TEST_TMP/many.out" 2>&1 || code=$? &&
+	cat "$TEST_TMP/many.out" &&
+	[ "$code" = 2 ] &&
+	grep_in "401 targets: a run takes 400 at most" "$TEST_TMP/many.out" &&
+	[ -z "$(ls "$TEST_TMP/many")" ] && [ ! -e "$TEST_TMP/manyrun" ]
+'
+
 test_done

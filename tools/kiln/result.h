@@ -25,6 +25,25 @@
 #define RESULT_MAX_NODES JSONREAD_MAX_NODES
 
 /*
+ * The record is bounded by its disks: a run takes RESULT_MAX_TARGETS
+ * targets at most, and lists RESULT_DETAIL_BUDGET errors and as many bad
+ * units in all, shared among its targets (max-detail a target, less when
+ * many targets would list more). tests/unit/bounded.c holds that the
+ * largest record so made is under every reader's limits.
+ */
+#define RESULT_MAX_TARGETS 400
+#define RESULT_DETAIL_BUDGET 32768
+
+/* The errors (and bad units) listed a target: want, or its share. */
+static inline unsigned result_max_detail(unsigned want, int targets)
+{
+	unsigned share = RESULT_DETAIL_BUDGET / (unsigned)(targets > 0 ?
+							  targets : 1);
+
+	return want < share ? want : share;
+}
+
+/*
  * -EFBIG, with "PATH is N bytes, over the limit of M that kiln reads" in
  * err, when the file at path is larger than a reader takes; else 0 (a
  * missing file is 0: the reader says what it finds).
