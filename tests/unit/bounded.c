@@ -285,7 +285,8 @@ static void make_record(struct record *r, struct settings *s, int n,
 	r->state = "complete";
 	longest(note, sizeof(note));
 	for (i = 0; i < n; i++) {
-		struct record_disk *d = record_add(r, path, SETTINGS_WRITE_VERIFY);
+		struct record_disk *d = record_add(r, path,
+						   SETTINGS_WRITE_VERIFY);
 
 		if (!d)
 			tap_bail("out of memory");
@@ -388,7 +389,8 @@ static void test_soak(void)
 	size_t tb, tn, fb, fn;
 
 	plain = 1;
-	cost(0, 1, &tb, &tn, &fb, &fn, "/dev/disk/by-id/wwn-0x5000c500a1b2c3d4");
+	cost(0, 1, &tb, &tn, &fb, &fn,
+	     "/dev/disk/by-id/wwn-0x5000c500a1b2c3d4");
 	plain = 0;
 	tap_ok(fb + 60 * tb + CHECKPOINT_EXTRA < 8000000,
 	       "a 12 h soak of 60 disks: at most %zu bytes, under 8 MB",

@@ -103,7 +103,7 @@ static void record_pass(struct engine_target *et, uint32_t pass, int phase,
 	unsigned errors = atomic_load(&et->io_errors);
 	unsigned bad = atomic_load(&et->bad_units);
 
-	/* A worker runs its phases one after another: the growth is this run's. */
+	/* A worker's phases run one after another: the growth is this run's. */
 	pthread_mutex_lock(&et->lock);
 	p.errors = errors - et->seen_errors;
 	p.bad_units = bad - et->seen_bad;

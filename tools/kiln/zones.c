@@ -532,7 +532,7 @@ void zones_json(struct json *j, const struct engine_snap *s, int rotational)
 		json_u64(j, "pass", ez->pass);
 		json_str(j, "phase", engine_phase_name(ez->phase));
 		json_bool(j, "ended", ez->ended);
-		/* One line: 32 phases of 100 zones a disk, a run of 60 disks. */
+		/* One line each: 32 phases of 100 zones a disk add up. */
 		for (i = 0; i < ENGINE_ZONES; i++)
 			line[i] = mbps[i] > 0 ? mbps[i] : NAN;
 		json_num_list(j, "mbps", line, ENGINE_ZONES);
