@@ -119,6 +119,39 @@ test_expect_success 'kiln fleet shows the run unreadable, not failed' '
 		"$TEST_TMP/bfl/fleet.csv"
 '
 
+# A run cut off (no result.json) whose newest checkpoint is too large.
+C="$TEST_TMP/cut/m1/run1"
+test_expect_success 'a cut-off run: its newest checkpoint too large' '
+	mkdir -p "$TEST_TMP/cut/m1" && cp -r "$B" "$C" &&
+	rm "$C/result.json" &&
+	ls -l "$C"/checkpoint-*.json
+'
+
+test_expect_success '...kiln finish says so and leaves it' '
+	code=0 &&
+	"$KILN" finish "$C" >"$TEST_TMP/cfinish.out" 2>&1 || code=$? &&
+	cat "$TEST_TMP/cfinish.out" &&
+	[ "$code" = 3 ] && [ ! -e "$C/result.json" ] &&
+	[ "$(wc -l <"$TEST_TMP/cfinish.out")" = 1 ] &&
+	grep_in "$C/checkpoint-$n.json is 314572800 bytes, over the limit" \
+		"$TEST_TMP/cfinish.out"
+'
+
+test_expect_success '...verify --from and kiln fleet say so' '
+	code=0 &&
+	"$KILN" burn --mode verify --from "$C" --out "$TEST_TMP/cv" \
+		"$F"1 "$F"2 "$F"3 "$F"4 >"$TEST_TMP/cverify.out" 2>&1 ||
+		code=$? &&
+	[ "$code" = 2 ] &&
+	grep_in "$C/checkpoint-$n.json is 314572800 bytes, over the limit" \
+		"$TEST_TMP/cverify.out" &&
+	"$KILN" fleet --out "$TEST_TMP/cfl" "$TEST_TMP/cut" \
+		>"$TEST_TMP/cfleet.out" 2>&1 &&
+	grep_in "\"m1\",\"\",\"unreadable\"" "$TEST_TMP/cfl/fleet.csv" &&
+	grep_in "checkpoint-$n.json is 314572800 bytes, over the limit" \
+		"$TEST_TMP/cfl/fleet.csv"
+'
+
 test_expect_success 'a run takes 400 targets at most, nothing touched past' '
 	mkdir "$TEST_TMP/many" &&
 	set -- $(seq -f "$TEST_TMP/many/t%g" 1 401) &&

@@ -96,16 +96,16 @@ int finish_folder(const char *dir, FILE *con, int *code)
 		*code = KILN_EXIT_PASS;
 		return 0;
 	}
+	if (result_checkpoint_too_large(dir, err, sizeof(err))) {
+		fprintf(stderr, "kiln: %s\n", err);
+		*code = KILN_EXIT_CANNOT;
+		return -EFBIG;
+	}
 	if (folder_newest(dir, path, sizeof(path), &seq)) {
 		fprintf(stderr, "kiln: %s: no good checkpoint to finish it "
 			"from\n", dir);
 		*code = KILN_EXIT_CANNOT;
 		return -ENOENT;
-	}
-	if (result_too_large(path, err, sizeof(err))) {
-		fprintf(stderr, "kiln: %s\n", err);
-		*code = KILN_EXIT_CANNOT;
-		return -EFBIG;
 	}
 	ret = jsonread_load(&doc, path, NULL, err, sizeof(err));
 	result = ret ? NULL : jsonread_get(jsonread_root(doc), "result");

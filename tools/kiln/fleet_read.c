@@ -245,6 +245,8 @@ static int read_checkpoint(const char *dir, struct fleet_run *r, char *why,
 	uint64_t seq;
 	int i, ret, seen = 0, best = -1;
 
+	if (result_checkpoint_too_large(dir, why, len))
+		return -EBADMSG;
 	for (i = 0; i < 2; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		ret = folder_read_checkpoint(path, &seq, &one, &olen);

@@ -415,6 +415,21 @@ int result_too_large(const char *path, char *err, size_t errlen)
 	return -EFBIG;
 }
 
+int result_checkpoint_too_large(const char *dir, char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+	int i, ret;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir,
+			 folder_checkpoints[i]);
+		ret = result_too_large(path, err, errlen);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int engine_mode_of(const char *name)
 {
 	static const char *const names[] = { "write-verify", "write", "verify",
@@ -566,12 +581,14 @@ int result_load(const char *dir, struct result_record *rec, char *err,
 	root = ret ? NULL : jsonread_root(doc);
 	/* Cut off before result.json, or torn: the newest good checkpoint. */
 	if (ret && ret != -E2BIG &&
+	    result_checkpoint_too_large(dir, err, errlen)) {
+		jsonread_free(doc);
+		return -EFBIG;
+	}
+	if (ret && ret != -E2BIG &&
 	    folder_newest(dir, path, sizeof(path), NULL) == 0) {
 		jsonread_free(doc);
 		doc = NULL;
-		ret = result_too_large(path, err, errlen);
-		if (ret)
-			return ret;
 		ret = jsonread_load(&doc, path, NULL, why, sizeof(why));
 		root = ret ? NULL : jsonread_get(jsonread_root(doc), "result");
 		rec->from_checkpoint = 1;

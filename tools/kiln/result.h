@@ -50,6 +50,12 @@ static inline unsigned result_max_detail(unsigned want, int targets)
  */
 int result_too_large(const char *path, char *err, size_t errlen);
 
+/*
+ * The same for the run folder dir's checkpoints: one too large is the
+ * newest (a record only grows), so the other must not stand in for it.
+ */
+int result_checkpoint_too_large(const char *dir, char *err, size_t errlen);
+
 /* result.json of the run as the record holds it now; NULL on no memory. */
 char *result_json(const struct record *r, size_t *len);
 
