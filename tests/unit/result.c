@@ -732,6 +732,21 @@ static void test_v1(void)
 	       rs.r.disks[1].ep.next == 3 &&
 	       !strcmp(rs.r.command, "run") && rs.r.firmware.secure_boot == 1,
 	       "restore_record reads version 1 too: its \"wwid\" is the WWN");
+	{
+		const struct engine_snap *v = &rs.r.disks[0].snap;
+		uint64_t n = 0, b = 0;
+		int p;
+
+		for (p = 0; p < PHASES; p++) {
+			n += v->totals[p].passes;
+			b += v->totals[p].bytes;
+		}
+		tap_ok(ret == 0 && n == 4 && !v->folded &&
+		       b == v->passes[0].bytes + v->passes[1].bytes +
+			    v->passes[2].bytes + v->passes[3].bytes &&
+		       v->passes[3].seq == v->totals[v->passes[3].phase].passes,
+		       "before version 3 the totals are the pass list's");
+	}
 	restore_free(&rs);
 	jsonread_free(doc);
 }

@@ -108,7 +108,7 @@ static void restore_health(const struct jsonread_node *h, struct health *out)
 
 /*
  * Every run of each phase: schema 3 says it in pass_totals (its pass list
- * may be folded); before it, the pass list held every run.
+ * may be folded); before it, the pass list held every run, in order.
  */
 static void restore_totals(const struct jsonread_node *t,
 			   struct engine_snap *s)
@@ -134,6 +134,8 @@ static void restore_totals(const struct jsonread_node *t,
 		struct engine_pass_total *o = &s->totals[s->passes[i].phase];
 
 		o->passes++;
+		if (!s->passes[i].seq)
+			s->passes[i].seq = o->passes;
 		o->bytes += s->passes[i].bytes;
 		o->ns += s->passes[i].ns;
 		o->errors += s->passes[i].errors;
