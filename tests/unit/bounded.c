@@ -490,7 +490,12 @@ int main(void)
 	test_soak();
 	test_readers(path);
 	free(path);
-	if (system("rm -rf /tmp/kiln-bounded.*") < 0)
-		tap_diag("left %s", top);
+	{
+		char cmd[96];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", top);
+		if (system(cmd) != 0)
+			tap_diag("left %s", top);
+	}
 	return tap_done();
 }
