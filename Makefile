@@ -117,6 +117,7 @@ KILN_OBJS := $(KILN_SRCS:tools/kiln/%.c=$(OUT)/musl/%.o)
 HOST_OBJS := $(filter-out $(OUT)/host/main.o,$(KILN_SRCS:tools/kiln/%.c=$(OUT)/host/%.o))
 
 UNIT_TESTS := \
+	bounded \
 	crc32c \
 	folder \
 	guard \

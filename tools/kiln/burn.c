@@ -455,7 +455,13 @@ static int burn_start(struct burn *b)
 	b->job.passes = settings_passes(s);
 	b->job.duration_ns = s->duration * TIMING_SEC;
 	b->job.deadline_ns = (uint64_t)s->deadline * TIMING_SEC;
-	b->job.max_detail = s->max_detail;
+	/* Shared among the disks, so the record stays one its readers take. */
+	b->job.max_detail = result_max_detail(s->max_detail, r->n);
+	if (b->job.max_detail < s->max_detail)
+		record_note(r, "max-detail %u is %u a disk here: a run lists "
+			    "%u errors and as many bad units in all, and "
+			    "counts every one", s->max_detail,
+			    b->job.max_detail, RESULT_DETAIL_BUDGET);
 	b->job.save_units = s->save_units;
 	b->job.ctx = b->ctx;
 	b->job.wake_fd = -1;
@@ -797,6 +803,12 @@ int burn_run(struct record *r)
 		return KILN_EXIT_CANNOT;
 	}
 	snprintf(r->crc32c, sizeof(r->crc32c), "%s", crc32c_name());
+	/* The record is bounded by its disks: so are they (result.h). */
+	if (r->n > RESULT_MAX_TARGETS) {
+		complain("%d targets: a run takes %d at most", r->n,
+			 RESULT_MAX_TARGETS);
+		return KILN_EXIT_USAGE;
+	}
 	/* Each ends the run the same way: I/O stops, results are written. */
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);

@@ -99,7 +99,37 @@ struct engine_pass {
 	uint64_t ns;
 	uint64_t reached;	/* region position every request below tried */
 	int complete;		/* covered its whole region */
+	unsigned errors;	/* failed requests in it */
+	unsigned bad_units;	/* bad units it found */
+	uint64_t seq;		/* its number among its phase's runs, from 1 */
 };
+
+/*
+ * A soak of a small region runs a phase thousands of times a minute, so
+ * the record keeps a phase's every run only up to ENGINE_PASSES_WHOLE of
+ * them; past that, its first and last ENGINE_PASS_EDGE runs stay, and of
+ * the runs between them the ENGINE_PASS_WORST worst (engine_pass_worse()),
+ * and the rest is folded into the phase's totals, which count every run.
+ * A target's record is then bounded by its phases, not by time.
+ */
+#define ENGINE_PASSES_WHOLE 16
+#define ENGINE_PASS_EDGE 8
+#define ENGINE_PASS_WORST 8
+#define ENGINE_PASSES_KEPT (PHASES * (2 * ENGINE_PASS_EDGE + ENGINE_PASS_WORST))
+
+/* A phase over all its runs, folded ones included. */
+struct engine_pass_total {
+	uint64_t passes;	/* runs of the phase */
+	uint64_t bytes, ns;
+	uint64_t errors, bad_units;
+};
+
+/*
+ * Whether run a is worse than run b of the same phase: more failed
+ * requests and bad units, then (with as many) the lower rate; a flush
+ * moves no bytes, so the longer one.
+ */
+int engine_pass_worse(const struct engine_pass *a, const struct engine_pass *b);
 
 /*
  * Throughput where it happens: each phase's region in ENGINE_ZONES zones,
@@ -230,6 +260,9 @@ struct engine_snap {
 	unsigned nslowest;
 	struct engine_zones *zones;	/* in the order the phases ran */
 	unsigned nzones;
+	/* Every run of each phase; passes holds only those kept. */
+	struct engine_pass_total totals[PHASES];
+	uint64_t folded;		/* runs left out of passes */
 };
 
 /* Where region position lin lies on the device, and how much follows. */

@@ -221,6 +221,24 @@ void json_i64_list(struct json *j, const char *key, const int64_t *v,
 	put(j, "]", 1);
 }
 
+void json_num_list(struct json *j, const char *key, const double *v,
+		   size_t n)
+{
+	size_t i;
+
+	lead(j, key);
+	put(j, "[", 1);
+	for (i = 0; i < n; i++) {
+		if (i)
+			put(j, ", ", 2);
+		if (isfinite(v[i]))
+			putf(j, "%.3f", v[i]);
+		else
+			put(j, "null", 4);
+	}
+	put(j, "]", 1);
+}
+
 void json_bool(struct json *j, const char *key, int v)
 {
 	lead(j, key);

@@ -31,6 +31,9 @@ void json_bool(struct json *j, const char *key, int v);
 /* A list of numbers on one line: [1, 2, 3], for long series. */
 void json_i64_list(struct json *j, const char *key, const int64_t *v,
 		   size_t n);
+/* ...and of json_num()'s, a value not finite written as null. */
+void json_num_list(struct json *j, const char *key, const double *v,
+		   size_t n);
 void json_null(struct json *j, const char *key);
 
 /* The document, NUL-terminated, owned by the caller; NULL on failure. */

@@ -96,8 +96,9 @@ static const struct settings_key keys[] = {
 	  "the result (or inventory) document on stdout, everything else on "
 	  "stderr", TEST | SCOPE_DISCOVER | SCOPE_PROBE },
 	{ "max-detail", T_UINT, F(max_detail), 0, 100000, NULL, "a count",
-	  "100", "errors and bad units listed per disk (all are counted)",
-	  TEST },
+	  "100", "errors and bad units listed per disk (all are counted); a "
+	  "run lists 32768 of each in all, so among many disks each lists "
+	  "its share when that is less", TEST },
 	{ "max-writes", T_MAXW, F(max_writes), 0, 1000000, NULL,
 	  "a count of whole-disk writes, 0 for no cap", "2 on flash",
 	  "whole-disk writes allowed, later passes only verify, so a soak "

@@ -110,27 +110,20 @@ static void record_error(struct worker *w, int phase, uint32_t pass,
 static void record_pass(struct engine_target *et, uint32_t pass, int phase,
 			uint64_t bytes, uint64_t ns, uint64_t reached)
 {
-	struct engine_pass *p;
+	struct engine_pass p = {
+		.pass = pass, .phase = phase, .bytes = bytes, .ns = ns,
+		.reached = reached, .complete = reached == et->plan.region,
+	};
+	unsigned errors = atomic_load(&et->io_errors);
+	unsigned bad = atomic_load(&et->bad_units);
 
+	/* A worker's phases run one after another: the growth is this run's. */
 	pthread_mutex_lock(&et->lock);
-	if (et->npasses == et->passes_cap) {
-		unsigned cap = et->passes_cap ? et->passes_cap * 2 : 16;
-
-		p = realloc(et->passes, cap * sizeof(*p));
-		if (p) {
-			et->passes = p;
-			et->passes_cap = cap;
-		}
-	}
-	if (et->npasses < et->passes_cap) {
-		p = &et->passes[et->npasses++];
-		p->pass = pass;
-		p->phase = phase;
-		p->bytes = bytes;
-		p->ns = ns;
-		p->reached = reached;
-		p->complete = reached == et->plan.region;
-	}
+	p.errors = errors - et->seen_errors;
+	p.bad_units = bad - et->seen_bad;
+	et->seen_errors = errors;
+	et->seen_bad = bad;
+	engine_pass_add(et, &p);
 	pthread_mutex_unlock(&et->lock);
 }
 
