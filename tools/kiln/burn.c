@@ -117,6 +117,10 @@ static void print_plan(struct burn *b)
 		fprintf(b->con, ", for %s",
 			timing_fmt_hms(s->duration, hms, sizeof(hms)));
 	fprintf(b->con, ", crc32c %s\n", crc32c_name());
+	/* Said first and last, so a run whose folder was chosen is found. */
+	if (r->out)
+		fprintf(b->con, "results: %s\n", r->lab.upload_only ?
+			r->lab.upload : r->out);
 	for (i = 0; i < r->n; i++) {
 		const struct record_disk *d = &r->disks[i];
 		const struct engine_plan *p = &d->ep;
@@ -649,15 +653,24 @@ static void burn_free(struct burn *b, int keep_created)
 /*
  * The run folder, before any disk is touched: absent or empty, writable,
  * with room held for the files written at the end and free for the rest.
+ * A target inside it, or it on a target, is refused first: the results
+ * would be written over the disk, or the disk over the results.
  */
 static int open_folder(struct burn *b)
 {
 	uint64_t reserve, more;
-	char err[PATH_MAX + 200];
-	int ret;
+	char err[PATH_MAX * 2 + 200];
+	int i, ret;
 
 	if (!b->r->out)
 		return 0;
+	for (i = 0; i < b->r->n; i++)
+		if (!b->r->disks[i].failed[0] &&
+		    folder_overlaps(b->env.sysroot, b->r->out,
+				    b->r->disks[i].path, err, sizeof(err))) {
+			complain("%s", err);
+			return KILN_EXIT_USAGE;
+		}
 	folder_room(b->r->n, b->s->duration, &reserve, &more);
 	ret = folder_open(&b->res, b->r->out, reserve, more, err, sizeof(err));
 	if (ret) {
