@@ -1,9 +1,9 @@
 #!/bin/sh
 # A run folder on a target is refused before anything is written, in one
 # line naming both (exit 2): on a filesystem of the target disk itself, of
-# one of its partitions, or of a device built on it (device-mapper); and a
-# target inside the run folder seen through a bind mount of it. (By path,
-# for anyone: runfolder.t.)
+# one of its partitions, of a device built on it (device-mapper), or in the
+# target file through a loop device; and a target inside the run folder
+# seen through a bind mount of it. (By path, for anyone: runfolder.t.)
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/host.sh"
 
@@ -76,6 +76,15 @@ test_expect_success '...on a device-mapper device over the target disk' '
 	[ ! -e "$TEST_TMP/m3/r" ]
 '
 fi
+
+test_expect_success '...on a filesystem in the target file, through a loop device' '
+	make_loop inner 64M &&
+	mkfs.ext4 -q -F "$inner" &&
+	mnt "$inner" "$TEST_TMP/m4" &&
+	refused "$TEST_TMP/m4/r" "$(backing "$inner")" -- \
+		burn --destroy-data --out "$TEST_TMP/m4/r" "$(backing "$inner")" &&
+	[ ! -e "$TEST_TMP/m4/r" ]
+'
 
 test_expect_success 'a run folder beside the target, on another disk, is fine' '
 	make_loop other 64M &&

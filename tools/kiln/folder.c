@@ -625,5 +625,17 @@ int folder_overlaps(const char *sysroot, const char *dir, const char *target,
 			 "overwrite", dir, target);
 		return 1;
 	}
+	/* A filesystem in the target file, through a loop device. */
+	snprintf(up, sizeof(up), "%s/dev/block/%u:%u/loop", sysroot,
+		 major(sd.st_dev), minor(sd.st_dev));
+	if (there && S_ISREG(st.st_mode) &&
+	    sysfs_attr(up, "backing_file", rd, sizeof(rd)) > 0 &&
+	    !strcmp(rd, rt)) {
+		snprintf(why, len, "refusing the run folder %s: it is on a "
+			 "filesystem in the target %s (through a loop "
+			 "device), which the burn would overwrite", dir,
+			 target);
+		return 1;
+	}
 	return 0;
 }
