@@ -19,6 +19,7 @@
 
 #include "burn.h"
 #include "crc32c.h"
+#include "deadline.h"
 #include "health.h"
 #include "complain.h"
 #include "kiln.h"
@@ -650,6 +651,64 @@ static void burn_free(struct burn *b, int keep_created)
 	signal_job = NULL;
 }
 
+/* One target held against the run folder; its own copies of the paths. */
+struct overlap {
+	const char *sysroot;
+	char dir[PATH_MAX], path[PATH_MAX];
+	int hit;
+	char why[PATH_MAX * 2 + 200];
+};
+
+static void overlap_one(void *arg)
+{
+	struct overlap *o = arg;
+
+	o->hit = o->path[0] && folder_overlaps(o->sysroot, o->dir, o->path,
+					       o->why, sizeof(o->why));
+}
+
+/*
+ * A target inside the run folder, or the folder on a target: exit 2. The
+ * paths are resolved under the deadline (a file on a dead filesystem does
+ * not answer); one that does not answer is left to the gate, which fails
+ * it as stalled. 0, or an exit code.
+ */
+static int check_overlaps(struct burn *b)
+{
+	struct record *r = b->r;
+	struct overlap *o = calloc((size_t)r->n + 1, sizeof(*o));
+	int *done = calloc((size_t)r->n + 1, sizeof(*done));
+	int i, late = 0, ret = 0;
+
+	for (i = 0; o && done && i < r->n; i++) {
+		o[i].sysroot = b->env.sysroot;
+		snprintf(o[i].dir, sizeof(o[i].dir), "%s", r->out);
+		if (!r->disks[i].failed[0])
+			snprintf(o[i].path, sizeof(o[i].path), "%s",
+				 r->disks[i].path);
+	}
+	if (!o || !done ||
+	    deadline_each(overlap_one, o, sizeof(*o), r->n,
+			  (uint64_t)b->s->deadline * TIMING_SEC, done)) {
+		complain("out of memory");
+		free(o);
+		free(done);
+		return KILN_EXIT_CANNOT;
+	}
+	for (i = 0; i < r->n; i++) {
+		late |= !done[i];
+		if (done[i] && o[i].hit && !ret) {
+			complain("%s", o[i].why);
+			ret = KILN_EXIT_USAGE;
+		}
+	}
+	/* An item still in use by its thread is left to it. */
+	if (!late)
+		free(o);
+	free(done);
+	return ret;
+}
+
 /*
  * The run folder, before any disk is touched: absent or empty, writable,
  * with room held for the files written at the end and free for the rest.
@@ -659,18 +718,14 @@ static void burn_free(struct burn *b, int keep_created)
 static int open_folder(struct burn *b)
 {
 	uint64_t reserve, more;
-	char err[PATH_MAX * 2 + 200];
-	int i, ret;
+	char err[PATH_MAX + 200];
+	int ret;
 
 	if (!b->r->out)
 		return 0;
-	for (i = 0; i < b->r->n; i++)
-		if (!b->r->disks[i].failed[0] &&
-		    folder_overlaps(b->env.sysroot, b->r->out,
-				    b->r->disks[i].path, err, sizeof(err))) {
-			complain("%s", err);
-			return KILN_EXIT_USAGE;
-		}
+	ret = check_overlaps(b);
+	if (ret)
+		return ret;
 	folder_room(b->r->n, b->s->duration, &reserve, &more);
 	ret = folder_open(&b->res, b->r->out, reserve, more, err, sizeof(err));
 	if (ret) {
