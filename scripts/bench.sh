@@ -27,6 +27,8 @@ cleanup () {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+# kiln burn keeps each run's folder under ./kiln-results: here, not the tree.
+cd "$tmp"
 
 set --
 for i in 0 1 2 3; do

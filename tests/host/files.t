@@ -85,7 +85,7 @@ test_expect_success 'a file: --destroy-data 0, no and --json 0 are no consent, n
 			return 1
 		[ ! -e 0 ] && [ ! -e no ] && [ ! -e off ] && [ ! -e false ] || return 1
 	done &&
-	cd "$TOP" && [ "$(sha "$TEST_TMP/data.img")" = "$s" ]
+	cd "$TEST_TMP" && [ "$(sha "$TEST_TMP/data.img")" = "$s" ]
 '
 
 test_expect_success 'a mistyped device is never created under /dev' '

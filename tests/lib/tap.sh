@@ -10,6 +10,15 @@
 # && as in git's tests: the test passes when the chain does. Their output is
 # kept in a log that is shown, commented, when they fail.
 
+# A test runs in its TEST_TMP, so what a command leaves in its working
+# folder (kiln burn's ./kiln-results without --out) never lands in the
+# tree. Run again by its absolute path first: the libraries it sources
+# after this one are found from $0.
+case $0 in
+/*) ;;
+*) exec /bin/sh "$PWD/$0" "$@" ;;
+esac
+
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 # KILN_UNDER_TEST runs the tests against another build of the tester (the
 # ThreadSanitizer one: tests/host/tsan.t).
@@ -18,6 +27,7 @@ test_count=0
 test_failed=0
 TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/kiln-test.XXXXXX")
 test_log="$TEST_TMP/.log"
+cd "$TEST_TMP" || exit 1
 test_cleanups=""
 
 say () {

@@ -50,6 +50,7 @@ static struct record_disk *disk(const char *name, const char *model,
 	d->snap.c.state = STATE_DONE;
 	d->snap.phase_bytes[PHASE_READ] = (uint64_t)(mbps * 60 * MB);
 	d->snap.phase_ns[PHASE_READ] = 60 * SEC;
+	d->snap.c.bytes_read = d->snap.phase_bytes[PHASE_READ];
 	d->mt = &mts[r.n - 1];
 	memset(d->mt, 0, sizeof(*d->mt));
 	for (p = 0; p < PHASES; p++)

@@ -19,6 +19,7 @@
 
 #include "burn.h"
 #include "crc32c.h"
+#include "deadline.h"
 #include "health.h"
 #include "complain.h"
 #include "kiln.h"
@@ -119,6 +120,10 @@ static void print_plan(struct burn *b)
 		fprintf(b->con, ", for %s",
 			timing_fmt_hms(s->duration, hms, sizeof(hms)));
 	fprintf(b->con, ", crc32c %s\n", crc32c_name());
+	/* Said first and last, so a run whose folder was chosen is found. */
+	if (r->out)
+		fprintf(b->con, "results: %s\n", r->lab.upload_only ?
+			r->lab.upload : r->out);
 	for (i = 0; i < r->n; i++) {
 		const struct record_disk *d = &r->disks[i];
 		const struct engine_plan *p = &d->ep;
@@ -762,9 +767,69 @@ static void burn_free(struct burn *b, int keep_created)
 	signal_job = NULL;
 }
 
+/* One target held against the run folder; its own copies of the paths. */
+struct overlap {
+	const char *sysroot;
+	char dir[PATH_MAX], path[PATH_MAX];
+	int hit;
+	char why[PATH_MAX * 2 + 200];
+};
+
+static void overlap_one(void *arg)
+{
+	struct overlap *o = arg;
+
+	o->hit = o->path[0] && folder_overlaps(o->sysroot, o->dir, o->path,
+					       o->why, sizeof(o->why));
+}
+
+/*
+ * A target inside the run folder, or the folder on a target: exit 2. The
+ * paths are resolved under the deadline (a file on a dead filesystem does
+ * not answer); one that does not answer is left to the gate, which fails
+ * it as stalled. 0, or an exit code.
+ */
+static int check_overlaps(struct burn *b)
+{
+	struct record *r = b->r;
+	struct overlap *o = calloc((size_t)r->n + 1, sizeof(*o));
+	int *done = calloc((size_t)r->n + 1, sizeof(*done));
+	int i, late = 0, ret = 0;
+
+	for (i = 0; o && done && i < r->n; i++) {
+		o[i].sysroot = b->env.sysroot;
+		snprintf(o[i].dir, sizeof(o[i].dir), "%s", r->out);
+		if (!r->disks[i].failed[0])
+			snprintf(o[i].path, sizeof(o[i].path), "%s",
+				 r->disks[i].path);
+	}
+	if (!o || !done ||
+	    deadline_each(overlap_one, o, sizeof(*o), r->n,
+			  (uint64_t)b->s->deadline * TIMING_SEC, done)) {
+		complain("out of memory");
+		free(o);
+		free(done);
+		return KILN_EXIT_CANNOT;
+	}
+	for (i = 0; i < r->n; i++) {
+		late |= !done[i];
+		if (done[i] && o[i].hit && !ret) {
+			complain("%s", o[i].why);
+			ret = KILN_EXIT_USAGE;
+		}
+	}
+	/* An item still in use by its thread is left to it. */
+	if (!late)
+		free(o);
+	free(done);
+	return ret;
+}
+
 /*
  * The run folder, before any disk is touched: absent or empty, writable,
  * with room held for the files written at the end and free for the rest.
+ * A target inside it, or it on a target, is refused first: the results
+ * would be written over the disk, or the disk over the results.
  */
 static int open_folder(struct burn *b)
 {
@@ -774,6 +839,9 @@ static int open_folder(struct burn *b)
 
 	if (!b->r->out)
 		return 0;
+	ret = check_overlaps(b);
+	if (ret)
+		return ret;
 	folder_room(b->r->n, b->s->duration, &reserve, &more);
 	ret = folder_open(&b->res, b->r->out, reserve, more, err, sizeof(err));
 	if (ret) {

@@ -515,6 +515,13 @@ static int read_disk(const struct jsonread_node *t, struct result_disk *d,
 			snprintf(err, errlen, "%s: a bad region", d->identity);
 			return -EBADMSG;
 		}
+		/* Nothing would be read, and nothing found wrong: no PASS. */
+		if (!d->ep.ext[i].length) {
+			snprintf(err, errlen, "%s: \"region\" %zu is 0 bytes "
+				 "long: nothing there to verify", d->identity,
+				 i);
+			return -EBADMSG;
+		}
 		d->ep.region += d->ep.ext[i].length;
 	}
 	d->ep.next = (int)i;

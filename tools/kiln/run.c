@@ -241,7 +241,7 @@ static void mark_verified(const char *dir)
  * machine left is verified against its record, in a run folder of its
  * own that names it. The exit code of that verify, or -1 when none waits.
  */
-static int verify_pending(const struct settings *run, const char *machine_dir,
+static int verify_pending(const struct settings *run, const char *machine,
 			  const char *pending, char *folder, size_t flen)
 {
 	struct result_record rec;
@@ -273,11 +273,8 @@ static int verify_pending(const struct settings *run, const char *machine_dir,
 		pending);
 	code = burncmd_add_recorded(&r, &rec);
 	if (!code) {
-		char stamp[32];
-
-		timing_fmt_utc(time(NULL), 1, stamp, sizeof(stamp));
-		snprintf(folder, flen, "%s/%s-%016llx", machine_dir, stamp,
-			 (unsigned long long)rec.run_id);
+		folder_run_path(run->results, machine, rec.run_id, folder,
+				flen);
 		r.out = folder;
 		record_note(&r, "the second half of a power-cut test: what the "
 			    "disks kept of run %016llx, written and flushed "
@@ -395,19 +392,6 @@ static int countdown(unsigned seconds, int nwrite)
 	return aborted;
 }
 
-/* ROOT/kiln-results/<machine id>/<YYYYMMDDTHHMMSZ>-<run id> */
-static int run_folder(const char *root, const char *machine, uint64_t run_id,
-		      char *out, size_t len)
-{
-	char stamp[32];
-
-	timing_fmt_utc(time(NULL), 1, stamp, sizeof(stamp));
-	if (snprintf(out, len, "%s/kiln-results/%s/%s-%016llx", root, machine,
-		     stamp, (unsigned long long)run_id) >= (int)len)
-		return -ENAMETOOLONG;
-	return 0;
-}
-
 /* A run folder finished at this boot goes to the lab server too. */
 static void send_finished(const char *dir, void *arg)
 {
@@ -431,7 +415,7 @@ static int upload_only(struct settings *s, struct record *r, char *folder,
 		return KILN_EXIT_CANNOT;
 	}
 	r->lab.upload_only = 1;
-	run_folder(s->results, r->machine, r->run_id, folder, len);
+	folder_run_path(s->results, r->machine, r->run_id, folder, len);
 	printf("kiln: no stick: the results live at the lab server %s "
 	       "(kept in RAM meanwhile)\n", s->upload);
 	if (lab_reach(s->upload, LAB_REACH_SECONDS, stdout)) {
@@ -518,8 +502,8 @@ int run_main(int argc, char **argv)
 	folder[0] = 0;
 	snprintf(rec.machine, sizeof(rec.machine), "%s", inv.sys.machine_id);
 	if (s.results)
-		run_folder(s.results, inv.sys.machine_id, rec.run_id, folder,
-			   sizeof(folder));
+		folder_run_path(s.results, inv.sys.machine_id, rec.run_id,
+				folder, sizeof(folder));
 
 	if (problems.n) {
 		for (i = 0; i < problems.n; i++)
@@ -541,9 +525,7 @@ int run_main(int argc, char **argv)
 		goto out;
 	}
 	if (s.results) {
-		char dirs[2][PATH_MAX], pending[PATH_MAX], vfolder[PATH_MAX];
-
-		machine_dirs(s.results, &inv.sys, dirs);
+		char pending[PATH_MAX], vfolder[PATH_MAX];
 
 		/* Cut off at the last boot: finished from its checkpoint. */
 		run_finish_cut_off(s.results, &inv.sys, stdout,
@@ -551,8 +533,9 @@ int run_main(int argc, char **argv)
 		if (run_find_pending(s.results, &inv.sys, pending,
 				     sizeof(pending))) {
 			/* Verified into a folder under the id of today. */
-			pending_code = verify_pending(&s, dirs[0], pending,
-						      vfolder, sizeof(vfolder));
+			pending_code = verify_pending(&s, inv.sys.machine_id,
+						      pending, vfolder,
+						      sizeof(vfolder));
 			/* Its folder has the same second: keep them apart. */
 			if (!strcmp(vfolder, folder))
 				snprintf(folder + strlen(folder),

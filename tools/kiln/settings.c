@@ -120,8 +120,9 @@ static const struct settings_key keys[] = {
 	  "a size such as 0, 1M or 10G", "0",
 	  "start this far into each disk", TEST },
 	{ "out", T_STRING, F(out), 0, 0, NULL, "a folder", "none",
-	  "kiln burn: the run folder, absent or empty; kiln fleet: the "
-	  "folder for fleet.html and fleet.csv (default: the current one)",
+	  "kiln burn: the run folder, absent or empty (default: a new one "
+	  "under ./kiln-results/<machine id>/); kiln fleet: the folder for "
+	  "fleet.html and fleet.csv (default: the current one)",
 	  B | SCOPE_FLEET },
 	{ "passes", T_UINT, F(passes), 1, 1000000, NULL, "a count, 1 or more",
 	  "1", "passes to make; each writes a new pass number, so stale data "
