@@ -141,4 +141,28 @@ test_expect_success 'a run record whose disk has a region of 0 bytes is exit 2, 
 	[ "$(json_get "$TEST_TMP/v/result.json" "d[\"verdict\"]")" = PASS ]
 '
 
+# A disk that FAILed before its burn (stalled while classed, missing) is
+# recorded with no region: the other disks of that run must still verify.
+test_expect_success 'a record with a disk that never started still verifies the others' '
+	"$KILN" burn --size 4M --out "$TEST_TMP/ns" "$TEST_TMP/a.img" \
+		"$TEST_TMP/b.img" >/dev/null 2>&1 &&
+	python3 - "$TEST_TMP/ns/result.json" <<-\PY &&
+	import json, sys
+	p = sys.argv[1]
+	d = json.load(open(p))
+	t = d["targets"][1]
+	t.update(region=[], state="not started", last_pass_written=0,
+	         last_pass_reached=0, last_pass_complete=False, verdict="FAIL")
+	json.dump(d, open(p, "w"))
+	PY
+	"$KILN" burn --mode verify --from "$TEST_TMP/ns" --out "$TEST_TMP/nsv" \
+		>"$TEST_TMP/o" 2>&1 &&
+	r="$TEST_TMP/nsv/result.json" &&
+	test_eq "$(json_get "$r" "\" \".join(t[\"verdict\"] for t in d[\"targets\"])")" \
+		PASS "the verify" &&
+	grep_in "never started in the recorded run" "$TEST_TMP/o" &&
+	refused 2 "b.img|never started" burn --mode verify \
+		--from "$TEST_TMP/ns" --out "$TEST_TMP/nsv2" "$TEST_TMP/b.img"
+'
+
 test_done

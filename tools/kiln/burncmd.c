@@ -45,12 +45,11 @@ int burncmd_add_recorded(struct record *r, const struct result_record *rec)
 		struct record_disk *d;
 		int missing = 0;
 
-		/* Read only in that run (has data, no consent): not written. */
-		if (!rd->last_written && (rd->ep.mode == ENGINE_READ ||
-					  rd->ep.mode == ENGINE_VERIFY)) {
-			record_note(r, "%s: only read in the recorded run, "
-				    "never written: nothing of it to verify",
-				    rd->path[0] ? rd->path : rd->identity);
+		/* Only read in that run, or never started: not written. */
+		if (result_disk_unwritten(rd)) {
+			record_note(r, "%s: %s: nothing of it to verify",
+				    rd->path[0] ? rd->path : rd->identity,
+				    result_disk_unwritten(rd));
 			continue;
 		}
 		if (!strncmp(rd->identity, "file:", 5)) {

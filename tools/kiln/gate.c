@@ -117,10 +117,9 @@ static int match_record(struct gate *b, struct record_disk *d)
 			 "%s)", d->path, b->r->from, d->t.id.identity);
 		return KILN_EXIT_USAGE;
 	}
-	if (!rd->last_written && (rd->ep.mode == ENGINE_READ ||
-				  rd->ep.mode == ENGINE_VERIFY)) {
-		complain("%s was only read in the run of %s, never written: "
-			 "nothing of it to verify", d->path, b->r->from);
+	if (result_disk_unwritten(rd)) {
+		complain("%s: %s (%s): nothing of it to verify", d->path,
+			 result_disk_unwritten(rd), b->r->from);
 		return KILN_EXIT_USAGE;
 	}
 	p = &rd->ep;

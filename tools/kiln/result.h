@@ -73,7 +73,24 @@ struct result_disk {
 	uint64_t last_reached;		/* where that pass stopped */
 	int complete;			/* it covered the whole region */
 	const char *verdict;		/* PASS, WARN, FAIL, or NULL */
+	/* FAILed before its burn (missing, stalled while classed): no region */
+	int not_started;
 };
+
+/*
+ * Why a disk of a record has nothing of it to verify (only read, or never
+ * started in that run), or NULL when it was written.
+ */
+static inline const char *result_disk_unwritten(const struct result_disk *d)
+{
+	if (d->not_started)
+		return "never started in the recorded run (it FAILed before "
+		       "its burn)";
+	if (!d->last_written && (d->ep.mode == ENGINE_READ ||
+				 d->ep.mode == ENGINE_VERIFY))
+		return "only read in the recorded run, never written";
+	return NULL;
+}
 
 /* A run record read back: result.json, or its newest good checkpoint. */
 struct result_record {
