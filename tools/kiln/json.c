@@ -63,11 +63,7 @@ static void putf(struct json *j, const char *fmt, ...)
 		    (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
 }
 
-/*
- * The length of the valid UTF-8 character at s (a lead byte >= 0x80) in
- * a NUL-terminated string, 0 when it is not one.
- */
-static size_t utf8_len(const unsigned char *s)
+size_t json_utf8_len(const unsigned char *s)
 {
 	unsigned char lo = 0x80, hi = 0xbf;
 	size_t n, i;
@@ -121,7 +117,7 @@ static void quoted(struct json *j, const char *s)
 			putf(j, "\\u%04x", c);
 		} else if (c < 0x80) {
 			put(j, s, 1);
-		} else if ((n = utf8_len((const unsigned char *)s))) {
+		} else if ((n = json_utf8_len((const unsigned char *)s))) {
 			put(j, s, n);
 			s += n;
 			continue;

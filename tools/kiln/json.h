@@ -40,4 +40,11 @@ void json_null(struct json *j, const char *key);
 char *json_take(struct json *j, size_t *len);
 void json_free(struct json *j);
 
+/*
+ * The length of the valid UTF-8 character at s (a lead byte >= 0x80) in a
+ * NUL-terminated string, 0 when it is not one (overlong forms, UTF-16
+ * surrogates, past U+10FFFF): the one rule every writer of names uses.
+ */
+size_t json_utf8_len(const unsigned char *s);
+
 #endif
