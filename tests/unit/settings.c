@@ -214,6 +214,21 @@ int main(void)
 	tap_ok(s.slow_warn == 85 && s.slow_fail == 50 && s.solo == 0,
 	       "by default: slow-warn 85%%, slow-fail 50%%, no solo phase");
 	settings_free(&s);
+	/* Made from the key table's defaults alone: what README says. */
+	settings_defaults(&s);
+	tap_ok(s.mode == SETTINGS_WRITE_VERIFY && s.bs == 1 << 20 &&
+	       s.qd == 8 && s.passes == 1 && s.interval == 10 &&
+	       s.deadline == 60 && s.checkpoint == 60 && s.max_detail == 100 &&
+	       s.save_units == 4 && s.profile == SETTINGS_BURNIN &&
+	       s.countdown == 10 && s.after == SETTINGS_WAIT &&
+	       s.settle == 60 && s.stale == 600 && s.sensors == 60 &&
+	       !s.duration && !s.offset && !s.span && !s.quick &&
+	       !s.max_writes_set && !s.run_id_set && !s.destroy_data &&
+	       !s.destroy_list && !s.nprotect && !s.out && !s.size &&
+	       !s.json && !s.solo && !s.temp_warn && !s.expect_disks,
+	       "the defaults are the key table's, parsed: no field set twice, "
+	       "and descriptions (none, to the end, 2 on flash) set nothing");
+	settings_free(&s);
 
 	snprintf(line, sizeof(line), "--span quick x");
 	ret = parse(&s, line, args, &n, err, sizeof(err));

@@ -357,8 +357,10 @@ static void restore_settings(const struct jsonread_node *s,
 	out->offset = jsonread_u64(s, "offset", 0);
 	out->span = jsonread_u64(s, "span", 0);
 	out->quick = jsonread_bool(s, "quick", 0);
-	out->deadline = (unsigned)jsonread_u64(s, "deadline_seconds", 60);
-	out->interval = (unsigned)jsonread_u64(s, "interval_seconds", 10);
+	out->deadline = (unsigned)jsonread_u64(s, "deadline_seconds",
+					       out->deadline);
+	out->interval = (unsigned)jsonread_u64(s, "interval_seconds",
+					       out->interval);
 	out->slow_warn = (unsigned)jsonread_u64(s, "slow_warn_percent",
 						out->slow_warn);
 	out->slow_fail = (unsigned)jsonread_u64(s, "slow_fail_percent",

@@ -215,26 +215,25 @@ _Static_assert(sizeof(keys) / sizeof(keys[0]) <= SETTINGS_MAX_KEYS,
 #define MAX_BS (64ull << 20)
 #define UNIT (4096ull)
 
+static int set_value(struct settings *s, const struct settings_key *k,
+		     const char *value);
+
+/*
+ * Every default is the key table's own .def, parsed as a value would be
+ * (fio's parse.c fills its options so): a default written a second time
+ * is one that drifts. A .def that says what kiln does instead of a value
+ * ("none", "to the end", "2 on flash", "random") and the paths and
+ * strings leave the field zero, which is how the code knows to do it.
+ */
 void settings_defaults(struct settings *s)
 {
+	int i;
+
 	memset(s, 0, sizeof(*s));
-	s->mode = SETTINGS_WRITE_VERIFY;
-	s->bs = 1 << 20;
-	s->qd = 8;
-	s->passes = 1;
-	s->interval = 10;
-	s->deadline = 60;
-	s->checkpoint = 60;
-	s->max_detail = 100;
-	s->save_units = 4;
-	s->profile = SETTINGS_BURNIN;
-	s->countdown = 10;
-	s->after = SETTINGS_WAIT;
-	s->settle = 60;
-	s->stale = 600;
-	s->slow_warn = 85;
-	s->slow_fail = 50;
-	s->sensors = 60;
+	/* A value that does not parse sets nothing: the field stays zero. */
+	for (i = 0; i < NKEYS; i++)
+		if (keys[i].type != T_STRING && keys[i].type != T_PATHS)
+			(void)set_value(s, &keys[i], keys[i].def);
 }
 
 void settings_free(struct settings *s)
