@@ -80,6 +80,7 @@ struct engine_target {
 	uint64_t guard_checked;
 	atomic_int guard_stopped;
 	uint64_t guard_at;
+	int guard_err;		/* it could not read guard_at: errno; 0 */
 	unsigned char *guard_found;
 	size_t nguard_found;
 };
