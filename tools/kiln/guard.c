@@ -79,33 +79,29 @@ static uint64_t le64(const unsigned char *p)
 	return le64toh(v);
 }
 
-/*
- * A unit torn by a write cut short: every 512-byte piece is blank or the
- * piece of this disk's unit at off of one run, in one of three passes
- * next to each other. The run and pass come from the header when its
- * piece is new, else from the last unit of this disk seen.
- */
-static int torn_own(struct guard *g, const unsigned char *u, uint64_t off)
+/* A unit of this disk was seen: its run goes first in g->last. */
+static void saw(struct guard *g, struct unit_key k)
 {
-	struct unit_key k = g->last;
+	unsigned i;
+
+	for (i = 0; i < GUARD_RUNS - 1 && g->last[i].run_id != k.run_id; i++)
+		;
+	memmove(&g->last[1], &g->last[0], i * sizeof(g->last[0]));
+	g->last[0] = k;
+}
+
+/* The pieces of u that k's run wrote at off, in one of three passes. */
+static unsigned pieces_of(struct guard *g, const unsigned char *u,
+			  uint64_t off, struct unit_key k)
+{
 	const struct unit_ctx *ctx;
 	unsigned matched = 0, j;
-	uint32_t p, near;
+	uint32_t p, near = k.pass;
 
-	if (!memcmp(u, "KILNUNIT", 8)) {
-		if (le64(u + 24) != g->ident || le64(u + 32) != off)
-			return 0;
-		k.run_id = le64(u + 16);
-		k.pass = (uint32_t)le64(u + 40);
-	}
 	if (!k.run_id || !(ctx = ctx_of(g, k.run_id)))
 		return 0;
-	for (j = 0; j < PIECES; j++)
-		if (blank(g, u + j * PIECE, PIECE))
-			matched |= 1u << j;
 	k.ident = g->ident;
 	k.offset = off;
-	near = k.pass;
 	for (p = near > 1 ? near - 1 : 1; p <= near + 1; p++) {
 		k.pass = p;
 		unit_fill(ctx, g->scratch, UNIT_SIZE, k);
@@ -114,7 +110,48 @@ static int torn_own(struct guard *g, const unsigned char *u, uint64_t off)
 				    PIECE))
 				matched |= 1u << j;
 	}
-	return matched == (1u << PIECES) - 1;
+	return matched;
+}
+
+/*
+ * Unit i of buf (at device offset off), torn by a write cut short: every
+ * 512-byte piece is blank or the piece of this disk's unit at off of a
+ * run, in one of three passes next to each other. The runs tried: the
+ * header's when its piece is new, the last ones of this disk seen, and
+ * those of the units after it in buf (a run cut short over an earlier
+ * one leaves the earlier one's units just after the torn ones).
+ */
+static int torn_own(struct guard *g, const unsigned char *buf, size_t len,
+		    size_t i, uint64_t off)
+{
+	const unsigned all = (1u << PIECES) - 1;
+	const unsigned char *u = buf + i;
+	struct unit_header h;
+	unsigned matched = 0, j;
+	size_t n;
+
+	if (!memcmp(u, "KILNUNIT", 8)) {
+		struct unit_key k = { le64(u + 16), g->ident, off,
+				      (uint32_t)le64(u + 40) };
+
+		if (le64(u + 24) != g->ident || le64(u + 32) != off)
+			return 0;
+		matched |= pieces_of(g, u, off, k);
+	}
+	for (j = 0; j < PIECES; j++)
+		if (blank(g, u + j * PIECE, PIECE))
+			matched |= 1u << j;
+	for (j = 0; j < GUARD_RUNS && matched != all; j++)
+		matched |= pieces_of(g, u, off, g->last[j]);
+	for (n = i + UNIT_SIZE; n + UNIT_SIZE <= len && matched != all;
+	     n += UNIT_SIZE)
+		if (unit_parse(buf + n, &h) && h.key.ident == g->ident &&
+		    h.key.offset == off - i + n &&
+		    h.key.run_id != g->last[0].run_id) {
+			saw(g, h.key);
+			matched |= pieces_of(g, u, off, h.key);
+		}
+	return matched == all;
 }
 
 size_t guard_check(struct guard *g, const unsigned char *buf, size_t len,
@@ -130,10 +167,12 @@ size_t guard_check(struct guard *g, const unsigned char *buf, size_t len,
 			continue;
 		if (unit_parse(u, &h) && h.key.ident == g->ident &&
 		    h.key.offset == off + i) {
-			g->last = h.key;
+			if (h.key.run_id != g->last[0].run_id ||
+			    h.key.pass != g->last[0].pass)
+				saw(g, h.key);
 			continue;
 		}
-		if (!torn_own(g, u, off + i))
+		if (!torn_own(g, buf, len, i, off + i))
 			return i;
 	}
 	return len;

@@ -15,12 +15,18 @@
 
 #include "unit.h"
 
+#define GUARD_RUNS 4
+
 struct guard {
 	int byte;		/* the blank byte; -1: 0x00 or 0xff */
 	uint64_t ident;		/* the disk's identity hash */
 	const struct unit_ctx *run;	/* this run's unit format */
-	/* The last unit of this disk seen: a torn unit's likely writer. */
-	struct unit_key last;
+	/*
+	 * The last units of this disk seen, one a run, newest first: a torn
+	 * unit's likely writers (a run cut short over an earlier one tears
+	 * units between the two).
+	 */
+	struct unit_key last[GUARD_RUNS];
 	/* Another run's unit format, for its torn units; made when needed. */
 	struct unit_ctx *other;
 	int made;		/* other holds a run's format */
