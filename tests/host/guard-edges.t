@@ -194,4 +194,26 @@ test_expect_success 'kiln finish of a guarded run cut off keeps what the guard f
 	intact "$p" $((20 * MiB))
 '
 
+# Data at A answers late; data a few spans above it, at B, is found first
+# and said at once. Once A's read lands the guard stops there: the
+# console, the reasons and result.json must all say A, what is at A.
+test_expect_success 'data found first above data found later: A is said, and what is at A' '
+	make_lying o 128M &&
+	A=$((100 * MiB)) && B=$((104 * MiB)) &&
+	{ printf "at A"; head -c 4092 /dev/zero; } | dd of="$o" bs=4096 \
+		seek=$((A / 4096)) conv=notrunc oflag=direct status=none &&
+	put "$o" $B &&
+	lying "$o" slow $A 4096 2500 read &&
+	{ "$KILN" burn --out "$TEST_TMP/o" "$o" >"$TEST_TMP/out" 2>&1
+	  test $? = 2; } &&
+	lying "$o" slow clear &&
+	intact "$o" $B &&
+	[ "$(t "$TEST_TMP/o" "[\"guard\"][\"stopped_at\"]")" = $A ] &&
+	t "$TEST_TMP/o" "[\"guard\"][\"found\"]" >"$TEST_TMP/found" &&
+	grep_in "unknown data at byte $A" "$TEST_TMP/found" &&
+	grep "^kiln: .* holds data from byte" "$TEST_TMP/out" | tail -n 1 \
+		>"$TEST_TMP/said" &&
+	grep_in "holds data from byte $A " "$TEST_TMP/said"
+'
+
 test_done
