@@ -348,7 +348,8 @@ static void sample(struct burn *b, uint64_t now)
 		int was = b->counters[i].guard_stopped;
 
 		engine_counters(b->ets[i], &b->counters[i]);
-		if (b->counters[i].guard_stopped && !was)
+		/* Again when it was found lower down: the lowest counts. */
+		if (b->counters[i].guard_stopped != was)
 			guard_said(b, i);
 	}
 	monitor_sample(&b->mon, now, b->counters);

@@ -187,7 +187,8 @@ struct engine_counters {
 	uint64_t bytes_written, bytes_read;
 	uint64_t phase_done;		/* bytes done in this phase */
 	unsigned io_errors, bad_units;
-	int guard_stopped;		/* the guard found data: no more writes */
+	/* the guard found data: no more writes; counts each lower find */
+	int guard_stopped;
 };
 
 /* A consistent copy of everything a target's engine knows, at one time. */

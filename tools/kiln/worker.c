@@ -350,7 +350,8 @@ static void guard_stop(struct worker *w, struct guarded *g, struct slot *s,
 		et->nguard_found = n;
 	}
 	pthread_mutex_unlock(&et->lock);
-	atomic_store(&et->guard_stopped, 1);
+	/* Counted: a lower one found later is said again. */
+	atomic_fetch_add(&et->guard_stopped, 1);
 }
 
 /*
