@@ -204,12 +204,12 @@ test_expect_success 'data found first above data found later: A is said, and wha
 		seek=$((A / 4096)) conv=notrunc oflag=direct status=none &&
 	put "$o" $B &&
 	lying "$o" slow $A 4096 2500 read &&
-	{ "$KILN" burn --out "$TEST_TMP/o" "$o" >"$TEST_TMP/out" 2>&1
+	{ "$KILN" burn --out "$TEST_TMP/lo" "$o" >"$TEST_TMP/out" 2>&1
 	  test $? = 2; } &&
 	lying "$o" slow clear &&
 	intact "$o" $B &&
-	[ "$(t "$TEST_TMP/o" "[\"guard\"][\"stopped_at\"]")" = $A ] &&
-	t "$TEST_TMP/o" "[\"guard\"][\"found\"]" >"$TEST_TMP/found" &&
+	[ "$(t "$TEST_TMP/lo" "[\"guard\"][\"stopped_at\"]")" = $A ] &&
+	t "$TEST_TMP/lo" "[\"guard\"][\"found\"]" >"$TEST_TMP/found" &&
 	grep_in "unknown data at byte $A" "$TEST_TMP/found" &&
 	grep "^kiln: .* holds data from byte" "$TEST_TMP/out" | tail -n 1 \
 		>"$TEST_TMP/said" &&
