@@ -216,4 +216,15 @@ test_expect_success 'data found first above data found later: A is said, and wha
 	grep_in "holds data from byte $A " "$TEST_TMP/said"
 '
 
+test_expect_success 'a disk of kiln data burnt again from 512 bytes in: no false stop' '
+	make_loop u $((64 * MiB)) &&
+	"$KILN" burn --destroy-data=1 --out "$TEST_TMP/u1" "$u" \
+		>"$TEST_TMP/o" 2>&1 &&
+	"$KILN" burn --offset 512 --out "$TEST_TMP/u2" "$u" \
+		>"$TEST_TMP/o" 2>&1 &&
+	[ "$(t "$TEST_TMP/u2" "[\"guard\"][\"checked\"]")" = \
+		$((64 * MiB - 4096)) ] &&
+	[ "$(t "$TEST_TMP/u2" "[\"verdict\"]")" = PASS ]
+'
+
 test_done

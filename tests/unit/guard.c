@@ -164,6 +164,38 @@ static void test_torn_runs(void)
 	       "that is neither run's");
 }
 
+/*
+ * A region at an offset that is not a multiple of 4 KiB (--offset 512):
+ * the units kiln wrote before lie 4 KiB apart from byte 0, so each read
+ * begins and ends inside one; those parts are kiln's too.
+ */
+static void test_offset(void)
+{
+	static _Alignas(16) unsigned char disk[(UNITS + 1) * UNIT_SIZE];
+	const uint64_t base = 32ull << 20;
+	const size_t in = 512;
+	struct guard g;
+	size_t k;
+
+	unit_fill(&old_ctx, disk, sizeof(disk), key(OLD_RUN, base, 2));
+	memset(disk + 4 * UNIT_SIZE, 0, UNIT_SIZE);
+	if (guard_init(&g, &run_ctx, IDENT, 0))
+		tap_bail("guard_init");
+	k = guard_check(&g, disk + in, UNITS * UNIT_SIZE, base + in);
+	tap_ok(k == UNITS * UNIT_SIZE, "kiln units read from 512 bytes into "
+	       "one may be overwritten (%zu)", k);
+	disk[in + 100] ^= 1;
+	k = guard_check(&g, disk + in, UNITS * UNIT_SIZE, base + in);
+	tap_ok(k == 0, "... but a byte of other data in the part of the "
+	       "first stops it at once (%zu)", k);
+	disk[in + 100] ^= 1;
+	disk[UNITS * UNIT_SIZE + 100] ^= 1;
+	k = guard_check(&g, disk + in, UNITS * UNIT_SIZE, base + in);
+	tap_ok(k == UNITS * UNIT_SIZE - in, "... and one in the part of the "
+	       "last stops it there (%zu)", k);
+	guard_free(&g);
+}
+
 int main(void)
 {
 	crc32c_init();
@@ -174,5 +206,6 @@ int main(void)
 	test_units();
 	test_torn();
 	test_torn_runs();
+	test_offset();
 	return tap_done();
 }
