@@ -24,7 +24,8 @@ int guard_init(struct guard *g, const struct unit_ctx *run, uint64_t ident,
 	g->byte = byte;
 	g->ident = ident;
 	g->run = run;
-	if (posix_memalign((void **)&g->scratch, 16, UNIT_SIZE))
+	if (posix_memalign((void **)&g->scratch, 16, UNIT_SIZE) ||
+	    posix_memalign((void **)&g->part, 16, UNIT_SIZE))
 		return -ENOMEM;
 	return 0;
 }
@@ -33,8 +34,10 @@ void guard_free(struct guard *g)
 {
 	free(g->other);
 	free(g->scratch);
+	free(g->part);
 	g->other = NULL;
 	g->scratch = NULL;
+	g->part = NULL;
 }
 
 static int all_one(const unsigned char *p, size_t len, int byte)
@@ -154,12 +157,50 @@ static int torn_own(struct guard *g, const unsigned char *buf, size_t len,
 	return matched == all;
 }
 
+/*
+ * n bytes at p that are bytes [at, at + n) of the unit at device offset
+ * u, where a read begins or ends inside a unit: each piece blank, or that
+ * unit's piece of a run tried as for a torn unit.
+ */
+static int part_own(struct guard *g, const unsigned char *p, size_t n,
+		    uint64_t u, size_t at)
+{
+	unsigned want = 0, matched = 0, j;
+
+	memcpy(g->part + at, p, n);
+	for (j = (unsigned)(at / PIECE); j < (at + n) / PIECE; j++) {
+		want |= 1u << j;
+		if (blank(g, g->part + j * PIECE, PIECE))
+			matched |= 1u << j;
+	}
+	if (!at && !memcmp(p, "KILNUNIT", 8) && le64(p + 24) == g->ident &&
+	    le64(p + 32) == u) {
+		struct unit_key k = { le64(p + 16), g->ident, u,
+				      (uint32_t)le64(p + 40) };
+
+		matched |= pieces_of(g, g->part, u, k);
+	}
+	for (j = 0; j < GUARD_RUNS && (matched & want) != want; j++)
+		matched |= pieces_of(g, g->part, u, g->last[j]);
+	return (matched & want) == want;
+}
+
 size_t guard_check(struct guard *g, const unsigned char *buf, size_t len,
 		   uint64_t off)
 {
-	size_t i;
+	/*
+	 * The units on disk lie 4 KiB apart from byte 0; a read from an
+	 * offset that is not a multiple of 4 KiB (--offset 512) begins and
+	 * ends inside one: those parts are looked at piece by piece, once
+	 * the whole units between have said which runs are there.
+	 */
+	size_t head = (size_t)((UNIT_SIZE - off % UNIT_SIZE) % UNIT_SIZE);
+	size_t i, end;
 
-	for (i = 0; i + UNIT_SIZE <= len; i += UNIT_SIZE) {
+	if (head > len)
+		head = len;
+	end = head + (len - head) / UNIT_SIZE * UNIT_SIZE;
+	for (i = head; i < end; i += UNIT_SIZE) {
 		const unsigned char *u = buf + i;
 		struct unit_header h;
 
@@ -173,7 +214,14 @@ size_t guard_check(struct guard *g, const unsigned char *buf, size_t len,
 			continue;
 		}
 		if (!torn_own(g, buf, len, i, off + i))
-			return i;
+			break;
 	}
+	if (head && !part_own(g, buf, head, off + head - UNIT_SIZE,
+			      UNIT_SIZE - head))
+		return 0;
+	if (i < end)
+		return i;
+	if (end < len && !part_own(g, buf + end, len - end, off + end, 0))
+		return end;
 	return len;
 }
