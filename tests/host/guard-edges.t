@@ -224,7 +224,13 @@ test_expect_success 'a disk of kiln data burnt again from 512 bytes in: no false
 		>"$TEST_TMP/o" 2>&1 &&
 	[ "$(t "$TEST_TMP/u2" "[\"guard\"][\"checked\"]")" = \
 		$((64 * MiB - 4096)) ] &&
-	[ "$(t "$TEST_TMP/u2" "[\"verdict\"]")" = PASS ]
+	[ "$(t "$TEST_TMP/u2" "[\"verdict\"]")" = PASS ] &&
+	make_loop u4 $((16 * MiB)) &&
+	"$KILN" burn --destroy-data=1 --out "$TEST_TMP/u3" "$u4" \
+		>"$TEST_TMP/o" 2>&1 &&
+	"$KILN" burn --offset 512 --bs 4k --out "$TEST_TMP/u4" "$u4" \
+		>"$TEST_TMP/o" 2>&1 &&
+	[ "$(t "$TEST_TMP/u4" "[\"verdict\"]")" = PASS ]
 '
 
 test_done

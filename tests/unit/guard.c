@@ -194,6 +194,14 @@ static void test_offset(void)
 	tap_ok(k == UNITS * UNIT_SIZE - in, "... and one in the part of the "
 	       "last stops it there (%zu)", k);
 	guard_free(&g);
+	disk[UNITS * UNIT_SIZE + 100] ^= 1;
+	if (guard_init(&g, &run_ctx, IDENT, 0))
+		tap_bail("guard_init");
+	k = guard_check(&g, disk + in, UNIT_SIZE, base + in);
+	tap_ok(k == UNIT_SIZE, "a first read of 4 KiB, two parts and no whole "
+	       "unit, may be overwritten: the second part's header names the "
+	       "run (%zu)", k);
+	guard_free(&g);
 }
 
 int main(void)
