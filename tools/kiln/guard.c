@@ -160,7 +160,7 @@ static int torn_own(struct guard *g, const unsigned char *buf, size_t len,
 /*
  * n bytes at p that are bytes [at, at + n) of the unit at device offset
  * u, where a read begins or ends inside a unit: each piece blank, or that
- * unit's piece of a run tried as for a torn unit.
+ * unit's piece of one of the last runs seen.
  */
 static int part_own(struct guard *g, const unsigned char *p, size_t n,
 		    uint64_t u, size_t at)
@@ -172,13 +172,6 @@ static int part_own(struct guard *g, const unsigned char *p, size_t n,
 		want |= 1u << j;
 		if (blank(g, g->part + j * PIECE, PIECE))
 			matched |= 1u << j;
-	}
-	if (!at && !memcmp(p, "KILNUNIT", 8) && le64(p + 24) == g->ident &&
-	    le64(p + 32) == u) {
-		struct unit_key k = { le64(p + 16), g->ident, u,
-				      (uint32_t)le64(p + 40) };
-
-		matched |= pieces_of(g, g->part, u, k);
 	}
 	for (j = 0; j < GUARD_RUNS && (matched & want) != want; j++)
 		matched |= pieces_of(g, g->part, u, g->last[j]);
@@ -192,7 +185,8 @@ size_t guard_check(struct guard *g, const unsigned char *buf, size_t len,
 	 * The units on disk lie 4 KiB apart from byte 0; a read from an
 	 * offset that is not a multiple of 4 KiB (--offset 512) begins and
 	 * ends inside one: those parts are looked at piece by piece, once
-	 * the whole units between have said which runs are there.
+	 * the whole units between, and the header of the part at the end,
+	 * have said which runs are there (a part at the start has none).
 	 */
 	size_t head = (size_t)((UNIT_SIZE - off % UNIT_SIZE) % UNIT_SIZE);
 	size_t i, end;
@@ -215,6 +209,15 @@ size_t guard_check(struct guard *g, const unsigned char *buf, size_t len,
 		}
 		if (!torn_own(g, buf, len, i, off + i))
 			break;
+	}
+	if (end < len && len - end >= UNIT_HEADER &&
+	    !memcmp(buf + end, "KILNUNIT", 8) &&
+	    le64(buf + end + 24) == g->ident &&
+	    le64(buf + end + 32) == off + end) {
+		struct unit_key k = { le64(buf + end + 16), g->ident, off + end,
+				      (uint32_t)le64(buf + end + 40) };
+
+		saw(g, k);
 	}
 	if (head && !part_own(g, buf, head, off + head - UNIT_SIZE,
 			      UNIT_SIZE - head))
