@@ -17,9 +17,10 @@
 #define IDENT 0xabcdef0123456789ull
 #define OLD_RUN 0x1111222233334444ull
 #define NEW_RUN 0x5555666677778888ull
+#define CUT_RUN 0x9999aaaabbbbccccull
 #define UNITS 8
 
-static struct unit_ctx run_ctx, old_ctx;
+static struct unit_ctx run_ctx, old_ctx, cut_ctx;
 static _Alignas(16) unsigned char buf[UNITS * UNIT_SIZE];
 
 static struct unit_key key(uint64_t run, uint64_t off, uint32_t pass)
@@ -126,13 +127,93 @@ static void test_torn(void)
 	       "header is not one");
 }
 
+/*
+ * A run cut short by a power cut in its first pass over a disk an earlier
+ * run had written (kiln run's powercut): the units it was writing are
+ * torn between the two runs, and are kiln's as much as either.
+ */
+static void test_torn_runs(void)
+{
+	const uint64_t base = 16ull << 20;
+	_Alignas(16) unsigned char a[UNIT_SIZE], b[UNIT_SIZE];
+	unsigned j, mask;
+	size_t i;
+
+	for (mask = 0x0f; mask; mask = mask == 0x0f ? 0xf0 : 0) {
+		for (i = 0; i < UNITS; i++)
+			unit_fill(i < 3 ? &cut_ctx : &old_ctx,
+				  buf + i * UNIT_SIZE, UNIT_SIZE,
+				  key(i < 3 ? CUT_RUN : OLD_RUN,
+				      base + i * UNIT_SIZE, i < 3 ? 1 : 7));
+		unit_fill(&cut_ctx, a, UNIT_SIZE,
+			  key(CUT_RUN, base + 3 * UNIT_SIZE, 1));
+		unit_fill(&old_ctx, b, UNIT_SIZE,
+			  key(OLD_RUN, base + 3 * UNIT_SIZE, 7));
+		for (j = 0; j < UNIT_SIZE / 512; j++)
+			memcpy(buf + 3 * UNIT_SIZE + j * 512,
+			       (mask & (1u << j) ? a : b) + j * 512, 512);
+		tap_ok(check(0, base) == sizeof(buf), "a unit torn between "
+		       "a run cut short and the run before it, header %s, "
+		       "may be overwritten (%zu)", mask == 0x0f ? "new" :
+		       "old", check(0, base));
+	}
+	unit_fill(&cut_ctx, buf, sizeof(buf), key(CUT_RUN, base, 1));
+	memcpy(buf + 3 * UNIT_SIZE + 7 * 512, b + 7 * 512, 512);
+	buf[3 * UNIT_SIZE + 7 * 512 + 9] ^= 1;
+	tap_ok(check(0, base) == 3 * UNIT_SIZE, "... but not with a piece "
+	       "that is neither run's");
+}
+
+/*
+ * A region at an offset that is not a multiple of 4 KiB (--offset 512):
+ * the units kiln wrote before lie 4 KiB apart from byte 0, so each read
+ * begins and ends inside one; those parts are kiln's too.
+ */
+static void test_offset(void)
+{
+	static _Alignas(16) unsigned char disk[(UNITS + 1) * UNIT_SIZE];
+	const uint64_t base = 32ull << 20;
+	const size_t in = 512;
+	struct guard g;
+	size_t k;
+
+	unit_fill(&old_ctx, disk, sizeof(disk), key(OLD_RUN, base, 2));
+	memset(disk + 4 * UNIT_SIZE, 0, UNIT_SIZE);
+	if (guard_init(&g, &run_ctx, IDENT, 0))
+		tap_bail("guard_init");
+	k = guard_check(&g, disk + in, UNITS * UNIT_SIZE, base + in);
+	tap_ok(k == UNITS * UNIT_SIZE, "kiln units read from 512 bytes into "
+	       "one may be overwritten (%zu)", k);
+	disk[in + 100] ^= 1;
+	k = guard_check(&g, disk + in, UNITS * UNIT_SIZE, base + in);
+	tap_ok(k == 0, "... but a byte of other data in the part of the "
+	       "first stops it at once (%zu)", k);
+	disk[in + 100] ^= 1;
+	disk[UNITS * UNIT_SIZE + 100] ^= 1;
+	k = guard_check(&g, disk + in, UNITS * UNIT_SIZE, base + in);
+	tap_ok(k == UNITS * UNIT_SIZE - in, "... and one in the part of the "
+	       "last stops it there (%zu)", k);
+	guard_free(&g);
+	disk[UNITS * UNIT_SIZE + 100] ^= 1;
+	if (guard_init(&g, &run_ctx, IDENT, 0))
+		tap_bail("guard_init");
+	k = guard_check(&g, disk + in, UNIT_SIZE, base + in);
+	tap_ok(k == UNIT_SIZE, "a first read of 4 KiB, two parts and no whole "
+	       "unit, may be overwritten: the second part's header names the "
+	       "run (%zu)", k);
+	guard_free(&g);
+}
+
 int main(void)
 {
 	crc32c_init();
 	unit_ctx_init(&run_ctx, NEW_RUN);
 	unit_ctx_init(&old_ctx, OLD_RUN);
+	unit_ctx_init(&cut_ctx, CUT_RUN);
 	test_blank();
 	test_units();
 	test_torn();
+	test_torn_runs();
+	test_offset();
 	return tap_done();
 }

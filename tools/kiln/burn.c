@@ -318,6 +318,18 @@ static void guard_said(struct burn *b, int i)
 	/* Only its lists can fail to copy: the guard's figures are there. */
 	engine_snapshot(b->ets[i], &snap);
 	memset(&sig, 0, sizeof(sig));
+	if (snap.guard_err) {
+		/* Not read is not proven blank, and no data either. */
+		snprintf(d->guard_found, sizeof(d->guard_found),
+			 "could not be read (%s)", strerror(snap.guard_err));
+		fprintf(b->con, "kiln: %s could not be read at byte %llu (%s): "
+			"not written past it, tested read-only from there\n",
+			d->label, (unsigned long long)snap.guard_at,
+			strerror(snap.guard_err));
+		engine_snap_free(&snap);
+		free(buf);
+		return;
+	}
 	if (n >= 2 * UNIT_SIZE)
 		signature_scan_offsets(buf, n, snap.guard_at ? snap.guard_at :
 					       UNIT_SIZE, &sig);
@@ -342,7 +354,8 @@ static void sample(struct burn *b, uint64_t now)
 		int was = b->counters[i].guard_stopped;
 
 		engine_counters(b->ets[i], &b->counters[i]);
-		if (b->counters[i].guard_stopped && !was)
+		/* Again when it was found lower down: the lowest counts. */
+		if (b->counters[i].guard_stopped != was)
 			guard_said(b, i);
 	}
 	monitor_sample(&b->mon, now, b->counters);

@@ -243,6 +243,7 @@ int engine_snapshot(struct engine_target *et, struct engine_snap *s)
 	s->guard_checked = et->guard_checked;
 	s->guard_stopped = atomic_load(&et->guard_stopped);
 	s->guard_at = et->guard_at;
+	s->guard_err = et->guard_err;
 	memcpy(s->why, et->why, sizeof(s->why));
 	for (i = 0; i < PHASES; i++) {
 		s->phase_bytes[i] = et->totals[i].bytes;

@@ -217,7 +217,8 @@ struct engine_counters {
 	uint64_t bytes_written, bytes_read;
 	uint64_t phase_done;		/* bytes done in this phase */
 	unsigned io_errors, bad_units;
-	int guard_stopped;		/* the guard found data: no more writes */
+	/* the guard found data: no more writes; counts each lower find */
+	int guard_stopped;
 };
 
 /* A consistent copy of everything a target's engine knows, at one time. */
@@ -241,11 +242,13 @@ struct engine_snap {
 	uint64_t last_reached;		/* where that pass stopped */
 	/*
 	 * The guard: region bytes read and found overwritable, from 0; and
-	 * when it stopped, the device offset of the first unit that was not.
+	 * when it stopped, the device offset of the first unit that was not,
+	 * and the errno when that unit could not be read (0: it holds data).
 	 */
 	uint64_t guard_checked;
 	int guard_stopped;
 	uint64_t guard_at;
+	int guard_err;
 	char why[200];			/* why it stopped, when it did */
 	uint64_t phase_bytes[PHASES], phase_ns[PHASES];	/* over all passes */
 	struct engine_pass *passes;

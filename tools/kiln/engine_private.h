@@ -78,8 +78,9 @@ struct engine_target {
 	 * 0, and where it stopped, with the bytes it found there.
 	 */
 	uint64_t guard_checked;
-	atomic_int guard_stopped;
+	atomic_int guard_stopped;	/* times it stopped lower: 0 none */
 	uint64_t guard_at;
+	int guard_err;		/* it could not read guard_at: errno; 0 */
 	unsigned char *guard_found;
 	size_t nguard_found;
 	/* Under lock: every run of each phase, and the runs folded. */

@@ -159,7 +159,12 @@ void judge_target(const struct engine_snap *et, const struct monitor_target *mt,
 				     "MB/s average", engine_phase_name(p),
 				     mt->min[p], 100 * mt->min[p] / avg, avg);
 	}
-	if (et->guard_stopped)
+	if (et->guard_stopped && et->guard_err)
+		judge_reason(j, JUDGE_PASS, "could not be read at byte %llu "
+			     "(%s): not written past it",
+			     (unsigned long long)et->guard_at,
+			     strerror(et->guard_err));
+	else if (et->guard_stopped)
 		judge_reason(j, JUDGE_PASS, "holds data from byte %llu: not "
 			     "written past it", (unsigned long long)et->guard_at);
 	if (!j->nreasons || (j->nreasons == 1 && et->guard_stopped))

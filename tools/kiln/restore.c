@@ -309,6 +309,8 @@ static int restore_disk(const struct jsonread_node *t, struct record_disk *d,
 		s->guard_checked = jsonread_u64(g, "checked", 0);
 		s->guard_stopped = jsonread_get(g, "stopped_at") != NULL;
 		s->guard_at = jsonread_u64(g, "stopped_at", 0);
+		/* Which error is kept in words only: EIO says "not read". */
+		s->guard_err = jsonread_get(g, "error") ? EIO : 0;
 		copy_str(g, "found", d->guard_found, sizeof(d->guard_found));
 	}
 	for (i = 0; i < 4; i++) {

@@ -165,7 +165,10 @@ static void json_target(struct json *j, const struct record *r,
 		if (et->guard_stopped) {
 			json_u64(j, "stopped_at", et->guard_at);
 			json_str(j, "found", d->guard_found[0] ?
-					     d->guard_found : "unknown data");
+					     d->guard_found : et->guard_err ?
+					     "could not be read" : "unknown data");
+			if (et->guard_err)
+				json_str(j, "error", strerror(et->guard_err));
 		}
 		json_end(j);
 	}

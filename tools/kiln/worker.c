@@ -319,12 +319,13 @@ struct guarded {
 };
 
 /*
- * The guard found what it may not overwrite at s's byte k: the disk
- * writes nothing more. The lowest such unit is the one said, with the
- * bytes from it, so the burn can name them without another read.
+ * The guard found what it may not overwrite at s's byte k (or could not
+ * read it: err): the disk writes nothing more. The lowest such unit is
+ * the one said, with the bytes from it, so the burn can name them
+ * without another read.
  */
 static void guard_stop(struct worker *w, struct guarded *g, struct slot *s,
-		       uint32_t k)
+		       uint32_t k, int err)
 {
 	struct engine_target *et = w->et;
 	size_t n = s->len - k < ENGINE_GUARD_KEEP ? s->len - k :
@@ -335,15 +336,17 @@ static void guard_stop(struct worker *w, struct guarded *g, struct slot *s,
 	g->stop_lin = s->lin + k;
 	pthread_mutex_lock(&et->lock);
 	et->guard_at = s->off + k;
+	et->guard_err = err;
 	if (!et->guard_found)
 		et->guard_found = malloc(ENGINE_GUARD_KEEP);
 	et->nguard_found = 0;
-	if (et->guard_found && s->done == s->len) {
+	if (et->guard_found && !err) {
 		memcpy(et->guard_found, s->buf + k, n);
 		et->nguard_found = n;
 	}
 	pthread_mutex_unlock(&et->lock);
-	atomic_store(&et->guard_stopped, 1);
+	/* Counted: a lower one found later is said again. */
+	atomic_fetch_add(&et->guard_stopped, 1);
 }
 
 /*
@@ -401,7 +404,7 @@ static void guard_read(struct worker *w, struct guarded *g, struct slot *s)
 	/* Not bytes_read: those are the test's reads; these its guard's. */
 	g->read_ok += s->len;
 	if (k < s->len) {
-		guard_stop(w, g, s, (uint32_t)k);
+		guard_stop(w, g, s, (uint32_t)k, 0);
 		s->busy = 0;
 		return;
 	}
@@ -510,7 +513,7 @@ static int64_t run_phase(struct worker *w, int phase, uint32_t pass,
 		io_uring_for_each_cqe(&w->ring, head, cqe) {
 			int idx = (int)io_uring_cqe_get_data64(cqe);
 			struct slot *s = &w->slots[idx];
-			int res = cqe->res;
+			int res = cqe->res, err;
 			int sphase = s->stage == STAGE_GUARD ? PHASE_GUARD :
 				     phase;
 
@@ -537,10 +540,12 @@ static int64_t run_phase(struct worker *w, int phase, uint32_t pass,
 					continue;
 				}
 				/* Not read is not proven: no write there. */
+				err = res ? -res : EIO;
 				record_error(w, PHASE_GUARD, pass,
 					     s->off + s->done, s->len - s->done,
-					     res ? -res : EIO);
-				guard_stop(w, g, s, s->done & ~(UNIT_SIZE - 1u));
+					     err);
+				guard_stop(w, g, s, s->done & ~(UNIT_SIZE - 1u),
+					   err);
 				s->busy = 0;
 				continue;
 			}
