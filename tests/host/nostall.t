@@ -58,6 +58,7 @@ test_expect_success 'a hung loop device elsewhere: a file is burnt, PASS, and th
 '
 
 test_expect_success 'a hung loop device elsewhere: kiln probe of a healthy one classes it' '
+	lying "$x" hang all &&
 	ends "$x" "$KILN" probe --deadline 3 "$ok" >"$TEST_TMP/p.out" 2>&1 &&
 	{ [ "$rc" = 0 ] || { cat "$TEST_TMP/p.out"; false; }; } &&
 	grep_in "$ok: blank" "$TEST_TMP/p.out" &&
@@ -65,6 +66,7 @@ test_expect_success 'a hung loop device elsewhere: kiln probe of a healthy one c
 '
 
 test_expect_success 'a hung loop device elsewhere: kiln discover stalls no disk' '
+	lying "$x" hang all &&
 	ends "$x" "$KILN" discover --deadline 3 >"$TEST_TMP/d.out" 2>&1 &&
 	lying "$x" resume &&
 	{ [ "$rc" = 0 ] || { cat "$TEST_TMP/d.out"; false; }; } &&
