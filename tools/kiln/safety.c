@@ -33,7 +33,6 @@
 #include "json.h"
 #include "safety.h"
 #include "sysfs.h"
-#include "timing.h"
 #include "unit.h"
 
 const char *safety_class_name(int class)
@@ -215,7 +214,7 @@ static int names_device(const struct sysfs_family *fam, const char *link)
  * LOOP_GET_STATUS stats the backing file, and a file on a dead NFS server
  * or a stopped FUSE daemon would hang every disk's classing. sysfs gives
  * the backing file's path; its device and inode (for hard links and bind
- * mounts) come from a stat bounded by SAFETY_ASK_NS, left behind when it
+ * mounts) come from a stat bounded by SAFETY_ASK_MS, left behind when it
  * does not answer.
  */
 struct loop_back {
@@ -227,7 +226,11 @@ struct loop_back {
 	char path[PATH_MAX];	/* sysfs's backing_file; "" when none */
 };
 
-#define SAFETY_ASK_NS (2 * TIMING_SEC)
+/*
+ * A stat answers in microseconds; this is for a loaded machine, and short
+ * beside the shortest deadline: a target's own classing runs under it.
+ */
+#define SAFETY_ASK_MS 500
 
 /*
  * b[i] for each of the n block devices named that is a loop device with a
@@ -273,7 +276,8 @@ static void loop_backs(const struct safety_env *o, char **names, int n,
 			at[k++] = i;
 		}
 	}
-	if (k && deadline_stats(paths, k, st, err, SAFETY_ASK_NS) == 0) {
+	if (k && deadline_stats(paths, k, st, err,
+				SAFETY_ASK_MS * 1000000ull) == 0) {
 		for (i = 0; i < k; i++) {
 			struct loop_back *l = &b[at[i]];
 
@@ -370,9 +374,8 @@ static void backs_loop(const struct safety_env *o,
 			continue;
 		if (b->silent)
 			note(s, "%s does not answer (its backing file %s gave "
-			     "no answer in %llu s): compared by its path",
-			     names[i], b->path, (unsigned long long)
-			     (SAFETY_ASK_NS / TIMING_SEC));
+			     "no answer in %u ms): compared by its path",
+			     names[i], b->path, SAFETY_ASK_MS);
 		if ((d->path && !strcmp(b->path, d->path)) ||
 		    (file && b->ok && !b->rdev && b->dev == me.st_dev &&
 		     b->ino == me.st_ino)) {
