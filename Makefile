@@ -116,6 +116,7 @@ HOST_OBJS := $(filter-out $(OUT)/host/main.o,$(KILN_SRCS:tools/kiln/%.c=$(OUT)/h
 
 UNIT_TESTS := \
 	crc32c \
+	deadline \
 	folder \
 	health \
 	http \
