@@ -373,93 +373,103 @@ int deadline_stats(const char *const *paths, int n, struct stat *st,
 	return ret;
 }
 
-/* One call of a disk's, made alone in a child that shares our memory. */
+/*
+ * One call of a disk's, made alone in a vfork()ed child. What it finds
+ * goes through a shared page and not the caller's memory, so it holds as
+ * well where vfork() is a fork() (ThreadSanitizer makes it one; it also
+ * takes clone() for a fork of its own, and a CLONE_VM child then wrecks
+ * its state of the calling thread, so clone() is not used).
+ */
 struct alone {
-	int op;			/* ALONE_* */
-	int fd;
-	void *buf;
-	size_t len;
-	off_t off;
 	long ret;		/* what it returned, or -errno */
 	uint64_t ns;		/* how long it took */
+	unsigned char buf[] __attribute__((aligned(4096)));
 };
 
 enum { ALONE_PREAD, ALONE_FDATASYNC };
 
-#define ALONE_STACK (64u << 10)
-
-/*
- * The child: on the caller's memory, with the caller's thread suspended,
- * so only system calls, no sanitizer's bookkeeping (it is no thread the
- * sanitizers know of), and no descriptor but the disk's.
- */
-__attribute__((no_sanitize("address", "thread", "undefined")))
-static int alone_child(void *arg)
+/* The child: system calls only, on memory the caller may share. */
+__attribute__((noreturn, no_sanitize("address", "thread", "undefined")))
+static void alone_child(struct alone *a, int op, int fd, size_t len, off_t off)
 {
-	struct alone *a = arg;
 	struct timespec t0, t1;
 	long r;
 
-	close_all_but(a->fd);
+	close_all_but(fd);
 	syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &t0);
-	if (a->op == ALONE_PREAD)
-		r = syscall(SYS_pread64, a->fd, a->buf, a->len, a->off);
+	if (op == ALONE_PREAD)
+		r = syscall(SYS_pread64, fd, a->buf, len, off);
 	else
-		r = syscall(SYS_fdatasync, a->fd);
+		r = syscall(SYS_fdatasync, fd);
 	a->ret = r < 0 ? -errno : r;
 	syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &t1);
 	a->ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * TIMING_SEC +
 		(uint64_t)t1.tv_nsec - (uint64_t)t0.tv_nsec;
-	return 0;
+	syscall(SYS_exit, 0);
+	for (;;)
+		;
 }
 
-static long alone(struct alone *a)
+/*
+ * vfork(): the child shares our memory (nothing of the pinned buffers is
+ * copied) and has its own descriptor table; this thread waits for it
+ * killably, so a process exit takes this thread and leaves the child in
+ * the disk's sleep. No handler of ours may run in the child: signals are
+ * blocked across it.
+ */
+static pid_t alone_start(struct alone *a, int op, int fd, size_t len,
+			 off_t off)
 {
 	sigset_t all, old;
-	void *stack;
 	pid_t pid;
-	int status;
 
-	stack = mmap(NULL, ALONE_STACK, PROT_READ | PROT_WRITE,
-		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-	if (stack == MAP_FAILED)
-		return -ENOMEM;
-	a->ret = -EIO;
-	/* No handler of ours may run in the child: it would run on our data. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
-	/*
-	 * CLONE_VM without CLONE_FILES: our memory, its own descriptors.
-	 * CLONE_VFORK: this thread waits for it, killably (a process exit
-	 * takes this thread; the child is left in the disk's sleep).
-	 */
-	pid = clone(alone_child, (char *)stack + ALONE_STACK,
-		    CLONE_VM | CLONE_VFORK | SIGCHLD, a);
+	pid = vfork();
+	if (pid == 0)
+		alone_child(a, op, fd, len, off);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return pid;
+}
+
+static long alone(int op, int fd, size_t len, off_t off, void *buf,
+		  uint64_t *ns)
+{
+	size_t size = (sizeof(struct alone) + len + 4095) & ~(size_t)4095;
+	struct alone *a;
+	pid_t pid;
+	int status;
+	long ret;
+
+	a = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (a == MAP_FAILED)
+		return -ENOMEM;
+	a->ret = -EIO;
+	a->ns = 0;
+	pid = alone_start(a, op, fd, len, off);
 	if (pid < 0) {
-		a->ret = -errno;
+		ret = -errno;
 	} else {
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 			;
+		ret = a->ret;
+		if (ret > 0 && buf)
+			memcpy(buf, a->buf, (size_t)ret);
+		if (ns)
+			*ns = a->ns;
 	}
-	munmap(stack, ALONE_STACK);
-	return a->ret;
+	munmap(a, size);
+	return ret;
 }
 
 ssize_t deadline_pread(int fd, void *buf, size_t len, off_t off,
 		       uint64_t *ns)
 {
-	struct alone a = { ALONE_PREAD, fd, buf, len, off, 0, 0 };
-	ssize_t ret = (ssize_t)alone(&a);
-
-	if (ns)
-		*ns = a.ns;
-	return ret;
+	return (ssize_t)alone(ALONE_PREAD, fd, len, off, buf, ns);
 }
 
 int deadline_fdatasync(int fd)
 {
-	struct alone a = { ALONE_FDATASYNC, fd, NULL, 0, 0, 0, 0 };
-
-	return (int)alone(&a);
+	return (int)alone(ALONE_FDATASYNC, fd, 0, 0, NULL, NULL);
 }
