@@ -27,6 +27,8 @@ struct item {
 	int fd;
 	int value;
 	pid_t pid;
+	pid_t kiln;		/* the test's own pid */
+	int ours;		/* deadline_ours() of it, in the child */
 };
 
 static void work(void *arg)
@@ -39,6 +41,7 @@ static void work(void *arg)
 	it->fd = open(path, O_RDONLY | O_CLOEXEC);
 	it->value = 42 + it->hang;
 	it->pid = getpid();
+	it->ours = deadline_ours(it->kiln) && deadline_ours(getpid());
 }
 
 int main(void)
@@ -54,12 +57,13 @@ int main(void)
 	char text[16] = { 0 };
 	uint64_t ns = 0;
 
-	tap_plan(13);
+	tap_plan(15);
 	fd = mkstemp(path);
 	if (fd < 0 || write(fd, "kiln, apart", 11) != 11)
 		tap_bail("cannot make %s", path);
 	fstat(fd, &mine);
 
+	items[0].kiln = items[1].kiln = items[2].kiln = getpid();
 	ret = deadline_apart(work, items, sizeof(items[0]), 3,
 			     (long)offsetof(struct item, fd), 300 * MS, done);
 	tap_ok(ret == 0, "deadline_apart ran them");
@@ -77,6 +81,9 @@ int main(void)
 	tap_ok(items[2].fd >= 0 && items[2].fd != items[0].fd &&
 	       (fcntl(items[2].fd, F_GETFD) & FD_CLOEXEC),
 	       "each its own, close-on-exec");
+	tap_ok(items[0].ours && items[2].ours,
+	       "in a child, kiln and the child itself are kiln's own");
+	tap_ok(!deadline_ours(1), "init is not");
 	close(items[0].fd);
 	close(items[2].fd);
 

@@ -141,6 +141,15 @@ int deadline_each(void (*fn)(void *item), void *items, size_t size, int n,
 	return ret;
 }
 
+/*
+ * The kiln whose children these are (set once, inherited by them), and
+ * the pids of the children of the batch under way, each written by the
+ * child itself before it opens anything, in memory they all share.
+ */
+static pid_t caller;
+static pid_t *batch;
+static int nbatch;
+
 #ifndef SYS_close_range
 #define SYS_close_range 436
 #endif
@@ -169,7 +178,7 @@ static void close_all_but(int keep)
  */
 __attribute__((noreturn))
 static void apart_child(void (*fn)(void *item), void *item, long fd_at,
-			int sock)
+			int sock, int index)
 {
 	char byte = 1, ctl[CMSG_SPACE(sizeof(int))];
 	struct iovec iov = { &byte, 1 };
@@ -180,6 +189,7 @@ static void apart_child(void (*fn)(void *item), void *item, long fd_at,
 	/* The middle child ends at once, so the caller reaps it at once. */
 	if (fork() != 0)
 		_exit(0);
+	__atomic_store_n(&batch[index], getpid(), __ATOMIC_RELEASE);
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, NULL);
 	/* Nothing of the caller's held open: a hung child keeps no pipe. */
@@ -246,29 +256,48 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * TIMING_SEC + (uint64_t)ts.tv_nsec;
 }
 
+
+int deadline_ours(pid_t pid)
+{
+	int i;
+
+	if (pid == getpid() || pid == (caller ? caller : getpid()))
+		return 1;
+	for (i = 0; i < nbatch; i++)
+		if (__atomic_load_n(&batch[i], __ATOMIC_ACQUIRE) == pid)
+			return 1;
+	return 0;
+}
+
 int deadline_apart(void (*fn)(void *item), void *items, size_t size, int n,
 		   long fd_at, uint64_t timeout_ns, int *done)
 {
-	size_t len = (size_t)n * size;
+	size_t len = (size_t)n * size, pids = (size_t)n * sizeof(pid_t);
 	uint64_t end = now_ns() + timeout_ns;
+	pid_t *outer = batch;
+	int i, left = 0, ret = 0, nouter = nbatch;
 	struct pollfd *p;
 	unsigned char *shared;
-	int i, left = 0, ret = 0;
 
 	memset(done, 0, (size_t)n * sizeof(*done));
 	if (n <= 0)
 		return 0;
 	/* Shared with the children, so what fn leaves comes back. */
-	shared = mmap(NULL, len, PROT_READ | PROT_WRITE,
+	shared = mmap(NULL, len + pids, PROT_READ | PROT_WRITE,
 		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	p = calloc((size_t)n, sizeof(*p));
 	if (shared == MAP_FAILED || !p) {
 		if (shared != MAP_FAILED)
-			munmap(shared, len);
+			munmap(shared, len + pids);
 		free(p);
 		return -ENOMEM;
 	}
 	memcpy(shared, items, len);
+	if (!caller)
+		caller = getpid();
+	/* pid_t after the items: len is a multiple of the items' alignment. */
+	batch = (pid_t *)(shared + len);
+	nbatch = n;
 	for (i = 0; i < n; i++) {
 		int sv[2], status;
 		pid_t pid;
@@ -281,7 +310,7 @@ int deadline_apart(void (*fn)(void *item), void *items, size_t size, int n,
 		pid = fork();
 		if (pid == 0)
 			apart_child(fn, shared + (size_t)i * size, fd_at,
-				    sv[1]);
+				    sv[1], i);
 		close(sv[1]);
 		if (pid < 0) {
 			ret = -errno;
@@ -296,7 +325,9 @@ int deadline_apart(void (*fn)(void *item), void *items, size_t size, int n,
 	}
 	/* None started: none ran. Some did: wait for those. */
 	if (ret && !left) {
-		munmap(shared, len);
+		batch = outer;
+		nbatch = nouter;
+		munmap(shared, len + pids);
 		free(p);
 		return ret;
 	}
@@ -332,7 +363,9 @@ int deadline_apart(void (*fn)(void *item), void *items, size_t size, int n,
 	for (i = 0; i < n; i++)
 		if (p[i].fd >= 0)
 			close(p[i].fd);
-	munmap(shared, len);
+	batch = outer;
+	nbatch = nouter;
+	munmap(shared, len + pids);
 	free(p);
 	return 0;
 }

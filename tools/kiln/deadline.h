@@ -42,6 +42,13 @@ int deadline_apart(void (*fn)(void *item), void *items, size_t size, int n,
 		   long fd_at, uint64_t timeout_ns, int *done);
 
 /*
+ * Whether pid is kiln itself: this process, the kiln whose child it is,
+ * or another child of the same deadline_apart() (another target being
+ * opened). What they hold open is kiln's own, not another process's.
+ */
+int deadline_ours(pid_t pid);
+
+/*
  * stat() of paths that may be on a filesystem that hangs (a dead NFS
  * server, a FUSE daemon that stopped), all at once: err[i] is 0 (st[i]
  * holds the answer), -errno, or -ETIMEDOUT when it gave no answer in

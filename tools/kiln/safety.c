@@ -487,7 +487,7 @@ static int openers(const struct safety_env *o, const struct safety_subject *d,
 	struct dirent *p, *e;
 	struct mounts ms = { 0 };
 	struct stat me;
-	int n = 0, self = getpid(), file = 0;
+	int n = 0, file = 0;
 
 	/* A file: also by its device and inode (a hard link, a bind mount). */
 	if (!fam && d->fd >= 0 && fstat(d->fd, &me) == 0 &&
@@ -503,7 +503,8 @@ static int openers(const struct safety_env *o, const struct safety_subject *d,
 	while ((p = readdir(proc)) && n < MAX_OPENERS) {
 		int pid = atoi(p->d_name), k = -1;
 
-		if (pid <= 0 || pid == self)
+		/* kiln itself, or its child opening another target */
+		if (pid <= 0 || deadline_ours(pid))
 			continue;
 		snprintf(fds, sizeof(fds), "%s/%d/fd", o->procroot, pid);
 		fd = opendir(fds);
