@@ -47,6 +47,7 @@ KILN_SRCS := \
 	tools/kiln/fleet_read.c \
 	tools/kiln/folder.c \
 	tools/kiln/gate.c \
+	tools/kiln/guard.c \
 	tools/kiln/health.c \
 	tools/kiln/http.c \
 	tools/kiln/http_url.c \
@@ -64,6 +65,7 @@ KILN_SRCS := \
 	tools/kiln/links.c \
 	tools/kiln/machine.c \
 	tools/kiln/main.c \
+	tools/kiln/memplan.c \
 	tools/kiln/metrics.c \
 	tools/kiln/monitor.c \
 	tools/kiln/netcheck.c \
@@ -115,9 +117,11 @@ KILN_OBJS := $(KILN_SRCS:tools/kiln/%.c=$(OUT)/musl/%.o)
 HOST_OBJS := $(filter-out $(OUT)/host/main.o,$(KILN_SRCS:tools/kiln/%.c=$(OUT)/host/%.o))
 
 UNIT_TESTS := \
+	bounded \
 	crc32c \
 	deadline \
 	folder \
+	guard \
 	health \
 	http \
 	jsonread \
@@ -125,6 +129,8 @@ UNIT_TESTS := \
 	kmsg \
 	latency \
 	links \
+	machine \
+	memplan \
 	monitor \
 	metrics \
 	netcheck \
@@ -243,11 +249,44 @@ $(LYINGDISK): tests/lib/lyingdisk.c | $(DEPS_STAMP)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(HOST_CC) $(CFLAGS) $(SANITIZE) -o $@ $< $(FUSE_FLAGS) -lpthread
 
+# What the host tests run: the tester, its ASan and TSan builds, the
+# lying disk and the small drivers of single parts.
+HOST_NEEDS := $(OUT)/kiln $(HOST_TOOLS) $(ASAN_KILN) $(TSAN_KILN) $(LYINGDISK)
+# prove, each file under runone.sh's timeout, then the slowest files.
+CHECK := sh tests/lib/check.sh
+
 # The e2e tests boot the ramboot and the boot media in QEMU: check
 # builds them too.
-check: $(OUT)/kiln $(UNIT_BINS) $(HOST_TOOLS) $(ASAN_KILN) $(TSAN_KILN) \
-		$(LYINGDISK) image | $(DEPS_STAMP)
-	prove -r tests/
+check: $(UNIT_BINS) $(HOST_NEEDS) image | $(DEPS_STAMP)
+	$(CHECK) -r tests/
+
+# One area at a time; none builds the image unless its tests boot it.
+check-unit: $(UNIT_BINS) | $(DEPS_STAMP)
+	$(CHECK) tests/unit/
+
+check-host: $(HOST_NEEDS) | $(DEPS_STAMP)
+	$(CHECK) tests/host/
+
+check-e2e: $(OUT)/kiln image | $(DEPS_STAMP)
+	$(CHECK) tests/e2e/
+
+# One file, verbose: make test T=tests/host/guard.t [ARGS='-i --run=1-3'].
+# It builds what that file's area needs: a unit test its own binary.
+TEST_NEEDS = $(if $(findstring /unit/,$(T)),$(OUT)/tests/$(basename $(notdir $(T))),\
+	$(if $(findstring /e2e/,$(T)),$(OUT)/kiln image,$(HOST_NEEDS)))
+test: $(TEST_NEEDS) | $(DEPS_STAMP)
+	@[ -n "$(T)" ] || { echo "make test: name the file: make test T=tests/host/guard.t" >&2; exit 2; }
+	prove -v -e 'sh tests/lib/runone.sh' $(T) :: $(ARGS)
+
+# The libFuzzer target of kiln's JSON reader (tests/fuzz/jsonread.c says
+# how to run it); not part of check.
+FUZZ := $(OUT)/fuzz-jsonread
+fuzz: $(FUZZ)
+$(FUZZ): tests/fuzz/jsonread.c $(wildcard tools/kiln/jsonread*.c tools/kiln/jsonread*.h)
+	$(call quiet,FUZZCC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE \
+		-Itools/kiln tests/fuzz/jsonread.c tools/kiln/jsonread*.c -o $@
 
 # The ramboot: Debian's kernel (fetched and unpacked, never installed)
 # and kiln's initramfs; scripts/kernel.sh caches the .deb in cache/.
@@ -282,7 +321,8 @@ clean:
 	rm -rf $(OUT)/musl $(OUT)/host $(OUT)/tsan $(OUT)/tests $(OUT)/kiln \
 		$(MUSL_INC)
 
-.PHONY: all bench check clean deps image lab lab-host ramboot
+.PHONY: all bench check check-e2e check-host check-unit clean deps fuzz image \
+	lab lab-host ramboot test
 .DELETE_ON_ERROR:
 .SECONDARY:
 

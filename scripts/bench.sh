@@ -2,7 +2,9 @@
 # make bench: kiln against fio on the same four loop devices over files in
 # /dev/shm, in one run, as ratios (this machine is noisy: only ratios taken
 # in one run compare). Both with verification (CRC32C) and without.
-# BENCH_SIZE (2G) per device, BENCH_BS (1M), BENCH_QD (8). Needs root.
+# BENCH_SIZE (2G) per device, BENCH_BS (1M), BENCH_QD (8). Then the
+# guarded write against a consented one, on two loop devices of
+# BENCH_GUARD_SIZE (1G) over files in BENCH_DISK_DIR (/var/tmp). Needs root.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,9 +23,12 @@ cleanup () {
 	done
 	rm -f /dev/shm/kiln-bench-*.img
 	rm -rf "$tmp"
+	[ -z "${gdir:-}" ] || rm -rf "$gdir"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+# kiln burn keeps each run's folder under ./kiln-results: here, not the tree.
+cd "$tmp"
 
 set --
 for i in 0 1 2 3; do
@@ -79,6 +84,37 @@ measure kiln_r "$kiln" burn --mode read --bs "$bs" --qd "$qd" --json "$@"
 measure fio_w fio $common --rw=write $(fio_jobs "$@")
 # shellcheck disable=SC2046
 measure fio_r fio $common --rw=read $(fio_jobs "$@")
+
+# The guarded write's cost: a first pass that reads each span before it
+# writes it, against the same pass with consent, on two loop devices over
+# files on the machine's disk (over /dev/shm a read costs nothing, so the
+# ratio would say nothing). The files are new each time: blank, so the
+# pass without consent is guarded.
+gdir=$(mktemp -d "${BENCH_DISK_DIR:-/var/tmp}/kiln-bench.XXXXXX")
+gsize=${BENCH_GUARD_SIZE:-1G}
+guard_loops () {
+	for d in $gloops; do
+		losetup -d "$d" 2>/dev/null || true
+	done
+	gloops=""
+	rm -f "$gdir"/*.img
+	for i in 0 1; do
+		fallocate -l "$gsize" "$gdir/$i.img"
+		gloops="$gloops $(losetup -f --show --direct-io=on "$gdir/$i.img")"
+	done
+	loops="$loops $gloops"
+}
+gloops=""
+guard_loops
+# shellcheck disable=SC2086
+measure kiln_guarded "$kiln" burn --mode write --bs "$bs" --qd "$qd" --json $gloops
+guard_loops
+# shellcheck disable=SC2086
+measure kiln_consented "$kiln" burn --destroy-data --mode write --bs "$bs" --qd "$qd" --json $gloops
+for d in $gloops; do
+	losetup -d "$d" 2>/dev/null || true
+done
+rm -rf "$gdir"
 
 python3 - "$tmp" "$size" <<'PY'
 import json, sys
@@ -144,6 +180,18 @@ print(f"kiln everything on / default rate:  "
       f"(aim >= 0.98: signals every 1 s)")
 print(f"fio verify: write at {f[1] / fu[1]:.0%} of its unverified write, "
       f"verify at {f[2] / fu[2]:.0%} of its read")
+gw, gc = cpu("kiln_guarded")
+cw, cc = cpu("kiln_consented")
+for name in ("kiln_guarded", "kiln_consented"):
+    d = json.load(open(f"{tmp}/{name}.out"))
+    assert d["verdict"] == "PASS", f"{name}: {d['verdict']}"
+g = json.load(open(f"{tmp}/kiln_guarded.out"))
+assert all(t["guard"]["checked"] == t["region"][0]["length"]
+           for t in g["targets"]), "the guard did not read every byte"
+print(f"guarded/consented first pass, time: {gw / cw:5.2f}  "
+      f"(2 loop devices on the machine's disk; about 2 where reads and "
+      f"writes share one disk)")
+print(f"guarded/consented first pass, CPU:  {gc / cc:5.2f}")
 PY
 
 # The fleet page over a lab's worth of run folders.

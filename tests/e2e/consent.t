@@ -3,7 +3,9 @@
 # holding a GPT and two ext4 filesystems, and one with ext4 at 1 MiB and no
 # partition table, come out of a default kiln run byte for byte unchanged
 # (tested read-only); a write-protected disk is tested read-only with a
-# note; the blank disk is burnt.
+# note; the blank disk is burnt. A disk whose ext4 at 17 MiB lies between
+# the samples is classed blank, and the guarded write stops at it: the
+# filesystem comes out whole and the run goes on (exit 0).
 . "$(dirname "$0")/../lib/e2e.sh"
 
 M=1048576
@@ -15,9 +17,16 @@ for start in $(sfdisk -d "$lab_dir/wiped.img" | sed -n 's/.*start= *\([0-9]*\),.
 done
 wipefs -q -a -f "$lab_dir/wiped.img"
 mkfs.ext4 -q -F -E offset=$M "$lab_dir/ext1m.img" 48M
+truncate -s 256M "$lab_dir/ext17m.img"
+mkdir "$TEST_TMP/content"
+head -c 300000 /dev/urandom >"$TEST_TMP/content/precious"
+precious_sum=$(sha256sum <"$TEST_TMP/content/precious")
+mkfs.ext4 -q -F -E offset=$((17 * M)) -d "$TEST_TMP/content" \
+	"$lab_dir/ext17m.img" 8M
 lab_disk ahci wiped 64 KILN-WIPED
 lab_disk vscsi ext1m 64 KILN-EXT1M
 lab_disk vscsi blank 32 KILN-BLANK
+lab_disk ahci ext17m 256 KILN-EXT17M
 lab_readonly ro
 lab_disk vscsi ro 32 KILN-RO
 lab_stick ""
@@ -27,6 +36,11 @@ ext1m_sum=$(sha256sum <"$lab_dir/ext1m.img")
 t () {
 	result "[t[\"$2\"] for t in d[\"targets\"] if t[\"serial\"] == \"$1\"][0]"
 }
+
+test_expect_success 'setup: ext4 at 17 MiB lies between the samples: blank' '
+	"$KILN" probe "$lab_dir/ext17m.img" >"$TEST_TMP/probe" &&
+	grep_in "blank" "$TEST_TMP/probe"
+'
 
 test_expect_success 'a default kiln run (setup: wipefs, ext4 at 1 MiB, ro, blank)' '
 	boot one "" &&
@@ -54,6 +68,18 @@ test_expect_success 'the blank disk is burnt' '
 	[ "$(t KILN-BLANK mode)" = write-verify ] &&
 	[ "$(t KILN-BLANK bytes_written)" = $((32 * M)) ] &&
 	[ "$(t KILN-BLANK verdict)" = PASS ]
+'
+
+test_expect_success 'ext4 at 17 MiB: the guard stops there, the filesystem is whole' '
+	[ "$(t KILN-EXT17M class)" = blank ] &&
+	[ "$(result "[t for t in d[\"targets\"] if t[\"serial\"] == \"KILN-EXT17M\"][0][\"guard\"][\"stopped_at\"]")" = $((17 * M)) ] &&
+	t KILN-EXT17M reasons | grep -q "holds data from byte $((17 * M)): not written past it" &&
+	[ "$(t KILN-EXT17M verdict)" = PASS ] &&
+	dd if="$lab_dir/ext17m.img" of="$TEST_TMP/fs.img" bs=1M skip=17 count=8 \
+		status=none &&
+	e2fsck -fn "$TEST_TMP/fs.img" &&
+	[ "$(debugfs -R "cat /precious" "$TEST_TMP/fs.img" 2>/dev/null |
+		sha256sum)" = "$precious_sum" ]
 '
 
 e2e_done

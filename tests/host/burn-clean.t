@@ -19,7 +19,7 @@ test_expect_success 'four loop devices: write-verify passes on all' '
 
 test_expect_success 'result.json holds every target, all bytes verified' '
 	r="$TEST_TMP/run/result.json" &&
-	[ "$(json_get "$r" "d[\"schema_version\"]")" = 2 ] &&
+	[ "$(json_get "$r" "d[\"schema_version\"]")" = 3 ] &&
 	[ "$(json_get "$r" "d[\"state\"]")" = complete ] &&
 	[ "$(json_get "$r" "d[\"verdict\"]")" = PASS ] &&
 	[ "$(json_get "$r" "len(d[\"targets\"])")" = 4 ] &&
@@ -77,12 +77,12 @@ test_expect_success 'a quick span tests start, middle and end only' '
 	[ "$(json_get "$TEST_TMP/q.json" "d[\"targets\"][0][\"bytes_read\"]")" = 3145728 ]
 '
 
-test_expect_success 'a non-rotational disk is capped at 2 writes, then verifies' '
+test_expect_success 'a non-rotational disk is capped at 2 writes, then verifies (the first guarded)' '
 	"$KILN" burn --passes 3 --json "$d2" >"$TEST_TMP/c.json" 2>"$TEST_TMP/c.err" &&
 	grep_in "at most 2 whole-disk writes" "$TEST_TMP/c.err" &&
 	[ "$(json_get "$TEST_TMP/c.json" "d[\"targets\"][0][\"region_writes\"]")" = 2 ] &&
 	[ "$(json_get "$TEST_TMP/c.json" "\" \".join(p[\"phase\"] for p in d[\"targets\"][0][\"passes\"])")" = \
-		"write flush verify write flush verify verify" ]
+		"guard write flush verify write flush verify verify" ]
 '
 
 test_expect_success '--duration repeats passes until the time is up' '

@@ -41,7 +41,7 @@ test_expect_success 'ext4 on a device: --destroy-data 0 is refused, nothing made
 	cd "$TEST_TMP" && refused "ext2/3/4 filesystem at byte 1080" \
 		burn --destroy-data 0 --size 1M "$e" && [ ! -e 0 ] &&
 	refused "ext2/3/4" burn --destroy-data=no "$e" &&
-	cd "$TOP" && [ "$(sha "$e")" = "$s" ]
+	cd "$TEST_TMP" && [ "$(sha "$e")" = "$s" ]
 '
 
 test_expect_success 'a GPT disk with two ext4 partitions, after wipefs -a' '

@@ -85,7 +85,7 @@ test_expect_success 'a file: --destroy-data 0, no and --json 0 are no consent, n
 			return 1
 		[ ! -e 0 ] && [ ! -e no ] && [ ! -e off ] && [ ! -e false ] || return 1
 	done &&
-	cd "$TOP" && [ "$(sha "$TEST_TMP/data.img")" = "$s" ]
+	cd "$TEST_TMP" && [ "$(sha "$TEST_TMP/data.img")" = "$s" ]
 '
 
 test_expect_success 'a mistyped device is never created under /dev' '
@@ -237,6 +237,36 @@ test_expect_success 'checkpoints keep to their period' '
 test_expect_success 'a quick span too small for three pieces is refused' '
 	{ "$KILN" burn --span quick:4k "$TEST_TMP/i.img" 2>"$TEST_TMP/e"; test $? = 2; } &&
 	grep_in "three pieces" "$TEST_TMP/e"
+'
+
+# odd_names RESULT DIR: result.json is UTF-8 JSON, and names its two
+# targets as other readers see them: DIR/\xff.img (the byte 0xff, escaped
+# as the text \xff) and DIR/ÿ.img (U+00FF, as it is).
+cat >"$TEST_TMP/odd_names.py" <<'PY'
+import json, sys
+d = json.loads(open(sys.argv[1], "rb").read().decode("utf-8", "strict"))
+paths = sorted(t["path"] for t in d["targets"])
+want = sorted([sys.argv[2] + "/\\xff.img", sys.argv[2] + "/\u00ff.img"])
+assert paths == want, (paths, want)
+ids = [t["identity"] for t in d["targets"]]
+assert any(i.endswith("/\\xff.img") for i in ids), ids
+assert any(i.endswith("/\u00ff.img") for i in ids), ids
+PY
+
+test_expect_success 'a name with a byte that is not UTF-8: \xNN in result.json, found again' '
+	mkdir "$TEST_TMP/odd" &&
+	odd="$TEST_TMP/odd/$(printf "\377").img" &&
+	utf="$TEST_TMP/odd/$(printf "\303\277").img" &&
+	"$KILN" burn --mode write --size 4M --out "$TEST_TMP/ow" "$odd" "$utf" \
+		>"$TEST_TMP/ow.out" 2>&1 &&
+	python3 "$TEST_TMP/odd_names.py" "$TEST_TMP/ow/result.json" "$TEST_TMP/odd" &&
+	"$KILN" burn --mode verify --from "$TEST_TMP/ow" --out "$TEST_TMP/ov" \
+		>"$TEST_TMP/ov.out" 2>&1 &&
+	python3 "$TEST_TMP/odd_names.py" "$TEST_TMP/ov/result.json" "$TEST_TMP/odd" &&
+	[ "$(json_get "$TEST_TMP/ov/result.json" "d[\"verdict\"]")" = PASS ] &&
+	"$KILN" burn --mode verify --from "$TEST_TMP/ow" --out "$TEST_TMP/ov1" \
+		"$odd" >"$TEST_TMP/ov1.out" 2>&1 &&
+	[ "$(json_get "$TEST_TMP/ov1/result.json" "d[\"verdict\"]")" = PASS ]
 '
 
 test_done

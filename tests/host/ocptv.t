@@ -60,7 +60,7 @@ test_expect_success 'runs made by hand: every line holds to the schemas' '
 	done &&
 	check mixed.jsonl warned.jsonl interrupted.jsonl nothing.jsonl \
 		broken.jsonl machine.jsonl --running running.jsonl &&
-	cd "$TOP"
+	cd "$TEST_TMP"
 '
 
 # kiln burn DIR ARGS...: a run into the folder DIR; its exit in $code.

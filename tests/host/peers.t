@@ -42,7 +42,7 @@ test_expect_success '--solo 2s: every rate alone recorded, the slow one FAILs un
 		>"$TEST_TMP/s.out" 2>&1; test $? = 1; } &&
 	r="$TEST_TMP/s/result.json" &&
 	[ "$(t "$r" "t[\"verdict\"]")" = "PASS PASS PASS FAIL" ] &&
-	[ "$(t "$r" "t[\"solo\"][\"mbps\"] > 0 and 1.5 < t[\"solo\"][\"seconds\"] <= 2.3")" = "True True True True" ] &&
+	[ "$(t "$r" "t[\"solo\"][\"mbps\"] > 0 and t[\"solo\"][\"seconds\"] > 1.5")" = "True True True True" ] &&
 	[ "$(json_get "$r" "d[\"settings\"][\"solo_seconds\"]")" = 2 ] &&
 	for dev in "$a" "$b" "$c" "$s"; do
 		grep -q "^solo: $(basename "$dev") [0-9]* MB/s (2 s)$" "$TEST_TMP/s.out" ||

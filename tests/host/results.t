@@ -63,10 +63,12 @@ test_expect_success 'kill -9 on a full medium leaves a good checkpoint' '
 	PY
 '
 
-test_expect_success '--json with nowhere to go: said, exit 3, never 0' '
-	{ "$KILN" burn --json --size 4M "$TEST_TMP/j.img" >/dev/full 2>"$TEST_TMP/e"
-	  test $? = 3; } &&
-	grep_in "cannot write the results to standard output: No space left" "$TEST_TMP/e" &&
+test_expect_success '--json that cannot be written: said, and the results are in the run folder' '
+	mkdir "$TEST_TMP/jd" && cd "$TEST_TMP/jd" &&
+	"$KILN" burn --json --size 4M "$TEST_TMP/j.img" >/dev/full 2>"$TEST_TMP/e" &&
+	cd "$TEST_TMP" &&
+	grep_in "cannot write the results to standard output: No space left on device; they are in ./kiln-results/" "$TEST_TMP/e" &&
+	[ "$(find "$TEST_TMP/jd/kiln-results" -name result.json | wc -l)" = 1 ] &&
 	"$KILN" burn --json --out "$TEST_TMP/jo" --size 4M "$TEST_TMP/j.img" \
 		>/dev/full 2>"$TEST_TMP/e" &&
 	grep_in "standard output: No space left on device; they are in $TEST_TMP/jo" "$TEST_TMP/e" &&

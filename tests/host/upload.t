@@ -37,13 +37,13 @@ port=$nginx_port
 SRV="$TEST_TMP/srv/kiln"
 
 fake_pids=""
-for mode in silent close 500 half dav409; do
+for mode in silent close 500 half early201 early413 dav409; do
 	python3 "$TOP/tests/lib/httpfake.py" "$mode" "$TEST_TMP/$mode.port" \
 		"$TEST_TMP/dav" &
 	fake_pids="$fake_pids $!"
 done
 test_at_exit 'kill $fake_pids'
-for mode in silent close 500 half dav409; do
+for mode in silent close 500 half early201 early413 dav409; do
 	wait_for "" "$TEST_TMP/$mode.port" || test_bail "httpfake $mode did not start"
 done
 fake () {
@@ -126,6 +126,29 @@ test_expect_success 'a server that stops reading halfway through a body: the sen
 	[ "$code" = 1 ] &&
 	grep_in "status 0: timed out after 2 s sending: " "$out" &&
 	grep_in " of 33554432 body bytes sent" "$out"
+'
+
+test_expect_success 'a 201 that comes before the body went: not arrived, said, retried, lost' '
+	put "$(fake early201)/x" big.bin &&
+	[ "$code" = 1 ] &&
+	grep_in "status 201: HTTP 201 Created came after only " "$out" &&
+	grep_in " of 33554432 body bytes were sent: not taken as arrived" "$out" &&
+	put -u -w 2500 -f 500 "$(fake early201)/k" M R "checkpoint-a.json@big.bin" &&
+	[ "$code" = 1 ] &&
+	! grep -qF "arrived (HTTP" "$out" &&
+	grep_in "checkpoint-a.json to $(fake early201)/k/M/R/: HTTP 201 Created came after only " "$out" &&
+	grep_in "body bytes were sent: not taken as arrived, retrying in 1 s" "$out" &&
+	grep_in "lost checkpoint-a.json: HTTP 201 Created came after only " "$out"
+'
+
+test_expect_success 'a 413 before the body went: a failed upload, said with its status' '
+	put "$(fake early413)/x" big.bin &&
+	[ "$code" = 1 ] &&
+	grep_in "status 413: HTTP 413 Request Entity Too Large" "$out" &&
+	put -u -w 2500 -f 500 "$(fake early413)/k" M R "checkpoint-a.json@big.bin" &&
+	[ "$code" = 1 ] &&
+	grep_in "checkpoint-a.json to $(fake early413)/k/M/R/: HTTP 413 Request Entity Too Large" "$out" &&
+	grep_in "lost checkpoint-a.json: HTTP 413 Request Entity Too Large" "$out"
 '
 
 test_expect_success 'a server that hangs up at once: said' '

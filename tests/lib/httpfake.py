@@ -7,6 +7,11 @@
 #   500     reads the request, answers 500 Internal Server Error
 #   half    reads the head and half the body, then neither reads nor
 #           answers (a small receive buffer, so the sender stalls)
+#   early201, early413
+#           answer 201 Created (or 413 Request Entity Too Large) as soon
+#           as the head is read, before any of the body, then read and
+#           drop the rest (a small receive buffer, so the sender cannot
+#           have sent it all before the answer comes)
 #   dav409  a strict WebDAV server (Apache's mod_dav, RFC 4918 9.7.1):
 #           a PUT into a folder that does not exist is 409 Conflict;
 #           MKCOL makes one folder (405 when it exists); files go to DIR
@@ -88,6 +93,17 @@ def serve(conn):
         read_body(conn, rest, length // 2)
         held.append(conn)
         return
+    if mode.startswith("early"):
+        status = {"early201": "201 Created",
+                  "early413": "413 Request Entity Too Large"}[mode]
+        answer(conn, status, b"answered before the body\n")
+        try:
+            while conn.recv(65536):
+                pass
+        except OSError:
+            pass
+        conn.close()
+        return
     body = read_body(conn, rest, length)
     if mode == "500":
         answer(conn, "500 Internal Server Error", b"disk full\n")
@@ -99,7 +115,7 @@ def serve(conn):
 def main():
     s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    if mode == "half":
+    if mode == "half" or mode.startswith("early"):
         # Inherited by accepted sockets: the sender fills it soon.
         s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     s.bind(("127.0.0.1", 0))

@@ -9,6 +9,36 @@
 # The commands run in this shell (so setup can set variables), chained with
 # && as in git's tests: the test passes when the chain does. Their output is
 # kept in a log that is shown, commented, when they fail.
+#
+# Options, as git's t/README has them (prove passes them after ::, e.g.
+# prove -v tests/host/guard.t :: -v -i, or run the file: sh FILE -v):
+#	-v, --verbose	show every test's output, not only a failure's
+#	-x, --trace	trace each test's commands (set -x) into its output
+#	-i, --immediate	stop at the first test that fails
+#	--run=LIST	run only these tests (1,3-5); the rest say "# SKIP"
+#			(a test that sets up for a later one must be named too)
+
+# A test runs in its TEST_TMP, so what a command leaves in its working
+# folder (kiln burn's ./kiln-results without --out) never lands in the
+# tree. Run again by its absolute path first: the libraries it sources
+# after this one are found from $0.
+case $0 in
+/*) ;;
+*) exec /bin/sh "$PWD/$0" "$@" ;;
+esac
+
+test_verbose=
+test_trace=
+test_immediate=
+test_run=
+for test_arg in "$@"; do
+	case $test_arg in
+	-v | --verbose) test_verbose=1 ;;
+	-x | --trace) test_trace=1 ;;
+	-i | --immediate) test_immediate=1 ;;
+	--run=*) test_run=${test_arg#--run=} ;;
+	esac
+done
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 # KILN_UNDER_TEST runs the tests against another build of the tester (the
@@ -18,6 +48,7 @@ test_count=0
 test_failed=0
 TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/kiln-test.XXXXXX")
 test_log="$TEST_TMP/.log"
+cd "$TEST_TMP" || exit 1
 test_cleanups=""
 
 say () {
@@ -41,18 +72,54 @@ trap 'exit 130' INT TERM
 
 # A function of its own, so "return 1" in a test's loop ends that test only.
 test_eval_ () {
+	if [ -n "$test_trace" ]; then
+		set -x
+		eval "$1"
+		set +x -- $?
+		return "$1"
+	fi
 	eval "$1"
+}
+
+# Whether test N is in --run's list (all are without it).
+test_selected_ () {
+	[ -z "$test_run" ] && return 0
+	printf '%s\n' "$test_run" | tr ',' '\n' | {
+		while IFS=- read -r lo hi; do
+			[ -n "$lo" ] && [ "$1" -ge "$lo" ] &&
+				[ "$1" -le "${hi:-$lo}" ] && exit 1
+		done
+		exit 0
+	}
+	[ $? = 1 ]
 }
 
 test_expect_success () {
 	test_count=$((test_count + 1))
+	if ! test_selected_ "$test_count"; then
+		printf 'ok %d # SKIP not in --run=%s\n' "$test_count" "$test_run"
+		return 0
+	fi
 	if test_eval_ "$2" >"$test_log" 2>&1; then
 		printf 'ok %d - %s\n' "$test_count" "$1"
+		[ -z "$test_verbose" ] || sed -e 's/^/#   /' "$test_log"
 	else
 		printf 'not ok %d - %s\n' "$test_count" "$1"
 		sed -e 's/^/#   /' "$test_log"
 		test_failed=$((test_failed + 1))
+		if [ -n "$test_immediate" ]; then
+			printf 'Bail out! test %d failed (-i)\n' "$test_count"
+			exit 1
+		fi
 	fi
+}
+
+# test_eq ACTUAL EXPECTED [WHAT]: fails, printing both sides, when they
+# differ, so a test that fails under load says what it saw.
+test_eq () {
+	[ "$1" = "$2" ] && return 0
+	printf "test_eq: %s'%s', expected '%s'\n" "${3:+$3: }" "$1" "$2"
+	return 1
 }
 
 test_skip () {

@@ -2,13 +2,17 @@
 /*
  * Description: the run folder survives a power cut: checkpoints alternate
  * between two files, a torn or truncated one is detected by its length and
- * CRC, and the other one still holds the previous state.
+ * CRC, and the other one still holds the previous state. A run folder on
+ * a target is found through sysfs (a made-up tree here, so no root and no
+ * device-mapper are needed): on one of its partitions, or on a device
+ * whose slaves lead to it.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "../lib/tap.h"
@@ -54,6 +58,82 @@ static int flip_byte(const char *path, long at)
 	return fclose(f);
 }
 
+/* Writes text into the file path, making its folders. */
+static int put(const char *path, const char *text)
+{
+	char cmd[512];
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+	if (system(cmd))
+		return -1;
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fputs(text, f);
+	return fclose(f);
+}
+
+/*
+ * The folder here lies on the filesystem of device dev; sysfs made up so
+ * that dev is a partition of the target, or built on it (its slaves).
+ */
+static void test_overlaps(void)
+{
+	char sys[96], folder[128], p[256], q[256], why[512], tdev[32];
+	struct stat st, sd;
+	const char *target = "/dev/loop0";
+
+	if (stat(target, &st) < 0 || !S_ISBLK(st.st_mode)) {
+		tap_skip("no %s here to stand for a target disk", target);
+		tap_skip("no %s here", target);
+		tap_skip("no %s here", target);
+		return;
+	}
+	snprintf(sys, sizeof(sys), "%s/sys", dir);
+	snprintf(folder, sizeof(folder), "%s/results", dir);
+	mkdir(dir, 0755);
+	stat(dir, &sd);
+	snprintf(tdev, sizeof(tdev), "%u:%u\n", major(st.st_rdev),
+		 minor(st.st_rdev));
+
+	/* The folder's device as a partition of the target. */
+	snprintf(p, sizeof(p), "%s/devices/block/loop0/loop0p1/partition", sys);
+	snprintf(q, sizeof(q), "%s/devices/block/loop0/dev", sys);
+	put(p, "1\n");
+	put(q, tdev);
+	snprintf(p, sizeof(p), "%s/dev/block/.made", sys);
+	put(p, "");
+	snprintf(p, sizeof(p), "%s/dev/block/%u:%u", sys, major(sd.st_dev),
+		 minor(sd.st_dev));
+	tap_ok(symlink("../../devices/block/loop0/loop0p1", p) == 0 &&
+	       folder_overlaps(sys, folder, target, why, sizeof(why)) == 1 &&
+	       strstr(why, folder) && strstr(why, target),
+	       "a run folder on a partition of the target: refused, naming "
+	       "both");
+
+	/* ...as a device whose slave is a partition of the target. */
+	unlink(p);
+	/* A slave is its block device's folder, with its dev in it. */
+	snprintf(q, sizeof(q), "%s/devices/virtual/block/dm-0/slaves/"
+		 "loop0p1/dev", sys);
+	put(q, "259:7\n");
+	snprintf(q, sizeof(q), "%s/dev/block/259:7", sys);
+	tap_ok(symlink("../../devices/virtual/block/dm-0", p) == 0 &&
+	       symlink("../../devices/block/loop0/loop0p1", q) == 0 &&
+	       folder_overlaps(sys, folder, target, why, sizeof(why)) == 1,
+	       "...on a device built on a partition of it (its slaves)");
+
+	/* ...and a device of no kin to the target. */
+	unlink(q);
+	snprintf(q, sizeof(q), "%s/dev/block/259:7", sys);
+	symlink("../../devices/block/other", q);
+	snprintf(q, sizeof(q), "%s/devices/block/other/dev", sys);
+	put(q, "8:0\n");
+	tap_ok(folder_overlaps(sys, folder, target, why, sizeof(why)) == 0,
+	       "a run folder on another disk's device is fine");
+}
+
 int main(void)
 {
 	struct folder r;
@@ -70,10 +150,10 @@ int main(void)
 	d1 = doc(1);
 	d2 = doc(2);
 	tap_ok(d1 && !strcmp(d1, "{\n  \"state\": 1,\n  \"text\": \"quote \\\" "
-			      "backslash \\\\ newline \\n byte \\u00e9\",\n"
+			      "backslash \\\\x5c newline \\n byte \\\\xe9\",\n"
 			      "  \"list\": [\n    1,\n    2\n  ],\n"
 			      "  \"empty\": {}\n}\n"),
-	       "json: nesting, escapes, bytes above 0x7f as \\u00XX");
+	       "json: nesting, escapes, a byte that is not UTF-8 as \\\\xNN");
 
 	{
 		char path[128];
@@ -139,6 +219,7 @@ int main(void)
 	tap_ok(folder_write(&r, "summary.txt", "hello\n", 6) == 0 &&
 	       folder_sync(&r) == 0, "a whole file is written and synced");
 	folder_close(&r);
+	test_overlaps();
 	{
 		char cmd[160];
 

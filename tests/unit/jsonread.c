@@ -538,7 +538,10 @@ static void test_writer(void)
 	jsonread_free(doc);
 	free(text);
 
+	/* A record kiln wrote before kiln-result 3, each byte a code point. */
 	doc = parse("[\"\\u20ac\", \"\xc3\xa9\", \"a\\u0000b\"]");
+	if (doc)
+		jsonread_bytes_latin1(jsonread_root(doc));
 	r = doc ? jsonread_root(doc) : NULL;
 	len = 0;
 	tap_ok(jsonread_get_bytes(jsonread_at(r, 0), NULL, back, sizeof(back),
@@ -550,6 +553,132 @@ static void test_writer(void)
 	       !jsonread_get_bytes(jsonread_at(r, 2), NULL, back, sizeof(back),
 				   &len) && len == 3 && !memcmp(back, "a\0b", 4),
 	       "bytes: past U+00FF is not kiln's, a NUL needs a length");
+	jsonread_free(doc);
+}
+
+/* One name through json.c and back through jsonread_get_bytes. */
+static int round_trip(const char *name, char *json, size_t jlen, char *back,
+		      size_t blen)
+{
+	struct jsonread *doc = NULL;
+	struct json j;
+	char *text;
+	size_t len = 0;
+	int ret;
+
+	json_init(&j);
+	json_begin(&j, NULL);
+	json_str(&j, "name", name);
+	json_end(&j);
+	text = json_take(&j, &len);
+	if (!text)
+		return -ENOMEM;
+	/* {\n  "name": "..."\n}\n: the string as it is in the text. */
+	snprintf(json, jlen, "%.*s", len > 15 ? (int)(len - 15) : 0,
+		 text + 12);
+	/* jsonread refuses what is not UTF-8: parsed is valid. */
+	ret = parse_n(&doc, text, len, NULL);
+	if (!ret)
+		ret = jsonread_get_bytes(jsonread_root(doc), "name", back,
+					 blen, NULL);
+	jsonread_free(doc);
+	free(text);
+	return ret;
+}
+
+/*
+ * Names that are not UTF-8: the byte is the text \xNN (the JSON \\xNN),
+ * a backslash \x5c, valid UTF-8 as it is; read back to the same bytes.
+ */
+static void test_escapes(void)
+{
+	static const char *const odd[] = {
+		"\xc3\xa9t\xc3\xa9.img",	/* valid: 2 bytes */
+		"\xe2\x82\xac",			/* valid: 3 */
+		"\xf0\x9f\x98\x80",		/* valid: 4 */
+		"\xc0\x80",			/* overlong */
+		"\xed\xa0\x80",			/* a surrogate */
+		"\xf4\x90\x80\x80",		/* past U+10FFFF */
+		"\xe2\x82",			/* cut short */
+		"\xe2\x82x",
+		"\xf5\x80\x80\x80",
+		"\\xff",			/* as text */
+		"\\", "\\\\x5c", "a\\x4",
+	};
+	struct jsonread *doc;
+	char name[8], json[64], back[64];
+	int b, ok = 1, bad = -1;
+	size_t i;
+
+	tap_ok(!round_trip("\xff.img", json, sizeof(json), back,
+			   sizeof(back)) && !strcmp(json, "\"\\\\xff.img\"") &&
+	       !strcmp(back, "\xff.img"),
+	       "a byte that is not UTF-8: written %s, read back as the byte",
+	       json);
+	tap_ok(!round_trip("\xc3\xbf.img", json, sizeof(json), back,
+			   sizeof(back)) && !strcmp(json, "\"\xc3\xbf.img\"") &&
+	       !strcmp(back, "\xc3\xbf.img"),
+	       "valid UTF-8 (U+00FF) stays as it is: %s, another name than "
+	       "\\xff.img", json);
+	tap_ok(!round_trip("a\\b", json, sizeof(json), back, sizeof(back)) &&
+	       !strcmp(json, "\"a\\\\x5cb\"") && !strcmp(back, "a\\b"),
+	       "a backslash in a name: written %s, read back as one", json);
+	tap_ok(!round_trip("\\xff", json, sizeof(json), back, sizeof(back)) &&
+	       !strcmp(json, "\"\\\\x5cxff\"") && !strcmp(back, "\\xff"),
+	       "the four characters \\xff: written %s, not the byte", json);
+
+	for (b = 1; b < 256; b++) {
+		snprintf(name, sizeof(name), "x%cy", b);
+		if (round_trip(name, json, sizeof(json), back, sizeof(back)) ||
+		    strcmp(back, name)) {
+			ok = 0;
+			bad = b;
+		}
+	}
+	tap_ok(ok, "every byte 0x01..0xff in a name comes back as that byte "
+	       "(first wrong: %d)", bad);
+	for (i = 0, ok = 1, bad = -1; i < sizeof(odd) / sizeof(odd[0]); i++)
+		if (round_trip(odd[i], json, sizeof(json), back,
+			       sizeof(back)) || strcmp(back, odd[i])) {
+			ok = 0;
+			bad = (int)i;
+		}
+	tap_ok(ok, "valid UTF-8 and the ways bytes fail to be it come back "
+	       "as they were (first wrong: %d)", bad);
+
+	/* Another writer's JSON: \xNN with capitals, a lone backslash. */
+	doc = parse("[\"\\\\xFF\\\\x4a\", \"a\\\\b\\\\x4\", \"\\u00e9\"]");
+	tap_ok(doc && !jsonread_get_bytes(jsonread_at(jsonread_root(doc), 0),
+					  NULL, back, sizeof(back), NULL) &&
+	       !strcmp(back, "\xff" "J") &&
+	       !jsonread_get_bytes(jsonread_at(jsonread_root(doc), 1), NULL,
+				   back, sizeof(back), NULL) &&
+	       !strcmp(back, "a\\b\\x4") &&
+	       !jsonread_get_bytes(jsonread_at(jsonread_root(doc), 2), NULL,
+				   back, sizeof(back), NULL) &&
+	       !strcmp(back, "\xc3\xa9"),
+	       "read: \\xNN of any case is the byte, a backslash without "
+	       "one is itself, U+00E9 is its UTF-8");
+	jsonread_free(doc);
+
+	/* Written before kiln-result 3: each byte a code point. */
+	doc = parse("[\"\\u00ff.img\", \"\\u00c3\\u00a9\", \"a\\\\x41\", "
+		    "\"\\u20ac\"]");
+	if (doc)
+		jsonread_bytes_latin1(jsonread_root(doc));
+	tap_ok(doc && !jsonread_get_bytes(jsonread_at(jsonread_root(doc), 0),
+					  NULL, back, sizeof(back), NULL) &&
+	       !strcmp(back, "\xff.img") &&
+	       !jsonread_get_bytes(jsonread_at(jsonread_root(doc), 1), NULL,
+				   back, sizeof(back), NULL) &&
+	       !strcmp(back, "\xc3\xa9") &&
+	       !jsonread_get_bytes(jsonread_at(jsonread_root(doc), 2), NULL,
+				   back, sizeof(back), NULL) &&
+	       !strcmp(back, "a\\x41") &&
+	       jsonread_get_bytes(jsonread_at(jsonread_root(doc), 3), NULL,
+				  back, sizeof(back), NULL) == -ERANGE,
+	       "an earlier record: each code point to U+00FF one byte, a "
+	       "backslash itself, past U+00FF not kiln's");
 	jsonread_free(doc);
 }
 
@@ -905,6 +1034,7 @@ int main(void)
 	test_numbers();
 	test_access();
 	test_writer();
+	test_escapes();
 	test_fixture();
 	test_corruption();
 	test_mutations();

@@ -3,7 +3,9 @@
  * Description: every path to PASS, WARN or FAIL, from snapshots made by
  * hand: I/O errors and bad units fail a disk and name the first one; a
  * stall, a vanished or broken device fail it; a stop warns and marks the
- * run interrupted; a verify that found no pass on disk fails; a phase
+ * run interrupted; a verify that found no pass on disk fails, and so
+ * does a checking mode (verify, write-verify, read) that ended having read
+ * nothing, whatever its record said its region was; a phase
  * whose slowest whole second fell far below its average warns (never
  * flush, never before ten seconds); SMART that failed or whose damage
  * rose fails, damage from before warns. A later WARN never lowers a
@@ -252,6 +254,65 @@ static void test_verify(void)
 	judge_target(&s, NULL, &j);
 	tap_ok(check(&j, JUDGE_PASS, 1, NULL),
 	       "a write-verify never asks for a pass found on disk");
+}
+
+/* A checking mode that read nothing checked nothing: never a PASS. */
+static void test_nothing_checked(void)
+{
+	static const int modes[] = { ENGINE_VERIFY, ENGINE_WRITE_VERIFY,
+				     ENGINE_READ };
+	static const char *const names[] = { "verify", "write-verify",
+					      "read" };
+	struct engine_snap s;
+	struct judge j;
+	unsigned m;
+
+	for (m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+		clean(&s);
+		s.plan.mode = modes[m];
+		s.plan.verify_pass = 1;
+		s.c.bytes_read = 0;
+		s.phase_bytes[PHASE_VERIFY] = s.phase_ns[PHASE_VERIFY] = 0;
+		judge_target(&s, NULL, &j);
+		tap_ok(check(&j, JUDGE_FAIL, 1, "nothing was checked: 0 bytes "
+			     "read"),
+		       "a %s that ended having read 0 bytes FAILs: nothing "
+		       "was checked", names[m]);
+	}
+
+	clean(&s);
+	s.plan.mode = ENGINE_WRITE;
+	s.c.bytes_read = 0;
+	s.phase_bytes[PHASE_VERIFY] = s.phase_ns[PHASE_VERIFY] = 0;
+	judge_target(&s, NULL, &j);
+	tap_ok(check(&j, JUDGE_PASS, 1, "no I/O errors"),
+	       "a write, which checks nothing, PASSes having read nothing");
+
+	clean(&s);
+	s.plan.mode = ENGINE_VERIFY;
+	s.plan.verify_pass = 1;
+	s.c.bytes_read = 0;
+	s.c.state = STATE_RUNNING;
+	judge_target(&s, NULL, &j);
+	tap_ok(check(&j, JUDGE_PASS, 1, "no I/O errors"),
+	       "...nor is a verify still running FAILed for what it has not "
+	       "read yet");
+
+	s.c.state = STATE_STOPPED;
+	snprintf(s.why, sizeof(s.why), "interrupted");
+	judge_target(&s, NULL, &j);
+	tap_ok(check(&j, JUDGE_WARN, 1, "stopped before the end") &&
+	       j.interrupted,
+	       "...and one stopped before it read anything WARNs as "
+	       "stopped, never a PASS");
+
+	clean(&s);
+	s.plan.mode = ENGINE_READ;
+	s.c.bytes_read = 0;
+	s.c.io_errors = 3;
+	judge_target(&s, NULL, &j);
+	tap_ok(check(&j, JUDGE_FAIL, 1, "3 I/O errors"),
+	       "a read whose every request failed FAILs for its errors alone");
 }
 
 static void test_unstable(void)
@@ -509,6 +570,7 @@ int main(void)
 	test_bad_units();
 	test_states();
 	test_verify();
+	test_nothing_checked();
 	test_unstable();
 	test_health();
 	test_rate();

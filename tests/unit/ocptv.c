@@ -516,12 +516,12 @@ static void test_machine(void)
 	judge(&r, 1, 0);
 	lines(&r, "machine");
 	tap_ok(has("\"dutInfoId\":\"QTF123\",\"name\":\"QTF123\","
-		   "\"platformInfos\":[{\"info\":\"Quanta \\\"QCT\\\" \\\\ "
+		   "\"platformInfos\":[{\"info\":\"Quanta \\\"QCT\\\" \\\\x5c "
 		   "D52B-1U\"}]") &&
 	       has("{\"hardwareInfoId\":\"0\",\"name\":\"Quanta \\\"QCT\\\" "
-		   "\\\\ D52B-1U\",\"partType\":\"system\",\"serialNumber\":"
-		   "\"QTF\\u00e9123\",\"manufacturerPartNumber\":\"D52B-1U\","
-		   "\"manufacturer\":\"Quanta \\\"QCT\\\" \\\\\","
+		   "\\\\x5c D52B-1U\",\"partType\":\"system\",\"serialNumber\":"
+		   "\"QTF\\\\xe9123\",\"manufacturerPartNumber\":\"D52B-1U\","
+		   "\"manufacturer\":\"Quanta \\\"QCT\\\" \\\\x5c\","
 		   "\"computerSystem\":\"QTF123\"}") &&
 	       has("\"location\":\"sda\",\"computerSystem\":\"QTF123\"}"),
 	       "machine: dutInfo and the machine from the inventory");

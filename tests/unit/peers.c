@@ -50,6 +50,7 @@ static struct record_disk *disk(const char *name, const char *model,
 	d->snap.c.state = STATE_DONE;
 	d->snap.phase_bytes[PHASE_READ] = (uint64_t)(mbps * 60 * MB);
 	d->snap.phase_ns[PHASE_READ] = 60 * SEC;
+	d->snap.c.bytes_read = d->snap.phase_bytes[PHASE_READ];
 	d->mt = &mts[r.n - 1];
 	memset(d->mt, 0, sizeof(*d->mt));
 	for (p = 0; p < PHASES; p++)
@@ -361,6 +362,44 @@ static void test_finish(void)
 	       "one that did not finish is not timed (%s)", got);
 }
 
+/*
+ * Guarded and consented like disks: the guarded ones' time and read
+ * phases are not like the others' (they read before writing and read on
+ * past data), so only writes are compared.
+ */
+static void test_mixed_guard(void)
+{
+	const char *got;
+	int i;
+
+	fresh();
+	for (i = 0; i < 4; i++) {
+		struct record_disk *d = disk("sd", "ST4000NM", -1, 200);
+
+		d->snap.phase_bytes[PHASE_WRITE] = (uint64_t)(200 * 60 * MB);
+		d->snap.phase_ns[PHASE_WRITE] = 60 * SEC;
+		d->ep.guard = i >= 2;
+	}
+	/* Disk 3 read on where its guard stopped: a tenth of the reading. */
+	r.disks[3].snap.phase_bytes[PHASE_READ] = (uint64_t)(20 * 60 * MB);
+	r.disks[3].snap.phase_ns[PHASE_FLUSH] = 60 * SEC;
+	got = verdicts();
+	tap_ok(!strcmp(got, "PPPP") && !says(3, "slow read") &&
+	       !says(3, "slow to finish"),
+	       "guarded and consented like disks: reads and time to finish "
+	       "are not compared (%s)", got);
+	r.disks[2].snap.phase_bytes[PHASE_WRITE] = (uint64_t)(20 * 60 * MB);
+	got = verdicts();
+	tap_ok(!strcmp(got, "PPWP") && says(2, "slow write: 20 MB/s"),
+	       "...writes are: a guarded disk writing at a tenth WARNs (%s)",
+	       got);
+	for (i = 0; i < 4; i++)
+		r.disks[i].ep.guard = 1;
+	got = verdicts();
+	tap_ok(got[3] == 'W' && says(3, "slow read"),
+	       "all guarded: everything is compared again (%s)", got);
+}
+
 /* Four zones of 200 MB/s for 0.1 s each; disk 3's third at 20 MB/s. */
 static struct engine_zones zones[4];
 
@@ -555,6 +594,7 @@ int main(void)
 	test_groups();
 	test_solo();
 	test_finish();
+	test_mixed_guard();
 	test_zones();
 	test_links();
 	test_round_trip();

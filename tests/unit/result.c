@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Description: result.json both ways. A record made by hand is written
- * (schema kiln-result, version 2) and read back by the two readers kiln
+ * (schema kiln-result, version 3) and read back by the two readers kiln
  * has: result_load(), the run record a later verify trusts (identity,
  * size, region, the last pass written and how far it got), and
  * restore_record(), the whole record kiln finish rebuilds (counters, bad
@@ -42,14 +42,30 @@ static void *dup_of(const void *p, size_t len)
 	return memcpy(q, p, len);
 }
 
+/* The totals of a pass list nothing was folded out of. */
+static void totals_of(struct engine_snap *s)
+{
+	unsigned i;
+
+	for (i = 0; i < s->npasses; i++) {
+		struct engine_pass_total *t = &s->totals[s->passes[i].phase];
+
+		t->passes++;
+		t->bytes += s->passes[i].bytes;
+		t->ns += s->passes[i].ns;
+		t->errors += s->passes[i].errors;
+		t->bad_units += s->passes[i].bad_units;
+	}
+}
+
 /* A disk that ran two whole passes and met an error and two bad units. */
 static void disk_a(struct record_disk *d)
 {
 	const struct engine_pass passes[] = {
-		{ 1, PHASE_WRITE, 64 * MIB, 750 * MSEC, 64 * MIB, 1 },
-		{ 1, PHASE_VERIFY, 64 * MIB, 625 * MSEC, 64 * MIB, 1 },
-		{ 2, PHASE_WRITE, 64 * MIB, 750 * MSEC, 64 * MIB, 1 },
-		{ 2, PHASE_VERIFY, 64 * MIB, 625 * MSEC, 64 * MIB, 1 },
+		{ 1, PHASE_WRITE, 64 * MIB, 750 * MSEC, 64 * MIB, 1, 0, 0, 1 },
+		{ 1, PHASE_VERIFY, 64 * MIB, 625 * MSEC, 64 * MIB, 1, 0, 0, 1 },
+		{ 2, PHASE_WRITE, 64 * MIB, 750 * MSEC, 64 * MIB, 1, 0, 0, 2 },
+		{ 2, PHASE_VERIFY, 64 * MIB, 625 * MSEC, 64 * MIB, 1, 1, 2, 2 },
 	};
 	const struct engine_error err = { PHASE_VERIFY, 2, 1 * MIB, 1 * MIB,
 					  EIO, 1 };
@@ -105,6 +121,7 @@ static void disk_a(struct record_disk *d)
 	s->phase_ns[PHASE_VERIFY] = 1250 * MSEC;
 	s->passes = dup_of(passes, sizeof(passes));
 	s->npasses = 4;
+	totals_of(s);
 	s->errors = dup_of(&err, sizeof(err));
 	s->nerrors = 1;
 	memset(bad, 0, sizeof(bad));
@@ -156,9 +173,9 @@ static void disk_a(struct record_disk *d)
 static void disk_b(struct record_disk *d)
 {
 	const struct engine_pass passes[] = {
-		{ 1, PHASE_WRITE, 48 * MIB, 500 * MSEC, 48 * MIB, 1 },
-		{ 2, PHASE_WRITE, 48 * MIB, 500 * MSEC, 48 * MIB, 1 },
-		{ 3, PHASE_WRITE, 20 * MIB, 250 * MSEC, 20 * MIB, 0 },
+		{ 1, PHASE_WRITE, 48 * MIB, 500 * MSEC, 48 * MIB, 1, 0, 0, 1 },
+		{ 2, PHASE_WRITE, 48 * MIB, 500 * MSEC, 48 * MIB, 1, 0, 0, 2 },
+		{ 3, PHASE_WRITE, 20 * MIB, 250 * MSEC, 20 * MIB, 0, 0, 0, 3 },
 	};
 	struct engine_snap *s = &d->snap;
 	struct target *t = &d->t;
@@ -196,6 +213,7 @@ static void disk_b(struct record_disk *d)
 	s->phase_ns[PHASE_WRITE] = 1250 * MSEC;
 	s->passes = dup_of(passes, sizeof(passes));
 	s->npasses = 3;
+	totals_of(s);
 }
 
 static void make_record(struct record *r, struct settings *s)
@@ -268,8 +286,8 @@ static void test_document(const struct record *r, const char *text,
 	b = target(doc, 1);
 	id = jsonread_str(root, "run_id", "");
 	tap_ok(!strcmp(jsonread_str(root, "schema", ""), "kiln-result") &&
-	       jsonread_u64(root, "schema_version", 0) == 2,
-	       "schema kiln-result, schema_version 2");
+	       jsonread_u64(root, "schema_version", 0) == 3,
+	       "schema kiln-result, schema_version 3");
 	tap_ok(!strcmp(id, "0123456789abcdef"),
 	       "run_id: 16 lowercase hex digits (%s)", id);
 	tap_ok(!strcmp(jsonread_str(root, "state", ""), "interrupted") &&
@@ -366,7 +384,7 @@ static void test_load(const char *dir)
 	int ret;
 
 	ret = result_load(dir, &rec, err, sizeof(err));
-	tap_ok(ret == 0 && rec.schema_version == 2 && !rec.from_checkpoint &&
+	tap_ok(ret == 0 && rec.schema_version == 3 && !rec.from_checkpoint &&
 	       rec.run_id == 0x0123456789abcdefull && rec.n == 2 &&
 	       !strcmp(rec.state, "interrupted") &&
 	       !strcmp(rec.verdict, "FAIL") && rec.bs > 0,
@@ -435,14 +453,18 @@ static int same_snap(const struct engine_snap *x, const struct engine_snap *y)
 	       !strcmp(x->why, y->why) &&
 	       !memcmp(x->phase_bytes, y->phase_bytes,
 		       sizeof(x->phase_bytes)) &&
-	       !memcmp(x->phase_ns, y->phase_ns, sizeof(x->phase_ns));
+	       !memcmp(x->phase_ns, y->phase_ns, sizeof(x->phase_ns)) &&
+	       !memcmp(x->totals, y->totals, sizeof(x->totals)) &&
+	       x->folded == y->folded;
 }
 
 static int same_pass(const struct engine_pass *x, const struct engine_pass *y)
 {
 	return x->pass == y->pass && x->phase == y->phase &&
 	       x->bytes == y->bytes && x->ns == y->ns &&
-	       x->reached == y->reached && x->complete == y->complete;
+	       x->reached == y->reached && x->complete == y->complete &&
+	       x->errors == y->errors && x->bad_units == y->bad_units &&
+	       x->seq == y->seq;
 }
 
 /*
@@ -639,8 +661,8 @@ static void test_bad(const char *text, size_t len)
 	expect_error("JSON, but no kiln result", "{\"schema\": \"kiln-"
 		     "inventory\"}", -EBADMSG, "not a kiln result");
 	expect_error("a schema version from the future", "{\"schema\": "
-		     "\"kiln-result\", \"schema_version\": 3}", -EBADMSG,
-		     "schema version 3, which this kiln does not know");
+		     "\"kiln-result\", \"schema_version\": 4}", -EBADMSG,
+		     "schema version 4, which this kiln does not know");
 	expect_error("no run id", "{\"schema\": \"kiln-result\", "
 		     "\"schema_version\": 2, \"run_id\": \"xyz\"}", -EBADMSG,
 		     "no run id");
@@ -710,6 +732,21 @@ static void test_v1(void)
 	       rs.r.disks[1].ep.next == 3 &&
 	       !strcmp(rs.r.command, "run") && rs.r.firmware.secure_boot == 1,
 	       "restore_record reads version 1 too: its \"wwid\" is the WWN");
+	{
+		const struct engine_snap *v = &rs.r.disks[0].snap;
+		uint64_t n = 0, b = 0;
+		int p;
+
+		for (p = 0; p < PHASES; p++) {
+			n += v->totals[p].passes;
+			b += v->totals[p].bytes;
+		}
+		tap_ok(ret == 0 && n == 4 && !v->folded &&
+		       b == v->passes[0].bytes + v->passes[1].bytes +
+			    v->passes[2].bytes + v->passes[3].bytes &&
+		       v->passes[3].seq == v->totals[v->passes[3].phase].passes,
+		       "before version 3 the totals are the pass list's");
+	}
 	restore_free(&rs);
 	jsonread_free(doc);
 }

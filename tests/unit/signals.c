@@ -521,7 +521,9 @@ static void roundtrip(void)
 	r.disks[1].sig.kmsg[KMSG_RESET] = 2;
 	r.disks[1].sig.kmsg_total = 2;
 	r.disks[1].sig.nkept = 1;
-	snprintf(r.disks[1].sig.kept[0], SIGNALS_LINE, "[ 1.0] ata1: reset");
+	/* The kernel's own \xNN, and a byte that is not UTF-8. */
+	snprintf(r.disks[1].sig.kept[0], SIGNALS_LINE,
+		 "[ 1.0] ata1: reset \\x0a \xff");
 	r.disks[1].sig.selftest = SETTINGS_SELFTEST_SHORT;
 	r.disks[1].sig.st_result = SIGNALS_ST_FAILED;
 	snprintf(r.disks[1].sig.st_text, 96, "Completed: read failure");
@@ -532,6 +534,7 @@ static void roundtrip(void)
 	r.sig.aer[0].end[SIGNALS_AER_NONFATAL] = 2;
 	h = signals_add_hidden(&r.sig);
 	snprintf(h->type, sizeof(h->type), "megaraid,0");
+	snprintf(h->model, sizeof(h->model), "ST\\4000 \xe9");
 	snprintf(h->controller, sizeof(h->controller), "0000:02:00.0");
 	h->d.temp_max = h->d.temp_last = 80;
 	h->d.limit = 60;
@@ -578,6 +581,10 @@ static void roundtrip(void)
 	       "written to result.json and read back: the same verdicts and "
 	       "reasons, the run's failure and the machine's kept apart (%s)",
 	       back.failure);
+	tap_ok(!strcmp(back.disks[1].sig.kept[0], r.disks[1].sig.kept[0]) &&
+	       !strcmp(back.sig.hidden[0].model, h->model),
+	       "a log line and a model with a backslash and a byte that is "
+	       "not UTF-8 read back as they were: %s", back.disks[1].sig.kept[0]);
 	tap_ok(strstr(text, "\"celsius\": [50, 71]") &&
 	       strstr(text, "\"limit_from\": \"drive\""),
 	       "the temperature series on one line at the end of a run");

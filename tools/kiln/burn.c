@@ -19,13 +19,16 @@
 
 #include "burn.h"
 #include "crc32c.h"
+#include "deadline.h"
 #include "health.h"
 #include "complain.h"
 #include "kiln.h"
 #include "lab.h"
+#include "memplan.h"
 #include "ocptv.h"
 #include "options.h"
 #include "report.h"
+#include "signature.h"
 #include "sampler.h"
 #include "result.h"
 #include "folder.h"
@@ -117,6 +120,10 @@ static void print_plan(struct burn *b)
 		fprintf(b->con, ", for %s",
 			timing_fmt_hms(s->duration, hms, sizeof(hms)));
 	fprintf(b->con, ", crc32c %s\n", crc32c_name());
+	/* Said first and last, so a run whose folder was chosen is found. */
+	if (r->out)
+		fprintf(b->con, "results: %s\n", r->lab.upload_only ?
+			r->lab.upload : r->out);
 	for (i = 0; i < r->n; i++) {
 		const struct record_disk *d = &r->disks[i];
 		const struct engine_plan *p = &d->ep;
@@ -293,12 +300,51 @@ static void save_units(struct burn *b)
 	}
 }
 
+/*
+ * The guard found data on a disk written for its class alone: said at
+ * once, naming what is there from the bytes the engine kept (the disk is
+ * not asked again), so a person can stop the run before anything else.
+ */
+static void guard_said(struct burn *b, int i)
+{
+	struct record_disk *d = b->burning[i];
+	struct engine_snap snap;
+	struct signature_scan sig;
+	unsigned char *buf = malloc(ENGINE_GUARD_KEEP);
+	size_t n = buf ? engine_guard_found(b->ets[i], buf,
+					    ENGINE_GUARD_KEEP) : 0;
+	char what[sizeof(d->guard_found)];
+
+	/* Only its lists can fail to copy: the guard's figures are there. */
+	engine_snapshot(b->ets[i], &snap);
+	memset(&sig, 0, sizeof(sig));
+	if (n >= 2 * UNIT_SIZE)
+		signature_scan_offsets(buf, n, snap.guard_at ? snap.guard_at :
+					       UNIT_SIZE, &sig);
+	if (sig.n)
+		signature_describe(&sig, what, sizeof(what));
+	else
+		snprintf(what, sizeof(what), "unknown data at byte %llu",
+			 (unsigned long long)snap.guard_at);
+	snprintf(d->guard_found, sizeof(d->guard_found), "%s", what);
+	fprintf(b->con, "kiln: %s holds data from byte %llu (%s): not written "
+		"past it, tested read-only from there\n", d->label,
+		(unsigned long long)snap.guard_at, what);
+	engine_snap_free(&snap);
+	free(buf);
+}
+
 static void sample(struct burn *b, uint64_t now)
 {
 	int i;
 
-	for (i = 0; i < b->ne; i++)
+	for (i = 0; i < b->ne; i++) {
+		int was = b->counters[i].guard_stopped;
+
 		engine_counters(b->ets[i], &b->counters[i]);
+		if (b->counters[i].guard_stopped && !was)
+			guard_said(b, i);
+	}
 	monitor_sample(&b->mon, now, b->counters);
 	links_sample(&b->r->links, b->burning, b->counters, b->ne, now);
 }
@@ -318,6 +364,75 @@ static void solo_phase(struct burn *b)
 		record_judge(b->r, 0, 0);
 		checkpoint(b);
 	}
+}
+
+/* "767 MiB (MemAvailable 23.0 GiB, 1023 MiB under the cgroup's limit, ...)" */
+static void mem_figures(const struct memplan *p, char *buf, size_t len)
+{
+	char budget[32], avail[32], room[32], keep[32];
+
+	settings_fmt_size(p->budget, budget, sizeof(budget));
+	if (p->avail == UINT64_MAX)
+		snprintf(avail, sizeof(avail), "unknown");
+	else
+		settings_fmt_size(p->avail, avail, sizeof(avail));
+	settings_fmt_size(p->cg_room, room, sizeof(room));
+	settings_fmt_size(p->keep, keep, sizeof(keep));
+	snprintf(buf, len, "%s (MemAvailable %s%s%s%s, less %s kept back)",
+		 budget, avail, p->cg_room == UINT64_MAX ? "" : ", ",
+		 p->cg_room == UINT64_MAX ? "" : room,
+		 p->cg_room == UINT64_MAX ? "" : " under the cgroup's limit",
+		 keep);
+}
+
+/*
+ * The buffers every worker will pin, held against the memory kiln has,
+ * before any write: a smaller qd for all targets when they do not fit
+ * (like disks are compared at one qd), exit 3 when not even qd 1 does.
+ * Killed by the OOM killer mid-burn, kiln would leave no result at all.
+ */
+static int plan_memory(struct burn *b)
+{
+	struct record *r = b->r;
+	struct settings *s = b->s;
+	struct memplan_target *t;
+	uint64_t avail, room;
+	char fig[200], pins[32], asked[32], bs[32];
+	int i, n = 0, ret;
+
+	t = calloc((size_t)r->n + 1, sizeof(*t));
+	if (!t) {
+		complain("out of memory");
+		return KILN_EXIT_CANNOT;
+	}
+	for (i = 0; i < r->n; i++) {
+		const struct record_disk *d = &r->disks[i];
+
+		if (d->failed[0])
+			continue;
+		t[n].plan = &d->ep;
+		t[n++].align = d->t.lbs > 4096 ? d->t.lbs : 4096;
+	}
+	memplan_read(b->env.procroot, b->env.sysroot, &avail, &room);
+	ret = memplan_choose(avail, room, t, n, s->bs, s->qd, &r->mem);
+	free(t);
+	mem_figures(&r->mem, fig, sizeof(fig));
+	settings_fmt_size(r->mem.pins, pins, sizeof(pins));
+	settings_fmt_size(r->mem.pins_asked, asked, sizeof(asked));
+	if (ret) {
+		complain("cannot run: %d target%s at qd 1 and bs %s would pin "
+			 "%s of buffers; kiln may pin %s: give a smaller --bs "
+			 "or fewer targets", n, n == 1 ? "" : "s",
+			 settings_fmt_size(s->bs, bs, sizeof(bs)), pins, fig);
+		return KILN_EXIT_CANNOT;
+	}
+	if (r->mem.qd < s->qd) {
+		record_note(r, "memory: qd %u would pin %s of buffers; kiln "
+			    "may pin %s: every target runs at qd %u, pinning "
+			    "%s", s->qd, asked, fig, r->mem.qd, pins);
+		s->qd = r->mem.qd;
+	}
+	return 0;
 }
 
 /* Results folder, plan, SMART before, then the engine: 0 or an exit code. */
@@ -345,7 +460,13 @@ static int burn_start(struct burn *b)
 	b->job.passes = settings_passes(s);
 	b->job.duration_ns = s->duration * TIMING_SEC;
 	b->job.deadline_ns = (uint64_t)s->deadline * TIMING_SEC;
-	b->job.max_detail = s->max_detail;
+	/* Shared among the disks, so the record stays one its readers take. */
+	b->job.max_detail = result_max_detail(s->max_detail, r->n);
+	if (b->job.max_detail < s->max_detail)
+		record_note(r, "max-detail %u is %u a disk here: a run lists "
+			    "%u errors and as many bad units in all, and "
+			    "counts every one", s->max_detail,
+			    b->job.max_detail, RESULT_DETAIL_BUDGET);
 	b->job.save_units = s->save_units;
 	b->job.ctx = b->ctx;
 	b->job.wake_fd = -1;
@@ -646,9 +767,69 @@ static void burn_free(struct burn *b, int keep_created)
 	signal_job = NULL;
 }
 
+/* One target held against the run folder; its own copies of the paths. */
+struct overlap {
+	const char *sysroot;
+	char dir[PATH_MAX], path[PATH_MAX];
+	int hit;
+	char why[PATH_MAX * 2 + 200];
+};
+
+static void overlap_one(void *arg)
+{
+	struct overlap *o = arg;
+
+	o->hit = o->path[0] && folder_overlaps(o->sysroot, o->dir, o->path,
+					       o->why, sizeof(o->why));
+}
+
+/*
+ * A target inside the run folder, or the folder on a target: exit 2. The
+ * paths are resolved under the deadline (a file on a dead filesystem does
+ * not answer); one that does not answer is left to the gate, which fails
+ * it as stalled. 0, or an exit code.
+ */
+static int check_overlaps(struct burn *b)
+{
+	struct record *r = b->r;
+	struct overlap *o = calloc((size_t)r->n + 1, sizeof(*o));
+	int *done = calloc((size_t)r->n + 1, sizeof(*done));
+	int i, late = 0, ret = 0;
+
+	for (i = 0; o && done && i < r->n; i++) {
+		o[i].sysroot = b->env.sysroot;
+		snprintf(o[i].dir, sizeof(o[i].dir), "%s", r->out);
+		if (!r->disks[i].failed[0])
+			snprintf(o[i].path, sizeof(o[i].path), "%s",
+				 r->disks[i].path);
+	}
+	if (!o || !done ||
+	    deadline_each(overlap_one, o, sizeof(*o), r->n,
+			  (uint64_t)b->s->deadline * TIMING_SEC, done)) {
+		complain("out of memory");
+		free(o);
+		free(done);
+		return KILN_EXIT_CANNOT;
+	}
+	for (i = 0; i < r->n; i++) {
+		late |= !done[i];
+		if (done[i] && o[i].hit && !ret) {
+			complain("%s", o[i].why);
+			ret = KILN_EXIT_USAGE;
+		}
+	}
+	/* An item still in use by its thread is left to it. */
+	if (!late)
+		free(o);
+	free(done);
+	return ret;
+}
+
 /*
  * The run folder, before any disk is touched: absent or empty, writable,
  * with room held for the files written at the end and free for the rest.
+ * A target inside it, or it on a target, is refused first: the results
+ * would be written over the disk, or the disk over the results.
  */
 static int open_folder(struct burn *b)
 {
@@ -658,6 +839,9 @@ static int open_folder(struct burn *b)
 
 	if (!b->r->out)
 		return 0;
+	ret = check_overlaps(b);
+	if (ret)
+		return ret;
 	folder_room(b->r->n, b->s->duration, &reserve, &more);
 	ret = folder_open(&b->res, b->r->out, reserve, more, err, sizeof(err));
 	if (ret) {
@@ -687,6 +871,12 @@ int burn_run(struct record *r)
 		return KILN_EXIT_CANNOT;
 	}
 	snprintf(r->crc32c, sizeof(r->crc32c), "%s", crc32c_name());
+	/* The record is bounded by its disks: so are they (result.h). */
+	if (r->n > RESULT_MAX_TARGETS) {
+		complain("%d targets: a run takes %d at most", r->n,
+			 RESULT_MAX_TARGETS);
+		return KILN_EXIT_USAGE;
+	}
 	/* Each ends the run the same way: I/O stops, results are written. */
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
@@ -702,6 +892,8 @@ int burn_run(struct record *r)
 	/* Controllers and links: what the results hold the rates against. */
 	if (!code)
 		links_read(r, b.env.sysroot);
+	if (!code)
+		code = plan_memory(&b);
 	if (code) {
 		/* Nothing was written: files created for this run go again. */
 		if (b.have_results)

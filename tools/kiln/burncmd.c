@@ -15,7 +15,9 @@
 #include "burn.h"
 #include "burncmd.h"
 #include "complain.h"
+#include "folder.h"
 #include "kiln.h"
+#include "lab.h"
 #include "options.h"
 #include "result.h"
 
@@ -43,12 +45,11 @@ int burncmd_add_recorded(struct record *r, const struct result_record *rec)
 		struct record_disk *d;
 		int missing = 0;
 
-		/* Read only in that run (has data, no consent): not written. */
-		if (!rd->last_written && (rd->ep.mode == ENGINE_READ ||
-					  rd->ep.mode == ENGINE_VERIFY)) {
-			record_note(r, "%s: only read in the recorded run, "
-				    "never written: nothing of it to verify",
-				    rd->path[0] ? rd->path : rd->identity);
+		/* Only read in that run, or never started: not written. */
+		if (result_disk_unwritten(rd)) {
+			record_note(r, "%s: %s: nothing of it to verify",
+				    rd->path[0] ? rd->path : rd->identity,
+				    result_disk_unwritten(rd));
 			continue;
 		}
 		if (!strncmp(rd->identity, "file:", 5)) {
@@ -82,13 +83,63 @@ int burncmd_add_recorded(struct record *r, const struct result_record *rec)
 	return 0;
 }
 
+/* Where kiln burn keeps a run folder of its own: the stick's layout. */
+#define DEFAULT_ROOT "."
+
+/*
+ * Without --out every run still keeps its folder, as the stick's layout
+ * has it: ./kiln-results/<machine id>/<run folder>/, a new one for each
+ * run (-2, -3... when one of this second and run id is there already).
+ * made says which of ./kiln-results and its machine's folder kiln makes.
+ */
+static int default_folder(struct record *r, char *dir, size_t len,
+			  int made[2])
+{
+	size_t n;
+	int k;
+
+	if (!r->run_id)
+		r->run_id = burn_new_run_id();
+	if (!r->machine[0])
+		lab_machine_id(r->machine, sizeof(r->machine));
+	if (folder_run_path(DEFAULT_ROOT, r->machine, r->run_id, dir, len)) {
+		complain("cannot make a run folder for machine %s in the "
+			 "current folder: the path is too long (give --out)",
+			 r->machine);
+		return KILN_EXIT_CANNOT;
+	}
+	n = strlen(dir);
+	for (k = 2; access(dir, F_OK) == 0 && k < 1000; k++)
+		snprintf(dir + n, len - n, "-%d", k);
+	made[0] = access(DEFAULT_ROOT "/kiln-results", F_OK) < 0;
+	*strrchr(dir, '/') = 0;
+	made[1] = access(dir, F_OK) < 0;
+	dir[strlen(dir)] = '/';
+	return 0;
+}
+
+/* A run that never started leaves no empty folders behind either. */
+static void default_folder_gone(const char *dir, const int made[2])
+{
+	char parent[PATH_MAX];
+
+	if (access(dir, F_OK) == 0)
+		return;
+	snprintf(parent, sizeof(parent), "%s", dir);
+	*strrchr(parent, '/') = 0;
+	if (made[1])
+		rmdir(parent);
+	if (made[0])
+		rmdir(DEFAULT_ROOT "/kiln-results");
+}
+
 int burncmd_main(int argc, char **argv)
 {
 	struct result_record rec = { 0 };
 	struct record r;
 	struct settings s;
-	char err[512], **args;
-	int i, n, ret;
+	char err[512], dir[PATH_MAX], **args;
+	int i, n, ret, made[2] = { 0, 0 };
 
 	settings_defaults(&s);
 	args = calloc((size_t)argc + 1, sizeof(*args));
@@ -151,10 +202,18 @@ int burncmd_main(int argc, char **argv)
 			ret = KILN_EXIT_CANNOT;
 			goto out;
 		}
-	r.out = s.out;
 	if (s.run_id_set)
 		r.run_id = s.run_id;
+	r.out = s.out;
+	if (!r.out) {
+		ret = default_folder(&r, dir, sizeof(dir), made);
+		if (ret)
+			goto out;
+		r.out = dir;
+	}
 	ret = burn_run(&r);
+	if (!s.out)
+		default_folder_gone(dir, made);
 out:
 	record_free(&r);
 	result_record_free(&rec);

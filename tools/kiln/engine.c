@@ -26,7 +26,7 @@
 #include "worker.h"
 
 static const char *const phase_names[PHASES] = {
-	"start", "write", "flush", "verify", "read", "end"
+	"start", "write", "flush", "verify", "read", "end", "guard"
 };
 
 const char *engine_phase_name(int phase)
@@ -109,6 +109,7 @@ void engine_target_free(struct engine_target *et)
 	free(et->bad);
 	free(et->zones);
 	free(et->holes);
+	free(et->guard_found);
 	free(et->slot_since);
 	pthread_mutex_destroy(&et->lock);
 	free(et);
@@ -127,6 +128,7 @@ void engine_counters(const struct engine_target *et, struct engine_counters *c)
 	c->phase_done = atomic_load(&m->phase_done);
 	c->io_errors = atomic_load(&m->io_errors);
 	c->bad_units = atomic_load(&m->bad_units);
+	c->guard_stopped = atomic_load(&m->guard_stopped);
 }
 
 static void *copy_of(const void *p, size_t n, size_t size, int *failed)
@@ -141,6 +143,83 @@ static void *copy_of(const void *p, size_t n, size_t size, int *failed)
 	else
 		memcpy(c, p, n * size);
 	return c;
+}
+
+int engine_pass_worse(const struct engine_pass *a, const struct engine_pass *b)
+{
+	uint64_t fa = (uint64_t)a->errors + a->bad_units;
+	uint64_t fb = (uint64_t)b->errors + b->bad_units;
+
+	if (fa != fb)
+		return fa > fb;
+	if (a->phase == PHASE_FLUSH)
+		return a->ns > b->ns;
+	/* a's rate below b's, without dividing by a time of 0. */
+	return (double)a->bytes * (double)b->ns <
+	       (double)b->bytes * (double)a->ns;
+}
+
+/*
+ * Runs of a phase numbered past the first ENGINE_PASS_EDGE and before the
+ * last ENGINE_PASS_EDGE are its middle: once more than ENGINE_PASS_WORST
+ * of them are kept, the best goes. Each new run moves one run into the
+ * middle, so one goes at most, and the worst ENGINE_PASS_WORST of all the
+ * middle runs are what stays (each was compared as it came in).
+ */
+static void fold(struct engine_target *et, int phase, uint64_t n)
+{
+	unsigned i, in = 0, best = 0;
+
+	for (i = 0; i < et->npasses; i++) {
+		const struct engine_pass *p = &et->passes[i];
+
+		if (p->phase != phase || p->seq <= ENGINE_PASS_EDGE ||
+		    p->seq > n - ENGINE_PASS_EDGE)
+			continue;
+		if (!in++ || engine_pass_worse(&et->passes[best], p))
+			best = i;
+	}
+	if (in <= ENGINE_PASS_WORST)
+		return;
+	memmove(&et->passes[best], &et->passes[best + 1],
+		(et->npasses - best - 1) * sizeof(*et->passes));
+	et->npasses--;
+	et->folded++;
+}
+
+void engine_pass_add(struct engine_target *et, struct engine_pass *p)
+{
+	struct engine_pass_total *t;
+
+	if (p->phase < 0 || p->phase >= PHASES)
+		return;
+	t = &et->totals[p->phase];
+	t->passes++;
+	t->bytes += p->bytes;
+	t->ns += p->ns;
+	t->errors += p->errors;
+	t->bad_units += p->bad_units;
+	p->seq = t->passes;
+	/* Bounded by the folding: at most ENGINE_PASSES_KEPT + 1 kept. */
+	if (et->npasses == et->passes_cap) {
+		unsigned cap = et->passes_cap ? et->passes_cap * 2 : 16;
+		struct engine_pass *grown;
+
+		if (cap > ENGINE_PASSES_KEPT + 1)
+			cap = ENGINE_PASSES_KEPT + 1;
+		grown = cap > et->passes_cap ?
+			realloc(et->passes, cap * sizeof(*grown)) : NULL;
+		if (grown) {
+			et->passes = grown;
+			et->passes_cap = cap;
+		}
+	}
+	if (et->npasses < et->passes_cap)
+		et->passes[et->npasses++] = *p;
+	else
+		et->folded++;	/* out of memory: counted, not listed */
+	if (t->passes > ENGINE_PASSES_WHOLE)
+		fold(et, p->phase, t->passes);
 }
 
 int engine_snapshot(struct engine_target *et, struct engine_snap *s)
@@ -161,11 +240,16 @@ int engine_snapshot(struct engine_target *et, struct engine_snap *s)
 	s->region_writes = et->region_writes;
 	s->last_written = et->last_written;
 	s->last_reached = et->last_reached;
+	s->guard_checked = et->guard_checked;
+	s->guard_stopped = atomic_load(&et->guard_stopped);
+	s->guard_at = et->guard_at;
 	memcpy(s->why, et->why, sizeof(s->why));
-	for (i = 0; i < et->npasses; i++) {
-		s->phase_bytes[et->passes[i].phase] += et->passes[i].bytes;
-		s->phase_ns[et->passes[i].phase] += et->passes[i].ns;
+	for (i = 0; i < PHASES; i++) {
+		s->phase_bytes[i] = et->totals[i].bytes;
+		s->phase_ns[i] = et->totals[i].ns;
 	}
+	memcpy(s->totals, et->totals, sizeof(s->totals));
+	s->folded = et->folded;
 	s->passes = copy_of(et->passes, et->npasses, sizeof(*et->passes),
 			    &failed);
 	s->npasses = s->passes ? et->npasses : 0;
@@ -194,6 +278,21 @@ void engine_snap_free(struct engine_snap *s)
 	s->bad = NULL;
 	s->zones = NULL;
 	s->npasses = s->nerrors = s->nbad = s->nzones = 0;
+	memset(s->totals, 0, sizeof(s->totals));
+	s->folded = 0;
+}
+
+size_t engine_guard_found(struct engine_target *et, unsigned char *buf,
+			  size_t len)
+{
+	size_t n;
+
+	pthread_mutex_lock(&et->lock);
+	n = et->nguard_found < len ? et->nguard_found : len;
+	if (n)
+		memcpy(buf, et->guard_found, n);
+	pthread_mutex_unlock(&et->lock);
+	return n;
 }
 
 unsigned engine_saved(const struct engine_target *et,

@@ -31,6 +31,13 @@ enum engine_phase {
 	PHASE_VERIFY,
 	PHASE_READ,
 	PHASE_END,
+	/*
+	 * The guarded write's reads of what a span holds before it is
+	 * written: beside a write phase, tallied apart so neither's rates
+	 * take the other's bytes. After PHASE_END, so the phases a pass runs
+	 * stay in order and loops from PHASE_WRITE to PHASE_READ leave it.
+	 */
+	PHASE_GUARD,
 	PHASES
 };
 
@@ -92,7 +99,37 @@ struct engine_pass {
 	uint64_t ns;
 	uint64_t reached;	/* region position every request below tried */
 	int complete;		/* covered its whole region */
+	unsigned errors;	/* failed requests in it */
+	unsigned bad_units;	/* bad units it found */
+	uint64_t seq;		/* its number among its phase's runs, from 1 */
 };
+
+/*
+ * A soak of a small region runs a phase thousands of times a minute, so
+ * the record keeps a phase's every run only up to ENGINE_PASSES_WHOLE of
+ * them; past that, its first and last ENGINE_PASS_EDGE runs stay, and of
+ * the runs between them the ENGINE_PASS_WORST worst (engine_pass_worse()),
+ * and the rest is folded into the phase's totals, which count every run.
+ * A target's record is then bounded by its phases, not by time.
+ */
+#define ENGINE_PASSES_WHOLE 16
+#define ENGINE_PASS_EDGE 8
+#define ENGINE_PASS_WORST 8
+#define ENGINE_PASSES_KEPT (PHASES * (2 * ENGINE_PASS_EDGE + ENGINE_PASS_WORST))
+
+/* A phase over all its runs, folded ones included. */
+struct engine_pass_total {
+	uint64_t passes;	/* runs of the phase */
+	uint64_t bytes, ns;
+	uint64_t errors, bad_units;
+};
+
+/*
+ * Whether run a is worse than run b of the same phase: more failed
+ * requests and bad units, then (with as many) the lower rate; a flush
+ * moves no bytes, so the longer one.
+ */
+int engine_pass_worse(const struct engine_pass *a, const struct engine_pass *b);
 
 /*
  * Throughput where it happens: each phase's region in ENGINE_ZONES zones,
@@ -136,6 +173,14 @@ struct engine_plan {
 	 * here on hold verify_pass - 1 (or nothing, when that is 0).
 	 */
 	uint64_t verify_cut;
+	/*
+	 * The guarded write: no byte is written that this run has not read
+	 * and found blank (guard_byte; -1: 0x00 or 0xff) or this disk's kiln
+	 * units. On anything else the disk writes nothing more and is read
+	 * from there on (engine_snap.guard_*).
+	 */
+	int guard;
+	int guard_byte;
 };
 
 struct engine_job {
@@ -172,6 +217,7 @@ struct engine_counters {
 	uint64_t bytes_written, bytes_read;
 	uint64_t phase_done;		/* bytes done in this phase */
 	unsigned io_errors, bad_units;
+	int guard_stopped;		/* the guard found data: no more writes */
 };
 
 /* A consistent copy of everything a target's engine knows, at one time. */
@@ -193,6 +239,13 @@ struct engine_snap {
 	unsigned region_writes;		/* whole-region writes done */
 	uint32_t last_written;		/* the last pass written, 0: none */
 	uint64_t last_reached;		/* where that pass stopped */
+	/*
+	 * The guard: region bytes read and found overwritable, from 0; and
+	 * when it stopped, the device offset of the first unit that was not.
+	 */
+	uint64_t guard_checked;
+	int guard_stopped;
+	uint64_t guard_at;
 	char why[200];			/* why it stopped, when it did */
 	uint64_t phase_bytes[PHASES], phase_ns[PHASES];	/* over all passes */
 	struct engine_pass *passes;
@@ -207,6 +260,9 @@ struct engine_snap {
 	unsigned nslowest;
 	struct engine_zones *zones;	/* in the order the phases ran */
 	unsigned nzones;
+	/* Every run of each phase; passes holds only those kept. */
+	struct engine_pass_total totals[PHASES];
+	uint64_t folded;		/* runs left out of passes */
 };
 
 /* Where region position lin lies on the device, and how much follows. */
@@ -269,6 +325,15 @@ void engine_counters(const struct engine_target *et, struct engine_counters *c);
  */
 int engine_snapshot(struct engine_target *et, struct engine_snap *s);
 void engine_snap_free(struct engine_snap *s);
+
+/*
+ * The bytes the guard found at guard_at (up to ENGINE_GUARD_KEEP of them,
+ * the rest of the span it read), so the burn can name what is there
+ * without asking the disk again: how many were copied into buf.
+ */
+#define ENGINE_GUARD_KEEP (64u << 10)
+size_t engine_guard_found(struct engine_target *et, unsigned char *buf,
+			  size_t len);
 
 /* The bad units kept whole; valid after engine_join(), until freed. */
 unsigned engine_saved(const struct engine_target *et,

@@ -72,7 +72,28 @@ struct engine_target {
 	pthread_t thread;
 	int started;
 	struct engine_job *job;
+
+	/*
+	 * The guard (under lock but for the flag): region bytes checked from
+	 * 0, and where it stopped, with the bytes it found there.
+	 */
+	uint64_t guard_checked;
+	atomic_int guard_stopped;
+	uint64_t guard_at;
+	unsigned char *guard_found;
+	size_t nguard_found;
+	/* Under lock: every run of each phase, and the runs folded. */
+	struct engine_pass_total totals[PHASES];
+	uint64_t folded;
+	/* Counters when the last run ended: the next run's are past them. */
+	unsigned seen_errors, seen_bad;
 };
+
+/*
+ * Adds a run of a phase (its seq is set) under the target's lock, keeping
+ * the first, last and worst runs of its phase (engine.h) and its totals.
+ */
+void engine_pass_add(struct engine_target *et, struct engine_pass *p);
 
 /* The clock request ages are told by: time the process did not run is out. */
 static inline uint64_t job_now(struct engine_job *job)

@@ -38,18 +38,27 @@ static const struct options_cmd finish_cmd = {
 	SCOPE_FINISH,
 };
 
-/* The state result.json says, "" when there is none that parses. */
-static void finished_state(const char *dir, char *state, size_t len)
+/*
+ * The state result.json says, "" when there is none that parses; -E2BIG
+ * (err says why) when it is past a reader's limits.
+ */
+static int finished_state(const char *dir, char *state, size_t len,
+			  char *err, size_t errlen)
 {
 	struct jsonread *doc = NULL;
-	char path[PATH_MAX];
+	char path[PATH_MAX], why[200] = "";
+	int ret;
 
 	state[0] = 0;
 	snprintf(path, sizeof(path), "%s/result.json", dir);
-	if (jsonread_load(&doc, path, NULL, NULL, 0) == 0)
+	ret = jsonread_load(&doc, path, NULL, why, sizeof(why));
+	if (ret == 0)
 		snprintf(state, len, "%s",
 			 jsonread_str(jsonread_root(doc), "state", ""));
 	jsonread_free(doc);
+	if (ret == -E2BIG)
+		snprintf(err, errlen, "%s is too large to read: %s", path, why);
+	return ret == -E2BIG ? ret : 0;
 }
 
 static int write_one(const char *dir, const char *name, const char *data,
@@ -72,13 +81,25 @@ int finish_folder(const char *dir, FILE *con, int *code)
 	FILE *mem;
 	int i, ret;
 
-	finished_state(dir, state, sizeof(state));
+	/* A record too large to read is there: never finished over. */
+	snprintf(path, sizeof(path), "%s/result.json", dir);
+	if (result_too_large(path, err, sizeof(err)) ||
+	    finished_state(dir, state, sizeof(state), err, sizeof(err))) {
+		fprintf(stderr, "kiln: %s: left as it is\n", err);
+		*code = KILN_EXIT_CANNOT;
+		return -EFBIG;
+	}
 	if (state[0] && strcmp(state, "running")) {
 		fprintf(con,
 			"kiln: %s is finished already (%s): left as it is\n",
 			dir, state);
 		*code = KILN_EXIT_PASS;
 		return 0;
+	}
+	if (result_checkpoint_too_large(dir, err, sizeof(err))) {
+		fprintf(stderr, "kiln: %s\n", err);
+		*code = KILN_EXIT_CANNOT;
+		return -EFBIG;
 	}
 	if (folder_newest(dir, path, sizeof(path), &seq)) {
 		fprintf(stderr, "kiln: %s: no good checkpoint to finish it "
@@ -171,7 +192,7 @@ int finish_machine(const char *machine_dir, FILE *con,
 		uint64_t seq;
 
 		snprintf(path, sizeof(path), "%s/%s", machine_dir, names[i]);
-		finished_state(path, state, sizeof(state));
+		finished_state(path, state, sizeof(state), cp, sizeof(cp));
 		/* Unfinished: checkpoints, and no finished result.json. */
 		if ((!state[0] || !strcmp(state, "running")) &&
 		    folder_newest(path, cp, sizeof(cp), &seq) == 0 &&

@@ -20,6 +20,7 @@
 
 #include "fleet.h"
 #include "folder.h"
+#include "json.h"
 #include "kiln.h"
 #include "options.h"
 
@@ -64,30 +65,12 @@ int fleet_rank(const struct fleet_run *r)
 /* The length of the UTF-8 sequence at s that is printable, else 0. */
 static int utf8_len(const unsigned char *s)
 {
-	int n, i;
-	unsigned cp;
-
 	if (*s >= 0x20 && *s < 0x7f)
 		return 1;
-	if (*s >= 0xc2 && *s <= 0xdf)
-		n = 2, cp = *s & 0x1f;
-	else if (*s >= 0xe0 && *s <= 0xef)
-		n = 3, cp = *s & 0x0f;
-	else if (*s >= 0xf0 && *s <= 0xf4)
-		n = 4, cp = *s & 0x07;
-	else
+	/* C1 controls (U+0080-U+009F) are not shown either. */
+	if (*s < 0x80 || (s[0] == 0xc2 && s[1] < 0xa0))
 		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	/* Overlong, surrogates, past U+10FFFF, C1 controls: not shown. */
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff ||
-	    (cp >= 0x80 && cp < 0xa0))
-		return 0;
-	return n;
+	return (int)json_utf8_len(s);
 }
 
 void fleet_text(FILE *f, const char *s, int how)

@@ -180,6 +180,8 @@ static int read_doc(const struct jsonread_node *root, struct fleet_run *r,
 			 "not know (it reads 1 to %d)", version, RESULT_SCHEMA);
 		return -EBADMSG;
 	}
+	if (version < RESULT_SCHEMA_UTF8)
+		jsonread_bytes_latin1(root);
 	r->state = state_of(state);
 	if (r->state < 0) {
 		snprintf(why, len, "a state this kiln does not know: \"%.40s\"",
@@ -245,6 +247,8 @@ static int read_checkpoint(const char *dir, struct fleet_run *r, char *why,
 	uint64_t seq;
 	int i, ret, seen = 0, best = -1;
 
+	if (result_checkpoint_too_large(dir, why, len))
+		return -EBADMSG;
 	for (i = 0; i < 2; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		ret = folder_read_checkpoint(path, &seq, &one, &olen);
@@ -348,7 +352,7 @@ int fleet_read_run(const char *dir, const char *machine, const char *name,
 {
 	struct jsonread *doc = NULL;
 	char path[PATH_MAX], why[WHY] = "", cwhy[WHY] = "", what[200];
-	int ret, have_result;
+	int ret = 0, have_result;
 	struct stat st;
 
 	memset(r, 0, sizeof(*r));
@@ -364,8 +368,21 @@ int fleet_read_run(const char *dir, const char *machine, const char *name,
 	snprintf(path, sizeof(path), "%s/result.json", dir);
 	/* There but not readable is not "absent". */
 	have_result = stat(path, &st) == 0 || errno != ENOENT;
+	/*
+	 * Too large to read is neither torn nor failed: an older checkpoint
+	 * would show the run as it was long before its end.
+	 */
+	if (have_result && (result_too_large(path, why, sizeof(why)) ||
+			    (ret = jsonread_load(&doc, path, NULL, why,
+						 sizeof(why))) == -E2BIG)) {
+		jsonread_free(doc);
+		r->state = FLEET_UNREADABLE;
+		newer(r, path, NULL);
+		r->problem = dupf(ret == -E2BIG ? "result.json is too large "
+				  "to read: " : "", why, "");
+		return r->problem ? 0 : -ENOMEM;
+	}
 	if (have_result) {
-		ret = jsonread_load(&doc, path, NULL, why, sizeof(why));
 		if (!ret)
 			ret = read_doc(jsonread_root(doc), r, why, sizeof(why));
 		else if (!why[0])

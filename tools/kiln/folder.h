@@ -67,6 +67,27 @@ void folder_close(struct folder *r);
 /* A run that never started: its folder goes again, as if never made. */
 void folder_discard(struct folder *r);
 
+/*
+ * The path of a new run folder under a results root, as the stick lays
+ * them out: ROOT/kiln-results/<machine id>/<YYYYMMDDTHHMMSSZ>-<run id>,
+ * stamped now. kiln run and kiln burn without --out both make it here.
+ * 0, or -ENAMETOOLONG.
+ */
+int folder_run_path(const char *root, const char *machine, uint64_t run_id,
+		    char *out, size_t len);
+
+/*
+ * Whether the run folder dir and a target overlap, before either is
+ * made: the target inside the folder, the folder under the target's path
+ * (both by real path, and by device and inode for bind mounts), or the
+ * folder on a filesystem of the target (a block device: the disk itself,
+ * one of its partitions, or a device built on them, such as dm or md,
+ * as sysfs under sysroot says). 1 with one line in why naming both, else
+ * 0 (also when it cannot be told: opening the target says why then).
+ */
+int folder_overlaps(const char *sysroot, const char *dir, const char *target,
+		    char *why, size_t len);
+
 /* The two checkpoint files, written in turn: "checkpoint-a.json", -b. */
 extern const char *const folder_checkpoints[2];
 

@@ -118,10 +118,9 @@ static int match_record(struct gate *b, struct record_disk *d)
 			 "%s)", d->path, b->r->from, d->t.id.identity);
 		return KILN_EXIT_USAGE;
 	}
-	if (!rd->last_written && (rd->ep.mode == ENGINE_READ ||
-				  rd->ep.mode == ENGINE_VERIFY)) {
-		complain("%s was only read in the run of %s, never written: "
-			 "nothing of it to verify", d->path, b->r->from);
+	if (result_disk_unwritten(rd)) {
+		complain("%s: %s (%s): nothing of it to verify", d->path,
+			 result_disk_unwritten(rd), b->r->from);
 		return KILN_EXIT_USAGE;
 	}
 	p = &rd->ep;
@@ -395,6 +394,10 @@ int gate_open(struct record *r_, struct settings *s_,
 			return ret == -EINVAL ? KILN_EXIT_USAGE
 					      : KILN_EXIT_CANNOT;
 		}
+		/* Written for its class alone: read and checked first. */
+		d->ep.guard = d->plan.action == PLAN_WRITE &&
+			      d->plan.guarded && plan_writes_mode(d->mode);
+		d->ep.guard_byte = d->t.safety.blank_byte;
 		plan_write_cap(s, &d->t, &d->ep, note, sizeof(note));
 		if (note[0])
 			record_note(r, "%s", note);

@@ -547,6 +547,19 @@ int http_request(const struct http_url *u, const struct http_request *rq,
 	if (!ret && (res->status < 200 || res->status > 299)) {
 		status_line(res);
 		ret = -EREMOTEIO;
+	} else if (!ret && c.sent < (size_t)n + len) {
+		/*
+		 * A 2xx before the whole body went (a server that answers
+		 * right after the head) cannot vouch for bytes it never
+		 * read: only a 2xx after the last byte means it arrived.
+		 */
+		size_t body = c.sent > (size_t)n ? c.sent - (size_t)n : 0;
+
+		say(res->error, sizeof(res->error), "HTTP %d%s%s came after "
+		    "only %zu of %llu body bytes were sent: not taken as "
+		    "arrived", res->status, res->reason[0] ? " " : "",
+		    res->reason, body, (unsigned long long)len);
+		ret = -EREMOTEIO;
 	}
 out:
 	if (c.fd >= 0)

@@ -41,8 +41,9 @@ struct http_result {
 };
 
 /*
- * One request to u's host and port. 0 when the server answered 2xx;
- * -EREMOTEIO when it answered anything else (status, error say what);
+ * One request to u's host and port. 0 when the server answered 2xx after
+ * the whole body was sent; -EREMOTEIO when it answered anything else, or
+ * a 2xx before the body was all sent (status, error say what);
  * otherwise -errno and error says why no answer came: "connection
  * refused", "no answer in 10 s", "cannot resolve lab: ...".
  *

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Description: a small JSON writer for result.json, inventory.json and
- * --json. Strings are escaped to plain ASCII (bytes above 0x7f as \u00XX),
- * so a path with odd bytes still makes a valid document.
+ * --json. Strings are UTF-8 as they were; a byte that is not UTF-8 is
+ * the text \xNN (quoted() says how), so a path with odd bytes still
+ * makes a valid document that reads back to the same bytes.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -62,23 +63,68 @@ static void putf(struct json *j, const char *fmt, ...)
 		    (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
 }
 
+size_t json_utf8_len(const unsigned char *s)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t n, i;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	/* Overlong forms, UTF-16 surrogates, past U+10FFFF. */
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+/*
+ * Valid UTF-8 goes as it is. A byte that is not UTF-8 is the text \xNN
+ * (DESIGN.md: what metrics labels and fleet write too), so \xff.img and
+ * U+00FF.img stay two names to every reader; a backslash is then \x5c,
+ * so the text \xff in a name is never taken for the byte.
+ * jsonread_get_bytes() reads both back to the bytes.
+ */
 static void quoted(struct json *j, const char *s)
 {
 	put(j, "\"", 1);
-	for (; *s; s++) {
+	while (*s) {
 		unsigned char c = (unsigned char)*s;
+		size_t n;
 
-		if (c == '"' || c == '\\') {
-			char e[2] = { '\\', (char)c };
-
-			put(j, e, 2);
+		if (c == '"') {
+			put(j, "\\\"", 2);
+		} else if (c == '\\') {
+			put(j, "\\\\x5c", 5);
 		} else if (c == '\n') {
 			put(j, "\\n", 2);
-		} else if (c < 0x20 || c >= 0x7f) {
+		} else if (c < 0x20 || c == 0x7f) {
 			putf(j, "\\u%04x", c);
+		} else if (c < 0x80) {
+			put(j, s, 1);
+		} else if ((n = json_utf8_len((const unsigned char *)s))) {
+			put(j, s, n);
+			s += n;
+			continue;
 		} else {
-			put(j, (const char *)&c, 1);
+			putf(j, "\\\\x%02x", c);
 		}
+		s++;
 	}
 	put(j, "\"", 1);
 }
@@ -168,6 +214,24 @@ void json_i64_list(struct json *j, const char *key, const int64_t *v,
 	put(j, "[", 1);
 	for (i = 0; i < n; i++)
 		putf(j, "%s%lld", i ? ", " : "", (long long)v[i]);
+	put(j, "]", 1);
+}
+
+void json_num_list(struct json *j, const char *key, const double *v,
+		   size_t n)
+{
+	size_t i;
+
+	lead(j, key);
+	put(j, "[", 1);
+	for (i = 0; i < n; i++) {
+		if (i)
+			put(j, ", ", 2);
+		if (isfinite(v[i]))
+			putf(j, "%.3f", v[i]);
+		else
+			put(j, "null", 4);
+	}
 	put(j, "]", 1);
 }
 

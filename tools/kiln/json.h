@@ -31,10 +31,20 @@ void json_bool(struct json *j, const char *key, int v);
 /* A list of numbers on one line: [1, 2, 3], for long series. */
 void json_i64_list(struct json *j, const char *key, const int64_t *v,
 		   size_t n);
+/* ...and of json_num()'s, a value not finite written as null. */
+void json_num_list(struct json *j, const char *key, const double *v,
+		   size_t n);
 void json_null(struct json *j, const char *key);
 
 /* The document, NUL-terminated, owned by the caller; NULL on failure. */
 char *json_take(struct json *j, size_t *len);
 void json_free(struct json *j);
+
+/*
+ * The length of the valid UTF-8 character at s (a lead byte >= 0x80) in a
+ * NUL-terminated string, 0 when it is not one (overlong forms, UTF-16
+ * surrogates, past U+10FFFF): the one rule every writer of names uses.
+ */
+size_t json_utf8_len(const unsigned char *s);
 
 #endif

@@ -339,28 +339,51 @@ int jsonread_get_str(const struct jsonread_node *n, const char *key,
 	return 0;
 }
 
+static int hex_digit(unsigned char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 int jsonread_get_bytes(const struct jsonread_node *n, const char *key,
 		       char *buf, size_t size, size_t *len)
 {
 	const char *str = NULL;
 	const unsigned char *s;
 	size_t i, o = 0, slen = 0;
-	int ret;
+	int ret, latin1;
 
 	ret = jsonread_get_str(n, key, &str, len ? &slen : NULL);
 	if (ret)
 		return ret;
 	if (!len)
 		slen = strlen(str);
+	/* The string's own node: n, or its member key. */
+	latin1 = (key ? jsonread_get(n, key) : n)->flags &
+		 JSONREAD_TREE_LATIN1;
 	s = (const unsigned char *)str;
 	for (i = 0; i < slen; i++) {
 		unsigned char c = s[i];
 
-		/* The string is valid UTF-8: only C2 and C3 lead U+0080..FF. */
-		if (c >= 0x80) {
+		if (latin1 && c >= 0x80) {
+			/* Valid UTF-8: only C2 and C3 lead U+0080..FF. */
 			if (c != 0xc2 && c != 0xc3)
 				return -ERANGE;
 			c = (unsigned char)((c & 0x03) << 6 | (s[++i] & 0x3f));
+		} else if (!latin1 && c == '\\' && i + 3 < slen &&
+			   s[i + 1] == 'x' && hex_digit(s[i + 2]) >= 0 &&
+			   hex_digit(s[i + 3]) >= 0) {
+			/* \xNN: a byte that is not UTF-8, or a backslash. */
+			c = (unsigned char)(hex_digit(s[i + 2]) << 4 |
+					    hex_digit(s[i + 3]));
+			i += 3;
+			if (!c && !len)
+				return -EILSEQ;
 		}
 		if (o + 1 >= size)
 			return -ENOSPC;
@@ -372,6 +395,20 @@ int jsonread_get_bytes(const struct jsonread_node *n, const char *key,
 	if (len)
 		*len = o;
 	return 0;
+}
+
+void jsonread_bytes_latin1(const struct jsonread_node *n)
+{
+	/* The tree is the document's own memory; only a flag changes. */
+	struct jsonread_node *w = (struct jsonread_node *)n;
+	size_t i;
+
+	if (!w)
+		return;
+	w->flags |= JSONREAD_TREE_LATIN1;
+	if (w->type == JSONREAD_ARRAY || w->type == JSONREAD_OBJECT)
+		for (i = 0; i < w->len; i++)
+			jsonread_bytes_latin1(&w->v.kids.p[i]);
 }
 
 uint64_t jsonread_u64(const struct jsonread_node *n, const char *key,

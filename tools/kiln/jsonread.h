@@ -124,14 +124,26 @@ int jsonread_get_str(const struct jsonread_node *n, const char *key,
 		     const char **s, size_t *len);
 
 /*
- * The string as the bytes kiln's json writer was given: it escapes every
- * byte above 0x7e as \u00XX, so each code point up to U+00FF is one byte
- * again (a serial or path that is not UTF-8 comes back as it was).
- * NUL-terminated in buf; -ERANGE for a code point above U+00FF (not
- * written by kiln), -ENOSPC when it does not fit, -EILSEQ as above.
+ * The string as the bytes kiln's json writer was given (a serial or path
+ * that is not UTF-8 comes back as it was). The writer keeps valid UTF-8
+ * as it is and writes each byte that is not UTF-8 as the text \xNN (the
+ * JSON \\xNN), and a backslash as \x5c: so here \xNN (of either case)
+ * is that byte, a backslash not followed by xNN is itself (another
+ * writer's), anything else its UTF-8. In a document marked by
+ * jsonread_bytes_latin1() each code point up to U+00FF is one byte
+ * instead, and one above it -ERANGE. NUL-terminated in buf; -ENOSPC when
+ * it does not fit, -EILSEQ as above.
  */
 int jsonread_get_bytes(const struct jsonread_node *n, const char *key,
 		       char *buf, size_t size, size_t *len);
+
+/*
+ * Marks n and all under it as written by a kiln before names were escaped
+ * so (kiln-result versions 1 and 2, RESULT_SCHEMA_UTF8): its writer gave
+ * every byte above 0x7e as \u00XX and a backslash as itself, and
+ * jsonread_get_bytes reads its strings so from then on.
+ */
+void jsonread_bytes_latin1(const struct jsonread_node *n);
 
 /* The same, with def for anything but a present value of the type. */
 uint64_t jsonread_u64(const struct jsonread_node *n, const char *key,

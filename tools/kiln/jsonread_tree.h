@@ -21,6 +21,7 @@ enum {
 	JSONREAD_TREE_INT = 4,	/* a number written as an integer */
 	JSONREAD_TREE_U64 = 8,	/* ... that fits v.num.u */
 	JSONREAD_TREE_I64 = 16,	/* ... that fits an int64_t (v.num.i if < 0) */
+	JSONREAD_TREE_LATIN1 = 32, /* each byte a code point (old records) */
 };
 
 /*

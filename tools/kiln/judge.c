@@ -2,7 +2,8 @@
 /*
  * Description: PASS, WARN or FAIL for each target, with reasons a person
  * can act on. Any I/O error, any bad unit, a stall or a vanished device
- * fails a disk: a burn-in exists to find exactly those. A bad unit that
+ * fails a disk: a burn-in exists to find exactly those, and so does a
+ * checking mode that read nothing, since it proved nothing. A bad unit that
  * reads back good fails it too: the fault is in the data path (bus,
  * controller cache, memory), which is what a burn-in must not let through.
  */
@@ -132,6 +133,20 @@ void judge_target(const struct engine_snap *et, const struct monitor_target *mt,
 			"start, middle or end: a wrong run id, a different "
 			"disk, or never written");
 
+	/*
+	 * A checking mode that ended having read nothing checked nothing
+	 * (a region of 0 bytes, a record edited by hand): that is no PASS.
+	 * A disk still running, or stopped, has its own say.
+	 */
+	if (state == STATE_DONE && et->plan.mode != ENGINE_WRITE &&
+	    !et->c.bytes_read && j->verdict < JUDGE_FAIL)
+		judge_reason(j, JUDGE_FAIL, "nothing was checked: 0 bytes read "
+			     "of its %llu-byte region in a %s",
+			     (unsigned long long)et->plan.region,
+			     et->plan.mode == ENGINE_READ ? "read" :
+			     et->plan.mode == ENGINE_VERIFY ? "verify" :
+			     "write-verify");
+
 	for (p = PHASE_WRITE; p <= PHASE_READ; p++) {
 		double avg = judge_phase_rate(et, p);
 
@@ -144,7 +159,10 @@ void judge_target(const struct engine_snap *et, const struct monitor_target *mt,
 				     "MB/s average", engine_phase_name(p),
 				     mt->min[p], 100 * mt->min[p] / avg, avg);
 	}
-	if (!j->nreasons)
+	if (et->guard_stopped)
+		judge_reason(j, JUDGE_PASS, "holds data from byte %llu: not "
+			     "written past it", (unsigned long long)et->guard_at);
+	if (!j->nreasons || (j->nreasons == 1 && et->guard_stopped))
 		judge_reason(j, JUDGE_PASS, "no I/O errors, no bad units");
 }
 

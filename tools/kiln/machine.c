@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "crc32c.h"
 #include "machine.h"
 #include "sysfs.h"
 
@@ -243,6 +244,20 @@ void machine_id_choose(struct machine_system *s, const struct machine_nic *nics,
 			break;
 		}
 	}
-	machine_safe_name(s->machine_id);
+	snprintf(s->machine_id_old, sizeof(s->machine_id_old), "%s",
+		 s->machine_id);
+	machine_safe_name(s->machine_id_old);
+	if (strcmp(s->machine_id_old, s->machine_id)) {
+		/*
+		 * Made safe, "a/b" and "a b" would both be "a_b", sharing a
+		 * folder, a Pushgateway group and a fleet row: a changed id
+		 * keeps 8 hex of the raw value's CRC32C, cut to fit.
+		 */
+		uint32_t h = crc32c(0, s->machine_id, strlen(s->machine_id));
+
+		snprintf(s->machine_id, sizeof(s->machine_id), "%.*s-%08x",
+			 (int)sizeof(s->machine_id) - 10, s->machine_id_old,
+			 (unsigned)h);
+	}
 }
 

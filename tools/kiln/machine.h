@@ -18,6 +18,12 @@ struct machine_system {
 	int sockets;		/* physical packages; 0 unknown */
 	uint64_t memory;	/* bytes */
 	char machine_id[128];
+	/*
+	 * The id in the form kiln gave it before ids kept a hash (each
+	 * unsafe byte '_'): where this machine's earlier run folders are.
+	 * The same as machine_id when the serial needed no change.
+	 */
+	char machine_id_old[128];
 };
 
 struct machine_nic {
@@ -40,7 +46,13 @@ void machine_system_read(const char *sysroot, const char *procroot,
 /* The NICs with a device behind them; *nics is allocated. 0 or -ENOMEM. */
 int machine_nics_read(const char *sysroot, struct machine_nic **nics, int *n);
 
-/* The machine id: a real DMI serial, else the first wired MAC. */
+/*
+ * The machine id: a real DMI serial, else the first wired MAC. When the
+ * value holds bytes outside A-Za-z0-9._- they become '_' and the id ends
+ * in '-' and 8 lowercase hex of the raw value's CRC32C (crc32c.h), so
+ * "a/b" is "a_b-fb0b40a3" and "a b" is "a_b-1c724a5e"; a value that needs
+ * no change is the id as it is. machine_id_old is also set.
+ */
 void machine_id_choose(struct machine_system *s, const struct machine_nic *nics,
 		       int n);
 

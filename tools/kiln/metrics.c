@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "http.h"
+#include "json.h"
 #include "metrics.h"
 #include "timing.h"
 #include "version.h"
@@ -68,29 +69,10 @@ struct metrics {
 
 /* --- The text ------------------------------------------------------- */
 
-/* The length of the UTF-8 character at s, 0 when it is not valid. */
+/* The length of the character at s: 1 for ASCII, 0 when not UTF-8. */
 static int utf8_len(const unsigned char *s)
 {
-	int n, i;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	for (i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	/* Overlong forms, UTF-16 surrogates, past U+10FFFF. */
-	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) ||
-	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))
-		return 0;
-	return n;
+	return *s < 0x80 ? 1 : (int)json_utf8_len(s);
 }
 
 /*

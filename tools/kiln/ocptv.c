@@ -88,7 +88,8 @@ unsigned ocptv_points(const float *v, unsigned n, unsigned step, double acc,
  * A string of the inventory's "system" object, unescaped; "" when there
  * is none. inventory.json is kiln's own (inventory.c): "system" comes
  * first and always holds these keys, and json.c escapes every quote
- * inside a string, so "KEY" followed by ':' is a key, never a value.
+ * inside a string, so "KEY" followed by ':' is a key, never a value;
+ * its \xNN (a byte that is not UTF-8, or a backslash) is the byte again.
  */
 static void system_field(const char *inv, const char *key, char *out,
 			 size_t len)
@@ -118,6 +119,14 @@ static void system_field(const char *inv, const char *key, char *out,
 				memcpy(hex, q + 2, strnlen(q + 2, 4));
 				out[n++] = (char)strtoul(hex, NULL, 16);
 				q += strnlen(q + 2, 4) + 1;
+			} else if (*q == '\\' && q[1] == '\\' && q[2] == 'x' &&
+				   isxdigit((unsigned char)q[3]) &&
+				   isxdigit((unsigned char)q[4])) {
+				/* \xNN: a byte that is not UTF-8 (json.c). */
+				char hex[3] = { q[3], q[4], 0 };
+
+				out[n++] = (char)strtoul(hex, NULL, 16);
+				q += 4;
 			} else if (*q == '\\' && q[1]) {
 				q++;
 				out[n++] = *q == 'n' ? '\n' : *q;

@@ -242,9 +242,11 @@ static void restore_peer(const struct jsonread_node *n,
 			 const struct record *r, struct record_disk *d)
 {
 	struct peers_disk *p = &d->peer;
-	const char *key = jsonread_str(n, "group", "");
+	char key[sizeof(r->peers.groups[0].key)];
 	int g;
 
+	/* As the groups' keys were read: bytes, json.c's \xNN taken back. */
+	copy(n, "group", key, sizeof(key));
 	for (g = 0; g < r->peers.n && strcmp(r->peers.groups[g].key, key); g++)
 		;
 	p->group = g < r->peers.n ? g : -1;

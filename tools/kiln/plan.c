@@ -35,7 +35,19 @@ int plan_writes_mode(int mode)
 
 static struct plan_decision decided(int action, const char *why)
 {
-	struct plan_decision d = { action, why };
+	struct plan_decision d = { action, why, 0 };
+
+	return d;
+}
+
+/*
+ * Written because of its class: the class rests on samples, so with no
+ * consent each span is read and checked before it is written.
+ */
+static struct plan_decision guarded(const struct plan_input *in,
+				    const char *why)
+{
+	struct plan_decision d = { PLAN_WRITE, why, !in->consent };
 
 	return d;
 }
@@ -61,8 +73,7 @@ struct plan_decision plan_decide(const struct plan_input *in)
 		if (in->empty)
 			return decided(PLAN_WRITE, "an empty file");
 		if (in->class == SAFETY_KILN_DATA)
-			return decided(PLAN_WRITE,
-				       "kiln-data: written by kiln before");
+			return guarded(in, "kiln-data: written by kiln before");
 		if (in->consent)
 			return decided(PLAN_WRITE,
 				       "an existing file, overwritten with "
@@ -71,9 +82,9 @@ struct plan_decision plan_decide(const struct plan_input *in)
 			       "file that does not hold kiln data");
 	}
 	if (in->class == SAFETY_BLANK)
-		return decided(PLAN_WRITE, "blank: proven by reading");
+		return guarded(in, "blank: proven by reading");
 	if (in->class == SAFETY_KILN_DATA)
-		return decided(PLAN_WRITE, "kiln-data: written by kiln before");
+		return guarded(in, "kiln-data: written by kiln before");
 	if (in->consent)
 		return decided(PLAN_WRITE, "has data, overwritten with consent "
 			       "(destroy-data)");
@@ -90,17 +101,19 @@ struct situation {
 static const char *cell(const struct situation *st, int command, int mode)
 {
 	struct plan_input in = st->in;
+	struct plan_decision d;
 
 	if (command == PLAN_RUN && in.file)
 		return "-";
 	in.command = command;
 	in.mode = mode;
-	switch (plan_decide(&in).action) {
+	d = plan_decide(&in);
+	switch (d.action) {
 	case PLAN_REFUSE: return "refused, exit 2";
 	case PLAN_SKIP: return "not touched";
 	case PLAN_READ: return "read";
 	}
-	return "written";
+	return d.guarded ? "written, guarded" : "written";
 }
 
 void plan_table(FILE *f)
@@ -111,6 +124,8 @@ void plan_table(FILE *f)
 		  { .class = SAFETY_BLANK, .twice = 1 } },
 		{ "`blank`", { .class = SAFETY_BLANK } },
 		{ "`kiln-data`", { .class = SAFETY_KILN_DATA } },
+		{ "`blank` or `kiln-data`, named by `destroy-data`",
+		  { .class = SAFETY_BLANK, .consent = 1 } },
 		{ "`has-data`", { .class = SAFETY_HAS_DATA } },
 		{ "`has-data`, named by `destroy-data`",
 		  { .class = SAFETY_HAS_DATA, .consent = 1 } },

@@ -39,6 +39,11 @@ struct plan_input {
 struct plan_decision {
 	int action;		/* enum plan_action */
 	const char *why;	/* in words, for the plan and the results */
+	/*
+	 * PLAN_WRITE because of its class, not consent: the guarded write
+	 * (every span read and found blank or kiln's before it is written).
+	 */
+	int guarded;
 };
 
 /* The one decision of what may be done to a target. */

@@ -70,7 +70,7 @@ void record_note(struct record *r, const char *fmt, ...)
 
 void record_judge(struct record *r, int final, int interrupted)
 {
-	int i, stop = 0;
+	int i, stop = 0, guarded = 0;
 
 	for (i = 0; i < r->n; i++) {
 		struct record_disk *d = &r->disks[i];
@@ -128,6 +128,7 @@ void record_judge(struct record *r, int final, int interrupted)
 	r->verdict = r->sig.j.verdict;
 	for (i = 0; i < r->n; i++) {
 		stop |= r->disks[i].j.interrupted;
+		guarded |= r->disks[i].snap.guard_stopped;
 		if (r->disks[i].j.verdict > r->verdict)
 			r->verdict = r->disks[i].j.verdict;
 	}
@@ -137,6 +138,9 @@ void record_judge(struct record *r, int final, int interrupted)
 	/* Lost results outrank an interruption: nothing proves the run. */
 	if (r->verdict == JUDGE_FAIL)
 		r->exit_code = KILN_EXIT_FAIL;
+	else if (guarded && !strcmp(r->command, "burn"))
+		/* A target found to hold data: kiln burn's refusal, late. */
+		r->exit_code = KILN_EXIT_USAGE;
 	else if (r->results_lost)
 		r->exit_code = KILN_EXIT_CANNOT;
 	else if (stop || interrupted)

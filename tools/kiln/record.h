@@ -10,6 +10,7 @@
 #include "judge.h"
 #include "links.h"
 #include "machine.h"
+#include "memplan.h"
 #include "monitor.h"
 #include "netcheck.h"
 #include "peers.h"
@@ -42,6 +43,8 @@ struct record_disk {
 	struct health before, after;	/* SMART */
 	struct reread rr;		/* the slowest requests read again */
 	char failed[240];		/* a FAIL before any burn: why */
+	/* what the guard found where it stopped, named ("" none yet) */
+	char guard_found[200];
 	struct signals_disk sig;	/* its own signals (signals.h) */
 	struct judge j;
 	struct links_disk link;		/* its link and controller */
@@ -101,6 +104,7 @@ struct record {
 	char **notes;			/* said at start, kept in the results */
 	struct links links;		/* controllers and what went through */
 	struct peers peers;		/* like disks, grouped and compared */
+	struct memplan mem;		/* memory planned: memplan_left() */
 };
 
 /* An empty record for a command; s stays the caller's. */

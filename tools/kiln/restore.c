@@ -15,6 +15,7 @@
 
 #include "peers_out.h"
 #include "restore.h"
+#include "result.h"
 #include "signals_out.h"
 #include "unit.h"
 #include "timing.h"
@@ -106,6 +107,43 @@ static void restore_health(const struct jsonread_node *h, struct health *out)
 	out->grown_defects = counter(h, "grown_defects");
 }
 
+/*
+ * Every run of each phase: schema 3 says it in pass_totals (its pass list
+ * may be folded); before it, the pass list held every run, in order.
+ */
+static void restore_totals(const struct jsonread_node *t,
+			   struct engine_snap *s)
+{
+	const struct jsonread_node *tot = jsonread_get(t, "pass_totals");
+	unsigned i;
+	int p;
+
+	s->folded = jsonread_u64(t, "passes_folded", 0);
+	for (p = PHASE_WRITE; tot && p < PHASE_END; p++) {
+		const struct jsonread_node *pt = jsonread_get(tot,
+						     engine_phase_name(p));
+		struct engine_pass_total *o = &s->totals[p];
+
+		o->passes = jsonread_u64(pt, "passes", 0);
+		o->bytes = jsonread_u64(pt, "bytes", 0);
+		o->ns = (uint64_t)(jsonread_num(pt, "seconds", 0) *
+				   (double)TIMING_SEC);
+		o->errors = jsonread_u64(pt, "errors", 0);
+		o->bad_units = jsonread_u64(pt, "bad_units", 0);
+	}
+	for (i = 0; !tot && i < s->npasses; i++) {
+		struct engine_pass_total *o = &s->totals[s->passes[i].phase];
+
+		o->passes++;
+		if (!s->passes[i].seq)
+			s->passes[i].seq = o->passes;
+		o->bytes += s->passes[i].bytes;
+		o->ns += s->passes[i].ns;
+		o->errors += s->passes[i].errors;
+		o->bad_units += s->passes[i].bad_units;
+	}
+}
+
 static int restore_lists(const struct jsonread_node *t, struct engine_snap *s)
 {
 	const struct jsonread_node *passes = jsonread_get(t, "passes");
@@ -132,7 +170,11 @@ static int restore_lists(const struct jsonread_node *t, struct engine_snap *s)
 				   (double)TIMING_SEC);
 		o->reached = jsonread_u64(p, "reached", 0);
 		o->complete = jsonread_bool(p, "complete", 0);
+		o->errors = (unsigned)jsonread_u64(p, "errors", 0);
+		o->bad_units = (unsigned)jsonread_u64(p, "bad_units", 0);
+		o->seq = jsonread_u64(p, "run", 0);
 	}
+	restore_totals(t, s);
 	for (i = 0; i < jsonread_count(errs); i++) {
 		const struct jsonread_node *e = jsonread_at(errs, i);
 		struct engine_error *o = &s->errors[s->nerrors++];
@@ -260,6 +302,15 @@ static int restore_disk(const struct jsonread_node *t, struct record_disk *d,
 	s->pass_found = jsonread_bool(t, "pass_found_on_disk", 1);
 	s->last_written = (uint32_t)jsonread_u64(t, "last_pass_written", 0);
 	s->last_reached = jsonread_u64(t, "last_pass_reached", 0);
+	if (jsonread_get(t, "guard")) {
+		const struct jsonread_node *g = jsonread_get(t, "guard");
+
+		d->ep.guard = s->plan.guard = 1;
+		s->guard_checked = jsonread_u64(g, "checked", 0);
+		s->guard_stopped = jsonread_get(g, "stopped_at") != NULL;
+		s->guard_at = jsonread_u64(g, "stopped_at", 0);
+		copy_str(g, "found", d->guard_found, sizeof(d->guard_found));
+	}
 	for (i = 0; i < 4; i++) {
 		const struct jsonread_node *ph = jsonread_get(
 			jsonread_get(t, "phases"), phases[i]);
@@ -331,6 +382,8 @@ int restore_record(const struct jsonread_node *doc, struct restored *out,
 		snprintf(err, errlen, "not a kiln result");
 		return -EBADMSG;
 	}
+	if (jsonread_u64(doc, "schema_version", 0) < RESULT_SCHEMA_UTF8)
+		jsonread_bytes_latin1(doc);
 	restore_settings(jsonread_get(doc, "settings"), &out->s);
 	copy_str(doc, "command", out->command, sizeof(out->command));
 	record_init(r, out->command[0] ? out->command : "burn", 0, NULL,

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 
 #include "crc32c.h"
@@ -157,6 +158,17 @@ static void json_target(struct json *j, const struct record *r,
 	json_u64(j, "last_pass_reached", et->last_reached);
 	json_bool(j, "last_pass_complete", et->last_written &&
 		  et->last_reached == p->region);
+	if (p->guard) {
+		/* The guarded write: what it read before writing, and why not. */
+		json_begin(j, "guard");
+		json_u64(j, "checked", et->guard_checked);
+		if (et->guard_stopped) {
+			json_u64(j, "stopped_at", et->guard_at);
+			json_str(j, "found", d->guard_found[0] ?
+					     d->guard_found : "unknown data");
+		}
+		json_end(j);
+	}
 	json_str(j, "mode", engine_mode_name(p->mode));
 	if (p->mode == ENGINE_VERIFY || p->mode == ENGINE_WRITE_VERIFY)
 		json_u64(j, "verified_pass", et->verified_pass);
@@ -167,6 +179,8 @@ static void json_target(struct json *j, const struct record *r,
 	json_phase_stats(j, d, PHASE_FLUSH);
 	json_phase_stats(j, d, PHASE_VERIFY);
 	json_phase_stats(j, d, PHASE_READ);
+	if (p->guard)
+		json_phase_stats(j, d, PHASE_GUARD);
 	json_end(j);
 	json_array(j, "passes");
 	for (i = 0; i < et->npasses; i++) {
@@ -179,9 +193,27 @@ static void json_target(struct json *j, const struct record *r,
 		json_num(j, "seconds", timing_secs(ps->ns));
 		json_u64(j, "reached", ps->reached);
 		json_bool(j, "complete", ps->complete);
+		json_u64(j, "errors", ps->errors);
+		json_u64(j, "bad_units", ps->bad_units);
+		json_u64(j, "run", ps->seq);
 		json_end(j);
 	}
 	json_array_end(j);
+	/* The runs left out of "passes" are in these (engine.h). */
+	json_u64(j, "passes_folded", et->folded);
+	json_begin(j, "pass_totals");
+	for (c = PHASE_WRITE; c < PHASE_END; c++) {
+		const struct engine_pass_total *pt = &et->totals[c];
+
+		json_begin(j, engine_phase_name(c));
+		json_u64(j, "passes", pt->passes);
+		json_u64(j, "bytes", pt->bytes);
+		json_num(j, "seconds", timing_secs(pt->ns));
+		json_u64(j, "errors", pt->errors);
+		json_u64(j, "bad_units", pt->bad_units);
+		json_end(j);
+	}
+	json_end(j);
 	zones_json(j, et, d->t.id.rotational);
 	reread_json(j, et, &d->rr);
 
@@ -382,6 +414,35 @@ char *result_json(const struct record *o, size_t *len)
 }
 
 
+int result_too_large(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (uint64_t)st.st_size <= RESULT_MAX_BYTES)
+		return 0;
+	snprintf(err, errlen, "%s is %llu bytes, over the limit of %zu that "
+		 "kiln reads (a record of a kiln before schema 3, which kept "
+		 "every pass)", path, (unsigned long long)st.st_size,
+		 (size_t)RESULT_MAX_BYTES);
+	return -EFBIG;
+}
+
+int result_checkpoint_too_large(const char *dir, char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+	int i, ret;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir,
+			 folder_checkpoints[i]);
+		ret = result_too_large(path, err, errlen);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int engine_mode_of(const char *name)
 {
 	static const char *const names[] = { "write-verify", "write", "verify",
@@ -439,6 +500,10 @@ static int read_disk(const struct jsonread_node *t, struct result_disk *d,
 	}
 	d->ep.mode = engine_mode_of(jsonread_str(t, "mode", NULL));
 	d->verdict = jsonread_str(t, "verdict", NULL);
+	/* It never ran, so it has no region: nothing of it to verify. */
+	d->not_started = !strcmp(jsonread_str(t, "state", ""), "not started");
+	if (d->not_started && !jsonread_count(region))
+		return 0;
 	if (!jsonread_count(region) ||
 	    jsonread_count(region) > ENGINE_MAX_EXTENTS) {
 		snprintf(err, errlen, "%s: no region", d->identity);
@@ -452,6 +517,13 @@ static int read_disk(const struct jsonread_node *t, struct result_disk *d,
 		    d->ep.ext[i].length % UNIT_SIZE ||
 		    d->ep.ext[i].offset % 512) {
 			snprintf(err, errlen, "%s: a bad region", d->identity);
+			return -EBADMSG;
+		}
+		/* Nothing would be read, and nothing found wrong: no PASS. */
+		if (!d->ep.ext[i].length) {
+			snprintf(err, errlen, "%s: \"region\" %zu is 0 bytes "
+				 "long: nothing there to verify", d->identity,
+				 i);
 			return -EBADMSG;
 		}
 		d->ep.region += d->ep.ext[i].length;
@@ -491,6 +563,8 @@ static int read_record(const struct jsonread_node *root,
 			 RESULT_SCHEMA);
 		return -EBADMSG;
 	}
+	if (rec->schema_version < RESULT_SCHEMA_UTF8)
+		jsonread_bytes_latin1(root);
 	rec->run_id = strtoull(id, &end, 16);
 	/* 0 is no run id: a verify would draw a fresh one and FAIL all. */
 	if (!*id || *end || strlen(id) > 16 || !rec->run_id) {
@@ -525,10 +599,20 @@ int result_load(const char *dir, struct result_record *rec, char *err,
 
 	memset(rec, 0, sizeof(*rec));
 	snprintf(path, sizeof(path), "%s/result.json", dir);
+	/* Too large is not torn: an older checkpoint would tell another run. */
+	ret = result_too_large(path, err, errlen);
+	if (ret)
+		return ret;
 	ret = jsonread_load(&doc, path, NULL, why, sizeof(why));
 	root = ret ? NULL : jsonread_root(doc);
 	/* Cut off before result.json, or torn: the newest good checkpoint. */
-	if (ret && folder_newest(dir, path, sizeof(path), NULL) == 0) {
+	if (ret && ret != -E2BIG &&
+	    result_checkpoint_too_large(dir, err, errlen)) {
+		jsonread_free(doc);
+		return -EFBIG;
+	}
+	if (ret && ret != -E2BIG &&
+	    folder_newest(dir, path, sizeof(path), NULL) == 0) {
 		jsonread_free(doc);
 		doc = NULL;
 		ret = jsonread_load(&doc, path, NULL, why, sizeof(why));

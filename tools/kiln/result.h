@@ -11,9 +11,54 @@
 /*
  * The schema of result.json. A renamed or removed field raises it (an added
  * field is documented without); readers read every version kiln has
- * written. 2: targets' "wwid" became "wwn", as in inventory.json.
+ * written. 2: targets' "wwid" became "wwn", as in inventory.json. 3: a
+ * byte of a string that is not UTF-8 is the text \xNN, a backslash \x5c,
+ * valid UTF-8 as it is (before, every byte above 0x7e was a code point);
+ * and a target's "passes" lists every run of a phase only up to 16 of
+ * them, then the first, last and worst (engine.h); "pass_totals" counts
+ * them all.
  */
-#define RESULT_SCHEMA 2
+#define RESULT_SCHEMA 3
+#define RESULT_SCHEMA_UTF8 3
+
+/*
+ * What every reader of a run record takes (jsonread.h's limits): a record
+ * past them is too large, said as such and never read as a failed run.
+ */
+#define RESULT_MAX_BYTES JSONREAD_MAX_BYTES
+#define RESULT_MAX_NODES JSONREAD_MAX_NODES
+
+/*
+ * The record is bounded by its disks: a run takes RESULT_MAX_TARGETS
+ * targets at most, and lists RESULT_DETAIL_BUDGET errors and as many bad
+ * units in all, shared among its targets (max-detail a target, less when
+ * many targets would list more). tests/unit/bounded.c holds that the
+ * largest record so made is under every reader's limits.
+ */
+#define RESULT_MAX_TARGETS 400
+#define RESULT_DETAIL_BUDGET 32768
+
+/* The errors (and bad units) listed a target: want, or its share. */
+static inline unsigned result_max_detail(unsigned want, int targets)
+{
+	unsigned share = RESULT_DETAIL_BUDGET / (unsigned)(targets > 0 ?
+							  targets : 1);
+
+	return want < share ? want : share;
+}
+
+/*
+ * -EFBIG, with "PATH is N bytes, over the limit of M that kiln reads" in
+ * err, when the file at path is larger than a reader takes; else 0 (a
+ * missing file is 0: the reader says what it finds).
+ */
+int result_too_large(const char *path, char *err, size_t errlen);
+
+/*
+ * The same for the run folder dir's checkpoints: one too large is the
+ * newest (a record only grows), so the other must not stand in for it.
+ */
+int result_checkpoint_too_large(const char *dir, char *err, size_t errlen);
 
 /* result.json of the run as the record holds it now; NULL on no memory. */
 char *result_json(const struct record *r, size_t *len);
@@ -28,7 +73,24 @@ struct result_disk {
 	uint64_t last_reached;		/* where that pass stopped */
 	int complete;			/* it covered the whole region */
 	const char *verdict;		/* PASS, WARN, FAIL, or NULL */
+	/* FAILed before its burn (missing, stalled while classed): no region */
+	int not_started;
 };
+
+/*
+ * Why a disk of a record has nothing of it to verify (only read, or never
+ * started in that run), or NULL when it was written.
+ */
+static inline const char *result_disk_unwritten(const struct result_disk *d)
+{
+	if (d->not_started)
+		return "never started in the recorded run (it FAILed before "
+		       "its burn)";
+	if (!d->last_written && (d->ep.mode == ENGINE_READ ||
+				 d->ep.mode == ENGINE_VERIFY))
+		return "only read in the recorded run, never written";
+	return NULL;
+}
 
 /* A run record read back: result.json, or its newest good checkpoint. */
 struct result_record {

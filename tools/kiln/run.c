@@ -131,31 +131,75 @@ static void apply_profile(struct settings *s)
 	}
 }
 
-/* The pending power-cut run folder of this machine, if one is waiting. */
-static int find_pending(const char *machine_dir, char *out, size_t len)
+/*
+ * ROOT/kiln-results/<id>/ of this machine, and of the earlier form of its
+ * id when that differs (folders a kiln before hashed ids filed there: a
+ * pending power-cut run, a run cut off). The number of folders, 1 or 2.
+ */
+static int machine_dirs(const char *results, const struct machine_system *sys,
+			char dirs[2][PATH_MAX])
+{
+	snprintf(dirs[0], PATH_MAX, "%s/kiln-results/%s", results,
+		 sys->machine_id);
+	if (!sys->machine_id_old[0] ||
+	    !strcmp(sys->machine_id_old, sys->machine_id))
+		return 1;
+	snprintf(dirs[1], PATH_MAX, "%s/kiln-results/%s", results,
+		 sys->machine_id_old);
+	return 2;
+}
+
+/* The newest pending power-cut folder in machine_dir, kept in best. */
+static void find_pending(const char *machine_dir, char *best, size_t blen)
 {
 	struct dirent *e;
 	DIR *d = opendir(machine_dir);
-	char path[PATH_MAX], best[PATH_MAX] = "";
+	char path[PATH_MAX];
 	struct result_record rec;
 	char err[300];
 
 	if (!d)
-		return 0;
+		return;
 	while ((e = readdir(d))) {
+		const char *was = strrchr(best, '/');
+
 		if (e->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", machine_dir, e->d_name);
 		if (result_load(path, &rec, err, sizeof(err)))
 			continue;
 		/* Folder names begin with the time: the newest one wins. */
-		if (!strcmp(rec.state, "pending") && strcmp(path, best) > 0)
-			snprintf(best, sizeof(best), "%s", path);
+		if (!strcmp(rec.state, "pending") &&
+		    (!was || strcmp(e->d_name, was + 1) > 0))
+			snprintf(best, blen, "%s", path);
 		result_record_free(&rec);
 	}
 	closedir(d);
-	snprintf(out, len, "%s", best);
-	return best[0] != 0;
+}
+
+int run_finish_cut_off(const char *results, const struct machine_system *sys,
+		       FILE *con, void (*done)(const char *dir, void *arg),
+		       void *arg)
+{
+	char dirs[2][PATH_MAX];
+	int i, n = machine_dirs(results, sys, dirs), finished = 0;
+
+	for (i = 0; i < n; i++)
+		finished += finish_machine(dirs[i], con, done, arg);
+	return finished;
+}
+
+int run_find_pending(const char *results, const struct machine_system *sys,
+		     char *out, size_t len)
+{
+	char dirs[2][PATH_MAX];
+	int i, n = machine_dirs(results, sys, dirs);
+
+	if (len)
+		out[0] = 0;
+	for (i = 0; i < n; i++)
+		find_pending(dirs[i], out, len);
+	return len && out[0] != 0;
 }
 
 /* Marks a pending folder verified: its result.json says so from now on. */
@@ -197,7 +241,7 @@ static void mark_verified(const char *dir)
  * machine left is verified against its record, in a run folder of its
  * own that names it. The exit code of that verify, or -1 when none waits.
  */
-static int verify_pending(const struct settings *run, const char *machine_dir,
+static int verify_pending(const struct settings *run, const char *machine,
 			  const char *pending, char *folder, size_t flen)
 {
 	struct result_record rec;
@@ -229,11 +273,8 @@ static int verify_pending(const struct settings *run, const char *machine_dir,
 		pending);
 	code = burncmd_add_recorded(&r, &rec);
 	if (!code) {
-		char stamp[32];
-
-		timing_fmt_utc(time(NULL), 1, stamp, sizeof(stamp));
-		snprintf(folder, flen, "%s/%s-%016llx", machine_dir, stamp,
-			 (unsigned long long)rec.run_id);
+		folder_run_path(run->results, machine, rec.run_id, folder,
+				flen);
 		r.out = folder;
 		record_note(&r, "the second half of a power-cut test: what the "
 			    "disks kept of run %016llx, written and flushed "
@@ -351,19 +392,6 @@ static int countdown(unsigned seconds, int nwrite)
 	return aborted;
 }
 
-/* ROOT/kiln-results/<machine id>/<YYYYMMDDTHHMMSZ>-<run id> */
-static int run_folder(const char *root, const char *machine, uint64_t run_id,
-		      char *out, size_t len)
-{
-	char stamp[32];
-
-	timing_fmt_utc(time(NULL), 1, stamp, sizeof(stamp));
-	if (snprintf(out, len, "%s/kiln-results/%s/%s-%016llx", root, machine,
-		     stamp, (unsigned long long)run_id) >= (int)len)
-		return -ENAMETOOLONG;
-	return 0;
-}
-
 /* A run folder finished at this boot goes to the lab server too. */
 static void send_finished(const char *dir, void *arg)
 {
@@ -387,7 +415,7 @@ static int upload_only(struct settings *s, struct record *r, char *folder,
 		return KILN_EXIT_CANNOT;
 	}
 	r->lab.upload_only = 1;
-	run_folder(s->results, r->machine, r->run_id, folder, len);
+	folder_run_path(s->results, r->machine, r->run_id, folder, len);
 	printf("kiln: no stick: the results live at the lab server %s "
 	       "(kept in RAM meanwhile)\n", s->upload);
 	if (lab_reach(s->upload, LAB_REACH_SECONDS, stdout)) {
@@ -474,8 +502,8 @@ int run_main(int argc, char **argv)
 	folder[0] = 0;
 	snprintf(rec.machine, sizeof(rec.machine), "%s", inv.sys.machine_id);
 	if (s.results)
-		run_folder(s.results, inv.sys.machine_id, rec.run_id, folder,
-			   sizeof(folder));
+		folder_run_path(s.results, inv.sys.machine_id, rec.run_id,
+				folder, sizeof(folder));
 
 	if (problems.n) {
 		for (i = 0; i < problems.n; i++)
@@ -497,17 +525,17 @@ int run_main(int argc, char **argv)
 		goto out;
 	}
 	if (s.results) {
-		char machine_dir[PATH_MAX], pending[PATH_MAX],
-			vfolder[PATH_MAX];
+		char pending[PATH_MAX], vfolder[PATH_MAX];
 
-		snprintf(machine_dir, sizeof(machine_dir), "%s/kiln-results/%s",
-			 s.results, inv.sys.machine_id);
 		/* Cut off at the last boot: finished from its checkpoint. */
-		finish_machine(machine_dir, stdout,
-			       s.upload ? send_finished : NULL, &rec);
-		if (find_pending(machine_dir, pending, sizeof(pending))) {
-			pending_code = verify_pending(&s, machine_dir, pending,
-						      vfolder, sizeof(vfolder));
+		run_finish_cut_off(s.results, &inv.sys, stdout,
+				   s.upload ? send_finished : NULL, &rec);
+		if (run_find_pending(s.results, &inv.sys, pending,
+				     sizeof(pending))) {
+			/* Verified into a folder under the id of today. */
+			pending_code = verify_pending(&s, inv.sys.machine_id,
+						      pending, vfolder,
+						      sizeof(vfolder));
 			/* Its folder has the same second: keep them apart. */
 			if (!strcmp(vfolder, folder))
 				snprintf(folder + strlen(folder),

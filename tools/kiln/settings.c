@@ -96,8 +96,9 @@ static const struct settings_key keys[] = {
 	  "the result (or inventory) document on stdout, everything else on "
 	  "stderr", TEST | SCOPE_DISCOVER | SCOPE_PROBE },
 	{ "max-detail", T_UINT, F(max_detail), 0, 100000, NULL, "a count",
-	  "100", "errors and bad units listed per disk (all are counted)",
-	  TEST },
+	  "100", "errors and bad units listed per disk (all are counted); a "
+	  "run lists 32768 of each in all, so among many disks each lists "
+	  "its share when that is less", TEST },
 	{ "max-writes", T_MAXW, F(max_writes), 0, 1000000, NULL,
 	  "a count of whole-disk writes, 0 for no cap", "2 on flash",
 	  "whole-disk writes allowed, later passes only verify, so a soak "
@@ -119,8 +120,9 @@ static const struct settings_key keys[] = {
 	  "a size such as 0, 1M or 10G", "0",
 	  "start this far into each disk", TEST },
 	{ "out", T_STRING, F(out), 0, 0, NULL, "a folder", "none",
-	  "kiln burn: the run folder, absent or empty; kiln fleet: the "
-	  "folder for fleet.html and fleet.csv (default: the current one)",
+	  "kiln burn: the run folder, absent or empty (default: a new one "
+	  "under ./kiln-results/<machine id>/); kiln fleet: the folder for "
+	  "fleet.html and fleet.csv (default: the current one)",
 	  B | SCOPE_FLEET },
 	{ "passes", T_UINT, F(passes), 1, 1000000, NULL, "a count, 1 or more",
 	  "1", "passes to make; each writes a new pass number, so stale data "
@@ -136,7 +138,8 @@ static const struct settings_key keys[] = {
 	  "boot or results medium); may be given again",
 	  R | SCOPE_DISCOVER | OPT },
 	{ "qd", T_UINT, F(qd), 1, 256, NULL, "a count from 1 to 256", "8",
-	  "requests in flight per disk, 1-256", TEST },
+	  "requests in flight per disk, 1-256; fewer for every disk when "
+	  "their buffers do not fit the memory (a note says so)", TEST },
 	{ "results", T_STRING, F(results), 0, 0, NULL, "a folder", "none",
 	  "where run folders go: ROOT/kiln-results/MACHINE/RUN/", R | OPT },
 	{ "run-id", T_RUNID, F(run_id), 0, 0, NULL, "1 to 16 hex digits",

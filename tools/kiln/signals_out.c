@@ -334,14 +334,24 @@ static int num_or(node *n, const char *key, int none)
 	       (int)jsonread_i64(n, key, none) : none;
 }
 
+/*
+ * A string as the bytes it was written from (json.c's \xNN taken back),
+ * or as much of it as fits; "" when missing.
+ */
+static void text_of(node *n, const char *key, char *out, size_t len)
+{
+	if (jsonread_get_bytes(n, key, out, len, NULL))
+		snprintf(out, len, "%s", jsonread_str(n, key, ""));
+}
+
 static void read_lines(node *arr, char (*kept)[SIGNALS_LINE], int *n)
 {
 	size_t i;
 
 	*n = 0;
 	for (i = 0; i < jsonread_count(arr) && i < SIGNALS_KEPT; i++)
-		snprintf(kept[(*n)++], SIGNALS_LINE, "%s",
-			 jsonread_str(jsonread_at(arr, i), NULL, ""));
+		text_of(jsonread_at(arr, i), NULL, kept[(*n)++],
+			SIGNALS_LINE);
 }
 
 static void read_kinds(node *obj, unsigned *count)
@@ -372,10 +382,8 @@ static void read_drive(node *n, struct signals_disk *d)
 	int i;
 
 	d->sampled = (int)jsonread_u64(n, "samples", 0);
-	snprintf(d->protocol, sizeof(d->protocol), "%s",
-		 jsonread_str(n, "protocol", ""));
-	snprintf(d->error, sizeof(d->error), "%s",
-		 jsonread_str(n, "error", ""));
+	text_of(n, "protocol", d->protocol, sizeof(d->protocol));
+	text_of(n, "error", d->error, sizeof(d->error));
 	d->temp_first = num_or(t, "first", SIGNALS_NONE);
 	d->temp_max = num_or(t, "max", SIGNALS_NONE);
 	d->temp_last = num_or(t, "last", SIGNALS_NONE);
@@ -392,8 +400,7 @@ static void read_drive(node *n, struct signals_disk *d)
 			      SETTINGS_SELFTEST_SHORT : SETTINGS_SELFTEST_LONG;
 		d->st_result = signals_selftest_of(jsonread_str(st, "result",
 								NULL));
-		snprintf(d->st_text, sizeof(d->st_text), "%s",
-			 jsonread_str(st, "text", ""));
+		text_of(st, "text", d->st_text, sizeof(d->st_text));
 	}
 }
 
@@ -416,8 +423,8 @@ void signals_out_read_disk(const struct jsonread_node *t,
 	read_kinds(jsonread_get(log, "by_kind"), s->kmsg);
 	read_lines(jsonread_get(log, "first"), s->kept, &s->nkept);
 	for (i = 0; i < jsonread_count(path) && i < KMSGWATCH_PCI_PATH; i++)
-		snprintf(s->pci[s->npci++], sizeof(s->pci[0]), "%s",
-			 jsonread_str(jsonread_at(path, i), "pci", ""));
+		text_of(jsonread_at(path, i), "pci", s->pci[s->npci++],
+			sizeof(s->pci[0]));
 }
 
 static int read_lists(node *m, struct signals_machine *out)
@@ -437,10 +444,8 @@ static int read_lists(node *m, struct signals_machine *out)
 		node *e = jsonread_at(counts, i);
 		struct signals_edac *o = &out->edac[out->nedac++];
 
-		snprintf(o->where, sizeof(o->where), "%s",
-			 jsonread_str(e, "where", ""));
-		snprintf(o->label, sizeof(o->label), "%s",
-			 jsonread_str(e, "label", ""));
+		text_of(e, "where", o->where, sizeof(o->where));
+		text_of(e, "label", o->label, sizeof(o->label));
 		o->ce_start = (long)jsonread_i64(e, "corrected_start", -1);
 		o->ce_end = (long)jsonread_i64(e, "corrected_end", -1);
 		o->ue_start = (long)jsonread_i64(e, "uncorrected_start", -1);
@@ -450,10 +455,8 @@ static int read_lists(node *m, struct signals_machine *out)
 		node *a = jsonread_at(aers, i);
 		struct signals_aer *o = &out->aer[out->naer++];
 
-		snprintf(o->pci, sizeof(o->pci), "%s",
-			 jsonread_str(a, "pci", ""));
-		snprintf(o->errors, sizeof(o->errors), "%s",
-			 jsonread_str(a, "errors", ""));
+		text_of(a, "pci", o->pci, sizeof(o->pci));
+		text_of(a, "errors", o->errors, sizeof(o->errors));
 		for (sev = 0; sev < 3; sev++) {
 			snprintf(key, sizeof(key), "%s_start",
 				 severity_keys[sev]);
@@ -467,10 +470,8 @@ static int read_lists(node *m, struct signals_machine *out)
 		node *h = jsonread_at(hw, i);
 		struct signals_hwmon *o = &out->hwmon[out->nhwmon++];
 
-		snprintf(o->what, sizeof(o->what), "%s",
-			 jsonread_str(h, "sensor", ""));
-		snprintf(o->hwmon, sizeof(o->hwmon), "%s",
-			 jsonread_str(h, "hwmon", ""));
+		text_of(h, "sensor", o->what, sizeof(o->what));
+		text_of(h, "hwmon", o->hwmon, sizeof(o->hwmon));
 		o->index = (int)jsonread_i64(h, "index", 0);
 		o->first = (int)(jsonread_num(h, "first", 0) * 1000);
 		o->max = (int)(jsonread_num(h, "max", 0) * 1000);
@@ -492,6 +493,7 @@ int signals_out_read_machine(const struct jsonread_node *doc,
 	node *log = jsonread_get(m, "kernel_log");
 	node *raid = jsonread_get(m, "raid_drives");
 	struct signals_machine *out = &r->sig;
+	char fail[sizeof(out->failure_base)];
 	const char *failure;
 	size_t i, n;
 
@@ -503,8 +505,7 @@ int signals_out_read_machine(const struct jsonread_node *doc,
 	out->edac_mcs = (int)jsonread_u64(jsonread_get(m, "edac"),
 					  "memory_controllers", 0);
 	out->kmsg = jsonread_bool(log, "read", 0);
-	snprintf(out->kmsg_why, sizeof(out->kmsg_why), "%s",
-		 jsonread_str(log, "why_not", ""));
+	text_of(log, "why_not", out->kmsg_why, sizeof(out->kmsg_why));
 	out->kmsg_lines = jsonread_u64(log, "lines", 0);
 	out->kmsg_lost = jsonread_u64(log, "lost", 0);
 	out->other_total = (unsigned)jsonread_u64(log, "naming_no_disk", 0);
@@ -516,23 +517,20 @@ int signals_out_read_machine(const struct jsonread_node *doc,
 
 		if (!o)
 			return -ENOMEM;
-		snprintf(o->controller, sizeof(o->controller), "%s",
-			 jsonread_str(h, "controller", ""));
-		snprintf(o->dev, sizeof(o->dev), "%s",
-			 jsonread_str(h, "device", ""));
-		snprintf(o->type, sizeof(o->type), "%s",
-			 jsonread_str(h, "type", ""));
-		snprintf(o->model, sizeof(o->model), "%s",
-			 jsonread_str(h, "model", ""));
-		snprintf(o->serial, sizeof(o->serial), "%s",
-			 jsonread_str(h, "serial", ""));
+		text_of(h, "controller", o->controller, sizeof(o->controller));
+		text_of(h, "device", o->dev, sizeof(o->dev));
+		text_of(h, "type", o->type, sizeof(o->type));
+		text_of(h, "model", o->model, sizeof(o->model));
+		text_of(h, "serial", o->serial, sizeof(o->serial));
 		read_drive(h, &o->d);
 	}
 	/*
 	 * The run's own failure is what "failure" says without the
 	 * machine's, which the judging adds again.
 	 */
-	failure = jsonread_str(m, "failure", NULL);
+	text_of(m, "failure", fail, sizeof(fail));
+	failure = jsonread_type(jsonread_get(m, "failure")) ==
+		  JSONREAD_STRING ? fail : NULL;
 	n = failure ? strlen(failure) : 0;
 	snprintf(out->failure_base, sizeof(out->failure_base), "%s",
 		 r->failure);

@@ -17,21 +17,17 @@ void tally_init(struct tally *t, struct engine_target *et)
 	memset(t, 0, sizeof(*t));
 	t->et = et;
 	t->entry = -1;
+	t->side_entry = -1;
 	t->zone_size = engine_zone_size(&et->plan);
 	if (!t->zone_size)
 		t->zone_size = 1;
 }
 
-void tally_begin(struct tally *t, int phase, uint32_t pass)
+/* A new entry of zones in et->zones for z: its index, or -1. */
+static int new_entry(struct engine_target *et, const struct engine_zones *z)
 {
-	struct engine_target *et = t->et;
+	int entry = -1;
 
-	memset(&t->cur, 0, sizeof(t->cur));
-	t->cur.pass = pass;
-	t->cur.phase = phase;
-	t->phase = phase;
-	t->pass = pass;
-	t->entry = -1;
 	pthread_mutex_lock(&et->lock);
 	/* Full: the first write and check stay, the oldest after them goes. */
 	if (et->nzones == ENGINE_ZONE_PHASES) {
@@ -41,21 +37,47 @@ void tally_begin(struct tally *t, int phase, uint32_t pass)
 	}
 	if (et->nzones == et->zones_cap) {
 		unsigned cap = et->zones_cap ? et->zones_cap * 2 : 4;
-		struct engine_zones *z;
+		struct engine_zones *n;
 
 		if (cap > ENGINE_ZONE_PHASES)
 			cap = ENGINE_ZONE_PHASES;
-		z = realloc(et->zones, cap * sizeof(*z));
-		if (z) {
-			et->zones = z;
+		n = realloc(et->zones, cap * sizeof(*n));
+		if (n) {
+			et->zones = n;
 			et->zones_cap = cap;
 		}
 	}
 	if (et->nzones < et->zones_cap) {
-		t->entry = (int)et->nzones++;
-		et->zones[t->entry] = t->cur;
+		entry = (int)et->nzones++;
+		et->zones[entry] = *z;
 	}
 	pthread_mutex_unlock(&et->lock);
+	return entry;
+}
+
+void tally_begin(struct tally *t, int phase, uint32_t pass)
+{
+	memset(&t->cur, 0, sizeof(t->cur));
+	t->cur.pass = pass;
+	t->cur.phase = phase;
+	t->phase = phase;
+	t->pass = pass;
+	t->side_entry = -1;
+	t->entry = new_entry(t->et, &t->cur);
+}
+
+void tally_begin_side(struct tally *t, int phase, uint32_t pass)
+{
+	/* Only this worker changes the list: no lock to look at its length. */
+	int full = t->et->nzones == ENGINE_ZONE_PHASES;
+
+	memset(&t->side, 0, sizeof(t->side));
+	t->side.pass = pass;
+	t->side.phase = phase;
+	t->side_entry = new_entry(t->et, &t->side);
+	/* A full list dropped its third entry: the main one moved down. */
+	if (full && t->entry > 2)
+		t->entry--;
 }
 
 /* Brings the busy-time integral up to now. */
@@ -77,8 +99,8 @@ void tally_submit(struct tally *t, struct tally_req *r, uint64_t now)
 }
 
 /* ns of busy time and bytes at region position lin, over the zones. */
-static void zone_add(struct tally *t, uint64_t lin, uint64_t len,
-		     uint64_t bytes, uint64_t ns)
+static void zone_add(struct tally *t, struct engine_zones *zs, uint64_t lin,
+		     uint64_t len, uint64_t bytes, uint64_t ns)
 {
 	uint64_t z = lin / t->zone_size;
 	uint64_t room = (z + 1) * t->zone_size - lin;
@@ -87,8 +109,8 @@ static void zone_add(struct tally *t, uint64_t lin, uint64_t len,
 		return;
 	/* Nearly always: the request lies in one zone. */
 	if (len <= room || z == ENGINE_ZONES - 1) {
-		t->cur.bytes[z] += bytes;
-		t->cur.ns[z] += ns;
+		zs->bytes[z] += bytes;
+		zs->ns[z] += ns;
 		return;
 	}
 	/* Across zones (small regions): shared by the bytes in each. */
@@ -98,8 +120,8 @@ static void zone_add(struct tally *t, uint64_t lin, uint64_t len,
 		uint64_t n = (uint64_t)((double)ns * (double)part /
 					(double)len);
 
-		t->cur.bytes[z] += b;
-		t->cur.ns[z] += n;
+		zs->bytes[z] += b;
+		zs->ns[z] += n;
 		bytes -= b;
 		ns -= n;
 		len -= part;
@@ -119,8 +141,8 @@ static void slow_floor(struct tally *t)
 }
 
 /* Keeps the slowest requests, one entry an offset (passes repeat them). */
-static void slow_note(struct tally *t, uint64_t off, uint64_t len,
-		      uint64_t ns)
+static void slow_note(struct tally *t, int phase, uint32_t pass, uint64_t off,
+		      uint64_t len, uint64_t ns)
 {
 	struct engine_slow *s = NULL;
 	unsigned i;
@@ -143,8 +165,8 @@ static void slow_note(struct tally *t, uint64_t off, uint64_t len,
 	s->offset = off;
 	s->length = len;
 	s->ns = ns;
-	s->phase = t->phase;
-	s->pass = t->pass;
+	s->phase = phase;
+	s->pass = pass;
 	if (t->nslow == ENGINE_SLOWEST)
 		slow_floor(t);
 }
@@ -160,9 +182,16 @@ void tally_done(struct tally *t, const struct tally_req *r, uint64_t now,
 	busy = t->share - r->share0;
 	if (t->inflight)
 		t->inflight--;
-	zone_add(t, lin, len, bytes, busy > 0 ? (uint64_t)busy : 0);
+	if (r->side && t->side_entry >= 0) {
+		zone_add(t, &t->side, lin, len, bytes,
+			 busy > 0 ? (uint64_t)busy : 0);
+		latency_add(&t->latency[t->side.phase], ns);
+		slow_note(t, t->side.phase, t->side.pass, off, len, ns);
+		return;
+	}
+	zone_add(t, &t->cur, lin, len, bytes, busy > 0 ? (uint64_t)busy : 0);
 	latency_add(&t->latency[t->phase], ns);
-	slow_note(t, off, len, ns);
+	slow_note(t, t->phase, t->pass, off, len, ns);
 }
 
 static int slower_first(const void *a, const void *b)
@@ -177,9 +206,12 @@ static void publish(struct tally *t, int ended)
 	struct engine_target *et = t->et;
 
 	t->cur.ended = ended;
+	t->side.ended = ended;
 	pthread_mutex_lock(&et->lock);
 	if (t->entry >= 0 && (unsigned)t->entry < et->nzones)
 		et->zones[t->entry] = t->cur;
+	if (t->side_entry >= 0 && (unsigned)t->side_entry < et->nzones)
+		et->zones[t->side_entry] = t->side;
 	memcpy(et->latency, t->latency, sizeof(et->latency));
 	memcpy(et->slowest, t->slow, t->nslow * sizeof(*t->slow));
 	et->nslowest = t->nslow;
@@ -198,4 +230,5 @@ void tally_tick(struct tally *t, uint64_t now)
 void tally_end(struct tally *t)
 {
 	publish(t, 1);
+	t->side_entry = -1;
 }

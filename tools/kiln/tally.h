@@ -16,6 +16,7 @@
 struct tally_req {
 	uint64_t since;		/* submitted, on the job's clock */
 	double share0;		/* the busy-time integral then */
+	int side;		/* of the side phase (tally_begin_side) */
 };
 
 struct tally {
@@ -33,6 +34,12 @@ struct tally {
 	uint32_t pass;
 	int entry;		/* this phase's in et->zones; -1: none */
 	struct engine_zones cur;
+	/*
+	 * A second phase whose requests share the disk with the first's
+	 * (the guarded write's reads): zones of its own, the same busy time.
+	 */
+	int side_entry;		/* -1: none */
+	struct engine_zones side;
 	struct latency_hist latency[PHASES];
 	struct engine_slow slow[ENGINE_SLOWEST];
 	unsigned nslow;
@@ -44,6 +51,13 @@ void tally_init(struct tally *t, struct engine_target *et);
 
 /* A phase starts: a new entry of zones. */
 void tally_begin(struct tally *t, int phase, uint32_t pass);
+
+/*
+ * A side phase starts beside the one under way, until tally_end(): its
+ * requests (tally_req.side) go to zones of their own, and the busy time
+ * is shared by every request in flight, of either phase.
+ */
+void tally_begin_side(struct tally *t, int phase, uint32_t pass);
 
 /* A request goes out at now (the job's clock). */
 void tally_submit(struct tally *t, struct tally_req *r, uint64_t now);

@@ -15,6 +15,8 @@
 
 #include "deadline.h"
 #include "engine_private.h"
+#include "guard.h"
+#include "memplan.h"
 #include "tally.h"
 #include "worker.h"
 
@@ -22,6 +24,14 @@
 #define TICK_NS 250000000ull
 /* -EAGAIN from a device is retried this often before it counts as an error. */
 #define MAX_AGAIN 8
+
+/* Where a slot's span is in the guarded write: read, checked, written. */
+enum stage {
+	STAGE_IO,		/* the phase's own request */
+	STAGE_GUARD,		/* the guard's read of the span */
+	STAGE_CHECKED,		/* overwritable: waits for the checked front */
+	STAGE_WRITE,		/* its write, behind the checked front */
+};
 
 struct slot {
 	unsigned char *buf;
@@ -31,6 +41,7 @@ struct slot {
 	uint32_t done;		/* bytes already transferred (short I/O) */
 	int busy;
 	int again;
+	int stage;		/* enum stage */
 	struct tally_req tr;
 };
 
@@ -50,6 +61,9 @@ struct worker {
 	int out_of_time;
 	int vanished;
 	struct tally tally;	/* zones, request times, the slowest */
+	struct guard guard;	/* plan.guard: the check before a write */
+	int guarding;
+	unsigned nbufs;		/* slots with a buffer: the first nbufs */
 };
 
 static void record_error(struct worker *w, int phase, uint32_t pass,
@@ -97,27 +111,20 @@ static void record_error(struct worker *w, int phase, uint32_t pass,
 static void record_pass(struct engine_target *et, uint32_t pass, int phase,
 			uint64_t bytes, uint64_t ns, uint64_t reached)
 {
-	struct engine_pass *p;
+	struct engine_pass p = {
+		.pass = pass, .phase = phase, .bytes = bytes, .ns = ns,
+		.reached = reached, .complete = reached == et->plan.region,
+	};
+	unsigned errors = atomic_load(&et->io_errors);
+	unsigned bad = atomic_load(&et->bad_units);
 
+	/* A worker's phases run one after another: the growth is this run's. */
 	pthread_mutex_lock(&et->lock);
-	if (et->npasses == et->passes_cap) {
-		unsigned cap = et->passes_cap ? et->passes_cap * 2 : 16;
-
-		p = realloc(et->passes, cap * sizeof(*p));
-		if (p) {
-			et->passes = p;
-			et->passes_cap = cap;
-		}
-	}
-	if (et->npasses < et->passes_cap) {
-		p = &et->passes[et->npasses++];
-		p->pass = pass;
-		p->phase = phase;
-		p->bytes = bytes;
-		p->ns = ns;
-		p->reached = reached;
-		p->complete = reached == et->plan.region;
-	}
+	p.errors = errors - et->seen_errors;
+	p.bad_units = bad - et->seen_bad;
+	et->seen_errors = errors;
+	et->seen_bad = bad;
+	engine_pass_add(et, &p);
 	pthread_mutex_unlock(&et->lock);
 }
 
@@ -302,21 +309,144 @@ static void queue(struct worker *w, struct slot *s, int idx, int phase)
 	if (w->fixed_file)
 		sqe->flags |= IOSQE_FIXED_FILE;
 	io_uring_sqe_set_data64(sqe, (uint64_t)idx);
+	s->tr.side = phase == PHASE_GUARD;
 	tally_submit(&w->tally, &s->tr, now);
 	atomic_store(&w->et->slot_since[idx], now);
+}
+
+/* A write phase's guard: where it stands, kept across a batch. */
+struct guarded {
+	uint64_t from;		/* spans ending past here are read first */
+	uint64_t stop_lin;	/* the first unit not to overwrite; ~0 */
+	uint64_t wrote_to;	/* the end of the writes queued */
+	uint64_t read_ok;	/* guard bytes read */
+	uint64_t t0;
+};
+
+/*
+ * The guard found what it may not overwrite at s's byte k: the disk
+ * writes nothing more. The lowest such unit is the one said, with the
+ * bytes from it, so the burn can name them without another read.
+ */
+static void guard_stop(struct worker *w, struct guarded *g, struct slot *s,
+		       uint32_t k)
+{
+	struct engine_target *et = w->et;
+	size_t n = s->len - k < ENGINE_GUARD_KEEP ? s->len - k :
+						    ENGINE_GUARD_KEEP;
+
+	if (s->lin + k >= g->stop_lin)
+		return;
+	g->stop_lin = s->lin + k;
+	pthread_mutex_lock(&et->lock);
+	et->guard_at = s->off + k;
+	if (!et->guard_found)
+		et->guard_found = malloc(ENGINE_GUARD_KEEP);
+	et->nguard_found = 0;
+	if (et->guard_found && s->done == s->len) {
+		memcpy(et->guard_found, s->buf + k, n);
+		et->nguard_found = n;
+	}
+	pthread_mutex_unlock(&et->lock);
+	atomic_store(&et->guard_stopped, 1);
+}
+
+/*
+ * After a batch: the checked front is the lowest span still being read
+ * (or the next to be read); every checked span below it is written, in
+ * no particular order, since all below it were read and found blank or
+ * kiln's. Once the guard stopped nothing more is written.
+ */
+static void guard_advance(struct worker *w, struct guarded *g, uint32_t pass,
+			  uint64_t next)
+{
+	struct engine_target *et = w->et;
+	struct engine_job *job = w->job;
+	uint64_t front = next;
+	unsigned i;
+
+	for (i = 0; i < w->nbufs; i++)
+		if (w->slots[i].busy && w->slots[i].stage == STAGE_GUARD &&
+		    w->slots[i].lin < front)
+			front = w->slots[i].lin;
+	if (front > g->stop_lin)
+		front = g->stop_lin;
+	pthread_mutex_lock(&et->lock);
+	if (front > et->guard_checked)
+		et->guard_checked = front;
+	pthread_mutex_unlock(&et->lock);
+	for (i = 0; i < w->nbufs; i++) {
+		struct slot *s = &w->slots[i];
+		struct unit_key key = { job->ctx->run_id, w->t->ident, s->off,
+					pass };
+
+		if (!s->busy || s->stage != STAGE_CHECKED)
+			continue;
+		if (g->stop_lin != UINT64_MAX) {
+			s->busy = 0;
+			continue;
+		}
+		if (s->lin + s->len > front)
+			continue;
+		unit_fill(job->ctx, s->buf, s->len, key);
+		s->stage = STAGE_WRITE;
+		s->done = 0;
+		s->again = 0;
+		queue(w, s, (int)i, PHASE_WRITE);
+		if (s->lin + s->len > g->wrote_to)
+			g->wrote_to = s->lin + s->len;
+	}
+}
+
+/* A guard read came back whole: checked, or the guard stops there. */
+static void guard_read(struct worker *w, struct guarded *g, struct slot *s)
+{
+	size_t k = guard_check(&w->guard, s->buf, s->len, s->off);
+
+	/* Not bytes_read: those are the test's reads; these its guard's. */
+	g->read_ok += s->len;
+	if (k < s->len) {
+		guard_stop(w, g, s, (uint32_t)k);
+		s->busy = 0;
+		return;
+	}
+	s->stage = STAGE_CHECKED;
+}
+
+/*
+ * Of ns, the part a's requests had of the busy time they shared with b's:
+ * the guarded write's reads and writes go at once, and each phase's rate
+ * is its bytes over its own share, as if it had had the disk alone.
+ */
+static uint64_t share_of(uint64_t ns, const struct engine_zones *a,
+			 const struct engine_zones *b)
+{
+	double x = 0, y = 0;
+	int z;
+
+	for (z = 0; z < ENGINE_ZONES; z++) {
+		x += (double)a->ns[z];
+		y += (double)b->ns[z];
+	}
+	return x + y > 0 ? (uint64_t)((double)ns * x / (x + y)) : 0;
 }
 
 /*
  * One phase over region positions [from, limit). Returns the position
  * every request below has been tried at, or -ETIMEDOUT when the target
  * stalled. holes: skip checking units whose write failed in this pass.
+ * A write phase of a guarded plan reads each span past what the guard
+ * checked before it writes it (guard_advance); where the guard stops, it
+ * returns where its writes ended.
  */
 static int64_t run_phase(struct worker *w, int phase, uint32_t pass,
 			 uint64_t from, uint64_t limit, int timed, int holes)
 {
 	struct engine_target *et = w->et;
 	struct engine_job *job = w->job;
-	uint64_t lin = from, ok = 0, t0 = timing_now_ns();
+	uint64_t lin = from, ok = 0, t0 = timing_now_ns(), ns;
+	struct guarded gd = { .stop_lin = UINT64_MAX, .wrote_to = from },
+		       *g = NULL;
 	unsigned inflight = 0, i;
 	int stop = 0;
 
@@ -324,6 +454,15 @@ static int64_t run_phase(struct worker *w, int phase, uint32_t pass,
 	atomic_store(&et->phase_done, 0);
 	atomic_store(&et->phase, phase);
 	tally_begin(&w->tally, phase, pass);
+	if (phase == PHASE_WRITE && w->guarding) {
+		pthread_mutex_lock(&et->lock);
+		gd.from = et->guard_checked;
+		pthread_mutex_unlock(&et->lock);
+		if (gd.from < limit) {
+			g = &gd;
+			tally_begin_side(&w->tally, PHASE_GUARD, pass);
+		}
+	}
 
 	for (;;) {
 		struct __kernel_timespec ts = { 0, (long long)TICK_NS };
@@ -331,7 +470,7 @@ static int64_t run_phase(struct worker *w, int phase, uint32_t pass,
 		unsigned head, seen = 0;
 		uint64_t now;
 
-		for (i = 0; i < job->qd && !stop && inflight < job->qd &&
+		for (i = 0; i < w->nbufs && !stop && inflight < job->qd &&
 			    lin < limit; i++) {
 			struct slot *s = &w->slots[i];
 			uint64_t left, off;
@@ -347,11 +486,21 @@ static int64_t run_phase(struct worker *w, int phase, uint32_t pass,
 			s->len = (uint32_t)(left < job->bs ? left : job->bs);
 			s->done = 0;
 			s->again = 0;
+			s->stage = STAGE_IO;
+			if (g && lin + s->len > g->from) {
+				s->stage = STAGE_GUARD;
+				queue(w, s, (int)i, PHASE_GUARD);
+				lin += s->len;
+				inflight++;
+				continue;
+			}
 			if (phase == PHASE_WRITE) {
 				struct unit_key key = {job->ctx->run_id,
 						       w->t->ident, off, pass};
 
 				unit_fill(job->ctx, s->buf, s->len, key);
+				if (lin + s->len > gd.wrote_to)
+					gd.wrote_to = lin + s->len;
 			}
 			queue(w, s, (int)i, phase);
 			lin += s->len;
@@ -367,6 +516,8 @@ static int64_t run_phase(struct worker *w, int phase, uint32_t pass,
 			int idx = (int)io_uring_cqe_get_data64(cqe);
 			struct slot *s = &w->slots[idx];
 			int res = cqe->res;
+			int sphase = s->stage == STAGE_GUARD ? PHASE_GUARD :
+				     phase;
 
 			seen++;
 			atomic_store(&et->slot_since[idx], 0);
@@ -374,13 +525,28 @@ static int64_t run_phase(struct worker *w, int phase, uint32_t pass,
 				   s->off + s->done, s->len - s->done,
 				   res > 0 ? (uint64_t)res : 0);
 			if (res == -EAGAIN && ++s->again < MAX_AGAIN) {
-				queue(w, s, idx, phase);
+				queue(w, s, idx, sphase);
 				continue;
 			}
 			if (res > 0 && s->done + (uint32_t)res < s->len) {
 				/* Short transfer: ask for the rest. */
 				s->done += (uint32_t)res;
-				queue(w, s, idx, phase);
+				queue(w, s, idx, sphase);
+				continue;
+			}
+			if (sphase == PHASE_GUARD) {
+				inflight--;
+				if (res > 0) {
+					s->done = s->len;
+					guard_read(w, g, s);
+					continue;
+				}
+				/* Not read is not proven: no write there. */
+				record_error(w, PHASE_GUARD, pass,
+					     s->off + s->done, s->len - s->done,
+					     res ? -res : EIO);
+				guard_stop(w, g, s, s->done & ~(UNIT_SIZE - 1u));
+				s->busy = 0;
 				continue;
 			}
 			if (res <= 0) {
@@ -406,6 +572,14 @@ static int64_t run_phase(struct worker *w, int phase, uint32_t pass,
 			inflight--;
 		}
 		io_uring_cq_advance(&w->ring, seen);
+		if (g) {
+			guard_advance(w, g, pass, lin);
+			/* Every slot still busy has a request out again. */
+			for (i = 0, inflight = 0; i < w->nbufs; i++)
+				inflight += w->slots[i].busy;
+			if (g->stop_lin != UINT64_MAX)
+				stop = 1;
+		}
 		tally_tick(&w->tally, now);
 
 		/* Its buffers may be the kernel's still: leave them. */
@@ -421,7 +595,18 @@ static int64_t run_phase(struct worker *w, int phase, uint32_t pass,
 		}
 	}
 	tally_end(&w->tally);
-	record_pass(et, pass, phase, ok, timing_now_ns() - t0, lin);
+	ns = timing_now_ns() - t0;
+	if (g) {
+		/* Each its share of the time, as the zones have it. */
+		uint64_t gns = share_of(ns, &w->tally.side, &w->tally.cur);
+
+		record_pass(et, pass, PHASE_GUARD, gd.read_ok, gns,
+			    gd.stop_lin != UINT64_MAX ? gd.stop_lin : lin);
+		ns -= gns;
+		if (gd.stop_lin != UINT64_MAX)
+			lin = gd.wrote_to;
+	}
+	record_pass(et, pass, phase, ok, ns, lin);
 	return (int64_t)lin;
 }
 
@@ -477,23 +662,40 @@ static int setup(struct worker *w)
 	struct io_uring_params p;
 	struct iovec *iov;
 	size_t align = w->t->lbs > 4096 ? w->t->lbs : 4096;
+	uint64_t buflen;
 	unsigned i;
 	int ret;
 
+	/*
+	 * A region with fewer requests than qd never has more in flight, and
+	 * none is longer than its widest extent: only those buffers are
+	 * pinned, as the memory plan (memplan.c) counted.
+	 */
+	memplan_buffers(&et->plan, job->bs, job->qd, align, &w->nbufs,
+			&buflen);
 	w->slots = calloc(job->qd, sizeof(*w->slots));
-	iov = calloc(job->qd, sizeof(*iov));
+	iov = calloc(w->nbufs, sizeof(*iov));
 	if (!w->slots || !iov ||
-	    posix_memalign((void **)&w->mem, align, job->qd * job->bs) ||
+	    posix_memalign((void **)&w->mem, align, w->nbufs * buflen) ||
 	    posix_memalign((void **)&w->scratch, align, UNIT_SIZE)) {
 		free(iov);
-		set_why(et, "cannot allocate %u buffers of %llu bytes", job->qd,
-			(unsigned long long)job->bs);
+		set_why(et, "cannot allocate %u buffers of %llu bytes",
+			w->nbufs, (unsigned long long)buflen);
 		return -ENOMEM;
 	}
 	for (i = 0; i < job->qd; i++) {
-		w->slots[i].buf = w->mem + (size_t)i * job->bs;
+		if (i >= w->nbufs) {
+			/*
+			 * Slots are taken lowest first and these are never
+			 * reached (the phase runs out of requests first):
+			 * marked busy, they could not be taken anyway.
+			 */
+			w->slots[i].busy = 1;
+			continue;
+		}
+		w->slots[i].buf = w->mem + (size_t)i * buflen;
 		iov[i].iov_base = w->slots[i].buf;
-		iov[i].iov_len = job->bs;
+		iov[i].iov_len = buflen;
 	}
 
 	memset(&p, 0, sizeof(p));
@@ -511,7 +713,8 @@ static int setup(struct worker *w)
 	}
 	w->ring_ok = 1;
 	/* Registration saves a page walk per request; without it, still run. */
-	w->fixed_bufs = io_uring_register_buffers(&w->ring, iov, job->qd) == 0;
+	w->fixed_bufs =
+		io_uring_register_buffers(&w->ring, iov, w->nbufs) == 0;
 	w->fixed_file = io_uring_register_files(&w->ring, &w->t->fd, 1) == 0;
 	free(iov);
 	return 0;
@@ -621,12 +824,17 @@ void *worker_run(void *arg)
 	if (job->duration_ns)
 		w.end_ns = job->start_ns + job->duration_ns;
 	tally_init(&w.tally, et);
-	if (setup(&w) < 0) {
+	if (setup(&w) < 0 || (p->guard &&
+			      guard_init(&w.guard, job->ctx, w.t->ident,
+					 p->guard_byte) < 0)) {
+		set_why(et, "cannot allocate the guard's buffers");
 		leave_running(et, STATE_BROKEN);
+		guard_free(&w.guard);
 		teardown(&w);
 		engine_wake(job);
 		return NULL;
 	}
+	w.guarding = p->guard;
 
 	for (iter = 1;; iter++) {
 		uint64_t limit = p->region;
@@ -634,6 +842,12 @@ void *worker_run(void *arg)
 		switch (p->mode) {
 		case ENGINE_WRITE_VERIFY:
 		case ENGINE_WRITE:
+			/* The guard found data: tested read-only from here. */
+			if (atomic_load(&et->guard_stopped)) {
+				r = run_phase(&w, PHASE_READ, 0, 0, p->region,
+					      1, 0);
+				break;
+			}
 			if (!p->write_passes ||
 			    et->region_writes < p->write_passes) {
 				r = write_pass(&w, iter);
@@ -642,13 +856,21 @@ void *worker_run(void *arg)
 				limit = (uint64_t)r;
 				written = iter;
 			}
-			if (p->mode == ENGINE_WRITE || !written || !limit ||
-			    atomic_load(&job->stop) || w.vanished)
-				break;
-			/* What this pass wrote is checked, even out of time. */
-			set_verified(et, written, -1);
-			r = run_phase(&w, PHASE_VERIFY, written, 0, limit, 0,
-				      written == iter && et->nholes);
+			if (p->mode == ENGINE_WRITE_VERIFY && written &&
+			    limit && !atomic_load(&job->stop) && !w.vanished) {
+				/* What it wrote is checked, even out of time. */
+				set_verified(et, written, -1);
+				r = run_phase(&w, PHASE_VERIFY, written, 0,
+					      limit, 0,
+					      written == iter && et->nholes);
+			}
+			/* Past where the guard stopped, this pass reads. */
+			if (r >= 0 && atomic_load(&et->guard_stopped) &&
+			    written == iter && limit < p->region &&
+			    !atomic_load(&job->stop) && !w.vanished &&
+			    !w.out_of_time)
+				r = run_phase(&w, PHASE_READ, 0, limit,
+					      p->region, 1, 0);
 			break;
 		case ENGINE_VERIFY:
 			r = verify_pass(&w);
@@ -669,6 +891,7 @@ void *worker_run(void *arg)
 	else if (w.out_of_time)
 		set_why(et, "the duration ran out in pass %u", iter);
 	leave_running(et, atomic_load(&job->stop) ? STATE_STOPPED : STATE_DONE);
+	guard_free(&w.guard);
 	teardown(&w);
 	engine_wake(job);
 	return NULL;

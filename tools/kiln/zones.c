@@ -513,7 +513,7 @@ static void shape_json(struct json *j, const struct engine_snap *s,
 
 void zones_json(struct json *j, const struct engine_snap *s, int rotational)
 {
-	double mbps[ENGINE_ZONES], secs[ENGINE_ZONES];
+	double mbps[ENGINE_ZONES], secs[ENGINE_ZONES], line[ENGINE_ZONES];
 	unsigned e;
 	int i;
 
@@ -532,14 +532,10 @@ void zones_json(struct json *j, const struct engine_snap *s, int rotational)
 		json_u64(j, "pass", ez->pass);
 		json_str(j, "phase", engine_phase_name(ez->phase));
 		json_bool(j, "ended", ez->ended);
-		json_array(j, "mbps");
-		for (i = 0; i < ENGINE_ZONES; i++) {
-			if (mbps[i] > 0)
-				json_num(j, NULL, mbps[i]);
-			else
-				json_null(j, NULL);
-		}
-		json_array_end(j);
+		/* One line each: 32 phases of 100 zones a disk add up. */
+		for (i = 0; i < ENGINE_ZONES; i++)
+			line[i] = mbps[i] > 0 ? mbps[i] : NAN;
+		json_num_list(j, "mbps", line, ENGINE_ZONES);
 		shape_json(j, s, &z);
 		json_end(j);
 	}

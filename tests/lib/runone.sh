@@ -1,0 +1,24 @@
+#!/bin/sh
+# runone.sh FILE [ARGS]: runs one test file under a timeout, as prove's
+# interpreter (make check: prove -e 'sh tests/lib/runone.sh'), the way
+# liburing's test/runtests.sh does: a file that hangs says "timed out"
+# and ends, with everything it started, instead of holding the suite.
+# The limit is by area (unit 300 s, host 900 s, e2e 1800 s) unless
+# KILN_TEST_TIMEOUT says otherwise.
+t=$1
+shift
+case $t in
+*/unit/*) limit=300 ;;
+*/host/*) limit=900 ;;
+*) limit=1800 ;;
+esac
+limit=${KILN_TEST_TIMEOUT:-$limit}
+# timeout puts the file in a process group of its own and signals it
+# whole: kiln, QEMU and the servers a test started end with it.
+timeout -k 20 "$limit" sh "$t" "$@"
+rc=$?
+# Said on stderr, which prove shows: a Bail out! would stop the suite.
+if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+	echo "$t: timed out after $limit s (KILN_TEST_TIMEOUT)" >&2
+fi
+exit "$rc"
