@@ -119,6 +119,7 @@ HOST_OBJS := $(filter-out $(OUT)/host/main.o,$(KILN_SRCS:tools/kiln/%.c=$(OUT)/h
 UNIT_TESTS := \
 	bounded \
 	crc32c \
+	deadline \
 	folder \
 	guard \
 	health \

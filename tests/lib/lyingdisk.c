@@ -46,11 +46,17 @@
  *				the longest one that applies counts)
  *	slow clear
  *	hang			every read, write and flush of the disk waits
+ *	hang all		the same, and a stat of MNT/disk waits too, as
+ *				on a dead NFS server or FUSE daemon (so does the
+ *				loop driver's LOOP_GET_STATUS, which stats it)
+ *	hang at-flush		hang when the next flush comes (it is held)
+ *	hang at-read LEN	hang when a read of LEN bytes comes (it is
+ *				held): 4096 is a single unit read again
  *	resume			they all go on, in the order they came
  *
  * Reading MNT/ctl gives the state and counters since start, one "key
  * value" a line: size, drop, cache, dirty (bytes cached and not durable),
- * snapshot (its size, or none), hang, pending (requests held by hang or
+ * snapshot (its size, or none), hang, hang_attr, pending (requests held by hang or
  * slow), an "eio OFF LEN KIND" or "slow OFF LEN MS KIND" line per range, then
  * reads, read_bytes, writes, write_bytes (acknowledged, dropped ones
  * included), dropped_bytes, flushes and errors (requests answered with an
@@ -119,7 +125,7 @@
 #define CTL_MAX 4096
 
 enum { INO_ROOT = FUSE_ROOT_ID, INO_DISK, INO_CTL };
-enum { OP_READ, OP_WRITE, OP_FSYNC };
+enum { OP_READ, OP_WRITE, OP_FSYNC, OP_GETATTR };
 enum { CACHE_OFF, CACHE_ON, CACHE_LIE };
 enum { HIT_READ = 1, HIT_WRITE = 2 };
 
@@ -154,7 +160,8 @@ struct disk {
 	unsigned char *snap;
 	uint64_t cap, size, snap_size;
 	int cache;
-	bool drop, hang, quit;
+	bool drop, hang, hang_attr, hang_at_flush, quit;
+	uint64_t hang_at_read;	/* hang at a read of this length; 0: none */
 	struct range eio[NRANGES], slow[NRANGES];
 	int neio, nslow;
 	struct held *head, **tail;
@@ -320,6 +327,18 @@ static void answer(fuse_req_t req, int op, uint64_t off, size_t len,
 		}
 		fuse_reply_err(req, 0);
 		return;
+	case OP_GETATTR: {
+		struct stat st;
+
+		memset(&st, 0, sizeof(st));
+		st.st_ino = INO_DISK;
+		st.st_mode = S_IFREG | 0600;
+		st.st_nlink = 1;
+		st.st_size = (off_t)d.size;
+		st.st_blocks = st.st_size / 512;
+		fuse_reply_attr(req, &st, 0);
+		return;
+	}
 	}
 }
 
@@ -379,8 +398,14 @@ static void disk_request(fuse_req_t req, int op, uint64_t off, size_t len,
 	struct held *h;
 
 	pthread_mutex_lock(&d.lock);
-	ms = op == OP_FSYNC ? 0 : slow_ms(op, off, len);
-	if (!d.hang && !ms) {
+	ms = op == OP_FSYNC || op == OP_GETATTR ? 0 : slow_ms(op, off, len);
+	if ((op == OP_FSYNC && d.hang_at_flush) ||
+	    (op == OP_READ && d.hang_at_read && len == d.hang_at_read)) {
+		d.hang = true;
+		d.hang_at_flush = false;
+		d.hang_at_read = 0;
+	}
+	if (!(op == OP_GETATTR ? d.hang_attr : d.hang) && !ms) {
 		answer(req, op, off, len, buf);
 		goto out;
 	}
@@ -558,8 +583,26 @@ static int command(char **w, int n)
 		d.hang = true;
 		return 0;
 	}
+	if (n == 2 && !strcmp(w[0], "hang") && !strcmp(w[1], "at-flush")) {
+		d.hang_at_flush = true;
+		return 0;
+	}
+	if (n == 3 && !strcmp(w[0], "hang") && !strcmp(w[1], "at-read")) {
+		if (parse_num(w[2], &v) || !v)
+			return -EINVAL;
+		d.hang_at_read = v;
+		return 0;
+	}
+	if (n == 2 && !strcmp(w[0], "hang") && !strcmp(w[1], "all")) {
+		d.hang = true;
+		d.hang_attr = true;
+		return 0;
+	}
 	if (n == 1 && !strcmp(w[0], "resume")) {
 		d.hang = false;
+		d.hang_attr = false;
+		d.hang_at_flush = false;
+		d.hang_at_read = 0;
 		pthread_cond_broadcast(&d.wake);
 		return 0;
 	}
@@ -619,8 +662,9 @@ static char *ctl_text(void)
 			      (unsigned long long)d.snap_size);
 	else
 		n += snprintf(t + n, CTL_MAX - n, "snapshot none\n");
-	n += snprintf(t + n, CTL_MAX - n, "hang %s\npending %u\n",
-		      d.hang ? "on" : "off", d.pending);
+	n += snprintf(t + n, CTL_MAX - n, "hang %s\nhang_attr %s\npending %u\n",
+		      d.hang ? "on" : "off", d.hang_attr ? "on" : "off",
+		      d.pending);
 	for (i = 0; i < d.neio; i++)
 		n += snprintf(t + n, CTL_MAX - n, "eio %llu %llu %s\n",
 			      (unsigned long long)d.eio[i].off,
@@ -709,9 +753,15 @@ static void ll_getattr(fuse_req_t req, fuse_ino_t ino,
 		       struct fuse_file_info *fi)
 {
 	struct stat st;
-	int ret = stat_of(ino, &st);
+	int ret;
 
 	(void)fi;
+	/* Held under hang all, answered as the disk stands then. */
+	if (ino == INO_DISK) {
+		disk_request(req, OP_GETATTR, 0, 0, NULL);
+		return;
+	}
+	ret = stat_of(ino, &st);
 	if (ret)
 		fuse_reply_err(req, -ret);
 	else

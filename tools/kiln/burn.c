@@ -798,9 +798,10 @@ static void overlap_one(void *arg)
 
 /*
  * A target inside the run folder, or the folder on a target: exit 2. The
- * paths are resolved under the deadline (a file on a dead filesystem does
- * not answer); one that does not answer is left to the gate, which fails
- * it as stalled. 0, or an exit code.
+ * paths are resolved under the deadline, each in a child process (a file
+ * on a dead filesystem does not answer, and a thread asleep there would
+ * keep kiln from exiting); one that does not answer is left to the gate,
+ * which fails it as stalled. 0, or an exit code.
  */
 static int check_overlaps(struct burn *b)
 {
@@ -817,8 +818,8 @@ static int check_overlaps(struct burn *b)
 				 r->disks[i].path);
 	}
 	if (!o || !done ||
-	    deadline_each(overlap_one, o, sizeof(*o), r->n,
-			  (uint64_t)b->s->deadline * TIMING_SEC, done)) {
+	    deadline_apart(overlap_one, o, sizeof(*o), r->n, -1,
+			   (uint64_t)b->s->deadline * TIMING_SEC, done)) {
 		complain("out of memory");
 		free(o);
 		free(done);

@@ -3,14 +3,25 @@
  * Description: running work that may hang on a dead disk under a deadline
  * (see deadline.h). The threads share one block counted by reference, so
  * the last one out frees it, whether that is the caller or a thread that
- * came back long after the caller stopped waiting.
+ * came back long after the caller stopped waiting. The same work in
+ * child processes (deadline_apart), and a disk's pread and fdatasync in a
+ * vfork()ed child, so that no thread of kiln's ever sleeps in a dead
+ * disk's uninterruptible wait, which would keep the process from exiting.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "deadline.h"
 #include "timing.h"
@@ -128,4 +139,370 @@ int deadline_each(void (*fn)(void *item), void *items, size_t size, int n,
 	pthread_mutex_unlock(&sh->lock);
 	drop(sh);
 	return ret;
+}
+
+/*
+ * The kiln whose children these are (set once, inherited by them), and
+ * the pids of the children of the batch under way, each written by the
+ * child itself before it opens anything, in memory they all share.
+ */
+static pid_t caller;
+static pid_t *batch;
+static int nbatch;
+
+#ifndef SYS_close_range
+#define SYS_close_range 436
+#endif
+
+/*
+ * Every descriptor but keep closed, in this process only; system calls
+ * only, as alone_child() needs.
+ */
+__attribute__((no_sanitize("address", "thread", "undefined")))
+static void close_all_but(int keep)
+{
+	int fd;
+
+	if (keep > 0)
+		syscall(SYS_close_range, 0u, (unsigned)keep - 1, 0u);
+	if (syscall(SYS_close_range, (unsigned)keep + 1, ~0u, 0u) == 0)
+		return;
+	/* Before Linux 5.9: one by one, as far as the table goes. */
+	for (fd = keep + 1; fd < 4096; fd++)
+		syscall(SYS_close, fd);
+}
+
+/*
+ * The grandchild: fn on its item, then one byte (with the item's
+ * descriptor) back to the caller. Never returns.
+ */
+__attribute__((noreturn))
+static void apart_child(void (*fn)(void *item), void *item, long fd_at,
+			int sock, int index)
+{
+	char byte = 1, ctl[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { &byte, 1 };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
+	int null, fd = -1;
+	sigset_t all;
+
+	/* The middle child ends at once, so the caller reaps it at once. */
+	if (fork() != 0)
+		_exit(0);
+	__atomic_store_n(&batch[index], getpid(), __ATOMIC_RELEASE);
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, NULL);
+	/* Nothing of the caller's held open: a hung child keeps no pipe. */
+	if (sock < 3) {
+		int high = fcntl(sock, F_DUPFD_CLOEXEC, 3);
+
+		if (high < 0)
+			_exit(1);
+		sock = high;
+	}
+	close_all_but(sock);
+	null = open("/dev/null", O_RDWR);
+	if (null >= 0 && null != 0)
+		_exit(1);
+	if (null == 0 && (dup2(0, 1) < 0 || dup2(0, 2) < 0))
+		_exit(1);
+	fn(item);
+	if (fd_at >= 0)
+		memcpy(&fd, (char *)item + fd_at, sizeof(fd));
+	if (fd >= 0) {
+		struct cmsghdr *c;
+
+		memset(ctl, 0, sizeof(ctl));
+		m.msg_control = ctl;
+		m.msg_controllen = sizeof(ctl);
+		c = CMSG_FIRSTHDR(&m);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(c), &fd, sizeof(fd));
+	}
+	sendmsg(sock, &m, MSG_NOSIGNAL);
+	/* _exit: no atexit handlers (a sanitizer's report) of the caller's. */
+	_exit(0);
+}
+
+/* The byte and descriptor a child sent: 1, 0 when it ended without. */
+static int apart_take(int sock, int *fd)
+{
+	char byte, ctl[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { &byte, 1 };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
+			    .msg_control = ctl, .msg_controllen = sizeof(ctl) };
+	struct cmsghdr *c;
+	ssize_t n;
+
+	*fd = -1;
+	do
+		n = recvmsg(sock, &m, MSG_CMSG_CLOEXEC);
+	while (n < 0 && errno == EINTR);
+	if (n != 1)
+		return 0;
+	for (c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+			memcpy(fd, CMSG_DATA(c), sizeof(*fd));
+	return 1;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * TIMING_SEC + (uint64_t)ts.tv_nsec;
+}
+
+
+int deadline_ours(pid_t pid)
+{
+	int i;
+
+	if (pid == getpid() || pid == (caller ? caller : getpid()))
+		return 1;
+	for (i = 0; i < nbatch; i++)
+		if (__atomic_load_n(&batch[i], __ATOMIC_ACQUIRE) == pid)
+			return 1;
+	return 0;
+}
+
+int deadline_apart(void (*fn)(void *item), void *items, size_t size, int n,
+		   long fd_at, uint64_t timeout_ns, int *done)
+{
+	size_t len = (size_t)n * size, pids = (size_t)n * sizeof(pid_t);
+	uint64_t end = now_ns() + timeout_ns;
+	pid_t *outer = batch;
+	int i, left = 0, ret = 0, nouter = nbatch;
+	struct pollfd *p;
+	unsigned char *shared;
+
+	memset(done, 0, (size_t)n * sizeof(*done));
+	if (n <= 0)
+		return 0;
+	/* Shared with the children, so what fn leaves comes back. */
+	shared = mmap(NULL, len + pids, PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	p = calloc((size_t)n, sizeof(*p));
+	if (shared == MAP_FAILED || !p) {
+		if (shared != MAP_FAILED)
+			munmap(shared, len + pids);
+		free(p);
+		return -ENOMEM;
+	}
+	memcpy(shared, items, len);
+	if (!caller)
+		caller = getpid();
+	/* pid_t after the items: len is a multiple of the items' alignment. */
+	batch = (pid_t *)(shared + len);
+	nbatch = n;
+	for (i = 0; i < n; i++) {
+		int sv[2], status;
+		pid_t pid;
+
+		p[i].fd = -1;
+		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
+			ret = -errno;
+			break;
+		}
+		pid = fork();
+		if (pid == 0)
+			apart_child(fn, shared + (size_t)i * size, fd_at,
+				    sv[1], i);
+		close(sv[1]);
+		if (pid < 0) {
+			ret = -errno;
+			close(sv[0]);
+			break;
+		}
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		p[i].fd = sv[0];
+		p[i].events = POLLIN;
+		left++;
+	}
+	/* None started: none ran. Some did: wait for those. */
+	if (ret && !left) {
+		batch = outer;
+		nbatch = nouter;
+		munmap(shared, len + pids);
+		free(p);
+		return ret;
+	}
+	while (left) {
+		uint64_t now = now_ns();
+		int k;
+
+		if (now >= end)
+			break;
+		k = poll(p, (nfds_t)n, (int)((end - now + 999999) / 1000000));
+		if (k < 0 && errno != EINTR)
+			break;
+		for (i = 0; k > 0 && i < n; i++) {
+			int fd;
+
+			if (p[i].fd < 0 || !p[i].revents)
+				continue;
+			/* Ended without answering (it crashed): not done. */
+			if (apart_take(p[i].fd, &fd)) {
+				memcpy((char *)items + (size_t)i * size,
+				       shared + (size_t)i * size, size);
+				if (fd_at >= 0)
+					memcpy((char *)items + (size_t)i * size +
+					       fd_at, &fd, sizeof(fd));
+				done[i] = 1;
+			}
+			close(p[i].fd);
+			p[i].fd = -1;
+			left--;
+		}
+	}
+	/* A late child finds its socket closed and ends by itself. */
+	for (i = 0; i < n; i++)
+		if (p[i].fd >= 0)
+			close(p[i].fd);
+	batch = outer;
+	nbatch = nouter;
+	munmap(shared, len + pids);
+	free(p);
+	return 0;
+}
+
+struct stating {
+	const char *path;
+	struct stat st;
+	int ret;
+};
+
+static void stat_one(void *arg)
+{
+	struct stating *s = arg;
+
+	s->ret = stat(s->path, &s->st) ? -errno : 0;
+}
+
+int deadline_stats(const char *const *paths, int n, struct stat *st,
+		   int *err, uint64_t timeout_ns)
+{
+	struct stating *s = calloc((size_t)n + 1, sizeof(*s));
+	int *done = calloc((size_t)n + 1, sizeof(*done));
+	int i, ret = -ENOMEM;
+
+	if (s && done) {
+		for (i = 0; i < n; i++)
+			s[i].path = paths[i];
+		ret = deadline_apart(stat_one, s, sizeof(*s), n, -1,
+				     timeout_ns, done);
+	}
+	for (i = 0; !ret && i < n; i++) {
+		err[i] = done[i] ? s[i].ret : -ETIMEDOUT;
+		if (done[i] && !s[i].ret)
+			st[i] = s[i].st;
+	}
+	free(s);
+	free(done);
+	return ret;
+}
+
+/*
+ * One call of a disk's, made alone in a vfork()ed child. What it finds
+ * goes through a shared page and not the caller's memory, so it holds as
+ * well where vfork() is a fork() (ThreadSanitizer makes it one; it also
+ * takes clone() for a fork of its own, and a CLONE_VM child then wrecks
+ * its state of the calling thread, so clone() is not used).
+ */
+struct alone {
+	long ret;		/* what it returned, or -errno */
+	uint64_t ns;		/* how long it took */
+	unsigned char buf[] __attribute__((aligned(4096)));
+};
+
+enum { ALONE_PREAD, ALONE_FDATASYNC };
+
+/* The child: system calls only, on memory the caller may share. */
+__attribute__((noreturn, no_sanitize("address", "thread", "undefined")))
+static void alone_child(struct alone *a, int op, int fd, size_t len, off_t off)
+{
+	struct timespec t0, t1;
+	long r;
+
+	close_all_but(fd);
+	syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &t0);
+	if (op == ALONE_PREAD)
+		r = syscall(SYS_pread64, fd, a->buf, len, off);
+	else
+		r = syscall(SYS_fdatasync, fd);
+	a->ret = r < 0 ? -errno : r;
+	syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &t1);
+	a->ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * TIMING_SEC +
+		(uint64_t)t1.tv_nsec - (uint64_t)t0.tv_nsec;
+	syscall(SYS_exit, 0);
+	for (;;)
+		;
+}
+
+/*
+ * vfork(): the child shares our memory (nothing of the pinned buffers is
+ * copied) and has its own descriptor table; this thread waits for it
+ * killably, so a process exit takes this thread and leaves the child in
+ * the disk's sleep. No handler of ours may run in the child: signals are
+ * blocked across it.
+ */
+static pid_t alone_start(struct alone *a, int op, int fd, size_t len,
+			 off_t off)
+{
+	sigset_t all, old;
+	pid_t pid;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	pid = vfork();
+	if (pid == 0)
+		alone_child(a, op, fd, len, off);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return pid;
+}
+
+static long alone(int op, int fd, size_t len, off_t off, void *buf,
+		  uint64_t *ns)
+{
+	size_t size = (sizeof(struct alone) + len + 4095) & ~(size_t)4095;
+	struct alone *a;
+	pid_t pid;
+	int status;
+	long ret;
+
+	a = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (a == MAP_FAILED)
+		return -ENOMEM;
+	a->ret = -EIO;
+	a->ns = 0;
+	pid = alone_start(a, op, fd, len, off);
+	if (pid < 0) {
+		ret = -errno;
+	} else {
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		ret = a->ret;
+		if (ret > 0 && buf)
+			memcpy(buf, a->buf, (size_t)ret);
+		if (ns)
+			*ns = a->ns;
+	}
+	munmap(a, size);
+	return ret;
+}
+
+ssize_t deadline_pread(int fd, void *buf, size_t len, off_t off,
+		       uint64_t *ns)
+{
+	return (ssize_t)alone(ALONE_PREAD, fd, len, off, buf, ns);
+}
+
+int deadline_fdatasync(int fd)
+{
+	return (int)alone(ALONE_FDATASYNC, fd, 0, 0, NULL, NULL);
 }

@@ -2,7 +2,10 @@
 #ifndef KILN_DEADLINE_H
 #define KILN_DEADLINE_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
+#include <sys/types.h>
 
 /*
  * Work that can block on a dead disk (opening it, reading it to class it)
@@ -19,5 +22,53 @@
  */
 int deadline_each(void (*fn)(void *item), void *items, size_t size, int n,
 		  uint64_t timeout_ns, int *done);
+
+/*
+ * A thread asleep in a dead disk's read is uninterruptible, and a process
+ * with such a thread never exits: the caller of deadline_each() goes on,
+ * but kiln would never end. deadline_apart() is deadline_each() with each
+ * item in a child process of its own instead (a grandchild, so nothing is
+ * left to reap), whose hang is left behind when kiln exits: fn runs on a
+ * copy of the item and what it leaves there comes back when it returned
+ * in time (pointers in the item are read, never written through). The
+ * descriptor at fd_at in the item (an offset; -1: none) is handed back
+ * over a socket: the caller's item then holds the caller's descriptor.
+ * The child has no other descriptor of the caller's, and stdin, stdout
+ * and stderr are /dev/null there, so a hung child holds no pipe of the
+ * caller's open. For work before the burn, while kiln's memory is small.
+ * Returns 0, or -errno when no child could be started.
+ */
+int deadline_apart(void (*fn)(void *item), void *items, size_t size, int n,
+		   long fd_at, uint64_t timeout_ns, int *done);
+
+/*
+ * Whether pid is kiln itself: this process, the kiln whose child it is,
+ * or another child of the same deadline_apart() (another target being
+ * opened). What they hold open is kiln's own, not another process's.
+ */
+int deadline_ours(pid_t pid);
+
+/*
+ * stat() of paths that may be on a filesystem that hangs (a dead NFS
+ * server, a FUSE daemon that stopped), all at once: err[i] is 0 (st[i]
+ * holds the answer), -errno, or -ETIMEDOUT when it gave no answer in
+ * timeout_ns (its child is left behind). 0, or -errno when none ran.
+ */
+int deadline_stats(const char *const *paths, int n, struct stat *st,
+		   int *err, uint64_t timeout_ns);
+
+/*
+ * pread() and fdatasync() of a disk in a vfork()ed child that shares
+ * kiln's memory and holds no other descriptor: the calling thread waits
+ * for it killably, never in the disk's uninterruptible sleep, so whatever
+ * the disk does kiln's process can exit (the child is left behind). For
+ * the burn, when kiln's memory is large and pinned: nothing is copied.
+ * The caller's own watch (the engine's, a deadline) decides how long it
+ * waits. Return -errno as the calls' errno would say. *ns (when not NULL)
+ * is how long the read took, timed in the child.
+ */
+ssize_t deadline_pread(int fd, void *buf, size_t len, off_t off,
+		       uint64_t *ns);
+int deadline_fdatasync(int fd);
 
 #endif

@@ -318,7 +318,10 @@ struct safety_env discover_safety_env(const struct discover_options *o)
 	return env;
 }
 
-/* One disk classed in a thread of its own, under the deadline. */
+/*
+ * One disk classed in a child process of its own, under the deadline: a
+ * disk that never answers is left behind there, and kiln still exits.
+ */
 struct classing {
 	struct safety_env env;
 	char path[PATH_MAX];
@@ -362,8 +365,8 @@ static int classify_all(const struct discover_options *o,
 		c[i].d.size = o->read_disks ? d->size : 0;
 		c[i].d.ident = unit_ident_hash(d->id.identity);
 	}
-	ret = deadline_each(class_one, c, sizeof(*c), inv->ndisks, deadline,
-			    done);
+	ret = deadline_apart(class_one, c, sizeof(*c), inv->ndisks, -1,
+			     deadline, done);
 	for (i = 0; !ret && i < inv->ndisks; i++) {
 		struct discover_disk *d = &inv->disks[i];
 

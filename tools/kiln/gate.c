@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,8 +188,10 @@ static void open_one(void *arg)
 
 /*
  * Opens every target at once under the deadline (opening and classing
- * read each disk, and a dead one must not hang the rest): a target that
- * does not answer FAILs as stalled. 0, or an exit code.
+ * read each disk, and a dead one must not hang the rest), each in a child
+ * process that hands the descriptor back, so a disk that never answers is
+ * left behind and kiln can still exit: a target that does not answer
+ * FAILs as stalled. 0, or an exit code.
  */
 static int open_all(struct gate *b, struct opening **out, int *late_)
 {
@@ -209,8 +212,9 @@ static int open_all(struct gate *b, struct opening **out, int *late_)
 			o[i].path = NULL;
 	}
 	if (!o || !done ||
-	    deadline_each(open_one, o, sizeof(*o), r->n,
-			  (uint64_t)b->s->deadline * TIMING_SEC, done)) {
+	    deadline_apart(open_one, o, sizeof(*o), r->n,
+			   (long)offsetof(struct opening, t.fd),
+			   (uint64_t)b->s->deadline * TIMING_SEC, done)) {
 		complain("out of memory");
 		free(o);
 		free(done);
@@ -321,6 +325,8 @@ static int decide(struct gate *b, int command,
 			if (d->failed[0])
 				continue;
 		}
+		if (d->t.safety.notes[0])
+			record_note(r, "%s: %s", d->path, d->t.safety.notes);
 		in.twice = twin != NULL;
 		in.class = d->t.safety.class;
 		in.consent = plan_consent(s, &d->t.id);

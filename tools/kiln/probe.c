@@ -26,7 +26,10 @@
 #include "unit.h"
 #include "timing.h"
 
-/* One path classed in a thread of its own, under the deadline. */
+/*
+ * One path classed in a child process of its own, under the deadline: a
+ * disk that never answers is left behind there, and kiln still exits.
+ */
 struct probing {
 	const char *path;
 	struct safety_env env;
@@ -123,8 +126,8 @@ int probe_main(int argc, char **argv)
 	}
 	/* A disk that does not answer is said, and the others are probed. */
 	if (!probes || !done ||
-	    deadline_each(probe_one, probes, sizeof(*probes), n,
-			  (uint64_t)set.deadline * TIMING_SEC, done)) {
+	    deadline_apart(probe_one, probes, sizeof(*probes), n, -1,
+			   (uint64_t)set.deadline * TIMING_SEC, done)) {
 		fprintf(stderr, "kiln: out of memory\n");
 		code = KILN_EXIT_CANNOT;
 		goto out;
@@ -167,12 +170,16 @@ int probe_main(int argc, char **argv)
 		if (!set.json) {
 			printf("%s: %s: %s\n", p->path,
 			       safety_class_name(s->class), s->why);
+			if (s->notes[0])
+				printf("%s: note: %s\n", p->path, s->notes);
 			continue;
 		}
 		json_begin(&j, NULL);
 		json_str(&j, "path", p->path);
 		json_str(&j, "class", safety_class_name(s->class));
 		json_str(&j, "class_reasons", s->why);
+		if (s->notes[0])
+			json_str(&j, "class_notes", s->notes);
 		json_array(&j, "signatures");
 		for (k = 0; k < s->sig.n; k++) {
 			json_begin(&j, NULL);

@@ -4,9 +4,11 @@
  * mounted, held by md/dm/bcache, swap, protected, the backing device or
  * file of a loop device (also loop over loop), or open in another process
  * (still open a second later); files and loop devices compared by what
- * the kernel says they are over (device and inode), not by their paths,
- * so a hard link, a bind mount, a second loop device over the same file
- * or a device node outside /dev is no way around it. Then the contents,
+ * they are over (device and inode: sysfs's backing file, stat'ed where a
+ * hang is left behind), not by their paths, so a hard link, a bind mount,
+ * a second loop device over the same file or a device node outside /dev
+ * is no way around it; a backing file that does not answer is compared
+ * by path, and said so. Then the contents,
  * read: blank only when
  * the first and last 16 MiB and 64 evenly spaced 64 KiB samples all hold
  * one byte value, 0x00 or 0xFF, the same everywhere, and no signature is
@@ -18,17 +20,16 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/loop.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "deadline.h"
 #include "json.h"
 #include "safety.h"
 #include "sysfs.h"
@@ -63,6 +64,22 @@ static void why(struct safety *s, const char *fmt, ...)
 	}
 	va_start(ap, fmt);
 	vsnprintf(s->why + used, sizeof(s->why) - used, fmt, ap);
+	va_end(ap);
+}
+
+/* What the class rests on that is not a reason for it (said, not kept). */
+__attribute__((format(printf, 2, 3)))
+static void note(struct safety *s, const char *fmt, ...)
+{
+	size_t used = strlen(s->notes);
+	va_list ap;
+
+	if (used && used < sizeof(s->notes) - 2) {
+		memcpy(s->notes + used, "; ", 3);
+		used += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(s->notes + used, sizeof(s->notes) - used, fmt, ap);
 	va_end(ap);
 }
 
@@ -192,39 +209,94 @@ static int names_device(const struct sysfs_family *fam, const char *link)
 	return -1;
 }
 
-/* What a loop device is over, as the kernel says: no path compared. */
+/*
+ * What a loop device is over. Never asked of the loop device itself: its
+ * LOOP_GET_STATUS stats the backing file, and a file on a dead NFS server
+ * or a stopped FUSE daemon would hang every disk's classing. sysfs gives
+ * the backing file's path; its device and inode (for hard links and bind
+ * mounts) come from a stat bounded by SAFETY_ASK_MS, left behind when it
+ * does not answer.
+ */
 struct loop_back {
-	int ok;
+	int ok;			/* dev and ino, or rdev, known */
+	int silent;		/* its backing file gave no answer */
 	dev_t dev;		/* the filesystem of its file */
 	ino_t ino;
 	dev_t rdev;		/* the device, when it is over one; else 0 */
+	char path[PATH_MAX];	/* sysfs's backing_file; "" when none */
 };
 
 /*
- * Asked of the loop device itself (LOOP_GET_STATUS64), on the real /sys
- * and /dev only: a fixture's loop devices are not this machine's.
+ * A stat answers in microseconds; this is for a loaded machine, and short
+ * beside the shortest deadline: a target's own classing runs under it.
  */
-static void loop_back(const struct safety_env *o, const char *name,
-		      struct loop_back *b)
-{
-	struct loop_info64 li;
-	char path[PATH_MAX];
-	int fd;
+#define SAFETY_ASK_MS 500
 
-	memset(b, 0, sizeof(*b));
-	if (strcmp(o->sysroot, "/sys") || strncmp(name, "loop", 4))
-		return;
-	snprintf(path, sizeof(path), "/dev/%s", name);
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return;
-	if (ioctl(fd, LOOP_GET_STATUS64, &li) == 0) {
-		b->ok = 1;
-		b->dev = (dev_t)li.lo_device;
-		b->ino = (ino_t)li.lo_inode;
-		b->rdev = (dev_t)li.lo_rdevice;
+/*
+ * b[i] for each of the n block devices named that is a loop device with a
+ * backing file. Devices and inodes only on the real /sys: a fixture's loop
+ * devices are not this machine's. A node under /dev is stat'ed as it is
+ * (devtmpfs does not hang); every other path in a child, all at once.
+ */
+static void loop_backs(const struct safety_env *o, char **names, int n,
+		       struct loop_back *b)
+{
+	const char **paths = calloc((size_t)n + 1, sizeof(*paths));
+	struct stat *st = calloc((size_t)n + 1, sizeof(*st));
+	int *err = calloc((size_t)n + 1, sizeof(*err));
+	int *at = calloc((size_t)n + 1, sizeof(*at));
+	int i, k = 0, real = !strcmp(o->sysroot, "/sys");
+
+	for (i = 0; i < n; i++) {
+		char dir[PATH_MAX];
+		struct stat dev;
+
+		memset(&b[i], 0, sizeof(b[i]));
+		if (strncmp(names[i], "loop", 4))
+			continue;
+		snprintf(dir, sizeof(dir), "%s/block/%s/loop", o->sysroot,
+			 names[i]);
+		if (sysfs_attr(dir, "backing_file", b[i].path,
+			       sizeof(b[i].path)) <= 0) {
+			b[i].path[0] = 0;
+			continue;
+		}
+		if (!real)
+			continue;
+		if (!strncmp(b[i].path, "/dev/", 5)) {
+			if (stat(b[i].path, &dev) == 0 &&
+			    S_ISBLK(dev.st_mode)) {
+				b[i].ok = 1;
+				b[i].rdev = dev.st_rdev;
+			}
+			continue;
+		}
+		if (paths && st && err && at) {
+			paths[k] = b[i].path;
+			at[k++] = i;
+		}
 	}
-	close(fd);
+	if (k && deadline_stats(paths, k, st, err,
+				SAFETY_ASK_MS * 1000000ull) == 0) {
+		for (i = 0; i < k; i++) {
+			struct loop_back *l = &b[at[i]];
+
+			if (err[i] == -ETIMEDOUT) {
+				l->silent = 1;
+			} else if (!err[i] && S_ISBLK(st[i].st_mode)) {
+				l->ok = 1;
+				l->rdev = st[i].st_rdev;
+			} else if (!err[i]) {
+				l->ok = 1;
+				l->dev = st[i].st_dev;
+				l->ino = st[i].st_ino;
+			}
+		}
+	}
+	free(paths);
+	free(st);
+	free(err);
+	free(at);
 }
 
 static void open_elsewhere(const struct safety_env *o,
@@ -263,17 +335,18 @@ static void sibling(const struct safety_env *o, const char *me,
 
 /*
  * A loop device over this disk (or a partition of it), or over this file:
- * its backing is in use whatever the consent (also loop over loop). What
- * each loop device is over is asked of the kernel; the paths sysfs gives
- * are compared too (a fixture has only those). A file is never stat'ed by
- * a path found here, since a hung filesystem (FUSE, NFS) would hang kiln.
+ * its backing is in use whatever the consent (also loop over loop). Each
+ * loop device's backing file is compared by device and inode, and by the
+ * path sysfs gives (a fixture has only that); a loop device whose backing
+ * file does not answer is compared by path alone, and said so: it is that
+ * device that does not answer, not this one.
  */
 static void backs_loop(const struct safety_env *o,
 		       const struct safety_subject *d,
 		       const struct sysfs_family *fam, struct safety *s)
 {
-	char base[PATH_MAX], dir[PATH_MAX * 2], back[PATH_MAX], **names;
-	struct loop_back mine = { 0 }, b;
+	char base[PATH_MAX], **names;
+	struct loop_back none, *mine = &none, *all;
 	struct stat me;
 	int i, n, file = 0;
 
@@ -281,45 +354,58 @@ static void backs_loop(const struct safety_env *o,
 	if (!fam && (d->fd >= 0 ? fstat(d->fd, &me) :
 		     d->path ? stat(d->path, &me) : -1) == 0)
 		file = S_ISREG(me.st_mode);
-	if (fam)
-		loop_back(o, d->name, &mine);
+	memset(&none, 0, sizeof(none));
 	snprintf(base, sizeof(base), "%s/block", o->sysroot);
 	names = sysfs_list(base, &n);
+	all = calloc((size_t)n + 1, sizeof(*all));
+	if (!all) {
+		sysfs_list_free(names, n);
+		return;
+	}
+	loop_backs(o, names, n, all);
+	for (i = 0; fam && i < n; i++)
+		if (!strcmp(names[i], d->name))
+			mine = &all[i];
 	for (i = 0; i < n; i++) {
-		struct stat st;
+		const struct loop_back *b = &all[i];
 		int k, said = 0;
 
-		if (strncmp(names[i], "loop", 4) ||
-		    (fam && !strcmp(names[i], d->name)))
+		if (!b->path[0] || (fam && !strcmp(names[i], d->name)))
 			continue;
-		snprintf(dir, sizeof(dir), "%s/%s/loop", base, names[i]);
-		if (sysfs_attr(dir, "backing_file", back, sizeof(back)) <= 0)
-			continue;
-		loop_back(o, names[i], &b);
-		if ((d->path && !strcmp(back, d->path)) ||
-		    (file && b.ok && !b.rdev && b.dev == me.st_dev &&
-		     b.ino == me.st_ino)) {
+		if (b->silent)
+			note(s, "%s does not answer (its backing file %s gave "
+			     "no answer in %u ms): compared by its path",
+			     names[i], b->path, SAFETY_ASK_MS);
+		if ((d->path && !strcmp(b->path, d->path)) ||
+		    (file && b->ok && !b->rdev && b->dev == me.st_dev &&
+		     b->ino == me.st_ino)) {
 			why(s, "it backs loop device %s", names[i]);
 			busy(s);
 			continue;
 		}
 		for (k = 0; fam && k < fam->n; k++) {
-			if ((b.ok && b.rdev && b.rdev == fam->dev[k]) ||
-			    (!b.ok && !strncmp(back, "/dev/", 5) &&
-			     stat(back, &st) == 0 && S_ISBLK(st.st_mode) &&
-			     st.st_rdev == fam->dev[k])) {
+			if (b->ok && b->rdev && b->rdev == fam->dev[k]) {
 				why(s, "%s backs loop device %s",
 				    fam->name[k], names[i]);
 				busy(s);
 				said = 1;
 			}
 		}
-		/* Over one device (by number), or one file (device, inode). */
-		if (!said && mine.ok && b.ok &&
-		    (mine.rdev ? b.rdev == mine.rdev :
-		     !b.rdev && b.dev == mine.dev && b.ino == mine.ino))
+		if (said || !fam || !mine->path[0])
+			continue;
+		/*
+		 * Over one device (by number), or one file (device, inode);
+		 * by path when either does not answer.
+		 */
+		if ((mine->ok && b->ok &&
+		     (mine->rdev ? b->rdev == mine->rdev :
+		      !b->rdev && b->dev == mine->dev &&
+		      b->ino == mine->ino)) ||
+		    ((mine->silent || b->silent) &&
+		     !strcmp(mine->path, b->path)))
 			sibling(o, d->name, names[i], s);
 	}
+	free(all);
 	sysfs_list_free(names, n);
 }
 
@@ -401,7 +487,7 @@ static int openers(const struct safety_env *o, const struct safety_subject *d,
 	struct dirent *p, *e;
 	struct mounts ms = { 0 };
 	struct stat me;
-	int n = 0, self = getpid(), file = 0;
+	int n = 0, file = 0;
 
 	/* A file: also by its device and inode (a hard link, a bind mount). */
 	if (!fam && d->fd >= 0 && fstat(d->fd, &me) == 0 &&
@@ -417,7 +503,8 @@ static int openers(const struct safety_env *o, const struct safety_subject *d,
 	while ((p = readdir(proc)) && n < MAX_OPENERS) {
 		int pid = atoi(p->d_name), k = -1;
 
-		if (pid <= 0 || pid == self)
+		/* kiln itself, or its child opening another target */
+		if (pid <= 0 || deadline_ours(pid))
 			continue;
 		snprintf(fds, sizeof(fds), "%s/%d/fd", o->procroot, pid);
 		fd = opendir(fds);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "deadline.h"
 #include "engine_private.h"
 #include "guard.h"
 #include "memplan.h"
@@ -179,14 +180,18 @@ static uint64_t in_hole(const struct engine_target *et, uint64_t lin,
 	return n;
 }
 
-/* A synchronous single-unit read, watched by the deadline like the rest. */
+/*
+ * A synchronous single-unit read, watched by the deadline like the rest;
+ * made in a child (deadline.h), so a disk that never answers holds no
+ * thread of kiln's in its uninterruptible sleep and kiln can still exit.
+ */
 static ssize_t read_unit(struct worker *w, uint64_t off)
 {
 	atomic_uint_fast64_t *since = &w->et->slot_since[w->job->qd];
 	ssize_t n;
 
 	atomic_store(since, job_now(w->job));
-	n = pread(w->t->fd, w->scratch, UNIT_SIZE, (off_t)off);
+	n = deadline_pread(w->t->fd, w->scratch, UNIT_SIZE, (off_t)off, NULL);
 	atomic_store(since, 0);
 	return n;
 }
@@ -610,6 +615,7 @@ static int64_t run_phase(struct worker *w, int phase, uint32_t pass,
 	return (int64_t)lin;
 }
 
+/* The flush, in a child as read_unit() reads: a dead disk is left there. */
 static int flush(struct worker *w, uint32_t pass)
 {
 	struct engine_target *et = w->et;
@@ -619,10 +625,10 @@ static int flush(struct worker *w, uint32_t pass)
 
 	atomic_store(&et->phase, PHASE_FLUSH);
 	atomic_store(since, job_now(w->job));
-	ret = fdatasync(w->t->fd);
+	ret = deadline_fdatasync(w->t->fd);
 	atomic_store(since, 0);
 	if (ret < 0)
-		record_error(w, PHASE_FLUSH, pass, 0, 0, errno);
+		record_error(w, PHASE_FLUSH, pass, 0, 0, -ret);
 	record_pass(et, pass, PHASE_FLUSH, 0, timing_now_ns() - t0,
 		    ret == 0 ? et->plan.region : 0);
 	return stalled(et) ? -ETIMEDOUT : 0;
