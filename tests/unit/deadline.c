@@ -17,6 +17,7 @@
 
 #include "../lib/tap.h"
 #include "deadline.h"
+#include "timing.h"
 
 #define MS 1000000ull
 
@@ -57,7 +58,7 @@ int main(void)
 	char text[16] = { 0 };
 	uint64_t ns = 0;
 
-	tap_plan(15);
+	tap_plan(18);
 	fd = mkstemp(path);
 	if (fd < 0 || write(fd, "kiln, apart", 11) != 11)
 		tap_bail("cannot make %s", path);
@@ -103,6 +104,21 @@ int main(void)
 	tap_ok(deadline_pread(-1, buf, 11, 0, NULL) == -EBADF,
 	       "a bad descriptor: -EBADF");
 	tap_ok(deadline_fdatasync(fd) == 0, "deadline_fdatasync flushes");
+	{
+		struct deadline_read rd[4];
+		uint64_t far = timing_now_ns() + 600 * TIMING_SEC;
+
+		memset(rd, 0, sizeof(rd));
+		tap_ok(deadline_preads(fd, 4, 4, 0, far, rd) == 4 &&
+		       rd[0].ret == 4 && rd[1].ret == 4 && rd[2].ret == 3 &&
+		       rd[3].ret == 0 && rd[0].ns > 0,
+		       "deadline_preads: 4 reads of 4 bytes in one child, each "
+		       "said and timed");
+		tap_ok(deadline_preads(fd, 4, 4, 0, timing_now_ns(), rd) == 0,
+		       "...none when the clock has passed its end");
+		tap_ok(deadline_preads(-1, 4, 1, 0, far, rd) == 1 &&
+		       rd[0].ret == -EBADF, "...a bad descriptor: -EBADF");
+	}
 	close(fd);
 	unlink(path);
 	return tap_done();

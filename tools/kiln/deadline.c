@@ -416,28 +416,56 @@ int deadline_stats(const char *const *paths, int n, struct stat *st,
 struct alone {
 	long ret;		/* what it returned, or -errno */
 	uint64_t ns;		/* how long it took */
+	/* ALONE_PREADS: reads to make, the clock to stop at, each's result */
+	unsigned n;
+	uint64_t until;
+	struct deadline_read *reads;
 	unsigned char buf[] __attribute__((aligned(4096)));
 };
 
-enum { ALONE_PREAD, ALONE_FDATASYNC };
+enum { ALONE_PREAD, ALONE_FDATASYNC, ALONE_PREADS };
+
+/* CLOCK_MONOTONIC in ns, by the system call alone (the child's way). */
+__attribute__((no_sanitize("address", "thread", "undefined")))
+static uint64_t child_now(void)
+{
+	struct timespec t;
+
+	syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * TIMING_SEC + (uint64_t)t.tv_nsec;
+}
 
 /* The child: system calls only, on memory the caller may share. */
 __attribute__((noreturn, no_sanitize("address", "thread", "undefined")))
 static void alone_child(struct alone *a, int op, int fd, size_t len, off_t off)
 {
-	struct timespec t0, t1;
+	uint64_t t0, t1;
+	unsigned i;
 	long r;
 
 	close_all_but(fd);
-	syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &t0);
+	if (op == ALONE_PREADS) {
+		/* Piece after piece, each timed, until the clock says stop. */
+		for (i = 0, a->ret = 0; i < a->n; i++) {
+			t0 = child_now();
+			if (t0 >= a->until)
+				break;
+			r = syscall(SYS_pread64, fd, a->buf, len,
+				    off + (off_t)(i * len));
+			t1 = child_now();
+			a->reads[i].ret = r < 0 ? -errno : r;
+			a->reads[i].ns = t1 - t0;
+			a->ret = i + 1;
+		}
+		syscall(SYS_exit, 0);
+	}
+	t0 = child_now();
 	if (op == ALONE_PREAD)
 		r = syscall(SYS_pread64, fd, a->buf, len, off);
 	else
 		r = syscall(SYS_fdatasync, fd);
 	a->ret = r < 0 ? -errno : r;
-	syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &t1);
-	a->ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * TIMING_SEC +
-		(uint64_t)t1.tv_nsec - (uint64_t)t0.tv_nsec;
+	a->ns = child_now() - t0;
 	syscall(SYS_exit, 0);
 	for (;;)
 		;
@@ -465,10 +493,12 @@ static pid_t alone_start(struct alone *a, int op, int fd, size_t len,
 	return pid;
 }
 
-static long alone(int op, int fd, size_t len, off_t off, void *buf,
-		  uint64_t *ns)
+static long alone_n(int op, int fd, size_t len, off_t off, void *buf,
+		    uint64_t *ns, unsigned n, uint64_t until,
+		    struct deadline_read *reads)
 {
-	size_t size = (sizeof(struct alone) + len + 4095) & ~(size_t)4095;
+	size_t head = (sizeof(struct alone) + len + 4095) & ~(size_t)4095;
+	size_t size = head + n * sizeof(*reads);
 	struct alone *a;
 	pid_t pid;
 	int status;
@@ -478,8 +508,11 @@ static long alone(int op, int fd, size_t len, off_t off, void *buf,
 		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (a == MAP_FAILED)
 		return -ENOMEM;
-	a->ret = -EIO;
+	a->ret = op == ALONE_PREADS ? 0 : -EIO;
 	a->ns = 0;
+	a->n = n;
+	a->until = until;
+	a->reads = (struct deadline_read *)(void *)((char *)a + head);
 	pid = alone_start(a, op, fd, len, off);
 	if (pid < 0) {
 		ret = -errno;
@@ -487,7 +520,9 @@ static long alone(int op, int fd, size_t len, off_t off, void *buf,
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 			;
 		ret = a->ret;
-		if (ret > 0 && buf)
+		if (op == ALONE_PREADS && ret > 0)
+			memcpy(reads, a->reads, (size_t)ret * sizeof(*reads));
+		else if (ret > 0 && buf)
 			memcpy(buf, a->buf, (size_t)ret);
 		if (ns)
 			*ns = a->ns;
@@ -496,10 +531,23 @@ static long alone(int op, int fd, size_t len, off_t off, void *buf,
 	return ret;
 }
 
+static long alone(int op, int fd, size_t len, off_t off, void *buf,
+		  uint64_t *ns)
+{
+	return alone_n(op, fd, len, off, buf, ns, 0, 0, NULL);
+}
+
 ssize_t deadline_pread(int fd, void *buf, size_t len, off_t off,
 		       uint64_t *ns)
 {
 	return (ssize_t)alone(ALONE_PREAD, fd, len, off, buf, ns);
+}
+
+int deadline_preads(int fd, size_t len, unsigned n, off_t off,
+		    uint64_t until, struct deadline_read *reads)
+{
+	return (int)alone_n(ALONE_PREADS, fd, len, off, NULL, NULL, n, until,
+			    reads);
 }
 
 int deadline_fdatasync(int fd)

@@ -71,4 +71,20 @@ ssize_t deadline_pread(int fd, void *buf, size_t len, off_t off,
 		       uint64_t *ns);
 int deadline_fdatasync(int fd);
 
+/* One read of deadline_preads(): what it returned (or -errno), its time. */
+struct deadline_read {
+	long ret;
+	uint64_t ns;
+};
+
+/*
+ * n reads of len bytes each, one after another from off, in one child as
+ * deadline_pread() makes one (a child a read would be thousands for a
+ * re-read of slow requests unit by unit), each timed there; it stops
+ * before a read when CLOCK_MONOTONIC (timing_now_ns()) has reached until.
+ * The reads made, or -errno when none could be: reads[0..] says each.
+ */
+int deadline_preads(int fd, size_t len, unsigned n, off_t off,
+		    uint64_t until, struct deadline_read *reads);
+
 #endif

@@ -42,45 +42,59 @@ static unsigned grid_of(uint64_t ns)
 	return g;
 }
 
+/* Reads at most this many units in one child (deadline_preads). */
+#define BATCH 256
+
 /* Reads region g again, unit by unit: 0, or 1 when it had to stop. */
 static int read_region(struct job *jb, struct reread_region *g,
-		       unsigned char *buf, uint64_t t0)
+		       struct deadline_read *reads, uint64_t t0)
 {
 	struct reread *o = &jb->out;
-	uint64_t off, ns;
-	ssize_t got;
+	uint64_t off = g->offset, end = g->offset + g->length;
+	int i, made;
 
-	for (off = g->offset; off + o->size <= g->offset + g->length;
-	     off += o->size) {
+	while (off + o->size <= end) {
+		unsigned n = (unsigned)((end - off) / o->size);
+
 		if (atomic_load(jb->stop)) {
 			snprintf(o->why, sizeof(o->why), "interrupted");
 			return 1;
 		}
-		if (timing_now_ns() - t0 > jb->budget_ns) {
-			snprintf(o->why, sizeof(o->why), "the deadline (%llu "
-				 "s) ran out", (unsigned long long)
-				 (jb->budget_ns / TIMING_SEC));
-			return 1;
-		}
+		if (n > BATCH)
+			n = BATCH;
 		atomic_store(&jb->at, off);
 		/*
 		 * In a child, timed there (deadline.h): a disk that never
 		 * answers holds no thread of kiln's, so kiln can still exit.
 		 */
-		got = deadline_pread(jb->fd, buf, o->size, (off_t)off, &ns);
-		if (got != (ssize_t)o->size) {
-			if (!o->errors++ || !g->err) {
-				g->err = got < 0 ? (int)-got : EIO;
-				g->err_at = off;
+		made = deadline_preads(jb->fd, o->size, n, (off_t)off,
+				       t0 + jb->budget_ns, reads);
+		for (i = 0; i < made; i++, off += o->size) {
+			const struct deadline_read *rd = &reads[i];
+
+			if (rd->ret != (long)o->size) {
+				if (!o->errors++ || !g->err) {
+					g->err = rd->ret < 0 ? (int)-rd->ret :
+							       EIO;
+					g->err_at = off;
+				}
+				continue;
 			}
-			continue;
+			g->reads++;
+			o->grid[grid_of(rd->ns)]++;
+			latency_add(&o->times, rd->ns);
+			if (rd->ns > g->max_ns) {
+				g->max_ns = rd->ns;
+				g->max_at = off;
+			}
 		}
-		g->reads++;
-		o->grid[grid_of(ns)]++;
-		latency_add(&o->times, ns);
-		if (ns > g->max_ns) {
-			g->max_ns = ns;
-			g->max_at = off;
+		if (made < (int)n) {
+			snprintf(o->why, sizeof(o->why), made < 0 ?
+				 "cannot read it again (out of memory)" :
+				 "the deadline (%llu s) ran out",
+				 (unsigned long long)(jb->budget_ns /
+						      TIMING_SEC));
+			return 1;
 		}
 	}
 	return 0;
@@ -90,12 +104,12 @@ static void reread_one(void *item)
 {
 	struct job *jb = *(struct job **)item;
 	struct reread *o = &jb->out;
-	unsigned char *buf = NULL;
+	struct deadline_read *buf = NULL;
 	uint64_t t0 = timing_now_ns();
 	unsigned i;
 
 	o->state = REREAD_DONE;
-	if (posix_memalign((void **)&buf, 4096, o->size)) {
+	if (!(buf = calloc(BATCH, sizeof(*buf)))) {
 		o->state = REREAD_CUT;
 		snprintf(o->why, sizeof(o->why), "out of memory");
 	}
