@@ -14,28 +14,6 @@ lab_disk vscsi dead 64 KILN-DEAD
 lab_disk vscsi fine 32 KILN-FINE
 lab_stick ""
 
-# qmp COMMAND: one QMP command (JSON); fails on an error.
-qmp () {
-	python3 - "$qmp" "$1" <<'PY'
-import json, socket, sys
-s = socket.socket(socket.AF_UNIX)
-s.connect(sys.argv[1])
-f = s.makefile("rw")
-f.readline()
-def ask(cmd):
-    f.write(json.dumps(cmd) + "\n")
-    f.flush()
-    while True:
-        r = json.loads(f.readline())
-        if "return" in r or "error" in r:
-            return r
-ask({"execute": "qmp_capabilities"})
-r = ask(json.loads(sys.argv[2]))
-print(r)
-sys.exit("error" in r)
-PY
-}
-
 n () {
 	result "[$2 for t in d[\"targets\"] if t[\"serial\"] == \"$1\"][0]"
 }

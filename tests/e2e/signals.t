@@ -28,33 +28,6 @@ lab_disk megasas raid-a 16
 lab_disk megasas raid-b 16
 lab_stick ""
 
-# qmp COMMAND...: each a QMP command (JSON) or an HMP line, in order.
-qmp () {
-	python3 - "$qmp" "$@" <<'PY'
-import json, socket, sys
-s = socket.socket(socket.AF_UNIX)
-s.connect(sys.argv[1])
-f = s.makefile("rw")
-f.readline()
-def ask(cmd):
-    f.write(json.dumps(cmd) + "\n")
-    f.flush()
-    while True:
-        r = json.loads(f.readline())
-        if "return" in r or "error" in r:
-            return r
-ask({"execute": "qmp_capabilities"})
-for c in sys.argv[2:]:
-    if not c.startswith("{"):
-        c = json.dumps({"execute": "human-monitor-command",
-                        "arguments": {"command-line": c}})
-    r = ask(json.loads(c))
-    print(r)
-    if "error" in r:
-        sys.exit(1)
-PY
-}
-
 # n SERIAL-OR-NAME EXPR: EXPR of the target t with that serial or name.
 n () {
 	result "[$2 for t in d[\"targets\"] if \"$1\" in (t[\"serial\"], t[\"name\"])][0]"

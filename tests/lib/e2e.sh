@@ -39,3 +39,32 @@ result () {
 json_get () {
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
+
+# qmp COMMAND...: each a QMP command (JSON) or an HMP line, in order, to
+# the guest booted with LAB_EXTRA="-qmp unix:$qmp,server=on,wait=off";
+# prints each answer, fails at the first error.
+qmp () {
+	python3 - "$qmp" "$@" <<'PY'
+import json, socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+f = s.makefile("rw")
+f.readline()
+def ask(cmd):
+    f.write(json.dumps(cmd) + "\n")
+    f.flush()
+    while True:
+        r = json.loads(f.readline())
+        if "return" in r or "error" in r:
+            return r
+ask({"execute": "qmp_capabilities"})
+for c in sys.argv[2:]:
+    if not c.startswith("{"):
+        c = json.dumps({"execute": "human-monitor-command",
+                        "arguments": {"command-line": c}})
+    r = ask(json.loads(c))
+    print(r)
+    if "error" in r:
+        sys.exit(1)
+PY
+}

@@ -147,6 +147,25 @@ static void tap_put(const char *text, const char *fmt, ...)
 		tap_bail("cannot write %s", path);
 }
 
+/* Writes len bytes of data to dir/name (a torn file, too): 0 or -1. */
+__attribute__((unused))
+static int tap_write(const char *dir, const char *name, const void *data,
+		     size_t len)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	if (fwrite(data, 1, len, f) != len) {
+		fclose(f);
+		return -1;
+	}
+	return fclose(f);
+}
+
 /* Runs the shell command fmt makes; bails when it fails. */
 __attribute__((format(printf, 1, 2), unused))
 static void tap_sh(const char *fmt, ...)

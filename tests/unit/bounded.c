@@ -397,23 +397,6 @@ static void test_soak(void)
 	       fb + 60 * tb + CHECKPOINT_EXTRA);
 }
 
-static int write_file(const char *dir, const char *name, const char *text,
-		      size_t len)
-{
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	if (!f)
-		return -1;
-	if (fwrite(text, 1, len, f) != len) {
-		fclose(f);
-		return -1;
-	}
-	return fclose(f);
-}
-
 /* A record of a few of the largest targets, read by every reader. */
 static void test_readers(char *path)
 {
@@ -438,7 +421,7 @@ static void test_readers(char *path)
 		tap_bail("cannot make %s", dir);
 	make_record(&r, &s, 4, detail, 4 * NOTES_A_TARGET, path);
 	text = result_json(&r, &len);
-	if (!text || write_file(dir, "result.json", text, len))
+	if (!text || tap_write(dir, "result.json", text, len))
 		tap_bail("cannot write result.json");
 	memset(&f, 0, sizeof(f));
 	f.dir = dir;

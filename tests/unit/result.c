@@ -359,23 +359,6 @@ static void test_document(const struct record *r, const char *text,
 	jsonread_free(doc);
 }
 
-static int write_file(const char *dir, const char *name, const char *text,
-		      size_t len)
-{
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "we");
-	if (!f)
-		return -1;
-	if (fwrite(text, 1, len, f) != len) {
-		fclose(f);
-		return -1;
-	}
-	return fclose(f);
-}
-
 static void test_load(const char *dir)
 {
 	struct result_record rec;
@@ -616,7 +599,7 @@ static void test_checkpoint(const char *text, size_t len)
 		result_record_free(&rec);
 
 	/* A result.json cut off mid-write: the checkpoint stands in. */
-	write_file(dir, "result.json", text, len / 2);
+	tap_write(dir, "result.json", text, len / 2);
 	err[0] = 0;
 	ret = result_load(dir, &rec, err, sizeof(err));
 	tap_ok(ret == 0 && rec.from_checkpoint && rec.n == 2,
@@ -635,7 +618,7 @@ static void expect_error(const char *what, const char *doc, int want,
 	int ret;
 
 	snprintf(dir, sizeof(dir), "%s/bad", top);
-	if (write_file(dir, "result.json", doc, strlen(doc)))
+	if (tap_write(dir, "result.json", doc, strlen(doc)))
 		tap_bail("cannot write in %s", dir);
 	memset(&rec, 0x5a, sizeof(rec));
 	ret = result_load(dir, &rec, err, sizeof(err));
@@ -768,7 +751,7 @@ int main(void)
 	test_document(&r, text, len);
 
 	snprintf(dir, sizeof(dir), "%s/run", top);
-	if (mkdir(dir, 0755) || write_file(dir, "result.json", text, len))
+	if (mkdir(dir, 0755) || tap_write(dir, "result.json", text, len))
 		tap_bail("cannot write %s/result.json", dir);
 	test_load(dir);
 	test_restore(&r, dir, text);
