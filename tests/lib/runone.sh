@@ -15,7 +15,20 @@ esac
 limit=${KILN_TEST_TIMEOUT:-$limit}
 # timeout puts the file in a process group of its own and signals it
 # whole: kiln, QEMU and the servers a test started end with it.
-timeout -k 20 "$limit" sh "$t" "$@"
+# A unit test is its C file (tests/unit/NAME.c): make builds it into
+# out/tests/NAME with ASan and UBSan, and its TAP goes straight to prove.
+case $t in
+*/unit/*.c)
+	bin="$(cd "$(dirname "$0")/../.." && pwd)/out/tests/$(basename "$t" .c)"
+	if [ ! -x "$bin" ]; then
+		echo "Bail out! $bin is not built: run make check-unit"
+		exit 1
+	fi
+	set -- "$bin" "$@"
+	;;
+*) set -- sh "$t" "$@" ;;
+esac
+timeout -k 20 "$limit" "$@"
 rc=$?
 # Said on stderr, which prove shows: a Bail out! would stop the suite.
 if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then

@@ -457,10 +457,11 @@ static void test_readers(char *path)
 	free_record(&r);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	char *path = zalloc(PATH_MAX, 1);
 
+	tap_args(argc, argv);
 	/* The longest path a target is given by. */
 	memset(path, 0x01, PATH_MAX - 1);
 	path[0] = '/';
@@ -468,9 +469,9 @@ int main(void)
 	if (!mkdtemp(top))
 		tap_bail("cannot make a folder");
 	tap_plan(12);
-	test_engine();
+	TAP_RUN(test_engine);
 	test_bound(path);
-	test_soak();
+	TAP_RUN(test_soak);
 	test_readers(path);
 	free(path);
 	{

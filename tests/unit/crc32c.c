@@ -67,13 +67,14 @@ static uint32_t with(const char *name, const unsigned char *p, size_t len)
 	return crc32c(0, p, len);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	unsigned char *buf = malloc(BUFSZ);
 	const char *name;
 	size_t len, align, cut, i;
 	int n, v;
 
+	tap_args(argc, argv);
 	if (!buf)
 		tap_bail("out of memory");
 	for (i = 0; i < BUFSZ; i += 8) {

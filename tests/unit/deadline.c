@@ -45,8 +45,9 @@ static void work(void *arg)
 	it->ours = deadline_ours(it->kiln) && deadline_ours(getpid());
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	tap_args(argc, argv);
 	struct item items[3] = {
 		{ .hang = 0, .fd = -1 }, { .hang = 1, .fd = -1 },
 		{ .hang = 0, .fd = -1 },

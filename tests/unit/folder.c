@@ -134,7 +134,7 @@ static void test_overlaps(void)
 	       "a run folder on another disk's device is fine");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	struct folder r;
 	char err[256], *d1, *d2, *got = NULL;
@@ -143,6 +143,7 @@ int main(void)
 	struct stat st;
 	struct folder r2;
 
+	tap_args(argc, argv);
 	snprintf(dir, sizeof(dir), "/tmp/kiln-results-%d", (int)getpid());
 	snprintf(a, sizeof(a), "%s/deep/er/checkpoint-a.json", dir);
 	snprintf(b, sizeof(b), "%s/deep/er/checkpoint-b.json", dir);
@@ -219,7 +220,7 @@ int main(void)
 	tap_ok(folder_write(&r, "summary.txt", "hello\n", 6) == 0 &&
 	       folder_sync(&r) == 0, "a whole file is written and synced");
 	folder_close(&r);
-	test_overlaps();
+	TAP_RUN(test_overlaps);
 	{
 		char cmd[160];
 

@@ -204,16 +204,17 @@ static void test_offset(void)
 	guard_free(&g);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	tap_args(argc, argv);
 	crc32c_init();
 	unit_ctx_init(&run_ctx, NEW_RUN);
 	unit_ctx_init(&old_ctx, OLD_RUN);
 	unit_ctx_init(&cut_ctx, CUT_RUN);
-	test_blank();
-	test_units();
-	test_torn();
-	test_torn_runs();
-	test_offset();
+	TAP_RUN(test_blank);
+	TAP_RUN(test_units);
+	TAP_RUN(test_torn);
+	TAP_RUN(test_torn_runs);
+	TAP_RUN(test_offset);
 	return tap_done();
 }

@@ -60,12 +60,13 @@ static void script(const char *path, const char *body)
 	chmod(path, 0755);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	struct health a, b, n, s, h;
 	struct judge j;
 	char dir[] = "/tmp/kiln-health-XXXXXX", fake[128], cmd[300];
 
+	tap_args(argc, argv);
 	parse("qemu-ata.txt", &a);
 	tap_ok(a.passed == 1 && a.realloc == 0 && a.pending == -1 &&
 	       a.crc_errors == -1 && a.media_errors == -1,

@@ -212,10 +212,11 @@ static void test_upload(void)
 	close(fd);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	char out[64];
 
+	tap_args(argc, argv);
 	tap_ok(good("http://lab/", "lab", "80", "/", 0),
 	       "a name, the default port");
 	tap_ok(good("http://lab", "lab", "80", "/", 0), "no path means /");
@@ -335,6 +336,6 @@ int main(void)
 	       head("HTTP/1.1200 OK\r\n\r\n", -EPROTO, 0, 0, ""),
 	       "not HTTP, or a bad status line: -EPROTO, early");
 
-	test_upload();
+	TAP_RUN(test_upload);
 	return tap_done();
 }

@@ -1027,19 +1027,20 @@ static void test_load(void)
 	unlink(path);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	test_kinds();
-	test_strings();
-	test_numbers();
-	test_access();
-	test_writer();
-	test_escapes();
-	test_fixture();
-	test_corruption();
-	test_mutations();
-	test_limits();
-	test_edges();
-	test_load();
+	tap_args(argc, argv);
+	TAP_RUN(test_kinds);
+	TAP_RUN(test_strings);
+	TAP_RUN(test_numbers);
+	TAP_RUN(test_access);
+	TAP_RUN(test_writer);
+	TAP_RUN(test_escapes);
+	TAP_RUN(test_fixture);
+	TAP_RUN(test_corruption);
+	TAP_RUN(test_mutations);
+	TAP_RUN(test_limits);
+	TAP_RUN(test_edges);
+	TAP_RUN(test_load);
 	return tap_done();
 }

@@ -563,17 +563,18 @@ static void test_order_and_cap(void)
 	       !strcmp(judge_name(7), "?"), "judge_name names each verdict");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	test_clean();
-	test_io_errors();
-	test_bad_units();
-	test_states();
-	test_verify();
-	test_nothing_checked();
-	test_unstable();
-	test_health();
-	test_rate();
-	test_order_and_cap();
+	tap_args(argc, argv);
+	TAP_RUN(test_clean);
+	TAP_RUN(test_io_errors);
+	TAP_RUN(test_bad_units);
+	TAP_RUN(test_states);
+	TAP_RUN(test_verify);
+	TAP_RUN(test_nothing_checked);
+	TAP_RUN(test_unstable);
+	TAP_RUN(test_health);
+	TAP_RUN(test_rate);
+	TAP_RUN(test_order_and_cap);
 	return tap_done();
 }

@@ -403,8 +403,9 @@ static void odd(void)
 	kmsgwatch_free(&w);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	tap_args(argc, argv);
 	qemu();
 	records();
 	formats();

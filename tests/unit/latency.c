@@ -100,10 +100,11 @@ static void test_json(void)
 	free(doc);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	test_buckets();
-	test_percentiles();
-	test_json();
+	tap_args(argc, argv);
+	TAP_RUN(test_buckets);
+	TAP_RUN(test_percentiles);
+	TAP_RUN(test_json);
 	return tap_done();
 }

@@ -294,13 +294,14 @@ static void test_fixture(void)
 		tap_diag("cannot remove %s", dir);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	test_rates();
-	test_verdicts();
-	test_sampling();
-	test_live();
-	test_fixture();
+	tap_args(argc, argv);
+	TAP_RUN(test_rates);
+	TAP_RUN(test_verdicts);
+	TAP_RUN(test_sampling);
+	TAP_RUN(test_live);
+	TAP_RUN(test_fixture);
 	record_free(&r);
 	return tap_done();
 }

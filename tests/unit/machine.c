@@ -172,11 +172,12 @@ static void test_cut_off(void)
 	tap_sh("rm -rf '%s'", root);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	tap_args(argc, argv);
 	tap_plan(13);
-	test_ids();
-	test_pending();
-	test_cut_off();
+	TAP_RUN(test_ids);
+	TAP_RUN(test_pending);
+	TAP_RUN(test_cut_off);
 	return tap_done();
 }

@@ -227,10 +227,11 @@ static void test_read(void)
 	tap_sh("rm -rf '%s'", root);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	test_buffers();
-	test_choose();
-	test_read();
+	tap_args(argc, argv);
+	TAP_RUN(test_buffers);
+	TAP_RUN(test_choose);
+	TAP_RUN(test_read);
 	return tap_done();
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../lib/tap.h"
+#include "http_url.h"
 #include "metrics.h"
 #include "record.h"
 
@@ -146,20 +147,21 @@ static struct record_disk *disk(struct record *r, const char *label,
 
 static void test_urls(void)
 {
+	struct http_url url;
 	char err[256];
 
-	tap_ok(metrics_check_url("http://127.0.0.1:9091/", err,
+	tap_ok(http_url_parse("http://127.0.0.1:9091/", &url, err,
 				 sizeof(err)) == 0 &&
-	       metrics_check_url("http://lab", err, sizeof(err)) == 0 &&
-	       metrics_check_url("http://[::1]:9091/gw/", err,
+	       http_url_parse("http://lab", &url, err, sizeof(err)) == 0 &&
+	       http_url_parse("http://[::1]:9091/gw/", &url, err,
 				 sizeof(err)) == 0,
 	       "url: http://HOST[:PORT][/PATH] is taken");
 	err[0] = 0;
-	tap_ok(metrics_check_url("https://lab:9091/", err, sizeof(err)) ==
+	tap_ok(http_url_parse("https://lab:9091/", &url, err, sizeof(err)) ==
 	       -EINVAL && strstr(err, "TLS"), "url: https is refused: %s", err);
-	tap_ok(metrics_check_url("lab:9091", err, sizeof(err)) == -EINVAL &&
-	       metrics_check_url("", err, sizeof(err)) == -EINVAL &&
-	       metrics_check_url("http://", err, sizeof(err)) == -EINVAL,
+	tap_ok(http_url_parse("lab:9091", &url, err, sizeof(err)) == -EINVAL &&
+	       http_url_parse("", &url, err, sizeof(err)) == -EINVAL &&
+	       http_url_parse("http://", &url, err, sizeof(err)) == -EINVAL,
 	       "url: no scheme, nothing, or no host is refused");
 }
 
@@ -267,9 +269,10 @@ static void test_text(void)
 	settings_free(&s);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	test_urls();
-	test_text();
+	tap_args(argc, argv);
+	TAP_RUN(test_urls);
+	TAP_RUN(test_text);
 	return tap_done();
 }

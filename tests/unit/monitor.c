@@ -406,13 +406,14 @@ static void test_series(void)
 	monitor_free(&m);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	test_min_max();
-	test_same_millisecond();
-	test_csv_names();
-	test_status();
-	test_eta();
-	test_series();
+	tap_args(argc, argv);
+	TAP_RUN(test_min_max);
+	TAP_RUN(test_same_millisecond);
+	TAP_RUN(test_csv_names);
+	TAP_RUN(test_status);
+	TAP_RUN(test_eta);
+	TAP_RUN(test_series);
 	return tap_done();
 }

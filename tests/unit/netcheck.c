@@ -158,10 +158,11 @@ static void test_real(void)
 	netcheck_free(&n);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	test_good();
-	test_errors();
-	test_real();
+	tap_args(argc, argv);
+	TAP_RUN(test_good);
+	TAP_RUN(test_errors);
+	TAP_RUN(test_real);
 	return tap_done();
 }

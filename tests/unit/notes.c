@@ -25,11 +25,12 @@ static char *printed(char **notes, int n)
 	return text;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	char *notes[70], *text;
 	int i;
 
+	tap_args(argc, argv);
 	for (i = 0; i < 60; i++) {
 		char name[8];
 

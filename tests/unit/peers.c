@@ -587,17 +587,18 @@ static void test_round_trip(void)
 	free(json);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	test_slow_one();
-	test_nvme();
-	test_groups();
-	test_solo();
-	test_finish();
-	test_mixed_guard();
-	test_zones();
-	test_links();
-	test_round_trip();
+	tap_args(argc, argv);
+	TAP_RUN(test_slow_one);
+	TAP_RUN(test_nvme);
+	TAP_RUN(test_groups);
+	TAP_RUN(test_solo);
+	TAP_RUN(test_finish);
+	TAP_RUN(test_mixed_guard);
+	TAP_RUN(test_zones);
+	TAP_RUN(test_links);
+	TAP_RUN(test_round_trip);
 	record_free(&r);
 	return tap_done();
 }

@@ -312,11 +312,12 @@ static void test_readme(void)
 	free(table);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	test_decision();
-	test_choose();
-	test_blanks();
-	test_readme();
+	tap_args(argc, argv);
+	TAP_RUN(test_decision);
+	TAP_RUN(test_choose);
+	TAP_RUN(test_blanks);
+	TAP_RUN(test_readme);
 	return tap_done();
 }

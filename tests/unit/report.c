@@ -73,8 +73,9 @@ static int points(const char *p)
 	return n;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	tap_args(argc, argv);
 	struct pci_controller c = { .pci = "0000:01:00.0", .kind = "SAS",
 		.driver = "mpt3sas", .link_speed = "8.0 GT/s PCIe",
 		.max_link_speed = "8.0 GT/s PCIe", .link_width = 8,

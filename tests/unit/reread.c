@@ -328,12 +328,13 @@ static void test_told(void)
 	record_free(&r);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	int fd = mkstemp(path);
 	char buf[4096];
 	int i;
 
+	tap_args(argc, argv);
 	if (fd < 0)
 		tap_bail("cannot make %s", path);
 	memset(buf, 0x5a, sizeof(buf));
@@ -342,9 +343,9 @@ int main(void)
 			tap_bail("cannot write %s", path);
 	close(fd);
 	settings_defaults(&settings);
-	test_run();
-	test_judge();
-	test_told();
+	TAP_RUN(test_run);
+	TAP_RUN(test_judge);
+	TAP_RUN(test_told);
 	unlink(path);
 	return tap_done();
 }

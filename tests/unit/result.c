@@ -734,13 +734,14 @@ static void test_v1(void)
 	jsonread_free(doc);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	struct settings s;
 	struct record r;
 	char dir[128], *text, cmd[160];
 	size_t len = 0;
 
+	tap_args(argc, argv);
 	snprintf(top, sizeof(top), "/tmp/kiln-result-%d", (int)getpid());
 	if (mkdir(top, 0755))
 		tap_bail("cannot make %s", top);
@@ -757,7 +758,7 @@ int main(void)
 	test_restore(&r, dir, text);
 	test_checkpoint(text, len);
 	test_bad(text, len);
-	test_v1();
+	TAP_RUN(test_v1);
 
 	{
 		char *lost;

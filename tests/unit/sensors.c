@@ -287,10 +287,11 @@ static void odd(void)
 	       "no PCI path");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	char cwd[PATH_MAX];
 
+	tap_args(argc, argv);
 	if (!mkdtemp(tmp))
 		tap_bail("mkdtemp: %s", strerror(errno));
 	if (!getcwd(cwd, sizeof(cwd)))

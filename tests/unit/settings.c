@@ -99,12 +99,13 @@ static void test_readme(void)
 	free(table);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	struct settings s;
 	char line[256], err[256], *args[32], buf[32];
 	int n, ret;
 
+	tap_args(argc, argv);
 	tap_ok(size_is("0", 0) && size_is("512", 512) && size_is("4k", 4096) &&
 	       size_is("4K", 4096) && size_is("128k", 131072) &&
 	       size_is("1M", 1048576) && size_is("1MiB", 1048576) &&
@@ -476,6 +477,6 @@ int main(void)
 	settings_free(&s);
 	tap_ok(!strcmp(settings_mode_name(SETTINGS_VERIFY), "verify") &&
 	       !strcmp(settings_mode_name(99), "unknown"), "mode names");
-	test_readme();
+	TAP_RUN(test_readme);
 	return tap_done();
 }

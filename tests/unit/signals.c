@@ -594,8 +594,9 @@ static void roundtrip(void)
 	record_free(&r);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	tap_args(argc, argv);
 	if (!mkdtemp(tmp))
 		tap_bail("mkdtemp");
 	tap_sh("mkdir -p %s/q35 && tar -xzf "

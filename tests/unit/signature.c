@@ -28,7 +28,7 @@ static int has(const struct signature_scan *s, const char *what, uint64_t off)
 	return 0;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	struct signature_scan s;
 	struct unit_key k = { 0, 0x1234, 0, 1 };
@@ -36,6 +36,7 @@ int main(void)
 	char text[600];
 	int found = 0;
 
+	tap_args(argc, argv);
 	crc32c_init();
 	head = calloc(1, MiB);
 	tail = calloc(1, MiB);

@@ -192,8 +192,9 @@ static void hostile(void)
 	tap_ok(ok, "every torn copy of a document is refused");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	tap_args(argc, argv);
 	recorded();
 	handmade();
 	as_health();

@@ -238,13 +238,14 @@ static void test_publish(void)
 	engine_target_free(et);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	test_serial();
-	test_shared();
-	test_across();
-	test_slowest();
-	test_phases();
-	test_publish();
+	tap_args(argc, argv);
+	TAP_RUN(test_serial);
+	TAP_RUN(test_shared);
+	TAP_RUN(test_across);
+	TAP_RUN(test_slowest);
+	TAP_RUN(test_phases);
+	TAP_RUN(test_publish);
 	return tap_done();
 }

@@ -234,11 +234,12 @@ static void test_classes(void)
 	       "class names");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	tap_args(argc, argv);
 	crc32c_init();
-	test_crc_and_purity();
-	test_key();
-	test_classes();
+	TAP_RUN(test_crc_and_purity);
+	TAP_RUN(test_key);
+	TAP_RUN(test_classes);
 	return tap_done();
 }

@@ -488,15 +488,16 @@ static void test_told(void)
 	free(text);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	test_flat();
-	test_hdd();
-	test_steps();
-	test_spikes();
-	test_cliff();
-	test_dips();
-	test_judge();
-	test_told();
+	tap_args(argc, argv);
+	TAP_RUN(test_flat);
+	TAP_RUN(test_hdd);
+	TAP_RUN(test_steps);
+	TAP_RUN(test_spikes);
+	TAP_RUN(test_cliff);
+	TAP_RUN(test_dips);
+	TAP_RUN(test_judge);
+	TAP_RUN(test_told);
 	return tap_done();
 }

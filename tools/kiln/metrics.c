@@ -272,13 +272,6 @@ char *metrics_text(const struct record *r, const struct engine_counters *c,
 
 /* --- The pusher ----------------------------------------------------- */
 
-int metrics_check_url(const char *text, char *err, size_t len)
-{
-	struct http_url u;
-
-	return http_url_parse(text, &u, err, len);
-}
-
 /* Under lock. The oldest line goes when the ring is full. */
 __attribute__((format(printf, 2, 3)))
 static void say(struct metrics *m, const char *fmt, ...)

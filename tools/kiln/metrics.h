@@ -40,9 +40,6 @@ struct metrics_stats {
 	char last_error[240];	/* "" when the last push was accepted */
 };
 
-/* Whether text is a metrics= URL kiln can push to: 0 or -EINVAL, err says. */
-int metrics_check_url(const char *text, char *err, size_t len);
-
 /*
  * Starts the pusher for url (http://HOST[:PORT][/PATH], the gateway's
  * base) and the group of this machine ("unknown" when machine is empty).

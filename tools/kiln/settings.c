@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "http.h"
-#include "metrics.h"
 #include "settings.h"
 
 enum type { T_ENUM, T_SIZE, T_UINT, T_DURATION, T_FLAG, T_STRING, T_RUNID,
@@ -632,7 +631,7 @@ int settings_check(const struct settings *s, char *err, size_t errlen)
 				  sizeof(name)), s->upload, why);
 		return -EINVAL;
 	}
-	if (s->metrics && metrics_check_url(s->metrics, why, sizeof(why))) {
+	if (s->metrics && http_url_parse(s->metrics, &url, why, sizeof(why))) {
 		snprintf(err, errlen, "bad value for %s: '%.100s' (%s)",
 			 as_given(source_of(s, "metrics"), "metrics", name,
 				  sizeof(name)), s->metrics, why);
