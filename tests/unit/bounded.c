@@ -252,14 +252,14 @@ static void big_disk(struct record_disk *d, unsigned detail, int i)
 	d->j.nreasons = JUDGE_MAX_REASONS;
 	d->j.verdict = JUDGE_FAIL;
 	longest(d->failed, sizeof(d->failed));
-	d->sig.series = zalloc(SIGNALS_POINTS, sizeof(*d->sig.series));
-	for (k = 0; k < SIGNALS_POINTS; k++) {
+	d->sig.series = zalloc(VITALS_POINTS, sizeof(*d->sig.series));
+	for (k = 0; k < VITALS_POINTS; k++) {
 		d->sig.series[k].t = plain ? k * 22 : UINT32_MAX - k;
 		d->sig.series[k].c = plain ? 45 : -32000;
 	}
-	d->sig.nseries = SIGNALS_POINTS;
-	d->sig.nkept = SIGNALS_KEPT;
-	for (k = 0; k < SIGNALS_KEPT; k++)
+	d->sig.nseries = VITALS_POINTS;
+	d->sig.nkept = VITALS_KEPT;
+	for (k = 0; k < VITALS_KEPT; k++)
 		longest(d->sig.kept[k], sizeof(d->sig.kept[k]));
 	longest(d->sig.error, sizeof(d->sig.error));
 	longest(d->rr.why, sizeof(d->rr.why));

@@ -256,7 +256,7 @@ static void test_text(void)
 	       has("} 38.0\n"),
 	       "text: without temperatures given, the signals' latest");
 	free(text);
-	r.disks[1].sig.temp_last = SIGNALS_NONE;
+	r.disks[1].sig.temp_last = VITALS_NONE;
 	r.state = "interrupted";
 	text = metrics_text(&r, NULL, NULL, &len);
 	tap_ok(text && has("kiln_run_state 2\n"), "text: interrupted");

@@ -15,7 +15,7 @@
 
 #include "../lib/tap.h"
 #include "record.h"
-#include "report.h"
+#include "report_html.h"
 
 static struct settings s;
 static struct record r;
@@ -36,13 +36,13 @@ static struct record_disk *disk(const char *name, int verdict, int ctrl)
 	return d;
 }
 
-static void series(struct signals_disk *g, int from, int n, int limit)
+static void series(struct vitals_disk *g, int from, int n, int limit)
 {
 	int k;
 
-	signals_disk_init(g);
+	vitals_disk_init(g);
 	for (k = 0; k < n; k++)
-		signals_series_add(g, (uint32_t)(k * 10), from + k);
+		vitals_series_add(g, (uint32_t)(k * 10), from + k);
 	g->temp_first = from;
 	g->temp_max = g->temp_last = from + n - 1;
 	g->limit = limit;
@@ -81,7 +81,7 @@ int main(int argc, char **argv)
 		.max_link_speed = "8.0 GT/s PCIe", .link_width = 8,
 		.max_link_width = 8, .link_mbps = 7877 };
 	const char *table, *inv, *temps, *p;
-	struct signals_hidden *h;
+	struct vitals_hidden *h;
 	int order[4], ok;
 	char *html;
 	size_t len;
@@ -95,15 +95,15 @@ int main(int argc, char **argv)
 	disk("sda", JUDGE_PASS, 0);
 	series(&disk("sdb", JUDGE_FAIL, 0)->sig, 30, 7, 60);
 	disk("sdc", JUDGE_WARN, -1);
-	series(&disk("sdd", JUDGE_PASS, 0)->sig, 35, 1, SIGNALS_NONE);
+	series(&disk("sdd", JUDGE_PASS, 0)->sig, 35, 1, VITALS_NONE);
 	r.sig.samples = 7;
-	h = signals_add_hidden(&r.sig);
+	h = vitals_add_hidden(&r.sig);
 	if (!h)
 		tap_bail("out of memory");
 	snprintf(h->type, sizeof(h->type), "megaraid,0");
 	snprintf(h->serial, sizeof(h->serial), "RAID-A");
 	snprintf(h->controller, sizeof(h->controller), "0000:02:00.0");
-	series(&h->d, 40, 3, SIGNALS_NONE);
+	series(&h->d, 40, 3, VITALS_NONE);
 
 	report_order(&r, order);
 	tap_ok(order[0] == 1 && order[1] == 2 && order[2] == 0 &&

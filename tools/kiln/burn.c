@@ -27,7 +27,7 @@
 #include "memplan.h"
 #include "ocptv.h"
 #include "options.h"
-#include "report.h"
+#include "report_html.h"
 #include "signature.h"
 #include "sampler.h"
 #include "result.h"
@@ -40,7 +40,7 @@
 /* The largest request: registered buffers are capped at 1 GiB each anyway. */
 #define MAX_BS (64u << 20)
 /* How long iperf3 runs beside the burn. */
-#define NETCHECK_SECONDS 30
+#define IPERF_SECONDS 30
 /* How often the per-target table comes between status lines. */
 #define TABLE_EVERY_S 300
 /* How long smartctl may take, for all disks at once. */
@@ -536,12 +536,12 @@ static int burn_start(struct burn *b)
 	/* The network beside the disks, while they are busy. */
 	if (s->iperf) {
 		r->have_net = 1;
-		if (netcheck_start(&r->net, NETCHECK_IPERF3, s->iperf,
-				   NETCHECK_SECONDS) == 0)
+		if (iperf_start(&r->net, IPERF_IPERF3, s->iperf,
+				IPERF_SECONDS) == 0)
 			fprintf(b->con,
 				"kiln: iperf3 to %s for %u s beside the "
 				"burn\n",
-				s->iperf, NETCHECK_SECONDS);
+				s->iperf, IPERF_SECONDS);
 		else
 			r->net.done = 1;
 	}
@@ -588,7 +588,7 @@ static void burn_loop(struct burn *b)
 		sample(b, now);
 		sampler_tick(&b->smp);
 		if (r->have_net)
-			netcheck_poll(&r->net);
+			iperf_poll(&r->net);
 		/* On a grid of whole seconds: no drift, whatever the work. */
 		while (next_sample <= now)
 			next_sample += TIMING_SEC;
@@ -644,7 +644,7 @@ static int burn_finish(struct burn *b)
 	sampler_finish(&b->smp, b->con, &interrupted);
 	read_health(b, 1);
 	if (r->have_net)
-		netcheck_finish(&r->net, NETCHECK_SECONDS + 30);
+		iperf_finish(&r->net, IPERF_SECONDS + 30);
 	r->ended = time(NULL);
 	r->elapsed_ns = timing_now_ns() - b->t0;
 	for (i = 0; i < r->n; i++)

@@ -47,7 +47,7 @@ static int controllers(const struct discover_options *o,
 	int i, n, ret = 0;
 
 	snprintf(base, sizeof(base), "%s/bus/pci/devices", o->sysroot);
-	names = sysfs_list(base, &n);
+	names = dir_list(base, &n);
 	for (i = 0; i < n && ret >= 0; i++) {
 		snprintf(dir, sizeof(dir), "%s/%s", base, names[i]);
 		if ((sysfs_attr_long(dir, "class", 0) >> 16) == 1)
@@ -122,7 +122,7 @@ static void link_rate(const struct discover_options *o, const char *devpath,
 	snprintf(dir, sizeof(dir), "%s%.*s", o->sysroot,
 		 (int)(strchr(p + 1, '/') ? strchr(p + 1, '/') - devpath :
 		       (long)strlen(devpath)), devpath);
-	names = sysfs_list(dir, &n);
+	names = dir_list(dir, &n);
 	for (i = 0; i < n; i++) {
 		char phy[PATH_MAX];
 
@@ -170,10 +170,10 @@ static void enclosure_slot(const struct discover_options *o,
 	int ne, nc, i, k;
 
 	snprintf(base, sizeof(base), "%s/class/enclosure", o->sysroot);
-	encs = sysfs_list(base, &ne);
+	encs = dir_list(base, &ne);
 	for (i = 0; i < ne && !d->enclosure[0]; i++) {
 		snprintf(dir, sizeof(dir), "%s/%s", base, encs[i]);
-		comps = sysfs_list(dir, &nc);
+		comps = dir_list(dir, &nc);
 		for (k = 0; k < nc; k++) {
 			char comp[PATH_MAX * 2 + 64];
 
@@ -276,7 +276,7 @@ static int one_disk(const struct discover_options *o,
 	}
 
 	snprintf(sub, sizeof(sub), "%s/holders", dir);
-	names = sysfs_list(sub, &n);
+	names = dir_list(sub, &n);
 	for (i = 0; i < n; i++)
 		append(d->holders, sizeof(d->holders), names[i]);
 	sysfs_list_free(names, n);
@@ -300,7 +300,7 @@ static int disks(const struct discover_options *o,
 	int i, n, ret = 0;
 
 	snprintf(base, sizeof(base), "%s/block", o->sysroot);
-	names = sysfs_list(base, &n);
+	names = dir_list(base, &n);
 	for (i = 0; i < n && !ret; i++)
 		if (!skip_disk(names[i]))
 			ret = one_disk(o, inv, names[i]);

@@ -20,7 +20,7 @@
 #include "jsonread.h"
 #include "kiln.h"
 #include "options.h"
-#include "report.h"
+#include "report_html.h"
 #include "restore.h"
 #include "result.h"
 #include "summary.h"

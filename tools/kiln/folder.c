@@ -564,7 +564,7 @@ static int dev_on(const char *sysroot, dev_t dev, dev_t target, int depth)
 	if (sysfs_exists(dir, "partition") && dev_of(sub) == target)
 		return 1;
 	snprintf(sub, sizeof(sub), "%s/slaves", dir);
-	names = sysfs_list(sub, &n);
+	names = dir_list(sub, &n);
 	for (i = 0; i < n && !on; i++) {
 		char slave[PATH_MAX * 2];
 		dev_t s;

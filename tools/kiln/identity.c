@@ -155,7 +155,7 @@ int identity_find(const char *sysroot, const char *identity, char *name,
 	int i, n, ret = -ENOENT;
 
 	snprintf(base, sizeof(base), "%s/block", sysroot);
-	names = sysfs_list(base, &n);
+	names = dir_list(base, &n);
 	for (i = 0; i < n && ret; i++) {
 		struct identity id;
 

@@ -299,7 +299,7 @@ static const struct options_cmd discover_cmd = {
 	SCOPE_DISCOVER,
 };
 
-int inventory_main(int argc, char **argv)
+int discover_main(int argc, char **argv)
 {
 	struct discover_options o = { .sysroot = "/sys", .procroot = "/proc",
 				      .devroot = "/dev", .read_disks = 1 };

@@ -17,6 +17,6 @@ char *inventory_json(const struct discover_inventory *inv, size_t *len);
 
 /* kiln discover [--json] [--protect DEV]... [--sysfs-root DIR]: argv[0] is
  * "discover". */
-int inventory_main(int argc, char **argv);
+int discover_main(int argc, char **argv);
 
 #endif

@@ -85,7 +85,7 @@ static void first_controller(char *real, size_t len)
 	if (!slash)
 		return;
 	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - real), real);
-	names = sysfs_list(dir, &n);
+	names = dir_list(dir, &n);
 	for (i = 0; i < n; i++) {
 		for (k = 4; isdigit((unsigned char)names[i][k]); k++)
 			;

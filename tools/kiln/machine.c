@@ -187,7 +187,7 @@ int machine_nics_read(const char *sysroot, struct machine_nic **out, int *count)
 	int i, n;
 
 	snprintf(base, sizeof(base), "%s/class/net", sysroot);
-	names = sysfs_list(base, &n);
+	names = dir_list(base, &n);
 	*out = NULL;
 	*count = 0;
 	nics = calloc((size_t)n + 1, sizeof(*nics));

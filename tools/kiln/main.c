@@ -32,7 +32,7 @@ static const struct command {
 	const char *what;
 } commands[] = {
 	{ "burn", burncmd_main, "burn in block devices or regular files" },
-	{ "discover", inventory_main, "the machine, its storage controllers "
+	{ "discover", discover_main, "the machine, its storage controllers "
 	  "and every disk,\n\t\t   with its safety class" },
 	{ "finish", finish_main, "finish run folders a power cut left "
 	  "unfinished, from\n\t\t   their newest good checkpoint" },

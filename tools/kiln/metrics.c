@@ -209,7 +209,7 @@ static int run_state(const struct record *r)
 /* The disk's latest temperature the sampler folded into the record. */
 static double record_temp(const struct record_disk *d)
 {
-	return d->sig.temp_last == SIGNALS_NONE ? NAN : d->sig.temp_last;
+	return d->sig.temp_last == VITALS_NONE ? NAN : d->sig.temp_last;
 }
 
 char *metrics_text(const struct record *r, const struct engine_counters *c,

@@ -52,7 +52,7 @@ int metrics_start(struct metrics **m, const char *url, const char *machine,
  * The run as it stands, to push next: c is each disk's latest counters
  * (NULL: the record's snapshots), temp_c each disk's temperature in
  * degrees Celsius or NAN when unknown (NULL: the latest the record's
- * signals hold, signals.h). Never waits on
+ * signals hold, vitals.h). Never waits on
  * the network. 0, -ENOMEM, or -ESHUTDOWN after metrics_finish().
  */
 int metrics_update(struct metrics *m, const struct record *r,

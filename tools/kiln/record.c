@@ -44,7 +44,7 @@ struct record_disk *record_add(struct record *r, const char *path, int mode)
 	d->t.fd = -1;
 	d->link.ctrl = -1;
 	d->peer.group = d->peer.phase = -1;
-	signals_disk_init(&d->sig);
+	vitals_disk_init(&d->sig);
 	return d;
 }
 
@@ -96,7 +96,7 @@ void record_judge(struct record *r, int final, int interrupted)
 		judge_health(&d->before, final ? &d->after : NULL, &d->j);
 		zones_judge(&d->snap, d->t.id.rotational, &d->j);
 		reread_judge(r, d);
-		signals_judge_disk(r, d);
+		vitals_judge_disk(r, d);
 		/* What was flushed before and is not there: said as such. */
 		if (d->ep.mode == ENGINE_VERIFY && r->from &&
 		    d->snap.bad_by_class[UNIT_ZEROED] +
@@ -124,7 +124,7 @@ void record_judge(struct record *r, int final, int interrupted)
 	/* Links at every look; like disks once every disk has finished. */
 	peers_judge(r, final);
 
-	signals_judge_machine(r);
+	vitals_judge_machine(r);
 	r->verdict = r->sig.j.verdict;
 	for (i = 0; i < r->n; i++) {
 		stop |= r->disks[i].j.interrupted;
@@ -166,16 +166,16 @@ void record_free(struct record *r)
 		engine_target_free(d->et);
 		health_free(&d->before);
 		health_free(&d->after);
-		signals_disk_free(&d->sig);
+		vitals_disk_free(&d->sig);
 		free((char *)d->path);
 	}
 	for (i = 0; i < r->nnotes; i++)
 		free(r->notes[i]);
-	netcheck_free(&r->net);
+	iperf_free(&r->net);
 	free(r->lab.lost);
 	links_free(&r->links);
 	peers_free(&r->peers);
-	signals_machine_free(&r->sig);
+	vitals_machine_free(&r->sig);
 	free(r->notes);
 	free(r->disks);
 	free(r->inventory);

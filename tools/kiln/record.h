@@ -12,19 +12,19 @@
 #include "machine.h"
 #include "memplan.h"
 #include "monitor.h"
-#include "netcheck.h"
+#include "iperf.h"
 #include "peers.h"
 #include "plan.h"
 #include "reread.h"
 #include "settings.h"
-#include "signals.h"
+#include "vitals.h"
 #include "solo.h"
 #include "target.h"
 
 /*
  * The one record of a run: made once by the command (kiln burn, kiln run),
  * handed down the walk (burn.c), read by everything that tells it
- * (result.c, summary.c, report.c). Nothing copies it into a second struct.
+ * (result.c, summary.c, report_html.c). Nothing copies it into a second struct.
  */
 struct result_record;
 
@@ -45,7 +45,7 @@ struct record_disk {
 	char failed[240];		/* a FAIL before any burn: why */
 	/* what the guard found where it stopped, named ("" none yet) */
 	char guard_found[200];
-	struct signals_disk sig;	/* its own signals (signals.h) */
+	struct vitals_disk sig;	/* its own signals (vitals.h) */
 	struct judge j;
 	struct links_disk link;		/* its link and controller */
 	struct solo_disk solo;		/* read alone before the burn */
@@ -91,9 +91,9 @@ struct record {
 	uint64_t elapsed_ns;
 	const char *state;		/* running, complete, interrupted */
 	struct machine_firmware firmware;
-	struct netcheck net;		/* iperf3 beside the burn */
+	struct iperf net;		/* iperf3 beside the burn */
 	int have_net;
-	struct signals_machine sig;	/* the machine's own signals */
+	struct vitals_machine sig;	/* the machine's own signals */
 	int results_lost;		/* some results could not be written */
 	int verdict;			/* enum judge_verdict, overall */
 	int exit_code;

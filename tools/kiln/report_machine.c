@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "peers_out.h"
-#include "report.h"
+#include "report_html.h"
 #include "report_machine.h"
 
 /* One temperature plot: width, height, and the room above for its scale. */
@@ -121,7 +121,7 @@ struct scale {
 	double t, lo, hi;
 };
 
-static void widen(struct scale *s, const struct signals_disk *d)
+static void widen(struct scale *s, const struct vitals_disk *d)
 {
 	int k;
 
@@ -133,7 +133,7 @@ static void widen(struct scale *s, const struct signals_disk *d)
 		if (d->series[k].c > s->hi)
 			s->hi = d->series[k].c;
 	}
-	if (d->nseries && d->limit != SIGNALS_NONE && d->limit > s->hi)
+	if (d->nseries && d->limit != VITALS_NONE && d->limit > s->hi)
 		s->hi = d->limit;
 }
 
@@ -149,7 +149,7 @@ static double yc(const struct scale *s, double c)
 }
 
 static void temp_plot(FILE *f, const struct scale *s, const char *label,
-		      const char *verdict, const struct signals_disk *d)
+		      const char *verdict, const struct vitals_disk *d)
 {
 	int k;
 
@@ -162,10 +162,10 @@ static void temp_plot(FILE *f, const struct scale *s, const char *label,
 		"stroke=\"#ccc\"/>\n", PW, PH, PW, PH, PW - 1, PH - 1);
 	fprintf(f, "<text x=\"3\" y=\"9\" font-size=\"9\">%d C at most",
 		d->temp_max);
-	if (d->limit != SIGNALS_NONE)
+	if (d->limit != VITALS_NONE)
 		fprintf(f, ", limit %d C", d->limit);
 	fputs("</text>\n", f);
-	if (d->limit != SIGNALS_NONE)
+	if (d->limit != VITALS_NONE)
 		fprintf(f, "<line class=\"temp-limit\" x1=\"%d\" x2=\"%d\" "
 			"y1=\"%.1f\" y2=\"%.1f\" stroke=\"#d62728\" "
 			"stroke-dasharray=\"2,2\"/>\n", PAD, PW - PAD,
@@ -185,7 +185,7 @@ static void temp_plot(FILE *f, const struct scale *s, const char *label,
 
 void report_temps_html(FILE *f, const struct record *r, const int *order)
 {
-	const struct signals_machine *m = &r->sig;
+	const struct vitals_machine *m = &r->sig;
 	struct scale s = { 1, 1e9, -1e9 };
 	char label[160];
 	int i;
@@ -211,7 +211,7 @@ void report_temps_html(FILE *f, const struct record *r, const int *order)
 				  &d->sig);
 	}
 	for (i = 0; i < m->nhidden; i++) {
-		const struct signals_hidden *h = &m->hidden[i];
+		const struct vitals_hidden *h = &m->hidden[i];
 
 		snprintf(label, sizeof(label), "%s %s behind %s", h->type,
 			 h->serial, h->controller);
@@ -244,7 +244,7 @@ static void mc(FILE *f, int milli, int over)
 			milli / 1000.0);
 }
 
-static void hwmon_table(FILE *f, const struct signals_machine *m)
+static void hwmon_table(FILE *f, const struct vitals_machine *m)
 {
 	int i;
 
@@ -256,7 +256,7 @@ static void hwmon_table(FILE *f, const struct signals_machine *m)
 	      "<th class=\"l\">sensor</th><th>start</th><th>most</th>"
 	      "<th>end</th><th>high</th><th>critical</th></tr>\n", f);
 	for (i = 0; i < m->nhwmon; i++) {
-		const struct signals_hwmon *h = &m->hwmon[i];
+		const struct vitals_hwmon *h = &m->hwmon[i];
 		int high = h->high < NO_LIMIT ? h->high : SENSORS_NONE;
 		int crit = h->crit < NO_LIMIT ? h->crit : SENSORS_NONE;
 		int top = high != SENSORS_NONE ? high : crit;
@@ -273,7 +273,7 @@ static void hwmon_table(FILE *f, const struct signals_machine *m)
 	fputs("</table>\n", f);
 }
 
-static void edac_table(FILE *f, const struct signals_machine *m)
+static void edac_table(FILE *f, const struct vitals_machine *m)
 {
 	int i;
 
@@ -288,7 +288,7 @@ static void edac_table(FILE *f, const struct signals_machine *m)
 		"<th>uncorrected</th></tr>\n", m->edac_mcs,
 		m->edac_mcs == 1 ? "" : "s");
 	for (i = 0; i < m->nedac; i++) {
-		const struct signals_edac *e = &m->edac[i];
+		const struct vitals_edac *e = &m->edac[i];
 
 		fputs("<tr>", f);
 		report_cell(f, e->where);
@@ -301,14 +301,14 @@ static void edac_table(FILE *f, const struct signals_machine *m)
 }
 
 /* Functions with any AER count; the clean ones only counted. */
-static void aer_table(FILE *f, const struct signals_machine *m)
+static void aer_table(FILE *f, const struct vitals_machine *m)
 {
 	int i, sev, shown = 0;
 
 	fprintf(f, "<h3>PCIe AER, %d function%s watched</h3>\n", m->naer,
 		m->naer == 1 ? "" : "s");
 	for (i = 0; i < m->naer; i++) {
-		const struct signals_aer *a = &m->aer[i];
+		const struct vitals_aer *a = &m->aer[i];
 		int any = 0;
 
 		for (sev = 0; sev < 3; sev++)
@@ -333,7 +333,7 @@ static void aer_table(FILE *f, const struct signals_machine *m)
 		fputs("<p>no errors counted</p>\n", f);
 }
 
-static void kmsg_part(FILE *f, const struct signals_machine *m)
+static void kmsg_part(FILE *f, const struct vitals_machine *m)
 {
 	int k, any = 0;
 
@@ -364,7 +364,7 @@ static void kmsg_part(FILE *f, const struct signals_machine *m)
 	}
 }
 
-static void raid_table(FILE *f, const struct signals_machine *m)
+static void raid_table(FILE *f, const struct vitals_machine *m)
 {
 	int i;
 
@@ -375,14 +375,14 @@ static void raid_table(FILE *f, const struct signals_machine *m)
 	      "<th class=\"l\">model</th><th class=\"l\">serial</th>"
 	      "<th>C</th><th>SMART</th></tr>\n", f);
 	for (i = 0; i < m->nhidden; i++) {
-		const struct signals_hidden *h = &m->hidden[i];
+		const struct vitals_hidden *h = &m->hidden[i];
 
 		fputs("<tr>", f);
 		report_cell(f, h->controller);
 		report_cell(f, h->type);
 		report_cell(f, h->model);
 		report_cell(f, h->serial);
-		if (h->d.temp_last != SIGNALS_NONE)
+		if (h->d.temp_last != VITALS_NONE)
 			fprintf(f, "<td>%d</td>", h->d.temp_last);
 		else
 			fputs("<td>-</td>", f);
@@ -395,7 +395,7 @@ static void raid_table(FILE *f, const struct signals_machine *m)
 
 void report_machine_html(FILE *f, const struct record *r)
 {
-	const struct signals_machine *m = &r->sig;
+	const struct vitals_machine *m = &r->sig;
 	const char *v = judge_name(m->j.verdict);
 
 	if (!m->samples && m->j.verdict == JUDGE_PASS)

@@ -8,7 +8,7 @@
  * slowest and the confirming re-read's grid. Small enough that 60 disks
  * fit on one screen.
  */
-#include "report.h"
+#include "report_html.h"
 #include "report_zones.h"
 #include "zones.h"
 

@@ -16,7 +16,7 @@
 #include "peers_out.h"
 #include "restore.h"
 #include "result.h"
-#include "signals_out.h"
+#include "vitals_out.h"
 #include "unit.h"
 #include "timing.h"
 
@@ -336,7 +336,7 @@ static int restore_disk(const struct jsonread_node *t, struct record_disk *d,
 		copy_str(jsonread_at(reasons, i), NULL, why, sizeof(why));
 		snprintf(d->j.reasons[d->j.nreasons++], sizeof(why), "%s", why);
 	}
-	signals_out_read_disk(t, d);
+	vitals_out_read_disk(t, d);
 	return restore_lists(t, s);
 }
 
@@ -434,7 +434,7 @@ int restore_record(const struct jsonread_node *doc, struct restored *out,
 			return ret;
 		peers_out_restore_disk(t, r, d);
 	}
-	return signals_out_read_machine(doc, r);
+	return vitals_out_read_machine(doc, r);
 }
 
 void restore_free(struct restored *out)

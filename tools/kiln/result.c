@@ -19,7 +19,7 @@
 #include "folder.h"
 #include "peers_out.h"
 #include "result.h"
-#include "signals_out.h"
+#include "vitals_out.h"
 #include "summary.h"
 #include "timing.h"
 #include "version.h"
@@ -260,7 +260,7 @@ static void json_target(struct json *j, const struct record *r,
 	json_health(j, "after", &d->after);
 	json_end(j);
 	peers_out_json_disk(j, r, d);
-	signals_out_disk(j, r, d);
+	vitals_out_disk(j, r, d);
 	json_str(j, "verdict", judge_name(d->j.verdict));
 	json_array(j, "reasons");
 	for (c = 0; c < d->j.nreasons; c++)
@@ -333,7 +333,7 @@ char *result_json(const struct record *o, size_t *len)
 		 o->firmware.lockdown : NULL);
 	json_end(&j);
 	if (o->have_net) {
-		const struct netcheck *n = &o->net;
+		const struct iperf *n = &o->net;
 
 		json_begin(&j, "network");
 		json_str(&j, "iperf3_server", n->server);
@@ -406,7 +406,7 @@ char *result_json(const struct record *o, size_t *len)
 	json_array_end(&j);
 	peers_out_json(&j, o);
 
-	signals_out_machine(&j, o);
+	vitals_out_machine(&j, o);
 	json_str(&j, "failure", o->failure[0] ? o->failure : NULL);
 	json_bool(&j, "results_complete", !o->results_lost);
 	json_str(&j, "verdict", o->state && !strcmp(o->state, "running") ?

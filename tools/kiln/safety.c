@@ -125,7 +125,7 @@ static void held(const struct safety_env *o, const char *name,
 	for (k = 0; k < fam.n; k++) {
 		snprintf(sub, sizeof(sub), "%s/block/%s%s%s/holders",
 			 o->sysroot, name, k ? "/" : "", k ? fam.name[k] : "");
-		names = sysfs_list(sub, &n);
+		names = dir_list(sub, &n);
 		for (i = 0; i < n; i++) {
 			why(s, "%s is held by %s", fam.name[k], names[i]);
 			busy(s);
@@ -160,7 +160,7 @@ static void held(const struct safety_env *o, const char *name,
 	}
 	/* Every device of a mounted btrfs, the ones its mount does not name. */
 	snprintf(path, sizeof(path), "%s/fs/btrfs", o->sysroot);
-	names = sysfs_list(path, &n);
+	names = dir_list(path, &n);
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < fam.n; k++) {
 			snprintf(sub, sizeof(sub), "%s/%s/devices/%s", path,
@@ -356,7 +356,7 @@ static void backs_loop(const struct safety_env *o,
 		file = S_ISREG(me.st_mode);
 	memset(&none, 0, sizeof(none));
 	snprintf(base, sizeof(base), "%s/block", o->sysroot);
-	names = sysfs_list(base, &n);
+	names = dir_list(base, &n);
 	all = calloc((size_t)n + 1, sizeof(*all));
 	if (!all) {
 		sysfs_list_free(names, n);

@@ -17,7 +17,7 @@
 
 #include "raidscan.h"
 #include "sampler.h"
-#include "selftest.h"
+#include "smarttest.h"
 #include "subproc.h"
 #include "timing.h"
 
@@ -44,7 +44,7 @@ struct sampler_shared {
 	int stop;			/* the run is over */
 	uint64_t want, served;		/* samples asked for; served */
 	uint64_t gen;			/* samples made */
-	struct signals_sample *ready;	/* the newest, not yet taken */
+	struct vitals_sample *ready;	/* the newest, not yet taken */
 	/* Set before the thread starts, read-only after. */
 	char sysroot[PATH_MAX];
 	char smartctl[PATH_MAX];	/* "": no SMART */
@@ -53,7 +53,7 @@ struct sampler_shared {
 	struct probe *probes;		/* n, then nhidden; the thread's */
 };
 
-static void sample_free(struct signals_sample *s)
+static void sample_free(struct vitals_sample *s)
 {
 	if (!s)
 		return;
@@ -79,7 +79,7 @@ static void drop(struct sampler_shared *sh)
 }
 
 /* What one smartctl said of its drive. */
-static void read_answer(const struct subproc_job *j, struct signals_reading *rd)
+static void read_answer(const struct subproc_job *j, struct vitals_reading *rd)
 {
 	size_t n;
 
@@ -99,7 +99,7 @@ static void read_answer(const struct subproc_job *j, struct signals_reading *rd)
 }
 
 /* smartctl -j -a of every drive, side by side. */
-static void ask_smart(struct sampler_shared *sh, struct signals_sample *s,
+static void ask_smart(struct sampler_shared *sh, struct vitals_sample *s,
 		      uint64_t now)
 {
 	int total = sh->n + sh->nhidden, i;
@@ -108,7 +108,7 @@ static void ask_smart(struct sampler_shared *sh, struct signals_sample *s,
 
 	for (i = 0; jobs && argv && i < total; i++) {
 		struct probe *p = &sh->probes[i];
-		struct signals_reading *rd = &s->disk[i];
+		struct vitals_reading *rd = &s->disk[i];
 		int a = 0;
 
 		if (!p->dev[0])
@@ -148,9 +148,9 @@ static void ask_smart(struct sampler_shared *sh, struct signals_sample *s,
 	free(argv);
 }
 
-static struct signals_sample *take_sample(struct sampler_shared *sh)
+static struct vitals_sample *take_sample(struct sampler_shared *sh)
 {
-	struct signals_sample *s = calloc(1, sizeof(*s));
+	struct vitals_sample *s = calloc(1, sizeof(*s));
 	int total = sh->n + sh->nhidden, i;
 	uint64_t now = timing_now_ns();
 
@@ -204,7 +204,7 @@ static void *sampler_run(void *arg)
 
 	pthread_mutex_lock(&sh->lock);
 	for (;;) {
-		struct signals_sample *s;
+		struct vitals_sample *s;
 		uint64_t asked;
 
 		while (!sh->stop && sh->served == sh->want &&
@@ -236,7 +236,7 @@ static void *sampler_run(void *arg)
 /* The newest sample folded into the record, if there is one. */
 static void fold_ready(struct sampler *sp)
 {
-	struct signals_sample *s;
+	struct vitals_sample *s;
 
 	pthread_mutex_lock(&sp->sh->lock);
 	s = sp->sh->ready;
@@ -244,7 +244,7 @@ static void fold_ready(struct sampler *sp)
 	pthread_mutex_unlock(&sp->sh->lock);
 	if (!s)
 		return;
-	signals_fold(sp->r, s);
+	vitals_fold(sp->r, s);
 	sp->folded++;
 	sample_free(s);
 }
@@ -287,7 +287,7 @@ static void find_hidden(struct sampler *sp, struct sampler_shared *sh)
 			    "drives behind RAID controllers are not sampled",
 			    SAMPLER_SCAN_MS / 1000);
 	for (i = 0; i < n && i < SAMPLER_HIDDEN; i++) {
-		struct signals_hidden *h = signals_add_hidden(&r->sig);
+		struct vitals_hidden *h = vitals_add_hidden(&r->sig);
 		struct probe *p;
 
 		if (!h)
@@ -388,7 +388,7 @@ static struct sampler_shared *shared_new(const struct record *r,
 /* The kernel's log from now on; a host that will not show it is said. */
 static void open_log(struct sampler *sp, const char *path)
 {
-	struct signals_machine *m = &sp->r->sig;
+	struct vitals_machine *m = &sp->r->sig;
 	int ret;
 
 	if (!path) {
@@ -464,9 +464,9 @@ void sampler_tick(struct sampler *sp)
 		if (sp->kw.lines != sp->lines) {
 			sp->lines = sp->kw.lines;
 			for (i = 0; i < sp->nkd; i++)
-				signals_fold_kmsg(&r->disks[sp->kd_disk[i]].sig,
-						  &sp->kw.tally[i]);
-			signals_fold_kmsg_other(&r->sig, &sp->kw);
+				vitals_fold_kmsg(&r->disks[sp->kd_disk[i]].sig,
+						 &sp->kw.tally[i]);
+			vitals_fold_kmsg_other(&r->sig, &sp->kw);
 		}
 	}
 	if (sp->sh)
@@ -485,13 +485,13 @@ static void selftests(struct sampler *sp, FILE *con,
 	struct record *r = sp->r;
 	struct sampler_shared *sh = sp->sh;
 	int total = sh->n + sh->nhidden, i, n = 0;
-	struct selftest_drive *drv = calloc((size_t)total + 1, sizeof(*drv));
+	struct smarttest_drive *drv = calloc((size_t)total + 1, sizeof(*drv));
 
 	if (!drv)
 		return;
 	for (i = 0; i < total; i++) {
 		const struct probe *p = &sh->probes[i];
-		struct selftest_drive *dv = &drv[n];
+		struct smarttest_drive *dv = &drv[n];
 
 		if (!p->dev[0])
 			continue;
@@ -508,8 +508,8 @@ static void selftests(struct sampler *sp, FILE *con,
 		}
 		n++;
 	}
-	selftest_run(sh->smartctl, r->s->selftest, drv, n, con,
-		     r->s->interval, stop, tick, sp);
+	smarttest_run(sh->smartctl, r->s->selftest, drv, n, con,
+		      r->s->interval, stop, tick, sp);
 	free(drv);
 }
 

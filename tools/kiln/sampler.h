@@ -16,7 +16,7 @@
  * sensors of sysfs (hwmon, EDAC, AER), in a thread of its own, so that a
  * drive that hangs smartctl or its hwmon never holds the burn's loop; and
  * the kernel's log, read without blocking at each tick of that loop. The
- * main thread folds what they say into the record (signals.h).
+ * main thread folds what they say into the record (vitals.h).
  */
 
 /* Where the machine's things are: its own, or a test's. */

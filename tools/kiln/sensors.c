@@ -68,11 +68,11 @@ static int read_temps(const char *sysroot, const char *rroot,
 	int nhw, nfiles, i, j, k, ret = 0;
 
 	snprintf(base, sizeof(base), "%s/class/hwmon", sysroot);
-	hw = sysfs_list(base, &nhw);
+	hw = dir_list(base, &nhw);
 	for (i = 0; i < nhw && !ret; i++) {
 		snprintf(dir, sizeof(dir), "%s/%s", base, hw[i]);
 		sysfs_attr_tidy(dir, "name", name, sizeof(name));
-		files = sysfs_list(dir, &nfiles);
+		files = dir_list(dir, &nfiles);
 		for (j = 0; j < nfiles; j++) {
 			struct sensors_temp *t, *grown;
 			int index, at = 0;
@@ -163,7 +163,7 @@ static int read_edac(const char *sysroot, struct sensors *s)
 	int nmc, nsub, i, j, ret = 0;
 
 	snprintf(base, sizeof(base), "%s/devices/system/edac/mc", sysroot);
-	mcs = sysfs_list(base, &nmc);
+	mcs = dir_list(base, &nmc);
 	for (i = 0; i < nmc && !ret; i++) {
 		if (strncmp(mcs[i], "mc", 2) ||
 		    !isdigit((unsigned char)mcs[i][2]))
@@ -173,7 +173,7 @@ static int read_edac(const char *sysroot, struct sensors *s)
 		sysfs_attr_tidy(mc, "mc_name", label, sizeof(label));
 		ret = add_edac(s, mcs[i], label, count(mc, "ce_count"),
 			       count(mc, "ue_count"));
-		subs = sysfs_list(mc, &nsub);
+		subs = dir_list(mc, &nsub);
 		for (j = 0; j < nsub && !ret; j++) {
 			int dimm = !strncmp(subs[j], "dimm", 4) ||
 				   !strncmp(subs[j], "rank", 4);
@@ -237,7 +237,7 @@ static int read_aer(const char *sysroot, struct sensors *s)
 	int ndev, i, ret = 0;
 
 	snprintf(base, sizeof(base), "%s/bus/pci/devices", sysroot);
-	devs = sysfs_list(base, &ndev);
+	devs = dir_list(base, &ndev);
 	for (i = 0; i < ndev; i++) {
 		struct sensors_aer a, *grown;
 

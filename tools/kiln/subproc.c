@@ -2,7 +2,7 @@
 /*
  * Description: running helper programs beside kiln and reading their
  * output without blocking (see subproc.h), the one way health.c and the
- * sampler (smartctl) and netcheck.c (iperf3) do it.
+ * sampler (smartctl) and iperf.c (iperf3) do it.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -11,7 +11,7 @@
 #include "crc32c.h"
 #include "notes.h"
 #include "peers_out.h"
-#include "signals_text.h"
+#include "vitals_text.h"
 #include "summary.h"
 #include "timing.h"
 #include "version.h"
@@ -187,7 +187,7 @@ void summary_text(const struct record *o, FILE *f)
 			"written (see the console)\n");
 	if (!o->n)
 		fprintf(f, "FAIL: nothing was tested\n");
-	signals_text_run(o, f);
+	vitals_text_run(o, f);
 	fprintf(f, "\n");
 	summary_table(o, f, 1);
 	peers_out_summary(o, f);
@@ -206,7 +206,7 @@ void summary_text(const struct record *o, FILE *f)
 		zones_summary(f, et, d->t.id.rotational);
 		latency_summary(f, et);
 		reread_summary(f, &d->rr);
-		signals_text_disk(d, f);
+		vitals_text_disk(d, f);
 		for (k = 0; k < et->nerrors && k < 10; k++) {
 			const struct engine_error *e = &et->errors[k];
 
@@ -236,7 +236,7 @@ void summary_text(const struct record *o, FILE *f)
 
 void summary_network(const struct record *o, FILE *f)
 {
-	const struct netcheck *n = &o->net;
+	const struct iperf *n = &o->net;
 
 	if (n->received_mbps >= 0)
 		fprintf(f, "network: %.0f Mbit/s received by iperf3 server %s "

@@ -125,7 +125,7 @@ static int cmp_names(const void *a, const void *b)
 	return strverscmp(*(char *const *)a, *(char *const *)b);
 }
 
-char **sysfs_list(const char *dir, int *count)
+char **dir_list(const char *dir, int *count)
 {
 	struct dirent *e;
 	char **names = NULL, **grown;
@@ -174,7 +174,7 @@ void sysfs_family(const char *sysroot, const char *name, dev_t dev,
 	f->dev[0] = dev;
 	snprintf(f->name[0], sizeof(f->name[0]), "%.63s", name);
 	snprintf(dir, sizeof(dir), "%s/block/%s", sysroot, name);
-	names = sysfs_list(dir, &n);
+	names = dir_list(dir, &n);
 	for (i = 0; i < n && f->n < SYSFS_FAMILY_MAX; i++) {
 		snprintf(sub, sizeof(sub), "%s/%s", dir, names[i]);
 		if (!sysfs_exists(sub, "partition") ||

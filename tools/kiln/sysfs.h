@@ -37,7 +37,7 @@ void sysfs_link_base(const char *dir, const char *name, char *out, size_t len);
 void sysfs_tidy(char *s);
 
 /* The entries of a folder, sorted naturally (sdb before sdaa); NULL if none. */
-char **sysfs_list(const char *dir, int *count);
+char **dir_list(const char *dir, int *count);
 void sysfs_list_free(char **names, int count);
 
 /* A whole disk and its partitions, as the kernel lists them: once, here. */

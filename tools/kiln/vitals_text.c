@@ -1,27 +1,27 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Description: the machine's own signals in summary.txt (see
- * signals_text.h): the machine's verdict when it is not a PASS, a few
+ * vitals_text.h): the machine's verdict when it is not a PASS, a few
  * lines of what was sampled, and each disk's temperatures and self-test.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "signals_text.h"
+#include "vitals_text.h"
 
 static void extremes(const struct record *r, FILE *f)
 {
 	const struct record_disk *hot = NULL;
-	int i, low = SIGNALS_NONE;
+	int i, low = VITALS_NONE;
 
 	for (i = 0; i < r->n; i++) {
-		const struct signals_disk *s = &r->disks[i].sig;
+		const struct vitals_disk *s = &r->disks[i].sig;
 
-		if (s->temp_max == SIGNALS_NONE)
+		if (s->temp_max == VITALS_NONE)
 			continue;
 		if (!hot || s->temp_max > hot->sig.temp_max)
 			hot = &r->disks[i];
-		if (low == SIGNALS_NONE || s->temp_first < low)
+		if (low == VITALS_NONE || s->temp_first < low)
 			low = s->temp_first;
 	}
 	if (hot)
@@ -30,9 +30,9 @@ static void extremes(const struct record *r, FILE *f)
 			hot->sig.temp_max, hot->sig.limit);
 }
 
-void signals_text_run(const struct record *r, FILE *f)
+void vitals_text_run(const struct record *r, FILE *f)
 {
-	const struct signals_machine *m = &r->sig;
+	const struct vitals_machine *m = &r->sig;
 	long ce = 0, ue = 0, errs = 0;
 	int i, sev;
 
@@ -78,11 +78,11 @@ void signals_text_run(const struct record *r, FILE *f)
 			(unsigned long long)m->kmsg_lines, m->other_total,
 			m->other_total == 1 ? "" : "s");
 	for (i = 0; i < m->nhidden; i++) {
-		const struct signals_hidden *h = &m->hidden[i];
+		const struct vitals_hidden *h = &m->hidden[i];
 
 		fprintf(f, "  %s behind %s: %s %s", h->type, h->controller,
 			h->model[0] ? h->model : "?", h->serial);
-		if (h->d.temp_last != SIGNALS_NONE)
+		if (h->d.temp_last != VITALS_NONE)
 			fprintf(f, ", %d C", h->d.temp_last);
 		if (h->d.end.have && h->d.end.passed >= 0)
 			fprintf(f, ", SMART %s", h->d.end.passed ? "passed" :
@@ -91,23 +91,23 @@ void signals_text_run(const struct record *r, FILE *f)
 	}
 }
 
-void signals_text_disk(const struct record_disk *d, FILE *f)
+void vitals_text_disk(const struct record_disk *d, FILE *f)
 {
-	const struct signals_disk *s = &d->sig;
+	const struct vitals_disk *s = &d->sig;
 
-	if (s->temp_max != SIGNALS_NONE) {
+	if (s->temp_max != VITALS_NONE) {
 		fprintf(f, "  temperature %d C at the start, %d C at most, "
 			"%d C at the end", s->temp_first, s->temp_max,
 			s->temp_last);
-		if (s->limit != SIGNALS_NONE)
+		if (s->limit != VITALS_NONE)
 			fprintf(f, " (limit %d C, %s)", s->limit,
-				signals_limit_name(s->limit_from));
+				vitals_limit_name(s->limit_from));
 		fprintf(f, "\n");
 	}
 	if (s->selftest)
 		fprintf(f, "  %s self-test: %s%s%s\n",
 			s->selftest == SETTINGS_SELFTEST_LONG ? "long" :
 			"short",
-			signals_selftest_name(s->st_result),
+			vitals_selftest_name(s->st_result),
 			s->st_text[0] ? ": " : "", s->st_text);
 }

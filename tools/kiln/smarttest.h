@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef KILN_SELFTEST_H
-#define KILN_SELFTEST_H
+#ifndef KILN_SMARTTEST_H
+#define KILN_SMARTTEST_H
 
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "signals.h"
+#include "vitals.h"
 #include "smartjson.h"
 
 /*
@@ -15,12 +15,12 @@
  * background test, through smartctl. Every drive's test starts at once,
  * smartctl -a tells its progress, and each is bounded by the drive's own
  * estimate (or a default) with room to spare; the outcome goes into the
- * drive's facts (signals.h), which signals_judge.c judges.
+ * drive's facts (vitals.h), which vitals_judge.c judges.
  */
-struct selftest_drive {
+struct smarttest_drive {
 	char label[96];			/* for the console */
 	const char *dev, *type;		/* what smartctl opens; -d TYPE */
-	struct signals_disk *d;		/* where the outcome goes */
+	struct vitals_disk *d;		/* where the outcome goes */
 	/* The test's course, private. */
 	int running;			/* started and not ended */
 	int seen_running;		/* smartctl said it was running */
@@ -36,16 +36,16 @@ struct selftest_drive {
  * is called about once a second meanwhile. When *stop is set the tests
  * still running are aborted.
  */
-void selftest_run(const char *smartctl, int kind, struct selftest_drive *drv,
-		  int n, FILE *con, unsigned interval,
-		  volatile sig_atomic_t *stop, void (*tick)(void *), void *arg);
+void smarttest_run(const char *smartctl, int kind, struct smarttest_drive *drv,
+		   int n, FILE *con, unsigned interval,
+		   volatile sig_atomic_t *stop, void (*tick)(void *), void *arg);
 
 /*
  * Whether smartctl's now shows the test asked for ended, against what it
  * said before the test and whether it was seen running: 1 ended (result
  * and text filled), 0 not (yet).
  */
-int selftest_ended(const struct smartjson *before, const struct smartjson *now,
-		   int seen_running, int *result, char *text, size_t len);
+int smarttest_ended(const struct smartjson *before, const struct smartjson *now,
+		    int seen_running, int *result, char *text, size_t len);
 
 #endif

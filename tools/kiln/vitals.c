@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Description: the machine's own signals as facts of the run (see
- * signals.h): each sample folded into them (temperatures and their
+ * vitals.h): each sample folded into them (temperatures and their
  * series, SMART and NVMe counters at the start and the end, the kernel
- * log's tallies, EDAC, AER and hwmon of the machine). signals_judge.c
+ * log's tallies, EDAC, AER and hwmon of the machine). vitals_judge.c
  * judges them.
  */
 #include <stdio.h>
@@ -11,69 +11,69 @@
 #include <string.h>
 
 #include "record.h"
-#include "signals.h"
+#include "vitals.h"
 
 /* Without a limit of its own, a drive WARNs at these (degrees C). */
-#define SIGNALS_HDD_LIMIT 60
-#define SIGNALS_SSD_LIMIT 70
+#define VITALS_HDD_LIMIT 60
+#define VITALS_SSD_LIMIT 70
 
 static const char *const limit_names[] = {
-	[SIGNALS_LIMIT_NONE] = "none",
-	[SIGNALS_LIMIT_SETTING] = "temp-warn",
-	[SIGNALS_LIMIT_DRIVE] = "the drive's own",
-	[SIGNALS_LIMIT_HDD] = "the default for HDDs",
-	[SIGNALS_LIMIT_SSD] = "the default for SSDs",
+	[VITALS_LIMIT_NONE] = "none",
+	[VITALS_LIMIT_SETTING] = "temp-warn",
+	[VITALS_LIMIT_DRIVE] = "the drive's own",
+	[VITALS_LIMIT_HDD] = "the default for HDDs",
+	[VITALS_LIMIT_SSD] = "the default for SSDs",
 };
 
-static const char *const selftest_names[SIGNALS_ST_KINDS] = {
-	[SIGNALS_ST_NONE] = "not run",
-	[SIGNALS_ST_PASSED] = "passed",
-	[SIGNALS_ST_FAILED] = "failed",
-	[SIGNALS_ST_UNSUPPORTED] = "not supported",
-	[SIGNALS_ST_TIMEOUT] = "timed out",
-	[SIGNALS_ST_ABORTED] = "aborted",
-	[SIGNALS_ST_UNKNOWN] = "unknown",
+static const char *const selftest_names[VITALS_ST_KINDS] = {
+	[VITALS_ST_NONE] = "not run",
+	[VITALS_ST_PASSED] = "passed",
+	[VITALS_ST_FAILED] = "failed",
+	[VITALS_ST_UNSUPPORTED] = "not supported",
+	[VITALS_ST_TIMEOUT] = "timed out",
+	[VITALS_ST_ABORTED] = "aborted",
+	[VITALS_ST_UNKNOWN] = "unknown",
 };
 
-const char *signals_limit_name(int from)
+const char *vitals_limit_name(int from)
 {
-	return from >= 0 && from <= SIGNALS_LIMIT_SSD ? limit_names[from] :
+	return from >= 0 && from <= VITALS_LIMIT_SSD ? limit_names[from] :
 	       "none";
 }
 
-const char *signals_selftest_name(int result)
+const char *vitals_selftest_name(int result)
 {
-	return result >= 0 && result < SIGNALS_ST_KINDS ?
+	return result >= 0 && result < VITALS_ST_KINDS ?
 	       selftest_names[result] : "unknown";
 }
 
-int signals_selftest_of(const char *name)
+int vitals_selftest_of(const char *name)
 {
 	int i;
 
-	for (i = 0; name && i < SIGNALS_ST_KINDS; i++)
+	for (i = 0; name && i < VITALS_ST_KINDS; i++)
 		if (!strcmp(name, selftest_names[i]))
 			return i;
-	return SIGNALS_ST_NONE;
+	return VITALS_ST_NONE;
 }
 
-void signals_disk_init(struct signals_disk *d)
+void vitals_disk_init(struct vitals_disk *d)
 {
 	memset(d, 0, sizeof(*d));
 	d->rotational = -1;
-	d->temp_first = d->temp_max = d->temp_last = SIGNALS_NONE;
-	d->limit = SIGNALS_NONE;
+	d->temp_first = d->temp_max = d->temp_last = VITALS_NONE;
+	d->limit = VITALS_NONE;
 }
 
-void signals_disk_free(struct signals_disk *d)
+void vitals_disk_free(struct vitals_disk *d)
 {
 	free(d->series);
 	d->series = NULL;
 	d->nseries = 0;
 }
 
-const struct signals_aer *signals_aer_of(const struct signals_machine *m,
-					 const char *pci)
+const struct vitals_aer *vitals_aer_of(const struct vitals_machine *m,
+				       const char *pci)
 {
 	int i;
 
@@ -83,12 +83,12 @@ const struct signals_aer *signals_aer_of(const struct signals_machine *m,
 	return NULL;
 }
 
-void signals_machine_free(struct signals_machine *m)
+void vitals_machine_free(struct vitals_machine *m)
 {
 	int i;
 
 	for (i = 0; i < m->nhidden; i++)
-		signals_disk_free(&m->hidden[i].d);
+		vitals_disk_free(&m->hidden[i].d);
 	free(m->edac);
 	free(m->aer);
 	free(m->hwmon);
@@ -108,22 +108,22 @@ static void *grow(void **arr, int *n, size_t size)
 	return a + (size_t)(*n)++ * size;
 }
 
-struct signals_hidden *signals_add_hidden(struct signals_machine *m)
+struct vitals_hidden *vitals_add_hidden(struct vitals_machine *m)
 {
-	struct signals_hidden *h = grow((void **)&m->hidden, &m->nhidden,
-					sizeof(*h));
+	struct vitals_hidden *h = grow((void **)&m->hidden, &m->nhidden,
+				       sizeof(*h));
 
 	if (h)
-		signals_disk_init(&h->d);
+		vitals_disk_init(&h->d);
 	return h;
 }
 
-void signals_series_add(struct signals_disk *d, uint32_t t, int c)
+void vitals_series_add(struct vitals_disk *d, uint32_t t, int c)
 {
 	int i;
 
 	if (!d->series) {
-		d->series = calloc(SIGNALS_POINTS, sizeof(*d->series));
+		d->series = calloc(VITALS_POINTS, sizeof(*d->series));
 		if (!d->series)
 			return;
 		d->step = 1;
@@ -135,22 +135,22 @@ void signals_series_add(struct signals_disk *d, uint32_t t, int c)
 	if (++d->acc_n < d->step)
 		return;
 	/* Full: neighbours merge, the hotter kept, each covering twice. */
-	if (d->nseries == SIGNALS_POINTS) {
-		for (i = 0; i < SIGNALS_POINTS / 2; i++) {
-			struct signals_point a = d->series[2 * i];
-			struct signals_point b = d->series[2 * i + 1];
+	if (d->nseries == VITALS_POINTS) {
+		for (i = 0; i < VITALS_POINTS / 2; i++) {
+			struct vitals_point a = d->series[2 * i];
+			struct vitals_point b = d->series[2 * i + 1];
 
 			d->series[i].t = a.t;
 			d->series[i].c = a.c > b.c ? a.c : b.c;
 		}
-		d->nseries = SIGNALS_POINTS / 2;
+		d->nseries = VITALS_POINTS / 2;
 		d->step *= 2;
 	}
 	d->series[d->nseries++] = d->acc;
 	d->acc_n = 0;
 }
 
-static void counters_of(const struct smartjson *sj, struct signals_counters *c)
+static void counters_of(const struct smartjson *sj, struct vitals_counters *c)
 {
 	c->have = 1;
 	c->passed = sj->passed;
@@ -169,12 +169,12 @@ static void counters_of(const struct smartjson *sj, struct signals_counters *c)
 static int degrees(int milli)
 {
 	if (milli == SENSORS_NONE)
-		return SIGNALS_NONE;
+		return VITALS_NONE;
 	return milli >= 0 ? (milli + 500) / 1000 : -((-milli + 500) / 1000);
 }
 
 /* A drive's own limit: its warning threshold, else its trip point. */
-static int own_limit(const struct signals_reading *rd)
+static int own_limit(const struct vitals_reading *rd)
 {
 	const struct smartjson *sj = &rd->sj;
 	int v;
@@ -187,35 +187,35 @@ static int own_limit(const struct signals_reading *rd)
 		return (int)sj->temp_crit;
 	if ((v = degrees(rd->hw_crit)) > 0 && v < 200)
 		return v;
-	return SIGNALS_NONE;
+	return VITALS_NONE;
 }
 
-static void set_limit(struct signals_disk *d,
-		      const struct signals_reading *rd, unsigned temp_warn)
+static void set_limit(struct vitals_disk *d,
+		      const struct vitals_reading *rd, unsigned temp_warn)
 {
 	int own = own_limit(rd);
 
 	if (temp_warn) {
 		d->limit = (int)temp_warn;
-		d->limit_from = SIGNALS_LIMIT_SETTING;
-	} else if (own != SIGNALS_NONE) {
+		d->limit_from = VITALS_LIMIT_SETTING;
+	} else if (own != VITALS_NONE) {
 		d->limit = own;
-		d->limit_from = SIGNALS_LIMIT_DRIVE;
-	} else if (d->limit_from != SIGNALS_LIMIT_DRIVE) {
+		d->limit_from = VITALS_LIMIT_DRIVE;
+	} else if (d->limit_from != VITALS_LIMIT_DRIVE) {
 		/* Not known to spin: the stricter limit. */
-		d->limit_from = d->rotational == 0 ? SIGNALS_LIMIT_SSD :
-				SIGNALS_LIMIT_HDD;
-		d->limit = d->rotational == 0 ? SIGNALS_SSD_LIMIT :
-			   SIGNALS_HDD_LIMIT;
+		d->limit_from = d->rotational == 0 ? VITALS_LIMIT_SSD :
+				VITALS_LIMIT_HDD;
+		d->limit = d->rotational == 0 ? VITALS_SSD_LIMIT :
+			   VITALS_HDD_LIMIT;
 	}
 }
 
-void signals_fold_disk(struct signals_disk *d,
-		       const struct signals_reading *rd, uint32_t t,
-		       unsigned temp_warn)
+void vitals_fold_disk(struct vitals_disk *d,
+		      const struct vitals_reading *rd, uint32_t t,
+		      unsigned temp_warn)
 {
 	const struct smartjson *sj = &rd->sj;
-	int c = SIGNALS_NONE;
+	int c = VITALS_NONE;
 	long long new;
 
 	if (!rd->asked)
@@ -242,35 +242,35 @@ void signals_fold_disk(struct signals_disk *d,
 			d->crit_raised |= new;
 		}
 	}
-	if (c == SIGNALS_NONE && (c = degrees(rd->hw_temp)) <= 0)
-		c = SIGNALS_NONE;
+	if (c == VITALS_NONE && (c = degrees(rd->hw_temp)) <= 0)
+		c = VITALS_NONE;
 	set_limit(d, rd, temp_warn);
-	if (!rd->answered && c == SIGNALS_NONE)
+	if (!rd->answered && c == VITALS_NONE)
 		return;
 	d->sampled++;
-	if (c == SIGNALS_NONE)
+	if (c == VITALS_NONE)
 		return;
-	if (d->temp_first == SIGNALS_NONE)
+	if (d->temp_first == VITALS_NONE)
 		d->temp_first = c;
-	if (d->temp_max == SIGNALS_NONE || c > d->temp_max)
+	if (d->temp_max == VITALS_NONE || c > d->temp_max)
 		d->temp_max = c;
 	d->temp_last = c;
-	signals_series_add(d, t, c);
+	vitals_series_add(d, t, c);
 }
 
 /* The first lines kept, each cut to a length a reason can quote. */
-static int keep_lines(char (*out)[SIGNALS_LINE],
+static int keep_lines(char (*out)[VITALS_LINE],
 		      const struct kmsgwatch_tally *t)
 {
 	int i;
 
-	for (i = 0; i < t->nkept && i < SIGNALS_KEPT; i++)
-		snprintf(out[i], SIGNALS_LINE, "%s", t->kept[i]);
+	for (i = 0; i < t->nkept && i < VITALS_KEPT; i++)
+		snprintf(out[i], VITALS_LINE, "%s", t->kept[i]);
 	return i;
 }
 
-void signals_fold_kmsg(struct signals_disk *d,
-		       const struct kmsgwatch_tally *t)
+void vitals_fold_kmsg(struct vitals_disk *d,
+		      const struct kmsgwatch_tally *t)
 {
 	memcpy(d->kmsg, t->count, sizeof(d->kmsg));
 	d->kmsg_total = t->total;
@@ -278,8 +278,8 @@ void signals_fold_kmsg(struct signals_disk *d,
 	d->nkept = keep_lines(d->kept, t);
 }
 
-void signals_fold_kmsg_other(struct signals_machine *m,
-			     const struct kmsgwatch *w)
+void vitals_fold_kmsg_other(struct vitals_machine *m,
+			    const struct kmsgwatch *w)
 {
 	const struct kmsgwatch_tally *t = &w->tally[w->n];
 
@@ -290,14 +290,14 @@ void signals_fold_kmsg_other(struct signals_machine *m,
 	m->kmsg_lost = w->lost;
 }
 
-static void fold_edac(struct signals_machine *m, const struct sensors *s)
+static void fold_edac(struct vitals_machine *m, const struct sensors *s)
 {
 	int i, k;
 
 	m->edac_mcs = s->edac_mcs;
 	for (i = 0; i < s->nedac; i++) {
 		const struct sensors_edac *e = &s->edac[i];
-		struct signals_edac *f = NULL;
+		struct vitals_edac *f = NULL;
 
 		for (k = 0; k < m->nedac && !f; k++)
 			if (!strcmp(m->edac[k].where, e->where))
@@ -316,14 +316,14 @@ static void fold_edac(struct signals_machine *m, const struct sensors *s)
 	}
 }
 
-static void fold_aer(struct signals_machine *m, const struct sensors *s)
+static void fold_aer(struct vitals_machine *m, const struct sensors *s)
 {
 	int i, k;
 
 	for (i = 0; i < s->naer; i++) {
 		const struct sensors_aer *a = &s->aer[i];
 		long now[3] = { a->cor, a->nonfatal, a->fatal };
-		struct signals_aer *f = NULL;
+		struct vitals_aer *f = NULL;
 
 		for (k = 0; k < m->naer && !f; k++)
 			if (!strcmp(m->aer[k].pci, a->pci))
@@ -340,13 +340,13 @@ static void fold_aer(struct signals_machine *m, const struct sensors *s)
 	}
 }
 
-static void fold_hwmon(struct signals_machine *m, const struct sensors *s)
+static void fold_hwmon(struct vitals_machine *m, const struct sensors *s)
 {
 	int i, k;
 
 	for (i = 0; i < s->ntemps; i++) {
 		const struct sensors_temp *t = &s->temps[i];
-		struct signals_hwmon *f = NULL;
+		struct vitals_hwmon *f = NULL;
 
 		if (t->input == SENSORS_NONE)
 			continue;
@@ -372,19 +372,19 @@ static void fold_hwmon(struct signals_machine *m, const struct sensors *s)
 	}
 }
 
-void signals_fold(struct record *r, const struct signals_sample *s)
+void vitals_fold(struct record *r, const struct vitals_sample *s)
 {
-	struct signals_machine *m = &r->sig;
+	struct vitals_machine *m = &r->sig;
 	unsigned warn = r->s ? r->s->temp_warn : 0;
 	int i;
 
 	for (i = 0; i < s->n && i < r->n; i++)
-		signals_fold_disk(&r->disks[i].sig, &s->disk[i], s->t, warn);
+		vitals_fold_disk(&r->disks[i].sig, &s->disk[i], s->t, warn);
 	for (i = 0; i < s->nhidden && i < m->nhidden; i++) {
-		struct signals_hidden *h = &m->hidden[i];
+		struct vitals_hidden *h = &m->hidden[i];
 		const struct smartjson *sj = &s->hidden[i].sj;
 
-		signals_fold_disk(&h->d, &s->hidden[i], s->t, warn);
+		vitals_fold_disk(&h->d, &s->hidden[i], s->t, warn);
 		if (s->hidden[i].answered && sj->model[0])
 			snprintf(h->model, sizeof(h->model), "%s", sj->model);
 		if (s->hidden[i].answered && sj->serial[0])

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "report_html.h"
 #include "report_machine.h"
 #include "report_zones.h"
 #include "summary.h"

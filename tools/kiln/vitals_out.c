@@ -1,23 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Description: the machine's own signals told (see signals_out.h): the
+ * Description: the machine's own signals told (see vitals_out.h): the
  * "signals" of each target and the "machine" of result.json, each field
  * read back the way it was written (so kiln finish judges a restored run
- * as the run did). signals_text.c writes their lines in summary.txt.
+ * as the run did). vitals_text.c writes their lines in summary.txt.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "signals_out.h"
+#include "vitals_out.h"
 
 static const char *const limit_keys[] = {
-	[SIGNALS_LIMIT_NONE] = "none",
-	[SIGNALS_LIMIT_SETTING] = "temp-warn",
-	[SIGNALS_LIMIT_DRIVE] = "drive",
-	[SIGNALS_LIMIT_HDD] = "hdd-default",
-	[SIGNALS_LIMIT_SSD] = "ssd-default",
+	[VITALS_LIMIT_NONE] = "none",
+	[VITALS_LIMIT_SETTING] = "temp-warn",
+	[VITALS_LIMIT_DRIVE] = "drive",
+	[VITALS_LIMIT_HDD] = "hdd-default",
+	[VITALS_LIMIT_SSD] = "ssd-default",
 };
 
 #define NLIMITS (int)(sizeof(limit_keys) / sizeof(limit_keys[0]))
@@ -27,7 +27,7 @@ static const char *const severity_keys[] = { "corrected", "nonfatal",
 
 static void degrees(struct json *j, const char *key, int v)
 {
-	if (v == SIGNALS_NONE)
+	if (v == VITALS_NONE)
 		json_null(j, key);
 	else
 		json_i64(j, key, v);
@@ -46,7 +46,7 @@ static const struct {
 	const char *key;
 	size_t off;
 } counters[] = {
-#define C(key, field) { key, offsetof(struct signals_counters, field) }
+#define C(key, field) { key, offsetof(struct vitals_counters, field) }
 	C("reallocated_sectors", realloc),
 	C("pending_sectors", pending),
 	C("offline_uncorrectable", uncorrectable),
@@ -61,13 +61,13 @@ static const struct {
 
 #define NCOUNTERS (sizeof(counters) / sizeof(counters[0]))
 
-static long long *field(struct signals_counters *c, size_t i)
+static long long *field(struct vitals_counters *c, size_t i)
 {
 	return (long long *)(void *)((char *)c + counters[i].off);
 }
 
 static void smart(struct json *j, const char *key,
-		  const struct signals_counters *c)
+		  const struct vitals_counters *c)
 {
 	size_t i;
 
@@ -82,11 +82,11 @@ static void smart(struct json *j, const char *key,
 		json_bool(j, "passed", c->passed);
 	for (i = 0; i < NCOUNTERS; i++)
 		count(j, counters[i].key,
-		      *field((struct signals_counters *)c, i));
+		      *field((struct vitals_counters *)c, i));
 	json_end(j);
 }
 
-static void lines(struct json *j, const char *key, char (*kept)[SIGNALS_LINE],
+static void lines(struct json *j, const char *key, char (*kept)[VITALS_LINE],
 		  int n)
 {
 	int i;
@@ -110,7 +110,7 @@ static void kinds(struct json *j, const unsigned *count)
 
 /* What a drive says, tested or hidden: temperatures, SMART, self-test. */
 static void drive(struct json *j, const struct record *r,
-		  const struct signals_disk *d)
+		  const struct vitals_disk *d)
 {
 	char words[160];
 	int64_t *v;
@@ -157,7 +157,7 @@ static void drive(struct json *j, const struct record *r,
 		json_begin(j, "selftest");
 		json_str(j, "kind", d->selftest == SETTINGS_SELFTEST_LONG ?
 			 "long" : "short");
-		json_str(j, "result", signals_selftest_name(d->st_result));
+		json_str(j, "result", vitals_selftest_name(d->st_result));
 		json_str(j, "text", d->st_text[0] ? d->st_text : NULL);
 		json_end(j);
 	} else {
@@ -165,10 +165,10 @@ static void drive(struct json *j, const struct record *r,
 	}
 }
 
-void signals_out_disk(struct json *j, const struct record *r,
-		      const struct record_disk *d)
+void vitals_out_disk(struct json *j, const struct record *r,
+		     const struct record_disk *d)
 {
-	const struct signals_disk *s = &d->sig;
+	const struct vitals_disk *s = &d->sig;
 	int i, sev;
 
 	json_begin(j, "signals");
@@ -177,11 +177,11 @@ void signals_out_disk(struct json *j, const struct record *r,
 	json_u64(j, "errors", s->kmsg_total);
 	json_u64(j, "naming_it", s->kmsg_direct);
 	kinds(j, s->kmsg);
-	lines(j, "first", (char (*)[SIGNALS_LINE])s->kept, s->nkept);
+	lines(j, "first", (char (*)[VITALS_LINE])s->kept, s->nkept);
 	json_end(j);
 	json_array(j, "pci_path");
 	for (i = 0; i < s->npci; i++) {
-		const struct signals_aer *a = signals_aer_of(&r->sig, s->pci[i]);
+		const struct vitals_aer *a = vitals_aer_of(&r->sig, s->pci[i]);
 
 		json_begin(j, NULL);
 		json_str(j, "pci", s->pci[i]);
@@ -199,7 +199,7 @@ void signals_out_disk(struct json *j, const struct record *r,
 	json_end(j);
 }
 
-static void edac(struct json *j, const struct signals_machine *m)
+static void edac(struct json *j, const struct vitals_machine *m)
 {
 	int i;
 
@@ -207,7 +207,7 @@ static void edac(struct json *j, const struct signals_machine *m)
 	json_u64(j, "memory_controllers", (uint64_t)m->edac_mcs);
 	json_array(j, "counts");
 	for (i = 0; i < m->nedac; i++) {
-		const struct signals_edac *e = &m->edac[i];
+		const struct vitals_edac *e = &m->edac[i];
 
 		json_begin(j, NULL);
 		json_str(j, "where", e->where);
@@ -222,14 +222,14 @@ static void edac(struct json *j, const struct signals_machine *m)
 	json_end(j);
 }
 
-static void aer(struct json *j, const struct signals_machine *m)
+static void aer(struct json *j, const struct vitals_machine *m)
 {
 	char key[40];
 	int i, sev;
 
 	json_array(j, "aer");
 	for (i = 0; i < m->naer; i++) {
-		const struct signals_aer *a = &m->aer[i];
+		const struct vitals_aer *a = &m->aer[i];
 
 		json_begin(j, NULL);
 		json_str(j, "pci", a->pci);
@@ -255,13 +255,13 @@ static void milli(struct json *j, const char *key, int v)
 		json_num(j, key, v / 1000.0);
 }
 
-static void hwmon(struct json *j, const struct signals_machine *m)
+static void hwmon(struct json *j, const struct vitals_machine *m)
 {
 	int i;
 
 	json_array(j, "hwmon");
 	for (i = 0; i < m->nhwmon; i++) {
-		const struct signals_hwmon *h = &m->hwmon[i];
+		const struct vitals_hwmon *h = &m->hwmon[i];
 
 		json_begin(j, NULL);
 		json_str(j, "sensor", h->what);
@@ -277,9 +277,9 @@ static void hwmon(struct json *j, const struct signals_machine *m)
 	json_array_end(j);
 }
 
-void signals_out_machine(struct json *j, const struct record *r)
+void vitals_out_machine(struct json *j, const struct record *r)
 {
-	const struct signals_machine *m = &r->sig;
+	const struct vitals_machine *m = &r->sig;
 	int i;
 
 	json_begin(j, "machine");
@@ -305,11 +305,11 @@ void signals_out_machine(struct json *j, const struct record *r)
 	json_u64(j, "lost", m->kmsg_lost);
 	json_u64(j, "naming_no_disk", m->other_total);
 	kinds(j, m->other);
-	lines(j, "first", (char (*)[SIGNALS_LINE])m->kept, m->nkept);
+	lines(j, "first", (char (*)[VITALS_LINE])m->kept, m->nkept);
 	json_end(j);
 	json_array(j, "raid_drives");
 	for (i = 0; i < m->nhidden; i++) {
-		const struct signals_hidden *h = &m->hidden[i];
+		const struct vitals_hidden *h = &m->hidden[i];
 
 		json_begin(j, NULL);
 		json_str(j, "controller", h->controller[0] ? h->controller :
@@ -344,14 +344,14 @@ static void text_of(node *n, const char *key, char *out, size_t len)
 		snprintf(out, len, "%s", jsonread_str(n, key, ""));
 }
 
-static void read_lines(node *arr, char (*kept)[SIGNALS_LINE], int *n)
+static void read_lines(node *arr, char (*kept)[VITALS_LINE], int *n)
 {
 	size_t i;
 
 	*n = 0;
-	for (i = 0; i < jsonread_count(arr) && i < SIGNALS_KEPT; i++)
+	for (i = 0; i < jsonread_count(arr) && i < VITALS_KEPT; i++)
 		text_of(jsonread_at(arr, i), NULL, kept[(*n)++],
-			SIGNALS_LINE);
+			VITALS_LINE);
 }
 
 static void read_kinds(node *obj, unsigned *count)
@@ -362,7 +362,7 @@ static void read_kinds(node *obj, unsigned *count)
 		count[k] = (unsigned)jsonread_u64(obj, kmsg_kind_name(k), 0);
 }
 
-static void read_smart(node *n, struct signals_counters *c)
+static void read_smart(node *n, struct vitals_counters *c)
 {
 	size_t i;
 
@@ -374,7 +374,7 @@ static void read_smart(node *n, struct signals_counters *c)
 		*field(c, i) = jsonread_i64(n, counters[i].key, -1);
 }
 
-static void read_drive(node *n, struct signals_disk *d)
+static void read_drive(node *n, struct vitals_disk *d)
 {
 	node *t = jsonread_get(n, "temperature");
 	node *st = jsonread_get(n, "selftest");
@@ -384,10 +384,10 @@ static void read_drive(node *n, struct signals_disk *d)
 	d->sampled = (int)jsonread_u64(n, "samples", 0);
 	text_of(n, "protocol", d->protocol, sizeof(d->protocol));
 	text_of(n, "error", d->error, sizeof(d->error));
-	d->temp_first = num_or(t, "first", SIGNALS_NONE);
-	d->temp_max = num_or(t, "max", SIGNALS_NONE);
-	d->temp_last = num_or(t, "last", SIGNALS_NONE);
-	d->limit = num_or(t, "limit", SIGNALS_NONE);
+	d->temp_first = num_or(t, "first", VITALS_NONE);
+	d->temp_max = num_or(t, "max", VITALS_NONE);
+	d->temp_last = num_or(t, "last", VITALS_NONE);
+	d->limit = num_or(t, "limit", VITALS_NONE);
 	for (i = 0; i < NLIMITS; i++)
 		if (!strcmp(jsonread_str(t, "limit_from", ""), limit_keys[i]))
 			d->limit_from = i;
@@ -398,23 +398,23 @@ static void read_drive(node *n, struct signals_disk *d)
 	if (jsonread_type(st) == JSONREAD_OBJECT) {
 		d->selftest = strcmp(jsonread_str(st, "kind", ""), "long") ?
 			      SETTINGS_SELFTEST_SHORT : SETTINGS_SELFTEST_LONG;
-		d->st_result = signals_selftest_of(jsonread_str(st, "result",
-								NULL));
+		d->st_result = vitals_selftest_of(jsonread_str(st, "result",
+							       NULL));
 		text_of(st, "text", d->st_text, sizeof(d->st_text));
 	}
 }
 
-void signals_out_read_disk(const struct jsonread_node *t,
-			   struct record_disk *d)
+void vitals_out_read_disk(const struct jsonread_node *t,
+			  struct record_disk *d)
 {
 	node *sig = jsonread_get(t, "signals");
 	node *log = jsonread_get(sig, "kernel_log");
 	node *path = jsonread_get(sig, "pci_path");
-	struct signals_disk *s = &d->sig;
+	struct vitals_disk *s = &d->sig;
 	size_t i;
 
-	signals_disk_free(s);
-	signals_disk_init(s);
+	vitals_disk_free(s);
+	vitals_disk_init(s);
 	if (jsonread_type(sig) != JSONREAD_OBJECT)
 		return;
 	read_drive(sig, s);
@@ -427,7 +427,7 @@ void signals_out_read_disk(const struct jsonread_node *t,
 			sizeof(s->pci[0]));
 }
 
-static int read_lists(node *m, struct signals_machine *out)
+static int read_lists(node *m, struct vitals_machine *out)
 {
 	node *counts = jsonread_path(m, "/edac/counts");
 	node *aers = jsonread_get(m, "aer"), *hw = jsonread_get(m, "hwmon");
@@ -442,7 +442,7 @@ static int read_lists(node *m, struct signals_machine *out)
 		return -ENOMEM;
 	for (i = 0; i < jsonread_count(counts); i++) {
 		node *e = jsonread_at(counts, i);
-		struct signals_edac *o = &out->edac[out->nedac++];
+		struct vitals_edac *o = &out->edac[out->nedac++];
 
 		text_of(e, "where", o->where, sizeof(o->where));
 		text_of(e, "label", o->label, sizeof(o->label));
@@ -453,7 +453,7 @@ static int read_lists(node *m, struct signals_machine *out)
 	}
 	for (i = 0; i < jsonread_count(aers); i++) {
 		node *a = jsonread_at(aers, i);
-		struct signals_aer *o = &out->aer[out->naer++];
+		struct vitals_aer *o = &out->aer[out->naer++];
 
 		text_of(a, "pci", o->pci, sizeof(o->pci));
 		text_of(a, "errors", o->errors, sizeof(o->errors));
@@ -468,7 +468,7 @@ static int read_lists(node *m, struct signals_machine *out)
 	}
 	for (i = 0; i < jsonread_count(hw); i++) {
 		node *h = jsonread_at(hw, i);
-		struct signals_hwmon *o = &out->hwmon[out->nhwmon++];
+		struct vitals_hwmon *o = &out->hwmon[out->nhwmon++];
 
 		text_of(h, "sensor", o->what, sizeof(o->what));
 		text_of(h, "hwmon", o->hwmon, sizeof(o->hwmon));
@@ -486,18 +486,18 @@ static int read_lists(node *m, struct signals_machine *out)
 	return 0;
 }
 
-int signals_out_read_machine(const struct jsonread_node *doc,
-			     struct record *r)
+int vitals_out_read_machine(const struct jsonread_node *doc,
+			    struct record *r)
 {
 	node *m = jsonread_get(doc, "machine");
 	node *log = jsonread_get(m, "kernel_log");
 	node *raid = jsonread_get(m, "raid_drives");
-	struct signals_machine *out = &r->sig;
+	struct vitals_machine *out = &r->sig;
 	char fail[sizeof(out->failure_base)];
 	const char *failure;
 	size_t i, n;
 
-	signals_machine_free(out);
+	vitals_machine_free(out);
 	if (jsonread_type(m) != JSONREAD_OBJECT)
 		return 0;
 	out->period = jsonread_u64(m, "sensors_seconds", 0);
@@ -513,7 +513,7 @@ int signals_out_read_machine(const struct jsonread_node *doc,
 	read_lines(jsonread_get(log, "first"), out->kept, &out->nkept);
 	for (i = 0; i < jsonread_count(raid); i++) {
 		node *h = jsonread_at(raid, i);
-		struct signals_hidden *o = signals_add_hidden(out);
+		struct vitals_hidden *o = vitals_add_hidden(out);
 
 		if (!o)
 			return -ENOMEM;

@@ -1,19 +1,19 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef KILN_NETCHECK_H
-#define KILN_NETCHECK_H
+#ifndef KILN_IPERF_H
+#define KILN_IPERF_H
 
 #include <stddef.h>
 #include <sys/types.h>
 
 /* iperf3, as the image packs it (Debian's iperf3). */
-#define NETCHECK_IPERF3 "/usr/bin/iperf3"
+#define IPERF_IPERF3 "/usr/bin/iperf3"
 
 /*
  * The network beside the burn: one iperf3 run against a lab server while
  * the disks are busy, to show the network keeps up when the machine is
  * loaded (the engineers' habit of running iperf beside their dd).
  */
-struct netcheck {
+struct iperf {
 	pid_t pid;
 	int fd;			/* iperf3's output, -1 when done */
 	char *out;		/* its JSON */
@@ -26,18 +26,18 @@ struct netcheck {
 };
 
 /* Starts iperf3 -c HOST[:PORT] for seconds; 0 or -errno (error says why). */
-int netcheck_start(struct netcheck *n, const char *iperf3, const char *spec,
-		   unsigned seconds);
+int iperf_start(struct iperf *n, const char *iperf3, const char *spec,
+		unsigned seconds);
 
 /* Reads what iperf3 wrote so far (call now and then: pipes fill up). */
-void netcheck_poll(struct netcheck *n);
+void iperf_poll(struct iperf *n);
 
 /* Waits at most wait_s for iperf3 to end, then reads its result. */
-void netcheck_finish(struct netcheck *n, unsigned wait_s);
+void iperf_finish(struct iperf *n, unsigned wait_s);
 
 /* Reads an iperf3 -J document into n (the rates, or the error). */
-void netcheck_parse(struct netcheck *n, const char *json);
+void iperf_parse(struct iperf *n, const char *json);
 
-void netcheck_free(struct netcheck *n);
+void iperf_free(struct iperf *n);
 
 #endif

@@ -6,7 +6,7 @@
  * crash or a rate made of a number's first digits. The documents are real
  * iperf3 output (tests/fixtures/iperf3/README says how they were made),
  * and one run of the real iperf3 against a closed port goes through
- * netcheck_start and netcheck_finish.
+ * iperf_start and iperf_finish.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -19,15 +19,15 @@
 #include <unistd.h>
 
 #include "../lib/tap.h"
-#include "netcheck.h"
+#include "iperf.h"
 
 #define FIXTURES "tests/fixtures/iperf3/"
 
-static void parse(struct netcheck *n, const char *json)
+static void parse(struct iperf *n, const char *json)
 {
 	memset(n, 0, sizeof(*n));
 	n->fd = -1;
-	netcheck_parse(n, json);
+	iperf_parse(n, json);
 }
 
 static int near(double x, double y)
@@ -38,7 +38,7 @@ static int near(double x, double y)
 static void test_good(void)
 {
 	char *doc = tap_slurp(FIXTURES "good.json", NULL), *cut, *at;
-	struct netcheck n;
+	struct iperf n;
 
 	parse(&n, doc);
 	tap_ok(near(n.sent_mbps, 18751.2241307616) &&
@@ -78,7 +78,7 @@ static void test_errors(void)
 {
 	char *doc = tap_slurp(FIXTURES "refused.json", NULL);
 	char longer[600];
-	struct netcheck n;
+	struct iperf n;
 
 	parse(&n, doc);
 	tap_ok(n.sent_mbps == -1 && n.received_mbps == -1 &&
@@ -136,26 +136,26 @@ static int closed_port(void)
 
 static void test_real(void)
 {
-	struct netcheck n;
+	struct iperf n;
 	char spec[64];
 	int port = closed_port();
 
-	if (access(NETCHECK_IPERF3, X_OK)) {
-		tap_skip("%s is not installed", NETCHECK_IPERF3);
-		tap_skip("%s is not installed", NETCHECK_IPERF3);
+	if (access(IPERF_IPERF3, X_OK)) {
+		tap_skip("%s is not installed", IPERF_IPERF3);
+		tap_skip("%s is not installed", IPERF_IPERF3);
 		return;
 	}
 	if (port < 0)
 		tap_bail("no loopback port: %s", strerror(errno));
 	snprintf(spec, sizeof(spec), "127.0.0.1:%d", port);
-	tap_ok(netcheck_start(&n, NETCHECK_IPERF3, spec, 1) == 0 &&
+	tap_ok(iperf_start(&n, IPERF_IPERF3, spec, 1) == 0 &&
 	       !strcmp(n.server, spec) && n.seconds == 1,
-	       "netcheck_start runs iperf3 against HOST:PORT");
-	netcheck_finish(&n, 30);
+	       "iperf_start runs iperf3 against HOST:PORT");
+	iperf_finish(&n, 30);
 	tap_ok(n.done && n.sent_mbps == -1 && n.received_mbps == -1 &&
 	       strstr(n.error, "Connection refused"),
-	       "...and netcheck_finish reads its error: %s", n.error);
-	netcheck_free(&n);
+	       "...and iperf_finish reads its error: %s", n.error);
+	iperf_free(&n);
 }
 
 int main(int argc, char **argv)

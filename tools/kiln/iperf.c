@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "netcheck.h"
+#include "iperf.h"
 #include "subproc.h"
 
 /* The number after "key": within the object that follows section. */
@@ -36,7 +36,7 @@ static double number_in(const char *json, const char *section, const char *key)
 	return *end == ',' || *end == '}' ? v : -1;
 }
 
-void netcheck_parse(struct netcheck *n, const char *json)
+void iperf_parse(struct iperf *n, const char *json)
 {
 	const char *e;
 	double sent = number_in(json, "\"sum_sent\"", "\"bits_per_second\"");
@@ -59,8 +59,8 @@ void netcheck_parse(struct netcheck *n, const char *json)
 	}
 }
 
-int netcheck_start(struct netcheck *n, const char *iperf3, const char *spec,
-		   unsigned seconds)
+int iperf_start(struct iperf *n, const char *iperf3, const char *spec,
+		unsigned seconds)
 {
 	char host[256], port[16] = "5201", secs[16], *colon;
 	char *argv[] = { (char *)iperf3, "-J", "-c", host, "-p", port, "-t",
@@ -80,14 +80,14 @@ int netcheck_start(struct netcheck *n, const char *iperf3, const char *spec,
 	}
 	snprintf(secs, sizeof(secs), "%u", seconds);
 	ret = subproc_start(iperf3, argv, SUBPROC_STDERR_KEEP, &n->pid,
-			     &n->fd);
+			    &n->fd);
 	if (ret)
 		snprintf(n->error, sizeof(n->error), "cannot run %s: %s",
 			 iperf3, strerror(-ret));
 	return ret;
 }
 
-void netcheck_poll(struct netcheck *n)
+void iperf_poll(struct iperf *n)
 {
 	size_t before;
 
@@ -103,7 +103,7 @@ void netcheck_poll(struct netcheck *n)
 	}
 }
 
-void netcheck_finish(struct netcheck *n, unsigned wait_s)
+void iperf_finish(struct iperf *n, unsigned wait_s)
 {
 	struct timespec t0, now;
 
@@ -122,7 +122,7 @@ void netcheck_finish(struct netcheck *n, unsigned wait_s)
 			break;
 		}
 		poll(&p, 1, 1000);
-		netcheck_poll(n);
+		iperf_poll(n);
 	}
 	if (n->fd >= 0)
 		close(n->fd);
@@ -130,12 +130,12 @@ void netcheck_finish(struct netcheck *n, unsigned wait_s)
 	waitpid(n->pid, NULL, 0);
 	n->done = 1;
 	if (n->out && !n->error[0])
-		netcheck_parse(n, n->out);
+		iperf_parse(n, n->out);
 	else if (!n->out && !n->error[0])
 		snprintf(n->error, sizeof(n->error), "no output from iperf3");
 }
 
-void netcheck_free(struct netcheck *n)
+void iperf_free(struct iperf *n)
 {
 	if (n->pid && !n->done) {
 		kill(n->pid, SIGKILL);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Description: the drives' own self-tests after the burn (see
- * selftest.h). A test that fails FAILs its disk; a drive without one, or
+ * smarttest.h). A test that fails FAILs its disk; a drive without one, or
  * that refuses to start it, is a note; a test still running at kiln's
  * bound is aborted and WARNs. smartctl's JSON says how far it got: a
  * running percentage while it runs, a new entry in the drive's self-test
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "selftest.h"
+#include "smarttest.h"
 #include "settings.h"
 #include "subproc.h"
 #include "timing.h"
@@ -29,7 +29,7 @@
  * smartctl -j ARGS... on the drives picked, side by side: each answer
  * read into sj[i] (answered[i] set), 0 or -errno.
  */
-static int smartctl_each(const char *smartctl, struct selftest_drive *drv,
+static int smartctl_each(const char *smartctl, struct smarttest_drive *drv,
 			 int n, const int *pick, const char *a1,
 			 const char *a2, struct smartjson *sj, int *answered)
 {
@@ -72,8 +72,8 @@ static int smartctl_each(const char *smartctl, struct selftest_drive *drv,
 	return 0;
 }
 
-int selftest_ended(const struct smartjson *before, const struct smartjson *now,
-		   int seen_running, int *result, char *text, size_t len)
+int smarttest_ended(const struct smartjson *before, const struct smartjson *now,
+		    int seen_running, int *result, char *text, size_t len)
 {
 	int newer;
 
@@ -90,13 +90,13 @@ int selftest_ended(const struct smartjson *before, const struct smartjson *now,
 	snprintf(text, len, "%s", now->selftest_last[0] ? now->selftest_last :
 		 "no entry in the drive's self-test log");
 	if (!now->selftest_last[0])
-		*result = SIGNALS_ST_UNKNOWN;
+		*result = VITALS_ST_UNKNOWN;
 	else if (now->selftest_last_passed == 1)
-		*result = SIGNALS_ST_PASSED;
+		*result = VITALS_ST_PASSED;
 	else if (now->selftest_last_passed == 0)
-		*result = SIGNALS_ST_FAILED;
+		*result = VITALS_ST_FAILED;
 	else
-		*result = SIGNALS_ST_ABORTED;
+		*result = VITALS_ST_ABORTED;
 	return 1;
 }
 
@@ -113,21 +113,21 @@ static uint64_t bound_of(const struct smartjson *sj, int kind)
 	return (uint64_t)est * 60 * TIMING_SEC;
 }
 
-static void end_one(struct selftest_drive *dv, int result, const char *text,
+static void end_one(struct smarttest_drive *dv, int result, const char *text,
 		    FILE *con, const char *kind)
 {
 	dv->running = 0;
 	dv->d->st_result = result;
 	snprintf(dv->d->st_text, sizeof(dv->d->st_text), "%s", text);
 	fprintf(con, "kiln: %s self-test: %s %s%s%s\n", kind, dv->label,
-		result == SIGNALS_ST_FAILED ? "FAILED" :
-		signals_selftest_name(result), text[0] ? ": " : "", text);
+		result == VITALS_ST_FAILED ? "FAILED" :
+		vitals_selftest_name(result), text[0] ? ": " : "", text);
 }
 
 /* Starts every drive's test: 0 or -errno; those that cannot, noted. */
-static int start_all(const char *smartctl, int kind, struct selftest_drive *drv,
-		     int n, FILE *con, int *pick, struct smartjson *sj,
-		     int *answered)
+static int start_all(const char *smartctl, int kind,
+		     struct smarttest_drive *drv, int n, FILE *con, int *pick,
+		     struct smartjson *sj, int *answered)
 {
 	const char *name = kind == SETTINGS_SELFTEST_LONG ? "long" : "short";
 	uint64_t now;
@@ -148,14 +148,14 @@ static int start_all(const char *smartctl, int kind, struct selftest_drive *drv,
 		if (pick[i] && !strcmp(sj[i].protocol, "NVMe") &&
 		    sj[i].selftest_supported < 0) {
 			pick[i] = 0;
-			end_one(&drv[i], SIGNALS_ST_UNSUPPORTED,
+			end_one(&drv[i], VITALS_ST_UNSUPPORTED,
 				"this smartctl runs no NVMe self-test (7.4 "
 				"and later do)", con, name);
 		} else if (!answered[i]) {
-			end_one(&drv[i], SIGNALS_ST_UNKNOWN, "smartctl did not "
+			end_one(&drv[i], VITALS_ST_UNKNOWN, "smartctl did not "
 				"answer", con, name);
 		} else if (!pick[i]) {
-			end_one(&drv[i], SIGNALS_ST_UNSUPPORTED, "", con, name);
+			end_one(&drv[i], VITALS_ST_UNSUPPORTED, "", con, name);
 		}
 	}
 	if (!ret)
@@ -168,7 +168,7 @@ static int start_all(const char *smartctl, int kind, struct selftest_drive *drv,
 		/* smartctl's bit 2: the drive refused the command. */
 		if (!answered[i] || sj[i].exit_status < 0 ||
 		    (sj[i].exit_status & 7)) {
-			end_one(&drv[i], SIGNALS_ST_UNSUPPORTED,
+			end_one(&drv[i], VITALS_ST_UNSUPPORTED,
 				answered[i] && sj[i].message[0] ?
 				sj[i].message : "it would not start", con,
 				name);
@@ -181,7 +181,7 @@ static int start_all(const char *smartctl, int kind, struct selftest_drive *drv,
 }
 
 /* Each test still running: its progress, its end, kiln's bound. */
-static void look(const char *smartctl, int kind, struct selftest_drive *drv,
+static void look(const char *smartctl, int kind, struct smarttest_drive *drv,
 		 int n, FILE *con, int *pick, struct smartjson *sj,
 		 int *answered)
 {
@@ -193,7 +193,7 @@ static void look(const char *smartctl, int kind, struct selftest_drive *drv,
 		pick[i] = drv[i].running;
 	smartctl_each(smartctl, drv, n, pick, "-a", NULL, sj, answered);
 	for (i = 0; i < n; i++) {
-		struct selftest_drive *dv = &drv[i];
+		struct smarttest_drive *dv = &drv[i];
 
 		if (!pick[i])
 			continue;
@@ -202,12 +202,13 @@ static void look(const char *smartctl, int kind, struct selftest_drive *drv,
 			dv->pct = sj[i].selftest_running;
 			dv->idle = 0;
 		} else if (answered[i] &&
-			   selftest_ended(&dv->before, &sj[i], dv->seen_running,
-					  &result, text, sizeof(text))) {
+			   smarttest_ended(&dv->before, &sj[i],
+					   dv->seen_running, &result, text,
+					   sizeof(text))) {
 			end_one(dv, result, text, con, name);
 			continue;
 		} else if (++dv->idle >= SELFTEST_IDLE) {
-			end_one(dv, SIGNALS_ST_UNKNOWN, "neither running nor "
+			end_one(dv, VITALS_ST_UNKNOWN, "neither running nor "
 				"in the drive's log", con, name);
 			continue;
 		}
@@ -216,7 +217,7 @@ static void look(const char *smartctl, int kind, struct selftest_drive *drv,
 
 /* smartctl -X on the drives picked: their tests end, with why. */
 static void abort_some(const char *smartctl, int kind,
-		       struct selftest_drive *drv, int n, FILE *con, int *pick,
+		       struct smarttest_drive *drv, int n, FILE *con, int *pick,
 		       struct smartjson *sj, int *answered, int result,
 		       const char *why)
 {
@@ -238,7 +239,7 @@ static void abort_some(const char *smartctl, int kind,
 	}
 }
 
-static void status(int kind, const struct selftest_drive *drv, int n,
+static void status(int kind, const struct smarttest_drive *drv, int n,
 		   uint64_t ns, FILE *con)
 {
 	char hms[32];
@@ -258,9 +259,9 @@ static void status(int kind, const struct selftest_drive *drv, int n,
 						   sizeof(hms)));
 }
 
-void selftest_run(const char *smartctl, int kind, struct selftest_drive *drv,
-		  int n, FILE *con, unsigned interval,
-		  volatile sig_atomic_t *stop, void (*tick)(void *), void *arg)
+void smarttest_run(const char *smartctl, int kind, struct smarttest_drive *drv,
+		   int n, FILE *con, unsigned interval,
+		   volatile sig_atomic_t *stop, void (*tick)(void *), void *arg)
 {
 	struct smartjson *sj = calloc((size_t)n + 1, sizeof(*sj));
 	int *pick = calloc((size_t)n + 1, sizeof(*pick));
@@ -287,7 +288,7 @@ void selftest_run(const char *smartctl, int kind, struct selftest_drive *drv,
 			for (i = 0; i < n; i++)
 				pick[i] = drv[i].running;
 			abort_some(smartctl, kind, drv, n, con, pick, sj,
-				   answered, SIGNALS_ST_ABORTED,
+				   answered, VITALS_ST_ABORTED,
 				   "the run was stopped");
 			break;
 		}
@@ -300,7 +301,7 @@ void selftest_run(const char *smartctl, int kind, struct selftest_drive *drv,
 				pick[i] = drv[i].running &&
 					  timing_now_ns() >= drv[i].bound_ns;
 			abort_some(smartctl, kind, drv, n, con, pick, sj,
-				   answered, SIGNALS_ST_TIMEOUT,
+				   answered, VITALS_ST_TIMEOUT,
 				   "still running at kiln's bound");
 			next_look = timing_now_ns() + SELFTEST_POLL_S *
 				    TIMING_SEC;

@@ -23,9 +23,9 @@
 #include "../lib/reasons.h"
 #include "raidscan.h"
 #include "record.h"
-#include "selftest.h"
-#include "signals.h"
-#include "signals_out.h"
+#include "smarttest.h"
+#include "vitals.h"
+#include "vitals_out.h"
 
 static char tmp[] = "/tmp/kiln-signals-XXXXXX";
 
@@ -35,7 +35,7 @@ static void put(const char *rel, const char *text)
 }
 
 /* A reading of a drive as smartctl's JSON in a fixture says it. */
-static void reading(const char *fixture, struct signals_reading *rd)
+static void reading(const char *fixture, struct vitals_reading *rd)
 {
 	char path[256];
 	size_t len;
@@ -76,13 +76,13 @@ static void record_of(struct record *r, struct settings *s,
 static void judge_disk(struct record *r, struct record_disk *d)
 {
 	memset(&d->j, 0, sizeof(d->j));
-	signals_judge_disk(r, d);
+	vitals_judge_disk(r, d);
 }
 
 static void temperatures(void)
 {
-	struct signals_reading rd;
-	struct signals_disk d;
+	struct vitals_reading rd;
+	struct vitals_disk d;
 	struct record r;
 	struct settings s;
 	static const char *const names[] = { "nvme0n1" };
@@ -93,16 +93,16 @@ static void temperatures(void)
 	rd.hw_max = 69850;
 	rd.hw_crit = 99850;
 	record_of(&r, &s, names, 1);
-	signals_fold_disk(&r.disks[0].sig, &rd, 0, 0);
+	vitals_fold_disk(&r.disks[0].sig, &rd, 0, 0);
 	judge_disk(&r, &r.disks[0]);
 	tap_ok(r.disks[0].sig.temp_last == 50 &&
 	       r.disks[0].sig.limit == 70 &&
-	       r.disks[0].sig.limit_from == SIGNALS_LIMIT_DRIVE &&
+	       r.disks[0].sig.limit_from == VITALS_LIMIT_DRIVE &&
 	       r.disks[0].j.nreasons == 0,
 	       "QEMU's NVMe at 50 C under its own 70 C: nothing said");
-	signals_disk_free(&r.disks[0].sig);
-	signals_disk_init(&r.disks[0].sig);
-	signals_fold_disk(&r.disks[0].sig, &rd, 0, 45);
+	vitals_disk_free(&r.disks[0].sig);
+	vitals_disk_init(&r.disks[0].sig);
+	vitals_fold_disk(&r.disks[0].sig, &rd, 0, 45);
 	judge_disk(&r, &r.disks[0]);
 	tap_ok(r.disks[0].j.verdict == JUDGE_WARN &&
 	       tap_has_reason(&r.disks[0].j, "temperature reached 50 C, at or over its "
@@ -111,77 +111,77 @@ static void temperatures(void)
 	record_free(&r);
 
 	reading("qemu-ata.json", &rd);
-	signals_disk_init(&d);
+	vitals_disk_init(&d);
 	d.rotational = 1;
-	signals_fold_disk(&d, &rd, 0, 0);
+	vitals_fold_disk(&d, &rd, 0, 0);
 	rd.sj.temp = 61;
-	signals_fold_disk(&d, &rd, 60, 0);
+	vitals_fold_disk(&d, &rd, 60, 0);
 	rd.sj.temp = 33;
-	signals_fold_disk(&d, &rd, 120, 0);
+	vitals_fold_disk(&d, &rd, 120, 0);
 	tap_ok(d.temp_first == 31 && d.temp_max == 61 && d.temp_last == 33 &&
-	       d.limit == 60 && d.limit_from == SIGNALS_LIMIT_HDD &&
+	       d.limit == 60 && d.limit_from == VITALS_LIMIT_HDD &&
 	       d.sampled == 3 && d.nseries == 3 && d.series[1].t == 60 &&
 	       d.series[1].c == 61,
 	       "QEMU's ATA disk says no limit: a spinning disk's is 60 C; "
 	       "first, max and last kept, and the series");
-	signals_disk_free(&d);
-	signals_disk_init(&d);
+	vitals_disk_free(&d);
+	vitals_disk_init(&d);
 	d.rotational = 0;
-	signals_fold_disk(&d, &rd, 0, 0);
-	tap_ok(d.limit == 70 && d.limit_from == SIGNALS_LIMIT_SSD,
+	vitals_fold_disk(&d, &rd, 0, 0);
+	tap_ok(d.limit == 70 && d.limit_from == VITALS_LIMIT_SSD,
 	       "an SSD without a limit of its own: 70 C");
-	signals_disk_free(&d);
+	vitals_disk_free(&d);
 
 	reading("ata-hdd-sct.json", &rd);
-	signals_disk_init(&d);
-	signals_fold_disk(&d, &rd, 0, 0);
+	vitals_disk_init(&d);
+	vitals_fold_disk(&d, &rd, 0, 0);
 	tap_ok(d.limit == rd.sj.temp_warn && d.limit > 0 &&
-	       d.limit_from == SIGNALS_LIMIT_DRIVE && d.rotational == 1,
+	       d.limit_from == VITALS_LIMIT_DRIVE && d.rotational == 1,
 	       "a SATA HDD with SCT: its own operating limit (%d C)", d.limit);
-	signals_disk_free(&d);
+	vitals_disk_free(&d);
 
 	reading("qemu-virtio-unsupported.json", &rd);
-	signals_disk_init(&d);
-	signals_fold_disk(&d, &rd, 0, 0);
-	tap_ok(d.temp_last == SIGNALS_NONE && d.sampled == 1 &&
+	vitals_disk_init(&d);
+	vitals_fold_disk(&d, &rd, 0, 0);
+	tap_ok(d.temp_last == VITALS_NONE && d.sampled == 1 &&
 	       d.error[0], "a disk smartctl cannot drive: no temperature, "
 	       "smartctl's word kept (%s)", d.error);
-	signals_disk_free(&d);
+	vitals_disk_free(&d);
 }
 
 static void series(void)
 {
-	struct signals_disk d;
+	struct vitals_disk d;
 	uint32_t t;
 	int i, ok = 1, hot = 0;
 
-	signals_disk_init(&d);
+	vitals_disk_init(&d);
 	for (t = 0; t < 20000; t++)
-		signals_series_add(&d, t * 60, t == 12345 ? 99 : 40 + t % 5);
+		vitals_series_add(&d, t * 60, t == 12345 ? 99 : 40 + t % 5);
 	for (i = 0; i < d.nseries; i++) {
 		ok &= i == 0 || d.series[i].t > d.series[i - 1].t;
 		hot |= d.series[i].c == 99;
 	}
-	tap_ok(d.nseries <= SIGNALS_POINTS && d.nseries >= SIGNALS_POINTS / 2 &&
+	tap_ok(d.nseries <= VITALS_POINTS && d.nseries >= VITALS_POINTS / 2 &&
 	       ok && hot && d.series[0].t == 0,
 	       "20,000 samples in %d points, in order, the hottest kept",
 	       d.nseries);
-	signals_disk_free(&d);
+	vitals_disk_free(&d);
 }
 
 static void critical(void)
 {
 	static const char *const names[] = { "nvme0n1" };
-	struct signals_reading rd;
+	struct vitals_reading rd;
 	struct settings s;
 	struct record r;
 
 	record_of(&r, &s, names, 1);
 	reading("qemu-nvme.json", &rd);
-	signals_fold_disk(&r.disks[0].sig, &rd, 0, 0);
+	vitals_fold_disk(&r.disks[0].sig, &rd, 0, 0);
 	rd.sj.critical_warning = 4;
-	signals_fold_disk(&r.disks[0].sig, &rd, 35, 0);
-	signals_fold_disk(&r.disks[0].sig, &rd, 95, 0);
+	vitals_fold_disk(&r.disks[0].sig, &rd, 35, 0);
+	vitals_fold_disk(&r.disks[0].sig, &rd, 95, 0);
 	judge_disk(&r, &r.disks[0]);
 	tap_ok(r.disks[0].j.verdict == JUDGE_FAIL &&
 	       tap_has_reason(&r.disks[0].j, "NVMe critical warning 0x04 raised during "
@@ -240,10 +240,10 @@ static void kernel_log(void)
 	kmsgwatch_text(&w, at, len - (size_t)(at - text));
 	free(text);
 	for (i = 0; i < GUEST; i++) {
-		signals_fold_kmsg(&r.disks[i].sig, &w.tally[i]);
+		vitals_fold_kmsg(&r.disks[i].sig, &w.tally[i]);
 		judge_disk(&r, &r.disks[i]);
 	}
-	signals_fold_kmsg_other(&r.sig, &w);
+	vitals_fold_kmsg_other(&r.sig, &w);
 	tap_ok(r.disks[SDC].j.verdict == JUDGE_WARN &&
 	       tap_has_reason(&r.disks[SDC].j, "the kernel logged 8 error lines naming it "
 		   "(1 I/O error, 1 link, 6 ATA exception), the first: [   "
@@ -265,7 +265,7 @@ static void kernel_log(void)
 static void aer(void)
 {
 	static const char *const names[] = { "nvme0n1", "sde" };
-	struct signals_sample s0, s1;
+	struct vitals_sample s0, s1;
 	char root[PATH_MAX], devpath[SENSORS_PATH];
 	struct kmsgwatch_disk kd;
 	struct settings s;
@@ -287,11 +287,11 @@ static void aer(void)
 			snprintf(r.disks[i].sig.pci[k], 24, "%s", kd.pci[k]);
 		r.disks[i].sig.npci = k;
 	}
-	signals_fold(&r, &s0);
-	signals_fold(&r, &s1);
+	vitals_fold(&r, &s0);
+	vitals_fold(&r, &s1);
 	for (i = 0; i < 2; i++)
 		judge_disk(&r, &r.disks[i]);
-	signals_judge_machine(&r);
+	vitals_judge_machine(&r);
 	tap_ok(r.sig.samples == 2 && r.sig.naer == 7 &&
 	       tap_has_reason(&r.disks[0].j, "PCIe corrected errors on its path: "
 		   "0000:00:01.0 rose from 0 to 1 (Timeout 1)") &&
@@ -305,14 +305,14 @@ static void aer(void)
 	       "virtio-scsi's own: its disk WARNs; the machine says nothing "
 	       "more");
 	r.disks[1].sig.npci = 0;
-	signals_judge_machine(&r);
+	vitals_judge_machine(&r);
 	tap_ok(r.sig.j.verdict == JUDGE_WARN &&
 	       tap_has_reason(&r.sig.j, "PCIe corrected errors at 0000:03:00.0 rose from "
 		   "0 to 2 during the run") && !r.failure[0],
 	       "on no tested disk's path: the machine WARNs");
-	r.sig.aer[0].end[SIGNALS_AER_FATAL] = r.sig.aer[0].start[
-		SIGNALS_AER_FATAL] + 1;
-	signals_judge_machine(&r);
+	r.sig.aer[0].end[VITALS_AER_FATAL] = r.sig.aer[0].start[
+		VITALS_AER_FATAL] + 1;
+	vitals_judge_machine(&r);
 	tap_ok(r.sig.j.verdict == JUDGE_FAIL &&
 	       strstr(r.failure, "PCIe fatal errors at"),
 	       "a fatal one FAILs the machine: %s", r.failure);
@@ -323,7 +323,7 @@ static void aer(void)
 
 static void memory(void)
 {
-	struct signals_sample s0, s1;
+	struct vitals_sample s0, s1;
 	char root[PATH_MAX];
 	struct settings s;
 	struct record r;
@@ -340,11 +340,11 @@ static void memory(void)
 	s1.have_sensors = sensors_read(root, &s1.sensors) == 0;
 	record_of(&r, &s, guest, 0);
 	snprintf(r.failure, sizeof(r.failure), "2 disks found, 3 expected");
-	signals_fold(&r, &s0);
-	signals_fold(&r, &s1);
-	signals_judge_machine(&r);
+	vitals_fold(&r, &s0);
+	vitals_fold(&r, &s1);
+	vitals_judge_machine(&r);
 	snprintf(first, sizeof(first), "%s", r.failure);
-	signals_judge_machine(&r);
+	vitals_judge_machine(&r);
 	tap_ok(r.sig.j.verdict == JUDGE_FAIL &&
 	       tap_has_reason(&r.sig.j, "uncorrected memory errors at mc0/dimm0 "
 		   "(CPU_SrcID#0_MC#0_Chan#0_DIMM#0) rose from 0 to 1 during "
@@ -365,8 +365,8 @@ static void memory(void)
 	memset(&s1, 0, sizeof(s1));
 	put("server/sys/class/hwmon/hwmon2/temp1_input", "88000\n");
 	s1.have_sensors = sensors_read(root, &s1.sensors) == 0;
-	signals_fold(&r, &s1);
-	signals_judge_machine(&r);
+	vitals_fold(&r, &s1);
+	vitals_judge_machine(&r);
 	tap_ok(tap_has_reason(&r.sig.j, "nvme Composite reached 88.0 C, at or over its "
 		   "critical limit of 87.8 C"),
 	       "a hwmon sensor at its critical limit WARNs the machine");
@@ -386,9 +386,9 @@ static void hidden(void)
 		"/dev/sdc -d megaraid,4 # /dev/sdc [megaraid_disk_04]\n"
 		"/dev/nvme0 -d nvme # /dev/nvme0, NVMe device\n";
 	struct raidscan_drive found[8];
-	struct signals_reading rd;
-	struct signals_sample smp;
-	struct signals_hidden *h;
+	struct vitals_reading rd;
+	struct vitals_sample smp;
+	struct vitals_hidden *h;
 	char root[PATH_MAX];
 	struct settings s;
 	struct record r;
@@ -406,20 +406,20 @@ static void hidden(void)
 	       "once, under its controller; plain SCSI and NVMe left out");
 
 	record_of(&r, &s, guest, 0);
-	h = signals_add_hidden(&r.sig);
+	h = vitals_add_hidden(&r.sig);
 	snprintf(h->controller, sizeof(h->controller), "0000:02:00.0");
 	snprintf(h->type, sizeof(h->type), "megaraid,4");
 	memset(&smp, 0, sizeof(smp));
 	smp.nhidden = 1;
 	smp.hidden = &rd;
 	reading("megaraid-sata.json", &rd);
-	signals_fold(&r, &smp);
-	signals_judge_machine(&r);
+	vitals_fold(&r, &smp);
+	vitals_judge_machine(&r);
 	i = r.sig.j.nreasons;
 	rd.sj.realloc = (rd.sj.realloc > 0 ? rd.sj.realloc : 0) + 8;
 	smp.t = 600;
-	signals_fold(&r, &smp);
-	signals_judge_machine(&r);
+	vitals_fold(&r, &smp);
+	vitals_judge_machine(&r);
 	tap_ok(i == 0 && r.sig.j.verdict == JUDGE_FAIL && h->model[0] &&
 	       tap_has_reason(&r.sig.j, "megaraid,4 behind 0000:02:00.0 (") &&
 	       tap_has_reason(&r.sig.j, "reallocated sectors rose") &&
@@ -433,7 +433,7 @@ static void hidden(void)
 static void selftests(void)
 {
 	static const char *const names[] = { "sdc" };
-	struct signals_reading before, now;
+	struct vitals_reading before, now;
 	struct settings s;
 	struct record r;
 	char text[96];
@@ -441,46 +441,46 @@ static void selftests(void)
 
 	reading("qemu-ata.json", &before);
 	reading("qemu-ata-selftest.json", &now);
-	tap_ok(selftest_ended(&before.sj, &now.sj, 0, &result, text,
-			      sizeof(text)) == 1 &&
-	       result == SIGNALS_ST_PASSED &&
+	tap_ok(smarttest_ended(&before.sj, &now.sj, 0, &result, text,
+			       sizeof(text)) == 1 &&
+	       result == VITALS_ST_PASSED &&
 	       !strcmp(text, "Completed without error"),
 	       "QEMU's ATA short self-test ends at once: a new log entry, "
 	       "passed");
-	tap_ok(selftest_ended(&now.sj, &now.sj, 0, &result, text,
-			      sizeof(text)) == 0,
+	tap_ok(smarttest_ended(&now.sj, &now.sj, 0, &result, text,
+			       sizeof(text)) == 0,
 	       "the same log as before and never seen running: not ended");
 	reading("ata-hdd-sct.json", &now);
 	reading("nvme-74-selftest.json", &before);
-	tap_ok(selftest_ended(&now.sj, &now.sj, 1, &result, text,
-			      sizeof(text)) == 0 &&
-	       selftest_ended(&before.sj, &before.sj, 1, &result, text,
-			      sizeof(text)) == 0,
+	tap_ok(smarttest_ended(&now.sj, &now.sj, 1, &result, text,
+			       sizeof(text)) == 0 &&
+	       smarttest_ended(&before.sj, &before.sj, 1, &result, text,
+			       sizeof(text)) == 0,
 	       "a test still running (SATA 70%%, NVMe 42%%) has not ended");
 	now.sj.selftest_running = -1;
-	tap_ok(selftest_ended(&now.sj, &now.sj, 1, &result, text,
-			      sizeof(text)) == 1 &&
-	       result == SIGNALS_ST_FAILED &&
+	tap_ok(smarttest_ended(&now.sj, &now.sj, 1, &result, text,
+			       sizeof(text)) == 1 &&
+	       result == VITALS_ST_FAILED &&
 	       !strcmp(text, "Completed: read failure"),
 	       "seen running, then over: the drive's newest entry, a read "
 	       "failure");
 
 	record_of(&r, &s, names, 1);
 	r.disks[0].sig.selftest = SETTINGS_SELFTEST_SHORT;
-	r.disks[0].sig.st_result = SIGNALS_ST_FAILED;
+	r.disks[0].sig.st_result = VITALS_ST_FAILED;
 	snprintf(r.disks[0].sig.st_text, 96, "Completed: read failure");
 	judge_disk(&r, &r.disks[0]);
 	tap_ok(r.disks[0].j.verdict == JUDGE_FAIL &&
 	       tap_has_reason(&r.disks[0].j, "short self-test failed: Completed: read "
 		   "failure"), "a failed self-test FAILs its disk");
-	r.disks[0].sig.st_result = SIGNALS_ST_UNSUPPORTED;
+	r.disks[0].sig.st_result = VITALS_ST_UNSUPPORTED;
 	r.disks[0].sig.st_text[0] = 0;
 	judge_disk(&r, &r.disks[0]);
 	tap_ok(r.disks[0].j.verdict == JUDGE_PASS &&
 	       tap_has_reason(&r.disks[0].j, "short self-test not supported"),
 	       "a drive without one: a note, no WARN");
 	r.disks[0].sig.selftest = SETTINGS_SELFTEST_LONG;
-	r.disks[0].sig.st_result = SIGNALS_ST_TIMEOUT;
+	r.disks[0].sig.st_result = VITALS_ST_TIMEOUT;
 	judge_disk(&r, &r.disks[0]);
 	tap_ok(r.disks[0].j.verdict == JUDGE_WARN &&
 	       tap_has_reason(&r.disks[0].j, "long self-test did not finish in time"),
@@ -496,8 +496,8 @@ static void selftests(void)
 static void roundtrip(void)
 {
 	static const char *const names[] = { "nvme0n1", "sdc" };
-	struct signals_reading rd;
-	struct signals_hidden *h;
+	struct vitals_reading rd;
+	struct vitals_hidden *h;
 	struct settings s, s2;
 	struct record r, back;
 	struct jsonread *doc;
@@ -511,10 +511,10 @@ static void roundtrip(void)
 	snprintf(r.failure, sizeof(r.failure), "1 disk found, 2 expected");
 	reading("qemu-nvme.json", &rd);
 	rd.hw_max = 69850;
-	signals_fold_disk(&r.disks[0].sig, &rd, 0, 0);
+	vitals_fold_disk(&r.disks[0].sig, &rd, 0, 0);
 	rd.sj.critical_warning = 4;
 	rd.sj.temp = 71;
-	signals_fold_disk(&r.disks[0].sig, &rd, 40, 0);
+	vitals_fold_disk(&r.disks[0].sig, &rd, 40, 0);
 	snprintf(r.disks[0].sig.pci[0], 24, "0000:01:00.0");
 	snprintf(r.disks[0].sig.pci[1], 24, "0000:00:01.0");
 	r.disks[0].sig.npci = 2;
@@ -522,37 +522,37 @@ static void roundtrip(void)
 	r.disks[1].sig.kmsg_total = 2;
 	r.disks[1].sig.nkept = 1;
 	/* The kernel's own \xNN, and a byte that is not UTF-8. */
-	snprintf(r.disks[1].sig.kept[0], SIGNALS_LINE,
+	snprintf(r.disks[1].sig.kept[0], VITALS_LINE,
 		 "[ 1.0] ata1: reset \\x0a \xff");
 	r.disks[1].sig.selftest = SETTINGS_SELFTEST_SHORT;
-	r.disks[1].sig.st_result = SIGNALS_ST_FAILED;
+	r.disks[1].sig.st_result = VITALS_ST_FAILED;
 	snprintf(r.disks[1].sig.st_text, 96, "Completed: read failure");
 	r.sig.naer = 1;
 	r.sig.aer = calloc(1, sizeof(*r.sig.aer));
 	snprintf(r.sig.aer[0].pci, 24, "0000:00:01.0");
-	r.sig.aer[0].end[SIGNALS_AER_FATAL] = 1;
-	r.sig.aer[0].end[SIGNALS_AER_NONFATAL] = 2;
-	h = signals_add_hidden(&r.sig);
+	r.sig.aer[0].end[VITALS_AER_FATAL] = 1;
+	r.sig.aer[0].end[VITALS_AER_NONFATAL] = 2;
+	h = vitals_add_hidden(&r.sig);
 	snprintf(h->type, sizeof(h->type), "megaraid,0");
 	snprintf(h->model, sizeof(h->model), "ST\\4000 \xe9");
 	snprintf(h->controller, sizeof(h->controller), "0000:02:00.0");
 	h->d.temp_max = h->d.temp_last = 80;
 	h->d.limit = 60;
-	h->d.limit_from = SIGNALS_LIMIT_HDD;
+	h->d.limit_from = VITALS_LIMIT_HDD;
 	for (i = 0; i < 2; i++)
 		judge_disk(&r, &r.disks[i]);
-	signals_judge_machine(&r);
+	vitals_judge_machine(&r);
 
 	json_init(&j);
 	json_begin(&j, NULL);
 	json_array(&j, "targets");
 	for (i = 0; i < 2; i++) {
 		json_begin(&j, NULL);
-		signals_out_disk(&j, &r, &r.disks[i]);
+		vitals_out_disk(&j, &r, &r.disks[i]);
 		json_end(&j);
 	}
 	json_array_end(&j);
-	signals_out_machine(&j, &r);
+	vitals_out_machine(&j, &r);
 	json_end(&j);
 	text = json_take(&j, &len);
 	if (!text || jsonread_parse(&doc, text, len, NULL, NULL, 0))
@@ -560,17 +560,17 @@ static void roundtrip(void)
 	record_of(&back, &s2, names, 2);
 	snprintf(back.failure, sizeof(back.failure), "%s", r.failure);
 	for (i = 0; i < 2; i++)
-		signals_out_read_disk(jsonread_path(jsonread_root(doc), i ?
-						    "/targets/1" :
-						    "/targets/0"),
+		vitals_out_read_disk(jsonread_path(jsonread_root(doc), i ?
+						   "/targets/1" :
+						   "/targets/0"),
 				      &back.disks[i]);
-	signals_out_read_machine(jsonread_root(doc), &back);
+	vitals_out_read_machine(jsonread_root(doc), &back);
 	for (i = 0; i < 2; i++) {
 		judge_disk(&back, &back.disks[i]);
 		same &= !memcmp(&back.disks[i].j, &r.disks[i].j,
 				sizeof(r.disks[i].j));
 	}
-	signals_judge_machine(&back);
+	vitals_judge_machine(&back);
 	same &= !memcmp(&back.sig.j, &r.sig.j, sizeof(r.sig.j));
 	tap_ok(same && !strcmp(back.failure, r.failure) &&
 	       !strcmp(back.sig.failure_base, "1 disk found, 2 expected") &&

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Description: the machine's own signals judged (see signals.h), as the
+ * Description: the machine's own signals judged (see vitals.h), as the
  * engineers of the seeds judged them by eye. A drive over its temperature
  * limit WARNs; an NVMe critical warning raised during the run FAILs its
  * disk; trouble lines of the kernel's log and PCIe errors on a disk's path
@@ -14,20 +14,20 @@
 #include <string.h>
 
 #include "record.h"
-#include "signals.h"
+#include "vitals.h"
 
 /* The judging: of a drive (a tested disk, or one a RAID card hides). */
-static void judge_temp(const struct signals_disk *d, struct judge *j)
+static void judge_temp(const struct vitals_disk *d, struct judge *j)
 {
-	if (d->temp_max == SIGNALS_NONE || d->limit == SIGNALS_NONE ||
+	if (d->temp_max == VITALS_NONE || d->limit == VITALS_NONE ||
 	    d->temp_max < d->limit)
 		return;
 	judge_reason(j, JUDGE_WARN, "temperature reached %d C, at or over its "
 		     "limit of %d C (%s)", d->temp_max, d->limit,
-		     signals_limit_name(d->limit_from));
+		     vitals_limit_name(d->limit_from));
 }
 
-static void judge_selftest(const struct signals_disk *d, struct judge *j)
+static void judge_selftest(const struct vitals_disk *d, struct judge *j)
 {
 	const char *kind = d->selftest == SETTINGS_SELFTEST_LONG ? "long" :
 			   "short";
@@ -35,25 +35,25 @@ static void judge_selftest(const struct signals_disk *d, struct judge *j)
 	const char *sep = d->st_text[0] ? ": " : "";
 
 	switch (d->st_result) {
-	case SIGNALS_ST_FAILED:
+	case VITALS_ST_FAILED:
 		judge_reason(j, JUDGE_FAIL, "%s self-test failed%s%s", kind,
 			     sep, said);
 		break;
-	case SIGNALS_ST_TIMEOUT:
+	case VITALS_ST_TIMEOUT:
 		judge_reason(j, JUDGE_WARN, "%s self-test did not finish in "
 			     "time%s%s", kind, sep, said);
 		break;
-	case SIGNALS_ST_UNSUPPORTED:
-	case SIGNALS_ST_ABORTED:
-	case SIGNALS_ST_UNKNOWN:
+	case VITALS_ST_UNSUPPORTED:
+	case VITALS_ST_ABORTED:
+	case VITALS_ST_UNKNOWN:
 		/* A note: nothing was found against the drive. */
 		judge_reason(j, JUDGE_PASS, "%s self-test %s%s%s", kind,
-			     signals_selftest_name(d->st_result), sep, said);
+			     vitals_selftest_name(d->st_result), sep, said);
 		break;
 	}
 }
 
-static void judge_critical(const struct signals_disk *d,
+static void judge_critical(const struct vitals_disk *d,
 			   const struct health *after, struct judge *j)
 {
 	char words[160];
@@ -67,10 +67,10 @@ static void judge_critical(const struct signals_disk *d,
 	judge_reason(j, JUDGE_FAIL, "NVMe critical warning 0x%02llx raised "
 		     "during the run, %u s in: %s", d->crit_raised,
 		     d->crit_at, smartjson_critical_text(d->crit_raised, words,
-							sizeof(words)));
+							 sizeof(words)));
 }
 
-static long rise(const struct signals_aer *a, int sev)
+static long rise(const struct vitals_aer *a, int sev)
 {
 	if (!a || a->start[sev] < 0 || a->end[sev] <= a->start[sev])
 		return 0;
@@ -81,7 +81,7 @@ static const char *const severity[] = {
 	"corrected", "uncorrected (non-fatal)", "fatal",
 };
 
-static void judge_kmsg(const struct signals_disk *d, struct judge *j)
+static void judge_kmsg(const struct vitals_disk *d, struct judge *j)
 {
 	char kinds[160] = "";
 	size_t used = 0;
@@ -109,18 +109,18 @@ static void judge_kmsg(const struct signals_disk *d, struct judge *j)
 		     d->nkept ? d->kept[0] : "");
 }
 
-void signals_judge_disk(const struct record *r, struct record_disk *d)
+void vitals_judge_disk(const struct record *r, struct record_disk *d)
 {
-	const struct signals_disk *s = &d->sig;
+	const struct vitals_disk *s = &d->sig;
 	int i, sev;
 
 	judge_temp(s, &d->j);
 	judge_critical(s, &d->after, &d->j);
 	judge_kmsg(s, &d->j);
 	for (i = 0; i < s->npci; i++) {
-		const struct signals_aer *a = signals_aer_of(&r->sig, s->pci[i]);
+		const struct vitals_aer *a = vitals_aer_of(&r->sig, s->pci[i]);
 
-		for (sev = SIGNALS_AER_COR; sev <= SIGNALS_AER_FATAL; sev++) {
+		for (sev = VITALS_AER_COR; sev <= VITALS_AER_FATAL; sev++) {
 			if (!rise(a, sev))
 				continue;
 			judge_reason(&d->j, JUDGE_WARN, "PCIe %s errors on its "
@@ -150,7 +150,7 @@ static int on_a_path(const struct record *r, const char *pci)
  * goes into the failure of the run itself.
  */
 __attribute__((format(printf, 3, 4)))
-static void machine_reason(struct signals_machine *m, int verdict,
+static void machine_reason(struct vitals_machine *m, int verdict,
 			   const char *fmt, ...)
 {
 	char text[sizeof(m->j.reasons[0])];
@@ -170,7 +170,7 @@ static void machine_reason(struct signals_machine *m, int verdict,
  * What the DIMMs (or csrows) below memory controller mc add up to: its
  * counts are their sum, plus what the driver could not place.
  */
-static void below_mc(const struct signals_machine *m, const char *mc,
+static void below_mc(const struct vitals_machine *m, const char *mc,
 		     long *sum)
 {
 	size_t n = strlen(mc);
@@ -178,7 +178,7 @@ static void below_mc(const struct signals_machine *m, const char *mc,
 
 	memset(sum, 0, 4 * sizeof(*sum));
 	for (i = 0; i < m->nedac; i++) {
-		const struct signals_edac *e = &m->edac[i];
+		const struct vitals_edac *e = &m->edac[i];
 
 		if (strncmp(e->where, mc, n) || e->where[n] != '/')
 			continue;
@@ -189,12 +189,12 @@ static void below_mc(const struct signals_machine *m, const char *mc,
 	}
 }
 
-static void judge_edac(struct signals_machine *m)
+static void judge_edac(struct vitals_machine *m)
 {
 	int i;
 
 	for (i = 0; i < m->nedac; i++) {
-		const struct signals_edac *e = &m->edac[i];
+		const struct vitals_edac *e = &m->edac[i];
 		long ce0 = e->ce_start, ce1 = e->ce_end;
 		long ue0 = e->ue_start, ue1 = e->ue_end, sum[4];
 		char where[120];
@@ -227,20 +227,20 @@ static void judge_edac(struct signals_machine *m)
 	}
 }
 
-static void judge_aer(const struct record *r, struct signals_machine *m)
+static void judge_aer(const struct record *r, struct vitals_machine *m)
 {
 	int i, sev;
 
 	for (i = 0; i < m->naer; i++) {
-		const struct signals_aer *a = &m->aer[i];
+		const struct vitals_aer *a = &m->aer[i];
 		int below = on_a_path(r, a->pci);
 
-		for (sev = SIGNALS_AER_COR; sev <= SIGNALS_AER_FATAL; sev++) {
+		for (sev = VITALS_AER_COR; sev <= VITALS_AER_FATAL; sev++) {
 			/* The disks below it have said it already. */
 			if (!rise(a, sev) ||
-			    (below && sev != SIGNALS_AER_FATAL))
+			    (below && sev != VITALS_AER_FATAL))
 				continue;
-			machine_reason(m, sev == SIGNALS_AER_FATAL ?
+			machine_reason(m, sev == VITALS_AER_FATAL ?
 				       JUDGE_FAIL : JUDGE_WARN, "PCIe %s "
 				       "errors at %s rose from %ld to %ld "
 				       "during the run%s%s%s", severity[sev],
@@ -256,12 +256,12 @@ static void judge_aer(const struct record *r, struct signals_machine *m)
 			       m->other[KMSG_AER_FATAL] == 1 ? "" : "s");
 }
 
-static void judge_hwmon(struct signals_machine *m)
+static void judge_hwmon(struct vitals_machine *m)
 {
 	int i;
 
 	for (i = 0; i < m->nhwmon; i++) {
-		const struct signals_hwmon *h = &m->hwmon[i];
+		const struct vitals_hwmon *h = &m->hwmon[i];
 
 		if (h->crit != SENSORS_NONE && h->crit > 0 && h->max >= h->crit)
 			machine_reason(m, JUDGE_WARN, "%s reached %.1f C, at "
@@ -272,7 +272,7 @@ static void judge_hwmon(struct signals_machine *m)
 }
 
 /* SMART of a hidden drive, as judge_health() reads it. */
-static void health_of(const struct signals_counters *c, struct health *h)
+static void health_of(const struct vitals_counters *c, struct health *h)
 {
 	memset(h, 0, sizeof(*h));
 	h->ran = c->have;
@@ -287,7 +287,7 @@ static void health_of(const struct signals_counters *c, struct health *h)
 }
 
 /* A hidden drive's reasons, each with the verdict it was given. */
-static void take(struct signals_machine *m, const char *who,
+static void take(struct vitals_machine *m, const char *who,
 		 const struct judge *j, int health)
 {
 	int k, v;
@@ -305,12 +305,12 @@ static void take(struct signals_machine *m, const char *who,
  * A drive behind a RAID card is not a target: what it says is the
  * machine's, named by its controller.
  */
-static void judge_hidden(struct signals_machine *m)
+static void judge_hidden(struct vitals_machine *m)
 {
 	int i;
 
 	for (i = 0; i < m->nhidden; i++) {
-		const struct signals_hidden *h = &m->hidden[i];
+		const struct vitals_hidden *h = &m->hidden[i];
 		struct health before, after;
 		char who[200];
 		struct judge j;
@@ -335,9 +335,9 @@ static void judge_hidden(struct signals_machine *m)
 	}
 }
 
-void signals_judge_machine(struct record *r)
+void vitals_judge_machine(struct record *r)
 {
-	struct signals_machine *m = &r->sig;
+	struct vitals_machine *m = &r->sig;
 
 	/* record.failure as the run set it, before any of the machine's. */
 	if (!m->have_base) {

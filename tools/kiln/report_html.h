@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef KILN_REPORT_H
-#define KILN_REPORT_H
+#ifndef KILN_REPORT_HTML_H
+#define KILN_REPORT_HTML_H
 
 #include <stddef.h>
 #include <stdio.h>
