@@ -176,11 +176,11 @@ test: $(TEST_NEEDS) | $(DEPS_STAMP)
 # how to run it); not part of check.
 FUZZ := $(OUT)/fuzz-jsonread
 fuzz: $(FUZZ)
-$(FUZZ): tests/fuzz/jsonread.c $(wildcard tools/kiln/jsonread*.c tools/kiln/jsonread*.h)
+$(FUZZ): tests/fuzz/jsonread.c $(wildcard tools/kiln/base/jsonread*.c tools/kiln/base/jsonread*.h)
 	$(call quiet,FUZZCC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE \
-		-Itools/kiln tests/fuzz/jsonread.c tools/kiln/jsonread*.c -o $@
+		-Itools/kiln tests/fuzz/jsonread.c tools/kiln/base/jsonread*.c -o $@
 
 # The ramboot: Debian's kernel (fetched and unpacked, never installed)
 # and kiln's initramfs; scripts/kernel.sh caches the .deb in cache/.

@@ -6,7 +6,7 @@
  * same after being written out again. Run it for a few minutes:
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE \
- *	-Itools/kiln tests/fuzz/jsonread.c tools/kiln/jsonread*.c \
+ *	-Itools/kiln tests/fuzz/jsonread.c tools/kiln/base/jsonread*.c \
  *	-o out/fuzz-jsonread
  *   mkdir -p out/fuzz-corpus && cp tests/fixtures/jsonread/result.json \
  *	out/fuzz-corpus/
@@ -17,7 +17,7 @@
  * it times the parse of each file named instead:
  *
  *   cc -O2 -D_GNU_SOURCE -DJSONREAD_TIME -Itools/kiln \
- *	tests/fuzz/jsonread.c tools/kiln/jsonread*.c -o out/time-jsonread
+ *	tests/fuzz/jsonread.c tools/kiln/base/jsonread*.c -o out/time-jsonread
  *   out/time-jsonread big.json
  */
 #include <errno.h>
@@ -28,7 +28,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "jsonread.h"
+#include "base/jsonread.h"
 
 struct out {
 	char *buf;

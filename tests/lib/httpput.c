@@ -25,8 +25,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "http.h"
-#include "timing.h"
+#include "base/http.h"
+#include "base/timing.h"
 #include "upload.h"
 
 static void usage(void)

@@ -28,7 +28,7 @@
 
 #include "metrics.h"
 #include "record.h"
-#include "timing.h"
+#include "base/timing.h"
 
 static void usage(void)
 {

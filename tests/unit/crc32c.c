@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "../lib/tap.h"
-#include "crc32c.h"
+#include "base/crc32c.h"
 
 #define MAXLEN 4200
 #define BUFSZ (2 * 1024 * 1024 + 128)

@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include "../lib/tap.h"
-#include "deadline.h"
-#include "timing.h"
+#include "base/deadline.h"
+#include "base/timing.h"
 
 #define MS 1000000ull
 

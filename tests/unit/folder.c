@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "../lib/tap.h"
-#include "json.h"
+#include "base/json.h"
 #include "folder.h"
 
 static char dir[64], a[128], b[128];

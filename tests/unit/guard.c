@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "../lib/tap.h"
-#include "crc32c.h"
+#include "base/crc32c.h"
 #include "guard.h"
 
 #define IDENT 0xabcdef0123456789ull

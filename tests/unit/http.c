@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "../lib/tap.h"
-#include "http.h"
+#include "base/http.h"
 #include "upload.h"
 
 static int good(const char *text, const char *host, const char *port,

@@ -17,8 +17,8 @@
 #include <unistd.h>
 
 #include "../lib/tap.h"
-#include "json.h"
-#include "jsonread.h"
+#include "base/json.h"
+#include "base/jsonread.h"
 
 #define FIXTURE "tests/fixtures/jsonread/result.json"
 

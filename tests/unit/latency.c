@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "../lib/tap.h"
-#include "json.h"
+#include "base/json.h"
 #include "latency.h"
 
 #define US 1000ull

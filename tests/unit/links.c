@@ -16,7 +16,7 @@
 
 #include "../lib/tap.h"
 #include "record.h"
-#include "timing.h"
+#include "base/timing.h"
 
 static struct settings s;
 static struct record r;

@@ -16,7 +16,7 @@
 
 #include "../lib/tap.h"
 #include "memplan.h"
-#include "unit.h"
+#include "base/unit.h"
 
 #define KiB 1024ull
 #define MiB (1024 * KiB)

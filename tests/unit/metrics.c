@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "../lib/tap.h"
-#include "http_url.h"
+#include "base/http_url.h"
 #include "metrics.h"
 #include "record.h"
 

@@ -18,7 +18,7 @@
 
 #include "../lib/tap.h"
 #include "../lib/reasons.h"
-#include "json.h"
+#include "base/json.h"
 #include "record.h"
 #include "tally.h"
 

@@ -20,7 +20,7 @@
 
 #include "../lib/tap.h"
 #include "folder.h"
-#include "jsonread.h"
+#include "base/jsonread.h"
 #include "record.h"
 #include "restore.h"
 #include "result.h"

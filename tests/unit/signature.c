@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "../lib/tap.h"
-#include "crc32c.h"
+#include "base/crc32c.h"
 #include "signature.h"
-#include "unit.h"
+#include "base/unit.h"
 
 #define MiB (1u << 20)
 

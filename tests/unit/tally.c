@@ -16,7 +16,7 @@
 #include "../lib/tap.h"
 #include "engine.h"
 #include "tally.h"
-#include "timing.h"
+#include "base/timing.h"
 
 #define MiB 1048576ull
 #define MS 1000000ull

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "../lib/tap.h"
-#include "crc32c.h"
-#include "unit.h"
+#include "base/crc32c.h"
+#include "base/unit.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 

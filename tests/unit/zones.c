@@ -16,7 +16,7 @@
 
 #include "../lib/tap.h"
 #include "../lib/reasons.h"
-#include "json.h"
+#include "base/json.h"
 #include "zones.h"
 
 #define N ENGINE_ZONES

@@ -18,11 +18,11 @@
 #include <unistd.h>
 
 #include "burn.h"
-#include "crc32c.h"
-#include "deadline.h"
+#include "base/crc32c.h"
+#include "base/deadline.h"
 #include "health.h"
-#include "complain.h"
-#include "kiln.h"
+#include "base/complain.h"
+#include "base/kiln.h"
 #include "lab.h"
 #include "memplan.h"
 #include "ocptv.h"
@@ -35,7 +35,7 @@
 #include "gate.h"
 #include "notes.h"
 #include "summary.h"
-#include "timing.h"
+#include "base/timing.h"
 
 /* The largest request: registered buffers are capped at 1 GiB each anyway. */
 #define MAX_BS (64u << 20)

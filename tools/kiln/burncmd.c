@@ -14,9 +14,9 @@
 
 #include "burn.h"
 #include "burncmd.h"
-#include "complain.h"
+#include "base/complain.h"
 #include "folder.h"
-#include "kiln.h"
+#include "base/kiln.h"
 #include "lab.h"
 #include "options.h"
 #include "result.h"

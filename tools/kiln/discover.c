@@ -13,11 +13,11 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "deadline.h"
+#include "base/deadline.h"
 #include "discover.h"
-#include "sysfs.h"
-#include "unit.h"
-#include "timing.h"
+#include "base/sysfs.h"
+#include "base/unit.h"
+#include "base/timing.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -22,7 +22,7 @@
 
 #include "engine.h"
 #include "engine_private.h"
-#include "timing.h"
+#include "base/timing.h"
 #include "worker.h"
 
 static const char *const phase_names[PHASES] = {

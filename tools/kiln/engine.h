@@ -8,7 +8,7 @@
 
 #include "latency.h"
 #include "target.h"
-#include "unit.h"
+#include "base/unit.h"
 
 /*
  * The burn engine: one worker thread and one io_uring per target, all

@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "engine.h"
-#include "timing.h"
+#include "base/timing.h"
 
 /* A failed write's stretch of the region: its units are not checked. */
 struct hole {

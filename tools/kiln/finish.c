@@ -17,14 +17,14 @@
 
 #include "finish.h"
 #include "folder.h"
-#include "jsonread.h"
-#include "kiln.h"
+#include "base/jsonread.h"
+#include "base/kiln.h"
 #include "options.h"
 #include "report_html.h"
 #include "restore.h"
 #include "result.h"
 #include "summary.h"
-#include "timing.h"
+#include "base/timing.h"
 
 static const struct options_cmd finish_cmd = {
 	"finish", "DIR...",

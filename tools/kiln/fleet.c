@@ -20,8 +20,8 @@
 
 #include "fleet.h"
 #include "folder.h"
-#include "json.h"
-#include "kiln.h"
+#include "base/json.h"
+#include "base/kiln.h"
 #include "options.h"
 
 static const struct options_cmd fleet_cmd = {

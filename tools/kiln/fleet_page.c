@@ -14,7 +14,7 @@
 
 #include "fleet.h"
 #include "settings.h"
-#include "timing.h"
+#include "base/timing.h"
 
 #define BINS 48
 #define PW 240		/* plot width */

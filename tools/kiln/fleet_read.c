@@ -18,7 +18,7 @@
 
 #include "fleet.h"
 #include "folder.h"
-#include "jsonread.h"
+#include "base/jsonread.h"
 #include "result.h"
 
 /* A reason for people: errors are short, paths are the row's own. */

@@ -24,10 +24,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "crc32c.h"
+#include "base/crc32c.h"
 #include "folder.h"
-#include "sysfs.h"
-#include "timing.h"
+#include "base/sysfs.h"
+#include "base/timing.h"
 
 const char *const folder_checkpoints[2] = { "checkpoint-a.json",
 					     "checkpoint-b.json" };

@@ -17,12 +17,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "deadline.h"
+#include "base/deadline.h"
 #include "gate.h"
-#include "complain.h"
-#include "kiln.h"
+#include "base/complain.h"
+#include "base/kiln.h"
 #include "result.h"
-#include "timing.h"
+#include "base/timing.h"
 
 struct gate {
 	struct record *r;

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "unit.h"
+#include "base/unit.h"
 
 #define GUARD_RUNS 4
 

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "health.h"
-#include "subproc.h"
+#include "base/subproc.h"
 
 /* "1,234" -> 1234; -1 when no number starts there. */
 static long long number(const char *p)

@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "identity.h"
-#include "json.h"
-#include "sysfs.h"
+#include "base/json.h"
+#include "base/sysfs.h"
 
 /* SCSI unit serial number page 0x80: 4 header bytes, then the serial. */
 static void vpd_serial(const char *dev, char *out, size_t len)

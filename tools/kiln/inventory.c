@@ -11,11 +11,11 @@
 #include <sys/stat.h>
 
 #include "inventory.h"
-#include "json.h"
-#include "kiln.h"
+#include "base/json.h"
+#include "base/kiln.h"
 #include "options.h"
 #include "settings.h"
-#include "timing.h"
+#include "base/timing.h"
 
 static void size_text(uint64_t bytes, char *buf, size_t len)
 {

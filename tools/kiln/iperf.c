@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "iperf.h"
-#include "subproc.h"
+#include "base/subproc.h"
 
 /* The number after "key": within the object that follows section. */
 static double number_in(const char *json, const char *section, const char *key)

@@ -14,7 +14,7 @@
 
 #include "judge.h"
 #include "smartjson.h"
-#include "timing.h"
+#include "base/timing.h"
 
 /* A second below this share of its phase's average is a dip. */
 #define UNSTABLE_SHARE 0.2

@@ -18,7 +18,7 @@
 
 #include "kmsgwatch.h"
 #include "sensors.h"
-#include "sysfs.h"
+#include "base/sysfs.h"
 
 void kmsgwatch_disk_init(struct kmsgwatch_disk *d)
 {

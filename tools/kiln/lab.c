@@ -14,12 +14,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "complain.h"
-#include "http.h"
+#include "base/complain.h"
+#include "base/http.h"
 #include "lab.h"
 #include "machine.h"
 #include "metrics.h"
-#include "timing.h"
+#include "base/timing.h"
 #include "upload.h"
 
 /*

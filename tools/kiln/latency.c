@@ -6,7 +6,7 @@
  */
 #include <stddef.h>
 
-#include "json.h"
+#include "base/json.h"
 #include "latency.h"
 
 #define R10(s) 100 * (s), 125 * (s), 160 * (s), 200 * (s), 250 * (s), \

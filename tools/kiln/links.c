@@ -14,7 +14,7 @@
 #include "discover.h"
 #include "links.h"
 #include "record.h"
-#include "timing.h"
+#include "base/timing.h"
 
 /* An aggregate at this share of the PCIe link or more: the link is full. */
 #define LINKS_LIMIT_SHARE 0.9

@@ -13,9 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "crc32c.h"
+#include "base/crc32c.h"
 #include "machine.h"
-#include "sysfs.h"
+#include "base/sysfs.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -12,11 +12,11 @@
 #include "finish.h"
 #include "fleet.h"
 #include "inventory.h"
-#include "kiln.h"
+#include "base/kiln.h"
 #include "options.h"
 #include "probe.h"
 #include "run.h"
-#include "version.h"
+#include "base/version.h"
 
 static int version_main(int argc, char **argv)
 {

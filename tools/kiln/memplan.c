@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "memplan.h"
-#include "sysfs.h"
-#include "unit.h"
+#include "base/sysfs.h"
+#include "base/unit.h"
 
 /* A cgroup v1 limit this high is "no limit" (it is LONG_MAX in pages). */
 #define CG_UNLIMITED (1ull << 62)

@@ -25,11 +25,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "http.h"
-#include "json.h"
+#include "base/http.h"
+#include "base/json.h"
 #include "metrics.h"
-#include "timing.h"
-#include "version.h"
+#include "base/timing.h"
+#include "base/version.h"
 
 #define LINES 16
 #define SAY_MAX 400

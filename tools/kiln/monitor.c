@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "monitor.h"
-#include "timing.h"
+#include "base/timing.h"
 
 int monitor_init(struct monitor *m, const char *const *names, int n,
 		 FILE *csv, uint64_t t0)

@@ -38,12 +38,12 @@
 #include <sys/utsname.h>
 #include <time.h>
 
-#include "json.h"
+#include "base/json.h"
 #include "ocptv.h"
 #include "ocptv_out.h"
 #include "ocptv_step.h"
-#include "timing.h"
-#include "version.h"
+#include "base/timing.h"
+#include "base/version.h"
 
 unsigned ocptv_points(const float *v, unsigned n, unsigned step, double acc,
 		      unsigned acc_n, unsigned max, struct ocptv_point *out)

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "json.h"
+#include "base/json.h"
 
 /*
  * The lines of ocptv.jsonl as ocptv.c and ocptv_step.c write them: every

@@ -51,11 +51,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
+#include "base/json.h"
 #include "ocptv.h"
 #include "ocptv_step.h"
 #include "summary.h"
-#include "timing.h"
+#include "base/timing.h"
 
 /*
  * The judge's thresholds (judge.c) that are not in its header: a second

@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "kiln.h"
+#include "base/kiln.h"
 #include "options.h"
 
 /* kiln.cfg is a few lines on a stick; anything this big is not one. */

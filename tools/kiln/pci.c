@@ -12,7 +12,7 @@
 
 #include "pci.h"
 #include "pciids.h"
-#include "sysfs.h"
+#include "base/sysfs.h"
 
 /* 0000:00:1f.2, or 10000:e1:00.0 inside a VMD domain. */
 static int is_pci_address(const char *s, size_t len)

@@ -12,7 +12,7 @@
 
 #include "peers.h"
 #include "record.h"
-#include "timing.h"
+#include "base/timing.h"
 #include "zones.h"
 
 /* A disk read alone for less than this has no rate alone to compare. */

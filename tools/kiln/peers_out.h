@@ -4,8 +4,8 @@
 
 #include <stdio.h>
 
-#include "json.h"
-#include "jsonread.h"
+#include "base/json.h"
+#include "base/jsonread.h"
 #include "record.h"
 
 /*

@@ -15,16 +15,16 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "deadline.h"
+#include "base/deadline.h"
 #include "identity.h"
-#include "json.h"
-#include "kiln.h"
+#include "base/json.h"
+#include "base/kiln.h"
 #include "options.h"
 #include "probe.h"
 #include "safety.h"
 #include "target.h"
-#include "unit.h"
-#include "timing.h"
+#include "base/unit.h"
+#include "base/timing.h"
 
 /*
  * One path classed in a child process of its own, under the deadline: a

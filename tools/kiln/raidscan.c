@@ -13,7 +13,7 @@
 #include "raidscan.h"
 #include "sensors.h"
 #include "smartjson.h"
-#include "subproc.h"
+#include "base/subproc.h"
 
 /* smartctl's device types that reach through a RAID controller. */
 static const char *const raid_types[] = {

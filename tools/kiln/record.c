@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kiln.h"
+#include "base/kiln.h"
 #include "record.h"
 #include "zones.h"
 

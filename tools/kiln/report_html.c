@@ -13,8 +13,8 @@
 #include "report_machine.h"
 #include "report_zones.h"
 #include "summary.h"
-#include "timing.h"
-#include "version.h"
+#include "base/timing.h"
+#include "base/version.h"
 
 #define W 720
 #define H 170

@@ -13,12 +13,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "deadline.h"
-#include "json.h"
+#include "base/deadline.h"
+#include "base/json.h"
 #include "record.h"
 #include "peers.h"
 #include "reread.h"
-#include "timing.h"
+#include "base/timing.h"
 
 #define MS 1000000ull
 

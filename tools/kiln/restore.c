@@ -17,8 +17,8 @@
 #include "restore.h"
 #include "result.h"
 #include "vitals_out.h"
-#include "unit.h"
-#include "timing.h"
+#include "base/unit.h"
+#include "base/timing.h"
 
 static int index_of(const char *name, const char *(*namer)(int), int n)
 {

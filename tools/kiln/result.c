@@ -13,16 +13,16 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 
-#include "crc32c.h"
-#include "json.h"
-#include "jsonread.h"
+#include "base/crc32c.h"
+#include "base/json.h"
+#include "base/jsonread.h"
 #include "folder.h"
 #include "peers_out.h"
 #include "result.h"
 #include "vitals_out.h"
 #include "summary.h"
-#include "timing.h"
-#include "version.h"
+#include "base/timing.h"
+#include "base/version.h"
 #include "zones.h"
 
 

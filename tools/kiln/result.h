@@ -5,7 +5,7 @@
 #include <limits.h>
 #include <stddef.h>
 
-#include "jsonread.h"
+#include "base/jsonread.h"
 #include "record.h"
 
 /*

@@ -23,20 +23,20 @@
 
 #include "burn.h"
 #include "burncmd.h"
-#include "complain.h"
+#include "base/complain.h"
 #include "discover.h"
 #include "inventory.h"
 #include "finish.h"
 #include "folder.h"
-#include "kiln.h"
+#include "base/kiln.h"
 #include "lab.h"
 #include "options.h"
 #include "plan.h"
 #include "result.h"
 #include "run.h"
 #include "settings.h"
-#include "sysfs.h"
-#include "timing.h"
+#include "base/sysfs.h"
+#include "base/timing.h"
 
 /* What the smoke profile samples: a few minutes even on slow disks. */
 #define SMOKE_SPAN (1ull << 30)

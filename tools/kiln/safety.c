@@ -29,11 +29,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "deadline.h"
-#include "json.h"
+#include "base/deadline.h"
+#include "base/json.h"
 #include "safety.h"
-#include "sysfs.h"
-#include "unit.h"
+#include "base/sysfs.h"
+#include "base/unit.h"
 
 const char *safety_class_name(int class)
 {

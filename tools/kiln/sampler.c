@@ -18,8 +18,8 @@
 #include "raidscan.h"
 #include "sampler.h"
 #include "smarttest.h"
-#include "subproc.h"
-#include "timing.h"
+#include "base/subproc.h"
+#include "base/timing.h"
 
 /* How long smartctl may take, for every drive at once. */
 #define SAMPLER_SMART_MS 30000

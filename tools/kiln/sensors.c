@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "sensors.h"
-#include "sysfs.h"
+#include "base/sysfs.h"
 
 /* Grows an array by one zeroed element; NULL when out of memory. */
 static void *grow(void *arr, int *n, size_t size)

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "http.h"
+#include "base/http.h"
 #include "settings.h"
 
 enum type { T_ENUM, T_SIZE, T_UINT, T_DURATION, T_FLAG, T_STRING, T_RUNID,

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "unit.h"
+#include "base/unit.h"
 
 /*
  * What the start and the end of a disk say it holds: partition tables,

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonread.h"
+#include "base/jsonread.h"
 #include "smartjson.h"
 
 typedef const struct jsonread_node node;

@@ -15,8 +15,8 @@
 
 #include "smarttest.h"
 #include "settings.h"
-#include "subproc.h"
-#include "timing.h"
+#include "base/subproc.h"
+#include "base/timing.h"
 
 /* How long one smartctl may take, for every drive at once. */
 #define SELFTEST_SMART_MS 60000

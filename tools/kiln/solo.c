@@ -11,7 +11,7 @@
 
 #include "record.h"
 #include "solo.h"
-#include "timing.h"
+#include "base/timing.h"
 
 /*
  * A stalled worker still holds its job and engine: both live on the heap

@@ -8,13 +8,13 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-#include "crc32c.h"
+#include "base/crc32c.h"
 #include "notes.h"
 #include "peers_out.h"
 #include "vitals_text.h"
 #include "summary.h"
-#include "timing.h"
-#include "version.h"
+#include "base/timing.h"
+#include "base/version.h"
 #include "zones.h"
 
 int summary_min_max(const struct record_disk *d, int phase, double *min,

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "tally.h"
-#include "timing.h"
+#include "base/timing.h"
 
 void tally_init(struct tally *t, struct engine_target *et)
 {

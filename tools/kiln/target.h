@@ -8,7 +8,7 @@
 
 #include "identity.h"
 #include "safety.h"
-#include "unit.h"
+#include "base/unit.h"
 
 enum target_kind { TARGET_BLOCK, TARGET_FILE };
 

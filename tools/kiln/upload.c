@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "timing.h"
+#include "base/timing.h"
 #include "upload.h"
 
 #define LINES 32

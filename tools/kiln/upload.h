@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "http.h"
+#include "base/http.h"
 
 /*
  * The run folder to a lab's web server by HTTP PUT, beside the burn. A

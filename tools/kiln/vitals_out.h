@@ -2,8 +2,8 @@
 #ifndef KILN_VITALS_OUT_H
 #define KILN_VITALS_OUT_H
 
-#include "json.h"
-#include "jsonread.h"
+#include "base/json.h"
+#include "base/jsonread.h"
 #include "record.h"
 
 /*

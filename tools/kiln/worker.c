@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "deadline.h"
+#include "base/deadline.h"
 #include "engine_private.h"
 #include "guard.h"
 #include "memplan.h"

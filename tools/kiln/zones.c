@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "json.h"
+#include "base/json.h"
 #include "zones.h"
 
 /* Fewer zones measured than this have no shape. */

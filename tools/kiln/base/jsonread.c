@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "jsonread.h"
-#include "jsonread_tree.h"
+#include "base/jsonread.h"
+#include "base/jsonread_tree.h"
 
 int jsonread_load(struct jsonread **doc, const char *path,
 		  const struct jsonread_limits *lim, char *err, size_t errlen)

@@ -15,7 +15,7 @@
 #include <strings.h>
 #include <sys/socket.h>
 
-#include "http_url.h"
+#include "base/http_url.h"
 
 __attribute__((format(printf, 3, 4)))
 static void say(char *err, size_t len, const char *fmt, ...)

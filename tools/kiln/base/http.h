@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "http_url.h"
+#include "base/http_url.h"
 
 /*
  * kiln's own small HTTP/1.1 client: enough to PUT a run folder to a stock

@@ -6,7 +6,7 @@
  */
 #include <stdio.h>
 
-#include "timing.h"
+#include "base/timing.h"
 
 uint64_t timing_now_ns(void)
 {

@@ -13,8 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "subproc.h"
-#include "timing.h"
+#include "base/subproc.h"
+#include "base/timing.h"
 
 extern char **environ;
 

@@ -23,8 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "deadline.h"
-#include "timing.h"
+#include "base/deadline.h"
+#include "base/timing.h"
 
 struct shared {
 	pthread_mutex_t lock;

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonread_token.h"
+#include "base/jsonread_token.h"
 
 /* The length of the valid UTF-8 sequence at p (a lead byte >= 0x80), or 0. */
 static size_t utf8_seq(const unsigned char *p, const unsigned char *end)

@@ -22,9 +22,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "http.h"
-#include "timing.h"
-#include "version.h"
+#include "base/http.h"
+#include "base/timing.h"
+#include "base/version.h"
 
 /* The body of a file is sent through a buffer this big. */
 #define FILE_CHUNK (64 * 1024)

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "jsonread.h"
+#include "base/jsonread.h"
 
 /*
  * Private to the JSON reader: how a parsed document lies in memory.

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "jsonread_parse.h"
+#include "base/jsonread_parse.h"
 
 /*
  * Private to the JSON reader: its strings and numbers, read for the

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
+#include "base/json.h"
 
 void json_init(struct json *j)
 {

@@ -6,7 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "complain.h"
+#include "base/complain.h"
 
 static void line(FILE *f, const char *fmt, va_list ap)
 {

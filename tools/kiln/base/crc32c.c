@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "crc32c.h"
+#include "base/crc32c.h"
 
 #if defined(__x86_64__)
 #include <cpuid.h>

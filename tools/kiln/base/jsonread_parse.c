@@ -20,8 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonread_parse.h"
-#include "jsonread_token.h"
+#include "base/jsonread_parse.h"
+#include "base/jsonread_token.h"
 
 struct jsonread_parse_frame {
 	size_t first;		/* its first child on the scratch stack */

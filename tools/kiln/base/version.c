@@ -4,7 +4,7 @@
  * new version rebuilds this file alone (the Makefile rewrites its input
  * only when the version changes) and result.json never says a stale one.
  */
-#include "version.h"
+#include "base/version.h"
 
 #ifndef KILN_VERSION
 #error "the Makefile passes KILN_VERSION"

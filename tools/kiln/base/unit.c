@@ -14,8 +14,8 @@
 #include <endian.h>
 #include <string.h>
 
-#include "crc32c.h"
-#include "unit.h"
+#include "base/crc32c.h"
+#include "base/unit.h"
 
 static const unsigned char magic[8] = {'K', 'I', 'L', 'N', 'U', 'N', 'I', 'T'};
 

@@ -15,7 +15,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "sysfs.h"
+#include "base/sysfs.h"
 
 int sysfs_attr(const char *dir, const char *name, char *buf, size_t len)
 {

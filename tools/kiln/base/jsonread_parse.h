@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "jsonread_tree.h"
+#include "base/jsonread_tree.h"
 
 /*
  * Private to the JSON reader: the state of one parse, and what the string
