@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "../lib/tap.h"
-#include "options.h"
-#include "settings.h"
+#include "settings/options.h"
+#include "settings/settings.h"
 
 /* A command that takes every key kiln burn and kiln run take. */
 static const struct options_cmd any_cmd = {

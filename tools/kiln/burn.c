@@ -26,7 +26,7 @@
 #include "lab.h"
 #include "memplan.h"
 #include "ocptv.h"
-#include "options.h"
+#include "settings/options.h"
 #include "report_html.h"
 #include "signature.h"
 #include "sampler.h"

@@ -18,7 +18,7 @@
 #include "folder.h"
 #include "base/kiln.h"
 #include "lab.h"
-#include "options.h"
+#include "settings/options.h"
 #include "result.h"
 
 static const struct options_cmd burn_cmd = {

@@ -19,7 +19,7 @@
 #include "folder.h"
 #include "base/jsonread.h"
 #include "base/kiln.h"
-#include "options.h"
+#include "settings/options.h"
 #include "report_html.h"
 #include "restore.h"
 #include "result.h"

@@ -22,7 +22,7 @@
 #include "folder.h"
 #include "base/json.h"
 #include "base/kiln.h"
-#include "options.h"
+#include "settings/options.h"
 
 static const struct options_cmd fleet_cmd = {
 	"fleet", "[--out DIR] ROOT...",

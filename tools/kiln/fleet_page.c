@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "fleet.h"
-#include "settings.h"
+#include "settings/settings.h"
 #include "base/timing.h"
 
 #define BINS 48

@@ -4,7 +4,7 @@
 
 #include "record.h"
 #include "safety.h"
-#include "settings.h"
+#include "settings/settings.h"
 
 /*
  * The gate every burn passes before any I/O: each disk of the record is

@@ -13,8 +13,8 @@
 #include "inventory.h"
 #include "base/json.h"
 #include "base/kiln.h"
-#include "options.h"
-#include "settings.h"
+#include "settings/options.h"
+#include "settings/settings.h"
 #include "base/timing.h"
 
 static void size_text(uint64_t bytes, char *buf, size_t len)

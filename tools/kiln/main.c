@@ -13,7 +13,7 @@
 #include "fleet.h"
 #include "inventory.h"
 #include "base/kiln.h"
-#include "options.h"
+#include "settings/options.h"
 #include "probe.h"
 #include "run.h"
 #include "base/version.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "notes.h"
-#include "settings.h"
+#include "settings/settings.h"
 
 /* Names listed in a line said for many disks; the rest are counted. */
 #define NOTES_NAMES 6

@@ -6,7 +6,7 @@
 
 #include "discover.h"
 #include "engine.h"
-#include "settings.h"
+#include "settings/settings.h"
 #include "target.h"
 
 /*

@@ -19,7 +19,7 @@
 #include "identity.h"
 #include "base/json.h"
 #include "base/kiln.h"
-#include "options.h"
+#include "settings/options.h"
 #include "probe.h"
 #include "safety.h"
 #include "target.h"

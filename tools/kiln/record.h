@@ -16,7 +16,7 @@
 #include "peers.h"
 #include "plan.h"
 #include "reread.h"
-#include "settings.h"
+#include "settings/settings.h"
 #include "vitals.h"
 #include "solo.h"
 #include "target.h"

@@ -30,11 +30,11 @@
 #include "folder.h"
 #include "base/kiln.h"
 #include "lab.h"
-#include "options.h"
+#include "settings/options.h"
 #include "plan.h"
 #include "result.h"
 #include "run.h"
-#include "settings.h"
+#include "settings/settings.h"
 #include "base/sysfs.h"
 #include "base/timing.h"
 

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "smarttest.h"
-#include "settings.h"
+#include "settings/settings.h"
 #include "base/subproc.h"
 #include "base/timing.h"
 

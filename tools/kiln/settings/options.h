@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "settings.h"
+#include "settings/settings.h"
 
 /*
  * Where settings come from, read one way for every command: kiln's own

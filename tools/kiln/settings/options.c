@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 
 #include "base/kiln.h"
-#include "options.h"
+#include "settings/options.h"
 
 /* kiln.cfg is a few lines on a stick; anything this big is not one. */
 #define CFG_MAX (1 << 20)

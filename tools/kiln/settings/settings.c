@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "base/http.h"
-#include "settings.h"
+#include "settings/settings.h"
 
 enum type { T_ENUM, T_SIZE, T_UINT, T_DURATION, T_FLAG, T_STRING, T_RUNID,
 	    T_SPAN, T_MAXW, T_CONSENT, T_PATHS };
