@@ -13,7 +13,7 @@
 
 #include "../lib/tap.h"
 #include "folder.h"
-#include "machine.h"
+#include "discover/machine.h"
 #include "run.h"
 
 static void id_of(const char *serial, struct machine_system *s)

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "../lib/tap.h"
-#include "inventory.h"
+#include "discover/inventory.h"
 #include "ocptv.h"
 #include "record.h"
 

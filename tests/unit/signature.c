@@ -10,7 +10,7 @@
 
 #include "../lib/tap.h"
 #include "base/crc32c.h"
-#include "signature.h"
+#include "discover/signature.h"
 #include "base/unit.h"
 
 #define MiB (1u << 20)

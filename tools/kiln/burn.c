@@ -28,7 +28,7 @@
 #include "ocptv.h"
 #include "settings/options.h"
 #include "report_html.h"
-#include "signature.h"
+#include "discover/signature.h"
 #include "sampler.h"
 #include "result.h"
 #include "folder.h"

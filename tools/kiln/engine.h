@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "latency.h"
-#include "target.h"
+#include "discover/target.h"
 #include "base/unit.h"
 
 /*

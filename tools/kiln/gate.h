@@ -3,7 +3,7 @@
 #define KILN_GATE_H
 
 #include "record.h"
-#include "safety.h"
+#include "discover/safety.h"
 #include "settings/settings.h"
 
 /*

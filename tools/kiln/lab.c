@@ -17,7 +17,7 @@
 #include "base/complain.h"
 #include "base/http.h"
 #include "lab.h"
-#include "machine.h"
+#include "discover/machine.h"
 #include "metrics.h"
 #include "base/timing.h"
 #include "upload.h"

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "discover.h"
+#include "discover/discover.h"
 #include "links.h"
 #include "record.h"
 #include "base/timing.h"

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "engine.h"
-#include "pci.h"
+#include "discover/pci.h"
 
 /*
  * The limits above the disks: each disk's own link (SATA, SAS, or an NVMe

@@ -11,7 +11,7 @@
 #include "burncmd.h"
 #include "finish.h"
 #include "fleet.h"
-#include "inventory.h"
+#include "discover/inventory.h"
 #include "base/kiln.h"
 #include "settings/options.h"
 #include "probe.h"

@@ -4,10 +4,10 @@
 
 #include <stddef.h>
 
-#include "discover.h"
+#include "discover/discover.h"
 #include "engine.h"
 #include "settings/settings.h"
-#include "target.h"
+#include "discover/target.h"
 
 /*
  * The plan: what kiln may do to each target, and over which region. The

@@ -16,13 +16,13 @@
 #include <unistd.h>
 
 #include "base/deadline.h"
-#include "identity.h"
+#include "discover/identity.h"
 #include "base/json.h"
 #include "base/kiln.h"
 #include "settings/options.h"
 #include "probe.h"
-#include "safety.h"
-#include "target.h"
+#include "discover/safety.h"
+#include "discover/target.h"
 #include "base/unit.h"
 #include "base/timing.h"
 

@@ -9,7 +9,7 @@
 #include "health.h"
 #include "judge.h"
 #include "links.h"
-#include "machine.h"
+#include "discover/machine.h"
 #include "memplan.h"
 #include "monitor.h"
 #include "iperf.h"
@@ -19,7 +19,7 @@
 #include "settings/settings.h"
 #include "vitals.h"
 #include "solo.h"
-#include "target.h"
+#include "discover/target.h"
 
 /*
  * The one record of a run: made once by the command (kiln burn, kiln run),

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "machine.h"
+#include "discover/machine.h"
 
 /*
  * kiln run [--results ROOT] [--protect DEV]... [--config FILE]

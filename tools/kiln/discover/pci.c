@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pci.h"
-#include "pciids.h"
+#include "discover/pci.h"
+#include "discover/pciids.h"
 #include "base/sysfs.h"
 
 /* 0000:00:1f.2, or 10000:e1:00.0 inside a VMD domain. */

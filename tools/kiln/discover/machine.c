@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "base/crc32c.h"
-#include "machine.h"
+#include "discover/machine.h"
 #include "base/sysfs.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "signature.h"
+#include "discover/signature.h"
 
 /*
  * The safety class of a disk or file (DESIGN.md "Safety classes"): what it

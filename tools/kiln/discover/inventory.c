@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "inventory.h"
+#include "discover/inventory.h"
 #include "base/json.h"
 #include "base/kiln.h"
 #include "settings/options.h"

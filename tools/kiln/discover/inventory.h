@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "discover.h"
+#include "discover/discover.h"
 
 /* The schema of inventory.json; bump on any change a reader would notice. */
 #define INVENTORY_SCHEMA 1

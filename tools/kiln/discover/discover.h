@@ -6,10 +6,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "identity.h"
-#include "machine.h"
-#include "pci.h"
-#include "safety.h"
+#include "discover/identity.h"
+#include "discover/machine.h"
+#include "discover/pci.h"
+#include "discover/safety.h"
 
 /*
  * Discovery: the machine, its storage controllers and every whole disk

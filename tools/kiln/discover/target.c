@@ -23,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "target.h"
+#include "discover/target.h"
 
 /* Whether path would be made in /dev (or below): a mistyped device. */
 static int under_dev(const char *path)

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "identity.h"
+#include "discover/identity.h"
 #include "base/json.h"
 #include "base/sysfs.h"
 

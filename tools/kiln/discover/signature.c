@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "signature.h"
+#include "discover/signature.h"
 
 struct view {
 	const unsigned char *head, *tail;

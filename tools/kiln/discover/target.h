@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "identity.h"
-#include "safety.h"
+#include "discover/identity.h"
+#include "discover/safety.h"
 #include "base/unit.h"
 
 enum target_kind { TARGET_BLOCK, TARGET_FILE };

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pciids.h"
+#include "discover/pciids.h"
 
 static void copy_name(char *out, size_t len, const char *name)
 {

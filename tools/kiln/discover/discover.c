@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "base/deadline.h"
-#include "discover.h"
+#include "discover/discover.h"
 #include "base/sysfs.h"
 #include "base/unit.h"
 #include "base/timing.h"

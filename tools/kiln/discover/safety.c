@@ -31,7 +31,7 @@
 
 #include "base/deadline.h"
 #include "base/json.h"
-#include "safety.h"
+#include "discover/safety.h"
 #include "base/sysfs.h"
 #include "base/unit.h"
 
