@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "../lib/tap.h"
-#include "engine_private.h"
+#include "engine/engine_private.h"
 #include "fleet.h"
 #include "folder.h"
 #include "base/jsonread.h"

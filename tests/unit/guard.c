@@ -12,7 +12,7 @@
 
 #include "../lib/tap.h"
 #include "base/crc32c.h"
-#include "guard.h"
+#include "engine/guard.h"
 
 #define IDENT 0xabcdef0123456789ull
 #define OLD_RUN 0x1111222233334444ull

@@ -11,7 +11,7 @@
 
 #include "../lib/tap.h"
 #include "base/json.h"
-#include "latency.h"
+#include "engine/latency.h"
 
 #define US 1000ull
 #define MS 1000000ull

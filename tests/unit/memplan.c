@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "../lib/tap.h"
-#include "memplan.h"
+#include "engine/memplan.h"
 #include "base/unit.h"
 
 #define KiB 1024ull

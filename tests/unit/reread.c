@@ -20,7 +20,7 @@
 #include "../lib/reasons.h"
 #include "base/json.h"
 #include "record.h"
-#include "tally.h"
+#include "engine/tally.h"
 
 #define MiB 1048576ull
 #define MS 1000000ull

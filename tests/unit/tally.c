@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "../lib/tap.h"
-#include "engine.h"
-#include "tally.h"
+#include "engine/engine.h"
+#include "engine/tally.h"
 #include "base/timing.h"
 
 #define MiB 1048576ull

@@ -24,7 +24,7 @@
 #include "base/complain.h"
 #include "base/kiln.h"
 #include "lab.h"
-#include "memplan.h"
+#include "engine/memplan.h"
 #include "ocptv.h"
 #include "settings/options.h"
 #include "report_html.h"

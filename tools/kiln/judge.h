@@ -2,7 +2,7 @@
 #ifndef KILN_JUDGE_H
 #define KILN_JUDGE_H
 
-#include "engine.h"
+#include "engine/engine.h"
 #include "health.h"
 #include "monitor.h"
 

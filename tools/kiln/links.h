@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 #include "discover/pci.h"
 
 /*

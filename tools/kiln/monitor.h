@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 
 /*
  * A target's throughput over the whole run in at most MONITOR_POINTS

@@ -2,7 +2,7 @@
 #ifndef KILN_PEERS_H
 #define KILN_PEERS_H
 
-#include "engine.h"
+#include "engine/engine.h"
 
 /*
  * A disk judged against its peers: disks of the same model, firmware and

@@ -5,7 +5,7 @@
 #include <stddef.h>
 
 #include "discover/discover.h"
-#include "engine.h"
+#include "engine/engine.h"
 #include "settings/settings.h"
 #include "discover/target.h"
 

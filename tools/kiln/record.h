@@ -5,12 +5,12 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 #include "health.h"
 #include "judge.h"
 #include "links.h"
 #include "discover/machine.h"
-#include "memplan.h"
+#include "engine/memplan.h"
 #include "monitor.h"
 #include "iperf.h"
 #include "peers.h"

@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "engine.h"
-#include "latency.h"
+#include "engine/engine.h"
+#include "engine/latency.h"
 
 /*
  * The confirming re-read: a request's time under load (qd 8, 1 MiB, 60

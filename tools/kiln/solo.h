@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 
 /*
  * The solo phase (setting solo): before the concurrent burn, each disk is

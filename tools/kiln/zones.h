@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 #include "judge.h"
 
 /*

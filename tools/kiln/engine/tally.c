@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tally.h"
+#include "engine/tally.h"
 #include "base/timing.h"
 
 void tally_init(struct tally *t, struct engine_target *et)

@@ -10,7 +10,7 @@
  * zone of the region, every request's time in its phase's histogram, and
  * the slowest requests.
  */
-#include "engine_private.h"
+#include "engine/engine_private.h"
 
 /* A request as the tally knows it, kept in its slot. */
 struct tally_req {

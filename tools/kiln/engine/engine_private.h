@@ -11,7 +11,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 #include "base/timing.h"
 
 /* A failed write's stretch of the region: its units are not checked. */

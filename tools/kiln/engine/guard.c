@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "guard.h"
+#include "engine/guard.h"
 
 #define PIECE 512
 #define PIECES (UNIT_SIZE / PIECE)

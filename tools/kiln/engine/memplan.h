@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 
 /*
  * Memory planned before any write: what the workers will pin (their

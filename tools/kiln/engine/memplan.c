@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "memplan.h"
+#include "engine/memplan.h"
 #include "base/sysfs.h"
 #include "base/unit.h"
 

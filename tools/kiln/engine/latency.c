@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "base/json.h"
-#include "latency.h"
+#include "engine/latency.h"
 
 #define R10(s) 100 * (s), 125 * (s), 160 * (s), 200 * (s), 250 * (s), \
 	315 * (s), 400 * (s), 500 * (s), 630 * (s), 800 * (s)

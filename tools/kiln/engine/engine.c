@@ -20,10 +20,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "engine.h"
-#include "engine_private.h"
+#include "engine/engine.h"
+#include "engine/engine_private.h"
 #include "base/timing.h"
-#include "worker.h"
+#include "engine/worker.h"
 
 static const char *const phase_names[PHASES] = {
 	"start", "write", "flush", "verify", "read", "end", "guard"

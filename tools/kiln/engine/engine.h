@@ -6,7 +6,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "latency.h"
+#include "engine/latency.h"
 #include "discover/target.h"
 #include "base/unit.h"
 

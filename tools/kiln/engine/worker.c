@@ -14,11 +14,11 @@
 #include <unistd.h>
 
 #include "base/deadline.h"
-#include "engine_private.h"
-#include "guard.h"
-#include "memplan.h"
-#include "tally.h"
-#include "worker.h"
+#include "engine/engine_private.h"
+#include "engine/guard.h"
+#include "engine/memplan.h"
+#include "engine/tally.h"
+#include "engine/worker.h"
 
 /* How long a worker sleeps in the ring before it looks at the clock. */
 #define TICK_NS 250000000ull
