@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "../lib/tap.h"
-#include "plan.h"
+#include "plan/plan.h"
 
 static struct pci_controller ctrls[2];
 static struct discover_disk disks[5];

@@ -14,7 +14,7 @@
 #include "monitor.h"
 #include "iperf.h"
 #include "peers.h"
-#include "plan.h"
+#include "plan/plan.h"
 #include "reread.h"
 #include "settings/settings.h"
 #include "vitals.h"

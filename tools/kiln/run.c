@@ -31,7 +31,7 @@
 #include "base/kiln.h"
 #include "lab.h"
 #include "settings/options.h"
-#include "plan.h"
+#include "plan/plan.h"
 #include "result.h"
 #include "run.h"
 #include "settings/settings.h"

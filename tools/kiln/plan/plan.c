@@ -15,7 +15,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "plan.h"
+#include "plan/plan.h"
 
 const char *plan_action_name(int action)
 {
