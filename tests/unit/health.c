@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "../lib/tap.h"
-#include "health.h"
+#include "sense/health.h"
 #include "judge.h"
 
 static char *slurp(const char *path)

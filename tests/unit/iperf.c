@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "../lib/tap.h"
-#include "iperf.h"
+#include "sense/iperf.h"
 
 #define FIXTURES "tests/fixtures/iperf3/"
 

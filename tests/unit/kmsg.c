@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "../lib/tap.h"
-#include "kmsgwatch.h"
+#include "sense/kmsgwatch.h"
 
 static char *slurp(const char *name, size_t *len)
 {

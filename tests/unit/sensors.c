@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "../lib/tap.h"
-#include "sensors.h"
+#include "sense/sensors.h"
 
 static char tmp[] = "/tmp/kiln-sensors-XXXXXX";
 

@@ -15,7 +15,7 @@
 
 #include "../lib/tap.h"
 #include "judge.h"
-#include "smartjson.h"
+#include "sense/smartjson.h"
 
 static char *slurp(const char *name, size_t *len)
 {

@@ -21,7 +21,7 @@
 
 #include "../lib/tap.h"
 #include "../lib/reasons.h"
-#include "raidscan.h"
+#include "sense/raidscan.h"
 #include "record.h"
 #include "smarttest.h"
 #include "vitals.h"

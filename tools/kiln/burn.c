@@ -20,7 +20,7 @@
 #include "burn.h"
 #include "base/crc32c.h"
 #include "base/deadline.h"
-#include "health.h"
+#include "sense/health.h"
 #include "base/complain.h"
 #include "base/kiln.h"
 #include "lab.h"

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "judge.h"
-#include "smartjson.h"
+#include "sense/smartjson.h"
 #include "base/timing.h"
 
 /* A second below this share of its phase's average is a dip. */

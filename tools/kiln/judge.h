@@ -3,7 +3,7 @@
 #define KILN_JUDGE_H
 
 #include "engine/engine.h"
-#include "health.h"
+#include "sense/health.h"
 #include "monitor.h"
 
 enum judge_verdict { JUDGE_PASS, JUDGE_WARN, JUDGE_FAIL };

@@ -6,13 +6,13 @@
 #include <time.h>
 
 #include "engine/engine.h"
-#include "health.h"
+#include "sense/health.h"
 #include "judge.h"
 #include "links.h"
 #include "discover/machine.h"
 #include "engine/memplan.h"
 #include "monitor.h"
-#include "iperf.h"
+#include "sense/iperf.h"
 #include "peers.h"
 #include "plan/plan.h"
 #include "reread.h"

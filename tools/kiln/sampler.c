@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "raidscan.h"
+#include "sense/raidscan.h"
 #include "sampler.h"
 #include "smarttest.h"
 #include "base/subproc.h"

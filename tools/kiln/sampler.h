@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "kmsgwatch.h"
+#include "sense/kmsgwatch.h"
 #include "record.h"
 
 /*

@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "vitals.h"
-#include "smartjson.h"
+#include "sense/smartjson.h"
 
 /*
  * A drive's own self-test after the burn (selftest=short|long): SMART's

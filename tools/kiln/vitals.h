@@ -6,10 +6,10 @@
 #include <stdint.h>
 
 #include "judge.h"
-#include "kmsg.h"
-#include "kmsgwatch.h"
-#include "sensors.h"
-#include "smartjson.h"
+#include "sense/kmsg.h"
+#include "sense/kmsgwatch.h"
+#include "sense/sensors.h"
+#include "sense/smartjson.h"
 
 /*
  * The machine's own signals as a run saw them (DESIGN.md "Judging"): for

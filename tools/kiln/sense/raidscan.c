@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "raidscan.h"
-#include "sensors.h"
-#include "smartjson.h"
+#include "sense/raidscan.h"
+#include "sense/sensors.h"
+#include "sense/smartjson.h"
 #include "base/subproc.h"
 
 /* smartctl's device types that reach through a RAID controller. */

@@ -16,8 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "kmsgwatch.h"
-#include "sensors.h"
+#include "sense/kmsgwatch.h"
+#include "sense/sensors.h"
 #include "base/sysfs.h"
 
 void kmsgwatch_disk_init(struct kmsgwatch_disk *d)

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "health.h"
+#include "sense/health.h"
 #include "base/subproc.h"
 
 /* "1,234" -> 1234; -1 when no number starts there. */

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kmsg.h"
+#include "sense/kmsg.h"
 
 static const char *const kind_names[KMSG_KINDS] = {
 	[KMSG_NONE] = "none",

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "health.h"
+#include "sense/health.h"
 
 /*
  * A disk's SMART as smartctl's JSON tells it (smartctl -j -a, or -x;

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sensors.h"
+#include "sense/sensors.h"
 #include "base/sysfs.h"
 
 /* Grows an array by one zeroed element; NULL when out of memory. */

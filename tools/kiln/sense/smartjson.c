@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "base/jsonread.h"
-#include "smartjson.h"
+#include "sense/smartjson.h"
 
 typedef const struct jsonread_node node;
 

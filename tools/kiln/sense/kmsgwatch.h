@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "kmsg.h"
+#include "sense/kmsg.h"
 
 /*
  * The kernel's log watched during a burn: /dev/kmsg read from the start

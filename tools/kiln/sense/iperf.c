@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "iperf.h"
+#include "sense/iperf.h"
 #include "base/subproc.h"
 
 /* The number after "key": within the object that follows section. */
