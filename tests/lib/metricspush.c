@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "metrics.h"
-#include "record.h"
+#include "judge/record.h"
 #include "base/timing.h"
 
 static void usage(void)

@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "judge.h"
+#include "judge/judge.h"
 
 /* 1 when a reason of j holds text; else 0, and the reasons as comments. */
 static int tap_has_reason(const struct judge *j, const char *text)

@@ -29,7 +29,7 @@
 #include "folder.h"
 #include "base/jsonread.h"
 #include "base/jsonread_tree.h"
-#include "record.h"
+#include "judge/record.h"
 #include "restore.h"
 #include "result.h"
 

@@ -13,7 +13,7 @@
 
 #include "../lib/tap.h"
 #include "sense/health.h"
-#include "judge.h"
+#include "judge/judge.h"
 
 static char *slurp(const char *path)
 {

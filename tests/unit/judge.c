@@ -18,7 +18,7 @@
 
 #include "../lib/tap.h"
 #include "../lib/reasons.h"
-#include "judge.h"
+#include "judge/judge.h"
 
 #define MB 1000000ull
 #define SEC 1000000000ull

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "../lib/tap.h"
-#include "record.h"
+#include "judge/record.h"
 #include "base/timing.h"
 
 static struct settings s;

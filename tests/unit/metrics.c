@@ -17,7 +17,7 @@
 #include "../lib/tap.h"
 #include "base/http_url.h"
 #include "metrics.h"
-#include "record.h"
+#include "judge/record.h"
 
 static const char *const disk_families[] = {
 	"kiln_disk_phase", "kiln_disk_pass", "kiln_disk_state",

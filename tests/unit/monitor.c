@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "../lib/tap.h"
-#include "monitor.h"
+#include "judge/monitor.h"
 
 #define MB 1000000ull
 #define MS 1000000ull

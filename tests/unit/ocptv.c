@@ -17,7 +17,7 @@
 #include "../lib/tap.h"
 #include "discover/inventory.h"
 #include "ocptv.h"
-#include "record.h"
+#include "judge/record.h"
 
 #define MB 1000000ull
 #define SECONDS 30

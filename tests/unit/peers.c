@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "../lib/tap.h"
-#include "record.h"
+#include "judge/record.h"
 #include "restore.h"
 #include "result.h"
 

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "../lib/tap.h"
-#include "record.h"
+#include "judge/record.h"
 #include "report_html.h"
 
 static struct settings s;

@@ -19,7 +19,7 @@
 #include "../lib/tap.h"
 #include "../lib/reasons.h"
 #include "base/json.h"
-#include "record.h"
+#include "judge/record.h"
 #include "engine/tally.h"
 
 #define MiB 1048576ull

@@ -21,7 +21,7 @@
 #include "../lib/tap.h"
 #include "folder.h"
 #include "base/jsonread.h"
-#include "record.h"
+#include "judge/record.h"
 #include "restore.h"
 #include "result.h"
 

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "../lib/tap.h"
-#include "judge.h"
+#include "judge/judge.h"
 #include "sense/smartjson.h"
 
 static char *slurp(const char *name, size_t *len)

@@ -22,9 +22,9 @@
 #include "../lib/tap.h"
 #include "../lib/reasons.h"
 #include "sense/raidscan.h"
-#include "record.h"
-#include "smarttest.h"
-#include "vitals.h"
+#include "judge/record.h"
+#include "judge/smarttest.h"
+#include "judge/vitals.h"
 #include "vitals_out.h"
 
 static char tmp[] = "/tmp/kiln-signals-XXXXXX";

@@ -17,7 +17,7 @@
 #include "../lib/tap.h"
 #include "../lib/reasons.h"
 #include "base/json.h"
-#include "zones.h"
+#include "judge/zones.h"
 
 #define N ENGINE_ZONES
 

@@ -29,7 +29,7 @@
 #include "settings/options.h"
 #include "report_html.h"
 #include "discover/signature.h"
-#include "sampler.h"
+#include "judge/sampler.h"
 #include "result.h"
 #include "folder.h"
 #include "gate.h"

@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "record.h"
+#include "judge/record.h"
 
 /*
  * The walk of a burn (burn_run): every disk of the record is opened and

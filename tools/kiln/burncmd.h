@@ -2,7 +2,7 @@
 #ifndef KILN_BURNCMD_H
 #define KILN_BURNCMD_H
 
-#include "record.h"
+#include "judge/record.h"
 
 struct result_record;
 

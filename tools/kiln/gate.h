@@ -2,7 +2,7 @@
 #ifndef KILN_GATE_H
 #define KILN_GATE_H
 
-#include "record.h"
+#include "judge/record.h"
 #include "discover/safety.h"
 #include "settings/settings.h"
 

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "record.h"
+#include "judge/record.h"
 
 /*
  * A run handed to a lab's servers as it goes (settings upload= and

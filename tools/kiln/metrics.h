@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "record.h"
+#include "judge/record.h"
 
 /*
  * Live metrics to a Prometheus Pushgateway (the setting metrics=), so a

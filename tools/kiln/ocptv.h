@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "record.h"
+#include "judge/record.h"
 
 /*
  * ocptv.jsonl: the run in the OCP Test & Validation output format (JSON

@@ -3,7 +3,7 @@
 #define KILN_OCPTV_STEP_H
 
 #include "ocptv_out.h"
-#include "record.h"
+#include "judge/record.h"
 
 /*
  * The test steps of ocptv.jsonl, for ocptv.c: t0 is when the run started,

@@ -6,7 +6,7 @@
 
 #include "base/json.h"
 #include "base/jsonread.h"
-#include "record.h"
+#include "judge/record.h"
 
 /*
  * Peers, links and the solo phase told: in result.json (each target's

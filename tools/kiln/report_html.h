@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "record.h"
+#include "judge/record.h"
 
 /* report.html of a finished run, self-contained; NULL on no memory. */
 char *report_html(const struct record *r, size_t *len);

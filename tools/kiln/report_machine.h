@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "record.h"
+#include "judge/record.h"
 
 /*
  * report.html's view of the machine around the disks: the inventory tree

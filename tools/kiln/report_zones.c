@@ -10,7 +10,7 @@
  */
 #include "report_html.h"
 #include "report_zones.h"
-#include "zones.h"
+#include "judge/zones.h"
 
 /* One plot: width, height, and the room above for its scale. */
 #define PW 160

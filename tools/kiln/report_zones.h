@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "record.h"
+#include "judge/record.h"
 
 /*
  * report.html's small multiples: every disk's throughput against position

@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 #include "base/jsonread.h"
-#include "record.h"
+#include "judge/record.h"
 
 /* A run's record read back, and what it points to. */
 struct restored {

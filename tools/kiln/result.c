@@ -23,7 +23,7 @@
 #include "summary.h"
 #include "base/timing.h"
 #include "base/version.h"
-#include "zones.h"
+#include "judge/zones.h"
 
 
 static void hex64(char *buf, size_t len, uint64_t v)

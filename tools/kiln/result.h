@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 #include "base/jsonread.h"
-#include "record.h"
+#include "judge/record.h"
 
 /*
  * The schema of result.json. A renamed or removed field raises it (an added

@@ -15,7 +15,7 @@
 #include "summary.h"
 #include "base/timing.h"
 #include "base/version.h"
-#include "zones.h"
+#include "judge/zones.h"
 
 int summary_min_max(const struct record_disk *d, int phase, double *min,
 		    double *max)

@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "record.h"
+#include "judge/record.h"
 
 /* The per-disk table; final adds the verdict column. */
 void summary_table(const struct record *r, FILE *f, int final);

@@ -4,7 +4,7 @@
 
 #include "base/json.h"
 #include "base/jsonread.h"
-#include "record.h"
+#include "judge/record.h"
 
 /*
  * The machine's own signals told (vitals.h): in result.json, a target's

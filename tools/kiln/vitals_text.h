@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "record.h"
+#include "judge/record.h"
 
 /* summary.txt: the machine's verdict and what was sampled. */
 void vitals_text_run(const struct record *r, FILE *f);

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "judge.h"
+#include "judge/judge.h"
 #include "sense/smartjson.h"
 #include "base/timing.h"
 

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "base/kiln.h"
-#include "record.h"
-#include "zones.h"
+#include "judge/record.h"
+#include "judge/zones.h"
 
 void record_init(struct record *r, const char *command, int argc,
 		 char **argv, struct settings *s)

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "smarttest.h"
+#include "judge/smarttest.h"
 #include "settings/settings.h"
 #include "base/subproc.h"
 #include "base/timing.h"

@@ -15,9 +15,9 @@
 
 #include "base/deadline.h"
 #include "base/json.h"
-#include "record.h"
-#include "peers.h"
-#include "reread.h"
+#include "judge/record.h"
+#include "judge/peers.h"
+#include "judge/reread.h"
 #include "base/timing.h"
 
 #define MS 1000000ull

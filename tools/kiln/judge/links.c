@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "discover/discover.h"
-#include "links.h"
-#include "record.h"
+#include "judge/links.h"
+#include "judge/record.h"
 #include "base/timing.h"
 
 /* An aggregate at this share of the PCIe link or more: the link is full. */

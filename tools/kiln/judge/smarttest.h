@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "vitals.h"
+#include "judge/vitals.h"
 #include "sense/smartjson.h"
 
 /*

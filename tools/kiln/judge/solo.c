@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "record.h"
-#include "solo.h"
+#include "judge/record.h"
+#include "judge/solo.h"
 #include "base/timing.h"
 
 /*

@@ -5,7 +5,7 @@
 #include <limits.h>
 #include <stdint.h>
 
-#include "judge.h"
+#include "judge/judge.h"
 #include "sense/kmsg.h"
 #include "sense/kmsgwatch.h"
 #include "sense/sensors.h"

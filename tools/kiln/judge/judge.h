@@ -4,7 +4,7 @@
 
 #include "engine/engine.h"
 #include "sense/health.h"
-#include "monitor.h"
+#include "judge/monitor.h"
 
 enum judge_verdict { JUDGE_PASS, JUDGE_WARN, JUDGE_FAIL };
 

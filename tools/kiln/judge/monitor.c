@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "monitor.h"
+#include "judge/monitor.h"
 #include "base/timing.h"
 
 int monitor_init(struct monitor *m, const char *const *names, int n,

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "base/json.h"
-#include "zones.h"
+#include "judge/zones.h"
 
 /* Fewer zones measured than this have no shape. */
 #define MIN_MEASURED 10

@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "sense/kmsgwatch.h"
-#include "record.h"
+#include "judge/record.h"
 
 /*
  * The machine's own signals sampled during a burn, at its start, every

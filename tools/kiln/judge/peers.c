@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "peers.h"
-#include "record.h"
+#include "judge/peers.h"
+#include "judge/record.h"
 #include "base/timing.h"
-#include "zones.h"
+#include "judge/zones.h"
 
 /* A disk read alone for less than this has no rate alone to compare. */
 #define PEERS_MIN_SOLO_S 0.5

@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #include "engine/engine.h"
-#include "judge.h"
+#include "judge/judge.h"
 
 /*
  * Throughput where it happens: the shape of a phase's 100 zone rates, as

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record.h"
-#include "vitals.h"
+#include "judge/record.h"
+#include "judge/vitals.h"
 
 /* Without a limit of its own, a drive WARNs at these (degrees C). */
 #define VITALS_HDD_LIMIT 60

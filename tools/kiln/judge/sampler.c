@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include "sense/raidscan.h"
-#include "sampler.h"
-#include "smarttest.h"
+#include "judge/sampler.h"
+#include "judge/smarttest.h"
 #include "base/subproc.h"
 #include "base/timing.h"
 

@@ -13,8 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "record.h"
-#include "vitals.h"
+#include "judge/record.h"
+#include "judge/vitals.h"
 
 /* The judging: of a drive (a tested disk, or one a RAID card hides). */
 static void judge_temp(const struct vitals_disk *d, struct judge *j)
