@@ -26,12 +26,12 @@
 #include "../lib/tap.h"
 #include "engine/engine_private.h"
 #include "fleet.h"
-#include "folder.h"
+#include "results/folder.h"
 #include "base/jsonread.h"
 #include "base/jsonread_tree.h"
 #include "judge/record.h"
-#include "restore.h"
-#include "result.h"
+#include "results/restore.h"
+#include "results/result.h"
 
 #define MSEC 1000000ull
 

@@ -17,7 +17,7 @@
 
 #include "../lib/tap.h"
 #include "base/json.h"
-#include "folder.h"
+#include "results/folder.h"
 
 static char dir[64], a[128], b[128];
 

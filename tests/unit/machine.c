@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "../lib/tap.h"
-#include "folder.h"
+#include "results/folder.h"
 #include "discover/machine.h"
 #include "run.h"
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "../lib/tap.h"
-#include "notes.h"
+#include "results/notes.h"
 
 /* notes_print() of n notes, as one string (the caller frees it). */
 static char *printed(char **notes, int n)

@@ -16,7 +16,7 @@
 
 #include "../lib/tap.h"
 #include "discover/inventory.h"
-#include "ocptv.h"
+#include "results/ocptv.h"
 #include "judge/record.h"
 
 #define MB 1000000ull

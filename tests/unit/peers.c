@@ -18,8 +18,8 @@
 
 #include "../lib/tap.h"
 #include "judge/record.h"
-#include "restore.h"
-#include "result.h"
+#include "results/restore.h"
+#include "results/result.h"
 
 #define MB 1000000ull
 #define SEC 1000000000ull

@@ -15,7 +15,7 @@
 
 #include "../lib/tap.h"
 #include "judge/record.h"
-#include "report_html.h"
+#include "results/report_html.h"
 
 static struct settings s;
 static struct record r;

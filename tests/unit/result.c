@@ -19,11 +19,11 @@
 #include <unistd.h>
 
 #include "../lib/tap.h"
-#include "folder.h"
+#include "results/folder.h"
 #include "base/jsonread.h"
 #include "judge/record.h"
-#include "restore.h"
-#include "result.h"
+#include "results/restore.h"
+#include "results/result.h"
 
 #define MIB (1ull << 20)
 #define MSEC 1000000ull

@@ -25,7 +25,7 @@
 #include "judge/record.h"
 #include "judge/smarttest.h"
 #include "judge/vitals.h"
-#include "vitals_out.h"
+#include "results/vitals_out.h"
 
 static char tmp[] = "/tmp/kiln-signals-XXXXXX";
 

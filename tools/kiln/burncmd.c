@@ -15,11 +15,11 @@
 #include "burn.h"
 #include "burncmd.h"
 #include "base/complain.h"
-#include "folder.h"
+#include "results/folder.h"
 #include "base/kiln.h"
 #include "lab.h"
 #include "settings/options.h"
-#include "result.h"
+#include "results/result.h"
 
 static const struct options_cmd burn_cmd = {
 	"burn", "[OPTIONS] TARGET...",

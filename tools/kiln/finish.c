@@ -16,14 +16,14 @@
 #include <unistd.h>
 
 #include "finish.h"
-#include "folder.h"
+#include "results/folder.h"
 #include "base/jsonread.h"
 #include "base/kiln.h"
 #include "settings/options.h"
-#include "report_html.h"
-#include "restore.h"
-#include "result.h"
-#include "summary.h"
+#include "results/report_html.h"
+#include "results/restore.h"
+#include "results/result.h"
+#include "results/summary.h"
 #include "base/timing.h"
 
 static const struct options_cmd finish_cmd = {

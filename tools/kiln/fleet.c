@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "fleet.h"
-#include "folder.h"
+#include "results/folder.h"
 #include "base/json.h"
 #include "base/kiln.h"
 #include "settings/options.h"

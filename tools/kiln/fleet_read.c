@@ -17,9 +17,9 @@
 #include <time.h>
 
 #include "fleet.h"
-#include "folder.h"
+#include "results/folder.h"
 #include "base/jsonread.h"
-#include "result.h"
+#include "results/result.h"
 
 /* A reason for people: errors are short, paths are the row's own. */
 #define WHY 320

@@ -21,7 +21,7 @@
 #include "gate.h"
 #include "base/complain.h"
 #include "base/kiln.h"
-#include "result.h"
+#include "results/result.h"
 #include "base/timing.h"
 
 struct gate {

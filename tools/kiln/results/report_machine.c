@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "peers_out.h"
-#include "report_html.h"
-#include "report_machine.h"
+#include "results/peers_out.h"
+#include "results/report_html.h"
+#include "results/report_machine.h"
 
 /* One temperature plot: width, height, and the room above for its scale. */
 #define PW 160

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_html.h"
-#include "report_machine.h"
-#include "report_zones.h"
-#include "summary.h"
+#include "results/report_html.h"
+#include "results/report_machine.h"
+#include "results/report_zones.h"
+#include "results/summary.h"
 #include "base/timing.h"
 #include "base/version.h"
 

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "ocptv_out.h"
+#include "results/ocptv_out.h"
 
 const char *ocptv_out_stamp(double t, char *buf, size_t len)
 {

@@ -8,8 +8,8 @@
  * slowest and the confirming re-read's grid. Small enough that 60 disks
  * fit on one screen.
  */
-#include "report_html.h"
-#include "report_zones.h"
+#include "results/report_html.h"
+#include "results/report_zones.h"
 #include "judge/zones.h"
 
 /* One plot: width, height, and the room above for its scale. */

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "vitals_text.h"
+#include "results/vitals_text.h"
 
 static void extremes(const struct record *r, FILE *f)
 {

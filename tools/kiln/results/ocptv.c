@@ -39,9 +39,9 @@
 #include <time.h>
 
 #include "base/json.h"
-#include "ocptv.h"
-#include "ocptv_out.h"
-#include "ocptv_step.h"
+#include "results/ocptv.h"
+#include "results/ocptv_out.h"
+#include "results/ocptv_step.h"
 #include "base/timing.h"
 #include "base/version.h"
 

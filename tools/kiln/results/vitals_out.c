@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vitals_out.h"
+#include "results/vitals_out.h"
 
 static const char *const limit_keys[] = {
 	[VITALS_LIMIT_NONE] = "none",

@@ -9,10 +9,10 @@
 #include <sys/utsname.h>
 
 #include "base/crc32c.h"
-#include "notes.h"
-#include "peers_out.h"
-#include "vitals_text.h"
-#include "summary.h"
+#include "results/notes.h"
+#include "results/peers_out.h"
+#include "results/vitals_text.h"
+#include "results/summary.h"
 #include "base/timing.h"
 #include "base/version.h"
 #include "judge/zones.h"

@@ -52,9 +52,9 @@
 #include <string.h>
 
 #include "base/json.h"
-#include "ocptv.h"
-#include "ocptv_step.h"
-#include "summary.h"
+#include "results/ocptv.h"
+#include "results/ocptv_step.h"
+#include "results/summary.h"
 #include "base/timing.h"
 
 /*

@@ -13,10 +13,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "peers_out.h"
-#include "restore.h"
-#include "result.h"
-#include "vitals_out.h"
+#include "results/peers_out.h"
+#include "results/restore.h"
+#include "results/result.h"
+#include "results/vitals_out.h"
 #include "base/unit.h"
 #include "base/timing.h"
 

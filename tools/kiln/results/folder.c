@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "base/crc32c.h"
-#include "folder.h"
+#include "results/folder.h"
 #include "base/sysfs.h"
 #include "base/timing.h"
 

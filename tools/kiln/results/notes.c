@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "notes.h"
+#include "results/notes.h"
 #include "settings/settings.h"
 
 /* Names listed in a line said for many disks; the rest are counted. */

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "peers_out.h"
+#include "results/peers_out.h"
 
 static const char *const phase_keys[] = { "write", "verify", "read" };
 static const int phase_of[] = { PHASE_WRITE, PHASE_VERIFY, PHASE_READ };

@@ -2,7 +2,7 @@
 #ifndef KILN_OCPTV_STEP_H
 #define KILN_OCPTV_STEP_H
 
-#include "ocptv_out.h"
+#include "results/ocptv_out.h"
 #include "judge/record.h"
 
 /*
