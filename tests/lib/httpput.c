@@ -27,7 +27,7 @@
 
 #include "base/http.h"
 #include "base/timing.h"
-#include "upload.h"
+#include "lab/upload.h"
 
 static void usage(void)
 {

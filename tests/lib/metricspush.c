@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "metrics.h"
+#include "lab/metrics.h"
 #include "judge/record.h"
 #include "base/timing.h"
 

@@ -17,7 +17,7 @@
 
 #include "../lib/tap.h"
 #include "base/http.h"
-#include "upload.h"
+#include "lab/upload.h"
 
 static int good(const char *text, const char *host, const char *port,
 		const char *path, int ipv6)

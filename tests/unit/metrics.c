@@ -16,7 +16,7 @@
 
 #include "../lib/tap.h"
 #include "base/http_url.h"
-#include "metrics.h"
+#include "lab/metrics.h"
 #include "judge/record.h"
 
 static const char *const disk_families[] = {

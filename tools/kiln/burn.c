@@ -23,7 +23,7 @@
 #include "sense/health.h"
 #include "base/complain.h"
 #include "base/kiln.h"
-#include "lab.h"
+#include "lab/lab.h"
 #include "engine/memplan.h"
 #include "results/ocptv.h"
 #include "settings/options.h"

@@ -17,7 +17,7 @@
 #include "base/complain.h"
 #include "results/folder.h"
 #include "base/kiln.h"
-#include "lab.h"
+#include "lab/lab.h"
 #include "settings/options.h"
 #include "results/result.h"
 

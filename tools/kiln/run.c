@@ -29,7 +29,7 @@
 #include "finish.h"
 #include "results/folder.h"
 #include "base/kiln.h"
-#include "lab.h"
+#include "lab/lab.h"
 #include "settings/options.h"
 #include "plan/plan.h"
 #include "results/result.h"

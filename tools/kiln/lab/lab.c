@@ -16,11 +16,11 @@
 
 #include "base/complain.h"
 #include "base/http.h"
-#include "lab.h"
+#include "lab/lab.h"
 #include "discover/machine.h"
-#include "metrics.h"
+#include "lab/metrics.h"
 #include "base/timing.h"
-#include "upload.h"
+#include "lab/upload.h"
 
 /*
  * How long the end waits for the server: with a stick the results are

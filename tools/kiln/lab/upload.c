@@ -18,7 +18,7 @@
 #include <time.h>
 
 #include "base/timing.h"
-#include "upload.h"
+#include "lab/upload.h"
 
 #define LINES 32
 #define SAY_MAX 400

@@ -27,7 +27,7 @@
 
 #include "base/http.h"
 #include "base/json.h"
-#include "metrics.h"
+#include "lab/metrics.h"
 #include "base/timing.h"
 #include "base/version.h"
 
