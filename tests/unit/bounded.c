@@ -25,7 +25,7 @@
 
 #include "../lib/tap.h"
 #include "engine/engine_private.h"
-#include "fleet.h"
+#include "fleet/fleet.h"
 #include "results/folder.h"
 #include "base/jsonread.h"
 #include "base/jsonread_tree.h"

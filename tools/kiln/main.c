@@ -10,7 +10,7 @@
 #include "burn.h"
 #include "burncmd.h"
 #include "finish.h"
-#include "fleet.h"
+#include "fleet/fleet.h"
 #include "discover/inventory.h"
 #include "base/kiln.h"
 #include "settings/options.h"

@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fleet.h"
+#include "fleet/fleet.h"
 #include "results/folder.h"
 #include "base/json.h"
 #include "base/kiln.h"

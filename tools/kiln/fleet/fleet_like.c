@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fleet.h"
+#include "fleet/fleet.h"
 
 static int by_model(const void *a, const void *b)
 {

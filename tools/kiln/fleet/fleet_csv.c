@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fleet.h"
+#include "fleet/fleet.h"
 
 static const char header[] =
 	"machine,verdict,state,started,clock_trusted,duration_s,disks,"

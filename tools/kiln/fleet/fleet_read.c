@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "fleet.h"
+#include "fleet/fleet.h"
 #include "results/folder.h"
 #include "base/jsonread.h"
 #include "results/result.h"

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fleet.h"
+#include "fleet/fleet.h"
 #include "settings/settings.h"
 #include "base/timing.h"
 
