@@ -14,7 +14,7 @@
 #include "../lib/tap.h"
 #include "results/folder.h"
 #include "discover/machine.h"
-#include "run.h"
+#include "cmd/run.h"
 
 static void id_of(const char *serial, struct machine_system *s)
 {

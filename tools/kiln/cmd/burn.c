@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "burn.h"
+#include "cmd/burn.h"
 #include "base/crc32c.h"
 #include "base/deadline.h"
 #include "sense/health.h"
@@ -32,7 +32,7 @@
 #include "judge/sampler.h"
 #include "results/result.h"
 #include "results/folder.h"
-#include "gate.h"
+#include "cmd/gate.h"
 #include "results/notes.h"
 #include "results/summary.h"
 #include "base/timing.h"

@@ -7,15 +7,15 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "burn.h"
-#include "burncmd.h"
-#include "finish.h"
+#include "cmd/burn.h"
+#include "cmd/burncmd.h"
+#include "cmd/finish.h"
 #include "fleet/fleet.h"
 #include "discover/inventory.h"
 #include "base/kiln.h"
 #include "settings/options.h"
-#include "probe.h"
-#include "run.h"
+#include "cmd/probe.h"
+#include "cmd/run.h"
 #include "base/version.h"
 
 static int version_main(int argc, char **argv)

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "base/deadline.h"
-#include "gate.h"
+#include "cmd/gate.h"
 #include "base/complain.h"
 #include "base/kiln.h"
 #include "results/result.h"

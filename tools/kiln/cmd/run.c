@@ -21,19 +21,19 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "burn.h"
-#include "burncmd.h"
+#include "cmd/burn.h"
+#include "cmd/burncmd.h"
 #include "base/complain.h"
 #include "discover/discover.h"
 #include "discover/inventory.h"
-#include "finish.h"
+#include "cmd/finish.h"
 #include "results/folder.h"
 #include "base/kiln.h"
 #include "lab/lab.h"
 #include "settings/options.h"
 #include "plan/plan.h"
 #include "results/result.h"
-#include "run.h"
+#include "cmd/run.h"
 #include "settings/settings.h"
 #include "base/sysfs.h"
 #include "base/timing.h"

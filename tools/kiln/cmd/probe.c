@@ -20,7 +20,7 @@
 #include "base/json.h"
 #include "base/kiln.h"
 #include "settings/options.h"
-#include "probe.h"
+#include "cmd/probe.h"
 #include "discover/safety.h"
 #include "discover/target.h"
 #include "base/unit.h"

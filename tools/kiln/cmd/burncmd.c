@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "burn.h"
-#include "burncmd.h"
+#include "cmd/burn.h"
+#include "cmd/burncmd.h"
 #include "base/complain.h"
 #include "results/folder.h"
 #include "base/kiln.h"

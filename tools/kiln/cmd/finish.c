@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "finish.h"
+#include "cmd/finish.h"
 #include "results/folder.h"
 #include "base/jsonread.h"
 #include "base/kiln.h"
