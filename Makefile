@@ -37,7 +37,9 @@ LIBURING_A = $(shell pkg-config --variable=libdir liburing)/liburing.a
 KILN_SRCS := $(sort $(wildcard tools/kiln/*.c tools/kiln/*/*.c))
 
 KILN_OBJS := $(KILN_SRCS:tools/kiln/%.c=$(OUT)/musl/%.o)
-HOST_OBJS := $(filter-out %/main.o,$(KILN_SRCS:tools/kiln/%.c=$(OUT)/host/%.o))
+HOST_ALL := $(KILN_SRCS:tools/kiln/%.c=$(OUT)/host/%.o)
+HOST_MAIN := $(filter %/main.o,$(HOST_ALL))
+HOST_OBJS := $(filter-out $(HOST_MAIN),$(HOST_ALL))
 
 # Each C unit test is tests/unit/NAME.c, built into out/tests/NAME; prove
 # runs the .c file itself through tests/lib/runone.sh, so there are no shims.
@@ -120,7 +122,7 @@ $(HOST_TOOLS): $(OUT)/tests/%: tests/lib/%.c $(HOST_OBJS)
 	$(Q)$(HOST_CC) $(CFLAGS) $(SANITIZE) -o $@ $< $(HOST_OBJS) \
 		$(LIBURING_A) -lpthread
 
-$(ASAN_KILN): $(HOST_OBJS) $(OUT)/host/main.o
+$(ASAN_KILN): $(HOST_OBJS) $(HOST_MAIN)
 	$(call quiet,HOSTLD,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(HOST_CC) $(CFLAGS) $(SANITIZE) -o $@ $^ $(LIBURING_A) -lpthread
@@ -225,5 +227,5 @@ clean:
 .DELETE_ON_ERROR:
 .SECONDARY:
 
--include $(KILN_OBJS:.o=.d) $(HOST_OBJS:.o=.d) $(OUT)/host/main.d \
+-include $(KILN_OBJS:.o=.d) $(HOST_ALL:.o=.d) \
 	$(TSAN_OBJS:.o=.d)
