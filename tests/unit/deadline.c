@@ -47,7 +47,6 @@ static void work(void *arg)
 
 int main(int argc, char **argv)
 {
-	tap_args(argc, argv);
 	struct item items[3] = {
 		{ .hang = 0, .fd = -1 }, { .hang = 1, .fd = -1 },
 		{ .hang = 0, .fd = -1 },
@@ -59,6 +58,7 @@ int main(int argc, char **argv)
 	char text[16] = { 0 };
 	uint64_t ns = 0;
 
+	tap_args(argc, argv);
 	tap_plan(18);
 	fd = mkstemp(path);
 	if (fd < 0 || write(fd, "kiln, apart", 11) != 11)

@@ -406,11 +406,11 @@ static void odd(void)
 int main(int argc, char **argv)
 {
 	tap_args(argc, argv);
-	qemu();
-	records();
-	formats();
-	reader();
-	live();
-	odd();
+	TAP_RUN(qemu);
+	TAP_RUN(records);
+	TAP_RUN(formats);
+	TAP_RUN(reader);
+	TAP_RUN(live);
+	TAP_RUN(odd);
 	return tap_done();
 }

@@ -75,7 +75,6 @@ static int points(const char *p)
 
 int main(int argc, char **argv)
 {
-	tap_args(argc, argv);
 	struct pci_controller c = { .pci = "0000:01:00.0", .kind = "SAS",
 		.driver = "mpt3sas", .link_speed = "8.0 GT/s PCIe",
 		.max_link_speed = "8.0 GT/s PCIe", .link_width = 8,
@@ -86,6 +85,7 @@ int main(int argc, char **argv)
 	char *html;
 	size_t len;
 
+	tap_args(argc, argv);
 	tap_plan(9);
 	settings_defaults(&s);
 	record_init(&r, "run", 0, NULL, &s);

@@ -298,9 +298,9 @@ int main(int argc, char **argv)
 		tap_bail("getcwd");
 	tap_sh("tar -xzf %s/tests/fixtures/sensors/qemu-q35.tar.gz -C %s", cwd,
 	       tmp);
-	qemu();
-	server();
-	odd();
+	TAP_RUN(qemu);
+	TAP_RUN(server);
+	TAP_RUN(odd);
 	tap_sh("rm -rf %s", tmp);
 	return tap_done();
 }
