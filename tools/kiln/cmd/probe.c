@@ -85,7 +85,7 @@ static void probe_one(void *arg)
 	close(d.fd);
 }
 
-static const struct options_cmd probe_cmd = {
+const struct options_cmd probe_cmd = {
 	"probe", "[--json] [--deadline S] PATH...",
 	"The safety class of disks or image files, and what was found on "
 	"them: in-use, kiln-data, has-data or blank, with the reasons (the "
@@ -93,41 +93,25 @@ static const struct options_cmd probe_cmd = {
 	SCOPE_PROBE,
 };
 
-int probe_main(int argc, char **argv)
+int probe_command(struct options_args *a)
 {
 	struct safety_env env = { .sysroot = "/sys", .procroot = "/proc" };
+	const struct settings *set = &a->s;
 	struct probing *probes = NULL;
-	struct settings set;
 	struct json j;
-	char err[300], **args;
-	int *done = NULL, i, k, n, late = 0, code = KILN_EXIT_PASS;
+	int *done = NULL, i, k, n = a->nargs, late = 0;
+	int code = KILN_EXIT_PASS;
 
-	settings_defaults(&set);
-	args = calloc((size_t)argc + 1, sizeof(*args));
-	if (!args)
-		return KILN_EXIT_CANNOT;
-	i = options_parse(&set, &probe_cmd, argc, argv, args, &n, err,
-			  sizeof(err));
-	if (i == OPTIONS_HELP) {
-		options_usage(&probe_cmd, stdout);
-		goto out;
-	}
-	if (i || !n) {
-		fprintf(stderr, "kiln: %s\n", i ? err :
-			"no disk or image given (try kiln probe --help)");
-		code = KILN_EXIT_USAGE;
-		goto out;
-	}
 	probes = calloc((size_t)n + 1, sizeof(*probes));
 	done = calloc((size_t)n + 1, sizeof(*done));
 	for (i = 0; probes && i < n; i++) {
-		probes[i].path = args[i];
+		probes[i].path = a->args[i];
 		probes[i].env = env;
 	}
 	/* A disk that does not answer is said, and the others are probed. */
 	if (!probes || !done ||
 	    deadline_apart(probe_one, probes, sizeof(*probes), n, -1,
-			   (uint64_t)set.deadline * TIMING_SEC, done)) {
+			   (uint64_t)set->deadline * TIMING_SEC, done)) {
 		fprintf(stderr, "kiln: out of memory\n");
 		code = KILN_EXIT_CANNOT;
 		goto out;
@@ -143,8 +127,8 @@ int probe_main(int argc, char **argv)
 			late = 1;
 			code = KILN_EXIT_FAIL;
 			snprintf(stalled, sizeof(stalled), "stalled: no answer "
-				 "in %u s", set.deadline);
-			if (set.json) {
+				 "in %u s", set->deadline);
+			if (set->json) {
 				json_begin(&j, NULL);
 				json_str(&j, "path", p->path);
 				json_str(&j, "class", "stalled");
@@ -167,7 +151,7 @@ int probe_main(int argc, char **argv)
 				       KILN_EXIT_USAGE : KILN_EXIT_CANNOT;
 			continue;
 		}
-		if (!set.json) {
+		if (!set->json) {
 			printf("%s: %s: %s\n", p->path,
 			       safety_class_name(s->class), s->why);
 			if (s->notes[0])
@@ -191,7 +175,7 @@ int probe_main(int argc, char **argv)
 		json_end(&j);
 	}
 	json_array_end(&j);
-	if (set.json) {
+	if (set->json) {
 		size_t len;
 		char *doc = json_take(&j, &len);
 
@@ -205,7 +189,5 @@ out:
 	if (!late)
 		free(probes);
 	free(done);
-	settings_free(&set);
-	free(args);
 	return code;
 }
