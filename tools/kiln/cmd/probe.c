@@ -93,13 +93,74 @@ const struct options_cmd probe_cmd = {
 	SCOPE_PROBE,
 };
 
+/* A path that did not answer in time: said, and a FAIL. */
+static void say_stalled(const struct probing *p, unsigned deadline, int json,
+			struct json *j)
+{
+	char stalled[120];
+
+	snprintf(stalled, sizeof(stalled), "stalled: no answer in %u s",
+		 deadline);
+	if (json) {
+		json_begin(j, NULL);
+		json_str(j, "path", p->path);
+		json_str(j, "class", "stalled");
+		json_str(j, "class_reasons", stalled);
+		json_end(j);
+	} else {
+		printf("%s: %s\n", p->path, stalled);
+	}
+}
+
+/* A path classed: its class and reasons, for people or as JSON. */
+static void say_class(const struct probing *p, int json, struct json *j)
+{
+	const struct safety *s = &p->s;
+	int k;
+
+	if (!json) {
+		printf("%s: %s: %s\n", p->path, safety_class_name(s->class),
+		       s->why);
+		if (s->notes[0])
+			printf("%s: note: %s\n", p->path, s->notes);
+		return;
+	}
+	json_begin(j, NULL);
+	json_str(j, "path", p->path);
+	json_str(j, "class", safety_class_name(s->class));
+	json_str(j, "class_reasons", s->why);
+	if (s->notes[0])
+		json_str(j, "class_notes", s->notes);
+	json_array(j, "signatures");
+	for (k = 0; k < s->sig.n; k++) {
+		json_begin(j, NULL);
+		json_str(j, "what", s->sig.hits[k].what);
+		json_u64(j, "offset", s->sig.hits[k].offset);
+		json_end(j);
+	}
+	json_array_end(j);
+	json_end(j);
+}
+
+/* A path that could not be opened: exit 2 for a bad name, else 3. */
+static int say_error(const struct probing *p)
+{
+	if (p->err == ENOTBLK)
+		fprintf(stderr, "kiln: %s: not a block device or a regular "
+			"file\n", p->path);
+	else
+		fprintf(stderr, "kiln: cannot open %s: %s\n", p->path,
+			strerror(p->err));
+	return target_bad_name(p->err) ? KILN_EXIT_USAGE : KILN_EXIT_CANNOT;
+}
+
 int probe_command(struct options_args *a)
 {
 	struct safety_env env = { .sysroot = "/sys", .procroot = "/proc" };
 	const struct settings *set = &a->s;
 	struct probing *probes = NULL;
 	struct json j;
-	int *done = NULL, i, k, n = a->nargs, late = 0;
+	int *done = NULL, i, n = a->nargs, late = 0, err;
 	int code = KILN_EXIT_PASS;
 
 	probes = calloc((size_t)n + 1, sizeof(*probes));
@@ -119,60 +180,17 @@ int probe_command(struct options_args *a)
 	json_init(&j);
 	json_array(&j, NULL);
 	for (i = 0; i < n; i++) {
-		const struct probing *p = &probes[i];
-		const struct safety *s = &p->s;
-		char stalled[120];
-
 		if (!done[i]) {
 			late = 1;
 			code = KILN_EXIT_FAIL;
-			snprintf(stalled, sizeof(stalled), "stalled: no answer "
-				 "in %u s", set->deadline);
-			if (set->json) {
-				json_begin(&j, NULL);
-				json_str(&j, "path", p->path);
-				json_str(&j, "class", "stalled");
-				json_str(&j, "class_reasons", stalled);
-				json_end(&j);
-			} else {
-				printf("%s: %s\n", p->path, stalled);
-			}
-			continue;
-		}
-		if (p->err) {
-			if (p->err == ENOTBLK)
-				fprintf(stderr, "kiln: %s: not a block device "
-					"or a regular file\n", p->path);
-			else
-				fprintf(stderr, "kiln: cannot open %s: %s\n",
-					p->path, strerror(p->err));
+			say_stalled(&probes[i], set->deadline, set->json, &j);
+		} else if (probes[i].err) {
+			err = say_error(&probes[i]);
 			if (code == KILN_EXIT_PASS)
-				code = target_bad_name(p->err) ?
-				       KILN_EXIT_USAGE : KILN_EXIT_CANNOT;
-			continue;
+				code = err;
+		} else {
+			say_class(&probes[i], set->json, &j);
 		}
-		if (!set->json) {
-			printf("%s: %s: %s\n", p->path,
-			       safety_class_name(s->class), s->why);
-			if (s->notes[0])
-				printf("%s: note: %s\n", p->path, s->notes);
-			continue;
-		}
-		json_begin(&j, NULL);
-		json_str(&j, "path", p->path);
-		json_str(&j, "class", safety_class_name(s->class));
-		json_str(&j, "class_reasons", s->why);
-		if (s->notes[0])
-			json_str(&j, "class_notes", s->notes);
-		json_array(&j, "signatures");
-		for (k = 0; k < s->sig.n; k++) {
-			json_begin(&j, NULL);
-			json_str(&j, "what", s->sig.hits[k].what);
-			json_u64(&j, "offset", s->sig.hits[k].offset);
-			json_end(&j);
-		}
-		json_array_end(&j);
-		json_end(&j);
 	}
 	json_array_end(&j);
 	if (set->json) {
