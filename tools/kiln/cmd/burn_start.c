@@ -134,7 +134,8 @@ static void solo_phase(struct burn *b)
 	b->t0 = timing_now_ns();
 	b->r->started = time(NULL);
 	for (i = 0; i < b->r->n && !burn_interrupted; i++) {
-		solo_read(b->r, &b->r->disks[i], &b->job, &burn_interrupted, b->con);
+		solo_read(b->r, &b->r->disks[i], &b->job, &burn_interrupted,
+			  b->con);
 		burn_console_check(b);
 		record_judge(b->r, 0, 0);
 		burn_loop_checkpoint(b);

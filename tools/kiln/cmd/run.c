@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Description: kiln run, the automatic flow of the boot image: settings
- * (defaults, kiln.cfg, the kernel command line), discovery, the choice of
- * what to do with each disk, a countdown before anything is overwritten,
- * then one burn of every chosen disk at once, with results in the run
- * folder on the stick. Also kiln settings, which the init asks for the
- * settings in force so that nothing is parsed twice.
+ * (defaults, kiln.cfg, the kernel command line, read by main), discovery,
+ * what the last boot left (a run cut off, a pending power-cut test), the
+ * choice of what to do with each disk and a countdown before anything is
+ * overwritten (run_plan.c), then one burn of every chosen disk at once,
+ * with results in the run folder on the stick.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -427,7 +427,8 @@ static int run(struct settings *s, const struct settings_problems *p,
 	}
 	if (!s->results)
 		complain_out("no results medium: results on the console only");
-	if (nwrite && s->countdown && run_plan_countdown(s->countdown, nwrite)) {
+	if (nwrite && s->countdown &&
+	    run_plan_countdown(s->countdown, nwrite)) {
 		complain_out(
 			"stopped by a key press before any write: nothing was "
 			"written");

@@ -32,13 +32,14 @@ struct options_cmd {
  * problems (kiln run, kiln settings) the problems met on the way.
  */
 struct options_args {
-	int argc;			/* the command's own: argv[0] is its name */
+	int argc;		/* the command's own: argv[0] is its name */
 	char **argv;
 	struct settings s;
-	char **args;			/* the targets (argc entries of room) */
+	char **args;		/* the targets (argc entries of room) */
 	int nargs;
 	struct settings_problems problems;
-	dev_t protect[SETTINGS_MAX_PROTECT];	/* --protect, each checked */
+	/* --protect, each one checked to be a block device */
+	dev_t protect[SETTINGS_MAX_PROTECT];
 	int nprotect;
 };
 
