@@ -60,6 +60,11 @@ static const struct options_cmd version_cmd = {
 	"version", "", "Prints kiln's version.", 0,
 };
 
+/*
+ * A command: which keys it takes (--json, --protect, ...) is its usage's
+ * scope in the key table (settings.c), so the parser, --help and the
+ * table never disagree; the rest of its start is said here.
+ */
 static const struct command {
 	const struct options_cmd *opts;	/* its name, usage and keys */
 	int (*fn)(struct options_args *a);
