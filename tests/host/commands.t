@@ -99,4 +99,82 @@ test_expect_success 'kiln run with a bad setting exits 2 before discovery' '
 	grep_in "NOT STARTED: bad settings" "$summary"
 '
 
+# The commands kiln help lists: each one is in main.c's table, and its
+# start is the table's: --help, an unknown option, too few or too many
+# targets. How many targets a command takes is what its usage says: a
+# word left once the [optional] parts are gone is a target it needs.
+"$KILN" help | sed -n 's/^  \([a-z][a-z]*\)  .*/\1/p' >"$TEST_TMP/commands"
+
+# one_line CODE PATTERN FILE: exit CODE, and FILE one line matching it.
+one_line () {
+	[ "$code" = "$1" ] || { echo "exit $code, want $1"; cat "$3"; return 1; }
+	[ "$(wc -l <"$3")" = 1 ] || { echo "want one line:"; cat "$3"; return 1; }
+	grep -q "^kiln: .*$2" "$3" || { echo "want '$2':"; cat "$3"; return 1; }
+}
+
+# kiln run says its problems on every console (stdout) and on the stick,
+# then stops: one line names the problem there. --mode read: were the
+# words taken, nothing would be written.
+try () {
+	c=$1
+	shift
+	if [ "$c" = run ]; then
+		"$KILN" run --cmdline /dev/null --mode read "$@" \
+			>"$TEST_TMP/out" 2>"$TEST_TMP/err"
+		code=$?
+		[ ! -s "$TEST_TMP/err" ] || { echo "run: stderr:"; cat "$TEST_TMP/err"; return 1; }
+		grep "^kiln: bad setting: " "$TEST_TMP/out" >"$TEST_TMP/err"
+	else
+		"$KILN" "$c" "$@" >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+		code=$?
+	fi
+}
+
+test_expect_success 'kiln help lists every command of the table' '
+	[ "$(tr "\n" " " <"$TEST_TMP/commands")" = \
+	  "burn discover finish fleet probe run settings version " ]
+'
+
+test_expect_success 'every command: --help is its usage, exit 0' '
+	while read -r c; do
+		"$KILN" $c --help >"$TEST_TMP/help" 2>"$TEST_TMP/err" ||
+			{ echo "$c --help: exit $?"; return 1; }
+		grep -q "^usage: kiln $c\( \|$\)" "$TEST_TMP/help" ||
+			{ echo "$c: no usage"; return 1; }
+		[ ! -s "$TEST_TMP/err" ] || { echo "$c: stderr"; return 1; }
+	done <"$TEST_TMP/commands"
+'
+
+test_expect_success 'every command: an unknown option is exit 2, one line' '
+	while read -r c; do
+		try $c --no-such-option
+		one_line 2 "unknown option .--no-such-option. (try kiln $c --help)" \
+			"$TEST_TMP/err" || { echo "kiln $c"; return 1; }
+	done <"$TEST_TMP/commands"
+'
+
+test_expect_success 'every command: too few or too many targets is exit 2, one line' '
+	while read -r c; do
+		"$KILN" $c --help >"$TEST_TMP/help"
+		words=$(sed -n "s/^usage: kiln $c//p" "$TEST_TMP/help" |
+			sed "s/\[[^]]*\]\(\.\.\.\)\{0,1\}//g" | tr -d " ")
+		if [ -n "$words" ]; then
+			try $c
+			one_line 2 "no .* given (try kiln $c --help)" \
+				"$TEST_TMP/err" || { echo "kiln $c"; return 1; }
+		else
+			try $c extra-word
+			one_line 2 "kiln $c takes no targets: .extra-word." \
+				"$TEST_TMP/err" || { echo "kiln $c"; return 1; }
+		fi
+	done <"$TEST_TMP/commands"
+'
+
+test_expect_success 'kiln version: the version, and --version the same' '
+	"$KILN" version >"$TEST_TMP/v1" &&
+	"$KILN" --version >"$TEST_TMP/v2" &&
+	grep -q "^kiln ." "$TEST_TMP/v1" &&
+	cmp "$TEST_TMP/v1" "$TEST_TMP/v2"
+'
+
 test_done

@@ -21,7 +21,7 @@
 #include "settings/options.h"
 #include "results/result.h"
 
-static const struct options_cmd burn_cmd = {
+const struct options_cmd burncmd_cmd = {
 	"burn", "[OPTIONS] TARGET...",
 	"Burns in block devices or regular files, all at once: every 4 KiB "
 	"unit written describes itself (run id, disk, offset, pass) and "
@@ -133,42 +133,22 @@ static void default_folder_gone(const char *dir, const int made[2])
 		rmdir(DEFAULT_ROOT "/kiln-results");
 }
 
-int burncmd_main(int argc, char **argv)
+int burncmd_command(struct options_args *a)
 {
 	struct result_record rec = { 0 };
+	struct settings *s = &a->s;
 	struct record r;
-	struct settings s;
-	char err[512], dir[PATH_MAX], **args;
-	int i, n, ret, made[2] = { 0, 0 };
+	char err[512], dir[PATH_MAX];
+	int i, ret, made[2] = { 0, 0 };
 
-	settings_defaults(&s);
-	args = calloc((size_t)argc + 1, sizeof(*args));
-	if (!args) {
-		complain("out of memory");
-		return KILN_EXIT_CANNOT;
-	}
-	record_init(&r, "burn", argc, argv, &s);
-	ret = options_parse(&s, &burn_cmd, argc, argv, args, &n, err,
-			    sizeof(err));
-	if (ret == OPTIONS_HELP) {
-		options_usage(&burn_cmd, stdout);
-		ret = KILN_EXIT_PASS;
-		goto out;
-	}
-	if (!ret)
-		ret = settings_check(&s, err, sizeof(err));
-	if (!ret && s.upload && !s.out) {
-		snprintf(err, sizeof(err), "--upload sends the run folder: "
-			 "give --out DIR too");
-		ret = -EINVAL;
-	}
-	if (ret) {
-		complain("%s", err);
+	record_init(&r, "burn", a->argc, a->argv, s);
+	if (s->upload && !s->out) {
+		complain("--upload sends the run folder: give --out DIR too");
 		ret = KILN_EXIT_USAGE;
 		goto out;
 	}
-	if (s.from) {
-		ret = result_load(s.from, &rec, err, sizeof(err));
+	if (s->from) {
+		ret = result_load(s->from, &rec, err, sizeof(err));
 		if (ret) {
 			complain("%s", err);
 			ret = KILN_EXIT_USAGE;
@@ -179,32 +159,28 @@ int burncmd_main(int argc, char **argv)
 		if (i == rec.n) {
 			complain("%s records no pass written to any disk (a "
 				 "read or verify run?): nothing to verify; "
-				 "give the run folder of the write", s.from);
+				 "give the run folder of the write", s->from);
 			ret = KILN_EXIT_USAGE;
 			goto out;
 		}
-		r.from = s.from;
+		r.from = s->from;
 		r.record = &rec;
 		r.run_id = rec.run_id;
-		if (!n) {
+		if (!a->nargs) {
 			ret = burncmd_add_recorded(&r, &rec);
 			if (ret)
 				goto out;
 		}
-	} else if (!n) {
-		complain("no target given (try kiln burn --help)");
-		ret = KILN_EXIT_USAGE;
-		goto out;
 	}
-	for (i = 0; i < n; i++)
-		if (!record_add(&r, args[i], s.mode)) {
+	for (i = 0; i < a->nargs; i++)
+		if (!record_add(&r, a->args[i], s->mode)) {
 			complain("out of memory");
 			ret = KILN_EXIT_CANNOT;
 			goto out;
 		}
-	if (s.run_id_set)
-		r.run_id = s.run_id;
-	r.out = s.out;
+	if (s->run_id_set)
+		r.run_id = s->run_id;
+	r.out = s->out;
 	if (!r.out) {
 		ret = default_folder(&r, dir, sizeof(dir), made);
 		if (ret)
@@ -212,12 +188,10 @@ int burncmd_main(int argc, char **argv)
 		r.out = dir;
 	}
 	ret = burn_run(&r);
-	if (!s.out)
+	if (!s->out)
 		default_folder_gone(dir, made);
 out:
 	record_free(&r);
 	result_record_free(&rec);
-	settings_free(&s);
-	free(args);
 	return ret;
 }

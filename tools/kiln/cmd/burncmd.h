@@ -3,6 +3,7 @@
 #define KILN_BURNCMD_H
 
 #include "judge/record.h"
+#include "settings/options.h"
 
 struct result_record;
 
@@ -13,7 +14,8 @@ struct result_record;
  */
 int burncmd_add_recorded(struct record *r, const struct result_record *rec);
 
-/* kiln burn [OPTIONS] TARGET...: argv[0] is "burn". */
-int burncmd_main(int argc, char **argv);
+/* kiln burn [OPTIONS] TARGET...: its usage, and it once main has started it. */
+extern const struct options_cmd burncmd_cmd;
+int burncmd_command(struct options_args *a);
 
 #endif

@@ -26,7 +26,7 @@
 #include "results/summary.h"
 #include "base/timing.h"
 
-static const struct options_cmd finish_cmd = {
+const struct options_cmd finish_cmd = {
 	"finish", "DIR...",
 	"Finishes run folders that a run left unfinished (a power cut, kill "
 	"-9): from the newest checkpoint whose length and CRC hold, writes "
@@ -207,38 +207,16 @@ int finish_machine(const char *machine_dir, FILE *con,
 	return finished;
 }
 
-int finish_main(int argc, char **argv)
+int finish_command(struct options_args *a)
 {
-	struct settings s;
-	char err[300], **args;
-	int i, n, code, worst = KILN_EXIT_PASS;
+	int i, code, worst = KILN_EXIT_PASS;
 
-	settings_defaults(&s);
-	args = calloc((size_t)argc + 1, sizeof(*args));
-	if (!args)
-		return KILN_EXIT_CANNOT;
-	i = options_parse(&s, &finish_cmd, argc, argv, args, &n, err,
-			  sizeof(err));
-	if (i == OPTIONS_HELP) {
-		options_usage(&finish_cmd, stdout);
-		worst = KILN_EXIT_PASS;
-		goto out;
-	}
-	if (i || !n) {
-		fprintf(stderr, "kiln: %s\n", i ? err : "no run folder given "
-			"(try kiln finish --help)");
-		worst = KILN_EXIT_USAGE;
-		goto out;
-	}
-	for (i = 0; i < n; i++) {
-		finish_folder(args[i], stdout, &code);
+	for (i = 0; i < a->nargs; i++) {
+		finish_folder(a->args[i], stdout, &code);
 		/* The worst of them: a failed disk, then lost results. */
 		if (code == KILN_EXIT_FAIL || worst == KILN_EXIT_PASS ||
 		    (worst != KILN_EXIT_FAIL && code == KILN_EXIT_CANNOT))
 			worst = code;
 	}
-out:
-	settings_free(&s);
-	free(args);
 	return worst;
 }

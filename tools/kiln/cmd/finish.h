@@ -4,6 +4,8 @@
 
 #include <stdio.h>
 
+#include "settings/options.h"
+
 /*
  * Finishes the run folder dir from its newest good checkpoint, when it is
  * not finished: 0 (said on con), or -errno; *code is the run's exit code
@@ -18,7 +20,8 @@ int finish_folder(const char *dir, FILE *con, int *code);
 int finish_machine(const char *machine_dir, FILE *con,
 		   void (*done)(const char *dir, void *arg), void *arg);
 
-/* kiln finish DIR...: argv[0] is "finish". */
-int finish_main(int argc, char **argv);
+/* kiln finish DIR...: its usage, and it once main has started it. */
+extern const struct options_cmd finish_cmd;
+int finish_command(struct options_args *a);
 
 #endif

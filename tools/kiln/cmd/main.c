@@ -1,49 +1,100 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Description: kiln's entry point: picks the subcommand. Each command's
- * usage and options stand beside its code (kiln CMD --help); this file
- * only lists them.
+ * Description: kiln's entry point and the one table of its commands.
+ * Each command's usage and options stand beside its code (kiln CMD
+ * --help); this file says, per command, what its start needs (the
+ * settings read as kiln run reads them, --protect checked, every key
+ * checked together, how many targets), and does that start once for all:
+ * defaults, the options, --help, the checks, then the command's function.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
-#include "cmd/burn.h"
+#include "base/complain.h"
+#include "base/kiln.h"
+#include "base/version.h"
 #include "cmd/burncmd.h"
 #include "cmd/finish.h"
-#include "fleet/fleet.h"
-#include "discover/inventory.h"
-#include "base/kiln.h"
-#include "settings/options.h"
 #include "cmd/probe.h"
 #include "cmd/run.h"
-#include "base/version.h"
+#include "discover/inventory.h"
+#include "fleet/fleet.h"
+#include "settings/options.h"
 
-static int version_main(int argc, char **argv)
+/* What a command's start needs, besides its options and --help. */
+enum {
+	/*
+	 * Settings as kiln run has them: defaults, kiln.cfg, the kernel
+	 * command line, then the options (options_load), instead of the
+	 * defaults and the options alone.
+	 */
+	CMD_LOAD = 1 << 0,
+	/* Every key checked against the others (settings_check). */
+	CMD_CHECK = 1 << 1,
+	/* --protect DEV: each must be a block device. */
+	CMD_PROTECT = 1 << 2,
+	/*
+	 * The command says its problems itself, where they must be seen
+	 * (kiln run: on every console and on the stick): main hands them
+	 * over instead of stopping at the first one.
+	 */
+	CMD_SAYS_PROBLEMS = 1 << 3,
+	/* No target needed when --from names a run record to take them. */
+	CMD_TARGETS_FROM = 1 << 4,
+};
+
+/* No upper bound on the targets. */
+#define ANY (-1)
+
+static int version_command(struct options_args *a)
 {
-	(void)argc;
-	(void)argv;
+	(void)a;
 	printf("kiln %s\n", version_string());
 	return KILN_EXIT_PASS;
 }
 
+static const struct options_cmd version_cmd = {
+	"version", "", "Prints kiln's version.", 0,
+};
+
+/*
+ * A command: which keys it takes (--json, --protect, ...) is its usage's
+ * scope in the key table (settings.c), so the parser, --help and the
+ * table never disagree; the rest of its start is said here.
+ */
 static const struct command {
-	const char *name;
-	int (*main)(int argc, char **argv);
-	const char *what;
+	const struct options_cmd *opts;	/* its name, usage and keys */
+	int (*fn)(struct options_args *a);
+	unsigned flags;
+	int min, max;			/* how many targets */
+	const char *none;		/* said when fewer than min */
+	const char *what;		/* its line in kiln help */
 } commands[] = {
-	{ "burn", burncmd_main, "burn in block devices or regular files" },
-	{ "discover", discover_main, "the machine, its storage controllers "
-	  "and every disk,\n\t\t   with its safety class" },
-	{ "finish", finish_main, "finish run folders a power cut left "
-	  "unfinished, from\n\t\t   their newest good checkpoint" },
-	{ "fleet", fleet_main, "one page and a CSV of every machine's runs "
-	  "under results\n\t\t   trees" },
-	{ "probe", probe_main, "the safety class of disks or image files" },
-	{ "run", run_main, "the boot image's automatic flow: settings, "
-	  "discovery, plan,\n\t\t   countdown, burn, results" },
-	{ "settings", options_settings_main, "the settings in force and where "
-	  "each came from" },
-	{ "version", version_main, "print kiln's version" },
+	{ &burncmd_cmd, burncmd_command, CMD_CHECK | CMD_TARGETS_FROM, 1, ANY,
+	  "no target given", "burn in block devices or regular files" },
+	{ &inventory_cmd, inventory_command, CMD_PROTECT, 0, 0, NULL,
+	  "the machine, its storage controllers and every disk,\n\t\t   "
+	  "with its safety class" },
+	{ &finish_cmd, finish_command, 0, 1, ANY, "no run folder given",
+	  "finish run folders a power cut left unfinished, from\n\t\t   "
+	  "their newest good checkpoint" },
+	{ &fleet_cmd, fleet_command, 0, 1, ANY, "no results tree given",
+	  "one page and a CSV of every machine's runs under results\n\t\t   "
+	  "trees" },
+	{ &probe_cmd, probe_command, 0, 1, ANY, "no disk or image given",
+	  "the safety class of disks or image files" },
+	{ &run_cmd, run_command,
+	  CMD_LOAD | CMD_PROTECT | CMD_CHECK | CMD_SAYS_PROBLEMS, 0, 0, NULL,
+	  "the boot image's automatic flow: settings, discovery, plan,\n\t\t   "
+	  "countdown, burn, results" },
+	{ &options_settings_cmd, options_settings_command,
+	  CMD_LOAD | CMD_CHECK | CMD_SAYS_PROBLEMS, 0, 0, NULL,
+	  "the settings in force and where each came from" },
+	{ &version_cmd, version_command, 0, 0, 0, NULL,
+	  "print kiln's version" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -57,11 +108,107 @@ static void usage(FILE *f)
 	      "4 KiB units\nto every target at once, reads them back, and "
 	      "judges each PASS, WARN or\nFAIL.\n\nCommands:\n", f);
 	for (i = 0; i < NCOMMANDS; i++)
-		fprintf(f, "  %-16s %s\n", commands[i].name, commands[i].what);
+		fprintf(f, "  %-16s %s\n", commands[i].opts->name,
+			commands[i].what);
 	fputs("\n`kiln COMMAND --help` shows a command's options. Exit codes: "
 	      "0 nothing failed,\n1 a disk or the machine failed, 2 bad "
 	      "usage, 3 could not run or results\nnot written, 4 "
 	      "interrupted.\n", f);
+}
+
+/* Too few or too many targets: a problem, in the command's words. */
+static void check_targets(const struct command *c, struct options_args *a)
+{
+	const char *name = c->opts->name;
+	struct settings_problems *p = &a->problems;
+
+	if (a->nargs < c->min &&
+	    !((c->flags & CMD_TARGETS_FROM) && a->s.from))
+		options_problem(p, "%s (try kiln %s --help)", c->none, name);
+	else if (c->max == 0 && a->nargs > 0)
+		options_problem(p, "kiln %s takes no targets: '%s'", name,
+				a->args[0]);
+	else if (c->max != ANY && a->nargs > c->max)
+		options_problem(p, "kiln %s takes at most %d targets: '%s'",
+				name, c->max, a->args[c->max]);
+}
+
+/* --protect DEV: every one a block device, or nothing starts. */
+static void check_protect(struct options_args *a)
+{
+	int i;
+
+	for (i = 0; i < a->s.nprotect; i++) {
+		struct stat st;
+
+		if (stat(a->s.protect[i], &st) < 0 || !S_ISBLK(st.st_mode)) {
+			options_problem(&a->problems, "--protect %s: not a "
+					"block device", a->s.protect[i]);
+			continue;
+		}
+		a->protect[a->nprotect++] = st.st_rdev;
+	}
+}
+
+/*
+ * What every command's start does, in one order: the options (--help
+ * wins), the targets, --protect, then every key together, which only
+ * means something once each is good. A command that does not say its
+ * own problems stops at the first, said on one line: exit 2.
+ */
+static int start(const struct command *c, struct options_args *a)
+{
+	char err[300];
+	int ret, says;
+
+	if (c->flags & CMD_LOAD) {
+		ret = options_load(&a->s, c->opts, a->argc, a->argv, a->args,
+				   &a->nargs, &a->problems);
+	} else {
+		settings_defaults(&a->s);
+		ret = options_parse(&a->s, c->opts, a->argc, a->argv, a->args,
+				    &a->nargs, err, sizeof(err));
+		if (ret < 0)
+			options_problem(&a->problems, "%s", err);
+	}
+	if (ret == OPTIONS_HELP) {
+		options_usage(c->opts, stdout);
+		return KILN_EXIT_PASS;
+	}
+	says = c->flags & CMD_SAYS_PROBLEMS;
+	if (says || !a->problems.n)
+		check_targets(c, a);
+	if ((c->flags & CMD_PROTECT) && (says || !a->problems.n))
+		check_protect(a);
+	if ((c->flags & CMD_CHECK) && !a->problems.n &&
+	    settings_check(&a->s, err, sizeof(err)))
+		options_problem(&a->problems, "%s", err);
+	if (a->problems.n && !says) {
+		complain("%s", a->problems.text[0]);
+		return KILN_EXIT_USAGE;
+	}
+	return c->fn(a);
+}
+
+static int run_command_at(const struct command *c, int argc, char **argv)
+{
+	struct options_args *a = calloc(1, sizeof(*a));
+	int code;
+
+	if (a)
+		a->args = calloc((size_t)argc + 1, sizeof(*a->args));
+	if (!a || !a->args) {
+		complain("out of memory");
+		free(a);
+		return KILN_EXIT_CANNOT;
+	}
+	a->argc = argc;
+	a->argv = argv;
+	code = start(c, a);
+	settings_free(&a->s);
+	free(a->args);
+	free(a);
+	return code;
 }
 
 int main(int argc, char **argv)
@@ -77,10 +224,10 @@ int main(int argc, char **argv)
 		return cmd ? KILN_EXIT_PASS : KILN_EXIT_USAGE;
 	}
 	if (!strcmp(cmd, "--version"))
-		return version_main(argc - 1, argv + 1);
+		return version_command(NULL);
 	for (i = 0; i < NCOMMANDS; i++)
-		if (!strcmp(cmd, commands[i].name))
-			return commands[i].main(argc - 1, argv + 1);
+		if (!strcmp(cmd, commands[i].opts->name))
+			return run_command_at(&commands[i], argc - 1, argv + 1);
 	fprintf(stderr, "kiln: unknown command '%s' (try kiln help)\n", cmd);
 	return KILN_EXIT_USAGE;
 }

@@ -85,7 +85,7 @@ static void probe_one(void *arg)
 	close(d.fd);
 }
 
-static const struct options_cmd probe_cmd = {
+const struct options_cmd probe_cmd = {
 	"probe", "[--json] [--deadline S] PATH...",
 	"The safety class of disks or image files, and what was found on "
 	"them: in-use, kiln-data, has-data or blank, with the reasons (the "
@@ -93,41 +93,86 @@ static const struct options_cmd probe_cmd = {
 	SCOPE_PROBE,
 };
 
-int probe_main(int argc, char **argv)
+/* A path that did not answer in time: said, and a FAIL. */
+static void say_stalled(const struct probing *p, unsigned deadline, int json,
+			struct json *j)
+{
+	char stalled[120];
+
+	snprintf(stalled, sizeof(stalled), "stalled: no answer in %u s",
+		 deadline);
+	if (json) {
+		json_begin(j, NULL);
+		json_str(j, "path", p->path);
+		json_str(j, "class", "stalled");
+		json_str(j, "class_reasons", stalled);
+		json_end(j);
+	} else {
+		printf("%s: %s\n", p->path, stalled);
+	}
+}
+
+/* A path classed: its class and reasons, for people or as JSON. */
+static void say_class(const struct probing *p, int json, struct json *j)
+{
+	const struct safety *s = &p->s;
+	int k;
+
+	if (!json) {
+		printf("%s: %s: %s\n", p->path, safety_class_name(s->class),
+		       s->why);
+		if (s->notes[0])
+			printf("%s: note: %s\n", p->path, s->notes);
+		return;
+	}
+	json_begin(j, NULL);
+	json_str(j, "path", p->path);
+	json_str(j, "class", safety_class_name(s->class));
+	json_str(j, "class_reasons", s->why);
+	if (s->notes[0])
+		json_str(j, "class_notes", s->notes);
+	json_array(j, "signatures");
+	for (k = 0; k < s->sig.n; k++) {
+		json_begin(j, NULL);
+		json_str(j, "what", s->sig.hits[k].what);
+		json_u64(j, "offset", s->sig.hits[k].offset);
+		json_end(j);
+	}
+	json_array_end(j);
+	json_end(j);
+}
+
+/* A path that could not be opened: exit 2 for a bad name, else 3. */
+static int say_error(const struct probing *p)
+{
+	if (p->err == ENOTBLK)
+		fprintf(stderr, "kiln: %s: not a block device or a regular "
+			"file\n", p->path);
+	else
+		fprintf(stderr, "kiln: cannot open %s: %s\n", p->path,
+			strerror(p->err));
+	return target_bad_name(p->err) ? KILN_EXIT_USAGE : KILN_EXIT_CANNOT;
+}
+
+int probe_command(struct options_args *a)
 {
 	struct safety_env env = { .sysroot = "/sys", .procroot = "/proc" };
+	const struct settings *set = &a->s;
 	struct probing *probes = NULL;
-	struct settings set;
 	struct json j;
-	char err[300], **args;
-	int *done = NULL, i, k, n, late = 0, code = KILN_EXIT_PASS;
+	int *done = NULL, i, n = a->nargs, late = 0, err;
+	int code = KILN_EXIT_PASS;
 
-	settings_defaults(&set);
-	args = calloc((size_t)argc + 1, sizeof(*args));
-	if (!args)
-		return KILN_EXIT_CANNOT;
-	i = options_parse(&set, &probe_cmd, argc, argv, args, &n, err,
-			  sizeof(err));
-	if (i == OPTIONS_HELP) {
-		options_usage(&probe_cmd, stdout);
-		goto out;
-	}
-	if (i || !n) {
-		fprintf(stderr, "kiln: %s\n", i ? err :
-			"no disk or image given (try kiln probe --help)");
-		code = KILN_EXIT_USAGE;
-		goto out;
-	}
 	probes = calloc((size_t)n + 1, sizeof(*probes));
 	done = calloc((size_t)n + 1, sizeof(*done));
 	for (i = 0; probes && i < n; i++) {
-		probes[i].path = args[i];
+		probes[i].path = a->args[i];
 		probes[i].env = env;
 	}
 	/* A disk that does not answer is said, and the others are probed. */
 	if (!probes || !done ||
 	    deadline_apart(probe_one, probes, sizeof(*probes), n, -1,
-			   (uint64_t)set.deadline * TIMING_SEC, done)) {
+			   (uint64_t)set->deadline * TIMING_SEC, done)) {
 		fprintf(stderr, "kiln: out of memory\n");
 		code = KILN_EXIT_CANNOT;
 		goto out;
@@ -135,63 +180,20 @@ int probe_main(int argc, char **argv)
 	json_init(&j);
 	json_array(&j, NULL);
 	for (i = 0; i < n; i++) {
-		const struct probing *p = &probes[i];
-		const struct safety *s = &p->s;
-		char stalled[120];
-
 		if (!done[i]) {
 			late = 1;
 			code = KILN_EXIT_FAIL;
-			snprintf(stalled, sizeof(stalled), "stalled: no answer "
-				 "in %u s", set.deadline);
-			if (set.json) {
-				json_begin(&j, NULL);
-				json_str(&j, "path", p->path);
-				json_str(&j, "class", "stalled");
-				json_str(&j, "class_reasons", stalled);
-				json_end(&j);
-			} else {
-				printf("%s: %s\n", p->path, stalled);
-			}
-			continue;
-		}
-		if (p->err) {
-			if (p->err == ENOTBLK)
-				fprintf(stderr, "kiln: %s: not a block device "
-					"or a regular file\n", p->path);
-			else
-				fprintf(stderr, "kiln: cannot open %s: %s\n",
-					p->path, strerror(p->err));
+			say_stalled(&probes[i], set->deadline, set->json, &j);
+		} else if (probes[i].err) {
+			err = say_error(&probes[i]);
 			if (code == KILN_EXIT_PASS)
-				code = target_bad_name(p->err) ?
-				       KILN_EXIT_USAGE : KILN_EXIT_CANNOT;
-			continue;
+				code = err;
+		} else {
+			say_class(&probes[i], set->json, &j);
 		}
-		if (!set.json) {
-			printf("%s: %s: %s\n", p->path,
-			       safety_class_name(s->class), s->why);
-			if (s->notes[0])
-				printf("%s: note: %s\n", p->path, s->notes);
-			continue;
-		}
-		json_begin(&j, NULL);
-		json_str(&j, "path", p->path);
-		json_str(&j, "class", safety_class_name(s->class));
-		json_str(&j, "class_reasons", s->why);
-		if (s->notes[0])
-			json_str(&j, "class_notes", s->notes);
-		json_array(&j, "signatures");
-		for (k = 0; k < s->sig.n; k++) {
-			json_begin(&j, NULL);
-			json_str(&j, "what", s->sig.hits[k].what);
-			json_u64(&j, "offset", s->sig.hits[k].offset);
-			json_end(&j);
-		}
-		json_array_end(&j);
-		json_end(&j);
 	}
 	json_array_end(&j);
-	if (set.json) {
+	if (set->json) {
 		size_t len;
 		char *doc = json_take(&j, &len);
 
@@ -205,7 +207,5 @@ out:
 	if (!late)
 		free(probes);
 	free(done);
-	settings_free(&set);
-	free(args);
 	return code;
 }

@@ -1,23 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Description: kiln run, the automatic flow of the boot image: settings
- * (defaults, kiln.cfg, the kernel command line), discovery, the choice of
- * what to do with each disk, a countdown before anything is overwritten,
- * then one burn of every chosen disk at once, with results in the run
- * folder on the stick. Also kiln settings, which the init asks for the
- * settings in force so that nothing is parsed twice.
+ * (defaults, kiln.cfg, the kernel command line, read by main), discovery,
+ * what the last boot left (a run cut off, a pending power-cut test), the
+ * choice of what to do with each disk and a countdown before anything is
+ * overwritten (run_plan.c), then one burn of every chosen disk at once,
+ * with results in the run folder on the stick.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -34,6 +30,7 @@
 #include "plan/plan.h"
 #include "results/result.h"
 #include "cmd/run.h"
+#include "cmd/run_plan.h"
 #include "settings/settings.h"
 #include "base/sysfs.h"
 #include "base/timing.h"
@@ -42,9 +39,8 @@
 #define SMOKE_SPAN (1ull << 30)
 /* How long a soak lasts unless duration says. */
 #define SOAK_DEFAULT (12 * 3600)
-#define MAX_CONSOLES 8
 
-static const struct options_cmd run_cmd = {
+const struct options_cmd run_cmd = {
 	"run", "[--results ROOT] [--protect DEV]... [--config FILE] "
 	"[--cmdline FILE] [--KEY=VALUE]...",
 	"The boot image's automatic flow: the settings (defaults, then "
@@ -57,53 +53,6 @@ static const struct options_cmd run_cmd = {
 	"ROOT/kiln-results/MACHINE/RUN/ on the stick.",
 	SCOPE_RUN,
 };
-
-/* --protect DEV: every one a block device, or nothing starts. */
-static int protect_devices(const struct settings *s, dev_t *devs,
-			   struct settings_problems *p)
-{
-	int i;
-
-	for (i = 0; i < s->nprotect; i++) {
-		struct stat st;
-
-		if (stat(s->protect[i], &st) < 0 || !S_ISBLK(st.st_mode)) {
-			options_problem(p, "--protect %s: not a block device",
-					s->protect[i]);
-			continue;
-		}
-		devs[i] = st.st_rdev;
-	}
-	return s->nprotect;
-}
-
-/* Names that match no disk found: a typo, said before the countdown. */
-static void say_unmatched(const struct settings *s,
-			  const struct discover_inventory *inv)
-{
-	const struct identity **ids;
-	char words[600];
-	int i;
-
-	ids = calloc((size_t)inv->ndisks + 1, sizeof(*ids));
-	if (!ids)
-		return;
-	for (i = 0; i < inv->ndisks; i++)
-		ids[i] = &inv->disks[i].id;
-	plan_consent_unmatched(s, ids, inv->ndisks, words, sizeof(words));
-	if (words[0])
-		complain_out("destroy-data names %s: no such disk (a typo?): "
-			     "no consent for it", words);
-	free(ids);
-	plan_globs_unmatched(s->exclude, inv, words, sizeof(words));
-	if (words[0])
-		complain_out("exclude names %s: no disk matches (a typo?): "
-			     "nothing excluded by it", words);
-	plan_globs_unmatched(s->include, inv, words, sizeof(words));
-	if (words[0])
-		complain_out("include names %s: no disk matches (a typo?)",
-			     words);
-}
 
 /* The profile fills in what the settings left open. */
 static void apply_profile(struct settings *s)
@@ -307,90 +256,6 @@ static void print_settings(const struct settings *s, FILE *f)
 	}
 }
 
-static void print_plan(const struct discover_inventory *inv,
-		       const struct plan_item *items)
-{
-	char size[32];
-	int i;
-
-	printf("\n%-9s %9s  %-10s %-13s %s\n", "disk", "size", "class",
-	       "to do", "because");
-	for (i = 0; i < inv->ndisks; i++) {
-		const struct discover_disk *d = &inv->disks[i];
-
-		settings_fmt_size(d->size, size, sizeof(size));
-		printf("%-9.9s %9s  %-10s %-13s %.34s\n", d->id.name, size,
-		       safety_class_name(d->safety.class),
-		       plan_action_name(items[i].action), items[i].why);
-	}
-	if (!inv->ndisks)
-		printf("(no disks found)\n");
-	fflush(stdout);
-}
-
-/* The consoles the kernel writes to: an operator may be at any of them. */
-static int open_consoles(int *fds, struct termios *saved)
-{
-	char line[256], name[64], path[80];
-	FILE *f = fopen("/proc/consoles", "re");
-	int n = 0;
-
-	if (!f)
-		return 0;
-	while (n < MAX_CONSOLES && fgets(line, sizeof(line), f)) {
-		struct termios t;
-		int fd;
-
-		if (sscanf(line, "%63s", name) != 1)
-			continue;
-		snprintf(path, sizeof(path), "/dev/%s", name);
-		fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		if (tcgetattr(fd, &saved[n]) == 0) {
-			/* A key, not a line: no Enter needed to abort. */
-			t = saved[n];
-			t.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
-			t.c_cc[VMIN] = 0;
-			t.c_cc[VTIME] = 0;
-			tcsetattr(fd, TCSANOW, &t);
-			tcflush(fd, TCIFLUSH);
-		}
-		fds[n++] = fd;
-	}
-	fclose(f);
-	return n;
-}
-
-/* Counts down; 1 when a key on any console stopped it. */
-static int countdown(unsigned seconds, int nwrite)
-{
-	struct termios saved[MAX_CONSOLES];
-	struct pollfd p[MAX_CONSOLES + 1];
-	int fds[MAX_CONSOLES], n, i, aborted = 0;
-	unsigned left;
-
-	n = open_consoles(fds, saved);
-	for (i = 0; i < n; i++)
-		p[i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
-	/* Standard input too, when kiln run is started by hand. */
-	p[n] = (struct pollfd){ .fd = isatty(0) ? 0 : -1, .events = POLLIN };
-	complain_out(
-		"%d disk%s will be OVERWRITTEN. Press any key on any console "
-		"to stop.",
-		nwrite, nwrite == 1 ? "" : "s");
-	for (left = seconds; left > 0 && !aborted; left--) {
-		printf("kiln: writing in %u s\n", left);
-		fflush(stdout);
-		if (poll(p, (nfds_t)n + 1, 1000) > 0)
-			aborted = 1;
-	}
-	for (i = 0; i < n; i++) {
-		tcsetattr(fds[i], TCSANOW, &saved[i]);
-		close(fds[i]);
-	}
-	return aborted;
-}
 
 /* A run folder finished at this boot goes to the lab server too. */
 static void send_finished(const char *dir, void *arg)
@@ -452,191 +317,72 @@ static void write_not_started(const char *folder, const char *why,
 	free(text);
 }
 
-int run_main(int argc, char **argv)
+/*
+ * What stops a run before anything is touched: a bad setting (said on
+ * the console and on the stick), a power-cut test with no stick. 0, or
+ * the exit code.
+ */
+static int may_start(struct settings *s, const struct settings_problems *p,
+		     const char *folder)
 {
-	struct discover_options o = { .sysroot = "/sys", .procroot = "/proc",
-				      .devroot = "/dev", .read_disks = 1 };
-	struct settings_problems problems = { 0 };
-	struct discover_inventory inv;
-	struct plan_item *items = NULL;
-	struct settings s;
-	struct record rec;
-	char folder[PATH_MAX], err[300], **args;
-	dev_t protect[SETTINGS_MAX_PROTECT];
-	int i, n, nwrite = 0, code, pending_code = -1;
+	int i;
 
-	args = calloc((size_t)argc + 1, sizeof(*args));
-	if (!args)
-		return KILN_EXIT_CANNOT;
-	if (options_load(&s, &run_cmd, argc, argv, args, &n, &problems) ==
-	    OPTIONS_HELP) {
-		options_usage(&run_cmd, stdout);
-		free(args);
-		return KILN_EXIT_PASS;
-	}
-	if (n)
-		options_problem(&problems, "kiln run takes no targets: '%s'",
-				args[0]);
-	o.protect = protect;
-	o.nprotect = protect_devices(&s, protect, &problems);
-	o.deadline_ns = (uint64_t)s.deadline * TIMING_SEC;
-	/* Every key checked before anything else, as every command does. */
-	if (!problems.n && settings_check(&s, err, sizeof(err)))
-		options_problem(&problems, "%s", err);
-	record_init(&rec, "run", argc, argv, &s);
-	rec.run_id = s.run_id_set ? s.run_id : burn_new_run_id();
-	rec.kmsg = 1;
-
-	printf("kiln run %016llx: settings in force (not defaults):\n",
-	       (unsigned long long)rec.run_id);
-	print_settings(&s, stdout);
-	fflush(stdout);
-
-	if (discover_scan(&o, &inv)) {
-		complain_out("discovery failed: out of memory");
-		record_free(&rec);
-		settings_free(&s);
-		free(args);
-		return KILN_EXIT_CANNOT;
-	}
-	folder[0] = 0;
-	snprintf(rec.machine, sizeof(rec.machine), "%s", inv.sys.machine_id);
-	if (s.results)
-		folder_run_path(s.results, inv.sys.machine_id, rec.run_id,
-				folder, sizeof(folder));
-
-	if (problems.n) {
-		for (i = 0; i < problems.n; i++)
-			complain_out("bad setting: %s", problems.text[i]);
+	if (p->n) {
+		for (i = 0; i < p->n; i++)
+			complain_out("bad setting: %s", p->text[i]);
 		complain_out(
 			"not starting: fix the settings above (kiln.cfg or the "
 			"kernel command line)");
-		write_not_started(folder[0] ? folder : NULL, "bad settings",
-				  &problems);
-		code = KILN_EXIT_USAGE;
-		goto out;
+		write_not_started(folder[0] ? folder : NULL, "bad settings", p);
+		return KILN_EXIT_USAGE;
 	}
-	apply_profile(&s);
-	if (s.profile == SETTINGS_POWERCUT && !s.results) {
+	apply_profile(s);
+	if (s->profile == SETTINGS_POWERCUT && !s->results) {
 		complain_out("profile powercut needs a results medium (the "
 			     "stick): the next boot verifies what this one "
 			     "writes from its record");
-		code = KILN_EXIT_USAGE;
-		goto out;
+		return KILN_EXIT_USAGE;
 	}
-	if (s.results) {
-		char pending[PATH_MAX], vfolder[PATH_MAX];
+	return 0;
+}
 
-		/* Cut off at the last boot: finished from its checkpoint. */
-		run_finish_cut_off(s.results, &inv.sys, stdout,
-				   s.upload ? send_finished : NULL, &rec);
-		if (run_find_pending(s.results, &inv.sys, pending,
-				     sizeof(pending))) {
-			/* Verified into a folder under the id of today. */
-			pending_code = verify_pending(&s, inv.sys.machine_id,
-						      pending, vfolder,
-						      sizeof(vfolder));
-			/* Its folder has the same second: keep them apart. */
-			if (!strcmp(vfolder, folder))
-				snprintf(folder + strlen(folder),
-					 sizeof(folder) - strlen(folder), "-2");
-		}
-	}
-	if (!s.results && s.upload) {
-		code = upload_only(&s, &rec, folder, sizeof(folder));
-		if (code)
-			goto out;
-	}
-	if (s.profile == SETTINGS_POWERCUT) {
-		rec.powercut = 1;
-		if (s.after == SETTINGS_REBOOT)
-			complain_out("profile powercut with after=reboot: a "
-				     "warm reboot does not cut the drives' "
-				     "power; cut it by hand, or use "
-				     "after=poweroff");
-	}
+/*
+ * What the last boot left on the stick, before this run: a run cut off is
+ * finished from its checkpoint, a pending power-cut run verified. The
+ * verify's exit code, or -1 when none waited.
+ */
+static int last_boot(const struct settings *s,
+		     const struct machine_system *sys, struct record *rec,
+		     char *folder, size_t flen)
+{
+	char pending[PATH_MAX], vfolder[PATH_MAX];
+	int code = -1;
 
-	putchar('\n');
-	inventory_print(&inv, stdout);
-	items = calloc((size_t)inv.ndisks + 1, sizeof(*items));
-	if (!items) {
-		complain_out("out of memory");
-		code = KILN_EXIT_CANNOT;
-		goto out;
+	/* Cut off at the last boot: finished from its checkpoint. */
+	run_finish_cut_off(s->results, sys, stdout,
+			   s->upload ? send_finished : NULL, rec);
+	if (run_find_pending(s->results, sys, pending, sizeof(pending))) {
+		/* Verified into a folder under the id of today. */
+		code = verify_pending(s, sys->machine_id, pending, vfolder,
+				      sizeof(vfolder));
+		/* Its folder has the same second: keep them apart. */
+		if (!strcmp(vfolder, folder))
+			snprintf(folder + strlen(folder), flen - strlen(folder),
+				 "-2");
 	}
-	plan_choose(&s, &inv, items);
-	print_plan(&inv, items);
-	say_unmatched(&s, &inv);
+	return code;
+}
 
-	for (i = 0; i < inv.ndisks; i++) {
-		const struct discover_disk *d = &inv.disks[i];
-		char path[80];
-		int mode = items[i].action == PLAN_WRITE ? s.mode :
-			   SETTINGS_READ;
+/* The burn of every chosen disk, once the countdown let it start. */
+static int burn(struct record *rec, const struct discover_inventory *inv,
+		char *folder)
+{
+	int code;
 
-		snprintf(path, sizeof(path), "/dev/%s", d->id.name);
-		/* Dead before the burn: a FAIL, and the others go on. */
-		if (d->stalled) {
-			struct record_disk *rd = record_add(&rec, path, mode);
-
-			if (!rd) {
-				complain_out("out of memory");
-				code = KILN_EXIT_CANNOT;
-				goto out;
-			}
-			snprintf(rd->label, sizeof(rd->label), "%s",
-				 d->id.name);
-			rd->t.id = d->id;
-			snprintf(rd->failed, sizeof(rd->failed), "%s",
-				 d->safety.why);
-			continue;
-		}
-		if (items[i].action == PLAN_SKIP) {
-			record_note(&rec, "%s not tested: %s", d->id.name,
-				    items[i].why);
-			continue;
-		}
-		if (!record_add(&rec, path, mode)) {
-			complain_out("out of memory");
-			code = KILN_EXIT_CANNOT;
-			goto out;
-		}
-		/* What the countdown announces is what the plan writes. */
-		if (items[i].action == PLAN_WRITE && plan_writes_mode(mode))
-			nwrite++;
-		if (items[i].action == PLAN_READ && plan_writes_mode(s.mode))
-			record_note(&rec, "%s tested read-only: %s", d->id.name,
-				    items[i].why);
-	}
-	if (s.expect_disks && (unsigned)inv.ndisks < s.expect_disks) {
-		snprintf(rec.failure, sizeof(rec.failure), "%d disk%s found, "
-			 "%u expected (expect-disks): a disk is missing",
-			 inv.ndisks, inv.ndisks == 1 ? "" : "s",
-			 s.expect_disks);
-		complain_out("%s", rec.failure);
-	}
-	if (!rec.n)
-		complain_out("nothing to test: %s",
-			     inv.ndisks ? "no disk may be tested"
-					: "no disks found");
-	if (!s.results)
-		complain_out("no results medium: results on the console only");
-
-	if (nwrite && s.countdown && countdown(s.countdown, nwrite)) {
-		complain_out(
-			"stopped by a key press before any write: nothing was "
-			"written");
-		write_not_started(folder[0] ? folder : NULL,
-				  "stopped by a key press during the countdown",
-				  NULL);
-		code = KILN_EXIT_INTERRUPTED;
-		goto out;
-	}
-
-	rec.inventory = inventory_json(&inv, &rec.inventory_len);
-	rec.out = folder[0] ? folder : NULL;
-	code = burn_run(&rec);
-	if (rec.powercut && !strcmp(rec.state, "pending")) {
+	rec->inventory = inventory_json(inv, &rec->inventory_len);
+	rec->out = folder[0] ? folder : NULL;
+	code = burn_run(rec);
+	if (rec->powercut && !strcmp(rec->state, "pending")) {
 		int k;
 
 		for (k = 0; k < 3; k++)
@@ -644,15 +390,95 @@ int run_main(int argc, char **argv)
 			       "boot verifies what the disks kept)\n");
 		fflush(stdout);
 	}
-out:
+	return code;
+}
+
+/*
+ * From the settings checked to the burn: what the last boot left, the
+ * stick or the lab server, the plan and the countdown. The exit code.
+ */
+static int run(struct settings *s, const struct settings_problems *p,
+	       const struct discover_inventory *inv, struct record *rec,
+	       char *folder, size_t flen, int *pending_code)
+{
+	int code, nwrite;
+
+	code = may_start(s, p, folder);
+	if (code)
+		return code;
+	if (s->results)
+		*pending_code = last_boot(s, &inv->sys, rec, folder, flen);
+	if (!s->results && s->upload) {
+		code = upload_only(s, rec, folder, flen);
+		if (code)
+			return code;
+	}
+	if (s->profile == SETTINGS_POWERCUT) {
+		rec->powercut = 1;
+		if (s->after == SETTINGS_REBOOT)
+			complain_out("profile powercut with after=reboot: a "
+				     "warm reboot does not cut the drives' "
+				     "power; cut it by hand, or use "
+				     "after=poweroff");
+	}
+	if (run_plan_disks(s, inv, rec, &nwrite)) {
+		complain_out("out of memory");
+		return KILN_EXIT_CANNOT;
+	}
+	if (!s->results)
+		complain_out("no results medium: results on the console only");
+	if (nwrite && s->countdown &&
+	    run_plan_countdown(s->countdown, nwrite)) {
+		complain_out(
+			"stopped by a key press before any write: nothing was "
+			"written");
+		write_not_started(folder[0] ? folder : NULL,
+				  "stopped by a key press during the countdown",
+				  NULL);
+		return KILN_EXIT_INTERRUPTED;
+	}
+	return burn(rec, inv, folder);
+}
+
+int run_command(struct options_args *a)
+{
+	struct discover_options o = { .sysroot = "/sys", .procroot = "/proc",
+				      .devroot = "/dev", .read_disks = 1 };
+	struct settings *s = &a->s;
+	struct discover_inventory inv;
+	struct record rec;
+	char folder[PATH_MAX];
+	int code, pending_code = -1;
+
+	o.protect = a->protect;
+	o.nprotect = a->nprotect;
+	o.deadline_ns = (uint64_t)s->deadline * TIMING_SEC;
+	record_init(&rec, "run", a->argc, a->argv, s);
+	rec.run_id = s->run_id_set ? s->run_id : burn_new_run_id();
+	rec.kmsg = 1;
+
+	printf("kiln run %016llx: settings in force (not defaults):\n",
+	       (unsigned long long)rec.run_id);
+	print_settings(s, stdout);
+	fflush(stdout);
+
+	if (discover_scan(&o, &inv)) {
+		complain_out("discovery failed: out of memory");
+		record_free(&rec);
+		return KILN_EXIT_CANNOT;
+	}
+	folder[0] = 0;
+	snprintf(rec.machine, sizeof(rec.machine), "%s", inv.sys.machine_id);
+	if (s->results)
+		folder_run_path(s->results, inv.sys.machine_id, rec.run_id,
+				folder, sizeof(folder));
+	code = run(s, &a->problems, &inv, &rec, folder, sizeof(folder),
+		   &pending_code);
 	/* The worse of the pending verify and this run. */
 	if (pending_code == KILN_EXIT_FAIL ||
 	    (pending_code > 0 && code == KILN_EXIT_PASS))
 		code = pending_code;
-	free(items);
 	record_free(&rec);
 	discover_free(&inv);
-	settings_free(&s);
-	free(args);
 	return code;
 }

@@ -6,12 +6,15 @@
 #include <stdio.h>
 
 #include "discover/machine.h"
+#include "settings/options.h"
 
 /*
  * kiln run [--results ROOT] [--protect DEV]... [--config FILE]
- *          [--cmdline FILE] [--KEY=VALUE]...: argv[0] is "run".
+ *          [--cmdline FILE] [--KEY=VALUE]...: its usage, and it once
+ * main has read its settings; it says their problems itself.
  */
-int run_main(int argc, char **argv);
+extern const struct options_cmd run_cmd;
+int run_command(struct options_args *a);
 
 /*
  * Finishes each run this machine left cut off under ROOT/kiln-results/

@@ -290,7 +290,7 @@ char *inventory_json(const struct discover_inventory *inv, size_t *len)
 	return json_take(&j, len);
 }
 
-static const struct options_cmd discover_cmd = {
+const struct options_cmd inventory_cmd = {
 	"discover", "[--json] [--protect DEV]... [--sysfs-root DIR]",
 	"The machine, its storage controllers and every disk under them with "
 	"its identity, link and safety class, as an 80-column tree or as "
@@ -299,65 +299,34 @@ static const struct options_cmd discover_cmd = {
 	SCOPE_DISCOVER,
 };
 
-int discover_main(int argc, char **argv)
+int inventory_command(struct options_args *a)
 {
 	struct discover_options o = { .sysroot = "/sys", .procroot = "/proc",
 				      .devroot = "/dev", .read_disks = 1 };
+	const struct settings *s = &a->s;
 	struct discover_inventory inv;
-	struct settings s;
-	char procroot[PATH_MAX], err[300], **args;
-	dev_t protect[SETTINGS_MAX_PROTECT];
-	int i, n, ret;
+	char procroot[PATH_MAX];
+	int ret;
 
-	settings_defaults(&s);
-	args = calloc((size_t)argc + 1, sizeof(*args));
-	if (!args)
-		return KILN_EXIT_CANNOT;
-	ret = options_parse(&s, &discover_cmd, argc, argv, args, &n, err,
-			    sizeof(err));
-	if (ret == OPTIONS_HELP) {
-		options_usage(&discover_cmd, stdout);
-		ret = KILN_EXIT_PASS;
-		goto out;
-	}
-	if (!ret && n)
-		snprintf(err, sizeof(err), "kiln discover takes no targets: "
-			 "'%s'", args[0]);
-	if (ret || n) {
-		fprintf(stderr, "kiln: %s\n", err);
-		ret = KILN_EXIT_USAGE;
-		goto out;
-	}
-	if (s.sysfs_root) {
+	if (s->sysfs_root) {
 		/* A fixture: its /proc is beside its /sys; no disks to read. */
-		o.sysroot = s.sysfs_root;
+		o.sysroot = s->sysfs_root;
 		snprintf(procroot, sizeof(procroot), "%s/../proc",
-			 s.sysfs_root);
+			 s->sysfs_root);
 		o.procroot = procroot;
 		o.read_disks = 0;
 	}
-	for (i = 0; i < s.nprotect; i++) {
-		struct stat st;
-
-		if (stat(s.protect[i], &st) < 0 || !S_ISBLK(st.st_mode)) {
-			fprintf(stderr, "kiln: --protect %s: not a block "
-				"device\n", s.protect[i]);
-			ret = KILN_EXIT_USAGE;
-			goto out;
-		}
-		protect[o.nprotect++] = st.st_rdev;
-	}
-	o.protect = protect;
-	o.deadline_ns = (uint64_t)s.deadline * TIMING_SEC;
+	o.protect = a->protect;
+	o.nprotect = a->nprotect;
+	o.deadline_ns = (uint64_t)s->deadline * TIMING_SEC;
 
 	ret = discover_scan(&o, &inv);
 	if (ret) {
 		fprintf(stderr, "kiln: discovery failed: %s\n", strerror(-ret));
-		ret = KILN_EXIT_CANNOT;
-		goto out;
+		return KILN_EXIT_CANNOT;
 	}
 	ret = KILN_EXIT_PASS;
-	if (s.json) {
+	if (s->json) {
 		size_t len;
 		char *doc = inventory_json(&inv, &len);
 
@@ -372,8 +341,5 @@ int discover_main(int argc, char **argv)
 		inventory_print(&inv, stdout);
 	}
 	discover_free(&inv);
-out:
-	settings_free(&s);
-	free(args);
 	return ret;
 }

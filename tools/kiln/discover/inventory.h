@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "discover/discover.h"
+#include "settings/options.h"
 
 /* The schema of inventory.json; bump on any change a reader would notice. */
 #define INVENTORY_SCHEMA 1
@@ -15,8 +16,11 @@ void inventory_print(const struct discover_inventory *inv, FILE *f);
 /* The inventory as a versioned JSON document (NULL on no memory). */
 char *inventory_json(const struct discover_inventory *inv, size_t *len);
 
-/* kiln discover [--json] [--protect DEV]... [--sysfs-root DIR]: argv[0] is
- * "discover". */
-int discover_main(int argc, char **argv);
+/*
+ * kiln discover [--json] [--protect DEV]... [--sysfs-root DIR]: its usage,
+ * and it once kiln's main has read and checked its options.
+ */
+extern const struct options_cmd inventory_cmd;
+int inventory_command(struct options_args *a);
 
 #endif

@@ -24,7 +24,7 @@
 #include "base/kiln.h"
 #include "settings/options.h"
 
-static const struct options_cmd fleet_cmd = {
+const struct options_cmd fleet_cmd = {
 	"fleet", "[--out DIR] ROOT...",
 	"Reads every run folder under the results trees given (a lab "
 	"server's upload root, kiln-results folders copied off sticks, one "
@@ -407,32 +407,16 @@ static int write_out(const char *dir, const char *html, size_t hlen,
 	return ret;
 }
 
-int fleet_main(int argc, char **argv)
+int fleet_command(struct options_args *a)
 {
 	struct fleet_like_group *groups = NULL;
 	struct fleet fl = { 0 };
-	struct settings s;
-	char err[300], **args, *html = NULL, *csv = NULL;
+	const struct settings *s = &a->s;
+	char **args = a->args, *html = NULL, *csv = NULL;
 	const char *dir;
 	size_t hlen = 0, clen = 0;
-	int i, n = 0, ngroups = 0, ret, code = KILN_EXIT_PASS;
+	int i, n = a->nargs, ngroups = 0, ret, code = KILN_EXIT_PASS;
 
-	settings_defaults(&s);
-	args = calloc((size_t)argc + 1, sizeof(*args));
-	if (!args)
-		return KILN_EXIT_CANNOT;
-	ret = options_parse(&s, &fleet_cmd, argc, argv, args, &n, err,
-			    sizeof(err));
-	if (ret == OPTIONS_HELP) {
-		options_usage(&fleet_cmd, stdout);
-		goto out;
-	}
-	if (ret || !n) {
-		fprintf(stderr, "kiln: %s\n", ret ? err : "no results tree "
-			"given (try kiln fleet --help)");
-		code = KILN_EXIT_USAGE;
-		goto out;
-	}
 	for (i = 0; i < n; i++) {
 		if (!is_dir(args[i])) {
 			fprintf(stderr, "kiln: %s: %s\n", args[i], access(
@@ -443,7 +427,7 @@ int fleet_main(int argc, char **argv)
 		}
 	}
 	fl.now = time(NULL);
-	fl.stale = s.stale;
+	fl.stale = s->stale;
 	fl.roots = args;
 	fl.nroots = n;
 	ret = 0;
@@ -460,7 +444,7 @@ int fleet_main(int argc, char **argv)
 	}
 	html = fleet_page_html(&fl, groups, ngroups, &hlen);
 	csv = fleet_csv_text(&fl, &clen);
-	dir = s.out ? s.out : ".";
+	dir = s->out ? s->out : ".";
 	ret = write_out(dir, html, hlen, csv, clen);
 	if (ret) {
 		fprintf(stderr, "kiln: cannot write fleet.html and fleet.csv "
@@ -476,7 +460,5 @@ out:
 	free(csv);
 	fleet_like_free(groups, ngroups);
 	fleet_free(&fl);
-	settings_free(&s);
-	free(args);
 	return code;
 }

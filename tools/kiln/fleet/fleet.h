@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "settings/options.h"
+
 /*
  * kiln fleet: every run folder under results trees (a lab server's upload
  * root, sticks copied off) read into one list of machines, each with its
@@ -108,8 +110,9 @@ struct fleet_like_group {
 /* Fewer disks than this make no median worth comparing against. */
 #define FLEET_LIKE_MIN 3
 
-/* fleet.c */
-int fleet_main(int argc, char **argv);
+/* fleet.c: kiln fleet's usage, and it once kiln's main has started it */
+extern const struct options_cmd fleet_cmd;
+int fleet_command(struct options_args *a);
 const char *fleet_state_name(int state);
 /* When a run happened: its start if its clock was trusted, else mtime. */
 time_t fleet_when(const struct fleet_run *r);

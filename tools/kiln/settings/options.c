@@ -132,7 +132,8 @@ void options_usage(const struct options_cmd *cmd, FILE *f)
 	char line[400];
 	int i, listed = 0;
 
-	fprintf(f, "usage: kiln %s %s\n\n", cmd->name, cmd->args);
+	fprintf(f, "usage: kiln %s%s%s\n\n", cmd->name, cmd->args[0] ? " " : "",
+		cmd->args);
 	wrap(f, 0, cmd->about);
 	for (i = 0; (k = settings_key_at(i)); i++) {
 		if (!(k->scope & cmd->scope))
@@ -395,7 +396,7 @@ int options_load(struct settings *s, const struct options_cmd *cmd,
 	return 0;
 }
 
-static const struct options_cmd settings_cmd = {
+const struct options_cmd options_settings_cmd = {
 	"settings", "[--get KEY] [--config FILE] [--cmdline FILE] "
 	"[--results ROOT] [--KEY=VALUE]...",
 	"The settings in force for kiln run: the built-in defaults, then "
@@ -407,36 +408,22 @@ static const struct options_cmd settings_cmd = {
 	SCOPE_RUN | SCOPE_SETTINGS,
 };
 
-int options_settings_main(int argc, char **argv)
+int options_settings_command(struct options_args *a)
 {
-	struct settings_problems p = { 0 };
+	const struct settings_problems *p = &a->problems;
+	const struct settings *s = &a->s;
 	const struct settings_key *k;
-	struct settings s;
-	char val[512], err[400], **args;
-	int i, n, code = KILN_EXIT_PASS;
+	char val[512], err[400];
+	int i, code = KILN_EXIT_PASS;
 
-	args = calloc((size_t)argc + 1, sizeof(*args));
-	if (!args)
-		return KILN_EXIT_CANNOT;
-	if (options_load(&s, &settings_cmd, argc, argv, args, &n, &p) ==
-	    OPTIONS_HELP) {
-		options_usage(&settings_cmd, stdout);
-		free(args);
-		return KILN_EXIT_PASS;
-	}
-	if (n)
-		options_problem(&p, "kiln settings takes no targets: '%s'",
-				args[0]);
-	if (!p.n && settings_check(&s, err, sizeof(err)))
-		options_problem(&p, "%s", err);
-	for (i = 0; i < p.n; i++)
-		fprintf(stderr, "kiln: bad setting: %s\n", p.text[i]);
-	if (p.n)
+	for (i = 0; i < p->n; i++)
+		fprintf(stderr, "kiln: bad setting: %s\n", p->text[i]);
+	if (p->n)
 		code = KILN_EXIT_USAGE;
-	if (s.get) {
-		k = settings_key(s.get);
+	if (s->get) {
+		k = settings_key(s->get);
 		if (!k || (k->scope & SCOPE_OPTION_ONLY)) {
-			fprintf(stderr, "kiln: unknown setting '%s'\n", s.get);
+			fprintf(stderr, "kiln: unknown setting '%s'\n", s->get);
 			code = KILN_EXIT_USAGE;
 		} else {
 			/*
@@ -445,21 +432,19 @@ int options_settings_main(int argc, char **argv)
 			 * lab asked.
 			 */
 			printf("%s\n",
-			       settings_get(&s, s.get, val, sizeof(val)));
+			       settings_get(s, s->get, val, sizeof(val)));
 		}
 	} else {
 		for (i = 0; (k = settings_key_at(i)); i++) {
 			if (k->scope & SCOPE_OPTION_ONLY)
 				continue;
-			settings_get(&s, k->name, val, sizeof(val));
+			settings_get(s, k->name, val, sizeof(val));
 			printf("%-13s %-24s %s\n", k->name, val[0] ? val : "-",
-			       settings_source(&s, k->name));
+			       settings_source(s, k->name));
 			snprintf(err, sizeof(err), "%s; default %s", k->help,
 				 k->def);
 			wrap(stdout, 14, err);
 		}
 	}
-	settings_free(&s);
-	free(args);
 	return code;
 }

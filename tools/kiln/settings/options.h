@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "settings/settings.h"
 
@@ -22,6 +23,24 @@ struct options_cmd {
 	const char *args;	/* "[OPTIONS] TARGET..." */
 	const char *about;	/* what it does, wrapped at 80 columns */
 	unsigned scope;		/* the keys it takes (enum settings_scope) */
+};
+
+/*
+ * What kiln's main read for a command before calling it (cmd/main.c's
+ * table says what each command needs read and checked): the settings, the
+ * words that are not options, and for the commands that say their own
+ * problems (kiln run, kiln settings) the problems met on the way.
+ */
+struct options_args {
+	int argc;		/* the command's own: argv[0] is its name */
+	char **argv;
+	struct settings s;
+	char **args;		/* the targets (argc entries of room) */
+	int nargs;
+	struct settings_problems problems;
+	/* --protect, each one checked to be a block device */
+	dev_t protect[SETTINGS_MAX_PROTECT];
+	int nprotect;
 };
 
 /* What options_parse() returns when --help asked for the usage. */
@@ -71,7 +90,8 @@ int options_load(struct settings *s, const struct options_cmd *cmd,
 __attribute__((format(printf, 2, 3)))
 void options_problem(struct settings_problems *p, const char *fmt, ...);
 
-/* kiln settings [--get KEY] [same options as run]: argv[0] is "settings". */
-int options_settings_main(int argc, char **argv);
+/* kiln settings [--get KEY] [same options as run]. */
+extern const struct options_cmd options_settings_cmd;
+int options_settings_command(struct options_args *a);
 
 #endif

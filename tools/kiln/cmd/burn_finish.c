@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: the end of a burn: the confirming re-read, SMART after,
+ * iperf3's figures, the judgement, then every results file (report.html,
+ * SMART, saved units, result.json, summary.txt, OCP's JSON lines) in the
+ * run folder and at the lab's server, and the summary on the console.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/complain.h"
+#include "base/kiln.h"
+#include "base/timing.h"
+#include "cmd/burn_private.h"
+#include "judge/reread.h"
+#include "lab/lab.h"
+#include "results/ocptv.h"
+#include "results/report_html.h"
+#include "results/result.h"
+#include "results/summary.h"
+
+/* How long iperf3 runs beside the burn. */
+#define IPERF_SECONDS 30
+
+/* Writes one results file; a failure is said and remembered, never silent. */
+static void keep(struct burn *b, const char *name, const void *data,
+		 size_t len)
+{
+	int ret = data ? folder_write(&b->res, name, data, len) : -ENOMEM;
+
+	if (data)
+		lab_put(b->lab, name, data, len);
+	if (ret) {
+		b->r->results_lost = 1;
+		complain("cannot write the results: %s/%s: %s", b->res.dir,
+			 name, strerror(-ret));
+	}
+}
+
+static void save_health(struct burn *b)
+{
+	char name[300];
+	int i;
+
+	for (i = 0; i < b->r->n; i++) {
+		const struct record_disk *d = &b->r->disks[i];
+
+		if (d->before.text) {
+			snprintf(name, sizeof(name), "smart-%s-before.txt",
+				 d->label);
+			keep(b, name, d->before.text, d->before.len);
+		}
+		if (d->after.text) {
+			snprintf(name, sizeof(name), "smart-%s-after.txt",
+				 d->label);
+			keep(b, name, d->after.text, d->after.len);
+		}
+	}
+}
+
+static void save_units(struct burn *b)
+{
+	char name[300];
+	int i;
+	unsigned k, n;
+
+	for (i = 0; i < b->r->n; i++) {
+		const struct record_disk *d = &b->r->disks[i];
+		const struct engine_saved *sv;
+
+		n = d->et ? engine_saved(d->et, &sv) : 0;
+		for (k = 0; k < n; k++) {
+			snprintf(name, sizeof(name), "bad-unit-%s-%llu.read",
+				 d->label, (unsigned long long)sv[k].offset);
+			keep(b, name, sv[k].read, UNIT_SIZE);
+			snprintf(name, sizeof(name),
+				 "bad-unit-%s-%llu.expected", d->label,
+				 (unsigned long long)sv[k].offset);
+			keep(b, name, sv[k].expected, UNIT_SIZE);
+		}
+	}
+}
+
+/*
+ * After the workers: the confirming re-read, the sampler's last word,
+ * SMART after, iperf3's end, and the record judged, with what the run
+ * itself found about its disks noted first.
+ */
+static void after_burn(struct burn *b)
+{
+	struct record *r = b->r;
+	int i;
+
+	if (!burn_interrupted)
+		reread_run(r, b->job.deadline_ns, &b->job.stop, b->con);
+	sampler_finish(&b->smp, b->con, &burn_interrupted);
+	burn_start_health(b, 1);
+	if (r->have_net)
+		iperf_finish(&r->net, IPERF_SECONDS + 30);
+	r->ended = time(NULL);
+	r->elapsed_ns = timing_now_ns() - b->t0;
+	for (i = 0; i < r->n; i++)
+		if (r->disks[i].t.fd >= 0 &&
+		    !target_path_current(&r->disks[i].t))
+			record_note(r, "%s no longer names the device kiln "
+				    "opened (%s): the results are for that "
+				    "device", r->disks[i].path,
+				    r->disks[i].t.id.identity);
+	if (b->have_results && (folder_sync(&b->res) || b->res.samples_lost)) {
+		r->results_lost = 1;
+		complain("cannot write the results: samples.csv in %s is "
+			 "incomplete", b->res.dir);
+	}
+	record_judge(r, 1, burn_interrupted);
+	for (i = 0; i < r->n; i++)
+		if (r->disks[i].snap.later_pass)
+			record_note(r, "%s: %u units hold a later pass of this "
+				    "run than pass %u, where its record ends: "
+				    "written after the record's last "
+				    "checkpoint (the run was cut off), they "
+				    "are the run's own and not a loss",
+				    r->disks[i].label,
+				    r->disks[i].snap.later_pass,
+				    r->disks[i].snap.verified_pass);
+}
+
+/* Every file but the last few, into the room held since the start. */
+static void write_files(struct burn *b)
+{
+	struct record *r = b->r;
+	char *html;
+	size_t hlen;
+
+	folder_release(&b->res);
+	save_units(b);
+	html = report_html(r, &hlen);
+	keep(b, "report.html", html, hlen);
+	free(html);
+	save_health(b);
+	if (r->net.out)
+		keep(b, "iperf3.json", r->net.out, r->net.len);
+	if (r->inventory)
+		keep(b, "inventory.json", r->inventory, r->inventory_len);
+	if (r->kmsg && folder_write_kmsg(&b->res, "/dev/kmsg"))
+		complain("cannot write kmsg.log in %s", b->res.dir);
+	burn_loop_checkpoint(b);
+	/* What was lost so far is in the record: judge it in. */
+	record_judge(r, 1, burn_interrupted);
+}
+
+/*
+ * The last files: ocptv.jsonl, result.json and summary.txt, the verdict
+ * in each; *doc is judged again when one of them was lost.
+ */
+static void write_last(struct burn *b, const char *text, size_t tlen,
+		       char **doc, size_t *dlen)
+{
+	struct record *r = b->r;
+	char *jl;
+	size_t jlen;
+
+	/* The run in OCP Test & Validation's format, for pipelines. */
+	jl = ocptv_jsonl(r, &jlen);
+	keep(b, "ocptv.jsonl", jl, jlen);
+	free(jl);
+	keep(b, "result.json", *doc, *dlen);
+	keep(b, "summary.txt", text, tlen);
+	if (r->results_lost) {
+		/* The exit says it; the console must too. */
+		record_judge(r, 1, burn_interrupted);
+		free(*doc);
+		*doc = result_json(r, dlen);
+	}
+	folder_close(&b->res);
+	b->have_results = 0;
+}
+
+/* The summary on the console, and result.json on stdout under --json. */
+static void say_end(struct burn *b, const char *text, size_t tlen,
+		    const char *doc, size_t dlen)
+{
+	struct record *r = b->r;
+
+	fputc('\n', b->con);
+	if (text)
+		fwrite(text, 1, tlen, b->con);
+	if (r->out)
+		fprintf(b->con, "results: %s%s\n", r->lab.upload_only ?
+			r->lab.upload : r->out, r->results_lost ?
+			" (INCOMPLETE: some files could not be written)" : "");
+	burn_console_check(b);
+	/* Without --out, standard output is where the results are. */
+	if (r->s->json && doc &&
+	    (fwrite(doc, 1, dlen, stdout) != dlen || fflush(stdout) ||
+	     ferror(stdout))) {
+		complain("cannot write the results to standard output: %s%s%s",
+			 strerror(errno), r->out ? "; they are in " : "",
+			 r->out ? r->out : "");
+		if (!r->out) {
+			r->results_lost = 1;
+			record_judge(r, 1, burn_interrupted);
+		}
+	}
+}
+
+int burn_finish(struct burn *b)
+{
+	struct record *r = b->r;
+	char *text = NULL, *doc;
+	size_t tlen = 0, dlen = 0;
+	FILE *mem;
+
+	after_burn(b);
+	if (b->have_results)
+		write_files(b);
+	/* All but the last files at the lab's server, the verdict pushed. */
+	lab_settle(b->lab, r);
+	mem = open_memstream(&text, &tlen);
+	if (mem) {
+		summary_text(r, mem);
+		fclose(mem);
+	}
+	doc = result_json(r, &dlen);
+	if (b->have_results)
+		write_last(b, text, tlen, &doc, &dlen);
+	if (b->lab) {
+		int lost = r->results_lost;
+
+		lab_finish(b->lab, r);
+		/* Without a stick, a file lost there is a result lost. */
+		if (r->results_lost != lost)
+			record_judge(r, 1, burn_interrupted);
+	}
+	say_end(b, text, tlen, doc, dlen);
+	free(text);
+	free(doc);
+	return r->exit_code;
+}

@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: a burn while its workers run: a sample a second (the
+ * engine's counters, the monitor, links), status lines, the table every
+ * few minutes, the guard's finds said at once, and checkpoints of the
+ * record, each sent to the lab's server.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/complain.h"
+#include "base/kiln.h"
+#include "base/timing.h"
+#include "cmd/burn_private.h"
+#include "discover/signature.h"
+#include "judge/links.h"
+#include "lab/lab.h"
+#include "results/result.h"
+#include "results/summary.h"
+
+/* How often the per-target table comes between status lines. */
+#define TABLE_EVERY_S 300
+
+static void upload_progress(struct burn *b);
+
+void burn_loop_checkpoint(struct burn *b)
+{
+	char *doc;
+	size_t len;
+	int ret;
+
+	if (!b->have_results)
+		return;
+	b->r->elapsed_ns = timing_now_ns() - b->t0;
+	doc = result_json(b->r, &len);
+	ret = doc ? folder_checkpoint(&b->res, doc, len) : -ENOMEM;
+	if (!ret)
+		ret = folder_sync(&b->res);
+	if (ret) {
+		b->r->results_lost = 1;
+		complain("cannot write the results: a checkpoint in %s: %s",
+			 b->res.dir, strerror(-ret));
+	}
+	free(doc);
+	if (b->lab && !ret)
+		upload_progress(b);
+}
+
+/* The newest checkpoint and the summary so far, to the lab's server. */
+static void upload_progress(struct burn *b)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	lab_put_file(b->lab, folder_checkpoints[b->res.good - 1]);
+	mem = open_memstream(&text, &len);
+	if (!mem)
+		return;
+	summary_text(b->r, mem);
+	if (fclose(mem) == 0)
+		lab_put(b->lab, "summary.txt", text, len);
+	free(text);
+}
+
+/*
+ * The guard found data on a disk written for its class alone: said at
+ * once, naming what is there from the bytes the engine kept (the disk is
+ * not asked again), so a person can stop the run before anything else.
+ */
+static void guard_said(struct burn *b, int i)
+{
+	struct record_disk *d = b->burning[i];
+	struct engine_snap snap;
+	struct signature_scan sig;
+	unsigned char *buf = malloc(ENGINE_GUARD_KEEP);
+	size_t n = buf ? engine_guard_found(b->ets[i], buf,
+					    ENGINE_GUARD_KEEP) : 0;
+	char what[sizeof(d->guard_found)];
+
+	/* Only its lists can fail to copy: the guard's figures are there. */
+	engine_snapshot(b->ets[i], &snap);
+	memset(&sig, 0, sizeof(sig));
+	if (snap.guard_err) {
+		/* Not read is not proven blank, and no data either. */
+		snprintf(d->guard_found, sizeof(d->guard_found),
+			 "could not be read (%s)", strerror(snap.guard_err));
+		fprintf(b->con, "kiln: %s could not be read at byte %llu (%s): "
+			"not written past it, tested read-only from there\n",
+			d->label, (unsigned long long)snap.guard_at,
+			strerror(snap.guard_err));
+		engine_snap_free(&snap);
+		free(buf);
+		return;
+	}
+	if (n >= 2 * UNIT_SIZE)
+		signature_scan_offsets(buf, n, snap.guard_at ? snap.guard_at :
+					       UNIT_SIZE, &sig);
+	if (sig.n)
+		signature_describe(&sig, what, sizeof(what));
+	else
+		snprintf(what, sizeof(what), "unknown data at byte %llu",
+			 (unsigned long long)snap.guard_at);
+	snprintf(d->guard_found, sizeof(d->guard_found), "%s", what);
+	fprintf(b->con, "kiln: %s holds data from byte %llu (%s): not written "
+		"past it, tested read-only from there\n", d->label,
+		(unsigned long long)snap.guard_at, what);
+	engine_snap_free(&snap);
+	free(buf);
+}
+
+static void sample(struct burn *b, uint64_t now)
+{
+	int i;
+
+	for (i = 0; i < b->ne; i++) {
+		int was = b->counters[i].guard_stopped;
+
+		engine_counters(b->ets[i], &b->counters[i]);
+		/* Again when it was found lower down: the lowest counts. */
+		if (b->counters[i].guard_stopped != was)
+			guard_said(b, i);
+	}
+	monitor_sample(&b->mon, now, b->counters);
+	links_sample(&b->r->links, b->burning, b->counters, b->ne, now);
+}
+
+/* Watches the workers: samples, status lines, the table, checkpoints. */
+void burn_loop(struct burn *b)
+{
+	struct record *r = b->r;
+	struct settings *s = b->s;
+	uint64_t next_sample, next_status, next_table, next_checkpoint, now;
+	char line[160], ctrls[2 * 160];
+	int running;
+
+	now = timing_now_ns();
+	next_sample = now + TIMING_SEC;
+	next_status = now + s->interval * TIMING_SEC;
+	next_table = now + TABLE_EVERY_S * TIMING_SEC;
+	next_checkpoint = now + s->checkpoint * TIMING_SEC;
+	do {
+		now = timing_now_ns();
+		/* Cut short when a worker ends or a signal comes. */
+		if (next_sample > now)
+			engine_wait(&b->job, next_sample - now);
+		if (burn_interrupted)
+			atomic_store(&b->job.stop, 1);
+		running = engine_poll(&b->job, b->ets, b->ne);
+		now = timing_now_ns();
+		if (now < next_sample && running && !burn_interrupted)
+			continue;
+		sample(b, now);
+		sampler_tick(&b->smp);
+		if (r->have_net)
+			iperf_poll(&r->net);
+		/* On a grid of whole seconds: no drift, whatever the work. */
+		while (next_sample <= now)
+			next_sample += TIMING_SEC;
+		if (now >= next_status && running) {
+			monitor_status(&b->mon, now, 0, line, sizeof(line));
+			fprintf(b->con, "%s\n", line);
+			links_status(&r->links, now, ctrls, sizeof(ctrls));
+			if (ctrls[0])
+				fprintf(b->con, "%s\n", ctrls);
+			if (b->lab) {
+				record_judge(r, 0, 0);
+				lab_tick(b->lab, r);
+			}
+			burn_console_check(b);
+			while (next_status <= now)
+				next_status += s->interval * TIMING_SEC;
+		}
+		if (now >= next_table && running) {
+			record_judge(r, 0, 0);
+			fputc('\n', b->con);
+			summary_table(r, b->con, 0);
+			fputc('\n', b->con);
+			burn_console_check(b);
+			while (next_table <= now)
+				next_table += TABLE_EVERY_S * TIMING_SEC;
+		}
+		if (now >= next_checkpoint && running) {
+			record_judge(r, 0, 0);
+			burn_loop_checkpoint(b);
+			while (next_checkpoint <= now)
+				next_checkpoint += s->checkpoint * TIMING_SEC;
+		}
+	} while (running);
+
+	engine_join(b->ets, b->ne);
+	now = timing_now_ns();
+	sample(b, now);
+	monitor_status(&b->mon, now, burn_interrupted, line, sizeof(line));
+	fprintf(b->con, "%s\n", line);
+	burn_console_check(b);
+}

@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: the start of a burn, once every target passed the gate:
+ * the plan said on the console, SMART before, each disk read alone when
+ * asked (solo), then the engine's workers, the monitor and iperf3 beside
+ * them, and the first checkpoint.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/complain.h"
+#include "base/kiln.h"
+#include "base/timing.h"
+#include "cmd/burn_private.h"
+#include "base/crc32c.h"
+#include "judge/solo.h"
+#include "lab/lab.h"
+#include "results/notes.h"
+#include "results/result.h"
+#include "sense/health.h"
+
+/* How long iperf3 runs beside the burn. */
+#define IPERF_SECONDS 30
+/* How long smartctl may take, for all disks at once. */
+#define SMART_TIMEOUT_S 60
+
+static void print_plan(struct burn *b)
+{
+	struct record *r = b->r;
+	struct settings *s = b->s;
+	char size[32], bs[32], hms[32];
+	int i, e;
+
+	fprintf(b->con, "kiln %s: run %016llx, bs %s, qd %u", r->command,
+		(unsigned long long)r->run_id,
+		settings_fmt_size(s->bs, bs, sizeof(bs)), s->qd);
+	if (settings_passes(s))
+		fprintf(b->con, ", %u pass%s", s->passes,
+			s->passes == 1 ? "" : "es");
+	if (s->duration)
+		fprintf(b->con, ", for %s",
+			timing_fmt_hms(s->duration, hms, sizeof(hms)));
+	fprintf(b->con, ", crc32c %s\n", crc32c_name());
+	/* Said first and last, so a run whose folder was chosen is found. */
+	if (r->out)
+		fprintf(b->con, "results: %s\n", r->lab.upload_only ?
+			r->lab.upload : r->out);
+	for (i = 0; i < r->n; i++) {
+		const struct record_disk *d = &r->disks[i];
+		const struct engine_plan *p = &d->ep;
+
+		fprintf(b->con, "  %s  %s  %s\n", d->label,
+			settings_fmt_size(d->t.size, size, sizeof(size)),
+			d->t.id.identity);
+		if (d->failed[0]) {
+			fprintf(b->con,
+				"  %s  %s\n    FAIL before the burn: %s\n",
+				d->label, d->path, d->failed);
+			continue;
+		}
+		fprintf(b->con, "    %s: %s; %s", settings_mode_name(d->mode),
+			d->plan.why, settings_fmt_size(p->region, size,
+						       sizeof(size)));
+		if (p->mode == ENGINE_VERIFY && p->verify_pass)
+			fprintf(b->con, ", pass %u of run %016llx%s%s",
+				p->verify_pass, (unsigned long long)r->run_id,
+				r->from ? " from " : "",
+				r->from ? r->from : "");
+		for (e = 0; e < p->next; e++)
+			fprintf(b->con, "%s%llu", e ? ", " : " at ",
+				(unsigned long long)p->ext[e].offset);
+		fprintf(b->con, "%s\n",
+			d->t.direct ? "" : " (no O_DIRECT here)");
+	}
+	notes_print(r->notes, r->nnotes, b->con);
+	burn_console_check(b);
+}
+
+/*
+ * SMART before or after the run, for the disks that have it: not loop
+ * devices and files. Without smartctl (a host without smartmontools) the
+ * results say there is none.
+ */
+void burn_start_health(struct burn *b, int after)
+{
+	struct record *r = b->r;
+	const char **devs;
+	struct health *h;
+	int i;
+
+	if (access(HEALTH_SMARTCTL, X_OK) < 0)
+		return;
+	devs = calloc((size_t)r->n + 1, sizeof(*devs));
+	h = calloc((size_t)r->n + 1, sizeof(*h));
+	if (!devs || !h)
+		goto out;
+	for (i = 0; i < r->n; i++)
+		if (!r->disks[i].failed[0] &&
+		    r->disks[i].t.kind == TARGET_BLOCK &&
+		    !r->disks[i].t.id.backing[0])
+			devs[i] = r->disks[i].path;
+	if (health_read_many(HEALTH_SMARTCTL, devs, r->n, SMART_TIMEOUT_S,
+			     h) == -ETIMEDOUT)
+		for (i = 0; i < r->n; i++)
+			if (devs[i] && !h[i].ran)
+				record_note(r,
+					    "%s: smartctl did not answer in "
+					    "%u s (%s the run)",
+					    r->disks[i].label, SMART_TIMEOUT_S,
+					    after ? "after" : "before");
+	for (i = 0; i < r->n; i++) {
+		struct health *to = after ? &r->disks[i].after :
+				    &r->disks[i].before;
+
+		health_free(to);
+		*to = h[i];
+	}
+out:
+	free(devs);
+	free(h);
+}
+
+/* Each disk read alone first (setting solo), a checkpoint after each. */
+static void solo_phase(struct burn *b)
+{
+	int i;
+
+	if (!b->s->solo)
+		return;
+	b->t0 = timing_now_ns();
+	b->r->started = time(NULL);
+	for (i = 0; i < b->r->n && !burn_interrupted; i++) {
+		solo_read(b->r, &b->r->disks[i], &b->job, &burn_interrupted,
+			  b->con);
+		burn_console_check(b);
+		record_judge(b->r, 0, 0);
+		burn_loop_checkpoint(b);
+	}
+}
+
+/* The job every worker shares: its buffers, request sizes and bounds. */
+static int job_init(struct burn *b)
+{
+	struct record *r = b->r;
+	struct settings *s = b->s;
+
+	b->ctx = malloc(sizeof(*b->ctx));
+	b->ets = calloc((size_t)r->n + 1, sizeof(*b->ets));
+	b->burning = calloc((size_t)r->n + 1, sizeof(*b->burning));
+	b->counters = calloc((size_t)r->n + 1, sizeof(*b->counters));
+	b->labels = calloc((size_t)r->n + 1, sizeof(*b->labels));
+	if (!b->ctx || !b->ets || !b->burning || !b->counters || !b->labels) {
+		complain("out of memory");
+		return KILN_EXIT_CANNOT;
+	}
+	unit_ctx_init(b->ctx, r->run_id);
+	b->job.bs = s->bs;
+	b->job.qd = s->qd;
+	b->job.passes = settings_passes(s);
+	b->job.duration_ns = s->duration * TIMING_SEC;
+	b->job.deadline_ns = (uint64_t)s->deadline * TIMING_SEC;
+	/* Shared among the disks, so the record stays one its readers take. */
+	b->job.max_detail = result_max_detail(s->max_detail, r->n);
+	if (b->job.max_detail < s->max_detail)
+		record_note(r, "max-detail %u is %u a disk here: a run lists "
+			    "%u errors and as many bad units in all, and "
+			    "counts every one", s->max_detail,
+			    b->job.max_detail, RESULT_DETAIL_BUDGET);
+	b->job.save_units = s->save_units;
+	b->job.ctx = b->ctx;
+	b->job.wake_fd = -1;
+	return 0;
+}
+
+/* A mark in the kernel's log: boot-to-first-I/O is read off it. */
+static void mark_kmsg(const struct record *r)
+{
+	FILE *k;
+
+	if (!r->kmsg)
+		return;
+	k = fopen("/dev/kmsg", "we");
+	if (k) {
+		fprintf(k, "<6>kiln: burn-in I/O starts, run %016llx\n",
+			(unsigned long long)r->run_id);
+		fclose(k);
+	}
+}
+
+/* A worker for each disk not failed already, and the monitor of them. */
+static int start_workers(struct burn *b)
+{
+	struct record *r = b->r;
+	int i, ret;
+
+	for (i = 0; i < r->n; i++) {
+		struct record_disk *d = &r->disks[i];
+
+		if (d->failed[0])
+			continue;
+		d->et = engine_target_new(&d->t, &d->ep);
+		if (!d->et) {
+			complain("out of memory");
+			return KILN_EXIT_CANNOT;
+		}
+		b->burning[b->ne] = d;
+		b->labels[b->ne] = d->label;
+		b->ets[b->ne++] = d->et;
+	}
+	burn_catch(&b->job);
+	ret = engine_start(&b->job, b->ets, b->ne);
+	if (ret < 0) {
+		complain("cannot start the workers: %s", strerror(-ret));
+		atomic_store(&b->job.stop, 1);
+		engine_join(b->ets, b->ne);
+		return KILN_EXIT_CANNOT;
+	}
+	if (!b->t0) {
+		b->t0 = b->job.start_ns;
+		r->started = time(NULL);
+	}
+	if (monitor_init(&b->mon, b->labels, b->ne,
+			 b->have_results ? b->res.samples : NULL,
+			 b->job.start_ns) < 0) {
+		atomic_store(&b->job.stop, 1);
+		engine_join(b->ets, b->ne);
+		complain("out of memory");
+		return KILN_EXIT_CANNOT;
+	}
+	b->mon.duration_ns = b->job.duration_ns;
+	return 0;
+}
+
+/* The network beside the disks, while they are busy. */
+static void start_iperf(struct burn *b)
+{
+	struct record *r = b->r;
+	struct settings *s = b->s;
+
+	if (!s->iperf)
+		return;
+	r->have_net = 1;
+	if (iperf_start(&r->net, IPERF_IPERF3, s->iperf, IPERF_SECONDS) == 0)
+		fprintf(b->con,
+			"kiln: iperf3 to %s for %u s beside the burn\n",
+			s->iperf, IPERF_SECONDS);
+	else
+		r->net.done = 1;
+}
+
+/* Results folder, plan, SMART before, then the engine: 0 or an exit code. */
+int burn_start(struct burn *b)
+{
+	struct record *r = b->r;
+	int i, ret;
+
+	print_plan(b);
+	lab_start(&b->lab, r, b->con);
+	ret = job_init(b);
+	if (ret)
+		return ret;
+	mark_kmsg(r);
+	burn_start_health(b, 0);
+	sampler_start(&b->smp, r, NULL);
+	solo_phase(b);
+	ret = start_workers(b);
+	if (ret)
+		return ret;
+	links_start(&r->links, b->job.start_ns);
+	start_iperf(b);
+	for (i = 0; i < b->ne; i++) {
+		struct record_disk *d = b->burning[i];
+		unsigned p = settings_passes(b->s);
+
+		d->mt = &b->mon.mt[i];
+		b->mon.mt[i].planned = (uint64_t)p * d->ep.region *
+			(d->ep.mode == ENGINE_WRITE_VERIFY ? 2 : 1);
+	}
+	record_judge(r, 0, 0);
+	burn_loop_checkpoint(b);
+	/* A dashboard sees the run from its first second. */
+	lab_tick(b->lab, r);
+	return 0;
+}
