@@ -23,7 +23,7 @@ struct hole {
 #define MAX_HOLES 65536
 
 struct engine_target {
-	struct target *t;
+	struct engine_disk disk;
 	struct engine_plan plan;
 
 	/* Live, read without a lock by the monitor while the worker runs. */

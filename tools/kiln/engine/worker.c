@@ -48,7 +48,7 @@ struct slot {
 struct worker {
 	struct engine_job *job;
 	struct engine_target *et;
-	struct target *t;
+	const struct engine_disk *d;
 	struct io_uring ring;
 	int ring_ok;
 	int fixed_bufs;
@@ -99,8 +99,8 @@ static void record_error(struct worker *w, int phase, uint32_t pass,
 	 * end with ENOSPC until its sysfs goes: each of those looks again.
 	 */
 	if (err == ENODEV || err == ENXIO ||
-	    ((err == EIO || err == ENOSPC) &&
-	     target_check(w->t) == -ENODEV)) {
+	    ((err == EIO || err == ENOSPC) && w->d->gone &&
+	     w->d->gone(w->d->gone_arg))) {
 		w->vanished = 1;
 		if (leave_running(et, STATE_VANISHED))
 			set_why(et, "the device went away during %s (%s)",
@@ -191,7 +191,7 @@ static ssize_t read_unit(struct worker *w, uint64_t off)
 	ssize_t n;
 
 	atomic_store(since, job_now(w->job));
-	n = deadline_pread(w->t->fd, w->scratch, UNIT_SIZE, (off_t)off, NULL);
+	n = deadline_pread(w->d->fd, w->scratch, UNIT_SIZE, (off_t)off, NULL);
 	atomic_store(since, 0);
 	return n;
 }
@@ -269,7 +269,7 @@ static void check_buffer(struct worker *w, const struct slot *s,
 			 uint32_t pass, int holes)
 {
 	struct engine_target *et = w->et;
-	struct unit_key key = { w->job->ctx->run_id, w->t->ident, 0, pass };
+	struct unit_key key = { w->job->ctx->run_id, w->d->ident, 0, pass };
 	uint32_t i;
 
 	for (i = 0; i + UNIT_SIZE <= s->len; i += UNIT_SIZE) {
@@ -292,7 +292,7 @@ static void queue(struct worker *w, struct slot *s, int idx, int phase)
 	unsigned len = s->len - s->done;
 	uint64_t off = s->off + s->done;
 	uint64_t now = job_now(w->job);
-	int fd = w->fixed_file ? 0 : w->t->fd;
+	int fd = w->fixed_file ? 0 : w->d->fd;
 
 	/* The ring has an entry for every slot, so this cannot fail. */
 	if (phase == PHASE_WRITE) {
@@ -380,7 +380,7 @@ static void guard_advance(struct worker *w, struct guarded *g, uint32_t pass,
 	pthread_mutex_unlock(&et->lock);
 	for (i = 0; i < w->nbufs; i++) {
 		struct slot *s = &w->slots[i];
-		struct unit_key key = { job->ctx->run_id, w->t->ident, s->off,
+		struct unit_key key = { job->ctx->run_id, w->d->ident, s->off,
 					pass };
 
 		if (!s->busy || s->stage != STAGE_CHECKED)
@@ -499,7 +499,7 @@ static int64_t run_phase(struct worker *w, int phase, uint32_t pass,
 			}
 			if (phase == PHASE_WRITE) {
 				struct unit_key key = {job->ctx->run_id,
-						       w->t->ident, off, pass};
+						       w->d->ident, off, pass};
 
 				unit_fill(job->ctx, s->buf, s->len, key);
 				if (lin + s->len > gd.wrote_to)
@@ -625,7 +625,7 @@ static int flush(struct worker *w, uint32_t pass)
 
 	atomic_store(&et->phase, PHASE_FLUSH);
 	atomic_store(since, job_now(w->job));
-	ret = deadline_fdatasync(w->t->fd);
+	ret = deadline_fdatasync(w->d->fd);
 	atomic_store(since, 0);
 	if (ret < 0)
 		record_error(w, PHASE_FLUSH, pass, 0, 0, -ret);
@@ -653,7 +653,7 @@ static uint32_t find_pass(struct worker *w)
 		    !unit_parse(w->scratch, &h))
 			continue;
 		if (h.key.run_id == w->job->ctx->run_id &&
-		    h.key.ident == w->t->ident && h.key.offset == off &&
+		    h.key.ident == w->d->ident && h.key.offset == off &&
 		    h.key.pass > best)
 			best = h.key.pass;
 	}
@@ -666,7 +666,7 @@ static int setup(struct worker *w)
 	struct engine_target *et = w->et;
 	struct io_uring_params p;
 	struct iovec *iov;
-	size_t align = w->t->lbs > 4096 ? w->t->lbs : 4096;
+	size_t align = w->d->lbs > 4096 ? w->d->lbs : 4096;
 	uint64_t buflen;
 	unsigned i;
 	int ret;
@@ -720,7 +720,7 @@ static int setup(struct worker *w)
 	/* Registration saves a page walk per request; without it, still run. */
 	w->fixed_bufs =
 		io_uring_register_buffers(&w->ring, iov, w->nbufs) == 0;
-	w->fixed_file = io_uring_register_files(&w->ring, &w->t->fd, 1) == 0;
+	w->fixed_file = io_uring_register_files(&w->ring, &w->d->fd, 1) == 0;
 	free(iov);
 	return 0;
 }
@@ -820,7 +820,7 @@ void *worker_run(void *arg)
 {
 	struct engine_target *et = arg;
 	struct engine_job *job = et->job;
-	struct worker w = { .job = job, .et = et, .t = et->t };
+	struct worker w = { .job = job, .et = et, .d = &et->disk };
 	const struct engine_plan *p = &et->plan;
 	uint32_t written = 0;
 	unsigned iter;
@@ -830,7 +830,7 @@ void *worker_run(void *arg)
 		w.end_ns = job->start_ns + job->duration_ns;
 	tally_init(&w.tally, et);
 	if (setup(&w) < 0 || (p->guard &&
-			      guard_init(&w.guard, job->ctx, w.t->ident,
+			      guard_init(&w.guard, job->ctx, w.d->ident,
 					 p->guard_byte) < 0)) {
 		set_why(et, "cannot allocate the guard's buffers");
 		leave_running(et, STATE_BROKEN);
