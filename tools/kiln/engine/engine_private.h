@@ -3,7 +3,7 @@
 #define KILN_ENGINE_PRIVATE_H
 
 /*
- * The engine's own: a target's engine as engine.c and worker.c share it.
+ * The engine's own: a target's engine as engine.c and the worker share it.
  * Nobody else includes this file; readers take snapshots (engine.h).
  */
 #include <pthread.h>
