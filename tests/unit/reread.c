@@ -34,6 +34,7 @@ static void burnt(struct record *r, int state)
 	struct engine_plan plan = { .mode = ENGINE_READ, .next = 1,
 				    .region = 4 * MiB };
 	struct record_disk *d;
+	struct engine_disk disk;
 	struct tally t;
 	struct tally_req q;
 
@@ -44,7 +45,8 @@ static void burnt(struct record *r, int state)
 	d->t.lbs = 512;
 	plan.ext[0].length = 4 * MiB;
 	d->ep = plan;
-	d->et = engine_target_new(&d->t, &plan);
+	plan_disk(&d->t, &disk);
+	d->et = engine_target_new(&disk, &plan);
 	if (d->t.fd < 0 || !d->et)
 		tap_bail("cannot set up a disk over %s", path);
 	tally_init(&t, d->et);

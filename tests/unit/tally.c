@@ -21,7 +21,7 @@
 #define MiB 1048576ull
 #define MS 1000000ull
 
-static struct target tgt;
+static const struct engine_disk disk = { .fd = -1 };
 
 static struct engine_target *new_target(uint64_t region)
 {
@@ -32,7 +32,7 @@ static struct engine_target *new_target(uint64_t region)
 	plan.ext[0].length = region;
 	plan.next = 1;
 	plan.region = region;
-	return engine_target_new(&tgt, &plan);
+	return engine_target_new(&disk, &plan);
 }
 
 static void snap(struct engine_target *et, struct engine_snap *s)

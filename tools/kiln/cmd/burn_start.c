@@ -199,10 +199,12 @@ static int start_workers(struct burn *b)
 
 	for (i = 0; i < r->n; i++) {
 		struct record_disk *d = &r->disks[i];
+		struct engine_disk disk;
 
 		if (d->failed[0])
 			continue;
-		d->et = engine_target_new(&d->t, &d->ep);
+		plan_disk(&d->t, &disk);
+		d->et = engine_target_new(&disk, &d->ep);
 		if (!d->et) {
 			complain("out of memory");
 			return KILN_EXIT_CANNOT;

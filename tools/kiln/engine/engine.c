@@ -71,14 +71,14 @@ const char *engine_retry_name(int retry)
 	return "unknown";
 }
 
-struct engine_target *engine_target_new(struct target *t,
+struct engine_target *engine_target_new(const struct engine_disk *disk,
 					const struct engine_plan *plan)
 {
 	struct engine_target *et = calloc(1, sizeof(*et));
 
 	if (!et)
 		return NULL;
-	et->t = t;
+	et->disk = *disk;
 	et->plan = *plan;
 	atomic_init(&et->state, STATE_RUNNING);
 	atomic_init(&et->phase, PHASE_START);

@@ -7,7 +7,6 @@
 #include <stdint.h>
 
 #include "engine/latency.h"
-#include "discover/target.h"
 #include "base/unit.h"
 
 /*
@@ -292,10 +291,29 @@ static inline uint64_t engine_zone_size(const struct engine_plan *p)
 }
 
 /*
- * A target's engine for t and plan (copied). NULL when out of memory. t
- * stays the caller's and must outlive the engine.
+ * What a worker needs of its disk, and no more: the engine knows nothing
+ * of how a disk was found, opened or classed (discover/); the caller
+ * fills this from its target (plan_disk()).
  */
-struct engine_target *engine_target_new(struct target *t,
+struct engine_disk {
+	int fd;			/* open for the plan's mode, O_DIRECT if it can */
+	uint64_t ident;		/* the identity's hash, as its units carry it */
+	unsigned lbs;		/* logical block size: buffers align to it */
+	/*
+	 * After an error that may mean the device left (EIO, ENOSPC): 1 when
+	 * it has gone. Called on the worker's thread, with gone_arg; NULL:
+	 * only ENODEV and ENXIO say so.
+	 */
+	int (*gone)(const void *gone_arg);
+	const void *gone_arg;
+};
+
+/*
+ * A target's engine for disk and plan (both copied). NULL when out of
+ * memory. The descriptor and gone_arg stay the caller's and must outlive
+ * the engine.
+ */
+struct engine_target *engine_target_new(const struct engine_disk *disk,
 					const struct engine_plan *plan);
 void engine_target_free(struct engine_target *et);
 

@@ -3,7 +3,7 @@
 #define KILN_ENGINE_PRIVATE_H
 
 /*
- * The engine's own: a target's engine as engine.c and worker.c share it.
+ * The engine's own: a target's engine as engine.c and the worker share it.
  * Nobody else includes this file; readers take snapshots (engine.h).
  */
 #include <pthread.h>
@@ -23,7 +23,7 @@ struct hole {
 #define MAX_HOLES 65536
 
 struct engine_target {
-	struct target *t;
+	struct engine_disk disk;
 	struct engine_plan plan;
 
 	/* Live, read without a lock by the monitor while the worker runs. */

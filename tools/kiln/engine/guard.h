@@ -3,7 +3,7 @@
 #define KILN_GUARD_H
 
 /*
- * The guarded write's check (the engine's own, worker.c): what a disk
+ * The guarded write's check (the engine's own, worker_phase.c): what a disk
  * written because of its class holds just before kiln writes it. A unit
  * may be overwritten only when it holds the blank byte, or a kiln unit of
  * this very disk at its own offset from any run (torn ones too: each

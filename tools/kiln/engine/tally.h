@@ -3,7 +3,7 @@
 #define KILN_TALLY_H
 
 /*
- * The engine's own (worker.c): a worker's tally of where its time went,
+ * The engine's own (worker_phase.c): a worker's tally of where its time went,
  * counted in its own memory as requests complete, with no lock, and
  * published under the target's lock about once a second and at the end
  * of each phase, for snapshots to copy: the bytes and busy time of each

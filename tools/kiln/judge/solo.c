@@ -66,6 +66,7 @@ int solo_read(struct record *r, struct record_disk *d,
 	      FILE *con)
 {
 	struct engine_plan plan = d->ep;
+	struct engine_disk disk;
 	struct engine_snap snap;
 	struct solo_run *sr;
 	int ret, stalled;
@@ -76,9 +77,10 @@ int solo_read(struct record *r, struct record_disk *d,
 	plan.write_passes = 0;
 	plan.verify_pass = 0;
 	plan.verify_cut = 0;
+	plan_disk(&d->t, &disk);
 	sr = calloc(1, sizeof(*sr));
 	if (sr)
-		sr->et = engine_target_new(&d->t, &plan);
+		sr->et = engine_target_new(&disk, &plan);
 	if (!sr || !sr->et) {
 		free(sr);
 		fprintf(con, "solo: %s: out of memory\n", d->label);

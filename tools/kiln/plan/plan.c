@@ -4,8 +4,8 @@
  * may be done to a target follows from the command, the mode, the
  * target's safety class, consent, its kind, whether kiln created it, and
  * whether it is read-only or given twice; nothing else, and nowhere else.
- * Then the region each target is tested over, and how often flash may be
- * written whole.
+ * Then the region each target is tested over, how often flash may be
+ * written whole, and what the engine is given of the target.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -559,4 +559,18 @@ void plan_write_cap(const struct settings *s, const struct target *t,
 			 " (max-writes)" : " on flash (max-writes)",
 			 p->write_passes, p->write_passes == 1 ? "" : "es",
 			 (unsigned long long)(p->region >> 20));
+}
+
+static int disk_gone(const void *t)
+{
+	return target_check(t) == -ENODEV;
+}
+
+void plan_disk(const struct target *t, struct engine_disk *d)
+{
+	d->fd = t->fd;
+	d->ident = t->ident;
+	d->lbs = t->lbs;
+	d->gone = disk_gone;
+	d->gone_arg = t;
 }

@@ -109,6 +109,13 @@ int plan_region(const struct settings *s, const struct target *t,
 void plan_write_cap(const struct settings *s, const struct target *t,
 		    struct engine_plan *p, char *note, size_t len);
 
+/*
+ * What a worker needs of t, for engine_target_new(): its descriptor, its
+ * identity's hash, its block size, and how to tell it has gone (sysfs,
+ * target_check()); t must outlive the engine.
+ */
+void plan_disk(const struct target *t, struct engine_disk *d);
+
 const char *plan_action_name(int action);
 
 /*

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KILN_SAFETY_PRIVATE_H
+#define KILN_SAFETY_PRIVATE_H
+
+/*
+ * What the safety files share (safety.c, safety_use.c, safety_open.c):
+ * the reasons as they are said, and the look at other processes. Nobody
+ * else includes this file.
+ */
+#include "base/sysfs.h"
+#include "discover/safety.h"
+
+/* A reason for the class, after those said so far ("; " between). */
+__attribute__((format(printf, 2, 3)))
+void safety_why(struct safety *s, const char *fmt, ...);
+
+/* What the class rests on that is not a reason for it (said, not kept). */
+__attribute__((format(printf, 2, 3)))
+void safety_note(struct safety *s, const char *fmt, ...);
+
+/* In use, whatever the consent: said with safety_why() just before. */
+static inline void safety_busy(struct safety *s)
+{
+	s->class = SAFETY_IN_USE;
+}
+
+/*
+ * Whether d (the disk with its partitions fam, or a file when fam is
+ * NULL) is open in another process, another kiln included: still open on
+ * a second look a second later, so udev's short opens do not count.
+ */
+void safety_open_elsewhere(const struct safety_env *o,
+			   const struct safety_subject *d,
+			   const struct sysfs_family *fam, struct safety *s);
+
+#endif
