@@ -89,7 +89,7 @@ int finish_folder(const char *dir, FILE *con, int *code)
 		*code = KILN_EXIT_CANNOT;
 		return -EFBIG;
 	}
-	if (state[0] && strcmp(state, "running")) {
+	if (state[0] && record_state_of(state) != RECORD_RUNNING) {
 		fprintf(con,
 			"kiln: %s is finished already (%s): left as it is\n",
 			dir, state);
@@ -134,7 +134,7 @@ int finish_folder(const char *dir, FILE *con, int *code)
 		    timing_fmt_hms(rs.r.elapsed_ns / TIMING_SEC, hms,
 				   sizeof(hms)));
 	record_judge(&rs.r, 1, 1);
-	rs.r.state = "interrupted";
+	rs.r.state = RECORD_INTERRUPTED;
 
 	mem = open_memstream(&text, &tlen);
 	if (mem) {
@@ -194,7 +194,7 @@ int finish_machine(const char *machine_dir, FILE *con,
 		snprintf(path, sizeof(path), "%s/%s", machine_dir, names[i]);
 		finished_state(path, state, sizeof(state), cp, sizeof(cp));
 		/* Unfinished: checkpoints, and no finished result.json. */
-		if ((!state[0] || !strcmp(state, "running")) &&
+		if ((!state[0] || record_state_of(state) == RECORD_RUNNING) &&
 		    folder_newest(path, cp, sizeof(cp), &seq) == 0 &&
 		    finish_folder(path, con, &code) == 0) {
 			finished++;

@@ -169,7 +169,7 @@ static void find_pending(const char *machine_dir, char *best, size_t blen)
 		if (result_load(path, &rec, err, sizeof(err)))
 			continue;
 		/* Folder names begin with the time: the newest one wins. */
-		if (!strcmp(rec.state, "pending") &&
+		if (rec.state == RECORD_PENDING &&
 		    (!was || strcmp(e->d_name, was + 1) > 0))
 			snprintf(best, blen, "%s", path);
 		result_record_free(&rec);
@@ -636,7 +636,7 @@ int run_main(int argc, char **argv)
 	rec.inventory = inventory_json(&inv, &rec.inventory_len);
 	rec.out = folder[0] ? folder : NULL;
 	code = burn_run(&rec);
-	if (rec.powercut && !strcmp(rec.state, "pending")) {
+	if (rec.powercut && rec.state == RECORD_PENDING) {
 		int k;
 
 		for (k = 0; k < 3; k++)

@@ -24,14 +24,16 @@
 /* A reason for people: errors are short, paths are the row's own. */
 #define WHY 320
 
-static const char *const states[FLEET_STATES] = {
-	"complete", "verified", "pending", "interrupted", "running",
+/* The states a folder read adds to the run's own (record_state_name). */
+static const char *const folder_states[FLEET_STATES - FLEET_CUT_OFF] = {
 	"cut off", "partial", "unreadable",
 };
 
 const char *fleet_state_name(int state)
 {
-	return state >= 0 && state < FLEET_STATES ? states[state] : "?";
+	if (state >= FLEET_CUT_OFF && state < FLEET_STATES)
+		return folder_states[state - FLEET_CUT_OFF];
+	return record_state_name(state);
 }
 
 /*
@@ -145,18 +147,6 @@ static time_t utc(const char *text)
 	return timegm(&tm);
 }
 
-static int state_of(const char *name)
-{
-	static const char *const known[] = { "complete", "verified", "pending",
-					     "interrupted", "running" };
-	int i;
-
-	for (i = 0; i < 5; i++)
-		if (!strcmp(name, known[i]))
-			return i;
-	return -1;
-}
-
 
 /*
  * A kiln-result document (result.json, or a checkpoint's "result") into
@@ -182,7 +172,7 @@ static int read_doc(const struct jsonread_node *root, struct fleet_run *r,
 	}
 	if (version < RESULT_SCHEMA_UTF8)
 		jsonread_bytes_latin1(root);
-	r->state = state_of(state);
+	r->state = record_state_of(state);
 	if (r->state < 0) {
 		snprintf(why, len, "a state this kiln does not know: \"%.40s\"",
 			 state);
@@ -214,7 +204,7 @@ static int read_doc(const struct jsonread_node *root, struct fleet_run *r,
 		read_disk(jsonread_at(targets, i), version, &r->disks[i], &oom);
 		r->n++;
 		/* Not judged yet: the worst of its disks so far. */
-		if (!strcmp(state, "running"))
+		if (r->state == FLEET_RUNNING)
 			snprintf(r->verdict, sizeof(r->verdict), "%s",
 				 worse(r->verdict, r->disks[i].verdict));
 	}

@@ -365,7 +365,7 @@ char *result_json(const struct record *o, size_t *len)
 		 timing_fmt_utc(o->ended, 0, buf, sizeof(buf)) : NULL);
 	json_bool(&j, "clock_trusted", timing_clock_trusted(o->started));
 	json_num(&j, "elapsed_seconds", timing_secs(o->elapsed_ns));
-	json_str(&j, "state", o->state);
+	json_str(&j, "state", record_state_name(o->state));
 	/* A verify's run record: kiln finish judges it as it was judged. */
 	json_str(&j, "verified_from", o->from);
 	if (o->pending_of)
@@ -409,7 +409,7 @@ char *result_json(const struct record *o, size_t *len)
 	vitals_out_machine(&j, o);
 	json_str(&j, "failure", o->failure[0] ? o->failure : NULL);
 	json_bool(&j, "results_complete", !o->results_lost);
-	json_str(&j, "verdict", o->state && !strcmp(o->state, "running") ?
+	json_str(&j, "verdict", o->state == RECORD_RUNNING ?
 		 NULL : judge_name(o->verdict));
 	json_i64(&j, "exit_code", o->exit_code);
 	json_end(&j);
@@ -575,8 +575,7 @@ static int read_record(const struct jsonread_node *root,
 		return -EBADMSG;
 	}
 	rec->bs = jsonread_u64(jsonread_get(root, "settings"), "bs", 0);
-	snprintf(rec->state, sizeof(rec->state), "%s",
-		 jsonread_str(root, "state", ""));
+	rec->state = record_state_of(jsonread_str(root, "state", NULL));
 	snprintf(rec->verdict, sizeof(rec->verdict), "%s",
 		 jsonread_str(root, "verdict", ""));
 	rec->disks = calloc(jsonread_count(targets) + 1, sizeof(*rec->disks));

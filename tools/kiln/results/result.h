@@ -97,8 +97,7 @@ struct result_record {
 	int schema_version;
 	uint64_t run_id;
 	uint64_t bs;
-	/* running, complete, interrupted, ... */
-	char state[32];
+	int state;			/* enum record_state; -1 unknown */
 	char verdict[8];		/* "" while running */
 	int from_checkpoint;		/* result.json was missing or torn */
 	int n;
