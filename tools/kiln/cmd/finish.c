@@ -33,7 +33,8 @@ static const struct options_cmd finish_cmd = {
 	"result.json (state interrupted), summary.txt and report.html, with "
 	"what had been seen until then. Exits with that run's code: 1 if a "
 	"disk had failed, else 4. A folder already finished is left as it is "
-	"(exit 0); one with no good checkpoint is exit 3. kiln run does the "
+	"(exit 0); one with no good checkpoint, or one of a schema version "
+	"this kiln does not know, is exit 3. kiln run does the "
 	"same by itself for its machine's folders before it starts.",
 	SCOPE_FINISH,
 };

@@ -159,19 +159,9 @@ static int read_doc(const struct jsonread_node *root, struct fleet_run *r,
 	const char *state = jsonread_str(root, "state", "");
 	int version, oom = 0, i, n;
 
-	if (strcmp(jsonread_str(root, "schema", ""), "kiln-result")) {
-		snprintf(why, len, "not a kiln result (no \"schema\": "
-			 "\"kiln-result\")");
-		return -EBADMSG;
-	}
-	version = (int)jsonread_u64(root, "schema_version", 0);
-	if (version < 1 || version > RESULT_SCHEMA) {
-		snprintf(why, len, "schema version %d, which this kiln does "
-			 "not know (it reads 1 to %d)", version, RESULT_SCHEMA);
-		return -EBADMSG;
-	}
-	if (version < RESULT_SCHEMA_UTF8)
-		jsonread_bytes_latin1(root);
+	version = result_schema(root, why, len);
+	if (version < 0)
+		return version;
 	r->state = record_state_of(state);
 	if (r->state < 0) {
 		snprintf(why, len, "a state this kiln does not know: \"%.40s\"",

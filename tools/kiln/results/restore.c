@@ -382,12 +382,9 @@ int restore_record(const struct jsonread_node *doc, struct restored *out,
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	if (strcmp(jsonread_str(doc, "schema", ""), "kiln-result")) {
-		snprintf(err, errlen, "not a kiln result");
-		return -EBADMSG;
-	}
-	if (jsonread_u64(doc, "schema_version", 0) < RESULT_SCHEMA_UTF8)
-		jsonread_bytes_latin1(doc);
+	ret = result_schema(doc, err, errlen);
+	if (ret < 0)
+		return ret;
 	restore_settings(jsonread_get(doc, "settings"), &out->s);
 	copy_str(doc, "command", out->command, sizeof(out->command));
 	record_init(r, out->command[0] ? out->command : "burn", 0, NULL,

@@ -446,6 +446,27 @@ int result_checkpoint_too_large(const char *dir, char *err, size_t errlen)
 	return 0;
 }
 
+int result_schema(const struct jsonread_node *root, char *err,
+		  size_t errlen)
+{
+	uint64_t version = jsonread_u64(root, "schema_version", 0);
+
+	if (strcmp(jsonread_str(root, "schema", ""), "kiln-result")) {
+		snprintf(err, errlen, "not a kiln result (no \"schema\": "
+			 "\"kiln-result\")");
+		return -EBADMSG;
+	}
+	if (version < 1 || version > RESULT_SCHEMA) {
+		snprintf(err, errlen, "schema version %llu, which this kiln "
+			 "does not know (it reads 1 to %d)",
+			 (unsigned long long)version, RESULT_SCHEMA);
+		return -EBADMSG;
+	}
+	if (version < RESULT_SCHEMA_UTF8)
+		jsonread_bytes_latin1(root);
+	return (int)version;
+}
+
 static int engine_mode_of(const char *name)
 {
 	static const char *const names[] = { "write-verify", "write", "verify",
@@ -554,20 +575,9 @@ static int read_record(const struct jsonread_node *root,
 	char *end;
 	int ret;
 
-	if (strcmp(jsonread_str(root, "schema", ""), "kiln-result")) {
-		snprintf(err, errlen, "not a kiln result (no \"schema\": "
-			 "\"kiln-result\")");
-		return -EBADMSG;
-	}
-	rec->schema_version = (int)jsonread_u64(root, "schema_version", 0);
-	if (rec->schema_version < 1 || rec->schema_version > RESULT_SCHEMA) {
-		snprintf(err, errlen, "schema version %d, which this kiln does "
-			 "not know (it reads 1 to %d)", rec->schema_version,
-			 RESULT_SCHEMA);
-		return -EBADMSG;
-	}
-	if (rec->schema_version < RESULT_SCHEMA_UTF8)
-		jsonread_bytes_latin1(root);
+	rec->schema_version = result_schema(root, err, errlen);
+	if (rec->schema_version < 0)
+		return rec->schema_version;
 	rec->run_id = strtoull(id, &end, 16);
 	/* 0 is no run id: a verify would draw a fresh one and FAIL all. */
 	if (!*id || *end || strlen(id) > 16 || !rec->run_id) {

@@ -22,6 +22,16 @@
 #define RESULT_SCHEMA_UTF8 3
 
 /*
+ * The one check of every reader of a run's document (result.json, a
+ * checkpoint's "result"): that root is a kiln-result of a schema version
+ * this kiln reads. Its version (1 to RESULT_SCHEMA), a document before
+ * RESULT_SCHEMA_UTF8 marked so its strings read as they were written;
+ * else -EBADMSG with one line in err.
+ */
+int result_schema(const struct jsonread_node *root, char *err,
+		  size_t errlen);
+
+/*
  * What every reader of a run record takes (jsonread.h's limits): a record
  * past them is too large, said as such and never read as a failed run.
  */
