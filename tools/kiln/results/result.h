@@ -124,6 +124,15 @@ int result_load(const char *dir, struct result_record *rec, char *err,
 		size_t errlen);
 void result_record_free(struct result_record *rec);
 
+/*
+ * Sets the state of the run folder dir's result.json (a pending power-cut
+ * folder becomes verified), written whole and atomically as every file of
+ * a run folder is: 0, or -errno with one line in err. A document this kiln
+ * cannot read is left as it is.
+ */
+int result_set_state(const char *dir, enum record_state state, char *err,
+		     size_t errlen);
+
 /* The recorded disk with that identity, or NULL. */
 const struct result_disk *result_find(const struct result_record *rec,
 				      const char *identity);
