@@ -19,6 +19,7 @@
 #include "fleet/fleet.h"
 #include "results/folder.h"
 #include "base/jsonread.h"
+#include "base/timing.h"
 #include "results/result.h"
 
 /* A reason for people: errors are short, paths are the row's own. */
@@ -131,22 +132,6 @@ static void read_disk(const struct jsonread_node *t, int version,
 		d->read_mbps = rate(t, "read");
 }
 
-/* 2026-11-30T11:07:57Z, as result.json writes times; 0 when not one. */
-static time_t utc(const char *text)
-{
-	struct tm tm;
-	char z;
-
-	memset(&tm, 0, sizeof(tm));
-	if (sscanf(text, "%4d-%2d-%2dT%2d:%2d:%2d%c", &tm.tm_year,
-		   &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
-		   &tm.tm_sec, &z) != 7 || z != 'Z')
-		return 0;
-	tm.tm_year -= 1900;
-	tm.tm_mon -= 1;
-	return timegm(&tm);
-}
-
 
 /*
  * A kiln-result document (result.json, or a checkpoint's "result") into
@@ -170,7 +155,7 @@ static int read_doc(const struct jsonread_node *root, struct fleet_run *r,
 	}
 	snprintf(r->started, sizeof(r->started), "%s",
 		 jsonread_str(root, "started", ""));
-	r->start = utc(r->started);
+	r->start = timing_parse_utc(r->started);
 	r->clock_trusted = jsonread_bool(root, "clock_trusted", 0);
 	r->elapsed = jsonread_num(root, "elapsed_seconds", 0);
 	snprintf(r->run_id, sizeof(r->run_id), "%s",

@@ -60,21 +60,6 @@ static const char *retry_namer(int i)
 	return engine_retry_name(i);
 }
 
-/* 2026-11-30T11:07:57Z, as result.json writes times; 0 when not one. */
-static time_t utc(const char *text)
-{
-	struct tm tm;
-
-	memset(&tm, 0, sizeof(tm));
-	if (!text || sscanf(text, "%d-%d-%dT%d:%d:%dZ", &tm.tm_year, &tm.tm_mon,
-			    &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
-			    &tm.tm_sec) != 6)
-		return 0;
-	tm.tm_year -= 1900;
-	tm.tm_mon -= 1;
-	return timegm(&tm);
-}
-
 static void copy_str(const struct jsonread_node *n, const char *key,
 		     char *out, size_t len)
 {
@@ -393,8 +378,8 @@ int restore_record(const struct jsonread_node *doc, struct restored *out,
 	if (out->from[0])
 		r->from = out->from;
 	r->run_id = strtoull(jsonread_str(doc, "run_id", "0"), NULL, 16);
-	r->started = utc(jsonread_str(doc, "started", NULL));
-	r->ended = utc(jsonread_str(doc, "ended", NULL));
+	r->started = timing_parse_utc(jsonread_str(doc, "started", NULL));
+	r->ended = timing_parse_utc(jsonread_str(doc, "ended", NULL));
 	r->elapsed_ns = (uint64_t)(jsonread_num(doc, "elapsed_seconds", 0) *
 				   (double)TIMING_SEC);
 	r->firmware.efi = jsonread_bool(fw, "efi", 0);
