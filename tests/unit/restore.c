@@ -5,7 +5,8 @@
  * other reader of result.json: a document of a schema version this kiln
  * does not know (from a newer kiln, or none at all) is refused with one
  * line that says so, and kiln finish leaves the folder as it is, exit 3,
- * never writing a result.json over it from fields it misread.
+ * never writing a result.json over it from fields it misread. Settings a
+ * document leaves out are the key table's defaults, as a run's are.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -111,6 +112,37 @@ static void test_restore(void)
 	finish_refuses("99");
 }
 
+/* What a document leaves out of "settings" is the key table's default. */
+static void test_defaults(void)
+{
+	static const char text[] = "{\"schema\": \"kiln-result\", "
+		"\"schema_version\": 3, \"run_id\": \"00000000000000ab\", "
+		"\"settings\": {}, \"targets\": []}";
+	struct jsonread *doc = NULL;
+	struct settings d;
+	struct restored rs;
+	char err[300] = "";
+	int ret;
+
+	if (jsonread_parse(&doc, text, sizeof(text) - 1, NULL, err,
+			   sizeof(err)))
+		tap_bail("%s", err);
+	ret = restore_record(jsonread_root(doc), &rs, err, sizeof(err));
+	settings_defaults(&d);
+	tap_ok(ret == 0 && rs.s.mode == d.mode && rs.s.bs == d.bs &&
+	       rs.s.qd == d.qd && rs.s.passes == (d.passes ? d.passes : 1) &&
+	       rs.s.duration == d.duration && rs.s.offset == d.offset &&
+	       rs.s.span == d.span && rs.s.quick == d.quick &&
+	       rs.s.deadline == d.deadline && rs.s.interval == d.interval &&
+	       rs.s.slow_warn == d.slow_warn &&
+	       rs.s.slow_fail == d.slow_fail && rs.s.solo == d.solo,
+	       "settings a document leaves out are settings_defaults()' %s",
+	       err);
+	settings_free(&d);
+	restore_free(&rs);
+	jsonread_free(doc);
+}
+
 int main(int argc, char **argv)
 {
 	tap_args(argc, argv);
@@ -118,6 +150,7 @@ int main(int argc, char **argv)
 	if (mkdir(top, 0755))
 		tap_bail("cannot make %s", top);
 	TAP_RUN(test_restore);
+	TAP_RUN(test_defaults);
 	tap_sh("rm -rf '%s'", top);
 	return tap_done();
 }

@@ -325,6 +325,7 @@ static int restore_disk(const struct jsonread_node *t, struct record_disk *d,
 	return restore_lists(t, s);
 }
 
+/* What the document does not say is the key table's default, as a run's. */
 static void restore_settings(const struct jsonread_node *s,
 			     struct settings *out)
 {
@@ -340,10 +341,10 @@ static void restore_settings(const struct jsonread_node *s,
 	out->passes = (unsigned)jsonread_u64(s, "passes", out->passes);
 	if (!out->passes)
 		out->passes = 1;
-	out->duration = jsonread_u64(s, "duration_seconds", 0);
-	out->offset = jsonread_u64(s, "offset", 0);
-	out->span = jsonread_u64(s, "span", 0);
-	out->quick = jsonread_bool(s, "quick", 0);
+	out->duration = jsonread_u64(s, "duration_seconds", out->duration);
+	out->offset = jsonread_u64(s, "offset", out->offset);
+	out->span = jsonread_u64(s, "span", out->span);
+	out->quick = jsonread_bool(s, "quick", out->quick);
 	out->deadline = (unsigned)jsonread_u64(s, "deadline_seconds",
 					       out->deadline);
 	out->interval = (unsigned)jsonread_u64(s, "interval_seconds",
@@ -352,7 +353,7 @@ static void restore_settings(const struct jsonread_node *s,
 						out->slow_warn);
 	out->slow_fail = (unsigned)jsonread_u64(s, "slow_fail_percent",
 						out->slow_fail);
-	out->solo = jsonread_u64(s, "solo_seconds", 0);
+	out->solo = jsonread_u64(s, "solo_seconds", out->solo);
 }
 
 int restore_record(const struct jsonread_node *doc, struct restored *out,
