@@ -109,17 +109,15 @@ static void json_bad(struct json *j, const struct engine_bad *b)
 	json_end(j);
 }
 
-static void json_target(struct json *j, const struct record *r,
-			const struct record_disk *d)
+/* What the disk is, and what its plan let the burn do to it. */
+static void json_target_what(struct json *j, const struct record *r,
+			     const struct record_disk *d)
 {
 	const struct target *t = &d->t;
-	const struct engine_snap *et = &d->snap;
 	const struct engine_plan *p = &d->ep;
 	char h[20];
-	unsigned i;
 	int c;
 
-	json_begin(j, NULL);
 	json_str(j, "path", d->path);
 	identity_json(j, &t->id);
 	json_str(j, "label", d->label);
@@ -143,6 +141,13 @@ static void json_target(struct json *j, const struct record *r,
 	}
 	json_array_end(j);
 	json_u64(j, "write_passes_allowed", p->write_passes);
+}
+
+/* Where its burn got to: the run record a later verify reads. */
+static void json_target_burn(struct json *j, const struct record_disk *d)
+{
+	const struct engine_snap *et = &d->snap;
+	const struct engine_plan *p = &d->ep;
 
 	json_str(j, "state", engine_state_name(et->c.state));
 	json_str(j, "stopped_because", et->why[0] ? et->why : NULL);
@@ -173,12 +178,21 @@ static void json_target(struct json *j, const struct record *r,
 		json_u64(j, "verified_pass", et->verified_pass);
 	if (p->mode == ENGINE_VERIFY && !p->verify_pass)
 		json_bool(j, "pass_found_on_disk", et->pass_found);
+}
+
+/* Each phase, each pass (folded past 16 a phase) and their totals. */
+static void json_target_passes(struct json *j, const struct record_disk *d)
+{
+	const struct engine_snap *et = &d->snap;
+	unsigned i;
+	int c;
+
 	json_begin(j, "phases");
 	json_phase_stats(j, d, PHASE_WRITE);
 	json_phase_stats(j, d, PHASE_FLUSH);
 	json_phase_stats(j, d, PHASE_VERIFY);
 	json_phase_stats(j, d, PHASE_READ);
-	if (p->guard)
+	if (d->ep.guard)
 		json_phase_stats(j, d, PHASE_GUARD);
 	json_end(j);
 	json_array(j, "passes");
@@ -213,8 +227,14 @@ static void json_target(struct json *j, const struct record *r,
 		json_end(j);
 	}
 	json_end(j);
-	zones_json(j, et, d->t.id.rotational);
-	reread_json(j, et, &d->rr);
+}
+
+/* What went wrong: failed requests and bad units, the first of each. */
+static void json_target_errors(struct json *j, const struct record_disk *d)
+{
+	const struct engine_snap *et = &d->snap;
+	unsigned i;
+	int c;
 
 	json_begin(j, "io_errors");
 	json_u64(j, "count", et->c.io_errors);
@@ -250,7 +270,20 @@ static void json_target(struct json *j, const struct record *r,
 		json_bad(j, &et->bad[i]);
 	json_array_end(j);
 	json_end(j);
+}
 
+static void json_target(struct json *j, const struct record *r,
+			const struct record_disk *d)
+{
+	int c;
+
+	json_begin(j, NULL);
+	json_target_what(j, r, d);
+	json_target_burn(j, d);
+	json_target_passes(j, d);
+	zones_json(j, &d->snap, d->t.id.rotational);
+	reread_json(j, &d->snap, &d->rr);
+	json_target_errors(j, d);
 	json_begin(j, "smart");
 	json_health(j, "before", &d->before);
 	json_health(j, "after", &d->after);
@@ -300,97 +333,114 @@ static void json_lab(struct json *j, const struct record *o)
 	json_end(j);
 }
 
+/* The schema, and the machine and kernel the run had. */
+static void json_machine(struct json *j, const struct record *o)
+{
+	struct utsname u;
+
+	json_str(j, "schema", "kiln-result");
+	json_u64(j, "schema_version", RESULT_SCHEMA);
+	json_str(j, "kiln_version", version_string());
+	if (uname(&u) == 0) {
+		json_str(j, "kernel", u.release);
+		json_str(j, "kernel_build", u.version);
+		json_str(j, "host", u.nodename);
+	}
+	json_str(j, "crc32c", o->crc32c[0] ? o->crc32c : crc32c_name());
+	json_begin(j, "firmware");
+	json_bool(j, "efi", o->firmware.efi);
+	if (o->firmware.secure_boot < 0)
+		json_null(j, "secure_boot");
+	else
+		json_bool(j, "secure_boot", o->firmware.secure_boot);
+	json_str(j, "lockdown", o->firmware.lockdown[0] ?
+		 o->firmware.lockdown : NULL);
+	json_end(j);
+	if (o->have_net) {
+		const struct iperf *n = &o->net;
+
+		json_begin(j, "network");
+		json_str(j, "iperf3_server", n->server);
+		json_u64(j, "seconds", n->seconds);
+		if (n->sent_mbps >= 0)
+			json_num(j, "sent_mbps", n->sent_mbps);
+		else
+			json_null(j, "sent_mbps");
+		if (n->received_mbps >= 0)
+			json_num(j, "received_mbps", n->received_mbps);
+		else
+			json_null(j, "received_mbps");
+		json_str(j, "error", n->error[0] ? n->error : NULL);
+		json_end(j);
+	}
+}
+
+/* The run: what started it, when, and how far it got. */
+static void json_run(struct json *j, const struct record *o)
+{
+	char buf[64];
+	int i;
+
+	if (o->machine[0])
+		json_str(j, "machine_id", o->machine);
+	json_str(j, "command", o->command);
+	json_array(j, "argv");
+	for (i = 0; i < o->argc; i++)
+		json_str(j, NULL, o->argv[i]);
+	json_array_end(j);
+	hex64(buf, sizeof(buf), o->run_id);
+	json_str(j, "run_id", buf);
+	json_str(j, "started",
+		 timing_fmt_utc(o->started, 0, buf, sizeof(buf)));
+	json_str(j, "ended", o->ended ?
+		 timing_fmt_utc(o->ended, 0, buf, sizeof(buf)) : NULL);
+	json_bool(j, "clock_trusted", timing_clock_trusted(o->started));
+	json_num(j, "elapsed_seconds", timing_secs(o->elapsed_ns));
+	json_str(j, "state", record_state_name(o->state));
+	/* A verify's run record: kiln finish judges it as it was judged. */
+	json_str(j, "verified_from", o->from);
+	if (o->pending_of)
+		json_str(j, "pending_of", o->pending_of);
+}
+
+static void json_settings(struct json *j, const struct settings *s)
+{
+	json_begin(j, "settings");
+	json_str(j, "mode", settings_mode_name(s->mode));
+	json_u64(j, "bs", s->bs);
+	json_u64(j, "qd", s->qd);
+	json_u64(j, "passes", settings_passes(s));
+	json_u64(j, "duration_seconds", s->duration);
+	json_u64(j, "offset", s->offset);
+	json_u64(j, "span", s->span);
+	json_bool(j, "quick", s->quick);
+	if (s->max_writes_set)
+		json_u64(j, "max_writes", s->max_writes);
+	else
+		json_str(j, "max_writes", "default");
+	json_u64(j, "deadline_seconds", s->deadline);
+	json_u64(j, "interval_seconds", s->interval);
+	json_u64(j, "slow_warn_percent", s->slow_warn);
+	json_u64(j, "slow_fail_percent", s->slow_fail);
+	json_u64(j, "solo_seconds", s->solo);
+	if (s->destroy_list)
+		json_str(j, "destroy_data", s->destroy_list);
+	else
+		json_bool(j, "destroy_data", s->destroy_data);
+	json_end(j);
+}
+
 char *result_json(const struct record *o, size_t *len)
 {
-	const struct settings *s = o->s;
-	struct utsname u;
 	struct json j;
-	char buf[64];
 	int i;
 
 	json_init(&j);
 	json_begin(&j, NULL);
-	json_str(&j, "schema", "kiln-result");
-	json_u64(&j, "schema_version", RESULT_SCHEMA);
-	json_str(&j, "kiln_version", version_string());
-	if (uname(&u) == 0) {
-		json_str(&j, "kernel", u.release);
-		json_str(&j, "kernel_build", u.version);
-		json_str(&j, "host", u.nodename);
-	}
-	json_str(&j, "crc32c", o->crc32c[0] ? o->crc32c : crc32c_name());
-	json_begin(&j, "firmware");
-	json_bool(&j, "efi", o->firmware.efi);
-	if (o->firmware.secure_boot < 0)
-		json_null(&j, "secure_boot");
-	else
-		json_bool(&j, "secure_boot", o->firmware.secure_boot);
-	json_str(&j, "lockdown", o->firmware.lockdown[0] ?
-		 o->firmware.lockdown : NULL);
-	json_end(&j);
-	if (o->have_net) {
-		const struct iperf *n = &o->net;
-
-		json_begin(&j, "network");
-		json_str(&j, "iperf3_server", n->server);
-		json_u64(&j, "seconds", n->seconds);
-		if (n->sent_mbps >= 0)
-			json_num(&j, "sent_mbps", n->sent_mbps);
-		else
-			json_null(&j, "sent_mbps");
-		if (n->received_mbps >= 0)
-			json_num(&j, "received_mbps", n->received_mbps);
-		else
-			json_null(&j, "received_mbps");
-		json_str(&j, "error", n->error[0] ? n->error : NULL);
-		json_end(&j);
-	}
+	json_machine(&j, o);
 	json_lab(&j, o);
-	if (o->machine[0])
-		json_str(&j, "machine_id", o->machine);
-	json_str(&j, "command", o->command);
-	json_array(&j, "argv");
-	for (i = 0; i < o->argc; i++)
-		json_str(&j, NULL, o->argv[i]);
-	json_array_end(&j);
-	hex64(buf, sizeof(buf), o->run_id);
-	json_str(&j, "run_id", buf);
-	json_str(&j, "started",
-		 timing_fmt_utc(o->started, 0, buf, sizeof(buf)));
-	json_str(&j, "ended", o->ended ?
-		 timing_fmt_utc(o->ended, 0, buf, sizeof(buf)) : NULL);
-	json_bool(&j, "clock_trusted", timing_clock_trusted(o->started));
-	json_num(&j, "elapsed_seconds", timing_secs(o->elapsed_ns));
-	json_str(&j, "state", record_state_name(o->state));
-	/* A verify's run record: kiln finish judges it as it was judged. */
-	json_str(&j, "verified_from", o->from);
-	if (o->pending_of)
-		json_str(&j, "pending_of", o->pending_of);
-
-	json_begin(&j, "settings");
-	json_str(&j, "mode", settings_mode_name(s->mode));
-	json_u64(&j, "bs", s->bs);
-	json_u64(&j, "qd", s->qd);
-	json_u64(&j, "passes", settings_passes(s));
-	json_u64(&j, "duration_seconds", s->duration);
-	json_u64(&j, "offset", s->offset);
-	json_u64(&j, "span", s->span);
-	json_bool(&j, "quick", s->quick);
-	if (s->max_writes_set)
-		json_u64(&j, "max_writes", s->max_writes);
-	else
-		json_str(&j, "max_writes", "default");
-	json_u64(&j, "deadline_seconds", s->deadline);
-	json_u64(&j, "interval_seconds", s->interval);
-	json_u64(&j, "slow_warn_percent", s->slow_warn);
-	json_u64(&j, "slow_fail_percent", s->slow_fail);
-	json_u64(&j, "solo_seconds", s->solo);
-	if (s->destroy_list)
-		json_str(&j, "destroy_data", s->destroy_list);
-	else
-		json_bool(&j, "destroy_data", s->destroy_data);
-	json_end(&j);
-
+	json_run(&j, o);
+	json_settings(&j, o->s);
 	json_array(&j, "notes");
 	for (i = 0; i < o->nnotes; i++)
 		json_str(&j, NULL, o->notes[i]);
