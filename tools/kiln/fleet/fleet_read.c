@@ -21,6 +21,7 @@
 #include "base/jsonread.h"
 #include "base/timing.h"
 #include "results/result.h"
+#include "results/result_target.h"
 
 /* A reason for people: errors are short, paths are the row's own. */
 #define WHY 320
@@ -89,10 +90,12 @@ static char *reasons(const struct jsonread_node *t, int *oom)
 	return out;
 }
 
-static double rate(const struct jsonread_node *t, const char *phase)
+static double rate(const struct jsonread_node *t, int phase)
 {
-	return jsonread_num(jsonread_get(jsonread_get(t, "phases"), phase),
-			    "avg_mbps", 0);
+	struct result_phase p;
+
+	result_target_phase(t, phase, &p);
+	return p.avg_mbps;
 }
 
 /* The worse of two verdicts; "" when neither is one kiln writes. */
@@ -111,6 +114,7 @@ static void read_disk(const struct jsonread_node *t, int version,
 		      struct fleet_disk *d, int *oom)
 {
 	const char *label = "label";
+	int verdict = result_target_verdict(t);
 
 	/* Schema 1 had no label: its name, else its path. */
 	if (!jsonread_get(t, label))
@@ -123,13 +127,13 @@ static void read_disk(const struct jsonread_node *t, int version,
 	d->size = jsonread_u64(t, "size", 0);
 	/* Only a verdict kiln writes: the page prints it as it is. */
 	snprintf(d->verdict, sizeof(d->verdict), "%s",
-		 worse(jsonread_str(t, "verdict", ""), ""));
+		 verdict < 0 ? "" : judge_name(verdict));
 	if (!strcmp(d->verdict, "WARN") || !strcmp(d->verdict, "FAIL"))
 		d->reasons = reasons(t, oom);
-	d->write_mbps = rate(t, "write");
-	d->read_mbps = rate(t, "verify");
+	d->write_mbps = rate(t, PHASE_WRITE);
+	d->read_mbps = rate(t, PHASE_VERIFY);
 	if (d->read_mbps <= 0)
-		d->read_mbps = rate(t, "read");
+		d->read_mbps = rate(t, PHASE_READ);
 }
 
 
