@@ -6,7 +6,8 @@
  * does not know (from a newer kiln, or none at all) is refused with one
  * line that says so, and kiln finish leaves the folder as it is, exit 3,
  * never writing a result.json over it from fields it misread. Settings a
- * document leaves out are the key table's defaults, as a run's are.
+ * document leaves out are the key table's defaults, as a run's are; and
+ * the fields discover writes are those the readers look for (keys.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,10 +17,14 @@
 #include <unistd.h>
 
 #include "../lib/tap.h"
+#include "base/json.h"
 #include "base/jsonread.h"
 #include "base/kiln.h"
 #include "cmd/finish.h"
+#include "discover/identity.h"
+#include "discover/safety.h"
 #include "results/folder.h"
+#include "results/keys.h"
 #include "results/restore.h"
 #include "results/result.h"
 
@@ -143,6 +148,41 @@ static void test_defaults(void)
 	jsonread_free(doc);
 }
 
+/*
+ * The fields of a target that discover writes (identity_json, safety_json:
+ * inventory.json's too) are those keys.h names for the readers.
+ */
+static void test_discover_keys(void)
+{
+	static const char *const keys[] = {
+		KEY_NAME, KEY_IDENTITY, KEY_MODEL, KEY_SERIAL, KEY_WWN,
+		KEY_ROTATIONAL, KEY_CLASS, KEY_CLASS_REASONS,
+	};
+	struct identity id = { .rotational = 1 };
+	struct safety sf = { .class = SAFETY_BLANK };
+	struct jsonread *doc = NULL;
+	char err[200] = "", *text;
+	struct json j;
+	size_t len, i, n = 0;
+
+	json_init(&j);
+	json_begin(&j, NULL);
+	identity_json(&j, &id);
+	safety_json(&j, &sf);
+	json_end(&j);
+	text = json_take(&j, &len);
+	if (!text || jsonread_parse(&doc, text, len, NULL, err, sizeof(err)))
+		tap_bail("identity_json: %s", err);
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		n += jsonread_get(jsonread_root(doc), keys[i]) != NULL;
+	tap_ok(n == sizeof(keys) / sizeof(keys[0]) &&
+	       jsonread_count(jsonread_root(doc)) == n,
+	       "identity_json and safety_json write the fields keys.h names "
+	       "(%zu of %zu)", n, sizeof(keys) / sizeof(keys[0]));
+	jsonread_free(doc);
+	free(text);
+}
+
 int main(int argc, char **argv)
 {
 	tap_args(argc, argv);
@@ -151,6 +191,7 @@ int main(int argc, char **argv)
 		tap_bail("cannot make %s", top);
 	TAP_RUN(test_restore);
 	TAP_RUN(test_defaults);
+	TAP_RUN(test_discover_keys);
 	tap_sh("rm -rf '%s'", top);
 	return tap_done();
 }

@@ -17,6 +17,7 @@
 
 #include "cmd/finish.h"
 #include "results/folder.h"
+#include "results/keys.h"
 #include "base/jsonread.h"
 #include "base/kiln.h"
 #include "settings/options.h"
@@ -55,7 +56,7 @@ static int finished_state(const char *dir, char *state, size_t len,
 	ret = jsonread_load(&doc, path, NULL, why, sizeof(why));
 	if (ret == 0)
 		snprintf(state, len, "%s",
-			 jsonread_str(jsonread_root(doc), "state", ""));
+			 jsonread_str(jsonread_root(doc), KEY_STATE, ""));
 	jsonread_free(doc);
 	if (ret == -E2BIG)
 		snprintf(err, errlen, "%s is too large to read: %s", path, why);

@@ -18,6 +18,7 @@
 
 #include "fleet/fleet.h"
 #include "results/folder.h"
+#include "results/keys.h"
 #include "base/jsonread.h"
 #include "base/timing.h"
 #include "results/result.h"
@@ -65,7 +66,7 @@ static char *member(const struct jsonread_node *n, const char *key, int *oom)
 /* A WARN's or FAIL's reasons, one string. */
 static char *reasons(const struct jsonread_node *t, int *oom)
 {
-	const struct jsonread_node *list = jsonread_get(t, "reasons");
+	const struct jsonread_node *list = jsonread_get(t, KEY_REASONS);
 	size_t i, used = 0, cap = 1;
 	char *out;
 
@@ -113,18 +114,18 @@ static const char *worse(const char *a, const char *b)
 static void read_disk(const struct jsonread_node *t, int version,
 		      struct fleet_disk *d, int *oom)
 {
-	const char *label = "label";
+	const char *label = KEY_LABEL;
 	int verdict = result_target_verdict(t);
 
 	/* Schema 1 had no label: its name, else its path. */
 	if (!jsonread_get(t, label))
-		label = jsonread_get(t, "name") ? "name" : "path";
+		label = jsonread_get(t, KEY_NAME) ? KEY_NAME : KEY_PATH;
 	d->label = member(t, label, oom);
-	d->model = member(t, "model", oom);
-	d->serial = member(t, "serial", oom);
-	d->wwn = member(t, version >= 2 ? "wwn" : "wwid", oom);
-	d->identity = member(t, "identity", oom);
-	d->size = jsonread_u64(t, "size", 0);
+	d->model = member(t, KEY_MODEL, oom);
+	d->serial = member(t, KEY_SERIAL, oom);
+	d->wwn = member(t, version >= 2 ? KEY_WWN : KEY_WWID, oom);
+	d->identity = member(t, KEY_IDENTITY, oom);
+	d->size = jsonread_u64(t, KEY_SIZE, 0);
 	/* Only a verdict kiln writes: the page prints it as it is. */
 	snprintf(d->verdict, sizeof(d->verdict), "%s",
 		 verdict < 0 ? "" : judge_name(verdict));
@@ -144,8 +145,8 @@ static void read_disk(const struct jsonread_node *t, int version,
 static int read_doc(const struct jsonread_node *root, struct fleet_run *r,
 		    char *why, size_t len)
 {
-	const struct jsonread_node *targets = jsonread_get(root, "targets");
-	const char *state = jsonread_str(root, "state", "");
+	const struct jsonread_node *targets = jsonread_get(root, KEY_TARGETS);
+	const char *state = jsonread_str(root, KEY_STATE, "");
 	int version, oom = 0, i, n;
 
 	version = result_schema(root, why, len);
@@ -158,20 +159,21 @@ static int read_doc(const struct jsonread_node *root, struct fleet_run *r,
 		return -EBADMSG;
 	}
 	snprintf(r->started, sizeof(r->started), "%s",
-		 jsonread_str(root, "started", ""));
+		 jsonread_str(root, KEY_STARTED, ""));
 	r->start = timing_parse_utc(r->started);
-	r->clock_trusted = jsonread_bool(root, "clock_trusted", 0);
-	r->elapsed = jsonread_num(root, "elapsed_seconds", 0);
+	r->clock_trusted = jsonread_bool(root, KEY_CLOCK_TRUSTED, 0);
+	r->elapsed = jsonread_num(root, KEY_ELAPSED_SECONDS, 0);
 	snprintf(r->run_id, sizeof(r->run_id), "%s",
-		 jsonread_str(root, "run_id", ""));
-	r->kiln_version = member(root, "kiln_version", &oom);
-	if (jsonread_type(jsonread_get(root, "failure")) == JSONREAD_STRING)
-		r->failure = member(root, "failure", &oom);
-	if (jsonread_type(jsonread_get(root, "pending_of")) == JSONREAD_STRING)
-		r->pending_of = member(root, "pending_of", &oom);
-	r->results_lost = !jsonread_bool(root, "results_complete", 1);
+		 jsonread_str(root, KEY_RUN_ID, ""));
+	r->kiln_version = member(root, KEY_KILN_VERSION, &oom);
+	if (jsonread_type(jsonread_get(root, KEY_FAILURE)) == JSONREAD_STRING)
+		r->failure = member(root, KEY_FAILURE, &oom);
+	if (jsonread_type(jsonread_get(root, KEY_PENDING_OF)) ==
+	    JSONREAD_STRING)
+		r->pending_of = member(root, KEY_PENDING_OF, &oom);
+	r->results_lost = !jsonread_bool(root, KEY_RESULTS_COMPLETE, 1);
 	snprintf(r->verdict, sizeof(r->verdict), "%s",
-		 worse(jsonread_str(root, "verdict", ""), ""));
+		 worse(jsonread_str(root, KEY_VERDICT, ""), ""));
 
 	n = (int)jsonread_count(targets);
 	if (jsonread_type(targets) != JSONREAD_ARRAY)
@@ -255,7 +257,7 @@ static int read_checkpoint(const char *dir, struct fleet_run *r, char *why,
 	if (ret == -ENOMEM)
 		goto nomem;
 	if (!ret)
-		ret = read_doc(jsonread_get(jsonread_root(doc), "result"), r,
+		ret = read_doc(jsonread_get(jsonread_root(doc), KEY_RESULT), r,
 			       why, len);
 	jsonread_free(doc);
 	free(json);

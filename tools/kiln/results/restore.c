@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "results/keys.h"
 #include "results/peers_out.h"
 #include "results/restore.h"
 #include "results/result.h"
@@ -51,33 +52,35 @@ static void restore_what(const struct jsonread_node *t, struct record_disk *d,
 {
 	int c;
 
-	copy_str(t, "label", d->label, sizeof(d->label));
-	copy_str(t, "name", d->t.id.name, sizeof(d->t.id.name));
+	copy_str(t, KEY_LABEL, d->label, sizeof(d->label));
+	copy_str(t, KEY_NAME, d->t.id.name, sizeof(d->t.id.name));
 	if (!d->label[0])
 		snprintf(d->label, sizeof(d->label), "%s", d->t.id.name);
-	copy_str(t, "identity", d->t.id.identity, sizeof(d->t.id.identity));
-	copy_str(t, "model", d->t.id.model, sizeof(d->t.id.model));
-	copy_str(t, "serial", d->t.id.serial, sizeof(d->t.id.serial));
-	copy_str(t, "wwn", d->t.id.wwid, sizeof(d->t.id.wwid));
+	copy_str(t, KEY_IDENTITY, d->t.id.identity, sizeof(d->t.id.identity));
+	copy_str(t, KEY_MODEL, d->t.id.model, sizeof(d->t.id.model));
+	copy_str(t, KEY_SERIAL, d->t.id.serial, sizeof(d->t.id.serial));
+	copy_str(t, KEY_WWN, d->t.id.wwid, sizeof(d->t.id.wwid));
 	if (!d->t.id.wwid[0])
-		copy_str(t, "wwid", d->t.id.wwid, sizeof(d->t.id.wwid));
-	d->t.kind = strcmp(jsonread_str(t, "kind", "block"), "file") ?
+		copy_str(t, KEY_WWID, d->t.id.wwid, sizeof(d->t.id.wwid));
+	d->t.kind = strcmp(jsonread_str(t, KEY_KIND, "block"), "file") ?
 		    TARGET_BLOCK : TARGET_FILE;
-	d->t.size = jsonread_u64(t, "size", 0);
-	d->t.lbs = (unsigned)jsonread_u64(t, "logical_block_size", 512);
-	d->t.pbs = (unsigned)jsonread_u64(t, "physical_block_size", 512);
-	d->t.ident = strtoull(jsonread_str(t, "identity_hash", "0"), NULL, 16);
-	d->t.direct = jsonread_bool(t, "direct_io", 1);
-	d->t.read_only = jsonread_bool(t, "read_only", 0);
-	d->t.id.rotational = jsonread_type(jsonread_get(t, "rotational")) ==
-			     JSONREAD_BOOL ? jsonread_bool(t, "rotational", 0) :
-			     -1;
-	c = result_target_index(jsonread_str(t, "class", NULL), class_namer,
+	d->t.size = jsonread_u64(t, KEY_SIZE, 0);
+	d->t.lbs = (unsigned)jsonread_u64(t, KEY_LOGICAL_BLOCK_SIZE, 512);
+	d->t.pbs = (unsigned)jsonread_u64(t, KEY_PHYSICAL_BLOCK_SIZE, 512);
+	d->t.ident = strtoull(jsonread_str(t, KEY_IDENTITY_HASH, "0"), NULL,
+			      16);
+	d->t.direct = jsonread_bool(t, KEY_DIRECT_IO, 1);
+	d->t.read_only = jsonread_bool(t, KEY_READ_ONLY, 0);
+	d->t.id.rotational =
+		jsonread_type(jsonread_get(t, KEY_ROTATIONAL)) ==
+		JSONREAD_BOOL ? jsonread_bool(t, KEY_ROTATIONAL, 0) : -1;
+	c = result_target_index(jsonread_str(t, KEY_CLASS, NULL), class_namer,
 				SAFETY_BLANK + 1);
 	d->t.safety.class = c < 0 ? SAFETY_HAS_DATA : c;
-	copy_str(t, "class_reasons", d->t.safety.why, sizeof(d->t.safety.why));
+	copy_str(t, KEY_CLASS_REASONS, d->t.safety.why,
+		 sizeof(d->t.safety.why));
 	/* What the plan decided and why, for the document written again. */
-	copy_str(t, "safety", safety, len);
+	copy_str(t, KEY_SAFETY, safety, len);
 	d->plan.why = safety[0] ? safety : NULL;
 }
 
@@ -85,22 +88,22 @@ static void restore_what(const struct jsonread_node *t, struct record_disk *d,
 static void restore_region(const struct jsonread_node *t,
 			   struct record_disk *d)
 {
-	const struct jsonread_node *region = jsonread_get(t, "region");
+	const struct jsonread_node *region = jsonread_get(t, KEY_REGION);
 	size_t i;
 
-	d->ep.mode = result_target_index(jsonread_str(t, "mode", NULL),
+	d->ep.mode = result_target_index(jsonread_str(t, KEY_MODE, NULL),
 					 mode_namer, ENGINE_READ + 1);
 	if (d->ep.mode < 0)
 		d->ep.mode = ENGINE_WRITE_VERIFY;
 	for (i = 0; i < jsonread_count(region) && i < ENGINE_MAX_EXTENTS; i++) {
 		const struct jsonread_node *e = jsonread_at(region, i);
 
-		d->ep.ext[i].offset = jsonread_u64(e, "offset", 0);
-		d->ep.ext[i].length = jsonread_u64(e, "length", 0);
+		d->ep.ext[i].offset = jsonread_u64(e, KEY_OFFSET, 0);
+		d->ep.ext[i].length = jsonread_u64(e, KEY_LENGTH, 0);
 		d->ep.region += d->ep.ext[i].length;
 	}
 	d->ep.next = (int)i;
-	d->ep.write_passes = (unsigned)jsonread_u64(t, "write_passes_allowed",
+	d->ep.write_passes = (unsigned)jsonread_u64(t, KEY_WRITE_PASSES_ALLOWED,
 						    0);
 	d->snap.plan = d->ep;
 }
@@ -108,41 +111,41 @@ static void restore_region(const struct jsonread_node *t,
 /* Where the burn got to: its state, counters and guarded write. */
 static void restore_burn(const struct jsonread_node *t, struct record_disk *d)
 {
-	const struct jsonread_node *g = jsonread_get(t, "guard");
+	const struct jsonread_node *g = jsonread_get(t, KEY_GUARD);
 	struct engine_snap *s = &d->snap;
 	int c;
 
-	c = result_target_index(jsonread_str(t, "state", NULL), state_namer,
+	c = result_target_index(jsonread_str(t, KEY_STATE, NULL), state_namer,
 				STATE_NOT_STARTED + 1);
 	s->c.state = c < 0 ? STATE_STOPPED : c;
-	copy_str(t, "stopped_because", s->why, sizeof(s->why));
-	s->c.bytes_written = jsonread_u64(t, "bytes_written", 0);
-	s->c.bytes_read = jsonread_u64(t, "bytes_read", 0);
-	s->c.io_errors = (unsigned)jsonread_u64(jsonread_get(t, "io_errors"),
-						"count", 0);
-	s->c.bad_units = (unsigned)jsonread_u64(jsonread_get(t, "bad_units"),
-						"count", 0);
-	s->bad_transient = (unsigned)jsonread_u64(jsonread_get(t, "bad_units"),
-						  "good_on_reread", 0);
+	copy_str(t, KEY_STOPPED_BECAUSE, s->why, sizeof(s->why));
+	s->c.bytes_written = jsonread_u64(t, KEY_BYTES_WRITTEN, 0);
+	s->c.bytes_read = jsonread_u64(t, KEY_BYTES_READ, 0);
+	s->c.io_errors = (unsigned)jsonread_u64(jsonread_get(t, KEY_IO_ERRORS),
+						KEY_COUNT, 0);
+	s->c.bad_units = (unsigned)jsonread_u64(jsonread_get(t, KEY_BAD_UNITS),
+						KEY_COUNT, 0);
+	s->bad_transient = (unsigned)jsonread_u64(
+		jsonread_get(t, KEY_BAD_UNITS), KEY_GOOD_ON_REREAD, 0);
 	for (c = UNIT_BITFLIP; c < UNIT_CLASSES; c++)
 		s->bad_by_class[c] = (unsigned)jsonread_u64(
-			jsonread_path(t, "/bad_units/by_class"),
+			jsonread_path(t, "/" KEY_BAD_UNITS "/" KEY_BY_CLASS),
 			unit_class_name((enum unit_class)c), 0);
-	s->not_written = (unsigned)jsonread_u64(t, "units_not_written", 0);
-	s->later_pass = (unsigned)jsonread_u64(t, "units_of_later_passes", 0);
-	s->region_writes = (unsigned)jsonread_u64(t, "region_writes", 0);
-	s->verified_pass = (uint32_t)jsonread_u64(t, "verified_pass", 0);
-	s->pass_found = jsonread_bool(t, "pass_found_on_disk", 1);
-	s->last_written = (uint32_t)jsonread_u64(t, "last_pass_written", 0);
-	s->last_reached = jsonread_u64(t, "last_pass_reached", 0);
+	s->not_written = (unsigned)jsonread_u64(t, KEY_UNITS_NOT_WRITTEN, 0);
+	s->later_pass = (unsigned)jsonread_u64(t, KEY_UNITS_OF_LATER_PASSES, 0);
+	s->region_writes = (unsigned)jsonread_u64(t, KEY_REGION_WRITES, 0);
+	s->verified_pass = (uint32_t)jsonread_u64(t, KEY_VERIFIED_PASS, 0);
+	s->pass_found = jsonread_bool(t, KEY_PASS_FOUND_ON_DISK, 1);
+	s->last_written = (uint32_t)jsonread_u64(t, KEY_LAST_PASS_WRITTEN, 0);
+	s->last_reached = jsonread_u64(t, KEY_LAST_PASS_REACHED, 0);
 	if (g) {
 		d->ep.guard = s->plan.guard = 1;
-		s->guard_checked = jsonread_u64(g, "checked", 0);
-		s->guard_stopped = jsonread_get(g, "stopped_at") != NULL;
-		s->guard_at = jsonread_u64(g, "stopped_at", 0);
+		s->guard_checked = jsonread_u64(g, KEY_CHECKED, 0);
+		s->guard_stopped = jsonread_get(g, KEY_STOPPED_AT) != NULL;
+		s->guard_at = jsonread_u64(g, KEY_STOPPED_AT, 0);
 		/* Which error is kept in words only: EIO says "not read". */
-		s->guard_err = jsonread_get(g, "error") ? EIO : 0;
-		copy_str(g, "found", d->guard_found, sizeof(d->guard_found));
+		s->guard_err = jsonread_get(g, KEY_ERROR) ? EIO : 0;
+		copy_str(g, KEY_FOUND, d->guard_found, sizeof(d->guard_found));
 	}
 }
 
@@ -152,7 +155,7 @@ static void restore_judged(const struct jsonread_node *t,
 {
 	static const int phases[] = { PHASE_WRITE, PHASE_FLUSH, PHASE_VERIFY,
 				      PHASE_READ };
-	const struct jsonread_node *reasons = jsonread_get(t, "reasons");
+	const struct jsonread_node *reasons = jsonread_get(t, KEY_REASONS);
 	struct engine_snap *s = &d->snap;
 	char why[sizeof(d->j.reasons[0])];
 	struct result_phase ph;
@@ -194,39 +197,39 @@ static int restore_disk(const struct jsonread_node *t, struct record_disk *d,
 static void restore_settings(const struct jsonread_node *s,
 			     struct settings *out)
 {
-	const char *mode = jsonread_str(s, "mode", NULL);
+	const char *mode = jsonread_str(s, KEY_MODE, NULL);
 	int i;
 
 	settings_defaults(out);
 	for (i = 0; mode && i <= SETTINGS_READ; i++)
 		if (!strcmp(mode, settings_mode_name(i)))
 			out->mode = i;
-	out->bs = jsonread_u64(s, "bs", out->bs);
-	out->qd = (unsigned)jsonread_u64(s, "qd", out->qd);
-	out->passes = (unsigned)jsonread_u64(s, "passes", out->passes);
+	out->bs = jsonread_u64(s, KEY_BS, out->bs);
+	out->qd = (unsigned)jsonread_u64(s, KEY_QD, out->qd);
+	out->passes = (unsigned)jsonread_u64(s, KEY_PASSES, out->passes);
 	if (!out->passes)
 		out->passes = 1;
-	out->duration = jsonread_u64(s, "duration_seconds", out->duration);
-	out->offset = jsonread_u64(s, "offset", out->offset);
-	out->span = jsonread_u64(s, "span", out->span);
-	out->quick = jsonread_bool(s, "quick", out->quick);
-	out->deadline = (unsigned)jsonread_u64(s, "deadline_seconds",
+	out->duration = jsonread_u64(s, KEY_DURATION_SECONDS, out->duration);
+	out->offset = jsonread_u64(s, KEY_OFFSET, out->offset);
+	out->span = jsonread_u64(s, KEY_SPAN, out->span);
+	out->quick = jsonread_bool(s, KEY_QUICK, out->quick);
+	out->deadline = (unsigned)jsonread_u64(s, KEY_DEADLINE_SECONDS,
 					       out->deadline);
-	out->interval = (unsigned)jsonread_u64(s, "interval_seconds",
+	out->interval = (unsigned)jsonread_u64(s, KEY_INTERVAL_SECONDS,
 					       out->interval);
-	out->slow_warn = (unsigned)jsonread_u64(s, "slow_warn_percent",
+	out->slow_warn = (unsigned)jsonread_u64(s, KEY_SLOW_WARN_PERCENT,
 						out->slow_warn);
-	out->slow_fail = (unsigned)jsonread_u64(s, "slow_fail_percent",
+	out->slow_fail = (unsigned)jsonread_u64(s, KEY_SLOW_FAIL_PERCENT,
 						out->slow_fail);
-	out->solo = jsonread_u64(s, "solo_seconds", out->solo);
+	out->solo = jsonread_u64(s, KEY_SOLO_SECONDS, out->solo);
 }
 
 int restore_record(const struct jsonread_node *doc, struct restored *out,
 		   char *err, size_t errlen)
 {
-	const struct jsonread_node *targets = jsonread_get(doc, "targets");
-	const struct jsonread_node *notes = jsonread_get(doc, "notes");
-	const struct jsonread_node *fw = jsonread_get(doc, "firmware");
+	const struct jsonread_node *targets = jsonread_get(doc, KEY_TARGETS);
+	const struct jsonread_node *notes = jsonread_get(doc, KEY_NOTES);
+	const struct jsonread_node *fw = jsonread_get(doc, KEY_FIRMWARE);
 	struct record *r = &out->r;
 	char text[1024];
 	size_t i;
@@ -236,27 +239,27 @@ int restore_record(const struct jsonread_node *doc, struct restored *out,
 	ret = result_schema(doc, err, errlen);
 	if (ret < 0)
 		return ret;
-	restore_settings(jsonread_get(doc, "settings"), &out->s);
-	copy_str(doc, "command", out->command, sizeof(out->command));
+	restore_settings(jsonread_get(doc, KEY_SETTINGS), &out->s);
+	copy_str(doc, KEY_COMMAND, out->command, sizeof(out->command));
 	record_init(r, out->command[0] ? out->command : "burn", 0, NULL,
 		    &out->s);
-	copy_str(doc, "verified_from", out->from, sizeof(out->from));
+	copy_str(doc, KEY_VERIFIED_FROM, out->from, sizeof(out->from));
 	if (out->from[0])
 		r->from = out->from;
-	r->run_id = strtoull(jsonread_str(doc, "run_id", "0"), NULL, 16);
-	r->started = timing_parse_utc(jsonread_str(doc, "started", NULL));
-	r->ended = timing_parse_utc(jsonread_str(doc, "ended", NULL));
-	r->elapsed_ns = (uint64_t)(jsonread_num(doc, "elapsed_seconds", 0) *
+	r->run_id = strtoull(jsonread_str(doc, KEY_RUN_ID, "0"), NULL, 16);
+	r->started = timing_parse_utc(jsonread_str(doc, KEY_STARTED, NULL));
+	r->ended = timing_parse_utc(jsonread_str(doc, KEY_ENDED, NULL));
+	r->elapsed_ns = (uint64_t)(jsonread_num(doc, KEY_ELAPSED_SECONDS, 0) *
 				   (double)TIMING_SEC);
-	r->firmware.efi = jsonread_bool(fw, "efi", 0);
-	r->firmware.secure_boot = jsonread_type(jsonread_get(fw, "secure_boot"))
-				  == JSONREAD_BOOL ?
-				  jsonread_bool(fw, "secure_boot", 0) : -1;
-	copy_str(fw, "lockdown", r->firmware.lockdown,
+	r->firmware.efi = jsonread_bool(fw, KEY_EFI, 0);
+	r->firmware.secure_boot =
+		jsonread_type(jsonread_get(fw, KEY_SECURE_BOOT)) ==
+		JSONREAD_BOOL ? jsonread_bool(fw, KEY_SECURE_BOOT, 0) : -1;
+	copy_str(fw, KEY_LOCKDOWN, r->firmware.lockdown,
 		 sizeof(r->firmware.lockdown));
-	copy_str(doc, "failure", r->failure, sizeof(r->failure));
-	copy_str(doc, "crc32c", r->crc32c, sizeof(r->crc32c));
-	r->results_lost = !jsonread_bool(doc, "results_complete", 1);
+	copy_str(doc, KEY_FAILURE, r->failure, sizeof(r->failure));
+	copy_str(doc, KEY_CRC32C, r->crc32c, sizeof(r->crc32c));
+	r->results_lost = !jsonread_bool(doc, KEY_RESULTS_COMPLETE, 1);
 	for (i = 0; i < jsonread_count(notes); i++) {
 		copy_str(jsonread_at(notes, i), NULL, text, sizeof(text));
 		record_note(r, "%s", text);
@@ -272,7 +275,7 @@ int restore_record(const struct jsonread_node *doc, struct restored *out,
 		const struct jsonread_node *t = jsonread_at(targets, i);
 		struct record_disk *d;
 
-		copy_str(t, "path", text, sizeof(text));
+		copy_str(t, KEY_PATH, text, sizeof(text));
 		d = record_add(r, text[0] ? text : "?", out->s.mode);
 		if (!d)
 			return -ENOMEM;

@@ -19,6 +19,7 @@
  * them all.
  */
 #define RESULT_SCHEMA 3
+#define RESULT_SCHEMA_NAME "kiln-result"	/* "schema" */
 #define RESULT_SCHEMA_UTF8 3
 
 /*

@@ -15,6 +15,7 @@
 #include "base/json.h"
 #include "base/jsonread.h"
 #include "results/folder.h"
+#include "results/keys.h"
 #include "results/result.h"
 
 int result_too_large(const char *path, char *err, size_t errlen)
@@ -50,9 +51,9 @@ int result_checkpoint_too_large(const char *dir, char *err, size_t errlen)
 static int schema_of(const struct jsonread_node *root, char *err,
 		     size_t errlen)
 {
-	uint64_t version = jsonread_u64(root, "schema_version", 0);
+	uint64_t version = jsonread_u64(root, KEY_SCHEMA_VERSION, 0);
 
-	if (strcmp(jsonread_str(root, "schema", ""), "kiln-result")) {
+	if (strcmp(jsonread_str(root, KEY_SCHEMA, ""), RESULT_SCHEMA_NAME)) {
 		snprintf(err, errlen, "not a kiln result (no \"schema\": "
 			 "\"kiln-result\")");
 		return -EBADMSG;
@@ -95,18 +96,18 @@ static int engine_mode_of(const char *name)
  */
 static void last_write_v1(const struct jsonread_node *t, struct result_disk *d)
 {
-	const struct jsonread_node *passes = jsonread_get(t, "passes");
+	const struct jsonread_node *passes = jsonread_get(t, KEY_PASSES);
 	size_t i;
 
 	for (i = 0; i < jsonread_count(passes); i++) {
 		const struct jsonread_node *p = jsonread_at(passes, i);
-		const char *phase = jsonread_str(p, "phase", "");
+		const char *phase = jsonread_str(p, KEY_PHASE, "");
 
 		if (strcmp(phase, "write"))
 			continue;
-		d->last_written = (uint32_t)jsonread_u64(p, "pass", 0);
-		d->last_reached = jsonread_u64(p, "bytes", 0);
-		d->complete = jsonread_bool(p, "complete", 0);
+		d->last_written = (uint32_t)jsonread_u64(p, KEY_PASS, 0);
+		d->last_reached = jsonread_u64(p, KEY_BYTES, 0);
+		d->complete = jsonread_bool(p, KEY_COMPLETE, 0);
 	}
 	if (d->complete)
 		d->last_reached = d->ep.region;
@@ -115,26 +116,26 @@ static void last_write_v1(const struct jsonread_node *t, struct result_disk *d)
 static int read_disk(const struct jsonread_node *t, struct result_disk *d,
 		     int version, char *err, size_t errlen)
 {
-	const struct jsonread_node *region = jsonread_get(t, "region");
+	const struct jsonread_node *region = jsonread_get(t, KEY_REGION);
 	size_t i;
 	int ret;
 
-	ret = jsonread_get_bytes(t, "identity", d->identity,
+	ret = jsonread_get_bytes(t, KEY_IDENTITY, d->identity,
 				 sizeof(d->identity), NULL);
 	if (ret || !d->identity[0]) {
 		snprintf(err, errlen, "a target without an identity");
 		return -EBADMSG;
 	}
-	if (jsonread_get_bytes(t, "path", d->path, sizeof(d->path), NULL))
+	if (jsonread_get_bytes(t, KEY_PATH, d->path, sizeof(d->path), NULL))
 		d->path[0] = 0;
-	if (jsonread_get_u64(t, "size", &d->size)) {
+	if (jsonread_get_u64(t, KEY_SIZE, &d->size)) {
 		snprintf(err, errlen, "%s: no size", d->identity);
 		return -EBADMSG;
 	}
-	d->ep.mode = engine_mode_of(jsonread_str(t, "mode", NULL));
-	d->verdict = jsonread_str(t, "verdict", NULL);
+	d->ep.mode = engine_mode_of(jsonread_str(t, KEY_MODE, NULL));
+	d->verdict = jsonread_str(t, KEY_VERDICT, NULL);
 	/* It never ran, so it has no region: nothing of it to verify. */
-	d->not_started = !strcmp(jsonread_str(t, "state", ""), "not started");
+	d->not_started = !strcmp(jsonread_str(t, KEY_STATE, ""), "not started");
 	if (d->not_started && !jsonread_count(region))
 		return 0;
 	if (!jsonread_count(region) ||
@@ -145,8 +146,8 @@ static int read_disk(const struct jsonread_node *t, struct result_disk *d,
 	for (i = 0; i < jsonread_count(region); i++) {
 		const struct jsonread_node *e = jsonread_at(region, i);
 
-		if (jsonread_get_u64(e, "offset", &d->ep.ext[i].offset) ||
-		    jsonread_get_u64(e, "length", &d->ep.ext[i].length) ||
+		if (jsonread_get_u64(e, KEY_OFFSET, &d->ep.ext[i].offset) ||
+		    jsonread_get_u64(e, KEY_LENGTH, &d->ep.ext[i].length) ||
 		    d->ep.ext[i].length % UNIT_SIZE ||
 		    d->ep.ext[i].offset % 512) {
 			snprintf(err, errlen, "%s: a bad region", d->identity);
@@ -163,10 +164,10 @@ static int read_disk(const struct jsonread_node *t, struct result_disk *d,
 	}
 	d->ep.next = (int)i;
 	if (version >= 2) {
-		d->last_written = (uint32_t)jsonread_u64(t, "last_pass_written",
-							 0);
-		d->last_reached = jsonread_u64(t, "last_pass_reached", 0);
-		d->complete = jsonread_bool(t, "last_pass_complete", 0);
+		d->last_written = (uint32_t)jsonread_u64(t,
+			KEY_LAST_PASS_WRITTEN, 0);
+		d->last_reached = jsonread_u64(t, KEY_LAST_PASS_REACHED, 0);
+		d->complete = jsonread_bool(t, KEY_LAST_PASS_COMPLETE, 0);
 	} else {
 		last_write_v1(t, d);
 	}
@@ -178,8 +179,8 @@ static int read_disk(const struct jsonread_node *t, struct result_disk *d,
 static int read_record(const struct jsonread_node *root,
 		       struct result_record *rec, char *err, size_t errlen)
 {
-	const struct jsonread_node *targets = jsonread_get(root, "targets");
-	const char *id = jsonread_str(root, "run_id", "");
+	const struct jsonread_node *targets = jsonread_get(root, KEY_TARGETS);
+	const char *id = jsonread_str(root, KEY_RUN_ID, "");
 	size_t i;
 	char *end;
 	int ret;
@@ -193,10 +194,10 @@ static int read_record(const struct jsonread_node *root,
 		snprintf(err, errlen, "no run id");
 		return -EBADMSG;
 	}
-	rec->bs = jsonread_u64(jsonread_get(root, "settings"), "bs", 0);
-	rec->state = record_state_of(jsonread_str(root, "state", NULL));
+	rec->bs = jsonread_u64(jsonread_get(root, KEY_SETTINGS), KEY_BS, 0);
+	rec->state = record_state_of(jsonread_str(root, KEY_STATE, NULL));
 	snprintf(rec->verdict, sizeof(rec->verdict), "%s",
-		 jsonread_str(root, "verdict", ""));
+		 jsonread_str(root, KEY_VERDICT, ""));
 	rec->disks = calloc(jsonread_count(targets) + 1, sizeof(*rec->disks));
 	if (!rec->disks)
 		return -ENOMEM;
@@ -237,7 +238,8 @@ int result_load(const char *dir, struct result_record *rec, char *err,
 		jsonread_free(doc);
 		doc = NULL;
 		ret = jsonread_load(&doc, path, NULL, why, sizeof(why));
-		root = ret ? NULL : jsonread_get(jsonread_root(doc), "result");
+		root = ret ? NULL :
+		       jsonread_get(jsonread_root(doc), KEY_RESULT);
 		rec->from_checkpoint = 1;
 		if (!ret && !root) {
 			ret = -EBADMSG;
@@ -321,13 +323,13 @@ int result_set_state(const char *dir, enum record_state state, char *err,
 	json_begin(&j, NULL);
 	for (i = 0; i < jsonread_count(root); i++) {
 		m = jsonread_at(root, i);
-		if (!strcmp(jsonread_key(m), "state") && !set++)
-			json_str(&j, "state", record_state_name(state));
-		else if (strcmp(jsonread_key(m), "state"))
+		if (!strcmp(jsonread_key(m), KEY_STATE) && !set++)
+			json_str(&j, KEY_STATE, record_state_name(state));
+		else if (strcmp(jsonread_key(m), KEY_STATE))
 			jsonread_write(&j, jsonread_key(m), m);
 	}
 	if (!set)
-		json_str(&j, "state", record_state_name(state));
+		json_str(&j, KEY_STATE, record_state_name(state));
 	json_end(&j);
 	jsonread_free(doc);
 	text = json_take(&j, &len);
