@@ -17,6 +17,7 @@
 #include "results/folder.h"
 #include "results/keys.h"
 #include "results/result.h"
+#include "results/result_target.h"
 
 int result_too_large(const char *path, char *err, size_t errlen)
 {
@@ -77,16 +78,9 @@ int result_schema(const struct jsonread_node *root, char *err,
 	return version;
 }
 
-static int engine_mode_of(const char *name)
+static const char *mode_namer(int i)
 {
-	static const char *const names[] = { "write-verify", "write", "verify",
-					     "read" };
-	int i;
-
-	for (i = 0; name && i < 4; i++)
-		if (!strcmp(name, names[i]))
-			return ENGINE_WRITE_VERIFY + i;
-	return -1;
+	return engine_mode_name(i);
 }
 
 /*
@@ -103,7 +97,7 @@ static void last_write_v1(const struct jsonread_node *t, struct result_disk *d)
 		const struct jsonread_node *p = jsonread_at(passes, i);
 		const char *phase = jsonread_str(p, KEY_PHASE, "");
 
-		if (strcmp(phase, "write"))
+		if (strcmp(phase, engine_phase_name(PHASE_WRITE)))
 			continue;
 		d->last_written = (uint32_t)jsonread_u64(p, KEY_PASS, 0);
 		d->last_reached = jsonread_u64(p, KEY_BYTES, 0);
@@ -132,10 +126,12 @@ static int read_disk(const struct jsonread_node *t, struct result_disk *d,
 		snprintf(err, errlen, "%s: no size", d->identity);
 		return -EBADMSG;
 	}
-	d->ep.mode = engine_mode_of(jsonread_str(t, KEY_MODE, NULL));
+	d->ep.mode = result_target_index(jsonread_str(t, KEY_MODE, NULL),
+					 mode_namer, ENGINE_READ + 1);
 	d->verdict = jsonread_str(t, KEY_VERDICT, NULL);
 	/* It never ran, so it has no region: nothing of it to verify. */
-	d->not_started = !strcmp(jsonread_str(t, KEY_STATE, ""), "not started");
+	d->not_started = !strcmp(jsonread_str(t, KEY_STATE, ""),
+				 engine_state_name(STATE_NOT_STARTED));
 	if (d->not_started && !jsonread_count(region))
 		return 0;
 	if (!jsonread_count(region) ||
