@@ -283,8 +283,10 @@ const struct result_disk *result_find(const struct result_record *rec,
 /*
  * The document is read, its state changed and the whole of it written
  * back: nothing here depends on how a writer spaced or ordered it. Its
- * strings are not marked latin1 even before schema 3: so a byte above
- * 0x7e comes back as the code point an old reader takes for that byte.
+ * strings are not marked latin1 even before schema 3, so a byte above
+ * 0x7e comes back as the code point an old reader takes for that byte;
+ * only a backslash in a string of such an old record comes back as \x5c
+ * (this writer's), which its reader then takes as four characters.
  */
 int result_set_state(const char *dir, enum record_state state, char *err,
 		     size_t errlen)
