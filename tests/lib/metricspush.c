@@ -160,7 +160,7 @@ int main(int argc, char **argv)
 		r.disks[1].j.nreasons = 1;
 		r.disks[1].j.verdict = JUDGE_FAIL;
 		r.verdict = JUDGE_FAIL;
-		r.state = state;
+		r.state = record_state_of(state);
 		temp[0] = NAN;
 		ret = metrics_finish(m, &r, c, temp, timeout);
 		print_said(m);

@@ -282,7 +282,7 @@ static void make_record(struct record *r, struct settings *s, int n,
 	r->started = 1764500000;
 	r->ended = r->started + 43200;
 	r->elapsed_ns = 43200000 * MSEC;
-	r->state = "complete";
+	r->state = RECORD_COMPLETE;
 	longest(note, sizeof(note));
 	for (i = 0; i < n; i++) {
 		struct record_disk *d = record_add(r, path,

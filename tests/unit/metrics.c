@@ -239,7 +239,7 @@ static void test_text(void)
 	       "text: the run: running, its disks, elapsed time, id");
 	free(text);
 
-	r.state = "complete";
+	r.state = RECORD_COMPLETE;
 	text = metrics_text(&r, NULL, NULL, &len);
 	tap_ok(text && has("kiln_run_state 1\n") &&
 	       has("kiln_run_verdict 0\n") &&
@@ -257,7 +257,7 @@ static void test_text(void)
 	       "text: without temperatures given, the signals' latest");
 	free(text);
 	r.disks[1].sig.temp_last = VITALS_NONE;
-	r.state = "interrupted";
+	r.state = RECORD_INTERRUPTED;
 	text = metrics_text(&r, NULL, NULL, &len);
 	tap_ok(text && has("kiln_run_state 2\n"), "text: interrupted");
 	free(text);

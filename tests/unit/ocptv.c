@@ -410,7 +410,7 @@ static void test_interrupted(void)
 	io_errors(c);
 	judge(&r, 1, 1);
 	lines(&r, "interrupted");
-	tap_ok(!strcmp(r.state, "interrupted"),
+	tap_ok(r.state == RECORD_INTERRUPTED,
 	       "interrupted: the record says so");
 	tap_ok(has("\"verdict\":\"disk-warn-stopped-before-the-end\","
 		   "\"type\":\"PASS\"") &&

@@ -369,7 +369,7 @@ static void test_load(const char *dir)
 	ret = result_load(dir, &rec, err, sizeof(err));
 	tap_ok(ret == 0 && rec.schema_version == 3 && !rec.from_checkpoint &&
 	       rec.run_id == 0x0123456789abcdefull && rec.n == 2 &&
-	       !strcmp(rec.state, "interrupted") &&
+	       rec.state == RECORD_INTERRUPTED &&
 	       !strcmp(rec.verdict, "FAIL") && rec.bs > 0,
 	       "result_load reads the run record back %s", err);
 	if (ret)
@@ -560,7 +560,7 @@ static void test_restore(const struct record *r, const char *dir,
 	record_judge(&rs.r, 1, 1);
 	tap_ok(same_judge(&ra->j, &ja) && same_judge(&rb->j, &jb) &&
 	       rs.r.verdict == JUDGE_FAIL && rs.r.exit_code == 1 &&
-	       !strcmp(rs.r.state, "interrupted"),
+	       rs.r.state == RECORD_INTERRUPTED,
 	       "judged again (kiln finish), the same verdicts, state and exit");
 	again = result_json(&rs.r, NULL);
 	tap_ok(same_from_targets(again, text, 1),

@@ -507,7 +507,7 @@ static void roundtrip(void)
 	int i, same = 1;
 
 	record_of(&r, &s, names, 2);
-	r.state = "complete";
+	r.state = RECORD_COMPLETE;
 	snprintf(r.failure, sizeof(r.failure), "1 disk found, 2 expected");
 	reading("qemu-nvme.json", &rd);
 	rd.hw_max = 69850;

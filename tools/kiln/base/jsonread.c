@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/json.h"
 #include "base/jsonread.h"
 #include "base/jsonread_tree.h"
 
@@ -448,4 +449,59 @@ const char *jsonread_str(const struct jsonread_node *n, const char *key,
 	const char *s;
 
 	return jsonread_get_str(n, key, &s, NULL) ? def : s;
+}
+
+/*
+ * Recursion is bounded: a parsed tree is at most max_depth deep (64 by
+ * default), and this walks it once.
+ */
+void jsonread_write(struct json *j, const char *key,
+		    const struct jsonread_node *n)
+{
+	size_t i, len;
+	char *bytes;
+
+	switch (jsonread_type(n)) {
+	case JSONREAD_MISSING:
+		return;
+	case JSONREAD_NULL:
+		json_null(j, key);
+		return;
+	case JSONREAD_BOOL:
+		json_bool(j, key, n->v.b);
+		return;
+	case JSONREAD_NUMBER:
+		if ((n->flags & JSONREAD_TREE_INT) &&
+		    (n->flags & JSONREAD_TREE_U64))
+			json_u64(j, key, n->v.num.u);
+		else if ((n->flags & JSONREAD_TREE_INT) &&
+			 (n->flags & JSONREAD_TREE_I64))
+			json_i64(j, key, n->v.num.i);
+		else	/* a fraction, as kiln writes them: %.3f */
+			json_num(j, key, n->v.num.d);
+		return;
+	case JSONREAD_STRING:
+		/* Never longer as bytes than as UTF-8. */
+		len = n->len + 1;
+		bytes = malloc(len);
+		if (bytes && !jsonread_get_bytes(n, NULL, bytes, len, NULL))
+			json_str(j, key, bytes);
+		else
+			json_str(j, key, n->v.str.p);
+		free(bytes);
+		return;
+	case JSONREAD_ARRAY:
+		json_array(j, key);
+		for (i = 0; i < n->len; i++)
+			jsonread_write(j, NULL, &n->v.kids.p[i]);
+		json_array_end(j);
+		return;
+	case JSONREAD_OBJECT:
+		json_begin(j, key);
+		for (i = 0; i < n->len; i++)
+			jsonread_write(j, n->v.kids.p[i].key.p,
+				       &n->v.kids.p[i]);
+		json_end(j);
+		return;
+	}
 }

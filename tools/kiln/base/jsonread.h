@@ -156,4 +156,16 @@ int jsonread_bool(const struct jsonread_node *n, const char *key, int def);
 const char *jsonread_str(const struct jsonread_node *n, const char *key,
 			 const char *def);
 
+/*
+ * Writes n (with its name key, NULL in an array or at the top) to j, as
+ * kiln's json writer would have written it: what a document read and
+ * changed is written back with. Strings are the bytes jsonread_get_bytes
+ * gives; integers stay integers; any other number is written as json.c
+ * writes fractions (%.3f, exact for what kiln wrote); the layout is
+ * json.c's, whatever the document's was.
+ */
+struct json;
+void jsonread_write(struct json *j, const char *key,
+		    const struct jsonread_node *n);
+
 #endif

@@ -5,6 +5,7 @@
  * without a set clock (no RTC battery, no network) is said to have one.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "base/timing.h"
 
@@ -40,6 +41,21 @@ char *timing_fmt_utc(time_t t, int compact, char *buf, size_t len)
 	strftime(buf, len, compact ? "%Y%m%dT%H%M%SZ" : "%Y-%m-%dT%H:%M:%SZ",
 		 &tm);
 	return buf;
+}
+
+time_t timing_parse_utc(const char *text)
+{
+	struct tm tm;
+	char z;
+
+	memset(&tm, 0, sizeof(tm));
+	if (!text || sscanf(text, "%4d-%2d-%2dT%2d:%2d:%2d%c", &tm.tm_year,
+			    &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
+			    &tm.tm_sec, &z) != 7 || z != 'Z')
+		return 0;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	return timegm(&tm);
 }
 
 int timing_clock_trusted(time_t t)

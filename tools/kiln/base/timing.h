@@ -31,6 +31,12 @@ char *timing_fmt_hms(uint64_t seconds, char *buf, size_t len);
 /* UTC wall time as 2026-11-30T11:07:57Z, or 20261130T110757Z when compact. */
 char *timing_fmt_utc(time_t t, int compact, char *buf, size_t len);
 
+/*
+ * The time timing_fmt_utc() wrote (not compact): 2026-11-30T11:07:57Z,
+ * and nothing else; 0 for NULL or any other text.
+ */
+time_t timing_parse_utc(const char *text);
+
 /* A wall clock before 2020 has not been set: results say so. */
 int timing_clock_trusted(time_t t);
 

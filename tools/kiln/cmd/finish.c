@@ -17,6 +17,7 @@
 
 #include "cmd/finish.h"
 #include "results/folder.h"
+#include "results/keys.h"
 #include "base/jsonread.h"
 #include "base/kiln.h"
 #include "settings/options.h"
@@ -33,7 +34,8 @@ const struct options_cmd finish_cmd = {
 	"result.json (state interrupted), summary.txt and report.html, with "
 	"what had been seen until then. Exits with that run's code: 1 if a "
 	"disk had failed, else 4. A folder already finished is left as it is "
-	"(exit 0); one with no good checkpoint is exit 3. kiln run does the "
+	"(exit 0); one with no good checkpoint, or one of a schema version "
+	"this kiln does not know, is exit 3. kiln run does the "
 	"same by itself for its machine's folders before it starts.",
 	SCOPE_FINISH,
 };
@@ -54,7 +56,7 @@ static int finished_state(const char *dir, char *state, size_t len,
 	ret = jsonread_load(&doc, path, NULL, why, sizeof(why));
 	if (ret == 0)
 		snprintf(state, len, "%s",
-			 jsonread_str(jsonread_root(doc), "state", ""));
+			 jsonread_str(jsonread_root(doc), KEY_STATE, ""));
 	jsonread_free(doc);
 	if (ret == -E2BIG)
 		snprintf(err, errlen, "%s is too large to read: %s", path, why);
@@ -89,7 +91,7 @@ int finish_folder(const char *dir, FILE *con, int *code)
 		*code = KILN_EXIT_CANNOT;
 		return -EFBIG;
 	}
-	if (state[0] && strcmp(state, "running")) {
+	if (state[0] && record_state_of(state) != RECORD_RUNNING) {
 		fprintf(con,
 			"kiln: %s is finished already (%s): left as it is\n",
 			dir, state);
@@ -134,7 +136,7 @@ int finish_folder(const char *dir, FILE *con, int *code)
 		    timing_fmt_hms(rs.r.elapsed_ns / TIMING_SEC, hms,
 				   sizeof(hms)));
 	record_judge(&rs.r, 1, 1);
-	rs.r.state = "interrupted";
+	rs.r.state = RECORD_INTERRUPTED;
 
 	mem = open_memstream(&text, &tlen);
 	if (mem) {
@@ -194,7 +196,7 @@ int finish_machine(const char *machine_dir, FILE *con,
 		snprintf(path, sizeof(path), "%s/%s", machine_dir, names[i]);
 		finished_state(path, state, sizeof(state), cp, sizeof(cp));
 		/* Unfinished: checkpoints, and no finished result.json. */
-		if ((!state[0] || !strcmp(state, "running")) &&
+		if ((!state[0] || record_state_of(state) == RECORD_RUNNING) &&
 		    folder_newest(path, cp, sizeof(cp), &seq) == 0 &&
 		    finish_folder(path, con, &code) == 0) {
 			finished++;

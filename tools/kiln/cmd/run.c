@@ -118,7 +118,7 @@ static void find_pending(const char *machine_dir, char *best, size_t blen)
 		if (result_load(path, &rec, err, sizeof(err)))
 			continue;
 		/* Folder names begin with the time: the newest one wins. */
-		if (!strcmp(rec.state, "pending") &&
+		if (rec.state == RECORD_PENDING &&
 		    (!was || strcmp(e->d_name, was + 1) > 0))
 			snprintf(best, blen, "%s", path);
 		result_record_free(&rec);
@@ -154,35 +154,10 @@ int run_find_pending(const char *results, const struct machine_system *sys,
 /* Marks a pending folder verified: its result.json says so from now on. */
 static void mark_verified(const char *dir)
 {
-	static const char from[] = "\"state\": \"pending\"";
-	static const char to[] = "\"state\": \"verified\"";
-	struct folder f = { .dir = (char *)dir };
-	char path[PATH_MAX], *doc = NULL, *at;
-	size_t len = 0, got;
-	FILE *in;
+	char err[PATH_MAX + 300];
 
-	snprintf(path, sizeof(path), "%s/result.json", dir);
-	in = fopen(path, "re");
-	if (!in)
-		return;
-	doc = malloc(1 << 26);
-	got = doc ? fread(doc, 1, (1 << 26) - 1, in) : 0;
-	fclose(in);
-	if (doc) {
-		doc[got] = 0;
-		len = got;
-		/* kiln's own writer: the state is one line, written so. */
-		at = strstr(doc, from);
-		if (at && len + sizeof(to) < (1u << 26)) {
-			memmove(at + sizeof(to) - 1, at + sizeof(from) - 1,
-				len - (size_t)(at - doc) - (sizeof(from) - 1) +
-					1);
-			memcpy(at, to, sizeof(to) - 1);
-			len += sizeof(to) - sizeof(from);
-			folder_write(&f, "result.json", doc, len);
-		}
-	}
-	free(doc);
+	if (result_set_state(dir, RECORD_VERIFIED, err, sizeof(err)))
+		complain_out("%s: the next boot verifies it again", err);
 }
 
 /*
@@ -382,7 +357,7 @@ static int burn(struct record *rec, const struct discover_inventory *inv,
 	rec->inventory = inventory_json(inv, &rec->inventory_len);
 	rec->out = folder[0] ? folder : NULL;
 	code = burn_run(rec);
-	if (rec->powercut && !strcmp(rec->state, "pending")) {
+	if (rec->powercut && rec->state == RECORD_PENDING) {
 		int k;
 
 		for (k = 0; k < 3; k++)

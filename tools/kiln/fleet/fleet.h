@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "judge/record.h"
 #include "settings/options.h"
 
 /*
@@ -18,14 +19,17 @@
  * across machines, fleet_page.c and fleet_csv.c write what people read.
  */
 
-/* What a run folder says of its run: finished ones first. */
+/*
+ * What a run folder says of its run: finished ones first. The run's own
+ * states (enum record_state), then those only a folder read shows.
+ */
 enum fleet_state {
-	FLEET_COMPLETE,
-	FLEET_VERIFIED,		/* boot 1 of powercut, verified since */
-	FLEET_PENDING,		/* boot 1 of powercut, boot 2 still to come */
-	FLEET_INTERRUPTED,
-	FLEET_RUNNING,		/* no result.json yet, a fresh checkpoint */
-	FLEET_CUT_OFF,		/* no result.json, and no fresh checkpoint */
+	FLEET_COMPLETE = RECORD_COMPLETE,
+	FLEET_VERIFIED = RECORD_VERIFIED,
+	FLEET_PENDING = RECORD_PENDING,
+	FLEET_INTERRUPTED = RECORD_INTERRUPTED,
+	FLEET_RUNNING = RECORD_RUNNING,	/* a fresh checkpoint */
+	FLEET_CUT_OFF = RECORD_STATES,	/* and no fresh checkpoint */
 	FLEET_PARTIAL,		/* neither result.json nor a checkpoint */
 	FLEET_UNREADABLE,	/* there, and it cannot be read */
 	FLEET_STATES,

@@ -464,9 +464,12 @@ static void like(FILE *f, const struct fleet_like_group *groups, int n)
 
 static void summary(FILE *f, const struct fleet *fl)
 {
-	static const char *const rank_names[] = {
-		"FAIL", "unreadable", "cut off", "WARN", "running", "pending",
-		"PASS" };
+	/* fleet_rank()'s: verdicts, and states as their table names them. */
+	const char *const rank_names[] = {
+		"FAIL", fleet_state_name(FLEET_UNREADABLE),
+		fleet_state_name(FLEET_CUT_OFF), "WARN",
+		fleet_state_name(FLEET_RUNNING),
+		fleet_state_name(FLEET_PENDING), "PASS" };
 	static const char *const rank_tones[] = {
 		"FAIL", "odd", "odd", "WARN", "odd", "odd", "PASS" };
 	char when[40];

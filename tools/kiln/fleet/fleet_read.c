@@ -18,20 +18,25 @@
 
 #include "fleet/fleet.h"
 #include "results/folder.h"
+#include "results/keys.h"
 #include "base/jsonread.h"
+#include "base/timing.h"
 #include "results/result.h"
+#include "results/result_target.h"
 
 /* A reason for people: errors are short, paths are the row's own. */
 #define WHY 320
 
-static const char *const states[FLEET_STATES] = {
-	"complete", "verified", "pending", "interrupted", "running",
+/* The states a folder read adds to the run's own (record_state_name). */
+static const char *const folder_states[FLEET_STATES - FLEET_CUT_OFF] = {
 	"cut off", "partial", "unreadable",
 };
 
 const char *fleet_state_name(int state)
 {
-	return state >= 0 && state < FLEET_STATES ? states[state] : "?";
+	if (state >= FLEET_CUT_OFF && state < FLEET_STATES)
+		return folder_states[state - FLEET_CUT_OFF];
+	return record_state_name(state);
 }
 
 /*
@@ -61,7 +66,7 @@ static char *member(const struct jsonread_node *n, const char *key, int *oom)
 /* A WARN's or FAIL's reasons, one string. */
 static char *reasons(const struct jsonread_node *t, int *oom)
 {
-	const struct jsonread_node *list = jsonread_get(t, "reasons");
+	const struct jsonread_node *list = jsonread_get(t, KEY_REASONS);
 	size_t i, used = 0, cap = 1;
 	char *out;
 
@@ -86,10 +91,12 @@ static char *reasons(const struct jsonread_node *t, int *oom)
 	return out;
 }
 
-static double rate(const struct jsonread_node *t, const char *phase)
+static double rate(const struct jsonread_node *t, int phase)
 {
-	return jsonread_num(jsonread_get(jsonread_get(t, "phases"), phase),
-			    "avg_mbps", 0);
+	struct result_phase p;
+
+	result_target_phase(t, phase, &p);
+	return p.avg_mbps;
 }
 
 /* The worse of two verdicts; "" when neither is one kiln writes. */
@@ -107,54 +114,27 @@ static const char *worse(const char *a, const char *b)
 static void read_disk(const struct jsonread_node *t, int version,
 		      struct fleet_disk *d, int *oom)
 {
-	const char *label = "label";
+	const char *label = KEY_LABEL;
+	int verdict = result_target_verdict(t);
 
 	/* Schema 1 had no label: its name, else its path. */
 	if (!jsonread_get(t, label))
-		label = jsonread_get(t, "name") ? "name" : "path";
+		label = jsonread_get(t, KEY_NAME) ? KEY_NAME : KEY_PATH;
 	d->label = member(t, label, oom);
-	d->model = member(t, "model", oom);
-	d->serial = member(t, "serial", oom);
-	d->wwn = member(t, version >= 2 ? "wwn" : "wwid", oom);
-	d->identity = member(t, "identity", oom);
-	d->size = jsonread_u64(t, "size", 0);
+	d->model = member(t, KEY_MODEL, oom);
+	d->serial = member(t, KEY_SERIAL, oom);
+	d->wwn = member(t, version >= 2 ? KEY_WWN : KEY_WWID, oom);
+	d->identity = member(t, KEY_IDENTITY, oom);
+	d->size = jsonread_u64(t, KEY_SIZE, 0);
 	/* Only a verdict kiln writes: the page prints it as it is. */
 	snprintf(d->verdict, sizeof(d->verdict), "%s",
-		 worse(jsonread_str(t, "verdict", ""), ""));
+		 verdict < 0 ? "" : judge_name(verdict));
 	if (!strcmp(d->verdict, "WARN") || !strcmp(d->verdict, "FAIL"))
 		d->reasons = reasons(t, oom);
-	d->write_mbps = rate(t, "write");
-	d->read_mbps = rate(t, "verify");
+	d->write_mbps = rate(t, PHASE_WRITE);
+	d->read_mbps = rate(t, PHASE_VERIFY);
 	if (d->read_mbps <= 0)
-		d->read_mbps = rate(t, "read");
-}
-
-/* 2026-11-30T11:07:57Z, as result.json writes times; 0 when not one. */
-static time_t utc(const char *text)
-{
-	struct tm tm;
-	char z;
-
-	memset(&tm, 0, sizeof(tm));
-	if (sscanf(text, "%4d-%2d-%2dT%2d:%2d:%2d%c", &tm.tm_year,
-		   &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
-		   &tm.tm_sec, &z) != 7 || z != 'Z')
-		return 0;
-	tm.tm_year -= 1900;
-	tm.tm_mon -= 1;
-	return timegm(&tm);
-}
-
-static int state_of(const char *name)
-{
-	static const char *const known[] = { "complete", "verified", "pending",
-					     "interrupted", "running" };
-	int i;
-
-	for (i = 0; i < 5; i++)
-		if (!strcmp(name, known[i]))
-			return i;
-	return -1;
+		d->read_mbps = rate(t, PHASE_READ);
 }
 
 
@@ -165,44 +145,35 @@ static int state_of(const char *name)
 static int read_doc(const struct jsonread_node *root, struct fleet_run *r,
 		    char *why, size_t len)
 {
-	const struct jsonread_node *targets = jsonread_get(root, "targets");
-	const char *state = jsonread_str(root, "state", "");
+	const struct jsonread_node *targets = jsonread_get(root, KEY_TARGETS);
+	const char *state = jsonread_str(root, KEY_STATE, "");
 	int version, oom = 0, i, n;
 
-	if (strcmp(jsonread_str(root, "schema", ""), "kiln-result")) {
-		snprintf(why, len, "not a kiln result (no \"schema\": "
-			 "\"kiln-result\")");
-		return -EBADMSG;
-	}
-	version = (int)jsonread_u64(root, "schema_version", 0);
-	if (version < 1 || version > RESULT_SCHEMA) {
-		snprintf(why, len, "schema version %d, which this kiln does "
-			 "not know (it reads 1 to %d)", version, RESULT_SCHEMA);
-		return -EBADMSG;
-	}
-	if (version < RESULT_SCHEMA_UTF8)
-		jsonread_bytes_latin1(root);
-	r->state = state_of(state);
+	version = result_schema(root, why, len);
+	if (version < 0)
+		return version;
+	r->state = record_state_of(state);
 	if (r->state < 0) {
 		snprintf(why, len, "a state this kiln does not know: \"%.40s\"",
 			 state);
 		return -EBADMSG;
 	}
 	snprintf(r->started, sizeof(r->started), "%s",
-		 jsonread_str(root, "started", ""));
-	r->start = utc(r->started);
-	r->clock_trusted = jsonread_bool(root, "clock_trusted", 0);
-	r->elapsed = jsonread_num(root, "elapsed_seconds", 0);
+		 jsonread_str(root, KEY_STARTED, ""));
+	r->start = timing_parse_utc(r->started);
+	r->clock_trusted = jsonread_bool(root, KEY_CLOCK_TRUSTED, 0);
+	r->elapsed = jsonread_num(root, KEY_ELAPSED_SECONDS, 0);
 	snprintf(r->run_id, sizeof(r->run_id), "%s",
-		 jsonread_str(root, "run_id", ""));
-	r->kiln_version = member(root, "kiln_version", &oom);
-	if (jsonread_type(jsonread_get(root, "failure")) == JSONREAD_STRING)
-		r->failure = member(root, "failure", &oom);
-	if (jsonread_type(jsonread_get(root, "pending_of")) == JSONREAD_STRING)
-		r->pending_of = member(root, "pending_of", &oom);
-	r->results_lost = !jsonread_bool(root, "results_complete", 1);
+		 jsonread_str(root, KEY_RUN_ID, ""));
+	r->kiln_version = member(root, KEY_KILN_VERSION, &oom);
+	if (jsonread_type(jsonread_get(root, KEY_FAILURE)) == JSONREAD_STRING)
+		r->failure = member(root, KEY_FAILURE, &oom);
+	if (jsonread_type(jsonread_get(root, KEY_PENDING_OF)) ==
+	    JSONREAD_STRING)
+		r->pending_of = member(root, KEY_PENDING_OF, &oom);
+	r->results_lost = !jsonread_bool(root, KEY_RESULTS_COMPLETE, 1);
 	snprintf(r->verdict, sizeof(r->verdict), "%s",
-		 worse(jsonread_str(root, "verdict", ""), ""));
+		 worse(jsonread_str(root, KEY_VERDICT, ""), ""));
 
 	n = (int)jsonread_count(targets);
 	if (jsonread_type(targets) != JSONREAD_ARRAY)
@@ -214,7 +185,7 @@ static int read_doc(const struct jsonread_node *root, struct fleet_run *r,
 		read_disk(jsonread_at(targets, i), version, &r->disks[i], &oom);
 		r->n++;
 		/* Not judged yet: the worst of its disks so far. */
-		if (!strcmp(state, "running"))
+		if (r->state == FLEET_RUNNING)
 			snprintf(r->verdict, sizeof(r->verdict), "%s",
 				 worse(r->verdict, r->disks[i].verdict));
 	}
@@ -286,7 +257,7 @@ static int read_checkpoint(const char *dir, struct fleet_run *r, char *why,
 	if (ret == -ENOMEM)
 		goto nomem;
 	if (!ret)
-		ret = read_doc(jsonread_get(jsonread_root(doc), "result"), r,
+		ret = read_doc(jsonread_get(jsonread_root(doc), KEY_RESULT), r,
 			       why, len);
 	jsonread_free(doc);
 	free(json);

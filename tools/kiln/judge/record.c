@@ -13,6 +13,29 @@
 #include "judge/record.h"
 #include "judge/zones.h"
 
+static const char *const state_names[RECORD_STATES] = {
+	[RECORD_COMPLETE] = "complete",
+	[RECORD_VERIFIED] = "verified",
+	[RECORD_PENDING] = "pending",
+	[RECORD_INTERRUPTED] = "interrupted",
+	[RECORD_RUNNING] = "running",
+};
+
+const char *record_state_name(int state)
+{
+	return state >= 0 && state < RECORD_STATES ? state_names[state] : "?";
+}
+
+int record_state_of(const char *name)
+{
+	int i;
+
+	for (i = 0; name && i < RECORD_STATES; i++)
+		if (!strcmp(name, state_names[i]))
+			return i;
+	return -1;
+}
+
 void record_init(struct record *r, const char *command, int argc,
 		 char **argv, struct settings *s)
 {
@@ -21,7 +44,7 @@ void record_init(struct record *r, const char *command, int argc,
 	r->argc = argc;
 	r->argv = argv;
 	r->s = s;
-	r->state = "running";
+	r->state = RECORD_RUNNING;
 	r->net.fd = -1;
 }
 
@@ -147,12 +170,12 @@ void record_judge(struct record *r, int final, int interrupted)
 		r->exit_code = KILN_EXIT_INTERRUPTED;
 	else
 		r->exit_code = KILN_EXIT_PASS;
-	r->state = !final ? "running" : stop || interrupted ? "interrupted" :
-		   "complete";
+	r->state = !final ? RECORD_RUNNING : stop || interrupted ?
+		   RECORD_INTERRUPTED : RECORD_COMPLETE;
 	/* Boot 1 of powercut is half a test: the next boot finishes it. */
-	if (final && r->powercut && !strcmp(r->state, "complete") &&
+	if (final && r->powercut && r->state == RECORD_COMPLETE &&
 	    r->verdict != JUDGE_FAIL)
-		r->state = "pending";
+		r->state = RECORD_PENDING;
 }
 
 void record_free(struct record *r)

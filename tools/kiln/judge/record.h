@@ -66,6 +66,25 @@ struct record_lab {
 	char push_error[240];	/* the last push's failure, "" none */
 };
 
+/*
+ * The run's state, "state" in result.json: record_state_name() is each
+ * one's only spelling. In the order kiln fleet ranks them, finished first.
+ */
+enum record_state {
+	RECORD_COMPLETE,
+	RECORD_VERIFIED,	/* boot 1 of powercut, verified since */
+	RECORD_PENDING,		/* boot 1 of powercut, boot 2 still to come */
+	RECORD_INTERRUPTED,
+	RECORD_RUNNING,
+	RECORD_STATES,
+};
+
+/* "complete", "pending", ...; "?" for a state that is none of them. */
+const char *record_state_name(int state);
+
+/* The state so named, or -1 (NULL too). */
+int record_state_of(const char *name);
+
 struct record {
 	const char *command;		/* "burn" or "run" */
 	int argc;
@@ -89,7 +108,7 @@ struct record {
 
 	time_t started, ended;
 	uint64_t elapsed_ns;
-	const char *state;		/* running, complete, interrupted */
+	enum record_state state;
 	struct machine_firmware firmware;
 	struct iperf net;		/* iperf3 beside the burn */
 	int have_net;

@@ -201,9 +201,9 @@ static int disk_value(int fam, const struct record_disk *d,
 
 static int run_state(const struct record *r)
 {
-	if (!r->state || !strcmp(r->state, "running"))
+	if (r->state == RECORD_RUNNING)
 		return 0;
-	return strcmp(r->state, "interrupted") ? 1 : 2;
+	return r->state == RECORD_INTERRUPTED ? 2 : 1;
 }
 
 /* The disk's latest temperature the sampler folded into the record. */

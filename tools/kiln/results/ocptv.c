@@ -333,8 +333,7 @@ static void run_end(struct ocptv_out *o, const struct record *r,
 char *ocptv_jsonl(const struct record *r, size_t *len)
 {
 	struct ocptv_out o;
-	const char *state = r->state ? r->state : "running";
-	int i, final = strcmp(state, "running") != 0;
+	int i, final = r->state != RECORD_RUNNING;
 	char machine[128];		/* the machine id; "" unknown */
 	double t0, t1;
 
@@ -352,6 +351,6 @@ char *ocptv_jsonl(const struct record *r, size_t *len)
 	if (final && r->failure[0])
 		ocptv_step_machine(&o, r, machine, t0, t1);
 	if (final)
-		run_end(&o, r, !strcmp(state, "interrupted"), t1);
+		run_end(&o, r, r->state == RECORD_INTERRUPTED, t1);
 	return ocptv_out_take(&o, len);
 }

@@ -187,7 +187,7 @@ char *report_html(const struct record *o, size_t *len)
 		timing_fmt_utc(o->ended ? o->ended : o->started, 0, b,
 			       sizeof(b)),
 		timing_fmt_hms(o->elapsed_ns / TIMING_SEC, hms, sizeof(hms)),
-		o->state);
+		record_state_name(o->state));
 	fprintf(f, "<p>kiln %s; ", version_string());
 	text(f, machine_firmware_text(&o->firmware, fw, sizeof(fw)));
 	fputs("</p>\n", f);

@@ -19,7 +19,18 @@
  * them all.
  */
 #define RESULT_SCHEMA 3
+#define RESULT_SCHEMA_NAME "kiln-result"	/* "schema" */
 #define RESULT_SCHEMA_UTF8 3
+
+/*
+ * The one check of every reader of a run's document (result.json, a
+ * checkpoint's "result"): that root is a kiln-result of a schema version
+ * this kiln reads. Its version (1 to RESULT_SCHEMA), a document before
+ * RESULT_SCHEMA_UTF8 marked so its strings read as they were written;
+ * else -EBADMSG with one line in err.
+ */
+int result_schema(const struct jsonread_node *root, char *err,
+		  size_t errlen);
 
 /*
  * What every reader of a run record takes (jsonread.h's limits): a record
@@ -97,8 +108,7 @@ struct result_record {
 	int schema_version;
 	uint64_t run_id;
 	uint64_t bs;
-	/* running, complete, interrupted, ... */
-	char state[32];
+	int state;			/* enum record_state; -1 unknown */
 	char verdict[8];		/* "" while running */
 	int from_checkpoint;		/* result.json was missing or torn */
 	int n;
@@ -114,6 +124,15 @@ struct result_record {
 int result_load(const char *dir, struct result_record *rec, char *err,
 		size_t errlen);
 void result_record_free(struct result_record *rec);
+
+/*
+ * Sets the state of the run folder dir's result.json (a pending power-cut
+ * folder becomes verified), written whole and atomically as every file of
+ * a run folder is: 0, or -errno with one line in err. A document this kiln
+ * cannot read is left as it is.
+ */
+int result_set_state(const char *dir, enum record_state state, char *err,
+		     size_t errlen);
 
 /* The recorded disk with that identity, or NULL. */
 const struct result_disk *result_find(const struct result_record *rec,

@@ -157,7 +157,7 @@ void summary_text(const struct record *o, FILE *f)
 	}
 	fprintf(f, "kiln %s: %s, %d target%s, %d failed, %d warned (%s)\n",
 		o->command, judge_name(o->verdict), o->n, o->n == 1 ? "" : "s",
-		failed, warned, o->state);
+		failed, warned, record_state_name(o->state));
 	fprintf(f, "run %016llx  %s .. %s  (%s)%s\n",
 		(unsigned long long)o->run_id,
 		timing_fmt_utc(o->started, 0, a, sizeof(a)),
@@ -228,7 +228,7 @@ void summary_text(const struct record *o, FILE *f)
 	}
 	fprintf(f, "\n");
 	summary_banner(o->verdict == JUDGE_FAIL ? "FAIL" :
-		       !strcmp(o->state, "interrupted") ? "STOP" :
+		       o->state == RECORD_INTERRUPTED ? "STOP" :
 		       judge_name(o->verdict), f);
 	fprintf(f, "    %s\n\n", machine_firmware_text(&o->firmware, fw,
 						       sizeof(fw)));

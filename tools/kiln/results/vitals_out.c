@@ -126,7 +126,7 @@ static void drive(struct json *j, const struct record *r,
 	degrees(j, "limit", d->limit);
 	json_str(j, "limit_from", limit_keys[d->limit_from]);
 	/* The series at the end only: checkpoints stay small. */
-	v = strcmp(r->state ? r->state : "running", "running") && d->nseries ?
+	v = r->state != RECORD_RUNNING && d->nseries ?
 	    calloc((size_t)d->nseries, sizeof(*v)) : NULL;
 	if (v) {
 		json_begin(j, "series");
