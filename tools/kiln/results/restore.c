@@ -16,6 +16,7 @@
 #include "results/peers_out.h"
 #include "results/restore.h"
 #include "results/result.h"
+#include "results/smart_out.h"
 #include "results/vitals_out.h"
 #include "base/unit.h"
 #include "base/timing.h"
@@ -82,29 +83,6 @@ static void copy_str(const struct jsonread_node *n, const char *key,
 
 	if (jsonread_get_bytes(n, key, out, len, &got))
 		out[0] = 0;
-}
-
-static long long counter(const struct jsonread_node *h, const char *key)
-{
-	return jsonread_i64(h, key, -1);
-}
-
-static void restore_health(const struct jsonread_node *h, struct health *out)
-{
-	memset(out, 0, sizeof(*out));
-	if (jsonread_type(h) != JSONREAD_OBJECT)
-		return;
-	out->ran = 1;
-	out->passed = jsonread_type(jsonread_get(h, "passed")) == JSONREAD_BOOL
-			      ? jsonread_bool(h, "passed", 0)
-			      : -1;
-	out->realloc = counter(h, "reallocated_sectors");
-	out->pending = counter(h, "pending_sectors");
-	out->uncorrectable = counter(h, "offline_uncorrectable");
-	out->crc_errors = counter(h, "crc_errors");
-	out->media_errors = counter(h, "media_errors");
-	out->critical_warning = counter(h, "critical_warning");
-	out->grown_defects = counter(h, "grown_defects");
 }
 
 /*
@@ -326,8 +304,8 @@ static int restore_disk(const struct jsonread_node *t, struct record_disk *d,
 		mt->max[p] = jsonread_num(ph, "max_mbps", 0);
 	}
 	d->mt = mt;
-	restore_health(jsonread_path(t, "/smart/before"), &d->before);
-	restore_health(jsonread_path(t, "/smart/after"), &d->after);
+	smart_out_read(jsonread_path(t, "/smart/before"), &d->before.c);
+	smart_out_read(jsonread_path(t, "/smart/after"), &d->after.c);
 	d->j.verdict = index_of(jsonread_str(t, "verdict", NULL),
 				(const char *(*)(int))judge_name, 3);
 	if (d->j.verdict < 0)

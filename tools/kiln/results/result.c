@@ -19,6 +19,7 @@
 #include "results/folder.h"
 #include "results/peers_out.h"
 #include "results/result.h"
+#include "results/smart_out.h"
 #include "results/vitals_out.h"
 #include "results/summary.h"
 #include "base/timing.h"
@@ -49,36 +50,6 @@ static void json_phase_stats(struct json *j, const struct record_disk *d,
 		json_null(j, "max_mbps");
 	}
 	json_u64(j, "whole_seconds", d->mt ? d->mt->seconds[phase] : 0);
-	json_end(j);
-}
-
-static void json_counter(struct json *j, const char *key, long long v)
-{
-	if (v < 0)
-		json_null(j, key);
-	else
-		json_i64(j, key, v);
-}
-
-static void json_health(struct json *j, const char *key,
-			const struct health *h)
-{
-	if (!h || !h->ran) {
-		json_null(j, key);
-		return;
-	}
-	json_begin(j, key);
-	if (h->passed < 0)
-		json_null(j, "passed");
-	else
-		json_bool(j, "passed", h->passed);
-	json_counter(j, "reallocated_sectors", h->realloc);
-	json_counter(j, "pending_sectors", h->pending);
-	json_counter(j, "offline_uncorrectable", h->uncorrectable);
-	json_counter(j, "crc_errors", h->crc_errors);
-	json_counter(j, "media_errors", h->media_errors);
-	json_counter(j, "critical_warning", h->critical_warning);
-	json_counter(j, "grown_defects", h->grown_defects);
 	json_end(j);
 }
 
@@ -256,8 +227,8 @@ static void json_target(struct json *j, const struct record *r,
 	json_end(j);
 
 	json_begin(j, "smart");
-	json_health(j, "before", &d->before);
-	json_health(j, "after", &d->after);
+	smart_out_json(j, "before", &d->before.c, SMART_OUT_HEALTH);
+	smart_out_json(j, "after", &d->after.c, SMART_OUT_HEALTH);
 	json_end(j);
 	peers_out_json_disk(j, r, d);
 	vitals_out_disk(j, r, d);
