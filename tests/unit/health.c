@@ -18,6 +18,7 @@
 #include "judge/judge.h"
 
 static char here[256];
+static char dir[] = "/tmp/kiln-health-XXXXXX";
 
 static char *slurp(const char *path, size_t *len)
 {
@@ -67,7 +68,7 @@ static void script(const char *path, const char *body)
 	chmod(path, 0755);
 }
 
-static void read_fixtures(void)
+static void test_fixtures(void)
 {
 	struct health a, b, n, s;
 	struct judge j;
@@ -134,7 +135,7 @@ static void read_fixtures(void)
 	health_free(&s);
 }
 
-static void run_smartctl(const char *dir)
+static void test_smartctl(void)
 {
 	char fake[128], args[160], body[600];
 	struct health h;
@@ -176,7 +177,7 @@ static void run_smartctl(const char *dir)
 	unlink(fake);
 }
 
-static void many_at_once(const char *dir)
+static void test_many(void)
 {
 	const char *devs[4] = { "/dev/sda", NULL, "/dev/hang", "/dev/sdb" };
 	struct health many[4];
@@ -202,14 +203,12 @@ static void many_at_once(const char *dir)
 
 int main(int argc, char **argv)
 {
-	char dir[] = "/tmp/kiln-health-XXXXXX";
-
-	tap_args(argc, argv);
 	if (!getcwd(here, sizeof(here)) || !mkdtemp(dir))
 		tap_bail("getcwd or mkdtemp");
-	read_fixtures();
-	run_smartctl(dir);
-	many_at_once(dir);
+	tap_args(argc, argv);
+	TAP_RUN(test_fixtures);
+	TAP_RUN(test_smartctl);
+	TAP_RUN(test_many);
 	rmdir(dir);
 	return tap_done();
 }

@@ -50,7 +50,7 @@ static int same(const struct smart_counters *x,
 	return !memcmp(x, y, sizeof(*x));
 }
 
-int main(int argc, char **argv)
+static void test_written_read(void)
 {
 	struct smart_counters c = sample(), none, back;
 	const struct jsonread_node *root;
@@ -60,7 +60,6 @@ int main(int argc, char **argv)
 	size_t len;
 	char *text;
 
-	tap_args(argc, argv);
 	smart_counters_none(&none);
 	json_init(&j);
 	json_begin(&j, NULL);
@@ -106,5 +105,11 @@ int main(int argc, char **argv)
 	tap_ok(!back.have && back.passed == -1, "...and so is a missing key");
 	jsonread_free(doc);
 	free(text);
+}
+
+int main(int argc, char **argv)
+{
+	tap_args(argc, argv);
+	TAP_RUN(test_written_read);
 	return tap_done();
 }
