@@ -5,11 +5,12 @@
 #include <stddef.h>
 
 /*
- * A disk's SMART as smartctl's JSON tells it (smartctl -j -a, or -x;
- * Debian 12 has smartmontools 7.3, and later versions add keys that are
- * read when present). What a burn-in judges: the drive's temperature and
- * its own limits, the counters of damage, its self-test, whether it
- * spins. A value not reported is SMARTJSON_NONE (or -1 for a flag).
+ * A disk's SMART as smartctl's JSON tells it (smartctl -j -a, or -x, or
+ * --json=o -H -A before and after a burn, health.h; Debian 12 has
+ * smartmontools 7.3, and later versions add keys that are read when
+ * present). What a burn-in judges: the drive's temperature and its own
+ * limits, the counters of damage, its self-test, whether it spins. A
+ * value not reported is SMARTJSON_NONE (or -1 for a flag).
  */
 #define SMARTJSON_NONE (-1LL)
 
