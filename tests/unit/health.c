@@ -167,6 +167,12 @@ static void test_smartctl(void)
 	       "an answer that is not JSON: kept for a person, not judged");
 	health_free(&h);
 
+	script(fake, "echo '{\"smartctl\": {\"output\": []}}'");
+	tap_ok(health_read(fake, "/dev/sdz", 10, &h) == 0 && h.c.have &&
+	       h.len > 0 && h.text && h.text[0] == '{',
+	       "an empty smartctl.output: the JSON is kept, not nothing");
+	health_free(&h);
+
 	script(fake, "exec sleep 30");
 	tap_ok(health_read(fake, "/dev/sdz", 1, &h) == -ETIMEDOUT &&
 	       !h.c.have, "a smartctl that hangs is stopped at the timeout");

@@ -181,7 +181,7 @@ static void read_health(struct burn *b, int after)
 	if (health_read_many(HEALTH_SMARTCTL, devs, r->n, SMART_TIMEOUT_S,
 			     h) == -ETIMEDOUT)
 		for (i = 0; i < r->n; i++)
-			if (devs[i] && !h[i].c.have)
+			if (devs[i] && !h[i].len)
 				record_note(r,
 					    "%s: smartctl did not answer in "
 					    "%u s (%s the run)",

@@ -23,10 +23,11 @@ void health_take(char *out, size_t len, struct health *h)
 	h->text = smartjson_output(out, len, &h->len);
 	if (smartjson_parse(out, len, &sj) == 0)
 		h->c = sj.c;
-	if (h->text) {
+	if (h->text && h->len) {
 		free(out);
 	} else {
 		/* No smartctl.output: its JSON is what a person gets. */
+		free(h->text);
 		h->text = out;
 		h->len = len;
 	}

@@ -17,7 +17,7 @@
 struct health {
 	struct smart_counters c;
 	char *text;			/* smartctl's text, for a person */
-	size_t len;
+	size_t len;			/* 0: it said nothing, or not in time */
 };
 
 /* Runs smartctl on dev (at most timeout_s seconds): 0 or -errno. */
