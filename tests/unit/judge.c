@@ -376,10 +376,10 @@ static void test_unstable(void)
 	       "an unstable WARN after a stall's FAIL leaves it FAIL");
 }
 
-static void health_none(struct health *h)
+static void health_none(struct smart_counters *h)
 {
 	memset(h, 0, sizeof(*h));
-	h->ran = 1;
+	h->have = 1;
 	h->passed = 1;
 	h->realloc = h->pending = h->uncorrectable = h->crc_errors = -1;
 	h->media_errors = h->critical_warning = h->grown_defects = -1;
@@ -387,7 +387,7 @@ static void health_none(struct health *h)
 
 static void test_health(void)
 {
-	struct health b, a;
+	struct smart_counters b, a;
 	struct judge j;
 
 	health_none(&b);
@@ -458,7 +458,7 @@ static void test_health(void)
 	       "...and a critical warning of 0 is none");
 
 	a.passed = 0;
-	a.ran = 0;
+	a.have = 0;
 	memset(&j, 0, sizeof(j));
 	judge_health(&b, &a, &j);
 	tap_ok(check(&j, JUDGE_PASS, 0, NULL),
@@ -470,7 +470,7 @@ static void test_health(void)
 
 	health_none(&a);
 	a.realloc = 3;
-	b.ran = 0;
+	b.have = 0;
 	b.realloc = 0;
 	memset(&j, 0, sizeof(j));
 	judge_health(&b, &a, &j);
@@ -482,7 +482,7 @@ static void test_health(void)
 	tap_ok(check(&j, JUDGE_WARN, 1, "reallocated sectors is 3"),
 	       "...the same without a before at all");
 
-	b.ran = 1;
+	b.have = 1;
 	b.realloc = 5;
 	a.realloc = -1;
 	memset(&j, 0, sizeof(j));

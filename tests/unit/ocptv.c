@@ -124,7 +124,8 @@ static void judge(struct record *r, int final, int interrupted)
 		struct record_disk *d = &r->disks[i];
 
 		judge_target(&d->snap, d->mt, &d->j);
-		judge_health(&d->before, final ? &d->after : NULL, &d->j);
+		judge_health(&d->before.c, final ? &d->after.c : NULL,
+			     &d->j);
 	}
 	record_judge(r, final, interrupted);
 }
@@ -162,9 +163,10 @@ static void bad_units(struct record_disk *d)
 	s->c.bad_units = 2;
 }
 
-static void smart(struct health *h, long long realloc, long long pending)
+static void smart(struct smart_counters *h, long long realloc,
+		  long long pending)
 {
-	h->ran = 1;
+	h->have = 1;
 	h->passed = 1;
 	h->realloc = realloc;
 	h->pending = pending;
@@ -292,10 +294,10 @@ static void test_mixed(void)
 	burn(&r, p);
 	io_errors(bad);
 	bad_units(bad);
-	smart(&bad->before, 0, 0);
-	smart(&bad->after, 8, 0);
-	smart(&warn->before, 0, 2);
-	smart(&warn->after, 0, 2);
+	smart(&bad->before.c, 0, 0);
+	smart(&bad->after.c, 8, 0);
+	smart(&warn->before.c, 0, 2);
+	smart(&warn->after.c, 0, 2);
 	record_note(&r, "a note with \"quotes\"\nand a second line");
 	judge(&r, 1, 0);
 	lines(&r, "mixed");

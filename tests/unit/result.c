@@ -157,16 +157,16 @@ static void disk_a(struct record_disk *d)
 	mt_a.max[PHASE_VERIFY] = 110;
 	d->mt = &mt_a;
 
-	d->before.ran = d->after.ran = 1;
-	d->before.passed = d->after.passed = 1;
-	d->before.realloc = 4;
-	d->after.realloc = 4;
-	d->before.pending = d->after.pending = 0;
-	d->before.uncorrectable = d->after.uncorrectable = -1;
-	d->before.crc_errors = d->after.crc_errors = 0;
-	d->before.media_errors = d->after.media_errors = -1;
-	d->before.critical_warning = d->after.critical_warning = -1;
-	d->before.grown_defects = d->after.grown_defects = -1;
+	d->before.c.have = d->after.c.have = 1;
+	d->before.c.passed = d->after.c.passed = 1;
+	d->before.c.realloc = 4;
+	d->after.c.realloc = 4;
+	d->before.c.pending = d->after.c.pending = 0;
+	d->before.c.uncorrectable = d->after.c.uncorrectable = -1;
+	d->before.c.crc_errors = d->after.c.crc_errors = 0;
+	d->before.c.media_errors = d->after.c.media_errors = -1;
+	d->before.c.critical_warning = d->after.c.critical_warning = -1;
+	d->before.c.grown_defects = d->after.c.grown_defects = -1;
 }
 
 /* A file in three pieces, stopped 20 MiB into its third write pass. */
@@ -394,9 +394,10 @@ static void test_load(const char *dir)
 	result_record_free(&rec);
 }
 
-static int same_health(const struct health *x, const struct health *y)
+static int same_health(const struct smart_counters *x,
+		       const struct smart_counters *y)
 {
-	return x->ran == y->ran && x->passed == y->passed &&
+	return x->have == y->have && x->passed == y->passed &&
 	       x->realloc == y->realloc && x->pending == y->pending &&
 	       x->uncorrectable == y->uncorrectable &&
 	       x->crc_errors == y->crc_errors &&
@@ -539,9 +540,9 @@ static void test_restore(const struct record *r, const char *dir,
 	       !memcmp(&ra->snap.bad[1], &a->snap.bad[1],
 		       sizeof(a->snap.bad[1])),
 	       "its bad units: class, bits, sectors, re-read, the unit found");
-	tap_ok(same_health(&ra->before, &a->before) &&
-	       same_health(&ra->after, &a->after) && !rb->before.ran &&
-	       !rb->after.ran, "SMART before and after, or none");
+	tap_ok(same_health(&ra->before.c, &a->before.c) &&
+	       same_health(&ra->after.c, &a->after.c) && !rb->before.c.have &&
+	       !rb->after.c.have, "SMART before and after, or none");
 	tap_ok(ra->mt && ra->mt->seconds[PHASE_WRITE] == 1 &&
 	       ra->mt->min[PHASE_WRITE] == 80 &&
 	       ra->mt->max[PHASE_VERIFY] == 110 && rb->mt &&

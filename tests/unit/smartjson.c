@@ -6,7 +6,7 @@
  * spinning disk with SCT limits and a failed self-test, an NVMe drive
  * with 7.4's limits and self-test log, a SAS disk, an SSD behind
  * MegaRAID). Temperatures and their limits, the counters judge_health()
- * reads, self-tests, spinning or not; torn and hostile text never crashes.
+ * judges, self-tests, spinning or not; torn and hostile text never crashes.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -48,9 +48,10 @@ static void recorded(void)
 	struct smartjson s;
 
 	tap_ok(parse("qemu-nvme.json", &s) == 0 && s.ran &&
-	       !strcmp(s.protocol, "NVMe") && s.passed == 1 &&
-	       s.temp == 50 && s.critical_warning == 0 &&
-	       s.media_errors == 0 && s.error_log == 0 && s.rotational == 0 &&
+	       !strcmp(s.protocol, "NVMe") && s.c.passed == 1 &&
+	       s.temp == 50 && s.c.critical_warning == 0 &&
+	       s.c.media_errors == 0 && s.c.error_log == 0 &&
+	       s.rotational == 0 &&
 	       !strcmp(s.serial, "KILN-SIG-NVME0") && s.exit_status == 0,
 	       "NVMe (QEMU, smartctl 7.3 -x): 50 C, passed, no media "
 	       "errors, solid state");
@@ -60,8 +61,8 @@ static void recorded(void)
 	       "said as not known");
 
 	tap_ok(parse("qemu-ata.json", &s) == 0 && !strcmp(s.protocol, "ATA") &&
-	       s.passed == 1 && s.temp == 31 && s.realloc == 0 &&
-	       s.pending == SMARTJSON_NONE && s.error_log == 0 &&
+	       s.c.passed == 1 && s.temp == 31 && s.c.realloc == 0 &&
+	       s.c.pending == SMARTJSON_NONE && s.c.error_log == 0 &&
 	       s.rotational == -1 && s.selftest_supported == 1 &&
 	       s.short_minutes == 2 && s.long_minutes == 54,
 	       "ATA (QEMU HARDDISK, -x): 31 C, 0 reallocated, self-tests of "
@@ -75,17 +76,17 @@ static void recorded(void)
 
 	tap_ok(parse("qemu-scsi.json", &s) == 0 && !strcmp(s.protocol, "SCSI") &&
 	       s.temp == SMARTJSON_NONE && s.temp_crit == SMARTJSON_NONE &&
-	       s.rotational == -1 && s.grown_defects == SMARTJSON_NONE,
+	       s.rotational == -1 && s.c.grown_defects == SMARTJSON_NONE,
 	       "SCSI (virtio-scsi): 0 C and trip 0 are not temperatures; "
 	       "rotation rate 0 is not an answer for SCSI");
 
 	tap_ok(parse("qemu-megaraid.json", &s) == 0 && s.exit_status == 4 &&
-	       !strcmp(s.type, "megaraid,0") && s.passed == -1 &&
+	       !strcmp(s.type, "megaraid,0") && s.c.passed == -1 &&
 	       !strcmp(s.serial, "KILN-SIG-MEGA0"),
 	       "-d megaraid,0 on QEMU's megasas: a SCSI disk without SMART");
 
 	tap_ok(parse("qemu-virtio-unsupported.json", &s) == 0 && s.ran &&
-	       s.exit_status == 1 && !s.protocol[0] && s.passed == -1 &&
+	       s.exit_status == 1 && !s.protocol[0] && s.c.passed == -1 &&
 	       !strcmp(s.message, "/dev/vda: Unable to detect device type"),
 	       "virtio-blk: smartctl cannot; its message is kept");
 }
@@ -98,8 +99,9 @@ static void handmade(void)
 	       s.rpm == 7200 && s.temp == 51 && s.temp_warn == 60 &&
 	       s.temp_crit == 70 && s.temp_lifetime_max == 60,
 	       "HDD with SCT: 7200 rpm, 51 C, limits 60 and 70, 60 at most");
-	tap_ok(s.realloc == 136 && s.pending == 16 && s.uncorrectable == 16 &&
-	       s.crc_errors == 3 && s.error_log == 7,
+	tap_ok(s.c.realloc == 136 && s.c.pending == 16 &&
+	       s.c.uncorrectable == 16 &&
+	       s.c.crc_errors == 3 && s.c.error_log == 7,
 	       "HDD: 136 reallocated, 16 pending, 16 uncorrectable, 3 CRC, "
 	       "7 errors logged");
 	tap_ok(s.selftest_running == 70 &&
@@ -107,9 +109,9 @@ static void handmade(void)
 	       s.selftest_last_passed == 0 && s.long_minutes == 718,
 	       "HDD: a test 70%% done, the last one failed reading");
 
-	tap_ok(parse("nvme-74-selftest.json", &s) == 0 && s.passed == 0 &&
-	       s.critical_warning == 4 && s.media_errors == 12 &&
-	       s.error_log == 140 && s.temp == 77 && s.temp_warn == 75 &&
+	tap_ok(parse("nvme-74-selftest.json", &s) == 0 && s.c.passed == 0 &&
+	       s.c.critical_warning == 4 && s.c.media_errors == 12 &&
+	       s.c.error_log == 140 && s.temp == 77 && s.temp_warn == 75 &&
 	       s.temp_crit == 80,
 	       "NVMe under 7.4: warning 0x04, 12 media errors, 77 C over "
 	       "its 75 C warning, 80 C critical");
@@ -120,41 +122,42 @@ static void handmade(void)
 	       "failed segments");
 
 	tap_ok(parse("sas-hdd.json", &s) == 0 && s.rotational == 1 &&
-	       s.temp == 41 && s.temp_crit == 60 && s.grown_defects == 17 &&
-	       s.scsi_uncorrected == 3 && s.selftest_supported == 1 &&
+	       s.temp == 41 && s.temp_crit == 60 && s.c.grown_defects == 17 &&
+	       s.c.scsi_uncorrected == 3 && s.selftest_supported == 1 &&
 	       s.selftest_last_passed == 0,
 	       "SAS: 41 C, trip 60, 17 grown defects, 3 uncorrected, "
 	       "self-test failed");
 
 	tap_ok(parse("megaraid-sata.json", &s) == 0 &&
 	       !strcmp(s.type, "sat+megaraid,4") && s.rotational == 0 &&
-	       s.temp == 33 && s.crc_errors == 0 && s.selftest_supported == 1 &&
+	       s.temp == 33 && s.c.crc_errors == 0 &&
+	       s.selftest_supported == 1 &&
 	       s.selftest_last_passed == -1,
 	       "an SSD behind MegaRAID (-d megaraid,4): ATA, solid state, "
 	       "no self-test yet");
 }
 
-/* The JSON and the text of the same kind of disk judge the same. */
+/* What judge_health() judges is the JSON's counters, as read. */
 static void as_health(void)
 {
 	struct smartjson s;
-	struct health before, after;
+	struct smart_counters before;
 	struct judge j;
 
-	memset(&before, 0, sizeof(before));
-	memset(&after, 0, sizeof(after));
 	parse("qemu-ata.json", &s);
-	smartjson_health(&s, &before);
+	before = s.c;
 	parse("ata-hdd-sct.json", &s);
-	smartjson_health(&s, &after);
 	memset(&j, 0, sizeof(j));
-	judge_health(&before, &after, &j);
-	tap_ok(before.ran && before.passed == 1 && after.realloc == 136 &&
+	judge_health(&before, &s.c, &j);
+	tap_ok(before.have && before.passed == 1 && s.c.realloc == 136 &&
 	       j.verdict == JUDGE_FAIL,
-	       "as struct health: judge_health() sees the damage rise");
+	       "judge_health() sees the damage rise");
 	parse("qemu-virtio-unsupported.json", &s);
-	smartjson_health(&s, &after);
-	tap_ok(!after.ran, "no device type: SMART did not run");
+	memset(&j, 0, sizeof(j));
+	judge_health(&before, &s.c, &j);
+	tap_ok(s.c.have && s.c.passed == -1 && s.c.realloc == SMARTJSON_NONE &&
+	       s.c.media_errors == SMARTJSON_NONE && j.nreasons == 0,
+	       "no device type: an answer that says nothing, nothing judged");
 }
 
 static void hostile(void)

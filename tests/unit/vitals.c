@@ -179,7 +179,7 @@ static void critical(void)
 	record_of(&r, &s, names, 1);
 	reading("qemu-nvme.json", &rd);
 	vitals_fold_disk(&r.disks[0].sig, &rd, 0, 0);
-	rd.sj.critical_warning = 4;
+	rd.sj.c.critical_warning = 4;
 	vitals_fold_disk(&r.disks[0].sig, &rd, 35, 0);
 	vitals_fold_disk(&r.disks[0].sig, &rd, 95, 0);
 	judge_disk(&r, &r.disks[0]);
@@ -188,8 +188,8 @@ static void critical(void)
 		   "the run, 35 s in: NVM subsystem reliability degraded"),
 	       "an NVMe critical warning raised mid-run FAILs, with when and "
 	       "what");
-	r.disks[0].after.ran = 1;
-	r.disks[0].after.critical_warning = 4;
+	r.disks[0].after.c.have = 1;
+	r.disks[0].after.c.critical_warning = 4;
 	judge_disk(&r, &r.disks[0]);
 	tap_ok(r.disks[0].j.nreasons == 0,
 	       "...said once: SMART after the run says it when it still holds");
@@ -416,7 +416,7 @@ static void hidden(void)
 	vitals_fold(&r, &smp);
 	vitals_judge_machine(&r);
 	i = r.sig.j.nreasons;
-	rd.sj.realloc = (rd.sj.realloc > 0 ? rd.sj.realloc : 0) + 8;
+	rd.sj.c.realloc = (rd.sj.c.realloc > 0 ? rd.sj.c.realloc : 0) + 8;
 	smp.t = 600;
 	vitals_fold(&r, &smp);
 	vitals_judge_machine(&r);
@@ -512,7 +512,7 @@ static void roundtrip(void)
 	reading("qemu-nvme.json", &rd);
 	rd.hw_max = 69850;
 	vitals_fold_disk(&r.disks[0].sig, &rd, 0, 0);
-	rd.sj.critical_warning = 4;
+	rd.sj.c.critical_warning = 4;
 	rd.sj.temp = 71;
 	vitals_fold_disk(&r.disks[0].sig, &rd, 40, 0);
 	snprintf(r.disks[0].sig.pci[0], 24, "0000:01:00.0");

@@ -106,7 +106,7 @@ void burn_start_health(struct burn *b, int after)
 	if (health_read_many(HEALTH_SMARTCTL, devs, r->n, SMART_TIMEOUT_S,
 			     h) == -ETIMEDOUT)
 		for (i = 0; i < r->n; i++)
-			if (devs[i] && !h[i].ran)
+			if (devs[i] && !h[i].len)
 				record_note(r,
 					    "%s: smartctl did not answer in "
 					    "%u s (%s the run)",

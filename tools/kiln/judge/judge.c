@@ -185,22 +185,19 @@ static void counter(struct judge *j, const char *what, long long b,
 			     "SMART %s is %lld (from before the run)", what, a);
 }
 
-void judge_health(const struct health *before, const struct health *after,
-		  struct judge *j)
+void judge_health(const struct smart_counters *before,
+		  const struct smart_counters *after, struct judge *j)
 {
-	static const struct health none = {.passed = -1,
-					   .realloc = -1,
-					   .pending = -1,
-					   .uncorrectable = -1,
-					   .crc_errors = -1,
-					   .media_errors = -1,
-					   .critical_warning = -1,
-					   .grown_defects = -1};
-	const struct health *b = before && before->ran ? before : &none;
+	const struct smart_counters *b = before;
+	struct smart_counters none;
 	char words[160];
 
-	if (!after || !after->ran)
+	if (!after || !after->have)
 		return;
+	if (!b || !b->have) {
+		smart_counters_none(&none);
+		b = &none;
+	}
 	if (after->passed == 0)
 		judge_reason(j, JUDGE_FAIL,
 			     "SMART overall health: FAILED (the drive "

@@ -3,7 +3,7 @@
 #define KILN_JUDGE_H
 
 #include "engine/engine.h"
-#include "sense/health.h"
+#include "sense/smartjson.h"
 #include "judge/monitor.h"
 
 enum judge_verdict { JUDGE_PASS, JUDGE_WARN, JUDGE_FAIL };
@@ -28,8 +28,8 @@ void judge_target(const struct engine_snap *s, const struct monitor_target *mt,
  * during the run, or an NVMe critical warning FAIL; damage from before
  * the run is a WARN.
  */
-void judge_health(const struct health *before, const struct health *after,
-		  struct judge *j);
+void judge_health(const struct smart_counters *before,
+		  const struct smart_counters *after, struct judge *j);
 
 /* The phase's average MB/s over all passes, 0 when it did not run. */
 double judge_phase_rate(const struct engine_snap *s, int phase);

@@ -116,7 +116,7 @@ void record_judge(struct record *r, int final, int interrupted)
 			engine_snapshot(d->et, &d->snap);
 		}
 		judge_target(&d->snap, d->mt, &d->j);
-		judge_health(&d->before, final ? &d->after : NULL, &d->j);
+		judge_health(&d->before.c, final ? &d->after.c : NULL, &d->j);
 		zones_judge(&d->snap, d->t.id.rotational, &d->j);
 		reread_judge(r, d);
 		vitals_judge_disk(r, d);

@@ -150,21 +150,6 @@ void vitals_series_add(struct vitals_disk *d, uint32_t t, int c)
 	d->acc_n = 0;
 }
 
-static void counters_of(const struct smartjson *sj, struct vitals_counters *c)
-{
-	c->have = 1;
-	c->passed = sj->passed;
-	c->realloc = sj->realloc;
-	c->pending = sj->pending;
-	c->uncorrectable = sj->uncorrectable;
-	c->crc_errors = sj->crc_errors;
-	c->media_errors = sj->media_errors;
-	c->critical_warning = sj->critical_warning;
-	c->grown_defects = sj->grown_defects;
-	c->error_log = sj->error_log;
-	c->scsi_uncorrected = sj->scsi_uncorrected;
-}
-
 /* Millidegrees to whole degrees, rounded; SENSORS_NONE stays unknown. */
 static int degrees(int milli)
 {
@@ -232,10 +217,10 @@ void vitals_fold_disk(struct vitals_disk *d,
 		if (sj->temp > 0 && sj->temp < 200)
 			c = (int)sj->temp;
 		if (!d->start.have)
-			counters_of(sj, &d->start);
-		counters_of(sj, &d->end);
-		new = sj->critical_warning & ~d->start.critical_warning;
-		if (sj->critical_warning > 0 &&
+			d->start = sj->c;
+		d->end = sj->c;
+		new = sj->c.critical_warning & ~d->start.critical_warning;
+		if (sj->c.critical_warning > 0 &&
 		    d->start.critical_warning >= 0 && (new & ~d->crit_raised)) {
 			if (!d->crit_raised)
 				d->crit_at = t;

@@ -49,15 +49,6 @@ enum vitals_selftest {
 	VITALS_ST_KINDS
 };
 
-/* SMART and NVMe counters, as smartjson.h reads them. */
-struct vitals_counters {
-	int have;			/* read at all */
-	int passed;			/* 1, 0, -1 not said */
-	long long realloc, pending, uncorrectable, crc_errors;
-	long long media_errors, critical_warning, grown_defects, error_log;
-	long long scsi_uncorrected;
-};
-
 struct vitals_point {
 	uint32_t t;			/* seconds into the run */
 	int16_t c;			/* the hottest it covers, degrees C */
@@ -72,7 +63,8 @@ struct vitals_disk {
 	int temp_first, temp_max, temp_last;
 	int limit;			/* the limit it is judged against */
 	int limit_from;			/* enum vitals_limit */
-	struct vitals_counters start, end;
+	/* SMART at the first and the last sample that read it. */
+	struct smart_counters start, end;
 	long long crit_raised;		/* NVMe warning bits new in the run */
 	uint32_t crit_at;		/* seconds in, when first seen */
 	/* The kernel's log: trouble lines naming it (kmsgwatch.h). */

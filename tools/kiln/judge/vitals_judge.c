@@ -54,12 +54,12 @@ static void judge_selftest(const struct vitals_disk *d, struct judge *j)
 }
 
 static void judge_critical(const struct vitals_disk *d,
-			   const struct health *after, struct judge *j)
+			   const struct smart_counters *after, struct judge *j)
 {
 	char words[160];
 
 	/* SMART after the run says it already, when it still holds. */
-	if (!d->crit_raised || (after && after->ran &&
+	if (!d->crit_raised || (after && after->have &&
 				after->critical_warning > 0 &&
 				(after->critical_warning & d->crit_raised) ==
 				d->crit_raised))
@@ -115,7 +115,7 @@ void vitals_judge_disk(const struct record *r, struct record_disk *d)
 	int i, sev;
 
 	judge_temp(s, &d->j);
-	judge_critical(s, &d->after, &d->j);
+	judge_critical(s, &d->after.c, &d->j);
 	judge_kmsg(s, &d->j);
 	for (i = 0; i < s->npci; i++) {
 		const struct vitals_aer *a = vitals_aer_of(&r->sig, s->pci[i]);
@@ -271,21 +271,6 @@ static void judge_hwmon(struct vitals_machine *m)
 	}
 }
 
-/* SMART of a hidden drive, as judge_health() reads it. */
-static void health_of(const struct vitals_counters *c, struct health *h)
-{
-	memset(h, 0, sizeof(*h));
-	h->ran = c->have;
-	h->passed = c->passed;
-	h->realloc = c->realloc;
-	h->pending = c->pending;
-	h->uncorrectable = c->uncorrectable;
-	h->crc_errors = c->crc_errors;
-	h->media_errors = c->media_errors;
-	h->critical_warning = c->critical_warning;
-	h->grown_defects = c->grown_defects;
-}
-
 /* A hidden drive's reasons, each with the verdict it was given. */
 static void take(struct vitals_machine *m, const char *who,
 		 const struct judge *j, int health)
@@ -311,23 +296,20 @@ static void judge_hidden(struct vitals_machine *m)
 
 	for (i = 0; i < m->nhidden; i++) {
 		const struct vitals_hidden *h = &m->hidden[i];
-		struct health before, after;
 		char who[200];
 		struct judge j;
 
 		snprintf(who, sizeof(who), "%s behind %s (%s%s%s): ", h->type,
 			 h->controller, h->model, h->serial[0] ? " " : "",
 			 h->serial);
-		health_of(&h->d.start, &before);
-		health_of(&h->d.end, &after);
 		memset(&j, 0, sizeof(j));
-		judge_health(&before, &after, &j);
+		judge_health(&h->d.start, &h->d.end, &j);
 		take(m, who, &j, 1);
 		memset(&j, 0, sizeof(j));
 		judge_temp(&h->d, &j);
 		take(m, who, &j, 0);
 		memset(&j, 0, sizeof(j));
-		judge_critical(&h->d, &after, &j);
+		judge_critical(&h->d, &h->d.end, &j);
 		take(m, who, &j, 0);
 		memset(&j, 0, sizeof(j));
 		judge_selftest(&h->d, &j);

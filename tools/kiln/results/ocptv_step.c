@@ -223,8 +223,9 @@ static void phase_measurements(struct ocptv_out *o, const struct record_disk *d,
 static void smart_measurements(struct ocptv_out *o, const struct record_disk *d,
 			       const char *step, const char *hw, double t)
 {
-	const struct health *b = d->before.ran ? &d->before : NULL;
-	const struct health *a = &d->after;
+	const struct smart_counters *b = d->before.c.have ? &d->before.c :
+					 NULL;
+	const struct smart_counters *a = &d->after.c;
 	const struct {
 		const char *name;
 		long long before, after;
@@ -242,7 +243,7 @@ static void smart_measurements(struct ocptv_out *o, const struct record_disk *d,
 	};
 	size_t i;
 
-	if (!a->ran)
+	if (!a->have)
 		return;
 	if (a->passed >= 0) {
 		ocptv_out_measure_begin(o, step, hw,

@@ -16,6 +16,7 @@
 #include "results/keys.h"
 #include "results/peers_out.h"
 #include "results/result.h"
+#include "results/smart_out.h"
 #include "results/vitals_out.h"
 #include "results/summary.h"
 #include "base/timing.h"
@@ -46,36 +47,6 @@ static void json_phase_stats(struct json *j, const struct record_disk *d,
 		json_null(j, KEY_MAX_MBPS);
 	}
 	json_u64(j, KEY_WHOLE_SECONDS, d->mt ? d->mt->seconds[phase] : 0);
-	json_end(j);
-}
-
-static void json_counter(struct json *j, const char *key, long long v)
-{
-	if (v < 0)
-		json_null(j, key);
-	else
-		json_i64(j, key, v);
-}
-
-static void json_health(struct json *j, const char *key,
-			const struct health *h)
-{
-	if (!h || !h->ran) {
-		json_null(j, key);
-		return;
-	}
-	json_begin(j, key);
-	if (h->passed < 0)
-		json_null(j, KEY_PASSED);
-	else
-		json_bool(j, KEY_PASSED, h->passed);
-	json_counter(j, KEY_REALLOCATED_SECTORS, h->realloc);
-	json_counter(j, KEY_PENDING_SECTORS, h->pending);
-	json_counter(j, KEY_OFFLINE_UNCORRECTABLE, h->uncorrectable);
-	json_counter(j, KEY_CRC_ERRORS, h->crc_errors);
-	json_counter(j, KEY_MEDIA_ERRORS, h->media_errors);
-	json_counter(j, KEY_CRITICAL_WARNING, h->critical_warning);
-	json_counter(j, KEY_GROWN_DEFECTS, h->grown_defects);
 	json_end(j);
 }
 
@@ -286,8 +257,8 @@ static void json_target(struct json *j, const struct record *r,
 	reread_json(j, &d->snap, &d->rr);
 	json_target_errors(j, d);
 	json_begin(j, KEY_SMART);
-	json_health(j, KEY_BEFORE, &d->before);
-	json_health(j, KEY_AFTER, &d->after);
+	smart_out_json(j, KEY_BEFORE, &d->before.c, SMART_OUT_HEALTH);
+	smart_out_json(j, KEY_AFTER, &d->after.c, SMART_OUT_HEALTH);
 	json_end(j);
 	peers_out_json_disk(j, r, d);
 	vitals_out_disk(j, r, d);

@@ -14,6 +14,7 @@
 #include "base/unit.h"
 #include "results/keys.h"
 #include "results/result_target.h"
+#include "results/smart_out.h"
 
 static int index_of(const char *name, const char *(*namer)(int), int n)
 {
@@ -70,28 +71,6 @@ int result_target_verdict(const struct jsonread_node *t)
 {
 	return index_of(jsonread_str(t, KEY_VERDICT, NULL), judge_namer,
 			JUDGE_FAIL + 1);
-}
-
-static long long counter(const struct jsonread_node *h, const char *key)
-{
-	return jsonread_i64(h, key, -1);
-}
-
-static void read_health(const struct jsonread_node *h, struct health *out)
-{
-	memset(out, 0, sizeof(*out));
-	if (jsonread_type(h) != JSONREAD_OBJECT)
-		return;
-	out->ran = 1;
-	out->passed = jsonread_type(jsonread_get(h, KEY_PASSED)) ==
-		      JSONREAD_BOOL ? jsonread_bool(h, KEY_PASSED, 0) : -1;
-	out->realloc = counter(h, KEY_REALLOCATED_SECTORS);
-	out->pending = counter(h, KEY_PENDING_SECTORS);
-	out->uncorrectable = counter(h, KEY_OFFLINE_UNCORRECTABLE);
-	out->crc_errors = counter(h, KEY_CRC_ERRORS);
-	out->media_errors = counter(h, KEY_MEDIA_ERRORS);
-	out->critical_warning = counter(h, KEY_CRITICAL_WARNING);
-	out->grown_defects = counter(h, KEY_GROWN_DEFECTS);
 }
 
 /*
@@ -215,6 +194,8 @@ int result_target_passes(const struct jsonread_node *t, struct engine_snap *s)
 void result_target_health(const struct jsonread_node *t,
 			  struct health *before, struct health *after)
 {
-	read_health(jsonread_path(t, "/" KEY_SMART "/" KEY_BEFORE), before);
-	read_health(jsonread_path(t, "/" KEY_SMART "/" KEY_AFTER), after);
+	smart_out_read(jsonread_path(t, "/" KEY_SMART "/" KEY_BEFORE),
+		       &before->c);
+	smart_out_read(jsonread_path(t, "/" KEY_SMART "/" KEY_AFTER),
+		       &after->c);
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "results/smart_out.h"
 #include "results/vitals_out.h"
 
 static const char *const limit_keys[] = {
@@ -39,51 +40,6 @@ static void count(struct json *j, const char *key, long long v)
 		json_null(j, key);
 	else
 		json_i64(j, key, v);
-}
-
-/* The counters, as result.json's "smart" names them, and a few more. */
-static const struct {
-	const char *key;
-	size_t off;
-} counters[] = {
-#define C(key, field) { key, offsetof(struct vitals_counters, field) }
-	C("reallocated_sectors", realloc),
-	C("pending_sectors", pending),
-	C("offline_uncorrectable", uncorrectable),
-	C("crc_errors", crc_errors),
-	C("media_errors", media_errors),
-	C("critical_warning", critical_warning),
-	C("grown_defects", grown_defects),
-	C("error_log_entries", error_log),
-	C("scsi_uncorrected", scsi_uncorrected),
-#undef C
-};
-
-#define NCOUNTERS (sizeof(counters) / sizeof(counters[0]))
-
-static long long *field(struct vitals_counters *c, size_t i)
-{
-	return (long long *)(void *)((char *)c + counters[i].off);
-}
-
-static void smart(struct json *j, const char *key,
-		  const struct vitals_counters *c)
-{
-	size_t i;
-
-	if (!c->have) {
-		json_null(j, key);
-		return;
-	}
-	json_begin(j, key);
-	if (c->passed < 0)
-		json_null(j, "passed");
-	else
-		json_bool(j, "passed", c->passed);
-	for (i = 0; i < NCOUNTERS; i++)
-		count(j, counters[i].key,
-		      *field((struct vitals_counters *)c, i));
-	json_end(j);
 }
 
 static void lines(struct json *j, const char *key, char (*kept)[VITALS_LINE],
@@ -140,8 +96,8 @@ static void drive(struct json *j, const struct record *r,
 		free(v);
 	}
 	json_end(j);
-	smart(j, "smart_start", &d->start);
-	smart(j, "smart_end", &d->end);
+	smart_out_json(j, "smart_start", &d->start, SMART_OUT_SIGNALS);
+	smart_out_json(j, "smart_end", &d->end, SMART_OUT_SIGNALS);
 	if (d->crit_raised) {
 		json_begin(j, "critical_warning_raised");
 		json_i64(j, "bits", d->crit_raised);
@@ -362,18 +318,6 @@ static void read_kinds(node *obj, unsigned *count)
 		count[k] = (unsigned)jsonread_u64(obj, kmsg_kind_name(k), 0);
 }
 
-static void read_smart(node *n, struct vitals_counters *c)
-{
-	size_t i;
-
-	memset(c, 0, sizeof(*c));
-	c->have = jsonread_type(n) == JSONREAD_OBJECT;
-	c->passed = jsonread_type(jsonread_get(n, "passed")) == JSONREAD_BOOL ?
-		    jsonread_bool(n, "passed", 0) : -1;
-	for (i = 0; i < NCOUNTERS; i++)
-		*field(c, i) = jsonread_i64(n, counters[i].key, -1);
-}
-
 static void read_drive(node *n, struct vitals_disk *d)
 {
 	node *t = jsonread_get(n, "temperature");
@@ -391,8 +335,8 @@ static void read_drive(node *n, struct vitals_disk *d)
 	for (i = 0; i < NLIMITS; i++)
 		if (!strcmp(jsonread_str(t, "limit_from", ""), limit_keys[i]))
 			d->limit_from = i;
-	read_smart(jsonread_get(n, "smart_start"), &d->start);
-	read_smart(jsonread_get(n, "smart_end"), &d->end);
+	smart_out_read(jsonread_get(n, "smart_start"), &d->start);
+	smart_out_read(jsonread_get(n, "smart_end"), &d->end);
 	d->crit_raised = jsonread_i64(crit, "bits", 0);
 	d->crit_at = (uint32_t)jsonread_u64(crit, "at_seconds", 0);
 	if (jsonread_type(st) == JSONREAD_OBJECT) {

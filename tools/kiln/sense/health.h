@@ -4,27 +4,20 @@
 
 #include <stddef.h>
 
+#include "sense/smartjson.h"
+
 /* smartctl, as the image packs it (Debian's smartmontools). */
 #define HEALTH_SMARTCTL "/usr/sbin/smartctl"
 
 /*
- * A disk's SMART health as smartctl -H -A tells it, taken before and
- * after a burn-in. A counter that is not reported is -1.
+ * A disk's SMART health as smartctl --json=o -H -A tells it, taken before
+ * and after a burn-in: its counters as smartjson.c reads them (c.have: a
+ * JSON document came back), and smartctl's own words for the results.
  */
 struct health {
-	int ran;			/* smartctl answered */
-	int passed;			/* 1 PASSED/OK, 0 FAILED, -1 not said */
-	long long realloc;		/* ATA 5 Reallocated_Sector_Ct */
-	long long pending;		/* ATA 197 Current_Pending_Sector */
-	long long uncorrectable;	/* ATA 198 Offline_Uncorrectable */
-	/* ATA 199 UDMA_CRC_Error_Count: the link */
-	long long crc_errors;
-	/* NVMe Media and Data Integrity Errors */
-	long long media_errors;
-	long long critical_warning;	/* NVMe Critical Warning */
-	long long grown_defects;	/* SCSI elements in grown defect list */
-	char *text;			/* smartctl's output, for the results */
-	size_t len;
+	struct smart_counters c;
+	char *text;			/* smartctl's text, for a person */
+	size_t len;			/* 0: it said nothing, or not in time */
 };
 
 /* Runs smartctl on dev (at most timeout_s seconds): 0 or -errno. */
@@ -39,8 +32,12 @@ int health_read(const char *smartctl, const char *dev, unsigned timeout_s,
 int health_read_many(const char *smartctl, const char *const *devs, int n,
 		     unsigned timeout_s, struct health *hs);
 
-/* Reads smartctl -H -A output into h (h->text untouched). */
-void health_parse(const char *text, struct health *h);
+/*
+ * Reads one smartctl answer (len bytes of its stdout) into h: the
+ * counters, and as h->text its own words (smartctl.output), else the
+ * answer itself; out is h's to free from then on.
+ */
+void health_take(char *out, size_t len, struct health *h);
 
 void health_free(struct health *h);
 

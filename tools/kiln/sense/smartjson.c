@@ -62,10 +62,10 @@ static void ata_attributes(node *root, struct smartjson *s)
 		node *a = jsonread_at(table, i);
 
 		switch (num(a, "id")) {
-		case 5: s->realloc = raw_count(a); break;
-		case 197: s->pending = raw_count(a); break;
-		case 198: s->uncorrectable = raw_count(a); break;
-		case 199: s->crc_errors = raw_count(a); break;
+		case 5: s->c.realloc = raw_count(a); break;
+		case 197: s->c.pending = raw_count(a); break;
+		case 198: s->c.uncorrectable = raw_count(a); break;
+		case 199: s->c.crc_errors = raw_count(a); break;
 		}
 	}
 }
@@ -215,28 +215,37 @@ static void temperatures(node *root, struct smartjson *s)
 	}
 }
 
+void smart_counters_none(struct smart_counters *c)
+{
+	c->have = 0;
+	c->passed = -1;
+	c->realloc = c->pending = c->uncorrectable = SMARTJSON_NONE;
+	c->crc_errors = c->media_errors = SMARTJSON_NONE;
+	c->critical_warning = c->grown_defects = SMARTJSON_NONE;
+	c->error_log = c->scsi_uncorrected = SMARTJSON_NONE;
+}
+
 static void clear(struct smartjson *s)
 {
 	memset(s, 0, sizeof(*s));
+	smart_counters_none(&s->c);
 	s->exit_status = -1;
-	s->passed = s->rotational = -1;
+	s->rotational = -1;
 	s->rpm = s->temp = s->temp_warn = s->temp_crit = SMARTJSON_NONE;
 	s->temp_lifetime_max = SMARTJSON_NONE;
-	s->realloc = s->pending = s->uncorrectable = SMARTJSON_NONE;
-	s->crc_errors = s->media_errors = SMARTJSON_NONE;
-	s->critical_warning = s->grown_defects = SMARTJSON_NONE;
-	s->error_log = s->scsi_uncorrected = SMARTJSON_NONE;
 	s->selftest_supported = s->selftest_running = -1;
 	s->selftest_last_passed = -1;
 	s->short_minutes = s->long_minutes = SMARTJSON_NONE;
 	s->selftest_last_hours = s->selftest_count = SMARTJSON_NONE;
 }
 
+/* smartctl's documents are small: -x of an ATA disk is some 40 KiB. */
+static const struct jsonread_limits lim = {
+	.max_bytes = 4 << 20, .max_nodes = 1 << 18, .max_depth = 32,
+};
+
 int smartjson_parse(const char *text, size_t len, struct smartjson *s)
 {
-	static const struct jsonread_limits lim = {
-		.max_bytes = 4 << 20, .max_nodes = 1 << 18, .max_depth = 32,
-	};
 	static const char *const errlog[] = {
 		"/nvme_smart_health_information_log/num_err_log_entries",
 		"/ata_smart_error_log/extended/count",
@@ -255,7 +264,7 @@ int smartjson_parse(const char *text, size_t len, struct smartjson *s)
 		jsonread_free(doc);
 		return -EBADMSG;
 	}
-	s->ran = 1;
+	s->ran = s->c.have = 1;
 	s->exit_status = (int)num(jsonread_get(root, "smartctl"),
 				  "exit_status");
 	msgs = jsonread_path(root, "/smartctl/messages");
@@ -274,8 +283,8 @@ int smartjson_parse(const char *text, size_t len, struct smartjson *s)
 	str(root, "firmware_version", s->firmware, sizeof(s->firmware));
 	if (!s->firmware[0])
 		str(root, "scsi_revision", s->firmware, sizeof(s->firmware));
-	s->passed = jsonread_bool(jsonread_get(root, "smart_status"), "passed",
-				  -1);
+	s->c.passed = jsonread_bool(jsonread_get(root, "smart_status"),
+				    "passed", -1);
 
 	/*
 	 * rotation_rate: the rpm, or 0 for a solid-state disk. smartctl 7.3
@@ -295,10 +304,10 @@ int smartjson_parse(const char *text, size_t len, struct smartjson *s)
 	temperatures(root, s);
 	ata_attributes(root, s);
 	nvme = jsonread_get(root, "nvme_smart_health_information_log");
-	s->media_errors = num(nvme, "media_errors");
-	s->critical_warning = num(nvme, "critical_warning");
-	s->error_log = first_of(root, errlog);
-	s->grown_defects = num(root, "scsi_grown_defect_list");
+	s->c.media_errors = num(nvme, "media_errors");
+	s->c.critical_warning = num(nvme, "critical_warning");
+	s->c.error_log = first_of(root, errlog);
+	s->c.grown_defects = num(root, "scsi_grown_defect_list");
 	scsi = jsonread_get(root, "scsi_error_counter_log");
 	if (scsi) {
 		static const char *const dirs[] = { "read", "write", "verify" };
@@ -309,9 +318,9 @@ int smartjson_parse(const char *text, size_t len, struct smartjson *s)
 
 			if (v < 0)
 				continue;
-			if (s->scsi_uncorrected < 0)
-				s->scsi_uncorrected = 0;
-			s->scsi_uncorrected += v;
+			if (s->c.scsi_uncorrected < 0)
+				s->c.scsi_uncorrected = 0;
+			s->c.scsi_uncorrected += v;
 		}
 	}
 	if (!strcmp(s->protocol, "NVMe"))
@@ -324,17 +333,33 @@ int smartjson_parse(const char *text, size_t len, struct smartjson *s)
 	return 0;
 }
 
-void smartjson_health(const struct smartjson *s, struct health *h)
+char *smartjson_output(const char *text, size_t len, size_t *outlen)
 {
-	h->ran = s->ran && (s->passed >= 0 || s->protocol[0]);
-	h->passed = s->passed;
-	h->realloc = s->realloc;
-	h->pending = s->pending;
-	h->uncorrectable = s->uncorrectable;
-	h->crc_errors = s->crc_errors;
-	h->media_errors = s->media_errors;
-	h->critical_warning = s->critical_warning;
-	h->grown_defects = s->grown_defects;
+	struct jsonread *doc;
+	node *lines;
+	size_t i, n = 0;
+	char *out = NULL;
+
+	*outlen = 0;
+	if (jsonread_parse(&doc, text, len, &lim, NULL, 0) < 0)
+		return NULL;
+	lines = jsonread_path(jsonread_root(doc), "/smartctl/output");
+	for (i = 0; i < jsonread_count(lines); i++)
+		n += strlen(jsonread_str(jsonread_at(lines, i), NULL, "")) + 1;
+	if (jsonread_type(lines) == JSONREAD_ARRAY && (out = malloc(n + 1))) {
+		for (i = 0, n = 0; i < jsonread_count(lines); i++) {
+			const char *l = jsonread_str(jsonread_at(lines, i),
+						     NULL, "");
+
+			memcpy(out + n, l, strlen(l));
+			n += strlen(l);
+			out[n++] = '\n';
+		}
+		out[n] = 0;
+		*outlen = n;
+	}
+	jsonread_free(doc);
+	return out;
 }
 
 char *smartjson_critical_text(long long bits, char *buf, size_t len)

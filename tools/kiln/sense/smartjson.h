@@ -4,16 +4,37 @@
 
 #include <stddef.h>
 
-#include "sense/health.h"
-
 /*
- * A disk's SMART as smartctl's JSON tells it (smartctl -j -a, or -x;
- * Debian 12 has smartmontools 7.3, and later versions add keys that are
- * read when present). What a burn-in judges: the drive's temperature and
- * its own limits, the counters of damage, its self-test, whether it
- * spins. A value not reported is SMARTJSON_NONE (or -1 for a flag).
+ * A disk's SMART as smartctl's JSON tells it (smartctl -j -a, or -x, or
+ * --json=o -H -A before and after a burn, health.h; Debian 12 has
+ * smartmontools 7.3, and later versions add keys that are read when
+ * present). What a burn-in judges: the drive's temperature and its own
+ * limits, the counters of damage, its self-test, whether it spins. A
+ * value not reported is SMARTJSON_NONE (or -1 for a flag).
  */
 #define SMARTJSON_NONE (-1LL)
+
+/*
+ * A drive's SMART and NVMe counters: kiln's one model of them, read from
+ * smartctl's JSON here, judged by judge_health() and vitals_judge.c,
+ * written to result.json and read back by results/smart_out.c.
+ */
+struct smart_counters {
+	int have;			/* smartctl's JSON was read */
+	int passed;			/* 1 passed, 0 failed, -1 not said */
+	long long realloc;		/* ATA 5 Reallocated_Sector_Ct */
+	long long pending;		/* ATA 197 Current_Pending_Sector */
+	long long uncorrectable;	/* ATA 198 Offline_Uncorrectable */
+	long long crc_errors;		/* ATA 199 UDMA_CRC_Error_Count */
+	long long media_errors;		/* NVMe media and data integrity */
+	long long critical_warning;	/* NVMe critical warning bits */
+	long long grown_defects;	/* SCSI grown defect list */
+	long long error_log;	/* NVMe error log entries, ATA error count */
+	long long scsi_uncorrected;	/* SCSI read+write+verify uncorrected */
+};
+
+/* Every counter SMARTJSON_NONE, passed -1, have 0. */
+void smart_counters_none(struct smart_counters *c);
 
 struct smartjson {
 	int ran;		/* a JSON document from smartctl was read */
@@ -24,7 +45,6 @@ struct smartjson {
 	char model[64];
 	char serial[64];
 	char firmware[32];
-	int passed;		/* 1 passed, 0 failed, -1 not said */
 	int rotational;		/* 1 spins, 0 solid state, -1 not said */
 	long long rpm;		/* SMARTJSON_NONE when not said */
 
@@ -35,11 +55,7 @@ struct smartjson {
 	long long temp_crit;	/* ATA SCT limit_max, NVMe CCTEMP, SCSI trip */
 	long long temp_lifetime_max;	/* ATA SCT, or none */
 
-	/* Counters, as health.h names them. */
-	long long realloc, pending, uncorrectable, crc_errors;
-	long long media_errors, critical_warning, grown_defects;
-	long long error_log;	/* NVMe error log entries, ATA error count */
-	long long scsi_uncorrected;	/* SCSI read+write+verify uncorrected */
+	struct smart_counters c;	/* c.have is ran */
 
 	/* Self-test: for selftest=short|long. */
 	int selftest_supported;	/* 1, 0, -1 not said */
@@ -59,10 +75,11 @@ struct smartjson {
 int smartjson_parse(const char *text, size_t len, struct smartjson *s);
 
 /*
- * The counters health.c reads from smartctl's text, from the JSON: so
- * that judge_health() judges either. h->text is left alone.
+ * smartctl's own words, as --json=o keeps them in smartctl.output: the
+ * lines, each ended by a newline, in a string of *outlen bytes to free();
+ * NULL when the JSON has none (or out of memory).
  */
-void smartjson_health(const struct smartjson *s, struct health *h);
+char *smartjson_output(const char *text, size_t len, size_t *outlen);
 
 /*
  * An NVMe critical warning's bits in words (NVMe Base Specification, SMART
