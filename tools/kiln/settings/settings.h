@@ -9,10 +9,10 @@
 /*
  * kiln's settings: one set of keys, the same on the command line
  * (--KEY=VALUE or --KEY VALUE), in kiln.cfg (KEY=VALUE) and on the kernel
- * command line (kiln.KEY=VALUE). This file owns the key table (each key's
- * type, default, help and the commands that take it) and how values are
- * read and checked; options.c reads the sources. Neither knows what a key
- * does.
+ * command line (kiln.KEY=VALUE). keys.c owns the key table (each key's
+ * type, default, help and the commands that take it), settings.c and
+ * check.c how values are read and checked; options.c reads the sources.
+ * None knows what a key does.
  */
 enum settings_mode {
 	SETTINGS_WRITE_VERIFY,
@@ -141,7 +141,7 @@ struct settings {
 /* One key of the table, for those that list them (usage, kiln settings). */
 struct settings_key {
 	const char *name;
-	int type;			/* private to settings.c */
+	int type;			/* enum key_type, private to settings/ */
 	size_t off;
 	unsigned min, max;		/* counts */
 	const char *const *choices;	/* enums */
