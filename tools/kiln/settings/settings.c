@@ -218,13 +218,88 @@ static int set_string(char **field, const char *value)
 	return 0;
 }
 
+/* A count with its bounds; max-writes also says it was given. */
+static int set_uint(struct settings *s, const struct settings_key *k,
+		    const char *value)
+{
+	unsigned u;
+	int ret = settings_parse_uint(value, k->max, &u);
+
+	if (!ret && u < k->min)
+		ret = -ERANGE;
+	if (ret)
+		return ret;
+	if (k->type == KEY_MAXW) {
+		s->max_writes = u;
+		s->max_writes_set = 1;
+	} else {
+		memcpy((char *)s + k->off, &u, sizeof(u));
+	}
+	return 0;
+}
+
+static int set_paths(struct settings *s, const char *value)
+{
+	if (!*value)
+		return -EINVAL;
+	if (s->nprotect == SETTINGS_MAX_PROTECT)
+		return -E2BIG;
+	s->protect[s->nprotect] = strdup(value);
+	if (!s->protect[s->nprotect])
+		return -ENOMEM;
+	s->nprotect++;
+	return 0;
+}
+
+static int set_consent(struct settings *s, const char *value)
+{
+	char *copy = NULL;
+	int i;
+
+	if (!*value || strspn(value, ", ") == strlen(value))
+		return -EINVAL;
+	/* A flag word is all or nothing, never a serial named "no". */
+	i = settings_flag_word(value);
+	if (i < 0) {
+		copy = strdup(value);
+		if (!copy)
+			return -ENOMEM;
+	}
+	free(s->destroy_list);
+	s->destroy_list = copy;
+	s->destroy_data = i == 1;
+	return 0;
+}
+
+/* A size, quick (3 GiB sampled) or quick:SIZE. */
+static int set_span(struct settings *s, const char *value)
+{
+	uint64_t u64 = KEY_QUICK_DEFAULT;
+	int quick = 0, ret = 0;
+
+	if (!strcmp(value, "quick")) {
+		quick = 1;
+	} else if (!strncmp(value, "quick:", 6)) {
+		quick = 1;
+		ret = settings_parse_size(value + 6, &u64);
+		if (!ret && !u64)
+			ret = -EINVAL;
+	} else {
+		ret = settings_parse_size(value, &u64);
+	}
+	if (ret)
+		return ret;
+	s->quick = quick;
+	s->span = u64;
+	return 0;
+}
+
 static int set_value(struct settings *s, const struct settings_key *k,
 		     const char *value)
 {
 	char *field = (char *)s + k->off;
 	uint64_t u64;
-	unsigned u;
-	int i, ret = 0;
+	int i, ret;
 
 	switch (k->type) {
 	case KEY_ENUM:
@@ -235,29 +310,16 @@ static int set_value(struct settings *s, const struct settings_key *k,
 			}
 		return -EINVAL;
 	case KEY_SIZE:
-		ret = settings_parse_size(value, &u64);
-		if (!ret)
-			memcpy(field, &u64, sizeof(u64));
-		return ret;
 	case KEY_DURATION:
-		ret = settings_parse_duration(value, &u64);
+		ret = k->type == KEY_SIZE ?
+			settings_parse_size(value, &u64) :
+			settings_parse_duration(value, &u64);
 		if (!ret)
 			memcpy(field, &u64, sizeof(u64));
-		return ret;
-	case KEY_MAXW:
-		ret = settings_parse_uint(value, k->max, &u);
-		if (!ret) {
-			s->max_writes = u;
-			s->max_writes_set = 1;
-		}
 		return ret;
 	case KEY_UINT:
-		ret = settings_parse_uint(value, k->max, &u);
-		if (!ret && u < k->min)
-			ret = -ERANGE;
-		if (!ret)
-			memcpy(field, &u, sizeof(u));
-		return ret;
+	case KEY_MAXW:
+		return set_uint(s, k, value);
 	case KEY_FLAG:
 		i = settings_flag_word(value);
 		if (i < 0)
@@ -267,59 +329,16 @@ static int set_value(struct settings *s, const struct settings_key *k,
 	case KEY_STRING:
 		return set_string((char **)(void *)field, value);
 	case KEY_PATHS:
-		if (!*value)
-			return -EINVAL;
-		if (s->nprotect == SETTINGS_MAX_PROTECT)
-			return -E2BIG;
-		s->protect[s->nprotect] = strdup(value);
-		if (!s->protect[s->nprotect])
-			return -ENOMEM;
-		s->nprotect++;
-		return 0;
-	case KEY_CONSENT: {
-		char *copy = NULL;
-
-		if (!*value || strspn(value, ", ") == strlen(value))
-			return -EINVAL;
-		/* A flag word is all or nothing, never a serial named "no". */
-		i = settings_flag_word(value);
-		if (i < 0) {
-			copy = strdup(value);
-			if (!copy)
-				return -ENOMEM;
-		}
-		free(s->destroy_list);
-		s->destroy_list = copy;
-		s->destroy_data = i == 1;
-		return 0;
-	}
+		return set_paths(s, value);
+	case KEY_CONSENT:
+		return set_consent(s, value);
 	case KEY_RUNID:
 		ret = parse_runid(value, &s->run_id);
 		if (!ret)
 			s->run_id_set = 1;
 		return ret;
 	case KEY_SPAN:
-		if (!strcmp(value, "quick")) {
-			s->quick = 1;
-			s->span = KEY_QUICK_DEFAULT;
-			return 0;
-		}
-		if (!strncmp(value, "quick:", 6)) {
-			ret = settings_parse_size(value + 6, &u64);
-			if (!ret && !u64)
-				ret = -EINVAL;
-			if (!ret) {
-				s->quick = 1;
-				s->span = u64;
-			}
-			return ret;
-		}
-		ret = settings_parse_size(value, &u64);
-		if (!ret) {
-			s->quick = 0;
-			s->span = u64;
-		}
-		return ret;
+		return set_span(s, value);
 	}
 	return -EINVAL;
 }
