@@ -87,7 +87,7 @@ int main(int argc, char **argv)
 	size_t len;
 
 	tap_plan(9);
-	settings_defaults(&s);
+	settings_defaults(&s, SCOPE_BURN);
 	record_init(&r, "run", 0, NULL, &s);
 	if (links_add_ctrl(&r.links, &c) != 0)
 		tap_bail("out of memory");

@@ -141,7 +141,7 @@ int burncmd_main(int argc, char **argv)
 	char err[512], dir[PATH_MAX], **args;
 	int i, n, ret, made[2] = { 0, 0 };
 
-	settings_defaults(&s);
+	settings_defaults(&s, SCOPE_BURN);
 	args = calloc((size_t)argc + 1, sizeof(*args));
 	if (!args) {
 		complain("out of memory");

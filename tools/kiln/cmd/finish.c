@@ -213,7 +213,7 @@ int finish_main(int argc, char **argv)
 	char err[300], **args;
 	int i, n, code, worst = KILN_EXIT_PASS;
 
-	settings_defaults(&s);
+	settings_defaults(&s, SCOPE_FINISH);
 	args = calloc((size_t)argc + 1, sizeof(*args));
 	if (!args)
 		return KILN_EXIT_CANNOT;

@@ -102,7 +102,7 @@ int probe_main(int argc, char **argv)
 	char err[300], **args;
 	int *done = NULL, i, k, n, late = 0, code = KILN_EXIT_PASS;
 
-	settings_defaults(&set);
+	settings_defaults(&set, SCOPE_PROBE);
 	args = calloc((size_t)argc + 1, sizeof(*args));
 	if (!args)
 		return KILN_EXIT_CANNOT;

@@ -309,7 +309,7 @@ int discover_main(int argc, char **argv)
 	dev_t protect[SETTINGS_MAX_PROTECT];
 	int i, n, ret;
 
-	settings_defaults(&s);
+	settings_defaults(&s, SCOPE_DISCOVER);
 	args = calloc((size_t)argc + 1, sizeof(*args));
 	if (!args)
 		return KILN_EXIT_CANNOT;

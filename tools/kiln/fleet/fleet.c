@@ -417,7 +417,7 @@ int fleet_main(int argc, char **argv)
 	size_t hlen = 0, clen = 0;
 	int i, n = 0, ngroups = 0, ret, code = KILN_EXIT_PASS;
 
-	settings_defaults(&s);
+	settings_defaults(&s, SCOPE_FLEET);
 	args = calloc((size_t)argc + 1, sizeof(*args));
 	if (!args)
 		return KILN_EXIT_CANNOT;

@@ -25,7 +25,13 @@ static const char *const selftests[] = { "none", "short", "long", NULL };
 #define TEST (SCOPE_BURN | SCOPE_RUN)
 #define OPT SCOPE_OPTION_ONLY
 
-/* Sorted by name: usage texts, kiln settings and README list them so. */
+/*
+ * Sorted by name: usage texts, kiln settings and README list them so. A
+ * key with a default of its own for some commands ends its entry with
+ * { SCOPES, "default" } (.other); the rest leave it out, zero.
+ */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 static const struct settings_key keys[] = {
 	{ "after", KEY_ENUM, F(after), 0, 0, afters,
 	  "wait, poweroff, reboot or shell", "wait",
@@ -195,6 +201,7 @@ static const struct settings_key keys[] = {
 	  "run goes and every file at the end; without a stick it is where "
 	  "the results live", TEST | SCOPE_INIT },
 };
+#pragma GCC diagnostic pop
 
 #define NKEYS ((int)(sizeof(keys) / sizeof(keys[0])))
 
@@ -240,13 +247,67 @@ const char *settings_key_as_given(int source, const char *key, char *buf,
 	return buf;
 }
 
-void settings_table(FILE *f)
+const char *settings_key_default(const struct settings_key *k,
+				 unsigned command)
 {
+	return k->other.def && (k->other.scope & command) ? k->other.def :
+							     k->def;
+}
+
+/* "kiln burn", or "kiln burn, kiln probe": the commands of a scope. */
+static void commands_of(FILE *f, unsigned scope)
+{
+	static const struct {
+		unsigned scope;
+		const char *name;
+	} names[] = {
+		{ SCOPE_RUN, "run" }, { SCOPE_BURN, "burn" },
+		{ SCOPE_DISCOVER, "discover" }, { SCOPE_PROBE, "probe" },
+		{ SCOPE_FINISH, "finish" }, { SCOPE_FLEET, "fleet" },
+	};
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (scope & names[i].scope)
+			fprintf(f, "%skiln %s", n++ ? ", " : "", names[i].name);
+}
+
+/* The commands that take k whose default is not kiln run's. */
+static unsigned not_as_run(const struct settings_key *k)
+{
+	unsigned other = k->other.def ? k->other.scope : 0;
+
+	if (!other || !strcmp(k->other.def, k->def))
+		return 0;
+	/* kiln run has the other default: those with .def differ. */
+	if (other & SCOPE_RUN)
+		other = ~other;
+	return k->scope & other & ~SCOPE_RUN;
+}
+
+void settings_table_from(FILE *f, const struct settings_key *k, int n)
+{
+	unsigned rest;
 	int i;
 
 	fprintf(f, "| key | default | what |\n| --- | --- | --- |\n");
-	for (i = 0; i < NKEYS; i++)
-		if (!(keys[i].scope & SCOPE_OPTION_ONLY))
-			fprintf(f, "| `%s` | %s | %s |\n", keys[i].name,
-				keys[i].def, keys[i].help);
+	for (i = 0; i < n; i++, k++) {
+		if (k->scope & SCOPE_OPTION_ONLY)
+			continue;
+		fprintf(f, "| `%s` | %s", k->name,
+			settings_key_default(k, SCOPE_RUN));
+		rest = not_as_run(k);
+		if (rest) {
+			fprintf(f, " (");
+			commands_of(f, rest);
+			fprintf(f, ": %s)", settings_key_default(k, rest));
+		}
+		fprintf(f, " | %s |\n", k->help);
+	}
+}
+
+void settings_table(FILE *f)
+{
+	settings_table_from(f, keys, NKEYS);
 }

@@ -17,22 +17,35 @@ static int set_value(struct settings *s, const struct settings_key *k,
 		     const char *value);
 
 /*
- * Every default is the key table's own .def, parsed as a value would be
- * (fio's parse.c fills its options so): a default written a second time
- * is one that drifts. A .def that says what kiln does instead of a value
- * ("none", "to the end", "2 on flash", "random") and the paths and
- * strings leave the field zero, which is how the code knows to do it.
+ * Every default is the key table's own (.def, or .other.def for the
+ * commands it names), parsed as a value would be (fio's parse.c fills its
+ * options so): a default written a second time is one that drifts. A
+ * default that says what kiln does instead of a value ("none", "to the
+ * end", "2 on flash", "random") and the paths and strings leave the field
+ * zero, which is how the code knows to do it.
  */
-void settings_defaults(struct settings *s)
+void settings_defaults_from(struct settings *s,
+			    const struct settings_key *keys, int n,
+			    unsigned command)
 {
-	const struct settings_key *k;
 	int i;
 
 	memset(s, 0, sizeof(*s));
 	/* A value that does not parse sets nothing: the field stays zero. */
-	for (i = 0; (k = settings_key_at(i)); i++)
-		if (k->type != KEY_STRING && k->type != KEY_PATHS)
-			(void)set_value(s, k, k->def);
+	for (i = 0; i < n; i++)
+		if (keys[i].type != KEY_STRING && keys[i].type != KEY_PATHS)
+			(void)set_value(s, &keys[i],
+					settings_key_default(&keys[i],
+							     command));
+}
+
+void settings_defaults(struct settings *s, unsigned command)
+{
+	int n = 0;
+
+	while (settings_key_at(n))
+		n++;
+	settings_defaults_from(s, settings_key_at(0), n, command);
 }
 
 void settings_free(struct settings *s)
