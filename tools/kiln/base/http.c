@@ -13,7 +13,6 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,24 +21,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/complain.h"
 #include "base/http.h"
 #include "base/timing.h"
 #include "base/version.h"
 
 /* The body of a file is sent through a buffer this big. */
 #define FILE_CHUNK (64 * 1024)
-
-__attribute__((format(printf, 3, 4)))
-static void say(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
 
 /* Case-insensitive "Name:" at the start of a header line: its value. */
 static const char *header(const char *line, const char *eol, const char *name)
@@ -275,14 +263,15 @@ static int send_file(struct conn *c, int fd, uint64_t len,
 			continue;
 		if (r < 0) {
 			ret = -errno;
-			say(res->error, sizeof(res->error),
+			complain_to(res->error, sizeof(res->error),
 			    "cannot read %s: %s", name, strerror(errno));
 			break;
 		}
 		/* Shorter than when it was measured: Content-Length lies. */
 		if (r == 0) {
 			ret = -EIO;
-			say(res->error, sizeof(res->error), "%s shrank while "
+			complain_to(res->error, sizeof(res->error),
+			    "%s shrank while "
 			    "it was sent", name);
 			break;
 		}
@@ -334,10 +323,12 @@ static int read_answer(struct conn *c, struct http_result *res,
 		if (ret && hlen)
 			return 0;
 		if (ret == -ETIMEDOUT && hl)
-			say(res->error, sizeof(res->error), "the answer "
+			complain_to(res->error, sizeof(res->error),
+			    "the answer "
 			    "stalled after %zu bytes (%s)", hl, secs);
 		else if (ret == -ETIMEDOUT)
-			say(res->error, sizeof(res->error), "no answer in %s",
+			complain_to(res->error, sizeof(res->error),
+			    "no answer in %s",
 			    secs);
 		if (ret)
 			return ret;
@@ -356,17 +347,17 @@ static int read_answer(struct conn *c, struct http_result *res,
 			if (hlen)
 				return 0;
 			if (hl) {
-				say(res->error, sizeof(res->error),
+				complain_to(res->error, sizeof(res->error),
 				    "the answer was cut short after %zu bytes",
 				    hl);
 				return -EPROTO;
 			}
 			if (c->hung_up)
-				say(res->error, sizeof(res->error),
+				complain_to(res->error, sizeof(res->error),
 				    "connection closed with no answer "
 				    "(%zu bytes sent)", c->sent);
 			else
-				say(res->error, sizeof(res->error),
+				complain_to(res->error, sizeof(res->error),
 				    "connection closed with no answer");
 			return -ECONNRESET;
 		}
@@ -377,7 +368,7 @@ static int read_answer(struct conn *c, struct http_result *res,
 		hl += (size_t)n;
 		hlen = http_parse_head(head, hl, res);
 		if (hlen < 0 || (!hlen && hl == sizeof(head) - 1)) {
-			say(res->error, sizeof(res->error),
+			complain_to(res->error, sizeof(res->error),
 			    "not an HTTP answer");
 			return -EPROTO;
 		}
@@ -443,7 +434,7 @@ int http_request(const struct http_url *u, const struct http_request *rq,
 	fmt_secs(rq->timeout_ms, secs, sizeof(secs));
 	if (!rq->method || !*rq->method || !clean(rq->method, 0) ||
 	    path[0] != '/' || !clean(path, 0) || !clean(rq->type, 1)) {
-		say(res->error, sizeof(res->error), "bad request");
+		complain_to(res->error, sizeof(res->error), "bad request");
 		return -EINVAL;
 	}
 	if (rq->file) {
@@ -452,13 +443,14 @@ int http_request(const struct http_url *u, const struct http_request *rq,
 		file = open(rq->file, O_RDONLY | O_CLOEXEC);
 		if (file < 0 || fstat(file, &st) < 0) {
 			ret = -errno;
-			say(res->error, sizeof(res->error),
+			complain_to(res->error, sizeof(res->error),
 			    "cannot read %s: %s", rq->file, strerror(errno));
 			goto out;
 		}
 		if (!S_ISREG(st.st_mode)) {
 			ret = -EINVAL;
-			say(res->error, sizeof(res->error), "%s is not a "
+			complain_to(res->error, sizeof(res->error),
+			    "%s is not a "
 			    "regular file", rq->file);
 			goto out;
 		}
@@ -479,7 +471,8 @@ int http_request(const struct http_url *u, const struct http_request *rq,
 			      (unsigned long long)len);
 	if (n < 0 || (size_t)n + 2 >= sizeof(head)) {
 		ret = -ENAMETOOLONG;
-		say(res->error, sizeof(res->error), "the request is too long");
+		complain_to(res->error, sizeof(res->error),
+		    "the request is too long");
 		goto out;
 	}
 	memcpy(head + n, "\r\n", 3);
@@ -489,14 +482,16 @@ int http_request(const struct http_url *u, const struct http_request *rq,
 	if (g) {
 		ret = g == EAI_SYSTEM ? -errno : g == EAI_MEMORY ? -ENOMEM :
 		      g == EAI_AGAIN ? -EAGAIN : -EHOSTUNREACH;
-		say(res->error, sizeof(res->error), "cannot resolve %s: %s",
+		complain_to(res->error, sizeof(res->error),
+		    "cannot resolve %s: %s",
 		    u->host, gai_strerror(g));
 		ai = NULL;
 		goto out;
 	}
 	if (timing_now_ns() >= c.deadline) {
 		ret = -ETIMEDOUT;
-		say(res->error, sizeof(res->error), "resolving %s took more "
+		complain_to(res->error, sizeof(res->error),
+		    "resolving %s took more "
 		    "than %s", u->host, secs);
 		goto out;
 	}
@@ -508,10 +503,12 @@ int http_request(const struct http_url *u, const struct http_request *rq,
 			break;
 	}
 	if (ret == -ETIMEDOUT)
-		say(res->error, sizeof(res->error), "no connection in %s",
+		complain_to(res->error, sizeof(res->error),
+		    "no connection in %s",
 		    secs);
 	else if (ret == -ECANCELED)
-		say(res->error, sizeof(res->error), "cancelled before a "
+		complain_to(res->error, sizeof(res->error),
+		    "cancelled before a "
 		    "connection was made");
 	else if (ret)
 		errno_line(res->error, sizeof(res->error), -ret);
@@ -527,11 +524,13 @@ int http_request(const struct http_url *u, const struct http_request *rq,
 		size_t body = c.sent > (size_t)n ? c.sent - (size_t)n : 0;
 
 		if (ret == -ETIMEDOUT)
-			say(res->error, sizeof(res->error), "timed out after "
+			complain_to(res->error, sizeof(res->error),
+			    "timed out after "
 			    "%s sending: %zu of %llu body bytes sent", secs,
 			    body, (unsigned long long)len);
 		else
-			say(res->error, sizeof(res->error), "cancelled while "
+			complain_to(res->error, sizeof(res->error),
+			    "cancelled while "
 			    "sending: %zu of %llu body bytes sent", body,
 			    (unsigned long long)len);
 	} else if (ret < 0 && !res->error[0]) {
@@ -542,7 +541,8 @@ int http_request(const struct http_url *u, const struct http_request *rq,
 
 	ret = read_answer(&c, res, secs);
 	if (ret == -ECANCELED)
-		say(res->error, sizeof(res->error), "cancelled before an "
+		complain_to(res->error, sizeof(res->error),
+		    "cancelled before an "
 		    "answer came");
 	if (!ret && (res->status < 200 || res->status > 299)) {
 		status_line(res);
@@ -555,7 +555,8 @@ int http_request(const struct http_url *u, const struct http_request *rq,
 		 */
 		size_t body = c.sent > (size_t)n ? c.sent - (size_t)n : 0;
 
-		say(res->error, sizeof(res->error), "HTTP %d%s%s came after "
+		complain_to(res->error, sizeof(res->error),
+		    "HTTP %d%s%s came after "
 		    "only %zu of %llu body bytes were sent: not taken as "
 		    "arrived", res->status, res->reason[0] ? " " : "",
 		    res->reason, body, (unsigned long long)len);
