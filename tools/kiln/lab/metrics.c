@@ -17,7 +17,6 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -28,6 +27,7 @@
 #include "base/http.h"
 #include "base/json.h"
 #include "lab/metrics.h"
+#include "base/thread.h"
 #include "base/timing.h"
 #include "base/version.h"
 
@@ -307,12 +307,6 @@ static unsigned final_ms(uint64_t deadline)
 	return left > 2 * FINAL_MARGIN_MS ? left - FINAL_MARGIN_MS : left;
 }
 
-static void abs_time(uint64_t ns, struct timespec *ts)
-{
-	ts->tv_sec = (time_t)(ns / TIMING_SEC);
-	ts->tv_nsec = (long)(ns % TIMING_SEC);
-}
-
 /* Under lock: after a push, what it means and what is said. */
 static void settle(struct metrics *m, int ret, const struct http_result *res)
 {
@@ -402,7 +396,7 @@ static void *worker(void *arg)
 				m->next = body;
 				m->next_final = 1;
 				body = NULL;
-				abs_time(now + FINAL_PAUSE_MS * MS, &ts);
+				ts = timing_ts(now + FINAL_PAUSE_MS * MS);
 				pthread_cond_timedwait(&m->wake, &m->lock, &ts);
 			}
 		}
@@ -449,8 +443,6 @@ int metrics_start(struct metrics **mp, const char *url, const char *machine,
 		  char *err, size_t len)
 {
 	struct metrics *m = calloc(1, sizeof(*m));
-	pthread_attr_t attr;
-	sigset_t all, old;
 	int ret;
 
 	*mp = NULL;
@@ -477,14 +469,7 @@ int metrics_start(struct metrics **mp, const char *url, const char *machine,
 	timing_cond_init(&m->wake);
 	timing_cond_init(&m->changed);
 
-	/* Signals are the main thread's: it is the one that must wake. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, 256 << 10);
-	ret = -pthread_create(&m->thread, &attr, worker, m);
-	pthread_attr_destroy(&attr);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	ret = thread_start(&m->thread, worker, m);
 	if (ret) {
 		snprintf(err, len, "cannot start the metrics pusher: %s",
 			 strerror(-ret));
@@ -551,7 +536,7 @@ int metrics_finish(struct metrics *m, const struct record *r,
 	       timing_now_ns() < deadline) {
 		struct timespec ts;
 
-		abs_time(deadline, &ts);
+		ts = timing_ts(deadline);
 		pthread_cond_timedwait(&m->changed, &m->lock, &ts);
 	}
 	ret = m->final_result == 1 ? 0 : m->final_result ? m->final_result :

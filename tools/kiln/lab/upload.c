@@ -9,7 +9,6 @@
  */
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +16,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "base/thread.h"
 #include "base/timing.h"
 #include "lab/upload.h"
 
@@ -149,12 +149,6 @@ static void unlink_item(struct upload *u, struct item *it)
 static unsigned next_delay(unsigned d)
 {
 	return !d ? 1 : d * 2 > UPLOAD_DELAY_MAX ? UPLOAD_DELAY_MAX : d * 2;
-}
-
-static void abs_time(uint64_t ns, struct timespec *ts)
-{
-	ts->tv_sec = (time_t)(ns / TIMING_SEC);
-	ts->tv_nsec = (long)(ns % TIMING_SEC);
 }
 
 /* Under lock: the first file due, taken off the queue; or when to look. */
@@ -327,7 +321,7 @@ static void *worker(void *arg)
 		if (!it) {
 			struct timespec ts;
 
-			abs_time(when, &ts);
+			ts = timing_ts(when);
 			if (when)
 				pthread_cond_timedwait(&u->wake, &u->lock, &ts);
 			else
@@ -368,8 +362,6 @@ int upload_start(struct upload **up, const struct http_url *base,
 		 char *err, size_t len)
 {
 	struct upload *u = calloc(1, sizeof(*u));
-	pthread_attr_t attr;
-	sigset_t all, old;
 	size_t n;
 	int ret;
 
@@ -407,14 +399,7 @@ int upload_start(struct upload **up, const struct http_url *base,
 	timing_cond_init(&u->wake);
 	timing_cond_init(&u->changed);
 
-	/* Signals are the main thread's: it is the one that must wake. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, 256 << 10);
-	ret = -pthread_create(&u->thread, &attr, worker, u);
-	pthread_attr_destroy(&attr);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	ret = thread_start(&u->thread, worker, u);
 	if (ret) {
 		snprintf(err, len, "cannot start the uploader: %s",
 			 strerror(-ret));
@@ -571,7 +556,7 @@ int upload_flush(struct upload *u, unsigned timeout_ms,
 			ret = -ETIMEDOUT;
 			break;
 		}
-		abs_time(deadline, &ts);
+		ts = timing_ts(deadline);
 		pthread_cond_timedwait(&u->changed, &u->lock, &ts);
 	}
 	u->flushing = 0;
