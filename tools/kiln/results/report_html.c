@@ -154,7 +154,7 @@ void report_order(const struct record *r, int *order)
 
 char *report_html(const struct record *o, size_t *len)
 {
-	char *out = NULL, a[40], b[40], hms[32], size[32], fw[200];
+	char *out = NULL, run[160], size[32], fw[200];
 	const char *v = judge_name(o->verdict);
 	int *order = calloc((size_t)o->n + 1, sizeof(*order));
 	FILE *f = order ? open_memstream(&out, len) : NULL;
@@ -181,13 +181,11 @@ char *report_html(const struct record *o, size_t *len)
 		o->command, (unsigned long long)o->run_id, v);
 	fprintf(f, "<h1>kiln %s: <span class=\"%s\">%s</span></h1>\n",
 		o->command, v, v);
-	fprintf(f, "<p>run %016llx, %s to %s (%s), %s</p>\n",
-		(unsigned long long)o->run_id,
-		timing_fmt_utc(o->started, 0, a, sizeof(a)),
-		timing_fmt_utc(o->ended ? o->ended : o->started, 0, b,
-			       sizeof(b)),
-		timing_fmt_hms(o->elapsed_ns / TIMING_SEC, hms, sizeof(hms)),
-		o->state);
+	fputs("<p>", f);
+	text(f, summary_run_line(o, run, sizeof(run)));
+	fputs(" (", f);
+	text(f, o->state);
+	fputs(")</p>\n", f);
 	fprintf(f, "<p>kiln %s; ", version_string());
 	text(f, machine_firmware_text(&o->firmware, fw, sizeof(fw)));
 	fputs("</p>\n", f);
