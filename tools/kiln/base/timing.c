@@ -33,6 +33,14 @@ struct timespec timing_ts_in(uint64_t ns)
 	return timing_ts(ns > UINT64_MAX - now ? UINT64_MAX : now + ns);
 }
 
+unsigned timing_ms_left(uint64_t deadline)
+{
+	uint64_t now = timing_now_ns();
+
+	return deadline > now ? (unsigned)((deadline - now + 999999) / 1000000)
+			      : 1;
+}
+
 char *timing_fmt_hms(uint64_t s, char *buf, size_t len)
 {
 	if (s >= 86400)

@@ -27,12 +27,13 @@
 #include "base/http.h"
 #include "base/json.h"
 #include "lab/metrics.h"
+#include "lab/said.h"
 #include "base/thread.h"
 #include "base/timing.h"
 #include "base/version.h"
 
+/* Lines kept for the main thread to say. */
 #define LINES 16
-#define SAY_MAX 400
 /* Between tries of the last push: it is the one that says the verdict. */
 #define FINAL_PAUSE_MS 1000
 #define FINAL_MARGIN_MS 100
@@ -63,8 +64,7 @@ struct metrics {
 	unsigned failing;		/* pushes failed in a row */
 	struct metrics_stats st;
 
-	char lines[LINES][SAY_MAX];
-	unsigned first, count, lost;
+	struct said said;
 };
 
 /* --- The text ------------------------------------------------------- */
@@ -272,28 +272,15 @@ char *metrics_text(const struct record *r, const struct engine_counters *c,
 
 /* --- The pusher ----------------------------------------------------- */
 
-/* Under lock. The oldest line goes when the ring is full. */
+/* Under lock. */
 __attribute__((format(printf, 2, 3)))
 static void say(struct metrics *m, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (m->count == LINES) {
-		m->first = (m->first + 1) % LINES;
-		m->count--;
-		m->lost++;
-	}
 	va_start(ap, fmt);
-	vsnprintf(m->lines[(m->first + m->count) % LINES], SAY_MAX, fmt, ap);
+	said_add(&m->said, fmt, ap);
 	va_end(ap);
-	m->count++;
-}
-
-static unsigned ms_left(uint64_t deadline)
-{
-	uint64_t now = timing_now_ns();
-
-	return deadline > now ? (unsigned)((deadline - now + MS - 1) / MS) : 1;
 }
 
 /*
@@ -302,7 +289,7 @@ static unsigned ms_left(uint64_t deadline)
  */
 static unsigned final_ms(uint64_t deadline)
 {
-	unsigned left = ms_left(deadline);
+	unsigned left = timing_ms_left(deadline);
 
 	return left > 2 * FINAL_MARGIN_MS ? left - FINAL_MARGIN_MS : left;
 }
@@ -365,7 +352,7 @@ static void *worker(void *arg)
 		 * short one of before that a slow gateway holds.
 		 */
 		rq.cancel = final ? &m->stop : &m->cut;
-		if (final && ms_left(m->final_deadline) < rq.timeout_ms)
+		if (final && timing_ms_left(m->final_deadline) < rq.timeout_ms)
 			rq.timeout_ms = final_ms(m->final_deadline);
 		rq.body = body;
 		rq.len = m->next_len;
@@ -450,6 +437,7 @@ int metrics_start(struct metrics **mp, const char *url, const char *machine,
 		snprintf(err, len, "out of memory");
 		return -ENOMEM;
 	}
+	said_init(&m->said, LINES);
 	ret = http_url_parse(url, &m->url, err, len);
 	if (ret) {
 		free(m);
@@ -547,20 +535,10 @@ int metrics_finish(struct metrics *m, const struct record *r,
 
 int metrics_said(struct metrics *m, char *line, size_t len)
 {
-	int got = 1;
+	int got;
 
 	pthread_mutex_lock(&m->lock);
-	if (m->lost) {
-		snprintf(line, len, "metrics: (%u older lines not shown)",
-			 m->lost);
-		m->lost = 0;
-	} else if (m->count) {
-		snprintf(line, len, "%s", m->lines[m->first]);
-		m->first = (m->first + 1) % LINES;
-		m->count--;
-	} else {
-		got = 0;
-	}
+	got = said_take(&m->said, "metrics", line, len);
 	pthread_mutex_unlock(&m->lock);
 	return got;
 }

@@ -18,10 +18,8 @@
 
 #include "base/thread.h"
 #include "base/timing.h"
+#include "lab/said.h"
 #include "lab/upload.h"
-
-#define LINES 32
-#define SAY_MAX 400
 
 struct item {
 	struct item *next;
@@ -61,43 +59,19 @@ struct upload {
 	uint64_t flush_deadline;
 	int worked;			/* a file has arrived */
 
-	char lines[LINES][SAY_MAX];
-	unsigned first, count, dropped;
+	struct said said;
 };
 
-/* Under lock. The oldest line goes when the ring is full. */
+/* Under lock. */
 __attribute__((format(printf, 2, 3)))
 static void say(struct upload *u, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (u->count == LINES) {
-		u->first = (u->first + 1) % LINES;
-		u->count--;
-		u->dropped++;
-	}
 	va_start(ap, fmt);
-	vsnprintf(u->lines[(u->first + u->count) % LINES], SAY_MAX, fmt, ap);
+	said_add(&u->said, fmt, ap);
 	va_end(ap);
-	u->count++;
 	pthread_cond_broadcast(&u->changed);
-}
-
-/* Under lock. */
-static int take_line(struct upload *u, char *line, size_t len)
-{
-	if (u->dropped) {
-		snprintf(line, len, "upload: (%u older lines not shown)",
-			 u->dropped);
-		u->dropped = 0;
-		return 1;
-	}
-	if (!u->count)
-		return 0;
-	snprintf(line, len, "%s", u->lines[u->first]);
-	u->first = (u->first + 1) % LINES;
-	u->count--;
-	return 1;
 }
 
 static void free_item(struct item *it)
@@ -174,14 +148,6 @@ static struct item *next_due(struct upload *u, uint64_t now, uint64_t *when)
 	return NULL;
 }
 
-static unsigned ms_left(uint64_t deadline)
-{
-	uint64_t now = timing_now_ns();
-
-	return deadline > now ? (unsigned)((deadline - now + 999999) / 1000000)
-			      : 1;
-}
-
 /*
  * WebDAV says a PUT into a missing folder is 409 Conflict (Apache's
  * mod_dav does so; nginx makes the folders with create_full_put_path):
@@ -207,7 +173,7 @@ static int make_folders(struct upload *u, const struct item *it,
 		at = (size_t)(slash - it->path) + 1;
 		memcpy(path, it->path, at);
 		path[at] = 0;
-		rq.timeout_ms = ms_left(deadline);
+		rq.timeout_ms = timing_ms_left(deadline);
 		ret = http_request(&u->base, &rq, &res);
 		if (ret && res.status != 405)
 			return ret;
@@ -227,7 +193,7 @@ static int send_item(struct upload *u, struct item *it, unsigned timeout_ms,
 
 	if (ret == -EREMOTEIO && res->status == 409 &&
 	    make_folders(u, it, deadline) == 0) {
-		rq.timeout_ms = ms_left(deadline);
+		rq.timeout_ms = timing_ms_left(deadline);
 		ret = http_request(&u->base, &rq, res);
 	}
 	return ret;
@@ -333,8 +299,8 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&u->lock);
 		ms = u->timeout_ms + (body_size(it) >> 20) * 1000;
 		/* A flush's deadline bounds what is tried during it. */
-		if (flush_deadline && ms > ms_left(flush_deadline))
-			ms = ms_left(flush_deadline);
+		if (flush_deadline && ms > timing_ms_left(flush_deadline))
+			ms = timing_ms_left(flush_deadline);
 		ret = send_item(u, it, ms > 86400000 ? 86400000 : (unsigned)ms,
 				&res);
 		pthread_mutex_lock(&u->lock);
@@ -370,6 +336,7 @@ int upload_start(struct upload **up, const struct http_url *base,
 		snprintf(err, len, "out of memory");
 		return -ENOMEM;
 	}
+	said_init(&u->said, SAID_LINES);
 	u->base = *base;
 	u->timeout_ms = timeout_ms ? timeout_ms : UPLOAD_TIMEOUT_MS;
 	n = strlen(u->base.path);
@@ -505,7 +472,7 @@ int upload_said(struct upload *u, char *line, size_t len)
 	int got;
 
 	pthread_mutex_lock(&u->lock);
-	got = take_line(u, line, len);
+	got = said_take(&u->said, "upload", line, len);
 	pthread_mutex_unlock(&u->lock);
 	return got;
 }
@@ -540,10 +507,11 @@ int upload_flush(struct upload *u, unsigned timeout_ms,
 	}
 	pthread_cond_signal(&u->wake);
 	for (;;) {
-		char line[SAY_MAX];
+		char line[SAID_MAX];
 		struct timespec ts;
 
-		while (say_fn && take_line(u, line, sizeof(line))) {
+		while (say_fn && said_take(&u->said, "upload", line,
+					       sizeof(line))) {
 			pthread_mutex_unlock(&u->lock);
 			say_fn(line, arg);
 			pthread_mutex_lock(&u->lock);
