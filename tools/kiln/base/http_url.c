@@ -65,9 +65,8 @@ static int parse_host(const char *auth, const char *end, struct http_url *u,
 		u->ipv6 = 1;
 		p = close + 1;
 		if (p < end && *p != ':') {
-			complain_to(err, len,
-			    "a ':' and a port or nothing may follow "
-			    "']', not '%c'", *p);
+			complain_to(err, len, "a ':' and a port or nothing "
+				    "may follow ']', not '%c'", *p);
 			return -EINVAL;
 		}
 		*colon = p < end ? p : NULL;
@@ -76,7 +75,7 @@ static int parse_host(const char *auth, const char *end, struct http_url *u,
 	*colon = memchr(auth, ':', (size_t)(end - auth));
 	if (*colon && memchr(*colon + 1, ':', (size_t)(end - *colon - 1))) {
 		complain_to(err, len, "an IPv6 address needs brackets: "
-		    "http://[ADDRESS]:PORT/");
+			    "http://[ADDRESS]:PORT/");
 		return -EINVAL;
 	}
 	n = (size_t)((*colon ? *colon : end) - auth);
@@ -91,9 +90,8 @@ static int parse_host(const char *auth, const char *end, struct http_url *u,
 	}
 	for (p = auth; p < auth + n; p++)
 		if (!alnum(*p) && *p != '-' && *p != '.' && *p != '_') {
-			complain_to(err, len,
-			    "bad character in the host name: '%.*s'",
-			    (int)n, auth);
+			complain_to(err, len, "bad character in the host "
+				    "name: '%.*s'", (int)n, auth);
 			return -EINVAL;
 		}
 	memcpy(u->host, auth, n);
@@ -118,9 +116,8 @@ static int parse_port(const char *colon, const char *end, struct http_url *u,
 	if (n && n <= 5 && p == end)
 		v = strtoul(colon + 1, NULL, 10);
 	if (v < 1 || v > 65535) {
-		complain_to(err, len,
-		    "bad port '%.*s' (want 1 to 65535)", (int)n,
-		    colon + 1);
+		complain_to(err, len, "bad port '%.*s' (want 1 to 65535)",
+			    (int)n, colon + 1);
 		return -EINVAL;
 	}
 	snprintf(u->port, sizeof(u->port), "%lu", v);
@@ -133,9 +130,8 @@ static int parse_path(const char *p, struct http_url *u, char *err,
 	size_t n = strcspn(p, "?#"), i;
 
 	if (p[n]) {
-		complain_to(err, len,
-		    "a query or fragment ('?' or '#') has no place "
-		    "here");
+		complain_to(err, len, "a query or fragment ('?' or '#') has "
+			    "no place here");
 		return -EINVAL;
 	}
 	if (!n) {
@@ -148,29 +144,28 @@ static int parse_path(const char *p, struct http_url *u, char *err,
 		if (c == '%') {
 			if (!hexdigit(p[i + 1]) || !hexdigit(p[i + 2])) {
 				complain_to(err, len,
-				    "'%%' in the path must start a "
-				    "%%XX escape");
+					    "'%%' in the path must start a "
+					    "%%XX escape");
 				return -EINVAL;
 			}
 			i += 2;
 		} else if (!path_char(c)) {
 			if (c >= 0x20 && c < 0x7f)
 				complain_to(err, len,
-				    "'%c' in the path must be "
-				    "percent-encoded: %%%02X", c, c);
+					    "'%c' in the path must be "
+					    "percent-encoded: %%%02X", c, c);
 			else
 				complain_to(err, len,
-				    "byte 0x%02x in the path must be "
-				    "percent-encoded: %%%02X", c, c);
+					    "byte 0x%02x in the path must be "
+					    "percent-encoded: %%%02X", c, c);
 			return -EINVAL;
 		}
 	}
 	/* Room kept for what kiln adds: the machine id, the run folder. */
 	if (n > HTTP_URL_BASE_MAX) {
-		complain_to(err, len,
-		    "a path of %zu bytes: at most %d, so that the "
-		    "machine id and the run folder kiln adds fit", n,
-		    HTTP_URL_BASE_MAX);
+		complain_to(err, len, "a path of %zu bytes: at most %d, so "
+			    "that the machine id and the run folder kiln adds "
+			    "fit", n, HTTP_URL_BASE_MAX);
 		return -EINVAL;
 	}
 	memcpy(u->path, p, n);
@@ -191,20 +186,19 @@ int http_url_parse(const char *text, struct http_url *u, char *err,
 	if (strncasecmp(text, "http://", 7)) {
 		p = strstr(text, "://");
 		if (p)
-			complain_to(err, len,
-			    "'%.*s://' is not supported: use http://",
-			    (int)(p - text < 16 ? p - text : 16), text);
+			complain_to(err, len, "'%.*s://' is not supported: "
+				    "use http://",
+				    (int)(p - text < 16 ? p - text : 16), text);
 		else
-			complain_to(err, len,
-			    "not a URL: want http://HOST[:PORT]/PATH");
+			complain_to(err, len, "not a URL: want "
+				    "http://HOST[:PORT]/PATH");
 		return -EINVAL;
 	}
 	auth = text + 7;
 	end = auth + strcspn(auth, "/?#");
 	if (memchr(auth, '@', (size_t)(end - auth))) {
-		complain_to(err, len,
-		    "a user name or password in the URL is not "
-		    "supported");
+		complain_to(err, len, "a user name or password in the URL is "
+			    "not supported");
 		return -EINVAL;
 	}
 	ret = parse_host(auth, end, u, &colon, err, len);
