@@ -18,6 +18,13 @@ static int source_of(const struct settings *s, const char *key)
 	return k ? s->source[settings_key_index(k)] : SOURCE_DEFAULT;
 }
 
+/* The key as the source of its value wrote it: --bs, or bs in kiln.cfg. */
+static const char *named(const struct settings *s, const char *key, char *buf,
+			 size_t len)
+{
+	return settings_key_as_given(source_of(s, key), key, buf, len);
+}
+
 int settings_check(const struct settings *s, char *err, size_t errlen)
 {
 	char name[72], why[240];
@@ -26,11 +33,11 @@ int settings_check(const struct settings *s, char *err, size_t errlen)
 	if (!s->bs || s->bs % KEY_UNIT || s->bs > KEY_MAX_BS) {
 		snprintf(err, errlen, "bad value for %s: %llu (want a multiple "
 			 "of 4 KiB up to 64 MiB)",
-			 settings_key_as_given(source_of(s, "bs"), "bs", name, sizeof(name)),
+			 named(s, "bs", name, sizeof(name)),
 			 (unsigned long long)s->bs);
 		return -EINVAL;
 	}
-	settings_key_as_given(source_of(s, "span"), "span", name, sizeof(name));
+	named(s, "span", name, sizeof(name));
 	if (s->span && !s->quick && s->span < KEY_UNIT) {
 		snprintf(err, errlen, "bad value for %s: %llu (want 4 KiB or "
 			 "more)", name, (unsigned long long)s->span);
@@ -47,20 +54,20 @@ int settings_check(const struct settings *s, char *err, size_t errlen)
 		snprintf(err, errlen, "bad value for %s: %u (above slow-warn, "
 			 "%u: a disk would FAIL as slow where it does not "
 			 "WARN)",
-			 settings_key_as_given(source_of(s, "slow-fail"), "slow-fail", name,
-				  sizeof(name)), s->slow_fail, s->slow_warn);
+			 named(s, "slow-fail", name, sizeof(name)),
+			 s->slow_fail, s->slow_warn);
 		return -EINVAL;
 	}
 	if (s->upload && http_url_parse(s->upload, &url, why, sizeof(why))) {
 		snprintf(err, errlen, "bad value for %s: '%.100s' (%s)",
-			 settings_key_as_given(source_of(s, "upload"), "upload", name,
-				  sizeof(name)), s->upload, why);
+			 named(s, "upload", name, sizeof(name)), s->upload,
+			 why);
 		return -EINVAL;
 	}
 	if (s->metrics && http_url_parse(s->metrics, &url, why, sizeof(why))) {
 		snprintf(err, errlen, "bad value for %s: '%.100s' (%s)",
-			 settings_key_as_given(source_of(s, "metrics"), "metrics", name,
-				  sizeof(name)), s->metrics, why);
+			 named(s, "metrics", name, sizeof(name)), s->metrics,
+			 why);
 		return -EINVAL;
 	}
 	if (s->mode == SETTINGS_VERIFY && !s->run_id_set && !s->from) {

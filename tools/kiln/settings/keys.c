@@ -84,8 +84,8 @@ static const struct settings_key keys[] = {
 	  "print the value in force of one key", SCOPE_SETTINGS | OPT },
 	{ "include", KEY_STRING, F(include), 0, 0, NULL, GLOBS, "all",
 	  "disks to test: the same globs as exclude", R },
-	{ "interval", KEY_UINT, F(interval), 1, 3600, NULL, "seconds, 1 to 3600",
-	  "10", "seconds between status lines", TEST },
+	{ "interval", KEY_UINT, F(interval), 1, 3600, NULL,
+	  "seconds, 1 to 3600", "10", "seconds between status lines", TEST },
 	{ "iperf", KEY_STRING, F(iperf), 0, 0, NULL,
 	  "an iperf3 server: HOST or HOST:PORT", "none",
 	  "HOST or HOST:PORT of an iperf3 server: 30 s of iperf3 beside the "

@@ -374,8 +374,8 @@ int settings_set(struct settings *s, const struct settings_key *k,
 	}
 	if (ret) {
 		snprintf(err, errlen, "bad value for %s: '%.100s' (want %s)",
-		    settings_key_as_given(source, k->name, name, sizeof(name)), value,
-		    k->want);
+			 settings_key_as_given(source, k->name, name,
+					       sizeof(name)), value, k->want);
 		return -EINVAL;
 	}
 	s->source[settings_key_index(k)] = (unsigned char)source;
