@@ -117,6 +117,7 @@ static void test_other_default(void)
 		  "10", "between status lines", TEST, { SCOPE_RUN, "30" } },
 		{ "qd", KEY_UINT, F(qd), 1, 256, NULL, "a count", "8",
 		  "requests in flight", TEST, { SCOPE_BURN, "2" } },
+		/* kiln burn takes no settle: README names no default of its. */
 		{ "settle", KEY_UINT, F(settle), 1, 3600, NULL, "seconds",
 		  "60", "the init waits", SCOPE_RUN, { SCOPE_BURN, "5" } },
 		{ "slow-warn", KEY_UINT, F(slow_warn), 1, 100, NULL, "a %",
@@ -155,7 +156,7 @@ static void test_other_default(void)
 		tap_diag("got:\n%s", table);
 	free(table);
 
-	/* Today every command's defaults are the same. */
+	/* Today every command's defaults are the same (stress will differ). */
 	settings_defaults(&burn2, SCOPE_BURN);
 	settings_defaults(&run2, SCOPE_RUN);
 	for (i = 0; settings_key_at(i); i++)
