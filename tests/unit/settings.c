@@ -117,7 +117,7 @@ static void test_other_default(void)
 		  "10", "between status lines", TEST, { SCOPE_RUN, "30" } },
 		{ "qd", KEY_UINT, F(qd), 1, 256, NULL, "a count", "8",
 		  "requests in flight", TEST, { SCOPE_BURN, "2" } },
-		/* kiln burn takes no settle: README names no default of its. */
+		/* kiln burn takes no settle: README names no burn default. */
 		{ "settle", KEY_UINT, F(settle), 1, 3600, NULL, "seconds",
 		  "60", "the init waits", SCOPE_RUN, { SCOPE_BURN, "5" } },
 		{ "slow-warn", KEY_UINT, F(slow_warn), 1, 100, NULL, "a %",
