@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/kiln.h"
 #include "settings/keys.h"
 #include "settings/settings.h"
 
@@ -268,7 +269,7 @@ static void commands_of(FILE *f, unsigned scope)
 	size_t i;
 	int n = 0;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(names); i++)
 		if (scope & names[i].scope)
 			fprintf(f, "%skiln %s", n++ ? ", " : "", names[i].name);
 }
