@@ -256,9 +256,11 @@ test_expect_success 'like disks: the slow machine named, the others not' '
 	    assert by[m]["below_like_disks"] == "", by[m]
 	s = by["like-4"]["below_like_disks"]
 	assert "write 50%" in s and "TESTDISK 1000" in s and "verify" not in s, s
+	assert s.endswith(": write 50% of like disks"), s
 	PY
 	grep_in "<b>like-4</b>: all 2 (its controller, cabling or backplane?)" \
-		"$PAGE/fleet.html"
+		"$PAGE/fleet.html" &&
+	grep_in "</span>: write 50% of like disks</div>" "$PAGE/fleet.html"
 '
 
 # same A B: two fleet.csv files hold the same rows, but for the age of a

@@ -52,7 +52,7 @@ static void make_run(struct record *r, struct settings *s,
 	static const char *const labels[2] = { "sda", "sdb" };
 	int i;
 
-	settings_defaults(s);
+	settings_defaults(s, SCOPE_BURN);
 	record_init(r, "run", 0, NULL, s);
 	r->run_id = 0xc0ffee;
 	r->elapsed_ns = 42000000000ull;

@@ -276,7 +276,7 @@ static void make_record(struct record *r, struct settings *s, int n,
 	char note[NOTE_LEN];
 	int i;
 
-	settings_defaults(s);
+	settings_defaults(s, SCOPE_BURN);
 	record_init(r, "burn", 2, (char **)argv_, s);
 	r->run_id = 0x0123456789abcdefull;
 	r->started = 1764500000;

@@ -17,6 +17,7 @@
 
 #include "../lib/tap.h"
 #include "base/http.h"
+#include "base/http_head.h"
 #include "lab/upload.h"
 
 static int good(const char *text, const char *host, const char *port,
@@ -75,7 +76,7 @@ static int head(const char *text, int want_ret, int status, long long length,
 	int ret;
 
 	memset(&r, 0, sizeof(r));
-	ret = http_parse_head(text, strlen(text), &r);
+	ret = http_head_parse(text, strlen(text), &r);
 	if (ret != want_ret || (ret > 0 && (r.status != status ||
 					    r.length != length ||
 					    strcmp(r.type, type)))) {

@@ -24,7 +24,7 @@ static struct record r;
 static void fresh(void)
 {
 	record_free(&r);
-	settings_defaults(&s);
+	settings_defaults(&s, SCOPE_BURN);
 	record_init(&r, "burn", 0, NULL, &s);
 }
 

@@ -180,7 +180,7 @@ static void test_text(void)
 	struct record r;
 	size_t len, i;
 
-	settings_defaults(&s);
+	settings_defaults(&s, SCOPE_BURN);
 	record_init(&r, "run", 0, NULL, &s);
 	r.run_id = 0xfeedull;
 	r.elapsed_ns = 90500000000ull;

@@ -37,7 +37,7 @@ static const char *names[8];
 
 static void start(struct record *r, struct settings *s)
 {
-	settings_defaults(s);
+	settings_defaults(s, SCOPE_BURN);
 	record_init(r, "burn", 6, argv_burn, s);
 	r->run_id = 0x0123456789abcdefull;
 	r->started = 1767225600;	/* 2026-01-01T00:00:00Z */

@@ -84,7 +84,7 @@ static void took(int i, double secs)
 static void fresh(void)
 {
 	record_free(&r);
-	settings_defaults(&s);
+	settings_defaults(&s, SCOPE_BURN);
 	record_init(&r, "burn", 0, NULL, &s);
 }
 

@@ -156,7 +156,7 @@ static void test_choose(void)
 
 	lab();
 
-	settings_defaults(&s);
+	settings_defaults(&s, SCOPE_BURN);
 	tap_ok(!strcmp(actions(&s), "WWR-R"), "by class: blank and kiln-data "
 	       "written, has-data read, in-use untouched (%s)", actions(&s));
 
@@ -188,7 +188,7 @@ static void test_choose(void)
 	       "address");
 	settings_free(&s);
 
-	settings_defaults(&s);
+	settings_defaults(&s, SCOPE_BURN);
 	set(&s, "include", "ST4000*");
 	tap_ok(!strcmp(actions(&s), "WWR--"), "include by model glob");
 	set(&s, "include", "mpt3sas");
@@ -201,7 +201,7 @@ static void test_choose(void)
 	       "in-use disk");
 	settings_free(&s);
 
-	settings_defaults(&s);
+	settings_defaults(&s, SCOPE_BURN);
 	set(&s, "mode", "read");
 	tap_ok(!strcmp(actions(&s), "RRR-R"), "mode read: everything usable "
 	       "is read only");
@@ -210,7 +210,7 @@ static void test_choose(void)
 	       "nothing for a countdown to announce");
 	settings_free(&s);
 
-	settings_defaults(&s);
+	settings_defaults(&s, SCOPE_BURN);
 	disks[2].read_only = 1;
 	tap_ok(!strcmp(actions(&s), "WWR-R"), "a read-only disk is read");
 	disks[0].read_only = 1;
@@ -244,7 +244,7 @@ static void test_blanks(void)
 	lab();
 	for (i = 0; i < 5; i++)
 		ids[i] = &disks[i].id;
-	settings_defaults(&s);
+	settings_defaults(&s, SCOPE_BURN);
 	set(&s, "exclude", "Samsung SSD 980");
 	tap_ok(!strcmp(actions(&s), "WWR--"), "exclude by a model with "
 	       "spaces in it (%s)", actions(&s));
@@ -277,7 +277,7 @@ static void test_blanks(void)
 	tap_ok(!out[0], "... none when every glob matches (%s)", out);
 	settings_free(&s);
 
-	settings_defaults(&s);
+	settings_defaults(&s, SCOPE_BURN);
 	snprintf(disks[4].id.identity, sizeof(disks[4].id.identity),
 		 "serial:Samsung SSD 980:S4EVNX0R1234:ns1");
 	set(&s, "destroy-data", "serial:Samsung SSD 980:S4EVNX0R1234:ns1");

@@ -16,6 +16,7 @@
 #include "../lib/tap.h"
 #include "judge/record.h"
 #include "results/report_html.h"
+#include "results/summary.h"
 
 static struct settings s;
 static struct record r;
@@ -73,6 +74,20 @@ static int points(const char *p)
 	return n;
 }
 
+/* summary.txt of the record, to compare its lines with the page's. */
+static char *summary_of(const struct record *o)
+{
+	char *text = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&text, &n);
+
+	if (!f)
+		return NULL;
+	summary_text(o, f);
+	fclose(f);
+	return text;
+}
+
 int main(int argc, char **argv)
 {
 	struct pci_controller c = { .pci = "0000:01:00.0", .kind = "SAS",
@@ -86,8 +101,8 @@ int main(int argc, char **argv)
 	size_t len;
 
 	tap_args(argc, argv);
-	tap_plan(9);
-	settings_defaults(&s);
+	tap_plan(11);
+	settings_defaults(&s, SCOPE_BURN);
 	record_init(&r, "run", 0, NULL, &s);
 	if (links_add_ctrl(&r.links, &c) != 0)
 		tap_bail("out of memory");
@@ -136,6 +151,24 @@ int main(int argc, char **argv)
 	       strstr(html, "25 to 65 C, 0 to 60 s"),
 	       "one limit line (sdb's), one scale for all");
 	tap_ok(count(html, "<circle") == 1, "a series of one: a dot");
+	free(html);
+
+	/* A machine whose clock was never set: both pages say so. */
+	r.started = 86400;
+	html = report_html(&r, &len);
+	p = summary_of(&r);
+	tap_ok(at(html, "clock not set") && at(p, "clock not set"),
+	       "a run on a clock not set: report.html says so, as "
+	       "summary.txt does");
+	free((char *)p);
+	free(html);
+	r.started = 1764590000;
+	html = report_html(&r, &len);
+	p = summary_of(&r);
+	tap_ok(html && p && !at(html, "clock not set") &&
+	       !at(p, "clock not set") && at(html, "2025-12-01T"),
+	       "a run on a set clock: neither says it");
+	free((char *)p);
 	free(html);
 	record_free(&r);
 	return tap_done();

@@ -344,7 +344,7 @@ int main(int argc, char **argv)
 		if (write(fd, buf, sizeof(buf)) != sizeof(buf))
 			tap_bail("cannot write %s", path);
 	close(fd);
-	settings_defaults(&settings);
+	settings_defaults(&settings, SCOPE_BURN);
 	TAP_RUN(test_run);
 	TAP_RUN(test_judge);
 	TAP_RUN(test_told);

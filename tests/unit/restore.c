@@ -133,7 +133,7 @@ static void test_defaults(void)
 			   sizeof(err)))
 		tap_bail("%s", err);
 	ret = restore_record(jsonread_root(doc), &rs, err, sizeof(err));
-	settings_defaults(&d);
+	settings_defaults(&d, SCOPE_BURN);
 	tap_ok(ret == 0 && rs.s.mode == d.mode && rs.s.bs == d.bs &&
 	       rs.s.qd == d.qd && rs.s.passes == (d.passes ? d.passes : 1) &&
 	       rs.s.duration == d.duration && rs.s.offset == d.offset &&

@@ -218,7 +218,7 @@ static void disk_b(struct record_disk *d)
 
 static void make_record(struct record *r, struct settings *s)
 {
-	settings_defaults(s);
+	settings_defaults(s, SCOPE_BURN);
 	record_init(r, "burn", 4, (char **)argv_, s);
 	r->run_id = 0x0123456789abcdefull;
 	r->started = 1764500000;	/* 2025-11-30T10:53:20Z */

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../lib/tap.h"
+#include "settings/keys.h"
 #include "settings/options.h"
 #include "settings/settings.h"
 
@@ -59,7 +60,7 @@ static int parse(struct settings *s, char *line, char **args, int *nargs,
 	for (w = strtok_r(line, " ", &save); w && argc < 32;
 	     w = strtok_r(NULL, " ", &save))
 		argv[argc++] = w;
-	settings_defaults(s);
+	settings_defaults(s, any_cmd.scope);
 	return options_parse(s, &any_cmd, argc, argv, args, nargs, err, errlen);
 }
 
@@ -97,6 +98,73 @@ static void test_readme(void)
 	else if (!tap_ok(found, "README's table of keys is the key table's own"))
 		tap_diag("settings_table() says:\n%s", table);
 	free(table);
+}
+
+#define F(field) offsetof(struct settings, field)
+#define TEST (SCOPE_BURN | SCOPE_RUN)
+
+/*
+ * A default of a key's own for one command (stress will be memory,cpu for
+ * kiln run and off for kiln burn): no key of kiln's has one yet, so a
+ * made-up table shows each command gets its own, and README both.
+ */
+static void test_other_default(void)
+{
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+	static const struct settings_key made_up[] = {
+		{ "interval", KEY_UINT, F(interval), 1, 3600, NULL, "seconds",
+		  "10", "between status lines", TEST, { SCOPE_RUN, "30" } },
+		{ "qd", KEY_UINT, F(qd), 1, 256, NULL, "a count", "8",
+		  "requests in flight", TEST, { SCOPE_BURN, "2" } },
+		/* kiln burn takes no settle: README names no burn default. */
+		{ "settle", KEY_UINT, F(settle), 1, 3600, NULL, "seconds",
+		  "60", "the init waits", SCOPE_RUN, { SCOPE_BURN, "5" } },
+		{ "slow-warn", KEY_UINT, F(slow_warn), 1, 100, NULL, "a %",
+		  "85", "slow", TEST },
+	};
+#pragma GCC diagnostic pop
+	static const char want[] =
+		"| key | default | what |\n| --- | --- | --- |\n"
+		"| `interval` | 30 (kiln burn: 10) | between status lines |\n"
+		"| `qd` | 8 (kiln burn: 2) | requests in flight |\n"
+		"| `settle` | 60 | the init waits |\n"
+		"| `slow-warn` | 85 | slow |\n";
+	struct settings burn, run, burn2, run2;
+	char *table = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&table, &len);
+	int i;
+
+	settings_defaults_from(&burn, made_up, 4, SCOPE_BURN);
+	settings_defaults_from(&run, made_up, 4, SCOPE_RUN);
+	tap_ok(burn.qd == 2 && burn.interval == 10 &&
+	       run.qd == 8 && run.interval == 30 && run.settle == 60 &&
+	       burn.slow_warn == 85 && run.slow_warn == 85,
+	       "a key's default for one command is that command's alone");
+	tap_ok(!strcmp(settings_key_default(&made_up[1], SCOPE_BURN), "2") &&
+	       !strcmp(settings_key_default(&made_up[1], any_cmd.scope), "2") &&
+	       !strcmp(settings_key_default(&made_up[1],
+					    SCOPE_RUN | SCOPE_SETTINGS), "8") &&
+	       !strcmp(settings_key_default(&made_up[3], SCOPE_BURN), "85"),
+	       "usage and kiln settings say the command's own default");
+	settings_table_from(f, made_up, 4);
+	fclose(f);
+	if (!tap_ok(!strcmp(table, want),
+		    "README's table says kiln run's default, and another "
+		    "command's beside it where it differs"))
+		tap_diag("got:\n%s", table);
+	free(table);
+
+	/* Today every command's defaults are the same (stress will differ). */
+	settings_defaults(&burn2, SCOPE_BURN);
+	settings_defaults(&run2, SCOPE_RUN);
+	for (i = 0; settings_key_at(i); i++)
+		if (strcmp(settings_key_default(settings_key_at(i), SCOPE_BURN),
+			   settings_key_default(settings_key_at(i), SCOPE_RUN)))
+			break;
+	tap_ok(!settings_key_at(i) && !memcmp(&burn2, &run2, sizeof(burn2)),
+	       "no key of kiln's has a default of its own for kiln burn yet");
 }
 
 int main(int argc, char **argv)
@@ -211,12 +279,12 @@ int main(int argc, char **argv)
 	       s.solo == 120 && n == 1,
 	       "--slow-warn and --slow-fail take percentages, --solo a time");
 	settings_free(&s);
-	settings_defaults(&s);
+	settings_defaults(&s, SCOPE_RUN);
 	tap_ok(s.slow_warn == 85 && s.slow_fail == 50 && s.solo == 0,
 	       "by default: slow-warn 85%%, slow-fail 50%%, no solo phase");
 	settings_free(&s);
 	/* Made from the key table's defaults alone: what README says. */
-	settings_defaults(&s);
+	settings_defaults(&s, SCOPE_RUN);
 	tap_ok(s.mode == SETTINGS_WRITE_VERIFY && s.bs == 1 << 20 &&
 	       s.qd == 8 && s.passes == 1 && s.interval == 10 &&
 	       s.deadline == 60 && s.checkpoint == 60 && s.max_detail == 100 &&
@@ -284,7 +352,7 @@ int main(int argc, char **argv)
 	       bad_line("--selftest medium y", "bad value for --selftest") &&
 	       bad_line("--selftest= y", "bad value for --selftest"),
 	       "signals: bad sensors, temp-warn and selftest values refused");
-	settings_defaults(&s);
+	settings_defaults(&s, SCOPE_RUN);
 	tap_ok(s.sensors == 60 && s.temp_warn == 0 &&
 	       s.selftest == SETTINGS_SELFTEST_NONE &&
 	       settings_set(&s, settings_key("sensors"), "0", SOURCE_CFG, err,
@@ -300,7 +368,7 @@ int main(int argc, char **argv)
 	       "good values taken");
 	settings_free(&s);
 
-	settings_defaults(&s);
+	settings_defaults(&s, SCOPE_RUN);
 	tap_ok(settings_set(&s, settings_key("qd"), "16", SOURCE_CFG, err,
 			    sizeof(err)) == 0 && s.qd == 16 &&
 	       settings_key("nonesuch") == NULL &&
@@ -357,7 +425,7 @@ int main(int argc, char **argv)
 		      "duration=8h\nbogus=1\ncountdown=0\nqd=0\n"
 		      "no equals sign\ndestroy-data=SER1, SER2\n", f);
 		fclose(f);
-		settings_defaults(&s);
+		settings_defaults(&s, SCOPE_RUN);
 		ret = options_cfg_file(&s, path, &p);
 		unlink(path);
 		tap_ok(ret == 0 && s.profile == SETTINGS_SOAK &&
@@ -410,7 +478,7 @@ int main(int argc, char **argv)
 		memset(text + 1, 'x', 1022);
 		len = (size_t)sprintf(text + 1023, "destroy-data=1\ncountdown=3\n")
 		      + 1023;
-		settings_defaults(&s);
+		settings_defaults(&s, SCOPE_RUN);
 		options_cfg_text(&s, text, len, &p);
 		tap_ok(!s.destroy_data && !s.destroy_list && s.countdown == 3 &&
 		       p.n == 0, "a long comment line is one line: the consent "
@@ -421,7 +489,7 @@ int main(int argc, char **argv)
 		memset(text + len, 'a', 3000);
 		len += 3000;
 		len += (size_t)sprintf(text + len, ",SER#1\r\n");
-		settings_defaults(&s);
+		settings_defaults(&s, SCOPE_RUN);
 		options_cfg_text(&s, text, len, &p);
 		tap_ok(p.n == 0 && s.include && strlen(s.include) == 3006 &&
 		       !strcmp(s.include + 3000, ",SER#1"),
@@ -429,7 +497,7 @@ int main(int argc, char **argv)
 		       "is kept (a serial may hold it)");
 		settings_free(&s);
 
-		settings_defaults(&s);
+		settings_defaults(&s, SCOPE_RUN);
 		{
 			static const char bom[] = "\xef\xbb\xbf" "countdown=0\r"
 						  "qd=4\rbs=128k";
@@ -441,7 +509,7 @@ int main(int argc, char **argv)
 		       "(an old Mac editor) read as three lines");
 		settings_free(&s);
 
-		settings_defaults(&s);
+		settings_defaults(&s, SCOPE_RUN);
 		{
 			static const char nul[] = "passes=2\n\0mode=read\n"
 						  "qd=4\nbs=4k\0x\n";
@@ -457,7 +525,7 @@ int main(int argc, char **argv)
 		}
 		settings_free(&s);
 
-		settings_defaults(&s);
+		settings_defaults(&s, SCOPE_RUN);
 		options_cfg_text(&s, "out=/x\nresults=/y\nnet=yes\n", 25, &p);
 		tap_ok(p.n == 2 && strstr(p.text[0], "'out' is for kiln burn") &&
 		       strstr(p.text[1], "'results' is an option") && s.net,
@@ -466,7 +534,7 @@ int main(int argc, char **argv)
 		settings_free(&s);
 		free(text);
 	}
-	settings_defaults(&s);
+	settings_defaults(&s, SCOPE_RUN);
 	{
 		char val[32];
 
@@ -478,5 +546,6 @@ int main(int argc, char **argv)
 	tap_ok(!strcmp(settings_mode_name(SETTINGS_VERIFY), "verify") &&
 	       !strcmp(settings_mode_name(99), "unknown"), "mode names");
 	TAP_RUN(test_readme);
+	TAP_RUN(test_other_default);
 	return tap_done();
 }

@@ -58,7 +58,7 @@ static void record_of(struct record *r, struct settings *s,
 	char path[64];
 	int i;
 
-	settings_defaults(s);
+	settings_defaults(s, SCOPE_BURN);
 	record_init(r, "run", 0, NULL, s);
 	for (i = 0; i < n; i++) {
 		struct record_disk *d;

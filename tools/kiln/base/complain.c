@@ -33,3 +33,14 @@ void complain_out(const char *fmt, ...)
 	line(stdout, fmt, ap);
 	va_end(ap);
 }
+
+void complain_to(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}

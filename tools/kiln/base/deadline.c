@@ -123,13 +123,7 @@ int deadline_each(void (*fn)(void *item), void *items, size_t size, int n,
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	pthread_attr_destroy(&attr);
 
-	clock_gettime(CLOCK_MONOTONIC, &end);
-	end.tv_sec += (time_t)(timeout_ns / TIMING_SEC);
-	end.tv_nsec += (long)(timeout_ns % TIMING_SEC);
-	if (end.tv_nsec >= (long)TIMING_SEC) {
-		end.tv_sec++;
-		end.tv_nsec -= (long)TIMING_SEC;
-	}
+	end = timing_ts_in(timeout_ns);
 	pthread_mutex_lock(&sh->lock);
 	while (sh->pending &&
 	       pthread_cond_timedwait(&sh->cond, &sh->lock, &end) != ETIMEDOUT)

@@ -13,135 +13,21 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/complain.h"
 #include "base/http.h"
+#include "base/http_head.h"
 #include "base/timing.h"
 #include "base/version.h"
 
 /* The body of a file is sent through a buffer this big. */
 #define FILE_CHUNK (64 * 1024)
-
-__attribute__((format(printf, 3, 4)))
-static void say(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
-
-/* Case-insensitive "Name:" at the start of a header line: its value. */
-static const char *header(const char *line, const char *eol, const char *name)
-{
-	size_t n = strlen(name);
-
-	if ((size_t)(eol - line) <= n || strncasecmp(line, name, n) ||
-	    line[n] != ':')
-		return NULL;
-	line += n + 1;
-	while (line < eol && (*line == ' ' || *line == '\t'))
-		line++;
-	return line;
-}
-
-/* A head's length (through its blank line), 0 when it is not whole yet. */
-static size_t head_end(const char *buf, size_t len)
-{
-	size_t i;
-
-	/* Lines end in CRLF; a bare LF is taken too, as most clients do. */
-	for (i = 0; i < len; i++) {
-		if (buf[i] != '\n')
-			continue;
-		if (i + 1 < len && buf[i + 1] == '\n')
-			return i + 2;
-		if (i + 2 < len && buf[i + 1] == '\r' && buf[i + 2] == '\n')
-			return i + 3;
-	}
-	return 0;
-}
-
-/* Copies a line into out for people: control bytes become '?'. */
-static void printable(char *out, size_t len, const char *p, const char *end)
-{
-	size_t i = 0;
-
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	while (end > p && (end[-1] == '\r' || end[-1] == ' '))
-		end--;
-	for (; p < end && i + 1 < len; p++)
-		out[i++] = (unsigned char)*p < 0x20 || *p == 0x7f ? '?' : *p;
-	out[i] = 0;
-}
-
-int http_parse_head(const char *buf, size_t len, struct http_result *res)
-{
-	size_t off = 0;
-
-	for (;;) {
-		const char *h = buf + off, *eol, *end, *p, *v;
-		size_t n = len - off, hlen = head_end(h, n);
-		int status;
-
-		/* Say early when the first bytes cannot be HTTP. */
-		if (memcmp(h, "HTTP/", n < 5 ? n : 5))
-			return -EPROTO;
-		if (!hlen)
-			return 0;
-		end = h + hlen;
-		eol = memchr(h, '\n', hlen);
-		p = h + 5;
-		if (p >= eol || *p < '0' || *p > '9')
-			return -EPROTO;
-		while (p < eol && ((*p >= '0' && *p <= '9') || *p == '.'))
-			p++;
-		if (eol - p < 4 || *p != ' ')
-			return -EPROTO;
-		p++;
-		if (p[0] < '1' || p[0] > '5' || p[1] < '0' || p[1] > '9' ||
-		    p[2] < '0' || p[2] > '9' ||
-		    (p[3] != ' ' && p[3] != '\r' && p[3] != '\n'))
-			return -EPROTO;
-		status = (p[0] - '0') * 100 + (p[1] - '0') * 10 + (p[2] - '0');
-		/* 100 Continue and friends come before the real answer. */
-		if (status < 200) {
-			off += hlen;
-			continue;
-		}
-		res->status = status;
-		printable(res->reason, sizeof(res->reason), p + 3, eol);
-		res->type[0] = 0;
-		res->length = -1;
-		res->chunked = 0;
-		for (p = eol + 1; p < end; p = eol + 1) {
-			eol = memchr(p, '\n', (size_t)(end - p));
-			if ((v = header(p, eol, "Content-Length"))) {
-				char *stop;
-				long long l = strtoll(v, &stop, 10);
-
-				if (stop > v && l >= 0)
-					res->length = l;
-			} else if ((v = header(p, eol, "Content-Type"))) {
-				printable(res->type, sizeof(res->type), v, eol);
-			} else if ((v = header(p, eol, "Transfer-Encoding"))) {
-				res->chunked = !strncasecmp(v, "chunked", 7);
-			}
-		}
-		return (int)(off + hlen);
-	}
-}
 
 /* 10000 -> "10 s", 1500 -> "1.5 s": for messages. */
 static void fmt_secs(unsigned ms, char *out, size_t len)
@@ -275,15 +161,16 @@ static int send_file(struct conn *c, int fd, uint64_t len,
 			continue;
 		if (r < 0) {
 			ret = -errno;
-			say(res->error, sizeof(res->error),
-			    "cannot read %s: %s", name, strerror(errno));
+			complain_to(res->error, sizeof(res->error),
+				    "cannot read %s: %s", name,
+				    strerror(errno));
 			break;
 		}
 		/* Shorter than when it was measured: Content-Length lies. */
 		if (r == 0) {
 			ret = -EIO;
-			say(res->error, sizeof(res->error), "%s shrank while "
-			    "it was sent", name);
+			complain_to(res->error, sizeof(res->error),
+				    "%s shrank while it was sent", name);
 			break;
 		}
 		ret = send_bytes(c, buf, (size_t)r);
@@ -334,11 +221,12 @@ static int read_answer(struct conn *c, struct http_result *res,
 		if (ret && hlen)
 			return 0;
 		if (ret == -ETIMEDOUT && hl)
-			say(res->error, sizeof(res->error), "the answer "
-			    "stalled after %zu bytes (%s)", hl, secs);
+			complain_to(res->error, sizeof(res->error),
+				    "the answer stalled after %zu bytes (%s)",
+				    hl, secs);
 		else if (ret == -ETIMEDOUT)
-			say(res->error, sizeof(res->error), "no answer in %s",
-			    secs);
+			complain_to(res->error, sizeof(res->error),
+				    "no answer in %s", secs);
 		if (ret)
 			return ret;
 		if (!hlen)
@@ -356,18 +244,18 @@ static int read_answer(struct conn *c, struct http_result *res,
 			if (hlen)
 				return 0;
 			if (hl) {
-				say(res->error, sizeof(res->error),
-				    "the answer was cut short after %zu bytes",
-				    hl);
+				complain_to(res->error, sizeof(res->error),
+					    "the answer was cut short after "
+					    "%zu bytes", hl);
 				return -EPROTO;
 			}
 			if (c->hung_up)
-				say(res->error, sizeof(res->error),
-				    "connection closed with no answer "
-				    "(%zu bytes sent)", c->sent);
+				complain_to(res->error, sizeof(res->error),
+					    "connection closed with no answer "
+					    "(%zu bytes sent)", c->sent);
 			else
-				say(res->error, sizeof(res->error),
-				    "connection closed with no answer");
+				complain_to(res->error, sizeof(res->error),
+					    "connection closed with no answer");
 			return -ECONNRESET;
 		}
 		if (hlen) {
@@ -375,39 +263,14 @@ static int read_answer(struct conn *c, struct http_result *res,
 			continue;
 		}
 		hl += (size_t)n;
-		hlen = http_parse_head(head, hl, res);
+		hlen = http_head_parse(head, hl, res);
 		if (hlen < 0 || (!hlen && hl == sizeof(head) - 1)) {
-			say(res->error, sizeof(res->error),
-			    "not an HTTP answer");
+			complain_to(res->error, sizeof(res->error),
+				    "not an HTTP answer");
 			return -EPROTO;
 		}
 		if (hlen)
 			keep_body(res, head + hlen, hl - (size_t)hlen);
-	}
-}
-
-/* "HTTP 400 Bad Request", with a text/plain body's first line after it. */
-static void status_line(struct http_result *res)
-{
-	int n = snprintf(res->error, sizeof(res->error), "HTTP %d%s%s",
-			 res->status, res->reason[0] ? " " : "", res->reason);
-
-	if (res->body_len && !strncasecmp(res->type, "text/plain", 10) &&
-	    n > 0 && (size_t)n + 3 < sizeof(res->error)) {
-		const char *text = res->body;
-		char first[200];
-
-		/* Chunked (a Go server's long answers): past its size line. */
-		if (res->chunked) {
-			size_t eol = strcspn(text, "\n");
-
-			text += text[eol] ? eol + 1 : eol;
-		}
-		printable(first, sizeof(first), text,
-			  text + strcspn(text, "\n"));
-		if (first[0])
-			snprintf(res->error + n, sizeof(res->error) - (size_t)n,
-				 ": %s", first);
 	}
 }
 
@@ -421,21 +284,175 @@ static int clean(const char *s, int spaces)
 	return 1;
 }
 
-int http_request(const struct http_url *u, const struct http_request *rq,
-		 struct http_result *res)
+/* The file to send, if any: its fd in *file and its length in *len. */
+static int open_body(const struct http_request *rq, int *file, uint64_t *len,
+		     struct http_result *res)
+{
+	struct stat st;
+
+	*file = -1;
+	*len = rq->len;
+	if (!rq->file)
+		return 0;
+	*file = open(rq->file, O_RDONLY | O_CLOEXEC);
+	if (*file < 0 || fstat(*file, &st) < 0) {
+		int err = errno;
+
+		complain_to(res->error, sizeof(res->error),
+			    "cannot read %s: %s", rq->file, strerror(err));
+		return -err;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		complain_to(res->error, sizeof(res->error),
+			    "%s is not a regular file", rq->file);
+		return -EINVAL;
+	}
+	*len = (uint64_t)st.st_size;
+	return 0;
+}
+
+/* The request's head, blank line included: its length, or -ENAMETOOLONG. */
+static int make_head(const struct http_url *u, const struct http_request *rq,
+		     const char *path, uint64_t len, char *head, size_t size,
+		     struct http_result *res)
+{
+	char host[HTTP_URL_HOST_MAX + 16];
+	int n;
+
+	http_url_authority(u, host, sizeof(host));
+	n = snprintf(head, size, "%s %s HTTP/1.1\r\nHost: %s\r\n"
+		     "User-Agent: kiln/%s\r\nConnection: close\r\n",
+		     rq->method, path, host, version_string());
+	if (rq->type && n > 0 && (size_t)n < size)
+		n += snprintf(head + n, size - (size_t)n,
+			      "Content-Type: %s\r\n", rq->type);
+	/* PUT and POST say their length even when it is 0. */
+	if ((len || rq->file || rq->body || !strcmp(rq->method, "PUT") ||
+	     !strcmp(rq->method, "POST")) && n > 0 && (size_t)n < size)
+		n += snprintf(head + n, size - (size_t)n,
+			      "Content-Length: %llu\r\n",
+			      (unsigned long long)len);
+	if (n < 0 || (size_t)n + 2 >= size) {
+		complain_to(res->error, sizeof(res->error),
+			    "the request is too long");
+		return -ENAMETOOLONG;
+	}
+	memcpy(head + n, "\r\n", 3);
+	return n + 2;
+}
+
+/* Resolves the host and connects to the first address that answers. */
+static int dial(struct conn *c, const struct http_url *u, const char *secs,
+		struct http_result *res)
 {
 	struct addrinfo hints = {
 		.ai_family = AF_UNSPEC,
 		.ai_socktype = SOCK_STREAM,
 		.ai_flags = AI_NUMERICSERV | (u->ipv6 ? AI_NUMERICHOST : 0),
 	};
+	struct addrinfo *ai = NULL, *a;
+	int g, ret;
+
+	g = getaddrinfo(u->host, u->port, &hints, &ai);
+	if (g) {
+		ret = g == EAI_SYSTEM ? -errno : g == EAI_MEMORY ? -ENOMEM :
+		      g == EAI_AGAIN ? -EAGAIN : -EHOSTUNREACH;
+		complain_to(res->error, sizeof(res->error),
+			    "cannot resolve %s: %s", u->host, gai_strerror(g));
+		return ret;
+	}
+	ret = -EHOSTUNREACH;
+	if (timing_now_ns() >= c->deadline) {
+		ret = -ETIMEDOUT;
+		complain_to(res->error, sizeof(res->error),
+			    "resolving %s took more than %s", u->host, secs);
+		goto out;
+	}
+	/* Each address in turn (localhost may be ::1, then 127.0.0.1). */
+	for (a = ai; a; a = a->ai_next) {
+		ret = connect_one(c, a);
+		if (!ret || ret == -ETIMEDOUT || ret == -ECANCELED)
+			break;
+	}
+	if (ret == -ETIMEDOUT)
+		complain_to(res->error, sizeof(res->error),
+			    "no connection in %s", secs);
+	else if (ret == -ECANCELED)
+		complain_to(res->error, sizeof(res->error),
+			    "cancelled before a connection was made");
+	else if (ret)
+		errno_line(res->error, sizeof(res->error), -ret);
+out:
+	freeaddrinfo(ai);
+	return ret;
+}
+
+/* The head, then the body from the file or the caller's bytes. */
+static int send_all(struct conn *c, const char *head, size_t n, int file,
+		    uint64_t len, const struct http_request *rq,
+		    const char *secs, struct http_result *res)
+{
+	size_t body;
+	int ret = send_bytes(c, head, n);
+
+	if (!ret && file >= 0)
+		ret = send_file(c, file, len, res, rq->file);
+	else if (!ret && rq->len)
+		ret = send_bytes(c, rq->body, rq->len);
+	body = c->sent > n ? c->sent - n : 0;
+	if (ret == -ETIMEDOUT)
+		complain_to(res->error, sizeof(res->error),
+			    "timed out after %s sending: %zu of %llu body "
+			    "bytes sent", secs, body, (unsigned long long)len);
+	else if (ret == -ECANCELED)
+		complain_to(res->error, sizeof(res->error),
+			    "cancelled while sending: %zu of %llu body bytes "
+			    "sent", body, (unsigned long long)len);
+	else if (ret < 0 && !res->error[0])
+		errno_line(res->error, sizeof(res->error), -ret);
+	return ret < 0 ? ret : 0;
+}
+
+/* The answer, and whether it says the whole request arrived. */
+static int take_answer(struct conn *c, size_t n, uint64_t len,
+		       const char *secs, struct http_result *res)
+{
+	size_t body = c->sent > n ? c->sent - n : 0;
+	int ret = read_answer(c, res, secs);
+
+	if (ret == -ECANCELED)
+		complain_to(res->error, sizeof(res->error),
+			    "cancelled before an answer came");
+	if (ret)
+		return ret;
+	if (res->status < 200 || res->status > 299) {
+		http_head_status(res);
+		return -EREMOTEIO;
+	}
+	/*
+	 * A 2xx before the whole body went (a server that answers right
+	 * after the head) cannot vouch for bytes it never read: only a 2xx
+	 * after the last byte means it arrived.
+	 */
+	if (c->sent < n + len) {
+		complain_to(res->error, sizeof(res->error),
+			    "HTTP %d%s%s came after only %zu of %llu body "
+			    "bytes were sent: not taken as arrived",
+			    res->status, res->reason[0] ? " " : "", res->reason,
+			    body, (unsigned long long)len);
+		return -EREMOTEIO;
+	}
+	return 0;
+}
+
+int http_request(const struct http_url *u, const struct http_request *rq,
+		 struct http_result *res)
+{
 	struct conn c = { .fd = -1, .cancel = rq->cancel };
 	const char *path = rq->path ? rq->path : u->path;
-	char head[2 * HTTP_URL_PATH_MAX + 512], host[HTTP_URL_HOST_MAX + 16];
-	char secs[32];
-	struct addrinfo *ai = NULL, *a;
-	uint64_t len = rq->len;
-	int file = -1, n, g, ret;
+	char head[2 * HTTP_URL_PATH_MAX + 512], secs[32];
+	uint64_t len;
+	int file = -1, n = 0, ret;
 
 	memset(res, 0, sizeof(*res));
 	res->length = -1;
@@ -443,130 +460,21 @@ int http_request(const struct http_url *u, const struct http_request *rq,
 	fmt_secs(rq->timeout_ms, secs, sizeof(secs));
 	if (!rq->method || !*rq->method || !clean(rq->method, 0) ||
 	    path[0] != '/' || !clean(path, 0) || !clean(rq->type, 1)) {
-		say(res->error, sizeof(res->error), "bad request");
+		complain_to(res->error, sizeof(res->error), "bad request");
 		return -EINVAL;
 	}
-	if (rq->file) {
-		struct stat st;
-
-		file = open(rq->file, O_RDONLY | O_CLOEXEC);
-		if (file < 0 || fstat(file, &st) < 0) {
-			ret = -errno;
-			say(res->error, sizeof(res->error),
-			    "cannot read %s: %s", rq->file, strerror(errno));
-			goto out;
-		}
-		if (!S_ISREG(st.st_mode)) {
-			ret = -EINVAL;
-			say(res->error, sizeof(res->error), "%s is not a "
-			    "regular file", rq->file);
-			goto out;
-		}
-		len = (uint64_t)st.st_size;
-	}
-	http_url_authority(u, host, sizeof(host));
-	n = snprintf(head, sizeof(head), "%s %s HTTP/1.1\r\nHost: %s\r\n"
-		     "User-Agent: kiln/%s\r\nConnection: close\r\n",
-		     rq->method, path, host, version_string());
-	if (rq->type && n > 0 && (size_t)n < sizeof(head))
-		n += snprintf(head + n, sizeof(head) - (size_t)n,
-			      "Content-Type: %s\r\n", rq->type);
-	/* PUT and POST say their length even when it is 0. */
-	if ((len || rq->file || rq->body || !strcmp(rq->method, "PUT") ||
-	     !strcmp(rq->method, "POST")) && n > 0 && (size_t)n < sizeof(head))
-		n += snprintf(head + n, sizeof(head) - (size_t)n,
-			      "Content-Length: %llu\r\n",
-			      (unsigned long long)len);
-	if (n < 0 || (size_t)n + 2 >= sizeof(head)) {
-		ret = -ENAMETOOLONG;
-		say(res->error, sizeof(res->error), "the request is too long");
-		goto out;
-	}
-	memcpy(head + n, "\r\n", 3);
-	n += 2;
-
-	g = getaddrinfo(u->host, u->port, &hints, &ai);
-	if (g) {
-		ret = g == EAI_SYSTEM ? -errno : g == EAI_MEMORY ? -ENOMEM :
-		      g == EAI_AGAIN ? -EAGAIN : -EHOSTUNREACH;
-		say(res->error, sizeof(res->error), "cannot resolve %s: %s",
-		    u->host, gai_strerror(g));
-		ai = NULL;
-		goto out;
-	}
-	if (timing_now_ns() >= c.deadline) {
-		ret = -ETIMEDOUT;
-		say(res->error, sizeof(res->error), "resolving %s took more "
-		    "than %s", u->host, secs);
-		goto out;
-	}
-	ret = -EHOSTUNREACH;
-	/* Each address in turn (localhost may be ::1, then 127.0.0.1). */
-	for (a = ai; a; a = a->ai_next) {
-		ret = connect_one(&c, a);
-		if (!ret || ret == -ETIMEDOUT || ret == -ECANCELED)
-			break;
-	}
-	if (ret == -ETIMEDOUT)
-		say(res->error, sizeof(res->error), "no connection in %s",
-		    secs);
-	else if (ret == -ECANCELED)
-		say(res->error, sizeof(res->error), "cancelled before a "
-		    "connection was made");
-	else if (ret)
-		errno_line(res->error, sizeof(res->error), -ret);
-	if (ret)
-		goto out;
-
-	ret = send_bytes(&c, head, (size_t)n);
-	if (!ret && file >= 0)
-		ret = send_file(&c, file, len, res, rq->file);
-	else if (!ret && rq->len)
-		ret = send_bytes(&c, rq->body, rq->len);
-	if (ret == -ETIMEDOUT || ret == -ECANCELED) {
-		size_t body = c.sent > (size_t)n ? c.sent - (size_t)n : 0;
-
-		if (ret == -ETIMEDOUT)
-			say(res->error, sizeof(res->error), "timed out after "
-			    "%s sending: %zu of %llu body bytes sent", secs,
-			    body, (unsigned long long)len);
-		else
-			say(res->error, sizeof(res->error), "cancelled while "
-			    "sending: %zu of %llu body bytes sent", body,
-			    (unsigned long long)len);
-	} else if (ret < 0 && !res->error[0]) {
-		errno_line(res->error, sizeof(res->error), -ret);
-	}
-	if (ret < 0)
-		goto out;
-
-	ret = read_answer(&c, res, secs);
-	if (ret == -ECANCELED)
-		say(res->error, sizeof(res->error), "cancelled before an "
-		    "answer came");
-	if (!ret && (res->status < 200 || res->status > 299)) {
-		status_line(res);
-		ret = -EREMOTEIO;
-	} else if (!ret && c.sent < (size_t)n + len) {
-		/*
-		 * A 2xx before the whole body went (a server that answers
-		 * right after the head) cannot vouch for bytes it never
-		 * read: only a 2xx after the last byte means it arrived.
-		 */
-		size_t body = c.sent > (size_t)n ? c.sent - (size_t)n : 0;
-
-		say(res->error, sizeof(res->error), "HTTP %d%s%s came after "
-		    "only %zu of %llu body bytes were sent: not taken as "
-		    "arrived", res->status, res->reason[0] ? " " : "",
-		    res->reason, body, (unsigned long long)len);
-		ret = -EREMOTEIO;
-	}
-out:
+	ret = open_body(rq, &file, &len, res);
+	if (!ret)
+		ret = n = make_head(u, rq, path, len, head, sizeof(head), res);
+	if (ret >= 0)
+		ret = dial(&c, u, secs, res);
+	if (!ret)
+		ret = send_all(&c, head, (size_t)n, file, len, rq, secs, res);
+	if (!ret)
+		ret = take_answer(&c, (size_t)n, len, secs, res);
 	if (c.fd >= 0)
 		close(c.fd);
 	if (file >= 0)
 		close(file);
-	if (ai)
-		freeaddrinfo(ai);
 	return ret;
 }

@@ -57,12 +57,4 @@ struct http_result {
 int http_request(const struct http_url *u, const struct http_request *rq,
 		 struct http_result *res);
 
-/*
- * Reads an answer's head from buf (len bytes so far): > 0 the length of
- * the head once it is whole (after any 1xx interim answers), 0 when more
- * is needed, -EPROTO when it is not HTTP. Fills status, reason, type and
- * length of res.
- */
-int http_parse_head(const char *buf, size_t len, struct http_result *res);
-
 #endif

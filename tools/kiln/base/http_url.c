@@ -8,26 +8,14 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
 
+#include "base/complain.h"
 #include "base/http_url.h"
-
-__attribute__((format(printf, 3, 4)))
-static void say(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
 
 /* Not isalnum(): the locale must not decide what goes into a URL. */
 static int alnum(int c)
@@ -59,26 +47,26 @@ static int parse_host(const char *auth, const char *end, struct http_url *u,
 		struct in6_addr a;
 
 		if (!close) {
-			say(err, len, "no ']' after the IPv6 address");
+			complain_to(err, len, "no ']' after the IPv6 address");
 			return -EINVAL;
 		}
 		n = (size_t)(close - auth - 1);
 		if (!n) {
-			say(err, len, "no host");
+			complain_to(err, len, "no host");
 			return -EINVAL;
 		}
 		if (n >= sizeof(u->host))
 			n = sizeof(u->host) - 1;
 		memcpy(u->host, auth + 1, n);
 		if (inet_pton(AF_INET6, u->host, &a) != 1) {
-			say(err, len, "bad IPv6 address '%s'", u->host);
+			complain_to(err, len, "bad IPv6 address '%s'", u->host);
 			return -EINVAL;
 		}
 		u->ipv6 = 1;
 		p = close + 1;
 		if (p < end && *p != ':') {
-			say(err, len, "a ':' and a port or nothing may follow "
-			    "']', not '%c'", *p);
+			complain_to(err, len, "a ':' and a port or nothing "
+				    "may follow ']', not '%c'", *p);
 			return -EINVAL;
 		}
 		*colon = p < end ? p : NULL;
@@ -86,24 +74,24 @@ static int parse_host(const char *auth, const char *end, struct http_url *u,
 	}
 	*colon = memchr(auth, ':', (size_t)(end - auth));
 	if (*colon && memchr(*colon + 1, ':', (size_t)(end - *colon - 1))) {
-		say(err, len, "an IPv6 address needs brackets: "
-		    "http://[ADDRESS]:PORT/");
+		complain_to(err, len, "an IPv6 address needs brackets: "
+			    "http://[ADDRESS]:PORT/");
 		return -EINVAL;
 	}
 	n = (size_t)((*colon ? *colon : end) - auth);
 	if (!n) {
-		say(err, len, "no host");
+		complain_to(err, len, "no host");
 		return -EINVAL;
 	}
 	/* DNS names are at most 253 characters. */
 	if (n > 253) {
-		say(err, len, "the host name is too long");
+		complain_to(err, len, "the host name is too long");
 		return -EINVAL;
 	}
 	for (p = auth; p < auth + n; p++)
 		if (!alnum(*p) && *p != '-' && *p != '.' && *p != '_') {
-			say(err, len, "bad character in the host name: '%.*s'",
-			    (int)n, auth);
+			complain_to(err, len, "bad character in the host "
+				    "name: '%.*s'", (int)n, auth);
 			return -EINVAL;
 		}
 	memcpy(u->host, auth, n);
@@ -128,8 +116,8 @@ static int parse_port(const char *colon, const char *end, struct http_url *u,
 	if (n && n <= 5 && p == end)
 		v = strtoul(colon + 1, NULL, 10);
 	if (v < 1 || v > 65535) {
-		say(err, len, "bad port '%.*s' (want 1 to 65535)", (int)n,
-		    colon + 1);
+		complain_to(err, len, "bad port '%.*s' (want 1 to 65535)",
+			    (int)n, colon + 1);
 		return -EINVAL;
 	}
 	snprintf(u->port, sizeof(u->port), "%lu", v);
@@ -142,8 +130,8 @@ static int parse_path(const char *p, struct http_url *u, char *err,
 	size_t n = strcspn(p, "?#"), i;
 
 	if (p[n]) {
-		say(err, len, "a query or fragment ('?' or '#') has no place "
-		    "here");
+		complain_to(err, len, "a query or fragment ('?' or '#') has "
+			    "no place here");
 		return -EINVAL;
 	}
 	if (!n) {
@@ -155,26 +143,29 @@ static int parse_path(const char *p, struct http_url *u, char *err,
 
 		if (c == '%') {
 			if (!hexdigit(p[i + 1]) || !hexdigit(p[i + 2])) {
-				say(err, len, "'%%' in the path must start a "
-				    "%%XX escape");
+				complain_to(err, len,
+					    "'%%' in the path must start a "
+					    "%%XX escape");
 				return -EINVAL;
 			}
 			i += 2;
 		} else if (!path_char(c)) {
 			if (c >= 0x20 && c < 0x7f)
-				say(err, len, "'%c' in the path must be "
-				    "percent-encoded: %%%02X", c, c);
+				complain_to(err, len,
+					    "'%c' in the path must be "
+					    "percent-encoded: %%%02X", c, c);
 			else
-				say(err, len, "byte 0x%02x in the path must be "
-				    "percent-encoded: %%%02X", c, c);
+				complain_to(err, len,
+					    "byte 0x%02x in the path must be "
+					    "percent-encoded: %%%02X", c, c);
 			return -EINVAL;
 		}
 	}
 	/* Room kept for what kiln adds: the machine id, the run folder. */
 	if (n > HTTP_URL_BASE_MAX) {
-		say(err, len, "a path of %zu bytes: at most %d, so that the "
-		    "machine id and the run folder kiln adds fit", n,
-		    HTTP_URL_BASE_MAX);
+		complain_to(err, len, "a path of %zu bytes: at most %d, so "
+			    "that the machine id and the run folder kiln adds "
+			    "fit", n, HTTP_URL_BASE_MAX);
 		return -EINVAL;
 	}
 	memcpy(u->path, p, n);
@@ -189,24 +180,25 @@ int http_url_parse(const char *text, struct http_url *u, char *err,
 
 	memset(u, 0, sizeof(*u));
 	if (!strncasecmp(text, "https://", 8)) {
-		say(err, len, "TLS is not supported yet: use http://");
+		complain_to(err, len, "TLS is not supported yet: use http://");
 		return -EINVAL;
 	}
 	if (strncasecmp(text, "http://", 7)) {
 		p = strstr(text, "://");
 		if (p)
-			say(err, len, "'%.*s://' is not supported: use http://",
-			    (int)(p - text < 16 ? p - text : 16), text);
+			complain_to(err, len, "'%.*s://' is not supported: "
+				    "use http://",
+				    (int)(p - text < 16 ? p - text : 16), text);
 		else
-			say(err, len,
-			    "not a URL: want http://HOST[:PORT]/PATH");
+			complain_to(err, len, "not a URL: want "
+				    "http://HOST[:PORT]/PATH");
 		return -EINVAL;
 	}
 	auth = text + 7;
 	end = auth + strcspn(auth, "/?#");
 	if (memchr(auth, '@', (size_t)(end - auth))) {
-		say(err, len, "a user name or password in the URL is not "
-		    "supported");
+		complain_to(err, len, "a user name or password in the URL is "
+			    "not supported");
 		return -EINVAL;
 	}
 	ret = parse_host(auth, end, u, &colon, err, len);

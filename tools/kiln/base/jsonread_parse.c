@@ -214,37 +214,14 @@ static int close_container(struct jsonread_parse_state *ps)
 	return push(ps, &c);
 }
 
-static int parse(struct jsonread_parse_state *ps)
+/* A value that is not a container: a string, a literal or a number. */
+static int scalar(struct jsonread_parse_state *ps)
 {
 	struct jsonread_node n;
-	unsigned char type;
 	int ret, nul;
 
-	if (ps->end - ps->p >= 3 && !memcmp(ps->p, "\xef\xbb\xbf", 3))
-		ps->p += 3;
-value:
-	skip_ws(ps);
-	if (ps->p == ps->end)
-		return jsonread_parse_expected(ps, "a value");
 	memset(&n, 0, sizeof(n));
 	switch (*ps->p) {
-	case '{':
-	case '[':
-		type = *ps->p == '{' ? JSONREAD_OBJECT : JSONREAD_ARRAY;
-		ret = open_container(ps, type);
-		if (ret)
-			return ret;
-		skip_ws(ps);
-		if (ps->p < ps->end && *ps->p == (type == JSONREAD_OBJECT ?
-						  '}' : ']')) {
-			ret = close_container(ps);
-			if (ret)
-				return ret;
-			goto next;
-		}
-		if (type == JSONREAD_OBJECT)
-			goto member;
-		goto value;
 	case '"':
 		ret = count_node(ps);
 		if (!ret)
@@ -279,6 +256,42 @@ value:
 			ret = jsonread_token_number(ps, &n);
 		if (!ret)
 			ret = push(ps, &n);
+		break;
+	}
+	return ret;
+}
+
+static int parse(struct jsonread_parse_state *ps)
+{
+	unsigned char type;
+	int ret, nul;
+
+	if (ps->end - ps->p >= 3 && !memcmp(ps->p, "\xef\xbb\xbf", 3))
+		ps->p += 3;
+value:
+	skip_ws(ps);
+	if (ps->p == ps->end)
+		return jsonread_parse_expected(ps, "a value");
+	switch (*ps->p) {
+	case '{':
+	case '[':
+		type = *ps->p == '{' ? JSONREAD_OBJECT : JSONREAD_ARRAY;
+		ret = open_container(ps, type);
+		if (ret)
+			return ret;
+		skip_ws(ps);
+		if (ps->p < ps->end && *ps->p == (type == JSONREAD_OBJECT ?
+						  '}' : ']')) {
+			ret = close_container(ps);
+			if (ret)
+				return ret;
+			goto next;
+		}
+		if (type == JSONREAD_OBJECT)
+			goto member;
+		goto value;
+	default:
+		ret = scalar(ps);
 		break;
 	}
 	if (ret)

@@ -258,6 +258,44 @@ static int is_digit(const unsigned char *p, const unsigned char *end)
  * exact); the rest go to strtod, which rounds correctly too (in the C
  * locale: kiln never calls setlocale).
  */
+/* An integer read exactly: which of u64 and i64 hold it, and its value. */
+static void int_value(struct jsonread_node *n, uint64_t m, int neg)
+{
+	n->flags = JSONREAD_TREE_INT;
+	if (!neg || !m)
+		n->flags |= JSONREAD_TREE_U64;
+	if (!neg) {
+		n->v.num.u = m;
+		if (m <= INT64_MAX)
+			n->flags |= JSONREAD_TREE_I64;
+	} else if (m <= (uint64_t)INT64_MAX + 1) {
+		n->v.num.i = m == (uint64_t)INT64_MAX + 1 ?
+			     INT64_MIN : -(int64_t)m;
+		n->flags |= JSONREAD_TREE_I64;
+	}
+}
+
+/*
+ * What the fast path cannot read exactly, rounded by strtod() from a
+ * copy of its len bytes (they are not NUL-ended): 0, or -ENOMEM.
+ */
+static int slow_double(const unsigned char *s, size_t len, double *d)
+{
+	char tmp[64], *t = tmp;
+
+	if (len >= sizeof(tmp)) {
+		t = malloc(len + 1);
+		if (!t)
+			return -ENOMEM;
+	}
+	memcpy(t, s, len);
+	t[len] = 0;
+	*d = strtod(t, NULL);
+	if (t != tmp)
+		free(t);
+	return 0;
+}
+
 int jsonread_token_number(struct jsonread_parse_state *ps,
 			  struct jsonread_node *n)
 {
@@ -322,38 +360,16 @@ int jsonread_token_number(struct jsonread_parse_state *ps,
 
 	n->type = JSONREAD_NUMBER;
 	if (isint && exact) {
-		n->flags = JSONREAD_TREE_INT;
-		if (!neg || !m)
-			n->flags |= JSONREAD_TREE_U64;
-		if (!neg) {
-			n->v.num.u = m;
-			if (m <= INT64_MAX)
-				n->flags |= JSONREAD_TREE_I64;
-		} else if (m <= (uint64_t)INT64_MAX + 1) {
-			n->v.num.i = m == (uint64_t)INT64_MAX + 1 ?
-				     INT64_MIN : -(int64_t)m;
-			n->flags |= JSONREAD_TREE_I64;
-		}
+		int_value(n, m, neg);
 		d = (double)m;
 	} else if (exact && m < (1ULL << 53) && e10 >= -22 && e10 <= 22) {
 		d = e10 < 0 ? (double)m / pow10s[-e10] :
 			      (double)m * pow10s[e10];
 	} else {
-		char tmp[64], *t = tmp;
-		size_t len = (size_t)(p - s) - (size_t)neg;
-
 		n->flags = isint ? JSONREAD_TREE_INT : 0;
-		if (len >= sizeof(tmp)) {
-			t = malloc(len + 1);
-			if (!t)
-				return -ENOMEM;
-		}
 		/* Unsigned, so that -1e-999 is -0.0 below like -0 is. */
-		memcpy(t, s + neg, len);
-		t[len] = 0;
-		d = strtod(t, NULL);
-		if (t != tmp)
-			free(t);
+		if (slow_double(s + neg, (size_t)(p - s) - (size_t)neg, &d))
+			return -ENOMEM;
 		if (d > DBL_MAX)
 			return jsonread_parse_fail(ps, s, -EBADMSG, "a number "
 						   "too large for a double");

@@ -15,4 +15,7 @@ enum kiln_exit {
 	KILN_EXIT_INTERRUPTED = 4, /* stopped early, no failure so far */
 };
 
+/* The entries of an array (not a pointer), as the kernel's kernel.h has it. */
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 #endif

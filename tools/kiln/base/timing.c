@@ -17,6 +17,31 @@ uint64_t timing_now_ns(void)
 	return (uint64_t)ts.tv_sec * TIMING_SEC + (uint64_t)ts.tv_nsec;
 }
 
+struct timespec timing_ts(uint64_t ns)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t)(ns / TIMING_SEC);
+	ts.tv_nsec = (long)(ns % TIMING_SEC);
+	return ts;
+}
+
+struct timespec timing_ts_in(uint64_t ns)
+{
+	uint64_t now = timing_now_ns();
+
+	/* "Forever" stays forever rather than wrapping into the past. */
+	return timing_ts(ns > UINT64_MAX - now ? UINT64_MAX : now + ns);
+}
+
+unsigned timing_ms_left(uint64_t deadline)
+{
+	uint64_t now = timing_now_ns();
+
+	return deadline > now ? (unsigned)((deadline - now + 999999) / 1000000)
+			      : 1;
+}
+
 char *timing_fmt_hms(uint64_t s, char *buf, size_t len)
 {
 	if (s >= 86400)

@@ -25,6 +25,20 @@ uint64_t timing_now_ns(void);
  */
 void timing_cond_init(pthread_cond_t *c);
 
+/*
+ * A time on the monotonic clock (timing_now_ns()'s nanoseconds) as the
+ * timespec that pthread_cond_timedwait() takes on a timing_cond_init()
+ * condition; timing_ts_in() the one that many nanoseconds from now.
+ */
+struct timespec timing_ts(uint64_t ns);
+struct timespec timing_ts_in(uint64_t ns);
+
+/*
+ * Milliseconds until a timing_now_ns() deadline, rounded up, and 1 once
+ * it has passed: a timeout to hand on that never means "no timeout".
+ */
+unsigned timing_ms_left(uint64_t deadline);
+
 /* 01:02:03 (or 3d01:02:03) for a number of seconds. */
 char *timing_fmt_hms(uint64_t seconds, char *buf, size_t len);
 

@@ -165,7 +165,7 @@ static int start(const struct command *c, struct options_args *a)
 		ret = options_load(&a->s, c->opts, a->argc, a->argv, a->args,
 				   &a->nargs, &a->problems);
 	} else {
-		settings_defaults(&a->s);
+		settings_defaults(&a->s, c->opts->scope);
 		ret = options_parse(&a->s, c->opts, a->argc, a->argv, a->args,
 				    &a->nargs, err, sizeof(err));
 		if (ret < 0)

@@ -178,7 +178,7 @@ static int verify_pending(const struct settings *run, const char *machine,
 		complain_out("%s", err);
 		return KILN_EXIT_CANNOT;
 	}
-	settings_defaults(&s);
+	settings_defaults(&s, SCOPE_RUN);
 	s.mode = SETTINGS_VERIFY;
 	s.deadline = run->deadline;
 	s.interval = run->interval;

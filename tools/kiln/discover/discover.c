@@ -14,12 +14,11 @@
 #include <unistd.h>
 
 #include "base/deadline.h"
+#include "base/kiln.h"
 #include "discover/discover.h"
 #include "base/sysfs.h"
 #include "base/unit.h"
 #include "base/timing.h"
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static int add_controller(const struct discover_options *o,
 			  struct discover_inventory *inv, const char *pci)

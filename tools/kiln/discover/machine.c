@@ -14,10 +14,9 @@
 #include <unistd.h>
 
 #include "base/crc32c.h"
+#include "base/kiln.h"
 #include "discover/machine.h"
 #include "base/sysfs.h"
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 void machine_firmware_read(const char *sysroot, struct machine_firmware *fw)
 {

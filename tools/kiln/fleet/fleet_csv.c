@@ -104,20 +104,12 @@ static void slow(FILE *f, const struct fleet_run *r)
 
 	for (i = 0; m && i < r->n; i++) {
 		const struct fleet_disk *d = &r->disks[i];
-		int w = d->write_like && d->write_like < FLEET_LIKE_SLOW;
-		int v = d->read_like && d->read_like < FLEET_LIKE_SLOW;
 
-		if (!w && !v)
+		if (!fleet_like_slow(d))
 			continue;
 		fputs(n++ ? " | " : "", m);
 		fleet_disk_name(m, d, FLEET_CSV);
-		fputs(":", m);
-		if (w)
-			fprintf(m, " write %.0f%%", d->write_like * 100);
-		if (v)
-			fprintf(m, "%s verify %.0f%%", w ? "," : "",
-				d->read_like * 100);
-		fputs(" of like disks", m);
+		fleet_like_below(m, d);
 	}
 	cell_end(f, &c, ",");
 }

@@ -8,6 +8,7 @@
  * which no single machine's run can see.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -165,4 +166,23 @@ void fleet_like_free(struct fleet_like_group *groups, int n)
 	for (i = 0; groups && i < n; i++)
 		free(groups[i].disks);
 	free(groups);
+}
+
+int fleet_like_slow(const struct fleet_disk *d)
+{
+	return (d->write_like && d->write_like < FLEET_LIKE_SLOW) ||
+	       (d->read_like && d->read_like < FLEET_LIKE_SLOW);
+}
+
+void fleet_like_below(FILE *f, const struct fleet_disk *d)
+{
+	int w = d->write_like && d->write_like < FLEET_LIKE_SLOW;
+
+	fputs(":", f);
+	if (w)
+		fprintf(f, " write %.0f%%", d->write_like * 100);
+	if (d->read_like && d->read_like < FLEET_LIKE_SLOW)
+		fprintf(f, "%s verify %.0f%%", w ? "," : "",
+			d->read_like * 100);
+	fputs(" of like disks", f);
 }

@@ -138,19 +138,12 @@ static void disks(FILE *f, const struct fleet_run *r, const char *v,
 	/* Like disks elsewhere tell what one machine's run cannot. */
 	for (i = 0; !strcmp(v, "WARN") && i < r->n; i++) {
 		const struct fleet_disk *d = &r->disks[i];
-		int w = d->write_like && d->write_like < FLEET_LIKE_SLOW;
-		int rd = d->read_like && d->read_like < FLEET_LIKE_SLOW;
 
-		if (!w && !rd)
+		if (!fleet_like_slow(d))
 			continue;
 		disk(f, d);
-		fputs(":", f);
-		if (w)
-			fprintf(f, " write %.0f%%", d->write_like * 100);
-		if (rd)
-			fprintf(f, "%s verify %.0f%%", w ? "," : "",
-				d->read_like * 100);
-		fputs(" of the median of like disks</div>", f);
+		fleet_like_below(f, d);
+		fputs("</div>", f);
 	}
 	fputs("</td>", f);
 }

@@ -182,21 +182,6 @@ static struct vitals_sample *take_sample(struct sampler_shared *sh)
 	return s;
 }
 
-/* An absolute time on the monotonic clock, ns from now. */
-static struct timespec in_ns(uint64_t ns)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	t.tv_sec += (time_t)(ns / TIMING_SEC);
-	t.tv_nsec += (long)(ns % TIMING_SEC);
-	if (t.tv_nsec >= (long)TIMING_SEC) {
-		t.tv_sec++;
-		t.tv_nsec -= (long)TIMING_SEC;
-	}
-	return t;
-}
-
 static void *sampler_run(void *arg)
 {
 	struct sampler_shared *sh = arg;
@@ -209,7 +194,7 @@ static void *sampler_run(void *arg)
 
 		while (!sh->stop && sh->served == sh->want &&
 		       (!sh->period_ns || timing_now_ns() < next)) {
-			struct timespec t = in_ns(TIMING_SEC);
+			struct timespec t = timing_ts_in(TIMING_SEC);
 
 			pthread_cond_timedwait(&sh->cond, &sh->lock, &t);
 		}
@@ -256,7 +241,7 @@ static void fold_ready(struct sampler *sp)
 static int sample_now(struct sampler *sp, uint64_t bound_ns)
 {
 	struct sampler_shared *sh = sp->sh;
-	struct timespec end = in_ns(bound_ns);
+	struct timespec end = timing_ts_in(bound_ns);
 	uint64_t want;
 	int ret = 0;
 

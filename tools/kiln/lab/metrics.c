@@ -17,7 +17,6 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -28,11 +27,13 @@
 #include "base/http.h"
 #include "base/json.h"
 #include "lab/metrics.h"
+#include "lab/said.h"
+#include "base/thread.h"
 #include "base/timing.h"
 #include "base/version.h"
 
+/* Lines kept for the main thread to say. */
 #define LINES 16
-#define SAY_MAX 400
 /* Between tries of the last push: it is the one that says the verdict. */
 #define FINAL_PAUSE_MS 1000
 #define FINAL_MARGIN_MS 100
@@ -63,8 +64,7 @@ struct metrics {
 	unsigned failing;		/* pushes failed in a row */
 	struct metrics_stats st;
 
-	char lines[LINES][SAY_MAX];
-	unsigned first, count, lost;
+	struct said said;
 };
 
 /* --- The text ------------------------------------------------------- */
@@ -272,28 +272,15 @@ char *metrics_text(const struct record *r, const struct engine_counters *c,
 
 /* --- The pusher ----------------------------------------------------- */
 
-/* Under lock. The oldest line goes when the ring is full. */
+/* Under lock. */
 __attribute__((format(printf, 2, 3)))
 static void say(struct metrics *m, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (m->count == LINES) {
-		m->first = (m->first + 1) % LINES;
-		m->count--;
-		m->lost++;
-	}
 	va_start(ap, fmt);
-	vsnprintf(m->lines[(m->first + m->count) % LINES], SAY_MAX, fmt, ap);
+	said_add(&m->said, fmt, ap);
 	va_end(ap);
-	m->count++;
-}
-
-static unsigned ms_left(uint64_t deadline)
-{
-	uint64_t now = timing_now_ns();
-
-	return deadline > now ? (unsigned)((deadline - now + MS - 1) / MS) : 1;
 }
 
 /*
@@ -302,15 +289,9 @@ static unsigned ms_left(uint64_t deadline)
  */
 static unsigned final_ms(uint64_t deadline)
 {
-	unsigned left = ms_left(deadline);
+	unsigned left = timing_ms_left(deadline);
 
 	return left > 2 * FINAL_MARGIN_MS ? left - FINAL_MARGIN_MS : left;
-}
-
-static void abs_time(uint64_t ns, struct timespec *ts)
-{
-	ts->tv_sec = (time_t)(ns / TIMING_SEC);
-	ts->tv_nsec = (long)(ns % TIMING_SEC);
 }
 
 /* Under lock: after a push, what it means and what is said. */
@@ -371,7 +352,7 @@ static void *worker(void *arg)
 		 * short one of before that a slow gateway holds.
 		 */
 		rq.cancel = final ? &m->stop : &m->cut;
-		if (final && ms_left(m->final_deadline) < rq.timeout_ms)
+		if (final && timing_ms_left(m->final_deadline) < rq.timeout_ms)
 			rq.timeout_ms = final_ms(m->final_deadline);
 		rq.body = body;
 		rq.len = m->next_len;
@@ -402,7 +383,7 @@ static void *worker(void *arg)
 				m->next = body;
 				m->next_final = 1;
 				body = NULL;
-				abs_time(now + FINAL_PAUSE_MS * MS, &ts);
+				ts = timing_ts(now + FINAL_PAUSE_MS * MS);
 				pthread_cond_timedwait(&m->wake, &m->lock, &ts);
 			}
 		}
@@ -449,8 +430,6 @@ int metrics_start(struct metrics **mp, const char *url, const char *machine,
 		  char *err, size_t len)
 {
 	struct metrics *m = calloc(1, sizeof(*m));
-	pthread_attr_t attr;
-	sigset_t all, old;
 	int ret;
 
 	*mp = NULL;
@@ -458,6 +437,7 @@ int metrics_start(struct metrics **mp, const char *url, const char *machine,
 		snprintf(err, len, "out of memory");
 		return -ENOMEM;
 	}
+	said_init(&m->said, LINES);
 	ret = http_url_parse(url, &m->url, err, len);
 	if (ret) {
 		free(m);
@@ -477,14 +457,7 @@ int metrics_start(struct metrics **mp, const char *url, const char *machine,
 	timing_cond_init(&m->wake);
 	timing_cond_init(&m->changed);
 
-	/* Signals are the main thread's: it is the one that must wake. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, 256 << 10);
-	ret = -pthread_create(&m->thread, &attr, worker, m);
-	pthread_attr_destroy(&attr);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	ret = thread_start(&m->thread, worker, m);
 	if (ret) {
 		snprintf(err, len, "cannot start the metrics pusher: %s",
 			 strerror(-ret));
@@ -551,7 +524,7 @@ int metrics_finish(struct metrics *m, const struct record *r,
 	       timing_now_ns() < deadline) {
 		struct timespec ts;
 
-		abs_time(deadline, &ts);
+		ts = timing_ts(deadline);
 		pthread_cond_timedwait(&m->changed, &m->lock, &ts);
 	}
 	ret = m->final_result == 1 ? 0 : m->final_result ? m->final_result :
@@ -562,20 +535,10 @@ int metrics_finish(struct metrics *m, const struct record *r,
 
 int metrics_said(struct metrics *m, char *line, size_t len)
 {
-	int got = 1;
+	int got;
 
 	pthread_mutex_lock(&m->lock);
-	if (m->lost) {
-		snprintf(line, len, "metrics: (%u older lines not shown)",
-			 m->lost);
-		m->lost = 0;
-	} else if (m->count) {
-		snprintf(line, len, "%s", m->lines[m->first]);
-		m->first = (m->first + 1) % LINES;
-		m->count--;
-	} else {
-		got = 0;
-	}
+	got = said_take(&m->said, "metrics", line, len);
 	pthread_mutex_unlock(&m->lock);
 	return got;
 }

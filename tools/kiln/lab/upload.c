@@ -9,7 +9,6 @@
  */
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,11 +16,10 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "base/thread.h"
 #include "base/timing.h"
+#include "lab/said.h"
 #include "lab/upload.h"
-
-#define LINES 32
-#define SAY_MAX 400
 
 struct item {
 	struct item *next;
@@ -61,43 +59,19 @@ struct upload {
 	uint64_t flush_deadline;
 	int worked;			/* a file has arrived */
 
-	char lines[LINES][SAY_MAX];
-	unsigned first, count, dropped;
+	struct said said;
 };
 
-/* Under lock. The oldest line goes when the ring is full. */
+/* Under lock. */
 __attribute__((format(printf, 2, 3)))
 static void say(struct upload *u, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (u->count == LINES) {
-		u->first = (u->first + 1) % LINES;
-		u->count--;
-		u->dropped++;
-	}
 	va_start(ap, fmt);
-	vsnprintf(u->lines[(u->first + u->count) % LINES], SAY_MAX, fmt, ap);
+	said_add(&u->said, fmt, ap);
 	va_end(ap);
-	u->count++;
 	pthread_cond_broadcast(&u->changed);
-}
-
-/* Under lock. */
-static int take_line(struct upload *u, char *line, size_t len)
-{
-	if (u->dropped) {
-		snprintf(line, len, "upload: (%u older lines not shown)",
-			 u->dropped);
-		u->dropped = 0;
-		return 1;
-	}
-	if (!u->count)
-		return 0;
-	snprintf(line, len, "%s", u->lines[u->first]);
-	u->first = (u->first + 1) % LINES;
-	u->count--;
-	return 1;
 }
 
 static void free_item(struct item *it)
@@ -151,12 +125,6 @@ static unsigned next_delay(unsigned d)
 	return !d ? 1 : d * 2 > UPLOAD_DELAY_MAX ? UPLOAD_DELAY_MAX : d * 2;
 }
 
-static void abs_time(uint64_t ns, struct timespec *ts)
-{
-	ts->tv_sec = (time_t)(ns / TIMING_SEC);
-	ts->tv_nsec = (long)(ns % TIMING_SEC);
-}
-
 /* Under lock: the first file due, taken off the queue; or when to look. */
 static struct item *next_due(struct upload *u, uint64_t now, uint64_t *when)
 {
@@ -178,14 +146,6 @@ static struct item *next_due(struct upload *u, uint64_t now, uint64_t *when)
 			*when = it->next_try;
 	}
 	return NULL;
-}
-
-static unsigned ms_left(uint64_t deadline)
-{
-	uint64_t now = timing_now_ns();
-
-	return deadline > now ? (unsigned)((deadline - now + 999999) / 1000000)
-			      : 1;
 }
 
 /*
@@ -213,7 +173,7 @@ static int make_folders(struct upload *u, const struct item *it,
 		at = (size_t)(slash - it->path) + 1;
 		memcpy(path, it->path, at);
 		path[at] = 0;
-		rq.timeout_ms = ms_left(deadline);
+		rq.timeout_ms = timing_ms_left(deadline);
 		ret = http_request(&u->base, &rq, &res);
 		if (ret && res.status != 405)
 			return ret;
@@ -233,7 +193,7 @@ static int send_item(struct upload *u, struct item *it, unsigned timeout_ms,
 
 	if (ret == -EREMOTEIO && res->status == 409 &&
 	    make_folders(u, it, deadline) == 0) {
-		rq.timeout_ms = ms_left(deadline);
+		rq.timeout_ms = timing_ms_left(deadline);
 		ret = http_request(&u->base, &rq, res);
 	}
 	return ret;
@@ -327,7 +287,7 @@ static void *worker(void *arg)
 		if (!it) {
 			struct timespec ts;
 
-			abs_time(when, &ts);
+			ts = timing_ts(when);
 			if (when)
 				pthread_cond_timedwait(&u->wake, &u->lock, &ts);
 			else
@@ -339,8 +299,8 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&u->lock);
 		ms = u->timeout_ms + (body_size(it) >> 20) * 1000;
 		/* A flush's deadline bounds what is tried during it. */
-		if (flush_deadline && ms > ms_left(flush_deadline))
-			ms = ms_left(flush_deadline);
+		if (flush_deadline && ms > timing_ms_left(flush_deadline))
+			ms = timing_ms_left(flush_deadline);
 		ret = send_item(u, it, ms > 86400000 ? 86400000 : (unsigned)ms,
 				&res);
 		pthread_mutex_lock(&u->lock);
@@ -368,8 +328,6 @@ int upload_start(struct upload **up, const struct http_url *base,
 		 char *err, size_t len)
 {
 	struct upload *u = calloc(1, sizeof(*u));
-	pthread_attr_t attr;
-	sigset_t all, old;
 	size_t n;
 	int ret;
 
@@ -378,6 +336,7 @@ int upload_start(struct upload **up, const struct http_url *base,
 		snprintf(err, len, "out of memory");
 		return -ENOMEM;
 	}
+	said_init(&u->said, SAID_LINES);
 	u->base = *base;
 	u->timeout_ms = timeout_ms ? timeout_ms : UPLOAD_TIMEOUT_MS;
 	n = strlen(u->base.path);
@@ -407,14 +366,7 @@ int upload_start(struct upload **up, const struct http_url *base,
 	timing_cond_init(&u->wake);
 	timing_cond_init(&u->changed);
 
-	/* Signals are the main thread's: it is the one that must wake. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, 256 << 10);
-	ret = -pthread_create(&u->thread, &attr, worker, u);
-	pthread_attr_destroy(&attr);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	ret = thread_start(&u->thread, worker, u);
 	if (ret) {
 		snprintf(err, len, "cannot start the uploader: %s",
 			 strerror(-ret));
@@ -520,7 +472,7 @@ int upload_said(struct upload *u, char *line, size_t len)
 	int got;
 
 	pthread_mutex_lock(&u->lock);
-	got = take_line(u, line, len);
+	got = said_take(&u->said, "upload", line, len);
 	pthread_mutex_unlock(&u->lock);
 	return got;
 }
@@ -555,10 +507,11 @@ int upload_flush(struct upload *u, unsigned timeout_ms,
 	}
 	pthread_cond_signal(&u->wake);
 	for (;;) {
-		char line[SAY_MAX];
+		char line[SAID_MAX];
 		struct timespec ts;
 
-		while (say_fn && take_line(u, line, sizeof(line))) {
+		while (say_fn && said_take(&u->said, "upload", line,
+					       sizeof(line))) {
 			pthread_mutex_unlock(&u->lock);
 			say_fn(line, arg);
 			pthread_mutex_lock(&u->lock);
@@ -571,7 +524,7 @@ int upload_flush(struct upload *u, unsigned timeout_ms,
 			ret = -ETIMEDOUT;
 			break;
 		}
-		abs_time(deadline, &ts);
+		ts = timing_ts(deadline);
 		pthread_cond_timedwait(&u->changed, &u->lock, &ts);
 	}
 	u->flushing = 0;

@@ -152,19 +152,11 @@ void report_order(const struct record *r, int *order)
 			order[n++] = i;
 }
 
-char *report_html(const struct record *o, size_t *len)
+/* The page's head: its title and the one style sheet. */
+static void page_head(FILE *f, const struct record *o)
 {
-	char *out = NULL, a[40], b[40], hms[32], size[32], fw[200];
 	const char *v = judge_name(o->verdict);
-	int *order = calloc((size_t)o->n + 1, sizeof(*order));
-	FILE *f = order ? open_memstream(&out, len) : NULL;
-	int i;
 
-	if (!f) {
-		free(order);
-		return NULL;
-	}
-	report_order(o, order);
 	fprintf(f,
 		"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
 		"<title>kiln %s %016llx: %s</title>\n<style>\n"
@@ -181,13 +173,19 @@ char *report_html(const struct record *o, size_t *len)
 		o->command, (unsigned long long)o->run_id, v);
 	fprintf(f, "<h1>kiln %s: <span class=\"%s\">%s</span></h1>\n",
 		o->command, v, v);
-	fprintf(f, "<p>run %016llx, %s to %s (%s), %s</p>\n",
-		(unsigned long long)o->run_id,
-		timing_fmt_utc(o->started, 0, a, sizeof(a)),
-		timing_fmt_utc(o->ended ? o->ended : o->started, 0, b,
-			       sizeof(b)),
-		timing_fmt_hms(o->elapsed_ns / TIMING_SEC, hms, sizeof(hms)),
-		record_state_name(o->state));
+}
+
+/* What summary.txt says first: the run, kiln, the network, the notes. */
+static void run_info(FILE *f, const struct record *o)
+{
+	char run[160], fw[200];
+	int i;
+
+	fputs("<p>", f);
+	text(f, summary_run_line(o, run, sizeof(run)));
+	fputs(" (", f);
+	text(f, record_state_name(o->state));
+	fputs(")</p>\n", f);
 	fprintf(f, "<p>kiln %s; ", version_string());
 	text(f, machine_firmware_text(&o->firmware, fw, sizeof(fw)));
 	fputs("</p>\n", f);
@@ -210,15 +208,22 @@ char *report_html(const struct record *o, size_t *len)
 		text(f, o->failure);
 		fputs("</p>\n", f);
 	}
-	if (o->nnotes) {
-		fputs("<ul>\n", f);
-		for (i = 0; i < o->nnotes; i++) {
-			fputs("<li>", f);
-			text(f, o->notes[i]);
-			fputs("</li>\n", f);
-		}
-		fputs("</ul>\n", f);
+	if (!o->nnotes)
+		return;
+	fputs("<ul>\n", f);
+	for (i = 0; i < o->nnotes; i++) {
+		fputs("<li>", f);
+		text(f, o->notes[i]);
+		fputs("</li>\n", f);
 	}
+	fputs("</ul>\n", f);
+}
+
+/* The per-disk table, in order (failures first). */
+static void disk_table(FILE *f, const struct record *o, const int *order)
+{
+	char size[32];
+	int i;
 
 	fputs("<table>\n<tr><th class=\"l\">disk</th><th>size</th>"
 	      "<th class=\"l\">mode</th><th colspan=\"3\">write MB/s</th>"
@@ -244,6 +249,23 @@ char *report_html(const struct record *o, size_t *len)
 			tv, tv);
 	}
 	fputs("</table>\n", f);
+}
+
+char *report_html(const struct record *o, size_t *len)
+{
+	char *out = NULL;
+	int *order = calloc((size_t)o->n + 1, sizeof(*order));
+	FILE *f = order ? open_memstream(&out, len) : NULL;
+	int i;
+
+	if (!f) {
+		free(order);
+		return NULL;
+	}
+	report_order(o, order);
+	page_head(f, o);
+	run_info(f, o);
+	disk_table(f, o, order);
 	report_inventory_html(f, o, order);
 	/* The machine's trouble goes with the disks', before the plots. */
 	if (o->sig.j.verdict != JUDGE_PASS)

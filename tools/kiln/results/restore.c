@@ -200,7 +200,7 @@ static void restore_settings(const struct jsonread_node *s,
 	const char *mode = jsonread_str(s, KEY_MODE, NULL);
 	int i;
 
-	settings_defaults(out);
+	settings_defaults(out, SCOPE_BURN);
 	for (i = 0; mode && i <= SETTINGS_READ; i++)
 		if (!strcmp(mode, settings_mode_name(i)))
 			out->mode = i;

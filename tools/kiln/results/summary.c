@@ -144,11 +144,25 @@ static unsigned run_length(const struct engine_snap *et, unsigned i)
 	return n;
 }
 
+char *summary_run_line(const struct record *o, char *buf, size_t len)
+{
+	char a[40], b[40], hms[32];
+
+	snprintf(buf, len, "run %016llx  %s .. %s  (%s)%s",
+		 (unsigned long long)o->run_id,
+		 timing_fmt_utc(o->started, 0, a, sizeof(a)),
+		 timing_fmt_utc(o->ended ? o->ended : o->started, 0, b,
+				sizeof(b)),
+		 timing_fmt_hms(o->elapsed_ns / TIMING_SEC, hms, sizeof(hms)),
+		 timing_clock_trusted(o->started) ? "" : "  clock not set");
+	return buf;
+}
+
 void summary_text(const struct record *o, FILE *f)
 {
 	const struct settings *s = o->s;
 	int i, r, failed = 0, warned = 0;
-	char a[40], b[40], hms[32], bs[32], fw[160];
+	char run[160], hms[32], bs[32], fw[160];
 	struct utsname u;
 
 	for (i = 0; i < o->n; i++) {
@@ -158,13 +172,7 @@ void summary_text(const struct record *o, FILE *f)
 	fprintf(f, "kiln %s: %s, %d target%s, %d failed, %d warned (%s)\n",
 		o->command, judge_name(o->verdict), o->n, o->n == 1 ? "" : "s",
 		failed, warned, record_state_name(o->state));
-	fprintf(f, "run %016llx  %s .. %s  (%s)%s\n",
-		(unsigned long long)o->run_id,
-		timing_fmt_utc(o->started, 0, a, sizeof(a)),
-		timing_fmt_utc(o->ended ? o->ended : o->started, 0, b,
-			       sizeof(b)),
-		timing_fmt_hms(o->elapsed_ns / TIMING_SEC, hms, sizeof(hms)),
-		timing_clock_trusted(o->started) ? "" : "  clock not set");
+	fprintf(f, "%s\n", summary_run_line(o, run, sizeof(run)));
 	fprintf(f, "kiln %s, Linux %s, crc32c %s\n", version_string(),
 		uname(&u) == 0 ? u.release : "?",
 		o->crc32c[0] ? o->crc32c : crc32c_name());

@@ -12,6 +12,13 @@ void summary_table(const struct record *r, FILE *f, int final);
 /* summary.txt: what a person reads first. */
 void summary_text(const struct record *r, FILE *f);
 
+/*
+ * The run's line: its id, when it started and ended, how long it took,
+ * and "clock not set" when the machine's clock was not (its times are
+ * then no dates), for summary.txt and report.html alike.
+ */
+char *summary_run_line(const struct record *r, char *buf, size_t len);
+
 /* The network line: what iperf3 beside the burn measured. */
 void summary_network(const struct record *r, FILE *f);
 

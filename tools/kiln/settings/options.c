@@ -142,7 +142,8 @@ void options_usage(const struct options_cmd *cmd, FILE *f)
 			fprintf(f,
 				"\nOptions (--KEY VALUE or --KEY=VALUE; a flag "
 				"alone is 1, or takes 1/0, yes/no):\n");
-		snprintf(line, sizeof(line), "%s; default %s", k->help, k->def);
+		snprintf(line, sizeof(line), "%s; default %s", k->help,
+			 settings_key_default(k, cmd->scope));
 		fprintf(f, "  --%s%s\n", k->name,
 			settings_key_is_flag(k) ? "" : " VALUE");
 		wrap(f, 6, line);
@@ -352,14 +353,14 @@ int options_load(struct settings *s, const struct options_cmd *cmd,
 	int ret;
 
 	/* The options say where kiln.cfg and the command line are... */
-	settings_defaults(&first);
+	settings_defaults(&first, cmd->scope);
 	ret = options_parse(&first, cmd, argc, argv, args, nargs, err,
 			    sizeof(err));
 	if (ret == OPTIONS_HELP) {
 		settings_free(&first);
 		return OPTIONS_HELP;
 	}
-	settings_defaults(s);
+	settings_defaults(s, cmd->scope);
 	if (first.config) {
 		config = first.config;
 	} else if (first.results) {
@@ -442,7 +443,7 @@ int options_settings_command(struct options_args *a)
 			printf("%-13s %-24s %s\n", k->name, val[0] ? val : "-",
 			       settings_source(s, k->name));
 			snprintf(err, sizeof(err), "%s; default %s", k->help,
-				 k->def);
+				 settings_key_default(k, SCOPE_RUN));
 			wrap(stdout, 14, err);
 		}
 	}

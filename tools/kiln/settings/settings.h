@@ -9,10 +9,10 @@
 /*
  * kiln's settings: one set of keys, the same on the command line
  * (--KEY=VALUE or --KEY VALUE), in kiln.cfg (KEY=VALUE) and on the kernel
- * command line (kiln.KEY=VALUE). This file owns the key table (each key's
- * type, default, help and the commands that take it) and how values are
- * read and checked; options.c reads the sources. Neither knows what a key
- * does.
+ * command line (kiln.KEY=VALUE). keys.c owns the key table (each key's
+ * type, default, help and the commands that take it), settings.c and
+ * check.c how values are read and checked; options.c reads the sources.
+ * None knows what a key does.
  */
 enum settings_mode {
 	SETTINGS_WRITE_VERIFY,
@@ -138,10 +138,19 @@ struct settings {
 	unsigned char source[SETTINGS_MAX_KEYS];	/* per key */
 };
 
+/*
+ * A default of a key's own for some commands, where theirs is not the
+ * key's .def (kiln burn need not stress the machine as kiln run does).
+ */
+struct settings_def {
+	unsigned scope;			/* the commands: enum settings_scope */
+	const char *def;		/* as README says it */
+};
+
 /* One key of the table, for those that list them (usage, kiln settings). */
 struct settings_key {
 	const char *name;
-	int type;			/* private to settings.c */
+	int type;			/* enum key_type, private to settings/ */
 	size_t off;
 	unsigned min, max;		/* counts */
 	const char *const *choices;	/* enums */
@@ -149,6 +158,7 @@ struct settings_key {
 	const char *def;		/* the default, as README says it */
 	const char *help;		/* one line for people */
 	unsigned scope;			/* enum settings_scope mask */
+	struct settings_def other;	/* other.scope's commands: other.def */
 };
 
 /* The i-th key, NULL past the last; sorted by name. */
@@ -160,8 +170,16 @@ const struct settings_key *settings_key(const char *name);
 /* Whether the key is a flag: alone it means 1, and takes 1/0/yes/no/... */
 int settings_key_is_flag(const struct settings_key *k);
 
-/* Fills in the built-in defaults. */
-void settings_defaults(struct settings *s);
+/*
+ * The key's default for a command, as README says it: command is the
+ * command's scope (SCOPE_BURN; kiln run and kiln settings are SCOPE_RUN,
+ * and an options_cmd's .scope will do).
+ */
+const char *settings_key_default(const struct settings_key *k,
+				 unsigned command);
+
+/* Fills in the built-in defaults of a command (its scope, as above). */
+void settings_defaults(struct settings *s, unsigned command);
 
 /* Frees what setting values allocated. */
 void settings_free(struct settings *s);
@@ -205,7 +223,11 @@ const char *settings_source(const struct settings *s, const char *key);
 /* Writes a size for a person: 1.5 GiB, 512 MiB, 4 KiB, 100 B. */
 char *settings_fmt_size(uint64_t bytes, char *buf, size_t len);
 
-/* README's table of keys, made from the key table (tests hold README to it). */
+/*
+ * README's table of keys, made from the key table (tests hold README to
+ * it): kiln run's default, and another command's beside it where it
+ * differs.
+ */
 void settings_table(FILE *f);
 
 #endif

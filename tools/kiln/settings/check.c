@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: what no single value shows: settings that are wrong
+ * together, or wrong for every target, each refused in one line that
+ * names the key as its source wrote it.
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "base/http.h"
+#include "settings/keys.h"
+#include "settings/settings.h"
+
+static int source_of(const struct settings *s, const char *key)
+{
+	const struct settings_key *k = settings_key(key);
+
+	return k ? s->source[settings_key_index(k)] : SOURCE_DEFAULT;
+}
+
+/* The key as the source of its value wrote it: --bs, or bs in kiln.cfg. */
+static const char *named(const struct settings *s, const char *key, char *buf,
+			 size_t len)
+{
+	return settings_key_as_given(source_of(s, key), key, buf, len);
+}
+
+int settings_check(const struct settings *s, char *err, size_t errlen)
+{
+	char name[72], why[240];
+	struct http_url url;
+
+	if (!s->bs || s->bs % KEY_UNIT || s->bs > KEY_MAX_BS) {
+		snprintf(err, errlen, "bad value for %s: %llu (want a multiple "
+			 "of 4 KiB up to 64 MiB)",
+			 named(s, "bs", name, sizeof(name)),
+			 (unsigned long long)s->bs);
+		return -EINVAL;
+	}
+	named(s, "span", name, sizeof(name));
+	if (s->span && !s->quick && s->span < KEY_UNIT) {
+		snprintf(err, errlen, "bad value for %s: %llu (want 4 KiB or "
+			 "more)", name, (unsigned long long)s->span);
+		return -EINVAL;
+	}
+	if (s->quick && s->span < 3 * KEY_UNIT) {
+		snprintf(err, errlen, "bad value for %s: quick:%llu (want at "
+			 "least 12 KiB: three pieces of a 4 KiB unit)", name,
+			 (unsigned long long)s->span);
+		return -EINVAL;
+	}
+	if (s->slow_fail > s->slow_warn &&
+	    source_of(s, "slow-fail") != SOURCE_DEFAULT) {
+		snprintf(err, errlen, "bad value for %s: %u (above slow-warn, "
+			 "%u: a disk would FAIL as slow where it does not "
+			 "WARN)",
+			 named(s, "slow-fail", name, sizeof(name)),
+			 s->slow_fail, s->slow_warn);
+		return -EINVAL;
+	}
+	if (s->upload && http_url_parse(s->upload, &url, why, sizeof(why))) {
+		snprintf(err, errlen, "bad value for %s: '%.100s' (%s)",
+			 named(s, "upload", name, sizeof(name)), s->upload,
+			 why);
+		return -EINVAL;
+	}
+	if (s->metrics && http_url_parse(s->metrics, &url, why, sizeof(why))) {
+		snprintf(err, errlen, "bad value for %s: '%.100s' (%s)",
+			 named(s, "metrics", name, sizeof(name)), s->metrics,
+			 why);
+		return -EINVAL;
+	}
+	if (s->mode == SETTINGS_VERIFY && !s->run_id_set && !s->from) {
+		snprintf(err, errlen, "mode verify needs the record of the "
+			 "write it checks: --from RUN_DIR, or at least its "
+			 "--run-id");
+		return -EINVAL;
+	}
+	if (s->from && s->mode != SETTINGS_VERIFY) {
+		snprintf(err, errlen, "--from is for --mode verify: it names "
+			 "the run folder of the write to check");
+		return -EINVAL;
+	}
+	if (s->from && s->run_id_set) {
+		snprintf(err, errlen, "--from says the run id: give --from or "
+			 "--run-id, not both");
+		return -EINVAL;
+	}
+	/*
+	 * A run that writes draws a fresh run id, always: given an old one,
+	 * a disk that drops every write would read back the old run's data
+	 * and pass.
+	 */
+	if (s->run_id_set && s->mode != SETTINGS_VERIFY) {
+		snprintf(err, errlen, "run-id is only for mode verify: a run "
+			 "that writes always draws a new one");
+		return -EINVAL;
+	}
+	return 0;
+}

@@ -1,0 +1,314 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: the one table of the keys kiln understands: each key's
+ * type, default, help and the commands that take it. Usage texts, kiln
+ * settings, the defaults and README's table are all read from it.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "base/kiln.h"
+#include "settings/keys.h"
+#include "settings/settings.h"
+
+static const char *const modes[] = { "write-verify", "write", "verify",
+				     "read", NULL };
+static const char *const profiles[] = { "smoke", "burnin", "soak",
+					"powercut", NULL };
+static const char *const afters[] = { "wait", "poweroff", "reboot", "shell",
+				      NULL };
+static const char *const selftests[] = { "none", "short", "long", NULL };
+
+#define F(field) offsetof(struct settings, field)
+#define GLOBS "globs of serials, WWNs, models, names or PCI addresses"
+#define B SCOPE_BURN
+#define R SCOPE_RUN
+#define TEST (SCOPE_BURN | SCOPE_RUN)
+#define OPT SCOPE_OPTION_ONLY
+
+/*
+ * Sorted by name: usage texts, kiln settings and README list them so. A
+ * key with a default of its own for some commands ends its entry with
+ * { SCOPES, "default" } (.other); the rest leave it out, zero.
+ */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+static const struct settings_key keys[] = {
+	{ "after", KEY_ENUM, F(after), 0, 0, afters,
+	  "wait, poweroff, reboot or shell", "wait",
+	  "what the image does after a run: wait (the verdict stays on "
+	  "screen), poweroff, reboot or shell", R | SCOPE_INIT },
+	{ "bs", KEY_SIZE, F(bs), 0, 0, NULL, "a multiple of 4 KiB up to 64 MiB "
+	  "such as 128k, 1M or 4M", "1M",
+	  "bytes a request, a multiple of 4 KiB up to 64 MiB (128k, 4M)",
+	  TEST },
+	{ "checkpoint", KEY_UINT, F(checkpoint), 1, 86400, NULL,
+	  "seconds, 1 to 86400", "60",
+	  "seconds between result checkpoints", TEST },
+	{ "cmdline", KEY_STRING, F(cmdline), 0, 0, NULL, "a file",
+	  "/proc/cmdline",
+	  "the kernel command line to read kiln.KEY=VALUE from", R | OPT },
+	{ "config", KEY_STRING, F(config), 0, 0, NULL, "a file",
+	  "ROOT/kiln.cfg", "the kiln.cfg to read", R | OPT },
+	{ "countdown", KEY_UINT, F(countdown), 0, 3600, NULL,
+	  "seconds, 0 to 3600", "10",
+	  "seconds of countdown before anything is overwritten; a key on any "
+	  "console stops it; 0 on a factory line", R },
+	{ "deadline", KEY_UINT, F(deadline), 1, 86400, NULL,
+	  "seconds, 1 to 86400", "60",
+	  "seconds a request (or a read before the burn) may take before its "
+	  "disk is stalled and FAILs", TEST | SCOPE_DISCOVER | SCOPE_PROBE },
+	{ "destroy-data", KEY_CONSENT, F(destroy_data), 0, 0, NULL,
+	  "1 or 0 (yes/no, true/false, on/off), or serials, WWNs and "
+	  "identities separated by commas", "0",
+	  "consent to overwrite disks that hold data: 1 for all, or serials, "
+	  "WWNs or identities (loop:/path) separated by commas, disk by disk",
+	  TEST },
+	{ "duration", KEY_DURATION, F(duration), 0, 0, NULL,
+	  "a time such as 90s, 30m, 12h, 2d or 1h30m", "none",
+	  "repeat passes until this much time has gone (90s, 30m, 12h, 2d, "
+	  "1h30m); a pass it cuts short still verifies what it wrote", TEST },
+	{ "exclude", KEY_STRING, F(exclude), 0, 0, NULL, GLOBS, "none",
+	  "disks never to touch: globs of serials, WWNs, models, kernel "
+	  "names, controller PCI addresses or drivers, separated by commas "
+	  "(a model with spaces in it matches whole); a glob that matches "
+	  "no disk is said", R },
+	{ "expect-disks", KEY_UINT, F(expect_disks), 0, 100000, NULL,
+	  "a count, 0 for any", "0",
+	  "fewer disks found is a FAIL (a disk is missing); 0: any", R },
+	{ "from", KEY_STRING, F(from), 0, 0, NULL, "a run folder", "none",
+	  "kiln burn --mode verify: the run folder of the write to check; its "
+	  "result.json says the run id, each disk by identity, its region "
+	  "and the last pass written, so a shrunk disk and a lost or reverted "
+	  "pass FAIL", B },
+	{ "get", KEY_STRING, F(get), 0, 0, NULL, "a key", "none",
+	  "print the value in force of one key", SCOPE_SETTINGS | OPT },
+	{ "include", KEY_STRING, F(include), 0, 0, NULL, GLOBS, "all",
+	  "disks to test: the same globs as exclude", R },
+	{ "interval", KEY_UINT, F(interval), 1, 3600, NULL,
+	  "seconds, 1 to 3600", "10", "seconds between status lines", TEST },
+	{ "iperf", KEY_STRING, F(iperf), 0, 0, NULL,
+	  "an iperf3 server: HOST or HOST:PORT", "none",
+	  "HOST or HOST:PORT of an iperf3 server: 30 s of iperf3 beside the "
+	  "burn (the image then takes DHCP)", TEST | SCOPE_INIT },
+	{ "json", KEY_FLAG, F(json), 0, 0, NULL, "1 or 0", "0",
+	  "the result (or inventory) document on stdout, everything else on "
+	  "stderr", TEST | SCOPE_DISCOVER | SCOPE_PROBE },
+	{ "max-detail", KEY_UINT, F(max_detail), 0, 100000, NULL, "a count",
+	  "100", "errors and bad units listed per disk (all are counted); a "
+	  "run lists 32768 of each in all, so among many disks each lists "
+	  "its share when that is less", TEST },
+	{ "max-writes", KEY_MAXW, F(max_writes), 0, 1000000, NULL,
+	  "a count of whole-disk writes, 0 for no cap", "2 on flash",
+	  "whole-disk writes allowed, later passes only verify, so a soak "
+	  "does not wear out SSDs (2 on non-rotational disks, else none); "
+	  "0: no cap", TEST },
+	{ "metrics", KEY_STRING, F(metrics), 0, 0, NULL,
+	  "a Pushgateway: http://HOST:PORT/", "none",
+	  "a Prometheus Pushgateway (http://HOST:PORT/): every interval each "
+	  "disk's gauges (phase, bytes, MB/s, errors, bad units, verdict) are "
+	  "pushed under job=kiln, machine=<machine id>", TEST | SCOPE_INIT },
+	{ "mode", KEY_ENUM, F(mode), 0, 0, modes,
+	  "write-verify, write, verify or read", "write-verify",
+	  "write-verify, write (verify after a power cycle), verify (what a "
+	  "write left) or read (never writes)", TEST },
+	{ "net", KEY_FLAG, F(net), 0, 0, NULL, "1 or 0", "0",
+	  "the image takes DHCP even when not PXE-booted (the init reads it)",
+	  R | SCOPE_INIT },
+	{ "offset", KEY_SIZE, F(offset), 0, 0, NULL,
+	  "a size such as 0, 1M or 10G", "0",
+	  "start this far into each disk", TEST },
+	{ "out", KEY_STRING, F(out), 0, 0, NULL, "a folder", "none",
+	  "kiln burn: the run folder, absent or empty (default: a new one "
+	  "under ./kiln-results/<machine id>/); kiln fleet: the folder for "
+	  "fleet.html and fleet.csv (default: the current one)",
+	  B | SCOPE_FLEET },
+	{ "passes", KEY_UINT, F(passes), 1, 1000000, NULL, "a count, 1 or more",
+	  "1", "passes to make; each writes a new pass number, so stale data "
+	  "is caught (with duration: as many as it allows)", TEST },
+	{ "profile", KEY_ENUM, F(profile), 0, 0, profiles,
+	  "smoke, burnin, soak or powercut", "burnin",
+	  "smoke (a quick span, one pass: minutes), burnin (one whole "
+	  "write-verify pass), soak (passes until duration, 12 h unless set), "
+	  "powercut (write and flush one pass, then CUT THE POWER: the next "
+	  "boot verifies what the disks kept)", R },
+	{ "protect", KEY_PATHS, F(protect), 0, 0, NULL, "a block device",
+	  "none", "a device never to touch, not even with destroy-data (the "
+	  "boot or results medium); may be given again",
+	  R | SCOPE_DISCOVER | OPT },
+	{ "qd", KEY_UINT, F(qd), 1, 256, NULL, "a count from 1 to 256", "8",
+	  "requests in flight per disk, 1-256; fewer for every disk when "
+	  "their buffers do not fit the memory (a note says so)", TEST },
+	{ "results", KEY_STRING, F(results), 0, 0, NULL, "a folder", "none",
+	  "where run folders go: ROOT/kiln-results/MACHINE/RUN/", R | OPT },
+	{ "run-id", KEY_RUNID, F(run_id), 0, 0, NULL, "1 to 16 hex digits",
+	  "random", "with mode verify only: the run id (hex) of the write to "
+	  "check; a run that writes always draws a new one", TEST },
+	{ "save-units", KEY_UINT, F(save_units), 0, 1000, NULL, "a count", "4",
+	  "bad units saved whole per disk, with what was expected", TEST },
+	{ "selftest", KEY_ENUM, F(selftest), 0, 0, selftests,
+	  "none, short or long", "none",
+	  "after the burn, a SMART or NVMe self-test on every disk that has "
+	  "one: short (minutes) or long (hours); one that fails FAILs its "
+	  "disk", TEST },
+	{ "sensors", KEY_DURATION, F(sensors), 0, 0, NULL,
+	  "a time such as 30s, 5m or 1h; 0: at the start and end only", "60",
+	  "seconds between samples of the machine's own signals (drive "
+	  "temperatures and SMART/NVMe counters through smartctl, hwmon, "
+	  "EDAC, PCIe AER); 0: only at the start and the end", TEST },
+	{ "settle", KEY_UINT, F(settle), 1, 3600, NULL, "seconds, 1 to 3600",
+	  "60", "seconds the init waits at most for the set of disks to stop "
+	  "changing (RAID firmware can take 40 s and more)", R | SCOPE_INIT },
+	{ "size", KEY_SIZE, F(size), 0, 0, NULL, "a size such as 64M or 10G",
+	  "none", "kiln burn: the size of a file target it creates", B },
+	{ "slow-fail", KEY_UINT, F(slow_fail), 0, 100, NULL,
+	  "a percentage, 0 to 100", "50",
+	  "a disk whose solo rate is below this percentage of the median of "
+	  "three or more like disks' solo rates FAILs as slow (needs solo); "
+	  "0: never; not above slow-warn (the default follows a lower one)",
+	  TEST },
+	{ "slow-warn", KEY_UINT, F(slow_warn), 1, 100, NULL,
+	  "a percentage, 1 to 100", "85",
+	  "a disk whose rate (or time to finish) is worse than this "
+	  "percentage of the median of three or more like disks (model, "
+	  "firmware, capacity, controller) WARNs as slow", TEST },
+	{ "solo", KEY_DURATION, F(solo), 0, 0, NULL,
+	  "a time such as 30s or 2m, 0 for none", "0",
+	  "before the burn, read each disk alone this long, so a slow disk "
+	  "is told from a busy controller and the controller's limit from "
+	  "the drives'; 0: no solo phase", TEST },
+	{ "span", KEY_SPAN, F(span), 0, 0, NULL,
+	  "a size such as 10G, or quick, or quick:SIZE", "to the end",
+	  "test this much from offset; quick or quick:SIZE tests SIZE (3 GiB) "
+	  "in three pieces at the start, middle and end", TEST },
+	{ "stale", KEY_DURATION, F(stale), 0, 0, NULL,
+	  "a time such as 90s, 10m or 2h", "10m",
+	  "kiln fleet: a run with checkpoints and no result.json whose "
+	  "newest checkpoint is older than this was cut off; a younger one "
+	  "is still running", SCOPE_FLEET | OPT },
+	{ "sysfs-root", KEY_STRING, F(sysfs_root), 0, 0, NULL, "a folder",
+	  "/sys", "read a captured sysfs tree instead of the machine's "
+	  "(no disk is read); kiln burn: for the machine's sensors only "
+	  "(hwmon, EDAC, AER), as tests do", SCOPE_DISCOVER | B | OPT },
+	{ "temp-warn", KEY_UINT, F(temp_warn), 0, 150, NULL,
+	  "degrees Celsius, 0 to 150", "0",
+	  "degrees Celsius at which a drive's temperature WARNs, for every "
+	  "drive; 0: the drive's own limit when it reports one, else 60 for "
+	  "HDDs and 70 for SSDs", TEST },
+	{ "upload", KEY_STRING, F(upload), 0, 0, NULL,
+	  "a server taking PUT: http://HOST[:PORT]/PATH/", "none",
+	  "a lab server taking HTTP PUT (http://HOST[:PORT]/PATH/): the run "
+	  "folder goes to PATH/<machine id>/<run folder>/, checkpoints as the "
+	  "run goes and every file at the end; without a stick it is where "
+	  "the results live", TEST | SCOPE_INIT },
+};
+#pragma GCC diagnostic pop
+
+#define NKEYS ((int)(sizeof(keys) / sizeof(keys[0])))
+
+_Static_assert(sizeof(keys) / sizeof(keys[0]) <= SETTINGS_MAX_KEYS,
+	       "struct settings keeps a source per key");
+
+const char *settings_mode_name(int mode)
+{
+	return mode >= 0 && mode <= SETTINGS_READ ? modes[mode] : "unknown";
+}
+
+const struct settings_key *settings_key_at(int i)
+{
+	return i >= 0 && i < NKEYS ? &keys[i] : NULL;
+}
+
+const struct settings_key *settings_key(const char *name)
+{
+	int i;
+
+	for (i = 0; i < NKEYS; i++)
+		if (!strcmp(keys[i].name, name))
+			return &keys[i];
+	return NULL;
+}
+
+int settings_key_is_flag(const struct settings_key *k)
+{
+	return k->type == KEY_FLAG || k->type == KEY_CONSENT;
+}
+
+int settings_key_index(const struct settings_key *k)
+{
+	return (int)(k - keys);
+}
+
+const char *settings_key_as_given(int source, const char *key, char *buf,
+				  size_t len)
+{
+	if (source != SOURCE_OPTION)
+		return key;
+	snprintf(buf, len, "--%s", key);
+	return buf;
+}
+
+const char *settings_key_default(const struct settings_key *k,
+				 unsigned command)
+{
+	return k->other.def && (k->other.scope & command) ? k->other.def :
+							     k->def;
+}
+
+/* "kiln burn", or "kiln burn, kiln probe": the commands of a scope. */
+static void commands_of(FILE *f, unsigned scope)
+{
+	static const struct {
+		unsigned scope;
+		const char *name;
+	} names[] = {
+		{ SCOPE_RUN, "run" }, { SCOPE_BURN, "burn" },
+		{ SCOPE_DISCOVER, "discover" }, { SCOPE_PROBE, "probe" },
+		{ SCOPE_FINISH, "finish" }, { SCOPE_FLEET, "fleet" },
+	};
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (scope & names[i].scope)
+			fprintf(f, "%skiln %s", n++ ? ", " : "", names[i].name);
+}
+
+/* The commands that take k whose default is not kiln run's. */
+static unsigned not_as_run(const struct settings_key *k)
+{
+	unsigned other = k->other.def ? k->other.scope : 0;
+
+	if (!other || !strcmp(k->other.def, k->def))
+		return 0;
+	/* kiln run has the other default: those with .def differ. */
+	if (other & SCOPE_RUN)
+		other = ~other;
+	return k->scope & other & ~SCOPE_RUN;
+}
+
+void settings_table_from(FILE *f, const struct settings_key *k, int n)
+{
+	unsigned rest;
+	int i;
+
+	fprintf(f, "| key | default | what |\n| --- | --- | --- |\n");
+	for (i = 0; i < n; i++, k++) {
+		if (k->scope & SCOPE_OPTION_ONLY)
+			continue;
+		fprintf(f, "| `%s` | %s", k->name,
+			settings_key_default(k, SCOPE_RUN));
+		rest = not_as_run(k);
+		if (rest) {
+			fprintf(f, " (");
+			commands_of(f, rest);
+			fprintf(f, ": %s)", settings_key_default(k, rest));
+		}
+		fprintf(f, " | %s |\n", k->help);
+	}
+}
+
+void settings_table(FILE *f)
+{
+	settings_table_from(f, keys, NKEYS);
+}
