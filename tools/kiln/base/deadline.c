@@ -242,15 +242,6 @@ static int apart_take(int sock, int *fd)
 	return 1;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * TIMING_SEC + (uint64_t)ts.tv_nsec;
-}
-
-
 int deadline_ours(pid_t pid)
 {
 	int i;
@@ -267,7 +258,7 @@ int deadline_apart(void (*fn)(void *item), void *items, size_t size, int n,
 		   long fd_at, uint64_t timeout_ns, int *done)
 {
 	size_t len = (size_t)n * size, pids = (size_t)n * sizeof(pid_t);
-	uint64_t end = now_ns() + timeout_ns;
+	uint64_t end = timing_now_ns() + timeout_ns;
 	pid_t *outer = batch;
 	int i, left = 0, ret = 0, nouter = nbatch;
 	struct pollfd *p;
@@ -326,7 +317,7 @@ int deadline_apart(void (*fn)(void *item), void *items, size_t size, int n,
 		return ret;
 	}
 	while (left) {
-		uint64_t now = now_ns();
+		uint64_t now = timing_now_ns();
 		int k;
 
 		if (now >= end)
