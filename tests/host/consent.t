@@ -229,15 +229,14 @@ test_expect_success 'an active swap file is in use (the kernel holds it, no proc
 '
 
 test_expect_success 'a device open in another process is in use, the process named' '
-	make_loop op 16M &&
-	{ sleep 30 <"$op" & } && pid=$! && test_at_exit "kill $pid" &&
+	make_loop op 16M && hold pid "$op" &&
 	refused "open in sleep (pid $pid)" burn --destroy-data "$op" &&
 	kill $pid
 '
 
 test_expect_success 'a file open in another process through a hard link is in use' '
 	f="$TEST_TMP/held.img" && truncate -s 8M "$f" && ln "$f" "$TEST_TMP/held2.img" &&
-	{ sleep 30 <"$TEST_TMP/held2.img" & } && pid=$! && test_at_exit "kill $pid" &&
+	hold pid "$TEST_TMP/held2.img" &&
 	refused "open in sleep (pid $pid)" burn --destroy-data --span 1M "$f" &&
 	kill $pid
 '
@@ -246,8 +245,7 @@ test_expect_success 'two kilns on one file: the second is refused, the first goe
 	"$KILN" burn --size 64M --passes 1000 --max-writes 0 "$TEST_TMP/busy.img" \
 		>"$TEST_TMP/first" 2>&1 &
 	pid=$! && test_at_exit "kill $pid" &&
-	i=0; while [ $i -lt 50 ] && ! grep -q "write-verify" "$TEST_TMP/first"; do
-		sleep 0.1; i=$((i + 1)); done &&
+	test_wait_for "grep -q write-verify \"\$TEST_TMP/first\"" &&
 	refused "another kiln holds it\|open in kiln" burn "$TEST_TMP/busy.img" &&
 	kill -INT $pid && { wait $pid; test $? = 4; } &&
 	grep_in "(interrupted)" "$TEST_TMP/first"

@@ -122,6 +122,22 @@ test_eq () {
 	return 1
 }
 
+# test_wait_for 'CONDITION': polls the shell condition every tenth of a
+# second until it holds. The wait is for an event, never a guessed delay;
+# its bound (300 s, far above any loaded machine's need) only keeps a test
+# whose event never comes from holding the suite, and says what it was.
+test_wait_for () {
+	test_wait_i=0
+	until eval "$1"; do
+		test_wait_i=$((test_wait_i + 1))
+		if [ $test_wait_i -ge 3000 ]; then
+			echo "test_wait_for: 300 s and still not: $1"
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+
 test_skip () {
 	test_count=$((test_count + 1))
 	printf 'ok %d # SKIP %s\n' "$test_count" "$1"
