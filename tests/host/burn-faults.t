@@ -140,8 +140,7 @@ test_expect_success 'SIGINT stops cleanly: results say interrupted (exit 4)' '
 	make_loop big 256M &&
 	{ "$KILN" burn --destroy-data --passes 1000 --max-writes 0 --checkpoint 1 \
 		--out "$TEST_TMP/int" "$big" >"$TEST_TMP/int.out" 2>&1 & } &&
-	pid=$! &&
-	sleep 3 && kill -INT $pid &&
+	pid=$! && under_way "$TEST_TMP/int" 2 && kill -INT $pid &&
 	{ wait $pid; test $? = 4; } &&
 	[ "$(json_get "$TEST_TMP/int/result.json" "d[\"state\"]")" = interrupted ] &&
 	[ "$(json_get "$TEST_TMP/int/result.json" "d[\"exit_code\"]")" = 4 ] &&

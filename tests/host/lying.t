@@ -119,8 +119,9 @@ test_expect_success 'kiln paused (SIGSTOP) longer than the deadline fails no dis
 	make_loop p 256M &&
 	{ "$KILN" burn --deadline 2 --passes 1000 --max-writes 0 --out "$TEST_TMP/stop" \
 		"$p" >"$TEST_TMP/stop.out" 2>&1 & } &&
-	pid=$! && sleep 2 && kill -STOP $pid && sleep 6 && kill -CONT $pid &&
-	sleep 3 && kill -INT $pid && { wait $pid; test $? = 4; } &&
+	pid=$! && under_way "$TEST_TMP/stop" && kill -STOP $pid &&
+	n=$(burn_rows "$TEST_TMP/stop") && sleep 6 && kill -CONT $pid &&
+	under_way "$TEST_TMP/stop" $((n + 2)) && kill -INT $pid && { wait $pid; test $? = 4; } &&
 	[ "$(v "$TEST_TMP/stop" state)" = stopped ]
 '
 

@@ -138,6 +138,27 @@ test_wait_for () {
 	done
 }
 
+# burn_rows DIR: the samples a burn into DIR has written (one a second,
+# from its loop: the rows of samples.csv past the header).
+burn_rows () {
+	[ -e "$1/samples.csv" ] || { echo 0; return; }
+	echo $(( $(wc -l <"$1/samples.csv") - 1 ))
+}
+
+# under_way DIR [ROWS]: waits until the burn into DIR has run ROWS
+# seconds (default 1) by its own samples, so a signal or a fault the test
+# sends next meets a running burn however slowly the machine started it.
+under_way () {
+	test_wait_for "[ \$(burn_rows \"$1\") -ge ${2:-1} ]"
+}
+
+# checkpointed DIR SEQ: waits until the burn into DIR has written its
+# checkpoint number SEQ (the first, 1, is written before the burn; with
+# --checkpoint 1 one follows each second of it).
+checkpointed () {
+	test_wait_for "grep -hoq '\"seq\": \\([$2-9]\\|[1-9][0-9]\\)' \"$1\"/checkpoint-*.json 2>/dev/null"
+}
+
 test_skip () {
 	test_count=$((test_count + 1))
 	printf 'ok %d # SKIP %s\n' "$test_count" "$1"
