@@ -1,12 +1,14 @@
 #!/bin/sh
 # slow: QEMU boots. Like disks in the real image: four AHCI drives of one
-# model, size and controller, the fourth throttled by QEMU to a few MB/s
-# (throttling.bps-total), a tenth or less of what the others move under
-# TCG. With the thresholds pinned (slow-warn 50%, as like disks under TCG
-# move within a quarter of each other or so; slow-fail 25%; no solo
-# phase), the slow one WARNs against the median of its like disks and the
-# others PASS; the controller's aggregate is in the results and its live
-# line on the console.
+# model, size and controller, the fourth throttled by QEMU to 2 MB/s
+# (throttling.bps-total), some tens of times slower than the others move
+# under TCG however loaded the host. With the thresholds pinned (slow-warn
+# 30%, far below the like disks' spread, which is within a quarter or so;
+# slow-fail 25%; no solo phase), the slow one WARNs against the median of
+# its like disks and the others PASS; the controller's aggregate is in the
+# results and its live line on the console. The three are judged by
+# steady() (tests/lib/e2e.sh): a WARN a loaded host causes is not counted
+# against them.
 . "$(dirname "$0")/../lib/e2e.sh"
 
 lab_init "$TEST_TMP/lab"
@@ -23,7 +25,7 @@ t () {
 }
 
 test_expect_success 'boot: four like disks for 30 s, one throttled' '
-	boot peers "kiln.duration=30s kiln.slow-warn=50 kiln.slow-fail=25 kiln.solo=0" &&
+	boot peers "kiln.duration=30s kiln.slow-warn=30 kiln.slow-fail=25 kiln.solo=0" &&
 	grep_in "kiln-init: kiln run: no disk failed" "$TEST_TMP/peers.log" &&
 	[ "$(result "d[\"exit_code\"]")" = 0 ] &&
 	for s in A B C D; do
@@ -32,18 +34,18 @@ test_expect_success 'boot: four like disks for 30 s, one throttled' '
 '
 
 test_expect_success 'the throttled disk WARNs as slow against its like disks, by figure and threshold' '
-	[ "$(t KILN-LIKE-D "t[\"verdict\"]")" = WARN ] &&
-	[ "$(t KILN-LIKE-D "t[\"peers\"][\"group_size\"]")" = 4 ] &&
-	[ "$(t KILN-LIKE-D "t[\"peers\"][\"ratio\"] < 0.25")" = True ] &&
+	test_eq "$(t KILN-LIKE-D "t[\"verdict\"]")" WARN verdict &&
+	test_eq "$(t KILN-LIKE-D "t[\"peers\"][\"group_size\"]")" 4 group_size &&
+	test_eq "$(t KILN-LIKE-D "t[\"peers\"][\"ratio\"] < 0.25")" True "ratio < 0.25" &&
 	t KILN-LIKE-D "t[\"reasons\"]" >"$TEST_TMP/reasons" &&
-	grep -E "slow (write|verify): [0-9]+ MB/s, [0-9]+% of the [0-9]+ MB/s median of 4 like disks \(slow-warn 50%\)" \
+	grep -E "slow (write|verify): [0-9]+ MB/s, [0-9]+% of the [0-9]+ MB/s median of 4 like disks \(slow-warn 30%\)" \
 		"$TEST_TMP/reasons" &&
-	grep_in "slow-warn 50%" "$run/summary.txt"
+	grep_in "slow-warn 30%" "$run/summary.txt"
 '
 
 test_expect_success 'the three like disks at full speed PASS' '
 	for s in A B C; do
-		[ "$(t KILN-LIKE-$s "t[\"verdict\"]")" = PASS ] || return 1
+		test_eq "$(t KILN-LIKE-$s "steady(t)")" PASS "KILN-LIKE-$s" || return 1
 	done
 '
 
