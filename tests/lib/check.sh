@@ -13,13 +13,14 @@
 # moment, which kiln's "in use" check, looking twice a second apart,
 # forgives as it does udev's). Every test waits for events, never
 # for a guessed time, so a busier machine makes it slower, not wrong.
-# KILN_TEST_JOBS=1 runs them one by one.
+# KILN_TEST_JOBS=1 runs them one by one. A failing test's output (the
+# comments tap.sh prints under it) is shown, so a failure says why.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 log=$(mktemp "${TMPDIR:-/tmp}/kiln-check.XXXXXX")
 trap 'rm -f "$log" "$log.rc"' EXIT
 start=$(date +%s)
 {
-	prove --timer -j "${KILN_TEST_JOBS:-2}" \
+	prove --timer --failures --comments -j "${KILN_TEST_JOBS:-2}" \
 		-e "sh $top/tests/lib/runone.sh" "$@"
 	echo $? >"$log.rc"
 } 2>&1 | tee "$log"
