@@ -22,11 +22,10 @@ sysfs () {
 }
 
 # later DIR FILE TEXT: writes TEXT into FILE once the burn into DIR has
-# run two seconds by its own samples (in the background; its pid in
-# later_pid): after the start's sample however slowly the burn started.
+# run two seconds by its own samples (in the background): after the
+# start's sample however slowly the burn started.
 later () {
 	{ under_way "$1" 2 >/dev/null; printf '%s\n' "$3" >"$2"; } &
-	later_pid=$!
 }
 
 test_expect_success 'an uncorrected memory error during the burn FAILs the machine (exit 1)' '
@@ -57,13 +56,16 @@ test_expect_success 'kiln finish of the same run cut off says it the same way, o
 		--checkpoint 1 --sysfs-root "$TEST_TMP/cut" --out "$TEST_TMP/r2" \
 		"$TEST_TMP/d2.img" >/dev/null 2>&1 &
 	pid=$! &&
-	wait $later_pid && n=$(burn_rows "$TEST_TMP/r2") &&
-	under_way "$TEST_TMP/r2" $((n + 3)) && kill -9 $pid && { wait $pid; true; } && wait &&
-	{ "$KILN" finish "$TEST_TMP/r2" >"$TEST_TMP/o2" 2>&1; test $? = 1; } &&
+	test_wait_for "grep -qx 1 \"$TEST_TMP/cut/$edac/dimm0/dimm_ue_count\"" &&
+	n=$(burn_rows "$TEST_TMP/r2") &&
+	under_way "$TEST_TMP/r2" $((n + 3)) && kill -9 $pid &&
+	{ wait $pid; true; } && wait || return 1
+	"$KILN" finish "$TEST_TMP/r2" >"$TEST_TMP/o2" 2>&1
+	test_eq $? 1 "kiln finish's exit" || { cat "$TEST_TMP/o2"; return 1; }
 	r="$TEST_TMP/r2/result.json" &&
-	[ "$(json_get "$r" "d[\"machine\"][\"verdict\"]")" = FAIL ] &&
-	[ "$(json_get "$r" "d[\"failure\"].count(\"uncorrected memory errors\")")" = 1 ] &&
-	[ "$(json_get "$r" "d[\"failure\"] == d[\"machine\"][\"failure\"]")" = True ]
+	test_eq "$(json_get "$r" "d[\"machine\"][\"verdict\"]")" FAIL "the machine" &&
+	test_eq "$(json_get "$r" "d[\"failure\"].count(\"uncorrected memory errors\")")" 1 "failures said" &&
+	test_eq "$(json_get "$r" "d[\"failure\"] == d[\"machine\"][\"failure\"]")" True "the failure is the machine's"
 '
 
 test_expect_success 'corrected PCIe errors where no tested disk hangs WARN the machine (exit 0)' '
