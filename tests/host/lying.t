@@ -95,9 +95,7 @@ test_expect_success 'a disk that hangs before the burn FAILs as stalled; the oth
 	{ "$KILN" burn --deadline 3 --out "$TEST_TMP/hang" "$h" "$ok" \
 		>"$TEST_TMP/hang.out" 2>&1 & } &&
 	pid=$! && test_at_exit "lying $h resume" &&
-	i=0 && while [ $i -lt 300 ] && [ ! -e "$TEST_TMP/hang/result.json" ]; do
-		sleep 0.1; i=$((i + 1)); done &&
-	[ -e "$TEST_TMP/hang/result.json" ] &&
+	test_wait_for "[ -e \"\$TEST_TMP/hang/result.json\" ]" &&
 	r="$TEST_TMP/hang/result.json" &&
 	[ "$(json_get "$r" "\" \".join(t[\"verdict\"] for t in d[\"targets\"])")" = "FAIL PASS" ] &&
 	grep_in "stalled: no answer in 3 s while it was opened" "$TEST_TMP/hang/summary.txt" &&
@@ -108,8 +106,7 @@ test_expect_success 'kiln probe of a hung disk says stalled and goes on' '
 	lying "$h" hang &&
 	{ "$KILN" probe --deadline 2 "$h" "$ok" >"$TEST_TMP/probe" 2>&1 & } &&
 	pid=$! &&
-	i=0 && while [ $i -lt 100 ] && ! grep -q "$ok" "$TEST_TMP/probe"; do
-		sleep 0.1; i=$((i + 1)); done &&
+	test_wait_for "grep -q \"$ok\" \"\$TEST_TMP/probe\"" &&
 	grep_in "$h: stalled: no answer in 2 s" "$TEST_TMP/probe" &&
 	grep_in "$ok: kiln-data" "$TEST_TMP/probe" &&
 	lying "$h" resume && { wait $pid; test $? = 1; }
