@@ -61,11 +61,11 @@ test_expect_success 'kiln finish of the same run cut off says it the same way, o
 	under_way "$TEST_TMP/r2" $((n + 3)) && kill -9 $pid &&
 	{ wait $pid; true; } && wait || return 1
 	"$KILN" finish "$TEST_TMP/r2" >"$TEST_TMP/o2" 2>&1
-	test_eq $? 1 "kiln finish's exit" || { cat "$TEST_TMP/o2"; return 1; }
+	test_eq $? 1 "the exit of kiln finish" || { cat "$TEST_TMP/o2"; return 1; }
 	r="$TEST_TMP/r2/result.json" &&
 	test_eq "$(json_get "$r" "d[\"machine\"][\"verdict\"]")" FAIL "the machine" &&
 	test_eq "$(json_get "$r" "d[\"failure\"].count(\"uncorrected memory errors\")")" 1 "failures said" &&
-	test_eq "$(json_get "$r" "d[\"failure\"] == d[\"machine\"][\"failure\"]")" True "the failure is the machine's"
+	test_eq "$(json_get "$r" "d[\"failure\"] == d[\"machine\"][\"failure\"]")" True "the failure is the machine one"
 '
 
 test_expect_success 'corrected PCIe errors where no tested disk hangs WARN the machine (exit 0)' '
