@@ -156,9 +156,10 @@ check-layers:
 	$(Q)sh scripts/check-layers.sh
 
 # The e2e tests boot the ramboot and the boot media in QEMU: check
-# builds them too.
+# builds them too. The slow QEMU boots go first, so the two files prove
+# runs at a time (tests/lib/check.sh) end together on the quick ones.
 check: check-layers $(UNIT_BINS) $(HOST_NEEDS) image | $(DEPS_STAMP)
-	$(CHECK) $(UNIT_SRCS) tests/host/ tests/e2e/
+	$(CHECK) tests/e2e/ tests/host/ $(UNIT_SRCS)
 
 # One area at a time; none builds the image unless its tests boot it.
 check-unit: check-layers $(UNIT_BINS) | $(DEPS_STAMP)

@@ -60,21 +60,21 @@ test_expect_success 'ext4 at 1 MiB: found there, read only, unchanged' '
 '
 
 test_expect_success 'a write-protected disk is tested read-only, with a note' '
-	[ "$(t KILN-RO mode)" = read ] && [ "$(t KILN-RO verdict)" = PASS ] &&
+	[ "$(t KILN-RO mode)" = read ] && test_eq "$(steady_of KILN-RO)" PASS KILN-RO &&
 	grep_in "tested read-only: a read-only device" "$run/summary.txt"
 '
 
 test_expect_success 'the blank disk is burnt' '
 	[ "$(t KILN-BLANK mode)" = write-verify ] &&
 	[ "$(t KILN-BLANK bytes_written)" = $((32 * M)) ] &&
-	[ "$(t KILN-BLANK verdict)" = PASS ]
+	test_eq "$(steady_of KILN-BLANK)" PASS KILN-BLANK
 '
 
 test_expect_success 'ext4 at 17 MiB: the guard stops there, the filesystem is whole' '
 	[ "$(t KILN-EXT17M class)" = blank ] &&
 	[ "$(result "[t for t in d[\"targets\"] if t[\"serial\"] == \"KILN-EXT17M\"][0][\"guard\"][\"stopped_at\"]")" = $((17 * M)) ] &&
 	t KILN-EXT17M reasons | grep -q "holds data from byte $((17 * M)): not written past it" &&
-	[ "$(t KILN-EXT17M verdict)" = PASS ] &&
+	test_eq "$(steady_of KILN-EXT17M)" PASS KILN-EXT17M &&
 	dd if="$lab_dir/ext17m.img" of="$TEST_TMP/fs.img" bs=1M skip=17 count=8 \
 		status=none &&
 	e2fsck -fn "$TEST_TMP/fs.img" &&

@@ -51,9 +51,9 @@ test_expect_success 'the disk with read errors FAILs, with the error offsets' '
 '
 
 test_expect_success 'the others PASS' '
-	[ "$(t KILN-GOOD verdict)" = PASS ] &&
-	[ "$(t KILN-GPT verdict)" = PASS ] &&
-	[ "$(t KILN-EXT4 verdict)" = PASS ]
+	test_eq "$(steady_of KILN-GOOD)" PASS KILN-GOOD &&
+	test_eq "$(steady_of KILN-GPT)" PASS KILN-GPT &&
+	test_eq "$(steady_of KILN-EXT4)" PASS KILN-EXT4
 '
 
 test_expect_success 'GPT and ext4: tested read-only, byte for byte unchanged' '
@@ -73,7 +73,7 @@ test_expect_success 'boot 2: destroy-data names the GPT disk by serial' '
 
 test_expect_success 'only that disk is written; ext4 is still untouched' '
 	[ "$(t KILN-GPT mode)" = write-verify ] &&
-	[ "$(t KILN-GPT verdict)" = PASS ] &&
+	test_eq "$(steady_of KILN-GPT)" PASS KILN-GPT &&
 	[ "$(md5sum <"$lab_dir/gpt.img")" != "$gpt_sum" ] &&
 	[ "$(t KILN-EXT4 mode)" = read ] &&
 	[ "$(md5sum <"$lab_dir/ext4.img")" = "$ext4_sum" ] &&
@@ -106,7 +106,7 @@ test_expect_success 'boot 3: a disk pulled mid-run is marked vanished and FAILs'
 	[ "$(t KILN-GONE state)" = vanished ] &&
 	grep_in "vanished: the device went away" "$run/summary.txt" &&
 	[ "$(t KILN-STAYS rotational)" = False ] &&
-	[ "$(t KILN-STAYS verdict)" = PASS ]
+	test_eq "$(steady_of KILN-STAYS)" PASS KILN-STAYS
 '
 
 e2e_done

@@ -39,9 +39,9 @@ command -v sfdisk >/dev/null && command -v wipefs >/dev/null ||
 test_expect_success 'ext4 on a device: --destroy-data 0 is refused, nothing made' '
 	make_loop e 32M && mkfs.ext4 -q "$e" && s=$(sha "$e") &&
 	cd "$TEST_TMP" && refused "ext2/3/4 filesystem at byte 1080" \
-		burn --destroy-data 0 --size 1M "$e" && [ ! -e 0 ] &&
+		burn --destroy-data 0 --size 1M "$e" && { [ ! -e 0 ] || { echo "kiln made ./0"; false; }; } &&
 	refused "ext2/3/4" burn --destroy-data=no "$e" &&
-	cd "$TEST_TMP" && [ "$(sha "$e")" = "$s" ]
+	cd "$TEST_TMP" && test_eq "$(sha "$e")" "$s" "sha256 of $e"
 '
 
 test_expect_success 'a GPT disk with two ext4 partitions, after wipefs -a' '
@@ -54,7 +54,7 @@ test_expect_success 'a GPT disk with two ext4 partitions, after wipefs -a' '
 	refused "refusing to write $g" burn "$g" &&
 	grep -q "ext2/3/4 filesystem at byte\|unknown data at byte\|partitions" "$TEST_TMP/err" &&
 	"$KILN" probe "$g" >"$TEST_TMP/p" && grep_in "has-data" "$TEST_TMP/p" &&
-	[ "$(sha "$g")" = "$s" ]
+	test_eq "$(sha "$g")" "$s" "sha256 of $g"
 '
 
 test_expect_success 'ext4 at 1 MiB, no partition table: found at its offset' '
@@ -62,7 +62,7 @@ test_expect_success 'ext4 at 1 MiB, no partition table: found at its offset' '
 	y=$(losetup -f --show -o $M "$x") && test_at_exit "losetup -d $y" &&
 	mkfs.ext4 -q "$y" && losetup -d "$y" && s=$(sha "$x") &&
 	refused "ext2/3/4 filesystem at byte $((M + 1080))" burn "$x" &&
-	[ "$(sha "$x")" = "$s" ]
+	test_eq "$(sha "$x")" "$s" "sha256 of $x"
 '
 
 test_expect_success 'btrfs at 2 MiB, no partition table' '
@@ -70,7 +70,7 @@ test_expect_success 'btrfs at 2 MiB, no partition table' '
 	y=$(losetup -f --show -o $((2 * M)) "$bt") && test_at_exit "losetup -d $y" &&
 	mkfs.btrfs -q -f "$y" >/dev/null && losetup -d "$y" && s=$(sha "$bt") &&
 	refused "Btrfs filesystem at byte $((2 * M + 65600))" burn "$bt" &&
-	[ "$(sha "$bt")" = "$s" ]
+	test_eq "$(sha "$bt")" "$s" "sha256 of $bt"
 '
 
 test_expect_success 'Ceph BlueStore, Oracle ASM and VMFS headers are named' '
@@ -116,14 +116,14 @@ test_expect_success 'kiln data, then ext4 at 1 MiB: has-data, not kiln-data' '
 	y=$(losetup -f --show -o $M "$k1") && test_at_exit "losetup -d $y" &&
 	mkfs.ext4 -q "$y" && losetup -d "$y" && s=$(sha "$k1") &&
 	refused "ext2/3/4 filesystem at byte $((M + 1080))" burn "$k1" &&
-	[ "$(sha "$k1")" = "$s" ]
+	test_eq "$(sha "$k1")" "$s" "sha256 of $k1"
 '
 
 test_expect_success 'kiln data, then an md 1.2 superblock at 4 KiB' '
 	kiln_disk k2 64M && img=$(backing "$k2") &&
 	$poke "$img" hex 4096 fc4e2ba9 && s=$(sha "$k2") &&
 	refused "md RAID superblock 1.2 at byte 4096" burn "$k2" &&
-	[ "$(sha "$k2")" = "$s" ]
+	test_eq "$(sha "$k2")" "$s" "sha256 of $k2"
 '
 
 test_expect_success 'kiln data, then ZFS labels; kiln data, then btrfs at 2 MiB' '
@@ -143,7 +143,7 @@ test_expect_success 'partitions the kernel sees, under another disk s kiln unit'
 	s=$(sha "$p") &&
 	refused "refusing to write $p" burn "$p" &&
 	grep_in "kiln units of another disk at byte 0" "$TEST_TMP/err" &&
-	[ "$(sha "$p")" = "$s" ]
+	test_eq "$(sha "$p")" "$s" "sha256 of $p"
 '
 
 test_expect_success 'a loop device under a mounted loop device is in use' '
@@ -162,7 +162,7 @@ test_expect_success 'a file backing a mounted loop device is in use' '
 	y=$(losetup -f --show "$f") && test_at_exit "losetup -d $y" &&
 	mount -o ro "$y" "$TEST_TMP/m" && s=$(sha "$f") &&
 	refused "it backs loop device $(basename "$y")" burn --destroy-data "$f" &&
-	umount "$TEST_TMP/m" && [ "$(sha "$f")" = "$s" ]
+	umount "$TEST_TMP/m" && test_eq "$(sha "$f")" "$s" "sha256 of $f"
 '
 
 test_expect_success 'a mounted image reached by a hard link or a bind mount is in use' '
@@ -177,7 +177,7 @@ test_expect_success 'a mounted image reached by a hard link or a bind mount is i
 	test_at_exit "umount -l $TEST_TMP/bind" &&
 	refused "it backs loop device $(basename "$y")" \
 		burn --destroy-data --span 1M "$TEST_TMP/bind/fs.img" &&
-	umount "$TEST_TMP/bind" && umount "$TEST_TMP/m2" && [ "$(sha "$f")" = "$s" ]
+	umount "$TEST_TMP/bind" && umount "$TEST_TMP/m2" && test_eq "$(sha "$f")" "$s" "sha256 of $f"
 '
 
 test_expect_success 'a second loop device over a mounted file is in use' '
@@ -188,7 +188,7 @@ test_expect_success 'a second loop device over a mounted file is in use' '
 	s=$(sha "$f") &&
 	refused "it is in use ($(basename "$b") is over the same file as $(basename "$a"), which is in use: $(basename "$a") is mounted at $TEST_TMP/m2" \
 		burn --destroy-data --span 1M "$b" &&
-	umount "$TEST_TMP/m2" && [ "$(sha "$f")" = "$s" ]
+	umount "$TEST_TMP/m2" && test_eq "$(sha "$f")" "$s" "sha256 of $f"
 '
 
 test_expect_success 'a loop device over a device node outside /dev: its disk is in use' '
@@ -199,7 +199,7 @@ test_expect_success 'a loop device over a device node outside /dev: its disk is 
 	s=$(sha "$nd") &&
 	refused "$(basename "$nd") backs loop device $(basename "$y")" \
 		burn --destroy-data --span 1M "$nd" &&
-	umount "$TEST_TMP/m2" && [ "$(sha "$nd")" = "$s" ]
+	umount "$TEST_TMP/m2" && test_eq "$(sha "$nd")" "$s" "sha256 of $nd"
 '
 
 test_expect_success 'a mounted btrfs is in use (its mount names no device number)' '
@@ -225,19 +225,18 @@ test_expect_success 'an active swap file is in use (the kernel holds it, no proc
 	refused "it is used as swap ($sw)" burn --destroy-data --span 1M "$sw" &&
 	ln "$sw" "$TEST_TMP/m3/hard" &&
 	refused "it is used as swap" burn --destroy-data --span 1M "$TEST_TMP/m3/hard" &&
-	swapoff "$sw" && [ "$(sha "$sw")" = "$s" ]
+	swapoff "$sw" && test_eq "$(sha "$sw")" "$s" "sha256 of $sw"
 '
 
 test_expect_success 'a device open in another process is in use, the process named' '
-	make_loop op 16M &&
-	{ sleep 30 <"$op" & } && pid=$! && test_at_exit "kill $pid" &&
+	make_loop op 16M && hold pid "$op" &&
 	refused "open in sleep (pid $pid)" burn --destroy-data "$op" &&
 	kill $pid
 '
 
 test_expect_success 'a file open in another process through a hard link is in use' '
 	f="$TEST_TMP/held.img" && truncate -s 8M "$f" && ln "$f" "$TEST_TMP/held2.img" &&
-	{ sleep 30 <"$TEST_TMP/held2.img" & } && pid=$! && test_at_exit "kill $pid" &&
+	hold pid "$TEST_TMP/held2.img" &&
 	refused "open in sleep (pid $pid)" burn --destroy-data --span 1M "$f" &&
 	kill $pid
 '
@@ -246,8 +245,7 @@ test_expect_success 'two kilns on one file: the second is refused, the first goe
 	"$KILN" burn --size 64M --passes 1000 --max-writes 0 "$TEST_TMP/busy.img" \
 		>"$TEST_TMP/first" 2>&1 &
 	pid=$! && test_at_exit "kill $pid" &&
-	i=0; while [ $i -lt 50 ] && ! grep -q "write-verify" "$TEST_TMP/first"; do
-		sleep 0.1; i=$((i + 1)); done &&
+	test_wait_for "grep -q write-verify \"\$TEST_TMP/first\"" &&
 	refused "another kiln holds it\|open in kiln" burn "$TEST_TMP/busy.img" &&
 	kill -INT $pid && { wait $pid; test $? = 4; } &&
 	grep_in "(interrupted)" "$TEST_TMP/first"

@@ -191,7 +191,7 @@ test_expect_success 'long names are not cut in the table' '
 test_expect_success 'SIGHUP ends a run like SIGTERM: results written, exit 4' '
 	{ "$KILN" burn --size 256M --passes 1000 --max-writes 0 --out "$TEST_TMP/hup" \
 		"$TEST_TMP/hup.img" >/dev/null 2>&1 & } &&
-	pid=$! && sleep 2 && kill -HUP $pid && { wait $pid; test $? = 4; } &&
+	pid=$! && under_way "$TEST_TMP/hup" && kill -HUP $pid && { wait $pid; test $? = 4; } &&
 	[ "$(json_get "$TEST_TMP/hup/result.json" "d[\"state\"]")" = interrupted ]
 '
 
@@ -208,7 +208,7 @@ test_expect_success 'a closed stdout ends a run like SIGTERM: results written, e
 test_expect_success 'an interrupted run: its last line says stopped, figures hold' '
 	{ "$KILN" burn --interval 1 --size 256M --passes 1000 --max-writes 0 \
 		--out "$TEST_TMP/i" "$TEST_TMP/i.img" >"$TEST_TMP/i.out" 2>&1 & } &&
-	pid=$! && sleep 4 && kill -INT $pid && { wait $pid; test $? = 4; } &&
+	pid=$! && under_way "$TEST_TMP/i" 4 && kill -INT $pid && { wait $pid; test $? = 4; } &&
 	grep " stopped 1/1 " "$TEST_TMP/i.out" && ! grep -q " done 1/1 " "$TEST_TMP/i.out" &&
 	python3 - "$TEST_TMP/i/result.json" <<-\PY
 	import json, sys

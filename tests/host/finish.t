@@ -10,13 +10,14 @@ json_get () {
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
-# cut DIR ARGS...: a burn into DIR killed with SIGKILL after 3 seconds.
+# cut DIR ARGS...: a burn into DIR killed with SIGKILL once it has written
+# three checkpoints (two of them during the burn).
 cut () {
 	d=$1
 	shift
 	"$KILN" burn --checkpoint 1 --out "$d" "$@" >/dev/null 2>&1 &
 	cut_pid=$!
-	sleep 3
+	checkpointed "$d" 3
 	kill -9 $cut_pid
 	wait $cut_pid
 	[ ! -e "$d/result.json" ] && [ -e "$d/checkpoint-a.json" ]

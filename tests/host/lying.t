@@ -95,9 +95,7 @@ test_expect_success 'a disk that hangs before the burn FAILs as stalled; the oth
 	{ "$KILN" burn --deadline 3 --out "$TEST_TMP/hang" "$h" "$ok" \
 		>"$TEST_TMP/hang.out" 2>&1 & } &&
 	pid=$! && test_at_exit "lying $h resume" &&
-	i=0 && while [ $i -lt 300 ] && [ ! -e "$TEST_TMP/hang/result.json" ]; do
-		sleep 0.1; i=$((i + 1)); done &&
-	[ -e "$TEST_TMP/hang/result.json" ] &&
+	test_wait_for "[ -e \"\$TEST_TMP/hang/result.json\" ]" &&
 	r="$TEST_TMP/hang/result.json" &&
 	[ "$(json_get "$r" "\" \".join(t[\"verdict\"] for t in d[\"targets\"])")" = "FAIL PASS" ] &&
 	grep_in "stalled: no answer in 3 s while it was opened" "$TEST_TMP/hang/summary.txt" &&
@@ -108,8 +106,7 @@ test_expect_success 'kiln probe of a hung disk says stalled and goes on' '
 	lying "$h" hang &&
 	{ "$KILN" probe --deadline 2 "$h" "$ok" >"$TEST_TMP/probe" 2>&1 & } &&
 	pid=$! &&
-	i=0 && while [ $i -lt 100 ] && ! grep -q "$ok" "$TEST_TMP/probe"; do
-		sleep 0.1; i=$((i + 1)); done &&
+	test_wait_for "grep -q \"$ok\" \"\$TEST_TMP/probe\"" &&
 	grep_in "$h: stalled: no answer in 2 s" "$TEST_TMP/probe" &&
 	grep_in "$ok: kiln-data" "$TEST_TMP/probe" &&
 	lying "$h" resume && { wait $pid; test $? = 1; }
@@ -119,8 +116,9 @@ test_expect_success 'kiln paused (SIGSTOP) longer than the deadline fails no dis
 	make_loop p 256M &&
 	{ "$KILN" burn --deadline 2 --passes 1000 --max-writes 0 --out "$TEST_TMP/stop" \
 		"$p" >"$TEST_TMP/stop.out" 2>&1 & } &&
-	pid=$! && sleep 2 && kill -STOP $pid && sleep 6 && kill -CONT $pid &&
-	sleep 3 && kill -INT $pid && { wait $pid; test $? = 4; } &&
+	pid=$! && under_way "$TEST_TMP/stop" && kill -STOP $pid &&
+	n=$(burn_rows "$TEST_TMP/stop") && sleep 6 && kill -CONT $pid &&
+	under_way "$TEST_TMP/stop" $((n + 2)) && kill -INT $pid && { wait $pid; test $? = 4; } &&
 	[ "$(v "$TEST_TMP/stop" state)" = stopped ]
 '
 

@@ -113,7 +113,7 @@ test_expect_success 'a burn stopped by SIGINT: SKIP, NOT_APPLICABLE' '
 		--out "$TEST_TMP/int" "$TEST_TMP/int.img" \
 		>"$TEST_TMP/int.out" 2>&1 & } &&
 	pid=$! &&
-	sleep 2 && kill -INT "$pid" &&
+	under_way "$TEST_TMP/int" 2 && kill -INT "$pid" &&
 	{ wait "$pid"; test $? = 4; } &&
 	check "$TEST_TMP/int/ocptv.jsonl" &&
 	ended int SKIP NOT_APPLICABLE &&

@@ -35,9 +35,10 @@ test_expect_success 'results that fill up mid-run: said, exit 3; one good checkp
 	tmpfs "$TEST_TMP/small" 8M && make_loop d2 64M &&
 	{ "$KILN" burn --duration 60s --checkpoint 1 --interval 1 --max-writes 0 \
 		--out "$TEST_TMP/small/run" "$d2" >"$TEST_TMP/o" 2>"$TEST_TMP/e" & } &&
-	pid=$! && sleep 2 &&
+	pid=$! && checkpointed "$TEST_TMP/small/run" 2 &&
 	dd if=/dev/zero of="$TEST_TMP/small/filler" bs=64k 2>/dev/null;
-	sleep 3 && kill -INT $pid && { wait $pid; test $? = 3; } &&
+	test_wait_for "grep -q \"cannot write the results\" \"\$TEST_TMP/e\"" &&
+	kill -INT $pid && { wait $pid; test $? = 3; } &&
 	grep_in "cannot write the results" "$TEST_TMP/e" &&
 	grep_in "INCOMPLETE" "$TEST_TMP/o" &&
 	results_in "$TEST_TMP/small/run" &&
@@ -48,7 +49,7 @@ test_expect_success 'kill -9 on a full medium leaves a good checkpoint' '
 	rm -f "$TEST_TMP/small/filler" && rm -rf "$TEST_TMP/small/run" &&
 	{ "$KILN" burn --duration 60s --checkpoint 1 --max-writes 0 \
 		--out "$TEST_TMP/small/run" "$d2" >/dev/null 2>&1 & } &&
-	pid=$! && sleep 3 &&
+	pid=$! && checkpointed "$TEST_TMP/small/run" 2 &&
 	dd if=/dev/zero of="$TEST_TMP/small/filler" bs=4k 2>/dev/null;
 	sleep 3 && kill -9 $pid && { wait $pid; true; } &&
 	python3 - "$TEST_TMP/small/run" <<-\PY

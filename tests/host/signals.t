@@ -21,16 +21,17 @@ sysfs () {
 	rm -rf "$1" && cp -r "$fixture" "$1"
 }
 
-# later SECONDS FILE TEXT: writes TEXT into FILE once the burn has run a
-# while (in the background).
+# later DIR FILE TEXT: writes TEXT into FILE once the burn into DIR has
+# run two seconds by its own samples (in the background): after the
+# start's sample however slowly the burn started.
 later () {
-	{ sleep "$1"; printf '%s\n' "$3" >"$2"; } &
+	{ under_way "$1" 2 >/dev/null; printf '%s\n' "$3" >"$2"; } &
 }
 
 test_expect_success 'an uncorrected memory error during the burn FAILs the machine (exit 1)' '
 	sysfs "$TEST_TMP/ue" &&
-	later 2 "$TEST_TMP/ue/$edac/dimm0/dimm_ue_count" 1 &&
-	later 2 "$TEST_TMP/ue/$edac/ue_count" 1 &&
+	later "$TEST_TMP/r1" "$TEST_TMP/ue/$edac/dimm0/dimm_ue_count" 1 &&
+	later "$TEST_TMP/r1" "$TEST_TMP/ue/$edac/ue_count" 1 &&
 	{ "$KILN" burn --size 64M --duration 5s --sensors 1 \
 		--sysfs-root "$TEST_TMP/ue" --out "$TEST_TMP/r1" \
 		"$TEST_TMP/d1.img" >"$TEST_TMP/o1" 2>&1; test $? = 1; } &&
@@ -50,17 +51,21 @@ test_expect_success 'an uncorrected memory error during the burn FAILs the machi
 
 test_expect_success 'kiln finish of the same run cut off says it the same way, once' '
 	sysfs "$TEST_TMP/cut" &&
-	later 1 "$TEST_TMP/cut/$edac/dimm0/dimm_ue_count" 1 &&
+	later "$TEST_TMP/r2" "$TEST_TMP/cut/$edac/dimm0/dimm_ue_count" 1 &&
 	"$KILN" burn --size 256M --passes 1000 --max-writes 0 --sensors 1 \
 		--checkpoint 1 --sysfs-root "$TEST_TMP/cut" --out "$TEST_TMP/r2" \
 		"$TEST_TMP/d2.img" >/dev/null 2>&1 &
 	pid=$! &&
-	sleep 5 && kill -9 $pid && { wait $pid; true; } && wait &&
-	{ "$KILN" finish "$TEST_TMP/r2" >"$TEST_TMP/o2" 2>&1; test $? = 1; } &&
+	test_wait_for "grep -qx 1 \"$TEST_TMP/cut/$edac/dimm0/dimm_ue_count\"" &&
+	n=$(burn_rows "$TEST_TMP/r2") &&
+	under_way "$TEST_TMP/r2" $((n + 3)) && kill -9 $pid &&
+	{ wait $pid; true; } && wait || return 1
+	"$KILN" finish "$TEST_TMP/r2" >"$TEST_TMP/o2" 2>&1
+	test_eq $? 1 "the exit of kiln finish" || { cat "$TEST_TMP/o2"; return 1; }
 	r="$TEST_TMP/r2/result.json" &&
-	[ "$(json_get "$r" "d[\"machine\"][\"verdict\"]")" = FAIL ] &&
-	[ "$(json_get "$r" "d[\"failure\"].count(\"uncorrected memory errors\")")" = 1 ] &&
-	[ "$(json_get "$r" "d[\"failure\"] == d[\"machine\"][\"failure\"]")" = True ]
+	test_eq "$(json_get "$r" "d[\"machine\"][\"verdict\"]")" FAIL "the machine" &&
+	test_eq "$(json_get "$r" "d[\"failure\"].count(\"uncorrected memory errors\")")" 1 "failures said" &&
+	test_eq "$(json_get "$r" "d[\"failure\"] == d[\"machine\"][\"failure\"]")" True "the failure is the machine one"
 '
 
 test_expect_success 'corrected PCIe errors where no tested disk hangs WARN the machine (exit 0)' '
@@ -68,7 +73,7 @@ test_expect_success 'corrected PCIe errors where no tested disk hangs WARN the m
 	dev=devices/pci0000:00/0000:00:1c.0/0000:02:00.0 &&
 	sed "s/^TOTAL_ERR_COR .*/TOTAL_ERR_COR 9/" \
 		"$TEST_TMP/aer/$dev/aer_dev_correctable" >"$TEST_TMP/cor" &&
-	later 2 "$TEST_TMP/aer/$dev/aer_dev_correctable" "$(cat "$TEST_TMP/cor")" &&
+	later "$TEST_TMP/r3" "$TEST_TMP/aer/$dev/aer_dev_correctable" "$(cat "$TEST_TMP/cor")" &&
 	"$KILN" burn --size 64M --duration 5s --sensors 1 \
 		--sysfs-root "$TEST_TMP/aer" --out "$TEST_TMP/r3" \
 		"$TEST_TMP/d3.img" >"$TEST_TMP/o3" 2>&1 &&

@@ -11,8 +11,10 @@ have_chromium () {
 	return 1
 }
 
+# The timeout only ends a chromium that hangs: a loaded machine can take
+# a minute to start one.
 render () {
-	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu \
+	timeout 600 "$CHROMIUM" --headless --no-sandbox --disable-gpu \
 		--disable-quic --no-first-run --disable-background-networking \
 		--disable-component-update --disable-sync \
 		--user-data-dir="$TEST_TMP/chrome" \

@@ -37,3 +37,23 @@ sum_of () {
 json_get () {
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
+
+# hold PIDVAR FILE: starts a sleep with FILE open on its stdin and returns
+# once /proc shows that very sleep holding that very file (same device
+# and inode), never after a guessed delay: a loaded machine may not have
+# run the child's open and exec yet when the test looks.
+hold () {
+	hold_want=$(stat -L -c %d:%i "$2") || return 1
+	{ sleep 600 <"$2" & } 2>/dev/null
+	hold_pid=$!
+	test_at_exit "kill $hold_pid"
+	eval "$1=\$hold_pid"
+	hold_i=0
+	until [ "$(cat /proc/$hold_pid/comm 2>/dev/null)" = sleep ] &&
+		[ "$(stat -L -c %d:%i /proc/$hold_pid/fd/0 2>/dev/null)" = "$hold_want" ]; do
+		# The bound only keeps a broken machine from hanging the file.
+		hold_i=$((hold_i + 1))
+		[ $hold_i -lt 6000 ] || { echo "hold: pid $hold_pid never held $2"; return 1; }
+		sleep 0.01
+	done
+}

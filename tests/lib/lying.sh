@@ -70,7 +70,8 @@ lying_until () {
 	lying_n=0
 	until [ "$(lying_get "$1" "$2")" = "$3" ]; do
 		lying_n=$((lying_n + 1))
-		[ "$lying_n" -le 100 ] || {
+		# 300 s: only a daemon that never gets there ends the wait.
+		[ "$lying_n" -le 3000 ] || {
 			echo "lying: $2 is $(lying_get "$1" "$2"), not $3"
 			return 1
 		}

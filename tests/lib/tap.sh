@@ -122,6 +122,43 @@ test_eq () {
 	return 1
 }
 
+# test_wait_for 'CONDITION': polls the shell condition every tenth of a
+# second until it holds. The wait is for an event, never a guessed delay;
+# its bound (300 s, far above any loaded machine's need) only keeps a test
+# whose event never comes from holding the suite, and says what it was.
+test_wait_for () {
+	test_wait_i=0
+	until eval "$1"; do
+		test_wait_i=$((test_wait_i + 1))
+		if [ $test_wait_i -ge 3000 ]; then
+			echo "test_wait_for: 300 s and still not: $1"
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+
+# burn_rows DIR: the samples a burn into DIR has written (one a second,
+# from its loop: the rows of samples.csv past the header).
+burn_rows () {
+	[ -e "$1/samples.csv" ] || { echo 0; return; }
+	echo $(( $(wc -l <"$1/samples.csv") - 1 ))
+}
+
+# under_way DIR [ROWS]: waits until the burn into DIR has run ROWS
+# seconds (default 1) by its own samples, so a signal or a fault the test
+# sends next meets a running burn however slowly the machine started it.
+under_way () {
+	test_wait_for "[ \$(burn_rows \"$1\") -ge ${2:-1} ]"
+}
+
+# checkpointed DIR SEQ: waits until the burn into DIR has written its
+# checkpoint number SEQ (the first, 1, is written before the burn; with
+# --checkpoint 1 one follows each second of it).
+checkpointed () {
+	test_wait_for "grep -hoq '\"seq\": \\([$2-9]\\|[1-9][0-9]\\)' \"$1\"/checkpoint-*.json 2>/dev/null"
+}
+
 test_skip () {
 	test_count=$((test_count + 1))
 	printf 'ok %d # SKIP %s\n' "$test_count" "$1"
