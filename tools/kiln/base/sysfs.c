@@ -156,7 +156,7 @@ char **dir_list(const char *dir, int *count)
 	return names;
 }
 
-void sysfs_list_free(char **names, int n)
+void dir_list_free(char **names, int n)
 {
 	while (n-- > 0)
 		free(names[n]);
@@ -185,5 +185,5 @@ void sysfs_family(const char *sysroot, const char *name, dev_t dev,
 		snprintf(f->name[f->n], sizeof(f->name[0]), "%.63s", names[i]);
 		f->n++;
 	}
-	sysfs_list_free(names, n);
+	dir_list_free(names, n);
 }

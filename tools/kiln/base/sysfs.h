@@ -38,7 +38,7 @@ void sysfs_tidy(char *s);
 
 /* The entries of a folder, sorted naturally (sdb before sdaa); NULL if none. */
 char **dir_list(const char *dir, int *count);
-void sysfs_list_free(char **names, int count);
+void dir_list_free(char **names, int count);
 
 /* A whole disk and its partitions, as the kernel lists them: once, here. */
 #define SYSFS_FAMILY_MAX 64

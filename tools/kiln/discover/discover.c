@@ -52,7 +52,7 @@ static int controllers(const struct discover_options *o,
 		if ((sysfs_attr_long(dir, "class", 0) >> 16) == 1)
 			ret = add_controller(o, inv, names[i]);
 	}
-	sysfs_list_free(names, n);
+	dir_list_free(names, n);
 	return ret < 0 ? ret : 0;
 }
 
@@ -135,7 +135,7 @@ static void link_rate(const struct discover_options *o, const char *devpath,
 			break;
 		}
 	}
-	sysfs_list_free(names, n);
+	dir_list_free(names, n);
 }
 
 /* RAID controllers show their volumes as disks; say which these are. */
@@ -189,9 +189,9 @@ static void enclosure_slot(const struct discover_options *o,
 					 comps[k]);
 			break;
 		}
-		sysfs_list_free(comps, nc);
+		dir_list_free(comps, nc);
 	}
-	sysfs_list_free(encs, ne);
+	dir_list_free(encs, ne);
 }
 
 static void append(char *buf, size_t len, const char *word)
@@ -278,7 +278,7 @@ static int one_disk(const struct discover_options *o,
 	names = dir_list(sub, &n);
 	for (i = 0; i < n; i++)
 		append(d->holders, sizeof(d->holders), names[i]);
-	sysfs_list_free(names, n);
+	dir_list_free(names, n);
 
 	if (!d->size && strcmp(d->transport, "usb"))
 		snprintf(d->unusable, sizeof(d->unusable), "capacity 0: %s",
@@ -303,7 +303,7 @@ static int disks(const struct discover_options *o,
 	for (i = 0; i < n && !ret; i++)
 		if (!skip_disk(names[i]))
 			ret = one_disk(o, inv, names[i]);
-	sysfs_list_free(names, n);
+	dir_list_free(names, n);
 	return ret;
 }
 

@@ -173,7 +173,7 @@ int identity_find(const char *sysroot, const char *identity, char *name,
 			ret = 0;
 		}
 	}
-	sysfs_list_free(names, n);
+	dir_list_free(names, n);
 	return ret;
 }
 

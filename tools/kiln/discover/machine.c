@@ -191,7 +191,7 @@ int machine_nics_read(const char *sysroot, struct machine_nic **out, int *count)
 	*count = 0;
 	nics = calloc((size_t)n + 1, sizeof(*nics));
 	if (!nics) {
-		sysfs_list_free(names, n);
+		dir_list_free(names, n);
 		return -ENOMEM;
 	}
 	for (i = 0; i < n; i++) {
@@ -214,7 +214,7 @@ int machine_nics_read(const char *sysroot, struct machine_nic **out, int *count)
 			       sysfs_exists(dir, "phy80211");
 		(*count)++;
 	}
-	sysfs_list_free(names, n);
+	dir_list_free(names, n);
 	*out = nics;
 	return 0;
 }

@@ -67,7 +67,7 @@ static void held(const struct safety_env *o, const char *name,
 				   names[i]);
 			safety_busy(s);
 		}
-		sysfs_list_free(names, n);
+		dir_list_free(names, n);
 	}
 
 	/* mountinfo: "id parent major:minor root mountpoint ..." */
@@ -111,7 +111,7 @@ static void held(const struct safety_env *o, const char *name,
 			}
 		}
 	}
-	sysfs_list_free(names, n);
+	dir_list_free(names, n);
 	snprintf(path, sizeof(path), "%s/swaps", o->procroot);
 	f_ = fopen(path, "re");
 	if (f_) {
@@ -279,7 +279,7 @@ static void backs_loop(const struct safety_env *o,
 	names = dir_list(base, &n);
 	all = calloc((size_t)n + 1, sizeof(*all));
 	if (!all) {
-		sysfs_list_free(names, n);
+		dir_list_free(names, n);
 		return;
 	}
 	loop_backs(o, names, n, all);
@@ -327,7 +327,7 @@ static void backs_loop(const struct safety_env *o,
 			sibling(o, d->name, names[i], s);
 	}
 	free(all);
-	sysfs_list_free(names, n);
+	dir_list_free(names, n);
 }
 
 /* /proc/swaps writes a blank or a backslash in a path as \040, \134. */

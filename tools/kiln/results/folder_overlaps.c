@@ -139,7 +139,7 @@ static int dev_on(const char *sysroot, dev_t dev, dev_t target, int depth)
 		s = dev_of(slave);
 		on = s && dev_on(sysroot, s, target, depth + 1);
 	}
-	sysfs_list_free(names, n);
+	dir_list_free(names, n);
 	return on;
 }
 

@@ -96,7 +96,7 @@ static void first_controller(char *real, size_t len)
 			snprintf(real, len, "%s", dir);
 		break;
 	}
-	sysfs_list_free(names, n);
+	dir_list_free(names, n);
 }
 
 int kmsgwatch_disk_read(const char *sysroot, const char *name,

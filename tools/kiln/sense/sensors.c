@@ -120,9 +120,9 @@ static int read_temps(const char *sysroot, const char *rroot,
 					t->alarm = 0;
 			}
 		}
-		sysfs_list_free(files, nfiles);
+		dir_list_free(files, nfiles);
 	}
-	sysfs_list_free(hw, nhw);
+	dir_list_free(hw, nhw);
 	return ret;
 }
 
@@ -191,9 +191,9 @@ static int read_edac(const char *sysroot, struct sensors *s)
 				       count(sub, dimm ? "dimm_ue_count" :
 					     "ue_count"));
 		}
-		sysfs_list_free(subs, nsub);
+		dir_list_free(subs, nsub);
 	}
-	sysfs_list_free(mcs, nmc);
+	dir_list_free(mcs, nmc);
 	return ret;
 }
 
@@ -264,7 +264,7 @@ static int read_aer(const char *sysroot, struct sensors *s)
 		s->aer[s->naer - 1] = a;
 		s->aer_ports++;
 	}
-	sysfs_list_free(devs, ndev);
+	dir_list_free(devs, ndev);
 	return ret;
 }
 
