@@ -75,7 +75,7 @@ static const struct command {
 } commands[] = {
 	{ &burncmd_cmd, burncmd_command, CMD_CHECK | CMD_TARGETS_FROM, 1, ANY,
 	  "no target given", "burn in block devices or regular files" },
-	{ &inventory_cmd, inventory_command, CMD_PROTECT, 0, 0, NULL,
+	{ &discover_cmd, discover_command, CMD_PROTECT, 0, 0, NULL,
 	  "the machine, its storage controllers and every disk,\n\t\t   "
 	  "with its safety class" },
 	{ &finish_cmd, finish_command, 0, 1, ANY, "no run folder given",

@@ -290,7 +290,7 @@ char *inventory_json(const struct discover_inventory *inv, size_t *len)
 	return json_take(&j, len);
 }
 
-const struct options_cmd inventory_cmd = {
+const struct options_cmd discover_cmd = {
 	"discover", "[--json] [--protect DEV]... [--sysfs-root DIR]",
 	"The machine, its storage controllers and every disk under them with "
 	"its identity, link and safety class, as an 80-column tree or as "
@@ -299,7 +299,7 @@ const struct options_cmd inventory_cmd = {
 	SCOPE_DISCOVER,
 };
 
-int inventory_command(struct options_args *a)
+int discover_command(struct options_args *a)
 {
 	struct discover_options o = { .sysroot = "/sys", .procroot = "/proc",
 				      .devroot = "/dev", .read_disks = 1 };

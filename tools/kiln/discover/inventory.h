@@ -20,7 +20,7 @@ char *inventory_json(const struct discover_inventory *inv, size_t *len);
  * kiln discover [--json] [--protect DEV]... [--sysfs-root DIR]: its usage,
  * and it once kiln's main has read and checked its options.
  */
-extern const struct options_cmd inventory_cmd;
-int inventory_command(struct options_args *a);
+extern const struct options_cmd discover_cmd;
+int discover_command(struct options_args *a);
 
 #endif
