@@ -19,14 +19,41 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 log=$(mktemp "${TMPDIR:-/tmp}/kiln-check.XXXXXX")
 trap 'rm -f "$log" "$log.rc"' EXIT
 start=$(date +%s)
+# The host tests run one at a time (KILN_HOST_JOBS, default 1): two of
+# them at once failed in a clean run (evidence.t 1 and guard-edges.t 6
+# beside others, each passing alone), so until that is understood they
+# keep to themselves. The rest run KILN_TEST_JOBS at a time.
+host=""
+rest=""
+for f in "$@"; do
+	case $f in
+	*tests/host*) host="$host $f" ;;
+	*) rest="$rest $f" ;;
+	esac
+done
+: >"$log.rc"
 {
-	prove --timer --failures --comments -j "${KILN_TEST_JOBS:-2}" \
-		-e "sh $top/tests/lib/runone.sh" "$@"
-	echo $? >"$log.rc"
+	if [ -n "$rest" ]; then
+		# shellcheck disable=SC2086
+		prove --timer --failures --comments -j "${KILN_TEST_JOBS:-2}" \
+			-e "sh $top/tests/lib/runone.sh" $rest || echo 1 >>"$log.rc"
+	fi
+	if [ -n "$host" ]; then
+		# shellcheck disable=SC2086
+		prove --timer --failures --comments -j "${KILN_HOST_JOBS:-1}" \
+			-e "sh $top/tests/lib/runone.sh" $host || echo 1 >>"$log.rc"
+	fi
 } 2>&1 | tee "$log"
-rc=$(cat "$log.rc" 2>/dev/null || echo 1)
+rc=0
+[ -s "$log.rc" ] && rc=1
 echo "check: $(( $(date +%s) - start )) s in all; the slowest files:"
-sed -n 's/^\[[0-9:]*\] \([^ ]*\) \.* .* \([0-9][0-9]*\) ms .*/\2 \1/p' "$log" |
+# A file's time is on its own line, or (files run two at a time) on the
+# line that follows it.
+awk '/^\[[0-9:]+\] [^ ]+ \.+/ { file = $2 }
+	file && match($0, / [0-9]+ ms /) {
+		print substr($0, RSTART + 1, RLENGTH - 5), file
+		file = ""
+	}' "$log" |
 	sort -rn | head -n 10 |
 	awk '{ printf "  %7.1f s  %s\n", $1 / 1000, $2 }'
 exit "$rc"
