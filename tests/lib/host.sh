@@ -19,7 +19,13 @@ make_loop () {
 	fallocate -l "$2" "$img" 2>/dev/null || truncate -s "$2" "$img" || return 1
 	test_at_exit "rm -f '$img'"
 	dev=$(losetup -f --show --direct-io=on "$img") || return 1
-	test_at_exit "losetup -d '$dev'"
+	# Partitions the kernel still lists for this device from an earlier
+	# user (one detached while partx -d could not drop them) are stale:
+	# kiln would rightly refuse a disk it sees partitions on.
+	for p in /sys/block/"${dev#/dev/}"/"${dev#/dev/}"p*; do
+		[ -e "$p" ] && delpart "$dev" "${p##*p}" 2>/dev/null
+	done
+	test_at_exit "partx -d '$dev'; losetup -d '$dev'"
 	eval "$1=\$dev"
 }
 
