@@ -4,7 +4,9 @@
 # pending on the stick and says CUT THE POWER NOW; the next boot verifies
 # that folder first, in a folder of its own that names it, and marks it
 # verified. Untouched between the boots every disk PASSes; a disk whose
-# image was partly rewritten between them FAILs, the others PASS.
+# image was partly rewritten between them FAILs, the others PASS. The
+# second case starts from the disks and stick as boot 1 left them (kept
+# then), so three boots test both.
 . "$(dirname "$0")/../lib/e2e.sh"
 
 M=1048576
@@ -30,7 +32,9 @@ test_expect_success 'boot 1: powercut writes, flushes, leaves a pending folder' 
 	[ "$(result "d[\"state\"]")" = pending ] &&
 	[ "$(result "d[\"exit_code\"]")" = 0 ] &&
 	[ "$(result "len(d[\"targets\"])")" = 3 ] &&
-	pending1=$(basename "$run")
+	pending1=$(basename "$run") &&
+	mkdir "$TEST_TMP/cut" &&
+	cp --sparse=always "$lab_dir"/*.img "$TEST_TMP/cut/"
 '
 
 test_expect_success 'boot 2: the pending folder is verified first: PASS' '
@@ -45,17 +49,16 @@ test_expect_success 'boot 2: the pending folder is verified first: PASS' '
 		verified ]
 '
 
-test_expect_success 'boot 3: powercut again; then part of disk b is rewritten' '
-	boot three "kiln.profile=powercut" &&
-	[ "$(result "d[\"state\"]")" = pending ] &&
+test_expect_success 'as boot 1 left them again; then part of disk b is rewritten' '
+	cp --sparse=always "$TEST_TMP/cut"/*.img "$lab_dir/" &&
 	dd if=/dev/urandom of="$lab_dir/b.img" bs=1M seek=4 count=1 conv=notrunc \
 		2>/dev/null
 '
 
-test_expect_success 'boot 4: that disk FAILs its verify, the others PASS' '
-	boot four "kiln.profile=smoke kiln.mode=read" &&
-	grep_in "kiln-init: kiln run: FAIL" "$TEST_TMP/four.log" &&
-	vf=$(verify_folder four) && echo "verified in $vf" &&
+test_expect_success 'boot 3: that disk FAILs its verify, the others PASS' '
+	boot three "kiln.profile=smoke kiln.mode=read" &&
+	grep_in "kiln-init: kiln run: FAIL" "$TEST_TMP/three.log" &&
+	vf=$(verify_folder three) && echo "verified in $vf" &&
 	got=$(v "\" \".join(sorted(t[\"serial\"] + \"=\" + steady(t) for t in d[\"targets\"]))") &&
 	echo "$got" && [ "$got" = "KILN-A=PASS KILN-B=FAIL KILN-NVME0=PASS" ] &&
 	grep_in "bad units" "$vf/summary.txt"
