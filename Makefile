@@ -211,6 +211,12 @@ image: ramboot
 lab: image
 	sh scripts/lab.sh
 
+# The same with a lab that fails: a healthy disk, one with read errors and
+# one that drops every write, so a FAIL is seen on the console and in
+# report.html (results in out/lab-fail/results/).
+lab-fail: image
+	sh scripts/lab.sh fail
+
 # Without QEMU: a live burn-in of loop devices (root) or plain files.
 lab-host: $(OUT)/kiln | $(DEPS_STAMP)
 	sh scripts/lab-host.sh
@@ -224,7 +230,7 @@ clean:
 		$(MUSL_INC)
 
 .PHONY: all bench check check-e2e check-host check-layers check-unit clean deps fuzz image \
-	lab lab-host ramboot test
+	lab lab-fail lab-host ramboot test
 .DELETE_ON_ERROR:
 .SECONDARY:
 
