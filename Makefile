@@ -196,8 +196,7 @@ ramboot: $(OUT)/kiln | $(DEPS_STAMP)
 	$(Q)sh scripts/kernel.sh
 	$(Q)sh scripts/initramfs.sh
 	$(Q)cat $(OUT)/kernel/package $(OUT)/manifest.initramfs >$(OUT)/manifest.txt
-	$(Q)ls -l $(OUT)/kernel/vmlinuz $(OUT)/initramfs.cpio.gz | \
-		awk '{ print "  size     " $$5 " " $$NF }'
+	$(Q)sh scripts/sizes.sh $(OUT)/kernel/vmlinuz $(OUT)/initramfs.cpio.gz
 
 # The boot media: the USB stick image, the PXE root and the ISO, from
 # Debian's signed shim, GRUB and kernel and syslinux, unmodified.

@@ -2,10 +2,11 @@
 # make lab's scripts without QEMU: the QEMU command lines scripts/lab.sh
 # builds (LAB_DRY prints them and boots nothing) for make lab and for
 # make lab-fail, whose disks are lab_failing_disks in scripts/qemu.sh, the
-# one definition tests/e2e/faults.t boots too; bad LAB_* values refused.
+# one definition tests/e2e/faults.t boots too; bad LAB_* values refused;
+# the build line's sizes are the files', not their symlinks'.
 . "$(dirname "$0")/../lib/tap.sh"
 
-for tool in sfdisk mkfs.vfat mcopy; do
+for tool in sfdisk mkfs.vfat mcopy stat; do
 	command -v "$tool" >/dev/null 2>&1 || test_skip_all "needs $tool"
 done
 
@@ -87,6 +88,15 @@ test_expect_success 'bad LAB_BOOT, LAB_MIB or lab: one line, exit 2, nothing mad
 	refused lab LAB_MIB=0 &&
 	refused broken LAB_BOOT=direct &&
 	grep_in "scripts/lab.sh [fail], not broken" "$TEST_TMP/err"
+'
+
+test_expect_success 'the build line gives a symlinked kernel its own size' '
+	mkdir -p "$TEST_TMP/k/root/boot" &&
+	head -c 12345 /dev/zero >"$TEST_TMP/k/root/boot/vmlinuz-9.9" &&
+	ln -s root/boot/vmlinuz-9.9 "$TEST_TMP/k/vmlinuz" &&
+	sh "$TOP/scripts/sizes.sh" "$TEST_TMP/k/vmlinuz" >"$TEST_TMP/sizes" &&
+	test_eq "$(cat "$TEST_TMP/sizes")" "  size     12345 $TEST_TMP/k/vmlinuz" &&
+	grep -q "scripts/sizes.sh" "$TOP/Makefile"
 '
 
 test_done
