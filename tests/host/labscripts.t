@@ -3,7 +3,8 @@
 # builds (LAB_DRY prints them and boots nothing) for make lab and for
 # make lab-fail, whose disks are lab_failing_disks in scripts/qemu.sh, the
 # one definition tests/e2e/faults.t boots too; bad LAB_* values refused;
-# the build line's sizes are the files', not their symlinks'.
+# every LAB_* variable the lab honours named in README; the build line's
+# sizes are the files', not their symlinks'.
 . "$(dirname "$0")/../lib/tap.sh"
 
 for tool in sfdisk mkfs.vfat mcopy stat; do
@@ -88,6 +89,20 @@ test_expect_success 'bad LAB_BOOT, LAB_MIB or lab: one line, exit 2, nothing mad
 	refused lab LAB_MIB=0 &&
 	refused broken LAB_BOOT=direct &&
 	grep_in "scripts/lab.sh [fail], not broken" "$TEST_TMP/err"
+'
+
+test_expect_success 'README names every LAB_* variable make lab and lab-host honour' '
+	# LAB_SHOW, LAB_KEYS and LAB_UNTIL are the e2e tests'"'"' hooks
+	# into lab_run (scripts/qemu.sh), not settings of a lab.
+	grep -oh "LAB_[A-Z_]*" "$TOP/scripts/lab.sh" "$TOP/scripts/qemu.sh" \
+		"$TOP/scripts/lab-host.sh" | sort -u |
+		grep -v -x "LAB_SHOW\|LAB_KEYS\|LAB_UNTIL" >"$TEST_TMP/vars" &&
+	[ "$(wc -l <"$TEST_TMP/vars")" -ge 10 ] &&
+	missing= &&
+	for v in $(cat "$TEST_TMP/vars"); do
+		grep -q "\`$v\`" "$TOP/README.md" || missing="$missing $v"
+	done &&
+	test_eq "$missing" "" "not in README"
 '
 
 test_expect_success 'the build line gives a symlinked kernel its own size' '
