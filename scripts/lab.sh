@@ -47,7 +47,7 @@ direct | bios | uefi | secureboot) ;;
 	;;
 esac
 name=lab
-[ "$lab" = fail ] && name=lab-fail
+[ "$lab" = fail ] && name="lab-fail"
 lab_init "${LAB_DIR:-$top/out/$name}"
 # Fresh disks each time: a disk an earlier run wrote holds data, and
 # would be tested read-only (kiln's safety), not written.
@@ -101,7 +101,8 @@ fi
 echo
 cat "$summary"
 echo
-echo "$name: results in $(dirname "$summary"): summary.txt above, report.html for a browser"
+echo "$name: results in $(dirname "$summary")"
+echo "$name: summary.txt is above; open report.html there in a browser"
 if [ "$lab" = fail ] && ! head -n 1 "$summary" | grep -q ": FAIL,"; then
 	echo "$name: the run did not FAIL, as this lab should"
 	exit 1
