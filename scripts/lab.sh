@@ -46,9 +46,9 @@ direct | bios | uefi | secureboot) ;;
 	exit 2
 	;;
 esac
-name=lab
-[ "$lab" = fail ] && name="lab-fail"
-lab_init "${LAB_DIR:-$top/out/$name}"
+title=lab
+[ "$lab" = fail ] && title="lab-fail"
+lab_init "${LAB_DIR:-$top/out/$title}"
 # Fresh disks each time: a disk an earlier run wrote holds data, and
 # would be tested read-only (kiln's safety), not written.
 rm -f "$lab_dir"/*.img "$lab_dir"/*.blkdebug "$lab_dir"/*.drops
@@ -69,7 +69,7 @@ countdown=5
 after=poweroff"
 
 [ -n "${LAB_DRY:-}" ] ||
-	echo "$name: booting kiln in QEMU (TCG, $boot); the guest powers off when done"
+	echo "$title: booting kiln in QEMU (TCG, $boot); the guest powers off when done"
 status=0
 case "$boot" in
 direct)
@@ -88,22 +88,22 @@ direct)
 esac
 [ -z "${LAB_DRY:-}" ] || exit 0
 if [ "$status" -ne 0 ]; then
-	echo "$name: QEMU ended with status $status (see $lab_dir/serial.log)"
+	echo "$title: QEMU ended with status $status (see $lab_dir/serial.log)"
 	exit "$status"
 fi
 rm -rf "$lab_dir/results"
 lab_results "$lab_dir/results"
 summary=$(find "$lab_dir/results" -name summary.txt | sort | tail -n 1)
 if [ -z "$summary" ]; then
-	echo "$name: no results on the stick (see $lab_dir/serial.log)"
+	echo "$title: no results on the stick (see $lab_dir/serial.log)"
 	exit 1
 fi
 echo
 cat "$summary"
 echo
-echo "$name: results in $(dirname "$summary")"
-echo "$name: summary.txt is above; open report.html there in a browser"
+echo "$title: results in $(dirname "$summary")"
+echo "$title: summary.txt is above; open report.html there in a browser"
 if [ "$lab" = fail ] && ! head -n 1 "$summary" | grep -q ": FAIL,"; then
-	echo "$name: the run did not FAIL, as this lab should"
+	echo "$title: the run did not FAIL, as this lab should"
 	exit 1
 fi
