@@ -196,8 +196,7 @@ ramboot: $(OUT)/kiln | $(DEPS_STAMP)
 	$(Q)sh scripts/kernel.sh
 	$(Q)sh scripts/initramfs.sh
 	$(Q)cat $(OUT)/kernel/package $(OUT)/manifest.initramfs >$(OUT)/manifest.txt
-	$(Q)ls -l $(OUT)/kernel/vmlinuz $(OUT)/initramfs.cpio.gz | \
-		awk '{ print "  size     " $$5 " " $$NF }'
+	$(Q)sh scripts/sizes.sh $(OUT)/kernel/vmlinuz $(OUT)/initramfs.cpio.gz
 
 # The boot media: the USB stick image, the PXE root and the ISO, from
 # Debian's signed shim, GRUB and kernel and syslinux, unmodified.
@@ -210,6 +209,12 @@ image: ramboot
 # straight from QEMU).
 lab: image
 	sh scripts/lab.sh
+
+# The same with a lab that fails: a healthy disk, one with read errors and
+# one that drops every write, so a FAIL is seen on the console and in
+# report.html (results in out/lab-fail/results/).
+lab-fail: image
+	sh scripts/lab.sh fail
 
 # Without QEMU: a live burn-in of loop devices (root) or plain files.
 lab-host: $(OUT)/kiln | $(DEPS_STAMP)
@@ -224,7 +229,7 @@ clean:
 		$(MUSL_INC)
 
 .PHONY: all bench check check-e2e check-host check-layers check-unit clean deps fuzz image \
-	lab lab-host ramboot test
+	lab lab-fail lab-host ramboot test
 .DELETE_ON_ERROR:
 .SECONDARY:
 

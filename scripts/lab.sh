@@ -7,59 +7,103 @@
 # initramfs straight from QEMU instead (faster). The lab works on a copy of
 # the stick; when the guest powers off, the run's results are copied from
 # it to out/lab/results/ and its summary.txt printed.
-# LAB_CPU (max), LAB_APPEND (kernel arguments, direct boot), LAB_MIB (64).
+#
+# make lab-fail (scripts/lab.sh fail): the same boot with a lab that
+# fails (lab_failing_disks in scripts/qemu.sh): a healthy disk, one whose
+# reads fail at chosen sectors and one that drops every write; results in
+# out/lab-fail/results/. It exits 1 if the run did not FAIL.
+#
+# LAB_MIB (64) the size of each disk, LAB_CPU (max), LAB_MEM (1024),
+# LAB_TIMEOUT (900 s), LAB_APPEND (kernel arguments, direct boot), LAB_EXTRA
+# (QEMU arguments), LAB_DIR (out/lab or out/lab-fail), LAB_DRY (print the
+# QEMU command line, boot nothing). README has them all.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 lab_top=$top
 . "$top/scripts/qemu.sh"
 
+lab=${1:-lab}
 mib=${LAB_MIB:-64}
 boot=${LAB_BOOT:-bios}
-lab_init "$top/out/lab"
-rm -f "$lab_dir"/*.img
-lab_disk nvme nvme-a "$mib"
-lab_disk nvme nvme-b "$mib"
-lab_disk ahci sata-a "$mib"
-lab_disk ahci sata-b "$mib"
-lab_disk megasas raid-a "$mib"
-lab_disk megasas raid-b "$mib"
-lab_disk vscsi vscsi-a "$mib"
-lab_disk vscsi vscsi-b "$mib"
+case "$lab" in
+lab | fail) ;;
+*)
+	echo "lab: scripts/lab.sh [fail], not $lab" >&2
+	exit 2
+	;;
+esac
+case "$mib" in
+'' | *[!0-9]* | 0*)
+	echo "lab: LAB_MIB is a whole number of MiB, not $mib" >&2
+	exit 2
+	;;
+esac
+case "$boot" in
+direct | bios | uefi | secureboot) ;;
+*)
+	echo "lab: LAB_BOOT is bios, uefi, secureboot or direct, not $boot" >&2
+	exit 2
+	;;
+esac
+title=lab
+[ "$lab" = fail ] && title="lab-fail"
+lab_init "${LAB_DIR:-$top/out/$title}"
+# Fresh disks each time: a disk an earlier run wrote holds data, and
+# would be tested read-only (kiln's safety), not written.
+rm -f "$lab_dir"/*.img "$lab_dir"/*.blkdebug "$lab_dir"/*.drops
+if [ "$lab" = fail ]; then
+	lab_failing_disks "$mib"
+else
+	lab_disk nvme nvme-a "$mib"
+	lab_disk nvme nvme-b "$mib"
+	lab_disk ahci sata-a "$mib"
+	lab_disk ahci sata-b "$mib"
+	lab_disk megasas raid-a "$mib"
+	lab_disk megasas raid-b "$mib"
+	lab_disk vscsi vscsi-a "$mib"
+	lab_disk vscsi vscsi-b "$mib"
+fi
 cfg="# kiln.cfg of the lab's stick (README has the keys)
 countdown=5
 after=poweroff"
 
-echo "lab: booting kiln in QEMU (TCG, $boot); the guest powers off when done"
+[ -n "${LAB_DRY:-}" ] ||
+	echo "$title: booting kiln in QEMU (TCG, $boot); the guest powers off when done"
 status=0
 case "$boot" in
 direct)
 	lab_stick "$cfg"
 	LAB_SHOW=1 lab_boot "quiet ${LAB_APPEND:-}" "$lab_dir/serial.log" || status=$?
 	;;
-bios | uefi | secureboot)
+*)
 	lab_usb "$top/out/kiln-usb.img" "$cfg"
 	fw=seabios
 	[ "$boot" = uefi ] && fw=ovmf
 	[ "$boot" = secureboot ] && fw=ovmf-sb
-	LAB_SHOW=1 lab_firmware_boot "$fw" "$lab_dir/serial.log" || status=$?
-	;;
-*)
-	echo "lab: LAB_BOOT is bios, uefi, secureboot or direct, not $boot" >&2
-	exit 2
+	# shellcheck disable=SC2086
+	LAB_SHOW=1 lab_firmware_boot "$fw" "$lab_dir/serial.log" ${LAB_EXTRA:-} ||
+		status=$?
 	;;
 esac
+[ -z "${LAB_DRY:-}" ] || exit 0
 if [ "$status" -ne 0 ]; then
-	echo "lab: QEMU ended with status $status (see $lab_dir/serial.log)"
+	echo "$title: QEMU ended with status $status (see $lab_dir/serial.log)"
 	exit "$status"
 fi
 rm -rf "$lab_dir/results"
 lab_results "$lab_dir/results"
 summary=$(find "$lab_dir/results" -name summary.txt | sort | tail -n 1)
 if [ -z "$summary" ]; then
-	echo "lab: no results on the stick (see $lab_dir/serial.log)"
+	echo "$title: no results on the stick (see $lab_dir/serial.log)"
 	exit 1
 fi
 echo
-echo "lab: results in $(dirname "$summary")"
 cat "$summary"
+echo
+echo "$title: results in $(dirname "$summary")"
+echo "$title: summary.txt is above; open report.html there in a browser"
+if [ "$lab" = fail ] && ! head -n 1 "$summary" | grep -q ": FAIL,"; then
+	echo "$title: the run did not FAIL, as this lab should"
+	exit 1
+fi

@@ -7,6 +7,7 @@
 #	lab_disk nvme|ahci|megasas|vscsi|virtio NAME MIB [SERIAL]
 #					(the device's QEMU id is dev-NAME)
 #	lab_errors NAME SECTOR...	(reads there fail: QEMU's blkdebug)
+#	lab_drops NAME			(every write lost: reads give zeroes)
 #	lab_readonly NAME		(the guest sees it write-protected)
 #	lab_throttle NAME BYTES		(at most BYTES a second: a slow disk)
 #	lab_ssd NAME			(it does not spin: rotation_rate=1)
@@ -16,6 +17,11 @@
 #	lab_firmware_boot seabios|ovmf|ovmf-sb LOG [QEMU ARGS]
 #					(no -kernel: the firmware boots a medium)
 #	lab_results OUTDIR		(copies kiln-results off the stick)
+#	lab_failing_disks MIB		(make lab-fail's disks: one healthy,
+#					one with read errors, one that drops
+#					every write)
+#
+# LAB_DRY: lab_run prints QEMU's command line instead of running it.
 #
 # Paths must not hold blanks: arguments are kept in one string.
 
@@ -48,8 +54,14 @@ lab_disk () {
 	img="$lab_dir/$name.img"
 	serial=${4:-KILN-$(echo "$name" | tr 'a-z' 'A-Z')}
 	lab_n=$((lab_n + 1))
-	[ -e "$img" ] || truncate -s "${3}M" "$img"
-	drive="if=none,id=d$lab_n,format=raw,cache=none,aio=threads,file=$img"
+	if [ -e "$lab_dir/$name.drops" ]; then
+		# lab_drops NAME: no image; QEMU's null driver acknowledges
+		# every write and forgets it, and every read is zeroes.
+		drive="if=none,id=d$lab_n,driver=null-co,size=${3}M,read-zeroes=on,cache=none,aio=threads"
+	else
+		[ -e "$img" ] || truncate -s "${3}M" "$img"
+		drive="if=none,id=d$lab_n,format=raw,cache=none,aio=threads,file=$img"
+	fi
 	# blkdebug sits under the raw format, which signals its reads to it.
 	[ -e "$lab_dir/$name.blkdebug" ] &&
 		drive="if=none,id=d$lab_n,format=raw,cache=none,file.driver=blkdebug,file.config=$lab_dir/$name.blkdebug,file.image.filename=$img"
@@ -121,6 +133,25 @@ lab_errors () {
 		printf '[inject-error]\nevent = "read_aio"\niotype = "read"\nerrno = "5"\nsector = "%s"\nonce = "off"\n\n' \
 			"$sector" >>"$lab_dir/$name.blkdebug"
 	done
+}
+
+# lab_drops NAME: disk NAME acknowledges every write and keeps none (the
+# lie of a disk whose cache never reaches the media): it reads as blank,
+# so kiln writes it, and its verify reads zeroes. Call before lab_disk.
+lab_drops () {
+	: >"$lab_dir/$1.drops"
+}
+
+# lab_failing_disks MIB: make lab-fail's lab, which tests/e2e/faults.t
+# boots too: a healthy disk, one whose reads fail at 10 and 20 MiB (not
+# proven blank, so tested read-only, and FAIL with those offsets) and one
+# that drops every write (FAIL: zeroed units), all on the ahci controller.
+lab_failing_disks () {
+	lab_errors bad 20480 40960
+	lab_disk ahci bad "$1" KILN-BAD
+	lab_disk ahci good "$1" KILN-GOOD
+	lab_drops drop
+	lab_disk ahci drop "$1" KILN-DROP
 }
 
 # lab_stick [KILN.CFG TEXT]: a fresh 64 MiB stick, MBR with one FAT32
@@ -198,6 +229,10 @@ lab_firmware_boot () {
 lab_run () {
 	log=$1
 	shift
+	if [ -n "${LAB_DRY:-}" ]; then
+		echo "$LAB_QEMU $*"
+		return 0
+	fi
 	if [ -n "${LAB_SHOW:-}" ]; then
 		timeout "$LAB_TIMEOUT" "$LAB_QEMU" "$@" </dev/null 2>&1 | tee "$log"
 		return

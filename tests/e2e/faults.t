@@ -1,22 +1,22 @@
 #!/bin/sh
-# slow: QEMU boots. Faults and safety in the real image: a disk whose reads
-# fail at chosen sectors (QEMU's blkdebug) cannot be proven blank, so it is
-# tested read-only, and FAILs with its error offsets while the others
-# PASS; a disk with a GPT table and one with ext4 come out byte for byte
-# unchanged, tested read-only; consent naming one of them by serial
-# (destroy-data) writes that one only. A disk pulled mid-run is vanished
-# and FAILs; the one beside it PASSes. That one is an SSD: the pull
-# stalls the controller for a quarter second or more, which a spinning
-# disk of this size (zones of 5 MB) shows as a dip, and kiln cannot tell
-# a controller's stall from a weak stretch of its surface (it WARNs when
-# the dip cost half a second).
+# slow: QEMU boots. Faults and safety in the real image, the first boot
+# on make lab-fail's disks (lab_failing_disks): a disk whose reads fail at
+# chosen sectors (QEMU's blkdebug) cannot be proven blank, so it is tested
+# read-only, and FAILs with its error offsets; a disk that drops every
+# write (QEMU's null driver) FAILs its verify, said on the console and in
+# report.html; the others PASS; a disk with a GPT table and one with ext4
+# come out byte for byte unchanged, tested read-only; consent naming one
+# of them by serial (destroy-data) writes that one only. A disk pulled
+# mid-run is vanished and FAILs; the one beside it PASSes. That one is an
+# SSD: the pull stalls the controller for a quarter second or more, which
+# a spinning disk of this size (zones of 5 MB) shows as a dip, and kiln
+# cannot tell a controller's stall from a weak stretch of its surface (it
+# WARNs when the dip cost half a second).
 . "$(dirname "$0")/../lib/e2e.sh"
 
 M=1048576
 lab_init "$TEST_TMP/lab"
-lab_errors bad 20480 40960
-lab_disk ahci bad 24 KILN-BAD
-lab_disk ahci good 24 KILN-GOOD
+lab_failing_disks 24
 truncate -s 24M "$lab_dir/gpt.img" "$lab_dir/ext4.img"
 printf 'label: gpt\n,,L\n' | sfdisk -q "$lab_dir/gpt.img"
 mkfs.ext4 -q -F "$lab_dir/ext4.img"
@@ -50,6 +50,16 @@ test_expect_success 'the disk with read errors FAILs, with the error offsets' '
 	grep_in "I/O errors, the first in read at byte $((10 * M))" "$run/summary.txt"
 '
 
+test_expect_success 'the disk that drops writes FAILs: zeroed, on the console and in report.html' '
+	[ "$(t KILN-DROP verdict)" = FAIL ] &&
+	[ "$(t KILN-DROP mode)" = write-verify ] &&
+	[ "$(t KILN-DROP "bad_units\"][\"by_class\"][\"zeroed")" = $((24 * M / 4096)) ] &&
+	drop=$(t KILN-DROP name) &&
+	grep -a "$drop" "$TEST_TMP/one.log" | grep -q FAIL &&
+	grep_in "$drop" "$run/report.html" &&
+	grep -q "FAIL\">$drop" "$run/report.html"
+'
+
 test_expect_success 'the others PASS' '
 	test_eq "$(steady_of KILN-GOOD)" PASS KILN-GOOD &&
 	test_eq "$(steady_of KILN-GPT)" PASS KILN-GPT &&
@@ -65,7 +75,7 @@ test_expect_success 'GPT and ext4: tested read-only, byte for byte unchanged' '
 '
 
 test_expect_success 'boot 2: destroy-data names the GPT disk by serial' '
-	boot two "kiln.destroy-data=KILN-GPT kiln.exclude=KILN-BAD,KILN-TYPO" &&
+	boot two "kiln.destroy-data=KILN-GPT kiln.exclude=KILN-BAD,KILN-DROP,KILN-TYPO" &&
 	[ "$(result "d[\"exit_code\"]")" = 0 ] &&
 	grep_in "exclude names KILN-TYPO: no disk matches (a typo?)" \
 		"$TEST_TMP/two.log"

@@ -100,6 +100,9 @@ test_expect_success 'no stick (PXE): the results live at the server, complete' '
 		boot pxe "BOOTIF=01-52-54-00-12-34-56 $ARGS" &&
 	grep_in "no stick: the results live at the lab server" \
 		"$TEST_TMP/pxe.log" &&
+	grep_in "kiln-init: no KILN stick found: results go to the lab server $UP and to the console" \
+		"$TEST_TMP/pxe.log" &&
+	! grep -a -q "console only" "$TEST_TMP/pxe.log" &&
 	grep_in "kiln-init: kiln run: no disk failed" "$TEST_TMP/pxe.log" &&
 	dir=$(ls -d "$NGINX_ROOT/SN-LAB-C"/*/) &&
 	for f in summary.txt result.json report.html samples.csv \

@@ -129,6 +129,17 @@ test_expect_success 'no stick: said, kiln runs without results, after wait' '
 	grep -qx "end wait" "$MOCK"
 '
 
+test_expect_success 'no stick, upload set: said that results go to the lab server' '
+	machine noup &&
+	printf "after=wait\nupload=http://10.0.2.2:8080/kiln-results/\n" \
+		>"$TEST_TMP/settings" &&
+	FAKE_STICK= boot &&
+	grep_in "kiln-init: no KILN stick found: results go to the lab server http://10.0.2.2:8080/kiln-results/ and to the console" \
+		"$TEST_TMP/out" &&
+	! grep -q "console only" "$TEST_TMP/out" &&
+	grep -qx "kiln run" "$MOCK"
+'
+
 test_expect_success 'kiln cannot run: said, and the machine still ends as asked' '
 	machine broken && printf "after=shell\n" >"$TEST_TMP/settings" &&
 	FAKE_STICK=/dev/sdz1 FAKE_KILN_STATUS=3 boot &&
