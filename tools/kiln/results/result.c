@@ -336,6 +336,14 @@ static void json_machine(struct json *j, const struct record *o)
 		json_str(j, KEY_HOST, u.nodename);
 	}
 	json_str(j, KEY_CRC32C, o->crc32c[0] ? o->crc32c : crc32c_name());
+	json_begin(j, KEY_SYSTEM);
+	json_str(j, KEY_VENDOR, o->system.vendor[0] ? o->system.vendor : NULL);
+	json_str(j, KEY_PRODUCT, o->system.product[0] ? o->system.product :
+		 NULL);
+	json_str(j, KEY_MAC, o->system.mac[0] ? o->system.mac : NULL);
+	json_str(j, KEY_ADDRESS, o->system.address[0] ? o->system.address :
+		 NULL);
+	json_end(j);
 	json_begin(j, KEY_FIRMWARE);
 	json_bool(j, KEY_EFI, o->firmware.efi);
 	if (o->firmware.secure_boot < 0)
