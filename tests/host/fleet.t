@@ -280,7 +280,9 @@ test_expect_success 'the page: each run linked, the machine named, passes and by
 	grep_in "<span class=\"sys\">Dell Inc. PowerEdge R740 b0:26:28:aa:bb:01 10.0.0.5</span>" \
 		"$PAGE/fleet.html" &&
 	grep_in "1 pass<br>16 MiB written<br>16 MiB read" "$PAGE/fleet.html" &&
-	grep_in "a.img: 1 pass, 8 MiB written, 8 MiB read</li>" "$PAGE/fleet.html"
+	grep_in "a.img: 1 pass, 8 MiB written, 8 MiB read</li>" "$PAGE/fleet.html" &&
+	# The damage began at unit 300: the first bad unit by offset.
+	grep_in "), the first at byte $((300 * 4096))" "$PAGE/fleet.html"
 '
 
 test_expect_success 'a warning only where the run warned; the rates chart has a legend' '
