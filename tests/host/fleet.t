@@ -12,6 +12,7 @@
 . "$(dirname "$0")/../lib/tap.sh"
 
 LAB="$TEST_TMP/lab"
+GEN="$TOP/tests/lib/fleetgen.py"
 R="$LAB/kiln-results"
 PAGE="$TEST_TMP/page"
 
@@ -31,7 +32,10 @@ test_expect_success 'a passing run and a failing one, by the real binary' '
 		conv=notrunc 2>/dev/null &&
 	sleep 1 &&
 	{ burn m-fail/20261130T110001Z-00000000000000b2 --mode verify \
-		--from "$R/m-fail/20261130T110000Z-00000000000000b1"; test $? = 1; }
+		--from "$R/m-fail/20261130T110000Z-00000000000000b1"; test $? = 1; } &&
+	# One host made them all: as runs before they carried a machine id,
+	# each machine is then its folder.
+	python3 "$GEN" --machine-id - "$R"/m-pass/* "$R"/m-fail/*
 '
 
 test_expect_success 'a run killed with SIGKILL leaves checkpoints only' '
@@ -46,6 +50,7 @@ test_expect_success 'a run killed with SIGKILL leaves checkpoints only' '
 	done &&
 	kill -KILL $pid && { wait $pid; test $? = 137; } &&
 	[ -e "$cut/checkpoint-a.json" ] && [ ! -e "$cut/result.json" ] &&
+	python3 "$GEN" --machine-id - "$cut" &&
 	mkdir -p "$R/m-running" && cp -r "$cut" "$R/m-running/" &&
 	touch -d "2 hours ago" "$cut" "$cut"/*
 '
@@ -123,6 +128,9 @@ test_expect_success 'like disks: one machine whose disks are slow' '
 	        t["size"] = 1000204886016
 	        t["phases"]["write"]["avg_mbps"] = 500.0 if n == 4 else 1000.0 + i
 	        t["phases"]["verify"]["avg_mbps"] = 1000.0
+	    if n == 1:
+	        doc["system"] = {"vendor": "Dell Inc.", "product": "PowerEdge R740",
+	                         "mac": "b0:26:28:aa:bb:01", "address": "10.0.0.5"}
 	    json.dump(doc, open(p, "w"), indent=2)
 	PY
 '
@@ -261,6 +269,73 @@ test_expect_success 'like disks: the slow machine named, the others not' '
 	grep_in "<b>like-4</b>: all 2 (its controller, cabling or backplane?)" \
 		"$PAGE/fleet.html" &&
 	grep_in "</span>: write 50% of like disks</div>" "$PAGE/fleet.html"
+'
+
+test_expect_success 'the page: each run linked, the machine named, passes and bytes' '
+	a="20261130T100000Z-00000000000000a1" &&
+	grep_in "<a href=\"../lab/kiln-results/m-pass/$a/report.html\">report.html</a>" \
+		"$PAGE/fleet.html" &&
+	grep_in "<a href=\"../lab/kiln-results/m-pass/$a/summary.txt\">summary.txt</a>" \
+		"$PAGE/fleet.html" &&
+	grep_in "<span class=\"sys\">Dell Inc. PowerEdge R740 b0:26:28:aa:bb:01 10.0.0.5</span>" \
+		"$PAGE/fleet.html" &&
+	grep_in "1 pass<br>16 MiB written<br>16 MiB read" "$PAGE/fleet.html" &&
+	grep_in "a.img: 1 pass, 8 MiB written, 8 MiB read</li>" "$PAGE/fleet.html" &&
+	# The damage began at unit 300: the first bad unit by offset.
+	grep_in "), the first at byte $((300 * 4096))" "$PAGE/fleet.html"
+'
+
+test_expect_success 'a warning only where the run warned; the rates chart has a legend' '
+	python3 - "$PAGE/fleet.html" <<-\PY
+	import re, sys
+	page = open(sys.argv[1], encoding="utf-8").read()
+	row = [r for r in page.split("<tr>") if r.startswith("<td><b>like-4</b>")][0]
+	cells = re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
+	assert cells[5] == "", cells[5]
+	assert "write 50% of like disks" in cells[6], cells[6]
+	like = page[page.index("<table id=\"like\""):]
+	for key in ("write", "verify", "slow", "median", "85%"):
+	    assert "<text class=\"key\" x=" in like and ">%s</text>" % key in like, key
+	PY
+'
+
+test_expect_success 'host burns: one machine by its id, whatever their folders' '
+	H2="$TEST_TMP/hosts" &&
+	"$KILN" burn --out "$H2/rack1/run1" --size 8M "$TEST_TMP/h1.img" \
+		>/dev/null 2>&1 &&
+	"$KILN" burn --out "$H2/rack2/run2" --size 8M "$TEST_TMP/h2.img" \
+		>/dev/null 2>&1 &&
+	"$KILN" fleet --out "$TEST_TMP/ph" "$H2" >"$TEST_TMP/ph.out" 2>&1 &&
+	grep_in "kiln fleet: 1 machine, 2 run folders" "$TEST_TMP/ph.out" &&
+	python3 - "$H2/rack1/run1/result.json" "$TEST_TMP/ph/fleet.csv" <<-\PY
+	import csv, json, sys
+	d = json.load(open(sys.argv[1]))
+	rows = list(csv.DictReader(open(sys.argv[2], newline="", encoding="utf-8")))
+	assert d["machine_id"], d.get("machine_id")
+	assert "system" in d and set(d["system"]) == {"vendor", "product", "mac", "address"}, d.get("system")
+	assert len(rows) == 1 and rows[0]["machine"] == d["machine_id"], rows
+	assert rows[0]["runs"] == "2", rows
+	PY
+'
+
+test_expect_success 'block disks without a model are disks, not files' '
+	V="$TEST_TMP/virt/kiln-results" &&
+	python3 - "$R/m-pass/20261130T100000Z-00000000000000a1" "$V" <<-\PY &&
+	import json, os, shutil, sys
+	src, v = sys.argv[1:3]
+	for n in range(3):
+	    d = os.path.join(v, "vm-%d" % n, "20261130T100000Z-00000000000007a%d" % n)
+	    shutil.copytree(src, d)
+	    p = os.path.join(d, "result.json")
+	    doc = json.load(open(p))
+	    for t in doc["targets"]:
+	        t["kind"], t["model"], t["size"] = "block", "", 8589934592
+	    json.dump(doc, open(p, "w"), indent=2)
+	PY
+	"$KILN" fleet --out "$TEST_TMP/pv" "$TEST_TMP/virt" >/dev/null &&
+	grep_in "<tr><td>(no model: disks)</td>" "$TEST_TMP/pv/fleet.html" &&
+	! grep -q "(no model: files)" "$TEST_TMP/pv/fleet.html" &&
+	grep_in "<tr><td>(no model: files)</td>" "$PAGE/fleet.html"
 '
 
 # same A B: two fleet.csv files hold the same rows, but for the age of a
@@ -444,6 +519,12 @@ test_expect_success 'fleet.html in headless chromium: failing first, all there' 
 	assert "unreadable: result.json:" in bad[2], bad
 	cut = [r for r in rows if r[0].startswith("m-cut")][0]
 	assert cut[2].startswith("cut off: no result.json and not finished"), cut
+	slow = [r for r in rows if r[0].startswith("like-4")][0]
+	assert slow[5] == "" and "write 50% of like disks" in slow[6], slow
+	ok = [r for r in rows if r[0].startswith("m-pass")][0]
+	assert "report.html summary.txt" in ok[0], ok
+	assert ok[7].startswith("1 pass") and "16 MiB written" in ok[7], ok
+	assert "a.img: 1 pass, 8 MiB written, 8 MiB read" in ok[7], ok
 	PY
 '
 

@@ -5,9 +5,12 @@
 # labels, PUT replacing the group whole, the verdict at the end); then a
 # gateway that refuses, one that never answers (tests/lib/httpfake.py),
 # and one that refuses the body, none of which may hold the burn. Every
-# run of the pusher is bounded by timeout(1).
+# run of the pusher is bounded by timeout(1). Then kiln burn itself, as
+# root on loop devices: while it runs the gateway's elapsed time moves,
+# and at the end each disk's figures are the summary's and result.json's.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$TOP/tests/lib/servers.sh"
+. "$TOP/tests/lib/host.sh"
 
 [ -x "$PG" ] || test_skip_all "needs prometheus-pushgateway (scripts/deps.list)"
 command -v python3 >/dev/null 2>&1 || test_skip_all "needs python3"
@@ -119,6 +122,85 @@ test_expect_success 'a long refusal (chunked, as Go sends it): its reason, not a
 	{ timeout 60 "$TOP/out/tests/httpput" "$GW/metrics/job/dup" "$TEST_TMP/dup.prom" \
 		>"$out" 2>&1; test $? = 1; } &&
 	grep_in "HTTP 400 Bad Request: pushed metrics are invalid or inconsistent" "$out"
+'
+
+# gw_value NAME METRIC [LABEL=VALUE]...: the first such sample's value.
+gw_value () {
+	file=$1 metric=$2
+	shift 2
+	python3 - "$TEST_TMP/$file" "$metric" "$@" <<'EOF'
+import re, sys
+path, metric = sys.argv[1:3]
+want = dict(a.split("=", 1) for a in sys.argv[3:])
+line_re = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$')
+label_re = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"')
+for line in open(path, encoding="utf-8"):
+    m = line_re.match(line.rstrip("\n"))
+    if m and m.group(1) == metric and \
+            all(dict(label_re.findall(m.group(2) or "")).get(k) == v
+                for k, v in want.items()):
+        print(m.group(3))
+        sys.exit(0)
+sys.exit(1)
+EOF
+}
+
+# going: whether the gateway says machine $mid's burn runs, 3 s or more in.
+going () {
+	gw_fetch g1 && gw_sample g1 kiln_run_state 0 machine="$mid" >/dev/null &&
+	e=$(gw_value g1 kiln_run_elapsed_seconds machine="$mid") &&
+	awk "BEGIN { exit !($e >= 3) }"
+}
+
+if [ "$(id -u)" -ne 0 ] || ! command -v losetup >/dev/null; then
+	test_skip "kiln burn's pushes need root (loop devices)"
+	test_skip "kiln burn's pushes need root (loop devices)"
+	test_done
+fi
+
+test_expect_success 'a burn going: the elapsed time each push says moves with it' '
+	make_loop b1 64M && make_loop b2 64M &&
+	{ "$KILN" burn --destroy-data --metrics "$GW/" --interval 1 \
+		--duration 600 --passes 1000000 --checkpoint 3600 \
+		--out "$TEST_TMP/going" \
+		"$b1" "$b2" >"$TEST_TMP/going.out" 2>&1 & } &&
+	burn=$! &&
+	test_at_exit "kill $burn 2>/dev/null" &&
+	test_wait_for "grep -q \"as machine \" \"$TEST_TMP/going.out\"" &&
+	mid=$(sed -n "s/^kiln: metrics to .* as machine //p" "$TEST_TMP/going.out") &&
+	# A state waited for, not a time: the run 3 s in, still running;
+	# no checkpoint (they set the elapsed time too) before the end.
+	test_wait_for going || { cat "$TEST_TMP/going.out"; cat "$TEST_TMP/g1"; false; } &&
+	kill -INT "$burn" && { wait "$burn"; [ $? = 4 ]; } &&
+	gw_fetch g2 && gw_sample g2 kiln_run_state 2 machine="$mid"
+'
+
+test_expect_success 'a burn over: each disk as the summary says it, passes and bytes' '
+	make_loop c1 32M && make_loop c2 48M && make_loop c3 64M &&
+	"$KILN" burn --destroy-data --metrics "$GW/" --interval 1 \
+		--out "$TEST_TMP/done" "$c1" "$c2" "$c3" \
+		>"$TEST_TMP/done.out" 2>&1 &&
+	gw_fetch g3 && r="$TEST_TMP/done/result.json" &&
+	mid=$(json_get "$r" "d[\"machine_id\"]") &&
+	for i in 0 1 2; do
+		l=$(json_get "$r" "d[\"targets\"][$i][\"label\"]") &&
+		for p in write verify; do
+			want=$(json_get "$r" "round(d[\"targets\"][$i][\"phases\"][\"$p\"][\"avg_mbps\"], 3)") &&
+			got=$(gw_value g3 kiln_disk_${p}_megabytes_per_second \
+				machine="$mid" disk="$l") &&
+			awk "BEGIN { d = $got - $want; exit !(d < 0.0015 && d > -0.0015) }" &&
+			# The table rounds the same figure.
+			grep -q "^$l .* $(printf %.0f "$want") " "$TEST_TMP/done/summary.txt" || {
+				echo "# $l $p: ${got:-none}, result.json $want"; return 1; }
+		done &&
+		gw_sample g3 kiln_disk_throughput_megabytes_per_second 0 \
+			machine="$mid" disk="$l" &&
+		gw_sample g3 kiln_disk_passes_made 1 machine="$mid" disk="$l" ||
+			return 1
+	done &&
+	gw_sample g3 kiln_run_passes_made 1 machine="$mid" &&
+	gw_sample g3 kiln_run_written_bytes $((144 * 1048576)) machine="$mid" &&
+	gw_sample g3 kiln_run_read_bytes $((144 * 1048576)) machine="$mid"
 '
 
 test_done

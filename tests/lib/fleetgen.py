@@ -12,6 +12,10 @@
 #
 #   fleetgen.py --template RESULT.json --out ROOT [--machines 1000]
 #               [--disks 12] [--seed 1]
+#   fleetgen.py --machine-id ID|- RUN_DIR...
+# The second form gives run folders kiln made (result.json and the
+# checkpoints) another machine id ("-": none, so kiln fleet goes by the
+# machine's folder, as for runs before they carried one).
 import argparse
 import copy
 import json
@@ -84,7 +88,11 @@ def run_doc(tpl, rng, machine, start, trusted, ndisks, slow_model, fate):
     tt = tpl["targets"][0]
     run_id = "%016x" % rng.randrange(1 << 64)
     d.update(run_id=run_id, clock_trusted=trusted, host=machine,
+             machine_id=machine,
              started=utc(start), elapsed_seconds=round(rng.uniform(3600, 40000), 3))
+    d["system"] = {"vendor": "Supermicro", "product": "SYS-6029P-%s" % machine[-3:],
+                   "mac": "0c:c4:7a:%02x:%02x:%02x" % tuple(rng.randrange(256) for _ in range(3)),
+                   "address": "10.1.%d.%d" % (rng.randrange(256), rng.randrange(1, 255))}
     d["ended"] = utc(start + int(d["elapsed_seconds"]))
     d["state"] = "complete"
     models = rng.sample(MODELS, 2)
@@ -110,14 +118,47 @@ def run_doc(tpl, rng, machine, start, trusted, ndisks, slow_model, fate):
     return run_id, d
 
 
+def set_machine_id(machine, dirs):
+    """Each run folder's documents with another machine id, or none."""
+    def change(doc):
+        doc.pop("machine_id", None)
+        if machine != "-":
+            doc["machine_id"] = machine
+        return doc
+    for d in dirs:
+        p = os.path.join(d, "result.json")
+        if os.path.exists(p):
+            with open(p) as f:
+                doc = change(json.load(f))
+            with open(p, "w") as f:
+                json.dump(doc, f, indent=2)
+        for name in ("checkpoint-a.json", "checkpoint-b.json"):
+            p = os.path.join(d, name)
+            if not os.path.exists(p):
+                continue
+            with open(p, "rb") as f:
+                head, body = f.read().split(b"\n", 1)
+            seq = int(head.split(b'"seq": ')[1].split(b",")[0])
+            doc = change(json.loads(b"{" + body)["result"])
+            with open(p, "wb") as f:
+                f.write(checkpoint(seq, json.dumps(doc, indent=2).encode()))
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--template", required=True)
-    ap.add_argument("--out", required=True)
+    ap.add_argument("--machine-id")
+    ap.add_argument("dirs", nargs="*")
+    ap.add_argument("--template")
+    ap.add_argument("--out")
     ap.add_argument("--machines", type=int, default=1000)
     ap.add_argument("--disks", type=int, default=12)
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
+    if a.machine_id:
+        set_machine_id(a.machine_id, a.dirs)
+        return
+    if not a.template or not a.out:
+        ap.error("--template and --out are needed")
     rng = random.Random(a.seed)
     with open(a.template) as f:
         tpl = json.load(f)

@@ -124,6 +124,29 @@ static void test_io_errors(void)
 	tap_ok(check(&j, JUDGE_FAIL, 1, want), "...in the phase it happened, "
 	       "with its own errno");
 
+	{
+		/*
+		 * At qd 4 the request at 12 MiB ended before the one at the
+		 * bad sector, 10 MiB; a later pass's lower error is not it.
+		 */
+		struct engine_error es[3] = {
+			{ .phase = PHASE_WRITE, .pass = 1, .offset = 12582912,
+			  .length = 1048576, .err = EIO, .count = 1 },
+			{ .phase = PHASE_WRITE, .pass = 1, .offset = 10485760,
+			  .length = 1048576, .err = EIO, .count = 1 },
+			{ .phase = PHASE_WRITE, .pass = 2, .offset = 0,
+			  .length = 1048576, .err = EIO, .count = 1 },
+		};
+
+		s.errors = es;
+		s.nerrors = 3;
+		judge_target(&s, NULL, &j);
+		tap_ok(check(&j, JUDGE_FAIL, 1, "the first in write at byte "
+			     "10485760 (+1048576)"),
+		       "the first error is named by offset, not by when its "
+		       "request completed: %s", j.reasons[0]);
+	}
+
 	s.nerrors = 0;
 	s.errors = NULL;
 	judge_target(&s, NULL, &j);
@@ -153,6 +176,23 @@ static void test_bad_units(void)
 	       !strcmp(j.reasons[0], "6 bad units (2 bitflip, 1 zeroed, "
 		       "1 stale, 2 torn), the first at byte 8192"),
 	       "bad units FAIL, counted by class, the first one's offset");
+
+	{
+		struct engine_bad two[3] = {
+			{ .offset = 12582912, .pass = 1 },
+			{ .offset = 10485760, .pass = 1 },
+			{ .offset = 4096, .pass = 2 },
+		};
+
+		s.bad = two;
+		s.nbad = 3;
+		judge_target(&s, NULL, &j);
+		tap_ok(check(&j, JUDGE_FAIL, 1, "the first at byte 10485760"),
+		       "the first bad unit by offset, of its pass: %s",
+		       j.reasons[0]);
+		s.bad = &bad;
+		s.nbad = 1;
+	}
 
 	memset(s.bad_by_class, 0, sizeof(s.bad_by_class));
 	s.c.bad_units = 1;

@@ -20,16 +20,52 @@
 #include "judge/record.h"
 
 static const char *const disk_families[] = {
-	"kiln_disk_phase", "kiln_disk_pass", "kiln_disk_state",
-	"kiln_disk_written_bytes", "kiln_disk_read_bytes",
-	"kiln_disk_throughput_megabytes_per_second", "kiln_disk_io_errors",
+	"kiln_disk_phase", "kiln_disk_pass", "kiln_disk_passes_made",
+	"kiln_disk_state", "kiln_disk_written_bytes", "kiln_disk_read_bytes",
+	"kiln_disk_throughput_megabytes_per_second",
+	"kiln_disk_write_megabytes_per_second",
+	"kiln_disk_verify_megabytes_per_second", "kiln_disk_io_errors",
 	"kiln_disk_bad_units", "kiln_disk_temperature_celsius",
 	"kiln_disk_verdict",
 };
 static const char *const run_families[] = {
 	"kiln_run_state", "kiln_run_verdict", "kiln_run_elapsed_seconds",
-	"kiln_run_disks", "kiln_run_info",
+	"kiln_run_disks", "kiln_run_written_bytes", "kiln_run_read_bytes",
+	"kiln_run_passes_made", "kiln_run_info",
 };
+
+/* Families only a disk that has it says: sda alone, in test_text. */
+static int one_disk_only(const char *name)
+{
+	return strstr(name, "temperature") ||
+	       strstr(name, "_write_megabytes") ||
+	       strstr(name, "_verify_megabytes");
+}
+
+/*
+ * sda's snapshot: its write ran at 500 MB/s, its verify at 250, and of
+ * its two verifies the second was cut short: 1 pass made.
+ */
+static void snap_two_passes(struct engine_snap *s)
+{
+	struct engine_pass *p = calloc(3, sizeof(*p));
+
+	if (!p)
+		tap_bail("out of memory");
+	p[0] = (struct engine_pass){ .pass = 1, .phase = PHASE_WRITE,
+				     .complete = 1 };
+	p[1] = (struct engine_pass){ .pass = 1, .phase = PHASE_VERIFY,
+				     .complete = 1 };
+	p[2] = (struct engine_pass){ .pass = 2, .phase = PHASE_VERIFY };
+	s->passes = p;
+	s->npasses = 3;
+	s->totals[PHASE_VERIFY].passes = 2;
+	s->totals[PHASE_WRITE].passes = 1;
+	s->phase_bytes[PHASE_WRITE] = 1000000000;
+	s->phase_ns[PHASE_WRITE] = 2000000000;
+	s->phase_bytes[PHASE_VERIFY] = 1000000000;
+	s->phase_ns[PHASE_VERIFY] = 4000000000;
+}
 
 static char *text;
 
@@ -188,6 +224,7 @@ static void test_text(void)
 	disk(&r, "sdb", "B2", "Model B", "wwn:0x5000c500a1b2c3d4");
 	r.disks[0].mt = &mt[0];
 	r.disks[1].mt = &mt[1];
+	snap_two_passes(&r.disks[0].snap);
 	record_judge(&r, 0, 0);
 
 	text = metrics_text(&r, c, temp, &len);
@@ -197,7 +234,7 @@ static void test_text(void)
 	for (i = 0; i < sizeof(disk_families) / sizeof(disk_families[0]); i++)
 		if (!tap_ok(family_ok(disk_families[i]) &&
 			    samples(disk_families[i]) ==
-			    (strstr(disk_families[i], "temperature") ? 1 : 2),
+			    (one_disk_only(disk_families[i]) ? 1 : 2),
 			    "text: %s: HELP, TYPE gauge, a sample a disk",
 			    disk_families[i]))
 			tap_diag("%s", text);
@@ -222,6 +259,21 @@ static void test_text(void)
 		   "serial=\"B2\",model=\"Model B\",identity=\"wwn:"
 		   "0x5000c500a1b2c3d4\"} 0.000\n"),
 	       "text: MB/s of the last interval, 0 when not known");
+	tap_ok(has("kiln_disk_passes_made{disk=\"sda\",serial=\"S\\\"1\\\\2"
+		   "\",model=\"M\\nX\",identity=\"serial:\xc3\xa9\\\\xff!\"} "
+		   "1\n") &&
+	       has("kiln_disk_passes_made{disk=\"sdb\",serial=\"B2\",model="
+		   "\"Model B\",identity=\"wwn:0x5000c500a1b2c3d4\"} 0\n") &&
+	       has("kiln_run_passes_made 0\n") &&
+	       has("kiln_run_written_bytes 1099511631872\n") &&
+	       has("kiln_run_read_bytes 123\n"),
+	       "text: passes made whole (one cut short is not), bytes for "
+	       "the machine, its fewest passes");
+	tap_ok(has("kiln_disk_write_megabytes_per_second{disk=\"sda\",") &&
+	       has("} 500.000\n") &&
+	       has("kiln_disk_verify_megabytes_per_second{disk=\"sda\",") &&
+	       has("} 250.000\n"),
+	       "text: each phase's average, as the table says it");
 	tap_ok(has("kiln_disk_temperature_celsius{disk=\"sda\",") &&
 	       has("} 41.5\n") &&
 	       !has("kiln_disk_temperature_celsius{disk=\"sdb\""),
@@ -237,6 +289,16 @@ static void test_text(void)
 	       has("kiln_run_info{run_id=\"000000000000feed\",command=\"run\","
 		   "version=\"test\"} 1\n"),
 	       "text: the run: running, its disks, elapsed time, id");
+	free(text);
+
+	/* Its last interval is after it ended: the averages say it. */
+	c[0].state = STATE_DONE;
+	text = metrics_text(&r, c, temp, &len);
+	tap_ok(text && has("kiln_disk_throughput_megabytes_per_second{disk="
+			   "\"sda\",serial=\"S\\\"1\\\\2\",model=\"M\\nX\","
+			   "identity=\"serial:\xc3\xa9\\\\xff!\"} 0.000\n") &&
+	       !has("} 512.250\n"),
+	       "text: a disk done moves 0 MB/s, not its last interval's");
 	free(text);
 
 	r.state = RECORD_COMPLETE;

@@ -314,9 +314,11 @@ static void test_mixed(void)
 	       "mixed: the command line, quoted, and the run id");
 	tap_ok(has("\"message\":\"a note with \\\"quotes\\\"\\nand a second "
 		   "line\""), "mixed: a note is a log, escaped on its line");
-	tap_ok(count("\"testStepStart\"") == 3 &&
+	tap_ok(count("\"testStepStart\"") == 4 &&
 	       has("\"testStepId\":\"2\",\"testStepStart\":{\"name\":"
-		   "\"burn-in sdc\"}"), "mixed: a step per disk");
+		   "\"burn-in sdc\"}") &&
+	       has("\"testStepId\":\"3\",\"testStepStart\":{\"name\":"
+		   "\"machine\"}"), "mixed: a step per disk, then the machine");
 	tap_ok(count("\"measurementSeriesStart\"") == 6 &&
 	       count("\"measurementSeriesElement\"") == 6 * SECONDS &&
 	       count("\"totalCount\":30") == 6,
@@ -363,7 +365,7 @@ static void test_mixed(void)
 	tap_ok(strstr(line, "\"value\":1.000,") &&
 	       strstr(line, "\"GREATER_THAN_OR_EQUAL\",\"value\":36.413"),
 	       "mixed: the slowest second against a fifth of the average");
-	tap_ok(count("\"testStepEnd\":{\"status\":\"COMPLETE\"}") == 3 &&
+	tap_ok(count("\"testStepEnd\":{\"status\":\"COMPLETE\"}") == 4 &&
 	       has("\"testRunEnd\":{\"status\":\"COMPLETE\",\"result\":\"FAIL\"}"),
 	       "mixed: a disk failed: COMPLETE, FAIL");
 	record_free(&r);
@@ -419,9 +421,10 @@ static void test_interrupted(void)
 	       has("\"verdict\":\"disk-fail-bad-units\",\"type\":\"FAIL\"") &&
 	       has("\"verdict\":\"disk-fail-io-errors\",\"type\":\"FAIL\""),
 	       "interrupted: a stopped disk warns, unless it failed first");
-	tap_ok(count("\"testStepEnd\":{\"status\":\"SKIP\"}") == 2 &&
+	tap_ok(count("\"testStepEnd\":{\"status\":\"SKIP\"}") == 3 &&
 	       count("\"testStepEnd\":{\"status\":\"COMPLETE\"}") == 1,
-	       "interrupted: stopped disks' steps are SKIP");
+	       "interrupted: stopped disks' steps, and the machine's, are "
+	       "SKIP");
 	tap_ok(has("\"severity\":\"WARNING\",\"message\":\"interrupted before "
 		   "the end; 2 of 3 disks had failed by then\"") &&
 	       has("\"testRunEnd\":{\"status\":\"SKIP\",\"result\":"
@@ -513,10 +516,23 @@ static void test_machine(void)
 	r.inventory = inventory_json(&inv, &r.inventory_len);
 	disk(&r, "sda", STATE_DONE);
 	burn(&r, p);
+	/* Three verifies, all whole: three passes made. */
+	r.disks[0].snap.totals[PHASE_VERIFY].passes = 3;
 	snprintf(r.failure, sizeof(r.failure), "1 disk found, 2 expected "
 		 "(expect-disks): a disk is missing");
 	judge(&r, 1, 0);
 	lines(&r, "machine");
+	tap_ok(strstr(line_with("\"name\":\"passes-made\",\"unit\":\"passes\","
+				"\"hardwareInfoId\":\"1\""), "\"value\":3}") &&
+	       strstr(line_with("\"name\":\"passes-made\",\"unit\":\"passes\","
+				"\"hardwareInfoId\":\"0\""), "\"value\":3}") &&
+	       strstr(line_with("\"name\":\"bytes-written\",\"unit\":\"bytes\","
+				"\"hardwareInfoId\":\"0\""),
+		      "\"value\":1500000000}") &&
+	       strstr(line_with("\"name\":\"bytes-read\",\"unit\":\"bytes\","
+				"\"hardwareInfoId\":\"0\""),
+		      "\"value\":1500000000}"),
+	       "machine: passes made and bytes, the disk's and the machine's");
 	tap_ok(has("\"dutInfoId\":\"QTF123\",\"name\":\"QTF123\","
 		   "\"platformInfos\":[{\"info\":\"Quanta \\\"QCT\\\" \\\\x5c "
 		   "D52B-1U\"}]") &&

@@ -281,6 +281,8 @@ int burn_run(struct record *r)
 	signal(SIGHUP, on_signal);
 	signal(SIGPIPE, SIG_IGN);
 	machine_firmware_read(b.env.sysroot, &r->firmware);
+	/* Whatever the folder it is in, kiln fleet groups runs by this. */
+	lab_machine_read(r);
 	if (!r->run_id)
 		r->run_id = burn_new_run_id();
 

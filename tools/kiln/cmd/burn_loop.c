@@ -166,6 +166,8 @@ void burn_loop(struct burn *b)
 			if (ctrls[0])
 				fprintf(b->con, "%s\n", ctrls);
 			if (b->lab) {
+				/* The metrics' elapsed time is the line's. */
+				r->elapsed_ns = now - b->t0;
 				record_judge(r, 0, 0);
 				lab_tick(b->lab, r);
 			}

@@ -430,6 +430,7 @@ int fleet_command(struct options_args *a)
 	fl.stale = s->stale;
 	fl.roots = args;
 	fl.nroots = n;
+	fl.out = s->out ? s->out : ".";
 	ret = 0;
 	for (i = 0; !ret && i < n; i++)
 		ret = walk_root(&fl, args[i]);
@@ -442,9 +443,12 @@ int fleet_command(struct options_args *a)
 		code = KILN_EXIT_CANNOT;
 		goto out;
 	}
+	dir = fl.out;
+	/* There first, so the page's links to the runs are from it. */
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		fl.out = NULL;
 	html = fleet_page_html(&fl, groups, ngroups, &hlen);
 	csv = fleet_csv_text(&fl, &clen);
-	dir = s->out ? s->out : ".";
 	ret = write_out(dir, html, hlen, csv, clen);
 	if (ret) {
 		fprintf(stderr, "kiln: cannot write fleet.html and fleet.csv "

@@ -16,7 +16,8 @@
  * runs newest first, then one page (fleet.html) and one CSV (fleet.csv)
  * of them. fleet.c is the command and the walk of the trees,
  * fleet_read.c reads one run folder, fleet_like.c compares like disks
- * across machines, fleet_page.c and fleet_csv.c write what people read.
+ * across machines, fleet_page.c (its like disks: fleet_page_like.c) and
+ * fleet_csv.c write what people read.
  */
 
 /*
@@ -43,6 +44,9 @@ struct fleet_disk {
 	char *wwn;		/* schema 1 called it "wwid" */
 	char *identity;
 	uint64_t size;
+	int file;		/* a file, not a block device */
+	uint64_t passes;	/* passes made whole (result_passes_made) */
+	uint64_t written, read;	/* bytes */
 	char verdict[8];	/* PASS, WARN, FAIL; "" not judged */
 	char *reasons;		/* a WARN's or a FAIL's, "; " between */
 	double write_mbps;	/* the write phase's average; 0: none */
@@ -52,7 +56,11 @@ struct fleet_disk {
 };
 
 struct fleet_run {
-	char *machine;		/* the machine's folder name */
+	/* its machine id, else (older runs) the machine's folder name */
+	char *machine;
+	/* the machine for people, "" when not said (result.json "system") */
+	char *vendor, *product, *mac, *address;
+	int has_report, has_summary;	/* report.html, summary.txt there */
 	char *dir;		/* the run folder, as found under its root */
 	char *name;		/* the run folder's own name */
 	int state;		/* enum fleet_state */
@@ -90,6 +98,7 @@ struct fleet {
 	struct fleet_machine *machines;	/* failures first */
 	int nroots;
 	char **roots;		/* as given */
+	const char *out;	/* where fleet.html goes: links are from it */
 };
 
 /* A like-disk group's member: a disk of a machine's latest run. */
@@ -100,7 +109,8 @@ struct fleet_like_disk {
 
 /* Disks of one model and capacity, across the latest runs. */
 struct fleet_like_group {
-	const char *model;	/* "" for disks that name none (files) */
+	const char *model;	/* "" for disks that name none */
+	int file;		/* files (no model), not block devices */
 	uint64_t size;
 	int n;			/* disks */
 	int machines;
@@ -168,6 +178,9 @@ void fleet_like_below(FILE *f, const struct fleet_disk *d);
 char *fleet_page_html(const struct fleet *fl,
 		      const struct fleet_like_group *groups, int ngroups,
 		      size_t *len);
+
+/* fleet_page_like.c: the page's like disks, each group a row. */
+void fleet_page_like(FILE *f, const struct fleet_like_group *groups, int n);
 
 /* fleet_csv.c: fleet.csv, one line per machine's latest run. */
 char *fleet_csv_text(const struct fleet *fl, size_t *len);

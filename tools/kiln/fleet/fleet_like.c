@@ -14,6 +14,13 @@
 
 #include "fleet/fleet.h"
 
+/* Like: one model (or none), one kind (file or device), one capacity. */
+static int like(const struct fleet_disk *x, const struct fleet_disk *y)
+{
+	return !strcmp(x->model, y->model) && x->file == y->file &&
+	       x->size == y->size;
+}
+
 static int by_model(const void *a, const void *b)
 {
 	const struct fleet_like_disk *x = a, *y = b;
@@ -21,6 +28,8 @@ static int by_model(const void *a, const void *b)
 
 	if (c)
 		return c;
+	if (x->d->file != y->d->file)
+		return x->d->file - y->d->file;
 	if (x->d->size != y->d->size)
 		return x->d->size < y->d->size ? -1 : 1;
 	return strcmp(x->m->id, y->m->id);
@@ -83,6 +92,7 @@ static int fill(struct fleet_like_group *g, const struct fleet_like_disk *ds,
 	memcpy(g->disks, ds, (size_t)n * sizeof(*ds));
 	g->n = n;
 	g->model = ds[0].d->model;
+	g->file = ds[0].d->file;
 	g->size = ds[0].d->size;
 	for (i = 0; i < n; i++)
 		if (!i || ds[i].m != ds[i - 1].m)
@@ -138,9 +148,7 @@ int fleet_like_groups(struct fleet *fl, struct fleet_like_group **groups,
 		goto err;
 	}
 	for (i = 0; i < n; i = j) {
-		for (j = i + 1; j < n && !strcmp(all[j].d->model,
-						 all[i].d->model) &&
-		     all[j].d->size == all[i].d->size; j++)
+		for (j = i + 1; j < n && like(all[j].d, all[i].d); j++)
 			;
 		ret = fill(&gs[*ngroups], all + i, j - i, tmp);
 		if (ret)

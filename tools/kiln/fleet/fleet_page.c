@@ -8,6 +8,7 @@
  * the server's folder; every name is escaped (fleet_text), whatever bytes
  * a lab's folders hold.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,9 +17,6 @@
 #include "settings/settings.h"
 #include "base/timing.h"
 
-#define BINS 48
-#define PW 240		/* plot width */
-#define PH 22		/* each row's height */
 
 static const char style[] =
 	"body{font-family:sans-serif;margin:1em 1.5em;color:#222;"
@@ -32,12 +30,106 @@ static const char style[] =
 	".FAIL{background:#f8b8b8}.odd{background:#e0e0f8}\n"
 	".sum span{padding:0 .4em;margin-right:.3em}\n"
 	".id{color:#555}.why{font-size:13px}.t{white-space:nowrap}\n"
+	".sys{font-size:13px}td.n details{text-align:left}\n"
 	"details{font-size:13px}summary{cursor:pointer;color:#225}\n"
 	"details ol{margin:.3em 0;padding-left:1.4em}\n";
 
 static void html(FILE *f, const char *s)
 {
 	fleet_text(f, s, FLEET_HTML);
+}
+
+/* A path's bytes in an href: all but unreserved ones and '/' as %XX. */
+static void url_path(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9') || strchr("/-._~", c))
+			fputc(c, f);
+		else
+			fprintf(f, "%%%02X", c);
+	}
+}
+
+/* How much of two absolute paths is the components they share. */
+static size_t shared(const char *a, const char *b)
+{
+	size_t i, last = 0;
+
+	for (i = 0; a[i] && a[i] == b[i]; i++)
+		if (a[i] == '/')
+			last = i;
+	if ((!a[i] || a[i] == '/') && (!b[i] || b[i] == '/'))
+		last = i;
+	return last;
+}
+
+/*
+ * Where the run folder is from the page's folder: relative, so the page
+ * and the trees it read can move together (a lab server's folder opened
+ * on a laptop); absolute when either cannot be resolved.
+ */
+static void run_href(FILE *f, const struct fleet *fl, const char *dir)
+{
+	char from[PATH_MAX], to[PATH_MAX];
+	const char *p;
+	size_t n;
+
+	if (!realpath(dir, to)) {
+		url_path(f, dir);
+		fputc('/', f);
+		return;
+	}
+	if (!fl->out || !realpath(fl->out, from)) {
+		url_path(f, to);
+		fputc('/', f);
+		return;
+	}
+	n = shared(from, to);
+	for (p = from + n; *p; p++)
+		if (*p == '/' && p[1])
+			fputs("../", f);
+	p = to + n;
+	if (*p == '/')
+		p++;
+	if (*p) {
+		url_path(f, p);
+		fputc('/', f);
+	}
+}
+
+/* The run's report.html and summary.txt, those it has. */
+static void links(FILE *f, const struct fleet *fl, const struct fleet_run *r)
+{
+	static const char *const names[] = { "report.html", "summary.txt" };
+	const int have[] = { r->has_report, r->has_summary };
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (!have[i])
+			continue;
+		fputs(" <a href=\"", f);
+		run_href(f, fl, r->dir);
+		fprintf(f, "%s\">%s</a>", names[i], names[i]);
+	}
+}
+
+/* What a person knows the machine by: vendor, model, MAC, address. */
+static void machine_said(FILE *f, const struct fleet_run *r)
+{
+	const char *parts[] = { r->vendor, r->product, r->mac, r->address };
+	int i, any = 0;
+
+	for (i = 0; i < 4; i++) {
+		if (!parts[i] || !parts[i][0])
+			continue;
+		fputs(any++ ? " " : "<br><span class=\"sys\">", f);
+		html(f, parts[i]);
+	}
+	if (any)
+		fputs("</span>", f);
 }
 
 /* The verdict's class: PASS, WARN, FAIL, or odd for what is not one. */
@@ -135,8 +227,19 @@ static void disks(FILE *f, const struct fleet_run *r, const char *v,
 		html(f, d->reasons);
 		fputs("</div>", f);
 	}
-	/* Like disks elsewhere tell what one machine's run cannot. */
-	for (i = 0; !strcmp(v, "WARN") && i < r->n; i++) {
+	fputs("</td>", f);
+}
+
+/*
+ * Like disks elsewhere tell what one machine's run cannot: a column of
+ * its own, for a run that did not warn is not a warning.
+ */
+static void below_like(FILE *f, const struct fleet_run *r)
+{
+	int i;
+
+	fputs("<td class=\"why\">", f);
+	for (i = 0; i < r->n; i++) {
 		const struct fleet_disk *d = &r->disks[i];
 
 		if (!fleet_like_slow(d))
@@ -146,6 +249,43 @@ static void disks(FILE *f, const struct fleet_run *r, const char *v,
 		fputs("</div>", f);
 	}
 	fputs("</td>", f);
+}
+
+/* Passes made and bytes moved: the machine's, each disk's folded away. */
+static void work(FILE *f, const struct fleet_run *r)
+{
+	uint64_t w = 0, rd = 0, passes = 0;
+	char a[32], b[32];
+	int i;
+
+	fputs("<td class=\"n\">", f);
+	if (!r->n) {
+		fputs("-</td>", f);
+		return;
+	}
+	for (i = 0; i < r->n; i++) {
+		w += r->disks[i].written;
+		rd += r->disks[i].read;
+		if (!i || r->disks[i].passes < passes)
+			passes = r->disks[i].passes;
+	}
+	fprintf(f, "%llu pass%s<br>%s written<br>%s read",
+		(unsigned long long)passes, passes == 1 ? "" : "es",
+		settings_fmt_size(w, a, sizeof(a)),
+		settings_fmt_size(rd, b, sizeof(b)));
+	fprintf(f, "<details><summary>each disk</summary><ol>");
+	for (i = 0; i < r->n; i++) {
+		const struct fleet_disk *d = &r->disks[i];
+
+		fputs("<li>", f);
+		html(f, d->label);
+		fprintf(f, ": %llu pass%s, %s written, %s read</li>",
+			(unsigned long long)d->passes,
+			d->passes == 1 ? "" : "es",
+			settings_fmt_size(d->written, a, sizeof(a)),
+			settings_fmt_size(d->read, b, sizeof(b)));
+	}
+	fputs("</ol></details></td>", f);
 }
 
 static void when(FILE *f, const struct fleet_run *r)
@@ -162,7 +302,8 @@ static void when(FILE *f, const struct fleet_run *r)
 }
 
 /* The runs behind the latest, folded away. */
-static void history(FILE *f, const struct fleet_machine *m)
+static void history(FILE *f, const struct fleet *fl,
+		    const struct fleet_machine *m)
 {
 	char hms[32], at[40];
 	int i, j;
@@ -199,7 +340,9 @@ static void history(FILE *f, const struct fleet_machine *m)
 		}
 		fputs(" <span class=\"id\">", f);
 		html(f, r->name);
-		fputs("</span></li>", f);
+		fputs("</span>", f);
+		links(f, fl, r);
+		fputs("</li>", f);
 	}
 	fputs("</ol></details></td>", f);
 }
@@ -215,9 +358,13 @@ static void row(FILE *f, const struct fleet *fl, const struct fleet_machine *m)
 		failed += !strcmp(r->disks[i].verdict, "FAIL");
 	fputs("<tr><td><b>", f);
 	html(f, m->id);
-	fputs("</b><br><span class=\"id\">", f);
+	fputs("</b>", f);
+	machine_said(f, r);
+	fputs("<br><span class=\"id\">", f);
 	html(f, r->name);
-	fputs("</span></td>", f);
+	fputs("</span>", f);
+	links(f, fl, r);
+	fputs("</td>", f);
 	verdict(f, r);
 	state(f, fl, r);
 	if (r->state == FLEET_UNREADABLE || r->state == FLEET_PARTIAL)
@@ -230,229 +377,14 @@ static void row(FILE *f, const struct fleet *fl, const struct fleet_machine *m)
 	disks(f, r, "FAIL", r->failure, NULL);
 	disks(f, r, "WARN", r->results_lost ? "not all of the run's results "
 	      "were written" : NULL, note);
+	below_like(f, r);
+	work(f, r);
 	when(f, r);
 	fputs("<td>", f);
 	html(f, r->kiln_version ? r->kiln_version : "-");
 	fputs("</td>", f);
-	history(f, m);
+	history(f, fl, m);
 	fputs("</tr>\n", f);
-}
-
-/* A histogram of one rate of a group's disks, the median and 85% marked. */
-static void bars(FILE *f, const struct fleet_like_group *g, int write,
-		 double top, int y)
-{
-	double med = write ? g->write_median : g->read_median;
-	int count[BINS] = { 0 }, most = 1, i, b;
-
-	for (i = 0; i < g->n; i++) {
-		double v = write ? g->disks[i].d->write_mbps :
-			   g->disks[i].d->read_mbps;
-
-		if (v <= 0)
-			continue;
-		b = (int)(v / top * BINS);
-		b = b >= BINS ? BINS - 1 : b;
-		if (++count[b] > most)
-			most = count[b];
-	}
-	for (b = 0; b < BINS; b++) {
-		double x = (double)b * PW / BINS;
-		double h = (PH - 4.0) * count[b] / most;
-
-		if (!count[b])
-			continue;
-		/* One disk alone must show among thousands. */
-		h = h < 3 ? 3 : h;
-		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-			"height=\"%.1f\" fill=\"%s\"/>", x, y + PH - h,
-			(double)PW / BINS - 0.5, h,
-			(b + 1.0) * top / BINS < med * FLEET_LIKE_SLOW ?
-			"#d62728" : write ? "#1f77b4" : "#e6550d");
-	}
-	fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" "
-		"stroke=\"#000\"/><line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" "
-		"y2=\"%d\" stroke=\"#999\" stroke-dasharray=\"2\"/>",
-		med / top * PW, med / top * PW, y, y + PH,
-		med * FLEET_LIKE_SLOW / top * PW,
-		med * FLEET_LIKE_SLOW / top * PW, y, y + PH);
-}
-
-static void plot(FILE *f, const struct fleet_like_group *g)
-{
-	double top = 1;
-	int i;
-
-	if (!g->write_median && !g->read_median)
-		return;
-	for (i = 0; i < g->n; i++) {
-		if (g->disks[i].d->write_mbps > top)
-			top = g->disks[i].d->write_mbps;
-		if (g->disks[i].d->read_mbps > top)
-			top = g->disks[i].d->read_mbps;
-	}
-	top *= 1.02;
-	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
-		"height=\"%d\" viewBox=\"0 0 %d %d\"><title>write (blue) and "
-		"verify (orange) MB/s, 0 to %.0f; the median (black), 85%% of "
-		"it (dashed)</title>", PW, 2 * PH + 14, PW, 2 * PH + 14, top);
-	if (g->write_median)
-		bars(f, g, 1, top, 0);
-	if (g->read_median)
-		bars(f, g, 0, top, PH + 2);
-	fprintf(f, "<text x=\"0\" y=\"%d\" font-size=\"10\">0</text>"
-		"<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"end\">"
-		"%.0f MB/s</text></svg>", 2 * PH + 13, PW, 2 * PH + 13, top);
-}
-
-static void rate(FILE *f, double v)
-{
-	if (v > 0)
-		fprintf(f, "<td class=\"n\">%.0f</td>", v);
-	else
-		fputs("<td class=\"n\">-</td>", f);
-}
-
-/* Every disk of g in the machine of its slow disk i is slow: in short. */
-static void all_slow(FILE *f, const struct fleet_like_group *g, int i)
-{
-	const struct fleet_machine *m = g->disks[i].m;
-	double lo[2] = { 9, 9 }, hi[2] = { 0, 0 };
-	int j, k, n = 0;
-
-	for (j = i; j < g->nslow; j++) {
-		const struct fleet_disk *d = g->disks[j].d;
-		double like[2] = { d->write_like, d->read_like };
-
-		if (g->disks[j].m != m)
-			continue;
-		n++;
-		for (k = 0; k < 2; k++) {
-			lo[k] = like[k] && like[k] < lo[k] ? like[k] : lo[k];
-			hi[k] = like[k] > hi[k] ? like[k] : hi[k];
-		}
-	}
-	fprintf(f, "</b>: all %d (its controller, cabling or backplane?)", n);
-	for (k = 0; k < 2; k++)
-		if (hi[k])
-			fprintf(f, "%s %.0f-%.0f%%", k ? ", verify" : ": write",
-				lo[k] * 100, hi[k] * 100);
-	fputs(" of the median:", f);
-	for (j = i; j < g->nslow; j++) {
-		if (g->disks[j].m != m)
-			continue;
-		fputs(" ", f);
-		html(f, g->disks[j].d->label);
-	}
-	fputs("</div>", f);
-}
-
-/*
- * The slow disks of the machine of g's slow disk i, once per machine (at
- * its slowest disk): all of a model slow in one machine and none
- * elsewhere is that machine's controller, cabling or backplane.
- */
-static void slow_machine(FILE *f, const struct fleet_like_group *g, int i)
-{
-	const struct fleet_machine *m = g->disks[i].m;
-	int j, k = 0, of = 0;
-
-	for (j = 0; j < i; j++)
-		if (g->disks[j].m == m)
-			return;
-	for (j = 0; j < g->n; j++)
-		of += g->disks[j].m == m;
-	for (j = i; j < g->nslow; j++)
-		k += g->disks[j].m == m;
-	fputs("<div><b>", f);
-	html(f, m->id);
-	if (k == of && of > 1) {
-		all_slow(f, g, i);
-		return;
-	}
-	fprintf(f, "</b>: %d of its %d", k, of);
-	for (j = i; j < g->nslow; j++) {
-		const struct fleet_disk *d = g->disks[j].d;
-
-		if (g->disks[j].m != m)
-			continue;
-		fputs(j == i ? ": " : ", ", f);
-		html(f, d->label);
-		fputs(" <span class=\"id\">", f);
-		html(f, d->serial[0] ? d->serial : d->identity);
-		fputs("</span>", f);
-		if (d->write_like && d->write_like < FLEET_LIKE_SLOW)
-			fprintf(f, " write %.0f MB/s (%.0f%%)", d->write_mbps,
-				d->write_like * 100);
-		if (d->read_like && d->read_like < FLEET_LIKE_SLOW)
-			fprintf(f, " verify %.0f MB/s (%.0f%%)", d->read_mbps,
-				d->read_like * 100);
-	}
-	fputs("</div>", f);
-}
-
-static void group(FILE *f, const struct fleet_like_group *g)
-{
-	char size[32];
-	int i;
-
-	fputs("<tr><td>", f);
-	html(f, g->model[0] ? g->model : "(no model: files)");
-	fprintf(f, "</td><td class=\"n\">%s</td><td class=\"n\">%d</td>"
-		"<td class=\"n\">%d</td>",
-		settings_fmt_size(g->size, size, sizeof(size)), g->n,
-		g->machines);
-	rate(f, g->write_median);
-	rate(f, g->read_median);
-	fputs("<td>", f);
-	plot(f, g);
-	fputs("</td><td class=\"why\">", f);
-	if (!g->write_median && !g->read_median)
-		fprintf(f, "fewer than %d to compare", FLEET_LIKE_MIN);
-	for (i = 0; i < g->nslow; i++)
-		slow_machine(f, g, i);
-	fputs("</td></tr>\n", f);
-}
-
-static int by_slow(const void *a, const void *b)
-{
-	const struct fleet_like_group *x = *(const struct fleet_like_group *
-					     const *)a;
-	const struct fleet_like_group *y = *(const struct fleet_like_group *
-					     const *)b;
-
-	if (x->nslow != y->nslow)
-		return y->nslow - x->nslow;
-	if (x->n != y->n)
-		return y->n - x->n;
-	return strcmp(x->model, y->model);
-}
-
-static void like(FILE *f, const struct fleet_like_group *groups, int n)
-{
-	const struct fleet_like_group **order = calloc((size_t)n + 1,
-						       sizeof(*order));
-	int i;
-
-	fprintf(f, "<h2>Like disks across machines</h2>\n<p>The disks of "
-		"every machine's latest run, by model and capacity: each "
-		"group's median write and verify rates (of %d disks or more), "
-		"and every disk under %.0f%% of either. A model slow in one "
-		"machine only points at that machine's controller, cabling or "
-		"backplane.</p>\n", FLEET_LIKE_MIN, FLEET_LIKE_SLOW * 100);
-	if (!order)
-		return;
-	for (i = 0; i < n; i++)
-		order[i] = &groups[i];
-	qsort(order, (size_t)n, sizeof(*order), by_slow);
-	fputs("<table id=\"like\"><thead><tr><th>model</th><th>capacity</th>"
-	      "<th>disks</th><th>machines</th><th>median write MB/s</th>"
-	      "<th>median verify MB/s</th><th>rates</th>"
-	      "<th>far below the median</th></tr></thead><tbody>\n", f);
-	for (i = 0; i < n; i++)
-		group(f, order[i]);
-	fputs("</tbody></table>\n", f);
-	free(order);
 }
 
 static void summary(FILE *f, const struct fleet *fl)
@@ -507,6 +439,7 @@ char *fleet_page_html(const struct fleet *fl,
 	fputs("<table id=\"machines\"><thead><tr><th>machine</th>"
 	      "<th>verdict</th><th>state</th><th>disks</th>"
 	      "<th>failing disks, and why</th><th>warnings</th>"
+	      "<th>below like disks</th><th>passes and bytes</th>"
 	      "<th>started (UTC)</th><th>duration</th><th>kiln</th>"
 	      "<th>earlier runs</th></tr></thead><tbody>\n", f);
 	for (i = 0; i < fl->n; i++)
@@ -514,7 +447,7 @@ char *fleet_page_html(const struct fleet *fl,
 	fputs("</tbody></table>\n", f);
 	if (!fl->n)
 		fputs("<p>No run folders were found.</p>\n", f);
-	like(f, groups, ngroups);
+	fleet_page_like(f, groups, ngroups);
 	fputs("</body></html>\n", f);
 	if (fclose(f)) {
 		free(out);

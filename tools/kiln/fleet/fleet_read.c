@@ -99,6 +99,30 @@ static double rate(const struct jsonread_node *t, int phase)
 	return p.avg_mbps;
 }
 
+static const char *mode_name(int i)
+{
+	return engine_mode_name(i);
+}
+
+/* Passes made whole, counted as the run counted them (result.h). */
+static uint64_t passes_made(const struct jsonread_node *t, int *oom)
+{
+	struct engine_snap s;
+	uint64_t n;
+	int mode = result_target_index(jsonread_str(t, KEY_MODE, NULL),
+				       mode_name, ENGINE_READ + 1);
+
+	memset(&s, 0, sizeof(s));
+	if (result_target_passes(t, &s)) {
+		*oom = 1;
+		engine_snap_free(&s);
+		return 0;
+	}
+	n = result_passes_made(&s, mode < 0 ? ENGINE_WRITE_VERIFY : mode);
+	engine_snap_free(&s);
+	return n;
+}
+
 /* The worse of two verdicts; "" when neither is one kiln writes. */
 static const char *worse(const char *a, const char *b)
 {
@@ -126,6 +150,10 @@ static void read_disk(const struct jsonread_node *t, int version,
 	d->wwn = member(t, version >= 2 ? KEY_WWN : KEY_WWID, oom);
 	d->identity = member(t, KEY_IDENTITY, oom);
 	d->size = jsonread_u64(t, KEY_SIZE, 0);
+	d->file = !strcmp(jsonread_str(t, KEY_KIND, ""), "file");
+	d->written = jsonread_u64(t, KEY_BYTES_WRITTEN, 0);
+	d->read = jsonread_u64(t, KEY_BYTES_READ, 0);
+	d->passes = passes_made(t, oom);
 	/* Only a verdict kiln writes: the page prints it as it is. */
 	snprintf(d->verdict, sizeof(d->verdict), "%s",
 		 verdict < 0 ? "" : judge_name(verdict));
@@ -137,6 +165,33 @@ static void read_disk(const struct jsonread_node *t, int version,
 		d->read_mbps = rate(t, PHASE_READ);
 }
 
+
+/*
+ * The machine the run names: its id (a host burn's folder is anywhere,
+ * and one machine's runs are one machine's however they were copied),
+ * and what a person knows it by.
+ */
+static void read_machine(const struct jsonread_node *root,
+			 struct fleet_run *r, int *oom)
+{
+	const struct jsonread_node *sys = jsonread_get(root, KEY_SYSTEM);
+	char *id;
+
+	if (jsonread_type(jsonread_get(root, KEY_MACHINE_ID)) ==
+	    JSONREAD_STRING) {
+		id = member(root, KEY_MACHINE_ID, oom);
+		if (id && id[0]) {
+			free(r->machine);
+			r->machine = id;
+		} else {
+			free(id);
+		}
+	}
+	r->vendor = member(sys, KEY_VENDOR, oom);
+	r->product = member(sys, KEY_PRODUCT, oom);
+	r->mac = member(sys, KEY_MAC, oom);
+	r->address = member(sys, KEY_ADDRESS, oom);
+}
 
 /*
  * A kiln-result document (result.json, or a checkpoint's "result") into
@@ -166,6 +221,7 @@ static int read_doc(const struct jsonread_node *root, struct fleet_run *r,
 	snprintf(r->run_id, sizeof(r->run_id), "%s",
 		 jsonread_str(root, KEY_RUN_ID, ""));
 	r->kiln_version = member(root, KEY_KILN_VERSION, &oom);
+	read_machine(root, r, &oom);
 	if (jsonread_type(jsonread_get(root, KEY_FAILURE)) == JSONREAD_STRING)
 		r->failure = member(root, KEY_FAILURE, &oom);
 	if (jsonread_type(jsonread_get(root, KEY_PENDING_OF)) ==
@@ -318,8 +374,8 @@ static int reset(struct fleet_run *r, const char *dir, const char *machine,
 	return r->machine && r->dir && r->name ? 0 : -ENOMEM;
 }
 
-int fleet_read_run(const char *dir, const char *machine, const char *name,
-		   time_t now, uint64_t stale, struct fleet_run *r)
+static int read_run(const char *dir, const char *machine, const char *name,
+		    time_t now, uint64_t stale, struct fleet_run *r)
 {
 	struct jsonread *doc = NULL;
 	char path[PATH_MAX], why[WHY] = "", cwhy[WHY] = "", what[200];
@@ -410,6 +466,19 @@ int fleet_read_run(const char *dir, const char *machine, const char *name,
 	return r->problem ? 0 : -ENOMEM;
 }
 
+int fleet_read_run(const char *dir, const char *machine, const char *name,
+		   time_t now, uint64_t stale, struct fleet_run *r)
+{
+	char path[PATH_MAX];
+	int ret = read_run(dir, machine, name, now, stale, r);
+
+	snprintf(path, sizeof(path), "%s/report.html", dir);
+	r->has_report = access(path, R_OK) == 0;
+	snprintf(path, sizeof(path), "%s/summary.txt", dir);
+	r->has_summary = access(path, R_OK) == 0;
+	return ret;
+}
+
 void fleet_read_free(struct fleet_run *r)
 {
 	int i;
@@ -426,6 +495,10 @@ void fleet_read_free(struct fleet_run *r)
 	}
 	free(r->disks);
 	free(r->machine);
+	free(r->vendor);
+	free(r->product);
+	free(r->mac);
+	free(r->address);
 	free(r->dir);
 	free(r->name);
 	free(r->problem);

@@ -53,6 +53,36 @@ double judge_phase_rate(const struct engine_snap *s, int phase)
 	return ns ? (double)s->phase_bytes[phase] / timing_secs(ns) / MB : 0;
 }
 
+/*
+ * The first error and bad unit by offset. The lists are in the order
+ * requests completed, and at a queue depth above 1 a later request often
+ * ends first (12582912 named where the bad sector is at 10485760): of
+ * the pass (and phase) the first one came in, the lowest offset.
+ */
+static const struct engine_error *first_error(const struct engine_snap *s)
+{
+	const struct engine_error *e = s->nerrors ? &s->errors[0] : NULL;
+	unsigned i;
+
+	for (i = 1; i < s->nerrors; i++)
+		if (s->errors[i].pass == e->pass &&
+		    s->errors[i].phase == e->phase &&
+		    s->errors[i].offset < e->offset)
+			e = &s->errors[i];
+	return e;
+}
+
+static uint64_t first_bad(const struct engine_snap *s)
+{
+	uint64_t at = s->nbad ? s->bad[0].offset : 0;
+	unsigned i;
+
+	for (i = 1; i < s->nbad; i++)
+		if (s->bad[i].pass == s->bad[0].pass && s->bad[i].offset < at)
+			at = s->bad[i].offset;
+	return at;
+}
+
 static void bad_units(const struct engine_snap *et, struct judge *j)
 {
 	char list[160] = "";
@@ -71,7 +101,7 @@ static void bad_units(const struct engine_snap *et, struct judge *j)
 	}
 	judge_reason(j, JUDGE_FAIL, "%u bad units (%s), the first at byte %llu",
 	       et->c.bad_units, list,
-	       et->nbad ? (unsigned long long)et->bad[0].offset : 0ull);
+	       (unsigned long long)first_bad(et));
 	if (et->bad_transient)
 		judge_reason(
 			j, JUDGE_FAIL,
@@ -109,8 +139,7 @@ void judge_target(const struct engine_snap *et, const struct monitor_target *mt,
 		break;
 	}
 	if (errors) {
-		const struct engine_error *e =
-			et->nerrors ? &et->errors[0] : NULL;
+		const struct engine_error *e = first_error(et);
 
 		if (e)
 			judge_reason(j, JUDGE_FAIL,

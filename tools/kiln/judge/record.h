@@ -93,6 +93,12 @@ struct record {
 	uint64_t run_id;
 	const char *out;		/* the run folder; NULL: console only */
 	char machine[128];		/* the machine id; "" until known */
+	/* The machine for people (kiln fleet): "" what is not known. */
+	struct record_system {
+		char vendor[128], product[128];
+		char mac[32];		/* its first wired NIC's */
+		char address[64];	/* that NIC's IPv4 address */
+	} system;
 	struct record_lab lab;
 	int kmsg;			/* keep the kernel's log (kmsg.log) */
 	char *inventory;		/* inventory.json to keep (owned) */

@@ -6,9 +6,13 @@
  * The burn (burn.c) calls in at its moments; this file knows only what a
  * lab's server needs of them.
  */
+#include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
+#include <ifaddrs.h>
 #include <limits.h>
+#include <net/if.h>
+#include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -78,6 +82,70 @@ void lab_machine_id(char *out, size_t len)
 	free(nics);
 	snprintf(out, len, "%s", sys.machine_id[0] ? sys.machine_id :
 		 "unknown");
+}
+
+/* The IPv4 address of the interface name, else of any but loopback. */
+static void nic_address(const char *name, char *out, size_t len)
+{
+	struct ifaddrs *all, *a;
+	int pass;
+
+	out[0] = 0;
+	if (getifaddrs(&all))
+		return;
+	for (pass = 0; pass < 2 && !out[0]; pass++)
+		for (a = all; a && !out[0]; a = a->ifa_next) {
+			const struct sockaddr_in *in =
+				(const struct sockaddr_in *)a->ifa_addr;
+
+			if (!in || in->sin_family != AF_INET ||
+			    (a->ifa_flags & IFF_LOOPBACK) ||
+			    (!pass && strcmp(a->ifa_name, name)))
+				continue;
+			inet_ntop(AF_INET, &in->sin_addr, out, (socklen_t)len);
+		}
+	freeifaddrs(all);
+}
+
+static void lab_machine_system(struct record *r,
+			       const struct machine_system *sys,
+			       const struct machine_nic *nics, int n)
+{
+	struct record_system *m = &r->system;
+	int i, pick = -1;
+
+	snprintf(m->vendor, sizeof(m->vendor), "%s", sys->vendor);
+	snprintf(m->product, sizeof(m->product), "%s", sys->product);
+	/* The wired NIC that is up, else the first wired one. */
+	for (i = 0; i < n; i++) {
+		if (nics[i].wireless || !nics[i].mac[0])
+			continue;
+		if (pick < 0 || (!strcmp(nics[i].state, "up") &&
+				 strcmp(nics[pick].state, "up")))
+			pick = i;
+	}
+	m->mac[0] = 0;
+	if (pick >= 0)
+		snprintf(m->mac, sizeof(m->mac), "%s", nics[pick].mac);
+	nic_address(pick >= 0 ? nics[pick].name : "", m->address,
+		    sizeof(m->address));
+}
+
+void lab_machine_read(struct record *r)
+{
+	struct machine_system sys;
+	struct machine_nic *nics = NULL;
+	int n = 0;
+
+	machine_system_read("/sys", "/proc", &sys);
+	if (machine_nics_read("/sys", &nics, &n))
+		n = 0;
+	machine_id_choose(&sys, nics, n);
+	if (!r->machine[0])
+		snprintf(r->machine, sizeof(r->machine), "%s",
+			 sys.machine_id[0] ? sys.machine_id : "unknown");
+	lab_machine_system(r, &sys, nics, n);
+	free(nics);
 }
 
 static void say(const char *line, void *arg)

@@ -75,4 +75,7 @@ int lab_send_folder(const char *upload, const char *machine,
 /* The machine id of this machine, as discovery chooses it. */
 void lab_machine_id(char *out, size_t len);
 
+/* This machine into r: its id (when r->machine is empty), r->system. */
+void lab_machine_read(struct record *r);
+
 #endif

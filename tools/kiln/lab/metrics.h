@@ -18,13 +18,16 @@
  * burn. The last push, at the end, says the run is over and its verdict;
  * nothing is ever deleted from the gateway.
  *
- * The gauges (metrics.c lists them with their HELP): per disk, labelled
- * disk (its label in this run), serial, model and identity: phase and
- * pass, engine state, bytes written and read, MB/s over the last
- * interval, I/O errors, bad units, temperature when known, verdict so far
- * (0 PASS, 1 WARN, 2 FAIL); per run: state (0 running, 1 complete, 2
- * interrupted), verdict, elapsed seconds, disks, and an info gauge with
- * the run id and kiln's version.
+ * The gauges (metrics_text.c lists them with their HELP): per disk,
+ * labelled disk (its label in this run), serial, model and identity:
+ * phase, the pass it is in and the passes it made, engine state, bytes
+ * written and read, MB/s over the status line's last interval (0 once it
+ * is done), its write and verify averages as the table says them, I/O
+ * errors, bad units, temperature when known, verdict so far (0 PASS, 1
+ * WARN, 2 FAIL); per run: state (0 running, 1 complete, 2 interrupted),
+ * verdict, elapsed seconds, disks, bytes written and read by them all and
+ * the fewest passes any made, and an info gauge with the run id and
+ * kiln's version.
  */
 
 /* How long one push may take, whatever the gateway does. */

@@ -15,6 +15,7 @@
  * peers_out.c read back what they write).
  */
 
+#define KEY_ADDRESS		"address"
 #define KEY_AFTER		"after"
 #define KEY_ARGV		"argv"
 #define KEY_AVG_MBPS		"avg_mbps"
@@ -75,6 +76,7 @@
 #define KEY_LENGTH		"length"
 #define KEY_LOCKDOWN		"lockdown"
 #define KEY_LOGICAL_BLOCK_SIZE	"logical_block_size"
+#define KEY_MAC			"mac"
 #define KEY_MACHINE_ID		"machine_id"
 #define KEY_MAX_MBPS		"max_mbps"
 #define KEY_MAX_WRITES		"max_writes"
@@ -100,6 +102,7 @@
 #define KEY_PHASE		"phase"
 #define KEY_PHASES		"phases"
 #define KEY_PHYSICAL_BLOCK_SIZE	"physical_block_size"
+#define KEY_PRODUCT		"product"
 #define KEY_PUSHES		"pushes"
 #define KEY_PUSHGATEWAY		"pushgateway"
 #define KEY_QD			"qd"
@@ -136,10 +139,12 @@
 #define KEY_STATE		"state"
 #define KEY_STOPPED_AT		"stopped_at"
 #define KEY_STOPPED_BECAUSE	"stopped_because"
+#define KEY_SYSTEM		"system"
 #define KEY_TARGETS		"targets"
 #define KEY_UNITS_NOT_WRITTEN	"units_not_written"
 #define KEY_UNITS_OF_LATER_PASSES "units_of_later_passes"
 #define KEY_UPLOAD		"upload"
+#define KEY_VENDOR		"vendor"
 #define KEY_VERDICT		"verdict"
 #define KEY_VERIFIED_FROM	"verified_from"
 #define KEY_VERIFIED_PASS	"verified_pass"

@@ -348,7 +348,7 @@ char *ocptv_jsonl(const struct record *r, size_t *len)
 		ocptv_out_run_log(&o, "INFO", r->notes[i], t0);
 	for (i = 0; i < r->n; i++)
 		ocptv_step_disk(&o, r, i, t0, t1, final);
-	if (final && r->failure[0])
+	if (final && (r->n || r->failure[0]))
 		ocptv_step_machine(&o, r, machine, t0, t1);
 	if (final)
 		run_end(&o, r, r->state == RECORD_INTERRUPTED, t1);

@@ -98,7 +98,9 @@ void ocptv_out_measure_begin(struct ocptv_out *o, const char *step,
 	json_str(&o->j, "name", name);
 	if (unit)
 		json_str(&o->j, "unit", unit);
-	json_str(&o->j, "hardwareInfoId", hw);
+	/* The machine's, when it has no hardwareInfo: none (not null). */
+	if (hw)
+		json_str(&o->j, "hardwareInfoId", hw);
 }
 
 void ocptv_out_measure_end(struct ocptv_out *o, double t)

@@ -50,8 +50,8 @@ void ocptv_out_step_error(struct ocptv_out *o, const char *step,
 			  const char *symptom, const char *msg, double t);
 
 /*
- * Opens a measurement of the hardwareInfo hw (unit NULL for none); its
- * value and validators follow, then ocptv_out_measure_end().
+ * Opens a measurement of the hardwareInfo hw (NULL: none; unit NULL for
+ * none); its value and validators follow, then ocptv_out_measure_end().
  */
 void ocptv_out_measure_begin(struct ocptv_out *o, const char *step,
 			     const char *hw, const char *name,

@@ -14,7 +14,7 @@
  *   bytes in, from the monitor's points (at most OCPTV_MAX_POINTS; more
  *   merge in pairs, as the monitor's own do). A point's timestamp is the
  *   end of the seconds it covers. Then measurements: bytes written and
- *   read; per phase its average and its slowest and fastest second (MB/s)
+ *   read, passes made (result_passes_made); per phase its average and its slowest and fastest second (MB/s)
  *   and the seconds spent flushing; I/O errors, bad units, those of them
  *   good on a re-read, units not written; SMART's counters after the run.
  *   Validators state the judge's thresholds where it has one: an I/O error
@@ -39,8 +39,10 @@
  *		non-conformant), verdict "disk-warn-WHAT" naming the warning
  *		(unstable-write, stopped-before-the-end, slow-read, ...), and
  *		a log of severity WARNING with the reasons.
- *   A failure of the machine, not of a disk (an expected disk missing), is
- *   a step of its own, "machine", with a FAIL diagnosis.
+ *   The machine is a step of its own, "machine", after the disks': the
+ *   bytes all its disks wrote and read and the fewest passes any made; a
+ *   failure of the machine, not of a disk (an expected disk missing), is
+ *   its FAIL diagnosis.
  *
  * - testStepEnd: COMPLETE when the disk ran to its end (a stall or a
  *   vanished disk is a finding: the test of it is over), SKIP when it was
@@ -54,6 +56,7 @@
 #include "base/json.h"
 #include "results/ocptv.h"
 #include "results/ocptv_step.h"
+#include "results/result.h"
 #include "results/summary.h"
 #include "base/timing.h"
 
@@ -315,6 +318,8 @@ static void disk_measurements(struct ocptv_out *o, const struct record_disk *d,
 				s->c.bytes_written, NULL, t1);
 	ocptv_out_measure_count(o, step, hw, "bytes-read", "bytes",
 				s->c.bytes_read, NULL, t1);
+	ocptv_out_measure_count(o, step, hw, "passes-made", "passes",
+				result_passes_made(s, d->ep.mode), NULL, t1);
 	for (c = PHASE_WRITE; c <= PHASE_READ; c++)
 		phase_measurements(o, d, step, hw, c, t1);
 	ocptv_out_measure_count(o, step, hw, "io-errors", "requests",
@@ -411,23 +416,51 @@ void ocptv_step_disk(struct ocptv_out *o, const struct record *r, int i,
 		disk_verdict(o, d, step, hw, t1);
 }
 
+/* A failure of the machine, not of a disk: "2 missing". */
+static void machine_fail(struct ocptv_out *o, const struct record *r,
+			 const char *step, const char *hw, double t)
+{
+	ocptv_out_step_open(o, step, "diagnosis");
+	json_str(&o->j, "verdict", "machine-fail");
+	json_str(&o->j, "type", "FAIL");
+	json_str(&o->j, "message", r->failure);
+	if (hw)
+		json_str(&o->j, "hardwareInfoId", hw);
+	ocptv_out_step_close(o, t);
+}
+
 void ocptv_step_machine(struct ocptv_out *o, const struct record *r,
 			const char *machine, double t0, double t1)
 {
+	const char *hw = machine[0] ? "0" : NULL;
+	unsigned long long w = 0, rd = 0, passes = 0;
 	char step[16];
+	int i;
 
 	snprintf(step, sizeof(step), "%d", r->n);
 	ocptv_out_step_open(o, step, "testStepStart");
 	json_str(&o->j, "name", "machine");
 	ocptv_out_step_close(o, t0);
-	ocptv_out_step_open(o, step, "diagnosis");
-	json_str(&o->j, "verdict", "machine-fail");
-	json_str(&o->j, "type", "FAIL");
-	json_str(&o->j, "message", r->failure);
-	if (machine[0])
-		json_str(&o->j, "hardwareInfoId", "0");
-	ocptv_out_step_close(o, t1);
+	for (i = 0; i < r->n; i++) {
+		const struct record_disk *d = &r->disks[i];
+		uint64_t p = result_passes_made(&d->snap, d->ep.mode);
+
+		w += d->snap.c.bytes_written;
+		rd += d->snap.c.bytes_read;
+		if (!i || p < passes)
+			passes = p;
+	}
+	ocptv_out_measure_count(o, step, hw, "bytes-written", "bytes", w, NULL,
+				t1);
+	ocptv_out_measure_count(o, step, hw, "bytes-read", "bytes", rd, NULL,
+				t1);
+	/* The run's passes are as many as its slowest disk made. */
+	ocptv_out_measure_count(o, step, hw, "passes-made", "passes", passes,
+				NULL, t1);
+	if (r->failure[0])
+		machine_fail(o, r, step, hw, t1);
 	ocptv_out_step_open(o, step, "testStepEnd");
-	json_str(&o->j, "status", "COMPLETE");
+	json_str(&o->j, "status", r->state == RECORD_INTERRUPTED ? "SKIP" :
+		 "COMPLETE");
 	ocptv_out_step_close(o, t1);
 }

@@ -16,8 +16,9 @@ void ocptv_step_disk(struct ocptv_out *o, const struct record *r, int i,
 		     double t0, double t1, int final);
 
 /*
- * A FAIL of the machine, not of a disk (r->failure): a step of its own,
- * after the disks'. machine is the machine id, "" when unknown.
+ * The machine: a step of its own, after the disks', with their bytes and
+ * passes, and a FAIL of the machine, not of a disk (r->failure). machine
+ * is the machine id, "" when unknown.
  */
 void ocptv_step_machine(struct ocptv_out *o, const struct record *r,
 			const char *machine, double t0, double t1);

@@ -230,6 +230,7 @@ int restore_record(const struct jsonread_node *doc, struct restored *out,
 	const struct jsonread_node *targets = jsonread_get(doc, KEY_TARGETS);
 	const struct jsonread_node *notes = jsonread_get(doc, KEY_NOTES);
 	const struct jsonread_node *fw = jsonread_get(doc, KEY_FIRMWARE);
+	const struct jsonread_node *sys = jsonread_get(doc, KEY_SYSTEM);
 	struct record *r = &out->r;
 	char text[1024];
 	size_t i;
@@ -247,6 +248,13 @@ int restore_record(const struct jsonread_node *doc, struct restored *out,
 	if (out->from[0])
 		r->from = out->from;
 	r->run_id = strtoull(jsonread_str(doc, KEY_RUN_ID, "0"), NULL, 16);
+	copy_str(doc, KEY_MACHINE_ID, r->machine, sizeof(r->machine));
+	copy_str(sys, KEY_VENDOR, r->system.vendor, sizeof(r->system.vendor));
+	copy_str(sys, KEY_PRODUCT, r->system.product,
+		 sizeof(r->system.product));
+	copy_str(sys, KEY_MAC, r->system.mac, sizeof(r->system.mac));
+	copy_str(sys, KEY_ADDRESS, r->system.address,
+		 sizeof(r->system.address));
 	r->started = timing_parse_utc(jsonread_str(doc, KEY_STARTED, NULL));
 	r->ended = timing_parse_utc(jsonread_str(doc, KEY_ENDED, NULL));
 	r->elapsed_ns = (uint64_t)(jsonread_num(doc, KEY_ELAPSED_SECONDS, 0) *

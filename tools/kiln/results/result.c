@@ -24,6 +24,23 @@
 #include "judge/zones.h"
 
 
+uint64_t result_passes_made(const struct engine_snap *s, int mode)
+{
+	int last = mode == ENGINE_WRITE ? PHASE_WRITE : mode == ENGINE_READ ?
+		   PHASE_READ : PHASE_VERIFY;
+	uint64_t n = s->totals[last].passes;
+	unsigned i;
+
+	/* Its last run is always kept (engine.h): cut short, not made. */
+	for (i = s->npasses; i-- > 0;)
+		if (s->passes[i].phase == last) {
+			if (!s->passes[i].complete && n)
+				n--;
+			break;
+		}
+	return n;
+}
+
 static void hex64(char *buf, size_t len, uint64_t v)
 {
 	snprintf(buf, len, "%016llx", (unsigned long long)v);
@@ -319,6 +336,14 @@ static void json_machine(struct json *j, const struct record *o)
 		json_str(j, KEY_HOST, u.nodename);
 	}
 	json_str(j, KEY_CRC32C, o->crc32c[0] ? o->crc32c : crc32c_name());
+	json_begin(j, KEY_SYSTEM);
+	json_str(j, KEY_VENDOR, o->system.vendor[0] ? o->system.vendor : NULL);
+	json_str(j, KEY_PRODUCT, o->system.product[0] ? o->system.product :
+		 NULL);
+	json_str(j, KEY_MAC, o->system.mac[0] ? o->system.mac : NULL);
+	json_str(j, KEY_ADDRESS, o->system.address[0] ? o->system.address :
+		 NULL);
+	json_end(j);
 	json_begin(j, KEY_FIRMWARE);
 	json_bool(j, KEY_EFI, o->firmware.efi);
 	if (o->firmware.secure_boot < 0)
