@@ -60,7 +60,8 @@ test_expect_success 'the throttled disk WARNs as slow against its like disks, by
 
 test_expect_success 'the three like disks at full speed PASS' '
 	for s in A B C; do
-		test_eq "$(t KILN-LIKE-$s "steady(t)")" PASS "KILN-LIKE-$s" || return 1
+		test_eq "$(t KILN-LIKE-$s "steady(t)")" PASS \
+			"KILN-LIKE-$s $(t KILN-LIKE-$s "t[\"reasons\"]")" || return 1
 	done
 '
 
