@@ -52,6 +52,15 @@ test_expect_success 'no target, and a missing one' '
 	usage_error "no target given" burn --bs 1M &&
 	usage_error "no such file or device .give --size" burn "$TEST_TMP/new.img"
 '
+test_expect_success 'a missing device: no such device, kiln never makes one, no --size' '
+	usage_error "/dev/kiln-no-such: no such device (kiln never creates a file under /dev)$" \
+		burn /dev/kiln-no-such &&
+	usage_error "/dev/kiln-no-such: no such device (kiln never" \
+		burn --mode read /dev/kiln-no-such &&
+	usage_error "/dev/kiln-no-such: no such device (kiln never" \
+		burn --size 1M /dev/kiln-no-such &&
+	! grep -q -- "--size" "$TEST_TMP/err"
+'
 test_expect_success 'a target too small' '
 	printf x >"$TEST_TMP/tiny" &&
 	usage_error "too small" burn --mode read "$TEST_TMP/tiny" &&
