@@ -105,6 +105,24 @@ if [ "$(id -u)" -eq 0 ]; then
 		usage_error "multiples of its logical block size" burn --mode read --offset 100 "$d" &&
 		usage_error "multiples of its logical block size" burn --mode read --span 5000 "$d"
 	'
+	# What the kernel lets kiln open is not what kiln says: a mounted disk
+	# kiln may not open (another user, a container's device rules) is in
+	# use all the same, and probe says so rather than the open's errno.
+	if command -v setpriv >/dev/null; then
+		test_expect_success 'kiln probe: a mounted disk kiln cannot open is in-use' '
+			make_loop m 16M && mkfs.ext4 -q "$m" &&
+			mkdir "$TEST_TMP/mnt" && mount "$m" "$TEST_TMP/mnt" &&
+			test_at_exit "umount $TEST_TMP/mnt" &&
+			mkdir "$TEST_TMP/bin" && cp "$KILN" "$TEST_TMP/bin/kiln" &&
+			chmod 755 "$TEST_TMP" "$TEST_TMP/bin" "$TEST_TMP/bin/kiln" &&
+			(cd / && setpriv --reuid=65534 --regid=65534 --clear-groups \
+				"$TEST_TMP/bin/kiln" probe "$m") >"$TEST_TMP/out" 2>"$TEST_TMP/err" &&
+			grep_in "$m: in-use: $(basename "$m") is mounted at $TEST_TMP/mnt" "$TEST_TMP/out" &&
+			! grep -q "denied\|not permitted" "$TEST_TMP/out" "$TEST_TMP/err"
+		'
+	else
+		test_skip "needs setpriv"
+	fi
 else
 	test_skip "needs root (loop devices)"
 fi
