@@ -242,22 +242,36 @@ static int whole_item(const struct item *it, char buf[256])
  * sdb", however long the list): a model with spaces in it must match as
  * what it is.
  */
-static int any_word(const char *list,
-		    int (*fn)(const char *word, const void *arg),
-		    const void *arg)
+static int find_word(const char *list,
+		     int (*fn)(const char *word, const void *arg),
+		     const void *arg, char *out, size_t len)
 {
 	char whole[256], word[256];
 	const char *p = list;
 	struct item it;
 
 	while (next_item(&p, &it)) {
-		if (whole_item(&it, whole) && fn(whole, arg))
+		if (whole_item(&it, whole) && fn(whole, arg)) {
+			if (out)
+				snprintf(out, len, "%s", whole);
 			return 1;
+		}
 		while (next_word(&it, word))
-			if (fn(word, arg))
+			if (fn(word, arg)) {
+				if (out)
+					snprintf(out, len, "%s", word);
 				return 1;
+			}
 	}
 	return 0;
+}
+
+/* Whether fn holds for any word of the list (see find_word). */
+static int any_word(const char *list,
+		    int (*fn)(const char *word, const void *arg),
+		    const void *arg)
+{
+	return find_word(list, fn, arg, NULL, 0);
 }
 
 /* A serial, a WWN (with or without naa./eui.), or the identity kiln prints. */
@@ -277,6 +291,44 @@ int plan_consent(const struct settings *s, const struct identity *id)
 	if (s->destroy_data)
 		return 1;
 	return s->destroy_list && any_word(s->destroy_list, same_id, id);
+}
+
+/* The disk's kernel name, with or without /dev/: no consent, but meant. */
+static int kernel_name(const char *word, const void *arg)
+{
+	const struct identity *id = arg;
+
+	if (!strncmp(word, "/dev/", 5))
+		word += 5;
+	return id->name[0] && !strcmp(word, id->name);
+}
+
+static int same_id_or_name(const char *word, const void *arg)
+{
+	return same_id(word, arg) || kernel_name(word, arg);
+}
+
+void plan_consent_by_name(const struct settings *s, const struct identity *id,
+			  char *out, size_t len)
+{
+	char word[256], give[800];
+
+	out[0] = 0;
+	if (!s->destroy_list || plan_consent(s, id) ||
+	    !find_word(s->destroy_list, kernel_name, id, word, sizeof(word)))
+		return;
+	if (id->serial[0] && id->wwid[0])
+		snprintf(give, sizeof(give), "serial %s or WWN %s", id->serial,
+			 id->wwid);
+	else if (id->serial[0] || id->wwid[0])
+		snprintf(give, sizeof(give), "%s %s",
+			 id->serial[0] ? "serial" : "WWN",
+			 id->serial[0] ? id->serial : id->wwid);
+	else
+		snprintf(give, sizeof(give), "identity %.700s", id->identity);
+	snprintf(out, len, "destroy-data names %s by its kernel name (%s), "
+		 "which is no consent: names change when a drive drops out; "
+		 "give its %s", id->name, word, give);
 }
 
 /* Whether fn(word, args[i]) holds for any of the n args. */
@@ -339,7 +391,7 @@ void plan_consent_unmatched(const struct settings *s,
 {
 	out[0] = 0;
 	if (s->destroy_list)
-		list_unmatched(s->destroy_list, same_id,
+		list_unmatched(s->destroy_list, same_id_or_name,
 			       (const void *const *)ids, n, out, len);
 }
 
