@@ -124,6 +124,12 @@ test_expect_success 'a PCIe 4.0 drive in a 3.0 slot is at its best, not below it
 	! grep "10000:01:00.0" "$TEST_TMP/inv.txt" | grep -q "BELOW MAX"
 '
 
+test_expect_success 'sizes in powers of 1024, as the plan and summary say them' '
+	grep -q "^  nvme0n1 *931.5 GiB " "$TEST_TMP/inv.txt" &&
+	grep -q "^  sda *3.6 TiB " "$TEST_TMP/inv.txt" &&
+	! grep -q " [GT]B " "$TEST_TMP/inv.txt"
+'
+
 test_expect_success 'a placeholder DMI serial: the machine id is the MAC' '
 	[ "$(j "d[\"system\"][\"machine_id\"]")" = 3cecef010203 ] &&
 	[ "$(j "d[\"system\"][\"serial_real\"]")" = False ] &&
