@@ -379,6 +379,8 @@ int settings_set(struct settings *s, const struct settings_key *k,
 		return -EINVAL;
 	}
 	s->source[settings_key_index(k)] = (unsigned char)source;
+	snprintf(s->given[settings_key_index(k)], sizeof(s->given[0]), "%s",
+		 value ? value : "");
 	return 0;
 }
 

@@ -136,6 +136,11 @@ struct settings {
 	int nprotect;
 
 	unsigned char source[SETTINGS_MAX_KEYS];	/* per key */
+	/*
+	 * Each key's value as its source wrote it (3k, not 3072), for the
+	 * messages about it; "" for a default. Cut at 31 bytes.
+	 */
+	char given[SETTINGS_MAX_KEYS][32];
 };
 
 /*
