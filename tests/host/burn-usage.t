@@ -92,6 +92,36 @@ test_expect_success 'kiln probe: /dev/zero, a FIFO, a bad path are exit 2, never
 test_expect_success 'a bad target after a new one: the new file goes again' '
 	usage_error "not a block device" burn --size 1M "$TEST_TMP/new.img" "$TEST_TMP"
 '
+# One set of keys: kiln run's own are refused by name in kiln burn, and
+# the keys both take work in both.
+test_expect_success 'include, exclude and powercut are kiln run'"'"'s: exit 2 saying so' '
+	usage_error "--include is kiln run.s: it chooses among the disks it finds; kiln burn tests the targets it is given" \
+		burn --include "sd*" "$f" &&
+	usage_error "--exclude is kiln run.s: it chooses" burn --exclude=sda "$f" &&
+	usage_error "--countdown is kiln run.s" burn --countdown 5 "$f" &&
+	usage_error "profile powercut is kiln run.s alone" burn --profile powercut "$f"
+'
+test_expect_success 'profile works with kiln burn: smoke samples a quick span' '
+	"$KILN" burn --profile smoke --out "$TEST_TMP/smoke" "$f" >"$TEST_TMP/o" 2>&1 &&
+	grep -q "\"quick\": *true\|quick" "$TEST_TMP/smoke/result.json" &&
+	[ "$(md5sum <"$f")" != "$sum" ] &&
+	"$KILN" burn --size 1M --out "$TEST_TMP/re" "$TEST_TMP/re.img" >/dev/null 2>&1 &&
+	rm -f "$TEST_TMP/re.img" && sum=$(md5sum <"$f")
+'
+test_expect_success 'expect-disks with kiln burn: fewer targets is a FAIL, exit 1' '
+	{ "$KILN" burn --expect-disks 2 --mode read --out "$TEST_TMP/x1" "$f" \
+		>"$TEST_TMP/o" 2>&1; test $? = 1; } &&
+	grep_in "1 target tested, 2 expected (expect-disks): a disk is missing" "$TEST_TMP/o"
+'
+test_expect_success 'expect-disks: a named target not there is a missing disk, the rest burn' '
+	{ "$KILN" burn --expect-disks 2 --mode read --out "$TEST_TMP/x2" "$f" \
+		/dev/kiln-no-such >"$TEST_TMP/o" 2>&1; test $? = 1; } &&
+	grep_in "kiln-no-such" "$TEST_TMP/x2/summary.txt" &&
+	grep_in "missing" "$TEST_TMP/x2/summary.txt" &&
+	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); v=[t[\"verdict\"] for t in d[\"targets\"]]; sys.exit(v != [\"PASS\", \"FAIL\"])" \
+		"$TEST_TMP/x2/result.json" &&
+	"$KILN" burn --expect-disks 1 --mode read --out "$TEST_TMP/x3" "$f" >"$TEST_TMP/o" 2>&1
+'
 test_expect_success '--help prints the usage and exits 0' '
 	"$KILN" burn --help >"$TEST_TMP/help" &&
 	grep_in "usage: kiln" "$TEST_TMP/help" &&

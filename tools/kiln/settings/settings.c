@@ -476,3 +476,33 @@ char *settings_fmt_size(uint64_t bytes, char *buf, size_t len)
 		snprintf(buf, len, "%.1f %s", v, units[u]);
 	return buf;
 }
+
+/* What the smoke profile samples: a few minutes even on slow disks. */
+#define SMOKE_SPAN (1ull << 30)
+/* How long a soak lasts unless duration says. */
+#define SOAK_DEFAULT (12 * 3600)
+
+void settings_apply_profile(struct settings *s)
+{
+	switch (s->profile) {
+	case SETTINGS_SMOKE:
+		if (!s->span) {
+			s->quick = 1;
+			s->span = SMOKE_SPAN;
+		}
+		break;
+	case SETTINGS_SOAK:
+		/* Passes not given: as many as 12 hours allow. */
+		if (!s->duration &&
+		    !strcmp(settings_source(s, "passes"), "default"))
+			s->duration = SOAK_DEFAULT;
+		break;
+	case SETTINGS_POWERCUT:
+		/* One pass written and flushed; the next boot verifies it. */
+		if (s->mode != SETTINGS_READ)
+			s->mode = SETTINGS_WRITE;
+		s->passes = 1;
+		s->duration = 0;
+		break;
+	}
+}

@@ -164,7 +164,16 @@ struct settings_key {
 	const char *help;		/* one line for people */
 	unsigned scope;			/* enum settings_scope mask */
 	struct settings_def other;	/* other.scope's commands: other.def */
+	/* why another command does not take it, said when one is given it */
+	const char *elsewhere;
 };
+
+/*
+ * What a command that does not take k says when given it, into buf:
+ * "--include is kiln run's: it chooses among the disks it finds; ...".
+ */
+void settings_key_elsewhere(const struct settings_key *k, char *buf,
+			    size_t len);
 
 /* The i-th key, NULL past the last; sorted by name. */
 const struct settings_key *settings_key_at(int i);
@@ -224,6 +233,12 @@ const char *settings_get(const struct settings *s, const char *key, char *buf,
 
 /* Where the value of key came from ("default", "kiln.cfg", ...). */
 const char *settings_source(const struct settings *s, const char *key);
+
+/*
+ * The profile fills in what the settings left open: smoke a quick span,
+ * soak 12 h of passes, powercut one pass written (kiln run's alone).
+ */
+void settings_apply_profile(struct settings *s);
 
 /* Writes a size for a person: 1.5 GiB, 512 MiB, 4 KiB, 100 B. */
 char *settings_fmt_size(uint64_t bytes, char *buf, size_t len);
