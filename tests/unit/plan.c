@@ -228,6 +228,18 @@ static void test_choose(void)
 	snprintf(disks[2].id.identity, sizeof(disks[2].id.identity),
 		 "wwn:other");
 
+	/* kiln discover lists loop devices; kiln run tests the machine's. */
+	snprintf(disks[0].transport, sizeof(disks[0].transport), "loop");
+	tap_ok(!strcmp(actions(&s), "-WR-R"), "kiln run never chooses a loop "
+	       "device, blank or not (%s)", actions(&s));
+	set(&s, "destroy-data", "1");
+	set(&s, "include", "sda");
+	tap_ok(actions(&s)[0] == '-', "... not even included by name with "
+	       "consent for all (%s)", actions(&s));
+	settings_free(&s);
+	settings_defaults(&s, SCOPE_BURN);
+	disks[0].transport[0] = 0;
+
 	disks[0].unusable[0] = 'x';
 	tap_ok(actions(&s)[0] == '-', "an unusable disk is skipped");
 	settings_free(&s);

@@ -300,7 +300,8 @@ const struct options_cmd discover_cmd = {
 int discover_command(struct options_args *a)
 {
 	struct discover_options o = { .sysroot = "/sys", .procroot = "/proc",
-				      .devroot = "/dev", .read_disks = 1 };
+				      .devroot = "/dev", .read_disks = 1,
+				      .loops = 1 };
 	const struct settings *s = &a->s;
 	struct discover_inventory inv;
 	char procroot[PATH_MAX];

@@ -478,6 +478,12 @@ void plan_choose(const struct settings *s, const struct discover_inventory *inv,
 				 d->unusable);
 			continue;
 		}
+		/* A file of some other disk's: kiln burn tests those. */
+		if (!strcmp(d->transport, "loop")) {
+			snprintf(it->why, sizeof(it->why), "a loop device: "
+				 "kiln run tests the machine's disks");
+			continue;
+		}
 		if (s->exclude && plan_matches(s->exclude, d, c)) {
 			snprintf(it->why, sizeof(it->why), "excluded");
 			continue;
