@@ -103,7 +103,7 @@ test_expect_success 'include, exclude and powercut are kiln run'"'"'s: exit 2 sa
 '
 test_expect_success 'profile works with kiln burn: smoke samples a quick span' '
 	"$KILN" burn --profile smoke --out "$TEST_TMP/smoke" "$f" >"$TEST_TMP/o" 2>&1 &&
-	grep -q "\"quick\": *true\|quick" "$TEST_TMP/smoke/result.json" &&
+	grep -q "\"quick\": true" "$TEST_TMP/smoke/result.json" &&
 	[ "$(md5sum <"$f")" != "$sum" ] &&
 	"$KILN" burn --size 1M --out "$TEST_TMP/re" "$TEST_TMP/re.img" >/dev/null 2>&1 &&
 	rm -f "$TEST_TMP/re.img" && sum=$(md5sum <"$f")
