@@ -64,8 +64,11 @@ test_expect_success 'a missing device: no such device, kiln never makes one, no 
 test_expect_success 'a target too small' '
 	printf x >"$TEST_TMP/tiny" &&
 	usage_error "too small" burn --mode read "$TEST_TMP/tiny" &&
-	usage_error "too small" burn --offset 2M "$f" &&
-	usage_error "too small" burn --offset 512k --span 1M "$f"
+	usage_error "too small: 1 MiB, --offset is 2M$" burn --offset 2M "$f" &&
+	usage_error "too small: --offset 512k + --span 1M is past its end at 1 MiB$" \
+		burn --offset 512k --span 1M "$f" &&
+	usage_error "new.img is too small: 3 KiB, less than one 4 KiB unit" \
+		burn --size 3k "$TEST_TMP/new.img"
 '
 test_expect_success 'a target given twice, by two names' '
 	ln -s "$f" "$TEST_TMP/link" &&

@@ -227,6 +227,7 @@ int plan_region(const struct settings *s, const struct target *t,
 {
 	uint64_t end, len, piece;
 	unsigned lbs = t->lbs;
+	char a[48], b[48], c[48];
 
 	if (lbs > UNIT_SIZE) {
 		snprintf(err, errlen,
@@ -241,31 +242,35 @@ int plan_region(const struct settings *s, const struct target *t,
 		return -EINVAL;
 	}
 	if (s->offset >= t->size) {
-		snprintf(err, errlen,
-			 "%s is too small: %llu bytes, --offset is %llu",
-			 t->path, (unsigned long long)t->size,
-			 (unsigned long long)s->offset);
+		snprintf(err, errlen, "%s is too small: %s, --offset is %s",
+			 t->path, settings_fmt_size(t->size, a, sizeof(a)),
+			 settings_size_given(s, "offset", s->offset, b,
+					     sizeof(b)));
 		return -EINVAL;
 	}
 	end = t->size;
 	if (s->span && !s->quick) {
 		if (s->span > t->size - s->offset) {
 			snprintf(err, errlen,
-				 "%s is too small: --offset %llu + --span %llu "
-				 "is past its end at %llu", t->path,
-				 (unsigned long long)s->offset,
-				 (unsigned long long)s->span,
-				 (unsigned long long)t->size);
+				 "%s is too small: --offset %s + --span %s "
+				 "is past its end at %s", t->path,
+				 settings_size_given(s, "offset", s->offset, a,
+						     sizeof(a)),
+				 settings_size_given(s, "span", s->span, b,
+						     sizeof(b)),
+				 settings_fmt_size(t->size, c, sizeof(c)));
 			return -EINVAL;
 		}
 		end = s->offset + s->span;
 	}
 	len = (end - s->offset) / UNIT_SIZE * UNIT_SIZE;
 	if (!len) {
-		snprintf(err, errlen, "%s is too small: %llu bytes from offset "
-			 "%llu, less than one 4 KiB unit", t->path,
-			 (unsigned long long)(end - s->offset),
-			 (unsigned long long)s->offset);
+		snprintf(err, errlen, "%s is too small: %s%s%s, less than "
+			 "one 4 KiB unit", t->path,
+			 settings_fmt_size(end - s->offset, a, sizeof(a)),
+			 s->offset ? " from offset " : "", s->offset ?
+			 settings_size_given(s, "offset", s->offset, b,
+					     sizeof(b)) : "");
 		return -EINVAL;
 	}
 
@@ -276,8 +281,9 @@ int plan_region(const struct settings *s, const struct target *t,
 	piece = s->span / QUICK_PIECES / UNIT_SIZE * UNIT_SIZE;
 	if (s->quick && !piece) {
 		snprintf(err, errlen,
-			 "bad value for --span: quick:%llu is less than "
-			 "three 4 KiB units", (unsigned long long)s->span);
+			 "bad value for --span: %s is less than three 4 KiB "
+			 "units", settings_size_given(s, "span", s->span, a,
+						      sizeof(a)));
 		return -EINVAL;
 	}
 	if (s->quick && QUICK_PIECES * piece < len) {

@@ -26,23 +26,6 @@ static const char *named(const struct settings *s, const char *key, char *buf,
 	return settings_key_as_given(source_of(s, key), key, buf, len);
 }
 
-/*
- * A size as the user wrote it (3k, quick:4k), else as kiln holds it, with
- * the words before it: a message about --bs 3k that says 3072 sends the
- * user looking for a 3072.
- */
-static const char *as_given(const struct settings *s, const char *key,
-			    const char *words, uint64_t bytes, char *buf,
-			    size_t len)
-{
-	const struct settings_key *k = settings_key(key);
-
-	if (k && s->given[settings_key_index(k)][0])
-		return s->given[settings_key_index(k)];
-	snprintf(buf, len, "%s%llu", words, (unsigned long long)bytes);
-	return buf;
-}
-
 int settings_check(const struct settings *s, char *err, size_t errlen)
 {
 	char name[72], why[240], value[48];
@@ -52,21 +35,22 @@ int settings_check(const struct settings *s, char *err, size_t errlen)
 		snprintf(err, errlen, "bad value for %s: %s (want a multiple "
 			 "of 4 KiB up to 64 MiB)",
 			 named(s, "bs", name, sizeof(name)),
-			 as_given(s, "bs", "", s->bs, value, sizeof(value)));
+			 settings_size_given(s, "bs", s->bs, value,
+					     sizeof(value)));
 		return -EINVAL;
 	}
 	named(s, "span", name, sizeof(name));
 	if (s->span && !s->quick && s->span < KEY_UNIT) {
 		snprintf(err, errlen, "bad value for %s: %s (want 4 KiB or "
-			 "more)", name, as_given(s, "span", "", s->span, value,
-						 sizeof(value)));
+			 "more)", name, settings_size_given(s, "span", s->span,
+						    value, sizeof(value)));
 		return -EINVAL;
 	}
 	if (s->quick && s->span < 3 * KEY_UNIT) {
 		snprintf(err, errlen, "bad value for %s: %s (want at least 12 "
 			 "KiB: three pieces of a 4 KiB unit)", name,
-			 as_given(s, "span", "quick:", s->span, value,
-				  sizeof(value)));
+			 settings_size_given(s, "span", s->span, value,
+					     sizeof(value)));
 		return -EINVAL;
 	}
 	if (s->slow_fail > s->slow_warn &&

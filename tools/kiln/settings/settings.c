@@ -457,6 +457,16 @@ const char *settings_source(const struct settings *s, const char *key)
 	return k ? names[s->source[settings_key_index(k)] & 3] : NULL;
 }
 
+const char *settings_size_given(const struct settings *s, const char *key,
+				uint64_t bytes, char *buf, size_t len)
+{
+	const struct settings_key *k = settings_key(key);
+
+	if (k && s->given[settings_key_index(k)][0])
+		return s->given[settings_key_index(k)];
+	return settings_fmt_size(bytes, buf, len);
+}
+
 char *settings_fmt_size(uint64_t bytes, char *buf, size_t len)
 {
 	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB",

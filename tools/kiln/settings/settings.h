@@ -244,6 +244,14 @@ void settings_apply_profile(struct settings *s);
 char *settings_fmt_size(uint64_t bytes, char *buf, size_t len);
 
 /*
+ * A size key's value as the user wrote it (3k, quick:4k), else bytes as
+ * settings_fmt_size() says them: a message about --bs 3k that says 3072
+ * sends the user looking for a 3072.
+ */
+const char *settings_size_given(const struct settings *s, const char *key,
+				uint64_t bytes, char *buf, size_t len);
+
+/*
  * README's table of keys, made from the key table (tests hold README to
  * it): kiln run's default, and another command's beside it where it
  * differs.
