@@ -384,7 +384,8 @@ int main(int argc, char **argv)
 			{ "--bs 3k x", "bad value for --bs: 3k (want" },
 			{ "--bs 128M x", "bad value for --bs: 128M (want" },
 			{ "--span 1k x", "bad value for --span: 1k (want" },
-			{ "--span quick:4k x", "bad value for --span: quick:4k (want" },
+			{ "--span quick:4k x",
+			  "bad value for --span: quick:4k (want" },
 			{ "--mode verify x", "needs the record of the write" },
 		};
 		size_t i;

@@ -254,7 +254,8 @@ static void test_counts(void)
 	       !strcmp(unit_plural(12, "request", "requests"), "requests"),
 	       "the noun alone, for a count said apart");
 	tap_ok(!strcmp(unit_count(buf, 8, 123456, "request", NULL),
-		       "123456 "), "cut to the buffer, never past it (%s)", buf);
+		       "123456 "), "cut to the buffer, never past it (%s)",
+	       buf);
 }
 
 int main(int argc, char **argv)

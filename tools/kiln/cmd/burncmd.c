@@ -203,9 +203,9 @@ int burncmd_command(struct options_args *a)
 
 	if (s->profile == SETTINGS_POWERCUT) {
 		complain("profile powercut is kiln run's alone: the boot "
-			 "image verifies after the power comes back; with kiln "
-			 "burn, --mode write, cut the power, then --mode verify "
-			 "--from DIR");
+			 "image verifies after the power comes back; with "
+			 "kiln burn, --mode write, cut the power, then --mode "
+			 "verify --from DIR");
 		return KILN_EXIT_USAGE;
 	}
 	settings_apply_profile(s);

@@ -83,8 +83,9 @@ static void refuse(const struct settings *s, const struct record_disk *d,
 			complain("refusing to write %s: %s; %s", d->path,
 				 t->safety.why, named);
 		else
-			complain("refusing to write %s: %s (give --destroy-data "
-				 "to overwrite it)", d->path, t->safety.why);
+			complain("refusing to write %s: %s (give "
+				 "--destroy-data to overwrite it)", d->path,
+				 t->safety.why);
 	}
 }
 

@@ -66,7 +66,7 @@ int options_parse(struct settings *s, const struct options_cmd *cmd,
 			k = settings_key(name);
 		}
 		if (k && !(k->scope & cmd->scope)) {
-			/* A key of kiln's, only not this command's: say whose. */
+			/* A key of kiln's, not this command's: say whose. */
 			char whose[300];
 
 			settings_key_elsewhere(k, whose, sizeof(whose));
