@@ -52,11 +52,23 @@ test_expect_success 'no target, and a missing one' '
 	usage_error "no target given" burn --bs 1M &&
 	usage_error "no such file or device .give --size" burn "$TEST_TMP/new.img"
 '
+test_expect_success 'a missing device: no such device, kiln never makes one, no --size' '
+	usage_error "/dev/kiln-no-such: no such device (kiln never creates a file under /dev)$" \
+		burn /dev/kiln-no-such &&
+	usage_error "/dev/kiln-no-such: no such device (kiln never" \
+		burn --mode read /dev/kiln-no-such &&
+	usage_error "/dev/kiln-no-such: no such device (kiln never" \
+		burn --size 1M /dev/kiln-no-such &&
+	! grep -q -- "--size" "$TEST_TMP/err"
+'
 test_expect_success 'a target too small' '
 	printf x >"$TEST_TMP/tiny" &&
 	usage_error "too small" burn --mode read "$TEST_TMP/tiny" &&
-	usage_error "too small" burn --offset 2M "$f" &&
-	usage_error "too small" burn --offset 512k --span 1M "$f"
+	usage_error "too small: 1 MiB, --offset is 2M$" burn --offset 2M "$f" &&
+	usage_error "too small: --offset 512k + --span 1M is past its end at 1 MiB$" \
+		burn --offset 512k --span 1M "$f" &&
+	usage_error "new.img is too small: 3 KiB, less than one 4 KiB unit" \
+		burn --size 3k "$TEST_TMP/new.img"
 '
 test_expect_success 'a target given twice, by two names' '
 	ln -s "$f" "$TEST_TMP/link" &&
@@ -83,6 +95,36 @@ test_expect_success 'kiln probe: /dev/zero, a FIFO, a bad path are exit 2, never
 test_expect_success 'a bad target after a new one: the new file goes again' '
 	usage_error "not a block device" burn --size 1M "$TEST_TMP/new.img" "$TEST_TMP"
 '
+# One set of keys: kiln run's own are refused by name in kiln burn, and
+# the keys both take work in both.
+test_expect_success 'include, exclude and powercut are kiln run'"'"'s: exit 2 saying so' '
+	usage_error "--include is kiln run.s: it chooses among the disks it finds; kiln burn tests the targets it is given" \
+		burn --include "sd*" "$f" &&
+	usage_error "--exclude is kiln run.s: it chooses" burn --exclude=sda "$f" &&
+	usage_error "--countdown is kiln run.s" burn --countdown 5 "$f" &&
+	usage_error "profile powercut is kiln run.s alone" burn --profile powercut "$f"
+'
+test_expect_success 'profile works with kiln burn: smoke samples a quick span' '
+	"$KILN" burn --profile smoke --out "$TEST_TMP/smoke" "$f" >"$TEST_TMP/o" 2>&1 &&
+	grep -q "\"quick\": true" "$TEST_TMP/smoke/result.json" &&
+	[ "$(md5sum <"$f")" != "$sum" ] &&
+	"$KILN" burn --size 1M --out "$TEST_TMP/re" "$TEST_TMP/re.img" >/dev/null 2>&1 &&
+	rm -f "$TEST_TMP/re.img" && sum=$(md5sum <"$f")
+'
+test_expect_success 'expect-disks with kiln burn: fewer targets is a FAIL, exit 1' '
+	{ "$KILN" burn --expect-disks 2 --mode read --out "$TEST_TMP/x1" "$f" \
+		>"$TEST_TMP/o" 2>&1; test $? = 1; } &&
+	grep_in "1 target tested, 2 expected (expect-disks): a disk is missing" "$TEST_TMP/o"
+'
+test_expect_success 'expect-disks: a named target not there is a missing disk, the rest burn' '
+	{ "$KILN" burn --expect-disks 2 --mode read --out "$TEST_TMP/x2" "$f" \
+		/dev/kiln-no-such >"$TEST_TMP/o" 2>&1; test $? = 1; } &&
+	grep_in "kiln-no-such" "$TEST_TMP/x2/summary.txt" &&
+	grep_in "missing" "$TEST_TMP/x2/summary.txt" &&
+	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); v=[t[\"verdict\"] for t in d[\"targets\"]]; sys.exit(v != [\"PASS\", \"FAIL\"])" \
+		"$TEST_TMP/x2/result.json" &&
+	"$KILN" burn --expect-disks 1 --mode read --out "$TEST_TMP/x3" "$f" >"$TEST_TMP/o" 2>&1
+'
 test_expect_success '--help prints the usage and exits 0' '
 	"$KILN" burn --help >"$TEST_TMP/help" &&
 	grep_in "usage: kiln" "$TEST_TMP/help" &&
@@ -96,6 +138,24 @@ if [ "$(id -u)" -eq 0 ]; then
 		usage_error "multiples of its logical block size" burn --mode read --offset 100 "$d" &&
 		usage_error "multiples of its logical block size" burn --mode read --span 5000 "$d"
 	'
+	# What the kernel lets kiln open is not what kiln says: a mounted disk
+	# kiln may not open (another user, a container's device rules) is in
+	# use all the same, and probe says so rather than the open's errno.
+	if command -v setpriv >/dev/null; then
+		test_expect_success 'kiln probe: a mounted disk kiln cannot open is in-use' '
+			make_loop m 16M && mkfs.ext4 -q "$m" &&
+			mkdir "$TEST_TMP/mnt" && mount "$m" "$TEST_TMP/mnt" &&
+			test_at_exit "umount $TEST_TMP/mnt" &&
+			mkdir "$TEST_TMP/bin" && cp "$KILN" "$TEST_TMP/bin/kiln" &&
+			chmod 755 "$TEST_TMP" "$TEST_TMP/bin" "$TEST_TMP/bin/kiln" &&
+			(cd / && setpriv --reuid=65534 --regid=65534 --clear-groups \
+				"$TEST_TMP/bin/kiln" probe "$m") >"$TEST_TMP/out" 2>"$TEST_TMP/err" &&
+			grep_in "$m: in-use: $(basename "$m") is mounted at $TEST_TMP/mnt" "$TEST_TMP/out" &&
+			! grep -q "denied\|not permitted" "$TEST_TMP/out" "$TEST_TMP/err"
+		'
+	else
+		test_skip "needs setpriv"
+	fi
 else
 	test_skip "needs root (loop devices)"
 fi

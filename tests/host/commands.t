@@ -94,7 +94,7 @@ test_expect_success 'kiln run with a bad setting exits 2 before discovery' '
 	mkdir "$TEST_TMP/stick" &&
 	{ "$KILN" run --config "$TEST_TMP/kiln.cfg" --cmdline /dev/null \
 		--results "$TEST_TMP/stick" >"$TEST_TMP/o" 2>&1; test $? = 2; } &&
-	grep_in "bad setting: bad value for bs: 3072" "$TEST_TMP/o" &&
+	grep_in "bad setting: bad value for bs: 3k (want" "$TEST_TMP/o" &&
 	summary=$(find "$TEST_TMP/stick" -name summary.txt) &&
 	grep_in "NOT STARTED: bad settings" "$summary"
 '

@@ -275,10 +275,22 @@ test_expect_success 'a read-only device: a writing burn is refused, read runs' '
 
 test_expect_success 'destroy-data names a loop device by its identity; names are no consent' '
 	make_loop c1 32M && mkfs.ext4 -q "$c1" && img=$(backing "$c1") &&
-	refused "refusing to write" burn --destroy-data="$(basename "$c1")" "$c1" &&
-	refused "refusing to write" burn --destroy-data="$c1" "$c1" &&
+	n=$(basename "$c1") &&
+	refused "refusing to write $c1: it holds ext2/3/4 .*; destroy-data names $n by its kernel name ($n), which is no consent: .* give its identity loop:$img$" \
+		burn --destroy-data="$n" "$c1" &&
+	! grep -q "give --destroy-data to" "$TEST_TMP/err" &&
+	refused "names $n by its kernel name ($c1), which is no consent: .* give its identity loop:$img$" \
+		burn --destroy-data="$c1" "$c1" &&
 	"$KILN" burn --destroy-data="loop:$img" "$c1" >"$TEST_TMP/o" 2>&1 &&
 	grep_in "has data, overwritten with consent" "$TEST_TMP/o"
+'
+
+test_expect_success 'a blank disk named by its kernel name: said with its identity, no typo' '
+	make_loop c3 16M && img=$(backing "$c3") && n=$(basename "$c3") &&
+	"$KILN" burn --destroy-data="$n" "$c3" >"$TEST_TMP/o" 2>&1 &&
+	grep_in "destroy-data names $n by its kernel name ($n), which is no consent" "$TEST_TMP/o" &&
+	grep_in "give its identity loop:$img" "$TEST_TMP/o" &&
+	! grep -q "no such disk" "$TEST_TMP/o"
 '
 
 test_expect_success 'a destroy-data value that names no disk is said' '

@@ -61,4 +61,17 @@ test_expect_success 'an empty sysfs: no disks, said plainly' '
 	grep_in "kiln discover: 0 disks, 0 controllers" "$TEST_TMP/empty.txt"
 '
 
+# On a host, a loop device is how a burn is tried: kiln discover lists it
+# (kind loop, its identity and class) so the burn can be previewed.
+if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null; then
+	. "$(dirname "$0")/../lib/host.sh"
+	test_expect_success 'kiln discover lists a loop device: kind loop, its identity, its class' '
+		make_loop lo 8M && img=$(backing "$lo") && n=$(basename "$lo") &&
+		"$KILN" discover --json >"$TEST_TMP/host.json" &&
+		[ "$(json_get "$TEST_TMP/host.json" "[x[\"transport\"] + \" \" + x[\"identity\"] + \" \" + x[\"class\"] for x in d[\"disks\"] if x[\"name\"] == \"$n\"][0]")" = "loop loop:$img blank" ]
+	'
+else
+	test_skip "needs root (loop devices)"
+fi
+
 test_done

@@ -82,6 +82,13 @@ test_expect_success 'setup: a machine with VMD, SAS and an enclosure' '
 	link "$sys/class/enclosure/0:0:2:0" "$sys/devices/$enc" &&
 	attrs "$sys/class/net/eth0" "address=3c:ec:ef:01:02:03" "operstate=up" "speed=10000" &&
 	link "$sys/class/net/eth0/device" "$sys/devices/$sas" &&
+	mkdir -p "$sys/devices/virtual/block/loop3/queue" "$sys/devices/virtual/block/loop3/loop" &&
+	attrs "$sys/devices/virtual/block/loop3" "dev=7:3" "size=131072" "removable=0" \
+		"queue/logical_block_size=512" "queue/rotational=0" \
+		"loop/backing_file=/srv/a.img" &&
+	link "$sys/block/loop3" "$sys/devices/virtual/block/loop3" &&
+	attrs "$sys/devices/virtual/block/loop0" "dev=7:0" "size=0" "removable=0" &&
+	link "$sys/block/loop0" "$sys/devices/virtual/block/loop0" &&
 	"$KILN" discover --json --sysfs-root "$sys" >"$TEST_TMP/inv.json" &&
 	"$KILN" discover --sysfs-root "$sys" >"$TEST_TMP/inv.txt" &&
 	cat "$TEST_TMP/inv.txt"
@@ -122,6 +129,18 @@ test_expect_success 'a PCIe 4.0 drive in a 3.0 slot is at its best, not below it
 	[ "$(j "[c[\"link_below_max\"] for c in d[\"controllers\"] if c[\"pci\"] == \"10000:01:00.0\"][0]")" = False ] &&
 	grep -q "PCIe 8 GT/s x4 (max 16 GT/s x4)" "$TEST_TMP/inv.txt" &&
 	! grep "10000:01:00.0" "$TEST_TMP/inv.txt" | grep -q "BELOW MAX"
+'
+
+test_expect_success 'sizes in powers of 1024, as the plan and summary say them' '
+	grep -q "^  nvme0n1 *931.5 GiB " "$TEST_TMP/inv.txt" &&
+	grep -q "^  sda *3.6 TiB " "$TEST_TMP/inv.txt" &&
+	! grep -q " [GT]B " "$TEST_TMP/inv.txt"
+'
+
+test_expect_success 'a loop device in use is listed as a disk of kind loop; a free one is not' '
+	[ "$(j "[x[\"transport\"] + \" \" + x[\"identity\"] for x in d[\"disks\"] if x[\"name\"] == \"loop3\"][0]")" = "loop loop:/srv/a.img" ] &&
+	[ "$(j "len([x for x in d[\"disks\"] if x[\"name\"] == \"loop0\"])")" = 0 ] &&
+	grep -q "^  loop3 *64 MiB  -  *loop " "$TEST_TMP/inv.txt"
 '
 
 test_expect_success 'a placeholder DMI serial: the machine id is the MAC' '

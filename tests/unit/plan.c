@@ -228,6 +228,18 @@ static void test_choose(void)
 	snprintf(disks[2].id.identity, sizeof(disks[2].id.identity),
 		 "wwn:other");
 
+	/* kiln discover lists loop devices; kiln run tests the machine's. */
+	snprintf(disks[0].transport, sizeof(disks[0].transport), "loop");
+	tap_ok(!strcmp(actions(&s), "-WR-R"), "kiln run never chooses a loop "
+	       "device, blank or not (%s)", actions(&s));
+	set(&s, "destroy-data", "1");
+	set(&s, "include", "sda");
+	tap_ok(actions(&s)[0] == '-', "... not even included by name with "
+	       "consent for all (%s)", actions(&s));
+	settings_free(&s);
+	settings_defaults(&s, SCOPE_BURN);
+	disks[0].transport[0] = 0;
+
 	disks[0].unusable[0] = 'x';
 	tap_ok(actions(&s)[0] == '-', "an unusable disk is skipped");
 	settings_free(&s);
@@ -294,6 +306,56 @@ static void test_blanks(void)
 	settings_free(&s);
 }
 
+/*
+ * A kernel name (sdc, /dev/sdc) is no consent, and not a typo either: it
+ * gets a note of its own with what to give instead.
+ */
+static void test_kernel_names(void)
+{
+	const struct identity *ids[5];
+	struct settings s;
+	char out[600];
+	int i;
+
+	lab();
+	for (i = 0; i < 5; i++)
+		ids[i] = &disks[i].id;
+	settings_defaults(&s, SCOPE_BURN);
+	set(&s, "destroy-data", "/dev/sdc, ZA9TYPO nvme0n1");
+	tap_ok(!strcmp(actions(&s), "WWR-R"), "kernel names are no consent "
+	       "(%s)", actions(&s));
+	plan_consent_unmatched(&s, ids, 5, out, sizeof(out));
+	tap_ok(!strcmp(out, "ZA9TYPO"), "kernel names of disks found are "
+	       "no typo (%s)", out);
+	plan_consent_by_name(&s, &disks[2].id, out, sizeof(out));
+	tap_ok(!strcmp(out, "destroy-data names sdc by its kernel name "
+	       "(/dev/sdc), which is no consent: names change when a drive "
+	       "drops out; give its serial ZA3DATA or WWN "
+	       "naa.5000c500a1b2c303"), "... said with the serial and WWN "
+	       "to give (%s)", out);
+	plan_consent_by_name(&s, &disks[4].id, out, sizeof(out));
+	tap_ok(strstr(out, "names nvme0n1 by its kernel name (nvme0n1)") &&
+	       strstr(out, "serial S4EVNX0R1234"), "... a word among "
+	       "others too (%s)", out);
+	plan_consent_by_name(&s, &disks[0].id, out, sizeof(out));
+	tap_ok(!out[0], "a disk not named by name has no such note (%s)",
+	       out);
+	memset(&disks[0].id, 0, sizeof(disks[0].id));
+	snprintf(disks[0].id.name, sizeof(disks[0].id.name), "loop4");
+	snprintf(disks[0].id.identity, sizeof(disks[0].id.identity),
+		 "loop:/srv/a.img");
+	set(&s, "destroy-data", "loop4");
+	plan_consent_by_name(&s, &disks[0].id, out, sizeof(out));
+	tap_ok(strstr(out, "names loop4 by its kernel name (loop4)") &&
+	       strstr(out, "give its identity loop:/srv/a.img"),
+	       "a loop device: its identity to give (%s)", out);
+	set(&s, "destroy-data", "loop4 loop:/srv/a.img");
+	plan_consent_by_name(&s, &disks[0].id, out, sizeof(out));
+	tap_ok(!out[0], "... none when it is also named by identity (%s)",
+	       out);
+	settings_free(&s);
+}
+
 /* README.md's safety table is plan_table()'s, character for character. */
 static void test_readme(void)
 {
@@ -318,6 +380,7 @@ int main(int argc, char **argv)
 	TAP_RUN(test_decision);
 	TAP_RUN(test_choose);
 	TAP_RUN(test_blanks);
+	TAP_RUN(test_kernel_names);
 	TAP_RUN(test_readme);
 	return tap_done();
 }

@@ -2,7 +2,8 @@
 /*
  * Description: the 4 KiB unit: its CRC is the CRC of its bytes under every
  * CRC implementation, it is a pure function of its key, the fast check
- * catches any change, and each kind of damage is classified as such.
+ * catches any change, and each kind of damage is classified as such;
+ * counts said with their nouns, one or many.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -234,6 +235,29 @@ static void test_classes(void)
 	       "class names");
 }
 
+/* Counts kiln says: "1 bad unit", "2 bad units", "1 pass", "0 passes". */
+static void test_counts(void)
+{
+	char buf[64];
+
+	tap_ok(!strcmp(unit_count(buf, sizeof(buf), 1, "bad unit", NULL),
+		       "1 bad unit") &&
+	       !strcmp(unit_count(buf, sizeof(buf), 2, "bad unit", NULL),
+		       "2 bad units") &&
+	       !strcmp(unit_count(buf, sizeof(buf), 0, "request", NULL),
+		       "0 requests"), "a count and its noun, one or many");
+	tap_ok(!strcmp(unit_count(buf, sizeof(buf), 1, "pass", "passes"),
+		       "1 pass") &&
+	       !strcmp(unit_count(buf, sizeof(buf), 3, "pass", "passes"),
+		       "3 passes"), "... a plural of its own");
+	tap_ok(!strcmp(unit_plural(1, "request", "requests"), "request") &&
+	       !strcmp(unit_plural(12, "request", "requests"), "requests"),
+	       "the noun alone, for a count said apart");
+	tap_ok(!strcmp(unit_count(buf, 8, 123456, "request", NULL),
+		       "123456 "), "cut to the buffer, never past it (%s)",
+	       buf);
+}
+
 int main(int argc, char **argv)
 {
 	tap_args(argc, argv);
@@ -241,5 +265,6 @@ int main(int argc, char **argv)
 	TAP_RUN(test_crc_and_purity);
 	TAP_RUN(test_key);
 	TAP_RUN(test_classes);
+	TAP_RUN(test_counts);
 	return tap_done();
 }

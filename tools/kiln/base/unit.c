@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Description: the 4 KiB unit (see unit.h): fill, the fast check, and the
- * slow classification of a bad unit against the one that should be there.
+ * slow classification of a bad unit against the one that should be there;
+ * and counts of them (and of anything else) said as "1 bad unit".
  *
  * The CRC of a unit is never computed over its bytes on the write path.
  * CRC32C is affine over GF(2): for a fixed length, crc(a ^ b) = crc(a) ^
@@ -12,6 +13,7 @@
  */
 #include <emmintrin.h>
 #include <endian.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "base/crc32c.h"
@@ -375,4 +377,20 @@ void unit_classify(const struct unit_ctx *ctx, const void *buf,
 	else
 		v->class = UNIT_FOREIGN;
 	v->found_valid = 0;
+}
+
+char *unit_count(char *buf, size_t len, uint64_t n, const char *one,
+		 const char *many)
+{
+	if (n == 1 || many)
+		snprintf(buf, len, "%llu %s", (unsigned long long)n,
+			 unit_plural(n, one, many));
+	else
+		snprintf(buf, len, "%llu %ss", (unsigned long long)n, one);
+	return buf;
+}
+
+const char *unit_plural(uint64_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
 }

@@ -107,4 +107,14 @@ uint64_t unit_mix(uint64_t x);
 /* The 64-bit hash of a target's identity, as units carry it. */
 uint64_t unit_ident_hash(const char *identity);
 
+/*
+ * How many of what, said right: "1 bad unit", "2 bad units", "1 request".
+ * many is the plural ("passes"), or NULL for one with an s. Into buf.
+ */
+char *unit_count(char *buf, size_t len, uint64_t n, const char *one,
+		 const char *many);
+
+/* The noun alone: one when n is 1, else many. */
+const char *unit_plural(uint64_t n, const char *one, const char *many);
+
 #endif

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd/burn.h"
@@ -17,7 +18,9 @@
 #include "base/complain.h"
 #include "results/folder.h"
 #include "base/kiln.h"
+#include "base/unit.h"
 #include "lab/lab.h"
+#include "plan/plan.h"
 #include "settings/options.h"
 #include "results/result.h"
 
@@ -133,6 +136,63 @@ static void default_folder_gone(const char *dir, const int made[2])
 		rmdir(DEFAULT_ROOT "/kiln-results");
 }
 
+/*
+ * With expect-disks, a target named that is not there is a disk missing
+ * from the burn, a FAIL of it, not a usage error: a script that names 60
+ * disks, one of them dead, still burns the other 59. A file --size would
+ * create is no missing disk.
+ */
+static int missing_target(const struct settings *s, const char *path)
+{
+	struct stat st;
+
+	if (!s->expect_disks || stat(path, &st) == 0 || errno != ENOENT)
+		return 0;
+	return !s->size || !plan_writes_mode(s->mode) ||
+	       !strncmp(path, "/dev/", 5);
+}
+
+/* Adds the targets named: 0, or the exit code. */
+static int add_targets(struct record *r, const struct options_args *a)
+{
+	const struct settings *s = &a->s;
+	int i;
+
+	for (i = 0; i < a->nargs; i++) {
+		const char *path = a->args[i];
+		struct record_disk *d = record_add(r, path, s->mode);
+
+		if (!d) {
+			complain("out of memory");
+			return KILN_EXIT_CANNOT;
+		}
+		if (!missing_target(s, path))
+			continue;
+		snprintf(d->label, sizeof(d->label), "%.60s",
+			 strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
+		snprintf(d->failed, sizeof(d->failed), "missing: %.200s is not "
+			 "there (expect-disks %u)", path, s->expect_disks);
+	}
+	return 0;
+}
+
+/* Fewer targets there than expect-disks says: the run's FAIL, said now. */
+static void expect_targets(struct record *r, const struct settings *s)
+{
+	char count[40];
+	int i, there = 0;
+
+	for (i = 0; i < r->n; i++)
+		there += strncmp(r->disks[i].failed, "missing:", 8) != 0;
+	if (!s->expect_disks || (unsigned)there >= s->expect_disks)
+		return;
+	snprintf(r->failure, sizeof(r->failure), "%s tested, %u expected "
+		 "(expect-disks): a disk is missing",
+		 unit_count(count, sizeof(count), (uint64_t)there, "target",
+			    NULL), s->expect_disks);
+	complain("%s", r->failure);
+}
+
 int burncmd_command(struct options_args *a)
 {
 	struct result_record rec = { 0 };
@@ -141,6 +201,14 @@ int burncmd_command(struct options_args *a)
 	char err[512], dir[PATH_MAX];
 	int i, ret, made[2] = { 0, 0 };
 
+	if (s->profile == SETTINGS_POWERCUT) {
+		complain("profile powercut is kiln run's alone: the boot "
+			 "image verifies after the power comes back; with "
+			 "kiln burn, --mode write, cut the power, then --mode "
+			 "verify --from DIR");
+		return KILN_EXIT_USAGE;
+	}
+	settings_apply_profile(s);
 	record_init(&r, "burn", a->argc, a->argv, s);
 	if (s->upload && !s->out) {
 		complain("--upload sends the run folder: give --out DIR too");
@@ -172,12 +240,10 @@ int burncmd_command(struct options_args *a)
 				goto out;
 		}
 	}
-	for (i = 0; i < a->nargs; i++)
-		if (!record_add(&r, a->args[i], s->mode)) {
-			complain("out of memory");
-			ret = KILN_EXIT_CANNOT;
-			goto out;
-		}
+	ret = add_targets(&r, a);
+	if (ret)
+		goto out;
+	expect_targets(&r, s);
 	if (s->run_id_set)
 		r.run_id = s->run_id;
 	r.out = s->out;

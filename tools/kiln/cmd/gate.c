@@ -52,9 +52,11 @@ static void drop_disk(struct record *r, int i)
 }
 
 /* Why a target is refused, in the one line kiln burn exits 2 with. */
-static void refuse(const struct record_disk *d, const struct record_disk *twin)
+static void refuse(const struct settings *s, const struct record_disk *d,
+		   const struct record_disk *twin)
 {
 	const struct target *t = &d->t;
+	char named[1200];
 
 	if (twin)
 		complain("given twice: %s and %s are the same medium (%s)",
@@ -74,9 +76,17 @@ static void refuse(const struct record_disk *d, const struct record_disk *twin)
 			 "hold kiln data%s%s (give --destroy-data to overwrite "
 			 "it)", d->path, t->safety.sig.n ? "; " : "",
 			 t->safety.sig.n ? t->safety.why : "");
-	else
-		complain("refusing to write %s: %s (give --destroy-data to "
-			 "overwrite it)", d->path, t->safety.why);
+	else {
+		/* Meant as consent, by the one name that is none: say so. */
+		plan_consent_by_name(s, &t->id, named, sizeof(named));
+		if (named[0])
+			complain("refusing to write %s: %s; %s", d->path,
+				 t->safety.why, named);
+		else
+			complain("refusing to write %s: %s (give "
+				 "--destroy-data to overwrite it)", d->path,
+				 t->safety.why);
+	}
 }
 
 /* Gives each disk a label unique in this run: its files are named by it. */
@@ -260,6 +270,14 @@ static void say_unmatched(struct gate *b)
 		record_note(r, "destroy-data names %s: no such disk here, so "
 			    "no consent for it (serials, WWNs or identities "
 			    "such as loop:/path; never kernel names)", words);
+	/* kiln run says these of every disk it found, in its plan. */
+	for (i = 0; i < n && !strcmp(r->command, "burn"); i++) {
+		char named[1200];
+
+		plan_consent_by_name(b->s, ids[i], named, sizeof(named));
+		if (named[0])
+			record_note(r, "%s", named);
+	}
 	free(ids);
 }
 
@@ -336,7 +354,7 @@ static int decide(struct gate *b, int command,
 		in.read_only = d->t.read_only;
 		d->plan = plan_decide(&in);
 		if (d->plan.action == PLAN_REFUSE) {
-			refuse(d, twin);
+			refuse(s, d, twin);
 			return KILN_EXIT_USAGE;
 		}
 		if (d->plan.action == PLAN_SKIP)

@@ -37,6 +37,35 @@ struct probing {
 	struct safety s;
 };
 
+/*
+ * A path kiln could not open (another user's disk, a container's device
+ * rules): a mounted or held disk is in use all the same, and that is what
+ * its class says, not the open's errno. 0 when it is in use.
+ */
+static int in_use_unopened(struct probing *p)
+{
+	struct safety_subject d = { .name = "", .fd = -1 };
+	char real[PATH_MAX];
+	struct identity id;
+	struct stat st;
+
+	if (stat(p->path, &st) < 0)
+		return -1;
+	if (S_ISBLK(st.st_mode)) {
+		if (identity_read(p->env.sysroot, major(st.st_rdev),
+				  minor(st.st_rdev), 0, &id))
+			return -1;
+		d.name = id.name;
+		d.rdev = st.st_rdev;
+	} else if (S_ISREG(st.st_mode) && realpath(p->path, real)) {
+		d.path = real;
+	} else {
+		return -1;
+	}
+	safety_in_use(&p->env, &d, &p->s);
+	return p->s.class == SAFETY_IN_USE ? 0 : -1;
+}
+
 static void probe_one(void *arg)
 {
 	struct probing *p = arg;
@@ -54,6 +83,8 @@ static void probe_one(void *arg)
 		p->err = errno;
 		if (d.fd >= 0)
 			close(d.fd);
+		else if (in_use_unopened(p) == 0)
+			p->err = 0;
 		return;
 	}
 	/* /dev/zero reads as blank: only disks and image files have a class. */

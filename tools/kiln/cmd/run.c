@@ -35,11 +35,6 @@
 #include "base/sysfs.h"
 #include "base/timing.h"
 
-/* What the smoke profile samples: a few minutes even on slow disks. */
-#define SMOKE_SPAN (1ull << 30)
-/* How long a soak lasts unless duration says. */
-#define SOAK_DEFAULT (12 * 3600)
-
 const struct options_cmd run_cmd = {
 	"run", "[--results ROOT] [--protect DEV]... [--config FILE] "
 	"[--cmdline FILE] [--KEY=VALUE]...",
@@ -53,32 +48,6 @@ const struct options_cmd run_cmd = {
 	"ROOT/kiln-results/MACHINE/RUN/ on the stick.",
 	SCOPE_RUN,
 };
-
-/* The profile fills in what the settings left open. */
-static void apply_profile(struct settings *s)
-{
-	switch (s->profile) {
-	case SETTINGS_SMOKE:
-		if (!s->span) {
-			s->quick = 1;
-			s->span = SMOKE_SPAN;
-		}
-		break;
-	case SETTINGS_SOAK:
-		/* Passes not given: as many as 12 hours allow. */
-		if (!s->duration &&
-		    !strcmp(settings_source(s, "passes"), "default"))
-			s->duration = SOAK_DEFAULT;
-		break;
-	case SETTINGS_POWERCUT:
-		/* One pass written and flushed; the next boot verifies it. */
-		if (s->mode != SETTINGS_READ)
-			s->mode = SETTINGS_WRITE;
-		s->passes = 1;
-		s->duration = 0;
-		break;
-	}
-}
 
 /*
  * ROOT/kiln-results/<id>/ of this machine, and of the earlier form of its
@@ -311,7 +280,7 @@ static int may_start(struct settings *s, const struct settings_problems *p,
 		write_not_started(folder[0] ? folder : NULL, "bad settings", p);
 		return KILN_EXIT_USAGE;
 	}
-	apply_profile(s);
+	settings_apply_profile(s);
 	if (s->profile == SETTINGS_POWERCUT && !s->results) {
 		complain_out("profile powercut needs a results medium (the "
 			     "stick): the next boot verifies what this one "

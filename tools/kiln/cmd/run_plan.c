@@ -38,6 +38,13 @@ static void say_unmatched(const struct settings *s,
 	if (words[0])
 		complain_out("destroy-data names %s: no such disk (a typo?): "
 			     "no consent for it", words);
+	for (i = 0; i < inv->ndisks; i++) {
+		char named[1200];
+
+		plan_consent_by_name(s, ids[i], named, sizeof(named));
+		if (named[0])
+			complain_out("%s", named);
+	}
 	free(ids);
 	plan_globs_unmatched(s->exclude, inv, words, sizeof(words));
 	if (words[0])

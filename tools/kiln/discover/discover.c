@@ -56,6 +56,21 @@ static int controllers(const struct discover_options *o,
 	return ret < 0 ? ret : 0;
 }
 
+/*
+ * A loop device kiln discover lists (kiln run never chooses one): one
+ * attached to a file, so a burn of it can be previewed; a free one (no
+ * backing file) is no disk.
+ */
+static int listed_loop(const struct discover_options *o, const char *name)
+{
+	char dir[PATH_MAX], buf[8];
+
+	if (!o->loops || strncmp(name, "loop", 4))
+		return 0;
+	snprintf(dir, sizeof(dir), "%s/block/%s", o->sysroot, name);
+	return sysfs_attr(dir, "loop/backing_file", buf, sizeof(buf)) > 0;
+}
+
 static int skip_disk(const char *name)
 {
 	static const char *const virtual[] = {
@@ -75,7 +90,9 @@ static void transport(const char *devpath, const char *name,
 {
 	const char *t = "unknown";
 
-	if (!strncmp(name, "nvme", 4) || strstr(devpath, "/nvme/"))
+	if (!strncmp(name, "loop", 4) && strstr(devpath, "/virtual/"))
+		t = "loop";
+	else if (!strncmp(name, "nvme", 4) || strstr(devpath, "/nvme/"))
 		t = "nvme";
 	else if (!strncmp(name, "vd", 2) && strstr(devpath, "/virtio"))
 		t = "virtio";
@@ -302,6 +319,10 @@ static int disks(const struct discover_options *o,
 	names = dir_list(base, &n);
 	for (i = 0; i < n && !ret; i++)
 		if (!skip_disk(names[i]))
+			ret = one_disk(o, inv, names[i]);
+	/* After the machine's own disks, which they are not. */
+	for (i = 0; i < n && !ret; i++)
+		if (listed_loop(o, names[i]))
 			ret = one_disk(o, inv, names[i]);
 	dir_list_free(names, n);
 	return ret;

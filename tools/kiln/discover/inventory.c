@@ -17,15 +17,13 @@
 #include "settings/settings.h"
 #include "base/timing.h"
 
+/*
+ * Powers of 1024, as the plan, the summary, dd and fio say sizes: the
+ * same disk is one size everywhere kiln names it.
+ */
 static void size_text(uint64_t bytes, char *buf, size_t len)
 {
-	/* Disks are sold in decimal units: say 4.0 TB, and GiB beside. */
-	if (bytes >= 1000000000000ull)
-		snprintf(buf, len, "%.1f TB", (double)bytes / 1e12);
-	else if (bytes >= TIMING_SEC)
-		snprintf(buf, len, "%.1f GB", timing_secs(bytes));
-	else
-		settings_fmt_size(bytes, buf, len);
+	settings_fmt_size(bytes, buf, len);
 }
 
 /* Words of text after a lead, wrapped at 79 columns with a hanging indent. */
@@ -302,7 +300,8 @@ const struct options_cmd discover_cmd = {
 int discover_command(struct options_args *a)
 {
 	struct discover_options o = { .sysroot = "/sys", .procroot = "/proc",
-				      .devroot = "/dev", .read_disks = 1 };
+				      .devroot = "/dev", .read_disks = 1,
+				      .loops = 1 };
 	const struct settings *s = &a->s;
 	struct discover_inventory inv;
 	char procroot[PATH_MAX];

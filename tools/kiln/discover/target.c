@@ -284,6 +284,15 @@ int target_open(struct target *t, const struct safety_env *env,
 	err[0] = 0;
 
 	if (stat(path, &st) < 0) {
+		int e = errno;
+
+		if (e == ENOENT && under_dev(path)) {
+			/* Not a file to create, whatever --size says. */
+			snprintf(err, errlen, "%s: no such device (kiln never "
+				 "creates a file under /dev)", path);
+			return -ENOENT;
+		}
+		errno = e;
 		if (errno != ENOENT || !create || !writable) {
 			ret = -errno;
 			if (errno == ENOENT && writable)

@@ -59,9 +59,19 @@ int plan_writes_mode(int mode);
 int plan_consent(const struct settings *s, const struct identity *id);
 
 /*
+ * When destroy-data names this disk by its kernel name (sdb, /dev/sdb),
+ * which is no consent, and by nothing that is: the one line that says so
+ * and what to give instead (its serial, WWN, or identity), into out;
+ * else "".
+ */
+void plan_consent_by_name(const struct settings *s, const struct identity *id,
+			  char *out, size_t len);
+
+/*
  * The words of the destroy-data list that name none of the n disks, comma
  * separated into out ("" when all match): a typo in a serial must be seen
- * before the countdown, not after a disk was left untested.
+ * before the countdown, not after a disk was left untested. A disk's
+ * kernel name is no typo: plan_consent_by_name() says it.
  */
 void plan_consent_unmatched(const struct settings *s,
 			    const struct identity *const *ids, int n,

@@ -5,6 +5,7 @@
  * names the key as its source wrote it.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "base/http.h"
@@ -27,26 +28,29 @@ static const char *named(const struct settings *s, const char *key, char *buf,
 
 int settings_check(const struct settings *s, char *err, size_t errlen)
 {
-	char name[72], why[240];
+	char name[72], why[240], value[48];
 	struct http_url url;
 
 	if (!s->bs || s->bs % KEY_UNIT || s->bs > KEY_MAX_BS) {
-		snprintf(err, errlen, "bad value for %s: %llu (want a multiple "
+		snprintf(err, errlen, "bad value for %s: %s (want a multiple "
 			 "of 4 KiB up to 64 MiB)",
 			 named(s, "bs", name, sizeof(name)),
-			 (unsigned long long)s->bs);
+			 settings_size_given(s, "bs", s->bs, value,
+					     sizeof(value)));
 		return -EINVAL;
 	}
 	named(s, "span", name, sizeof(name));
 	if (s->span && !s->quick && s->span < KEY_UNIT) {
-		snprintf(err, errlen, "bad value for %s: %llu (want 4 KiB or "
-			 "more)", name, (unsigned long long)s->span);
+		snprintf(err, errlen, "bad value for %s: %s (want 4 KiB or "
+			 "more)", name, settings_size_given(s, "span", s->span,
+						    value, sizeof(value)));
 		return -EINVAL;
 	}
 	if (s->quick && s->span < 3 * KEY_UNIT) {
-		snprintf(err, errlen, "bad value for %s: quick:%llu (want at "
-			 "least 12 KiB: three pieces of a 4 KiB unit)", name,
-			 (unsigned long long)s->span);
+		snprintf(err, errlen, "bad value for %s: %s (want at least 12 "
+			 "KiB: three pieces of a 4 KiB unit)", name,
+			 settings_size_given(s, "span", s->span, value,
+					     sizeof(value)));
 		return -EINVAL;
 	}
 	if (s->slow_fail > s->slow_warn &&

@@ -72,10 +72,14 @@ static const struct settings_key keys[] = {
 	  "disks never to touch: globs of serials, WWNs, models, kernel "
 	  "names, controller PCI addresses or drivers, separated by commas "
 	  "(a model with spaces in it matches whole); a glob that matches "
-	  "no disk is said", R },
+	  "no disk is said", R,
+	  { 0, NULL }, "it chooses among the disks it finds; kiln burn tests "
+	  "the targets it is given" },
 	{ "expect-disks", KEY_UINT, F(expect_disks), 0, 100000, NULL,
 	  "a count, 0 for any", "0",
-	  "fewer disks found is a FAIL (a disk is missing); 0: any", R },
+	  "fewer disks found (kiln burn: targets tested; a target named that "
+	  "is not there is then one missing, not a usage error) is a FAIL (a "
+	  "disk is missing); 0: any", TEST },
 	{ "from", KEY_STRING, F(from), 0, 0, NULL, "a run folder", "none",
 	  "kiln burn --mode verify: the run folder of the write to check; its "
 	  "result.json says the run id, each disk by identity, its region "
@@ -84,7 +88,9 @@ static const struct settings_key keys[] = {
 	{ "get", KEY_STRING, F(get), 0, 0, NULL, "a key", "none",
 	  "print the value in force of one key", SCOPE_SETTINGS | OPT },
 	{ "include", KEY_STRING, F(include), 0, 0, NULL, GLOBS, "all",
-	  "disks to test: the same globs as exclude", R },
+	  "disks to test: the same globs as exclude", R,
+	  { 0, NULL }, "it chooses among the disks it finds; kiln burn tests "
+	  "the targets it is given" },
 	{ "interval", KEY_UINT, F(interval), 1, 3600, NULL,
 	  "seconds, 1 to 3600", "10", "seconds between status lines", TEST },
 	{ "iperf", KEY_STRING, F(iperf), 0, 0, NULL,
@@ -130,8 +136,8 @@ static const struct settings_key keys[] = {
 	  "smoke, burnin, soak or powercut", "burnin",
 	  "smoke (a quick span, one pass: minutes), burnin (one whole "
 	  "write-verify pass), soak (passes until duration, 12 h unless set), "
-	  "powercut (write and flush one pass, then CUT THE POWER: the next "
-	  "boot verifies what the disks kept)", R },
+	  "powercut (kiln run alone: write and flush one pass, then CUT THE "
+	  "POWER: the next boot verifies what the disks kept)", TEST },
 	{ "protect", KEY_PATHS, F(protect), 0, 0, NULL, "a block device",
 	  "none", "a device never to touch, not even with destroy-data (the "
 	  "boot or results medium); may be given again",
@@ -256,6 +262,33 @@ const char *settings_key_default(const struct settings_key *k,
 }
 
 /* "kiln burn", or "kiln burn, kiln probe": the commands of a scope. */
+static void commands_of(FILE *f, unsigned scope);
+
+void settings_key_elsewhere(const struct settings_key *k, char *buf,
+			    size_t len)
+{
+	unsigned scope = k->scope & ~(SCOPE_INIT | SCOPE_OPTION_ONLY);
+	FILE *f = fmemopen(buf, len, "w");
+
+	if (!f) {
+		snprintf(buf, len, "--%s is not this command's", k->name);
+		return;
+	}
+	/* kiln run's scope is kiln settings' too: kiln run is the name. */
+	if (scope != SCOPE_SETTINGS)
+		scope &= ~SCOPE_SETTINGS;
+	fprintf(f, "--%s is %s", k->name, scope & (scope - 1) ? "for " : "");
+	if (scope == SCOPE_SETTINGS)
+		fprintf(f, "kiln settings'");
+	else
+		commands_of(f, scope);
+	fprintf(f, "%s", scope & (scope - 1) || scope == SCOPE_SETTINGS ? "" :
+		"'s");
+	if (k->elsewhere)
+		fprintf(f, ": %s", k->elsewhere);
+	fclose(f);
+}
+
 static void commands_of(FILE *f, unsigned scope)
 {
 	static const struct {

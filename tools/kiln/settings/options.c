@@ -65,7 +65,16 @@ int options_parse(struct settings *s, const struct options_cmd *cmd,
 			name[n] = 0;
 			k = settings_key(name);
 		}
-		if (!k || !(k->scope & cmd->scope)) {
+		if (k && !(k->scope & cmd->scope)) {
+			/* A key of kiln's, not this command's: say whose. */
+			char whose[300];
+
+			settings_key_elsewhere(k, whose, sizeof(whose));
+			snprintf(err, errlen, "%s (try kiln %s --help)", whose,
+				 cmd->name);
+			return -EINVAL;
+		}
+		if (!k) {
 			snprintf(err, errlen,
 				 "unknown option '%.*s' (try kiln %s "
 				 "--help)",

@@ -379,6 +379,8 @@ int settings_set(struct settings *s, const struct settings_key *k,
 		return -EINVAL;
 	}
 	s->source[settings_key_index(k)] = (unsigned char)source;
+	snprintf(s->given[settings_key_index(k)], sizeof(s->given[0]), "%s",
+		 value ? value : "");
 	return 0;
 }
 
@@ -455,6 +457,16 @@ const char *settings_source(const struct settings *s, const char *key)
 	return k ? names[s->source[settings_key_index(k)] & 3] : NULL;
 }
 
+const char *settings_size_given(const struct settings *s, const char *key,
+				uint64_t bytes, char *buf, size_t len)
+{
+	const struct settings_key *k = settings_key(key);
+
+	if (k && s->given[settings_key_index(k)][0])
+		return s->given[settings_key_index(k)];
+	return settings_fmt_size(bytes, buf, len);
+}
+
 char *settings_fmt_size(uint64_t bytes, char *buf, size_t len)
 {
 	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB",
@@ -473,4 +485,34 @@ char *settings_fmt_size(uint64_t bytes, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%.1f %s", v, units[u]);
 	return buf;
+}
+
+/* What the smoke profile samples: a few minutes even on slow disks. */
+#define SMOKE_SPAN (1ull << 30)
+/* How long a soak lasts unless duration says. */
+#define SOAK_DEFAULT (12 * 3600)
+
+void settings_apply_profile(struct settings *s)
+{
+	switch (s->profile) {
+	case SETTINGS_SMOKE:
+		if (!s->span) {
+			s->quick = 1;
+			s->span = SMOKE_SPAN;
+		}
+		break;
+	case SETTINGS_SOAK:
+		/* Passes not given: as many as 12 hours allow. */
+		if (!s->duration &&
+		    !strcmp(settings_source(s, "passes"), "default"))
+			s->duration = SOAK_DEFAULT;
+		break;
+	case SETTINGS_POWERCUT:
+		/* One pass written and flushed; the next boot verifies it. */
+		if (s->mode != SETTINGS_READ)
+			s->mode = SETTINGS_WRITE;
+		s->passes = 1;
+		s->duration = 0;
+		break;
+	}
 }

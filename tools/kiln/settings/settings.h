@@ -136,6 +136,11 @@ struct settings {
 	int nprotect;
 
 	unsigned char source[SETTINGS_MAX_KEYS];	/* per key */
+	/*
+	 * Each key's value as its source wrote it (3k, not 3072), for the
+	 * messages about it; "" for a default. Cut at 31 bytes.
+	 */
+	char given[SETTINGS_MAX_KEYS][32];
 };
 
 /*
@@ -159,7 +164,16 @@ struct settings_key {
 	const char *help;		/* one line for people */
 	unsigned scope;			/* enum settings_scope mask */
 	struct settings_def other;	/* other.scope's commands: other.def */
+	/* why another command does not take it, said when one is given it */
+	const char *elsewhere;
 };
+
+/*
+ * What a command that does not take k says when given it, into buf:
+ * "--include is kiln run's: it chooses among the disks it finds; ...".
+ */
+void settings_key_elsewhere(const struct settings_key *k, char *buf,
+			    size_t len);
 
 /* The i-th key, NULL past the last; sorted by name. */
 const struct settings_key *settings_key_at(int i);
@@ -220,8 +234,22 @@ const char *settings_get(const struct settings *s, const char *key, char *buf,
 /* Where the value of key came from ("default", "kiln.cfg", ...). */
 const char *settings_source(const struct settings *s, const char *key);
 
+/*
+ * The profile fills in what the settings left open: smoke a quick span,
+ * soak 12 h of passes, powercut one pass written (kiln run's alone).
+ */
+void settings_apply_profile(struct settings *s);
+
 /* Writes a size for a person: 1.5 GiB, 512 MiB, 4 KiB, 100 B. */
 char *settings_fmt_size(uint64_t bytes, char *buf, size_t len);
+
+/*
+ * A size key's value as the user wrote it (3k, quick:4k), else bytes as
+ * settings_fmt_size() says them: a message about --bs 3k that says 3072
+ * sends the user looking for a 3072.
+ */
+const char *settings_size_given(const struct settings *s, const char *key,
+				uint64_t bytes, char *buf, size_t len);
 
 /*
  * README's table of keys, made from the key table (tests hold README to
