@@ -67,21 +67,23 @@ test_expect_success '...the re-read confirms each at qd 1: WARN naming the offse
 	grep_in "(a rotational disk WARNs under 50%)" "$r/summary.txt"
 '
 
-# Three spots of 900 ms: the re-read of all three would take longer than
-# the deadline of 2 s, so it is cut short there. It reads in a child that
-# is given up a second deadline later (then the state is "stalled"), so
-# "cut short" says it ended within 4 s, with a second's room for a busy
-# machine after the last read of 900 ms; no clock is read here.
+# Six spots of 900 ms: the re-read of them all would take longer than the
+# deadline of 4 s, so it is cut short there. Each request of the burn has
+# 4 s for its 900 ms. The re-read reads in a child that is given up a
+# second deadline later (then the state is "stalled"), so "cut short"
+# says it ended within 8 s, with 3 s of room for a busy machine after the
+# last read; no clock is read here.
 test_expect_success 'the re-read stops at the deadline: a slow disk cannot hold kiln' '
 	make_lying d 64M &&
-	for o in $((4 * M)) $((20 * M)) $((40 * M)); do
-		lying "$d" slow $o 4096 900 || return 1; done &&
-	"$KILN" burn --destroy-data --deadline 2 --out "$TEST_TMP/dl" "$d" \
-		>"$TEST_TMP/dl.out" 2>&1 &&
+	for o in 4 14 24 34 44 54; do
+		lying "$d" slow $((o * M)) 4096 900 || return 1; done &&
+	{ "$KILN" burn --destroy-data --deadline 4 --out "$TEST_TMP/dl" "$d" \
+		>"$TEST_TMP/dl.out" 2>&1 || { echo "kiln burn: exit $?"; \
+		tail -n 20 "$TEST_TMP/dl.out"; false; }; } &&
 	r="$TEST_TMP/dl" &&
 	test_eq "$(t0 "$r" "[\"reread\"][\"state\"]")" "cut short" &&
-	test_eq "$(t0 "$r" "[\"reread\"][\"why\"]")" "the deadline (2 s) ran out" &&
-	grep_in "; cut short: the deadline (2 s) ran out" "$r/summary.txt"
+	test_eq "$(t0 "$r" "[\"reread\"][\"why\"]")" "the deadline (4 s) ran out" &&
+	grep_in "; cut short: the deadline (4 s) ran out" "$r/summary.txt"
 '
 
 test_expect_success 'a healthy disk PASSes with zones, latency and re-read, no WARN' '
