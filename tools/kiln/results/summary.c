@@ -211,7 +211,7 @@ void summary_text(const struct record *o, FILE *f)
 		peers_out_disk_line(o, d, f);
 		for (r = 0; r < d->j.nreasons; r++)
 			fprintf(f, "  - %s\n", d->j.reasons[r]);
-		zones_summary(f, et, d->t.id.rotational);
+		zones_summary(f, et, o->s->bs, d->t.id.rotational);
 		latency_summary(f, et);
 		reread_summary(f, &d->rr);
 		vitals_text_disk(d, f);
