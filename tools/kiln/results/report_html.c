@@ -95,8 +95,9 @@ static void line(FILE *f, const struct monitor_series *s, const float *v,
 }
 
 /* Throughput over the run: write in blue, verify or read in orange. */
-static void plot(FILE *f, const struct monitor_target *mt)
+static void plot(FILE *f, const struct record_disk *d)
 {
+	const struct monitor_target *mt = d->mt;
 	const struct monitor_series *s = &mt->series;
 	double ymax = 1;
 	char hms[32];
@@ -112,6 +113,8 @@ static void plot(FILE *f, const struct monitor_target *mt)
 		if (s->read[i] > ymax)
 			ymax = s->read[i];
 	}
+	if (report_zones_top(d) > ymax)
+		ymax = report_zones_top(d);
 	ymax *= 1.1;
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
 		"height=\"%d\" viewBox=\"0 0 %d %d\">\n", W, H, W, H);
@@ -286,7 +289,7 @@ char *report_html(const struct record *o, size_t *len)
 		fputs("</p>\n", f);
 		report_reasons(f, &d->j);
 		if (d->mt)
-			plot(f, d->mt);
+			plot(f, d);
 	}
 	if (!o->n)
 		fputs("<p class=\"FAIL\">nothing was tested</p>\n", f);

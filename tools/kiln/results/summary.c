@@ -23,7 +23,7 @@ int summary_min_max(const struct record_disk *d, int phase, double *min,
 	double avg = judge_phase_rate(&d->snap, phase);
 	const struct monitor_target *mt = d->mt;
 
-	if (!mt || !mt->seconds[phase] || avg <= 0)
+	if (!mt || mt->seconds[phase] < SUMMARY_MIN_SECONDS || avg <= 0)
 		return 0;
 	/*
 	 * The slowest and fastest whole seconds; the average also counts the
