@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "results/peers_out.h"
 #include "results/report_html.h"
 #include "results/report_machine.h"
 #include "results/report_zones.h"
@@ -259,6 +260,7 @@ char *report_html(const struct record *o, size_t *len)
 	char *out = NULL;
 	int *order = calloc((size_t)o->n + 1, sizeof(*order));
 	FILE *f = order ? open_memstream(&out, len) : NULL;
+	char lim[300];
 	int i;
 
 	if (!f) {
@@ -287,6 +289,11 @@ char *report_html(const struct record *o, size_t *len)
 		fprintf(f, ": <span class=\"%s\">%s</span></h2>\n<p>", tv, tv);
 		text(f, d->t.id.identity);
 		fputs("</p>\n", f);
+		if (peers_out_limit(o, d, lim, sizeof(lim))[0]) {
+			fputs("<p class=\"limit\">limit: ", f);
+			text(f, lim);
+			fputs("</p>\n", f);
+		}
 		report_reasons(f, &d->j);
 		if (d->mt)
 			plot(f, d);

@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: the limit each disk ran at and how close, in words, on
+ * records made by hand: a SATA disk near its link ("91% of its SATA
+ * link"), one of four behind a full PCIe x8 ("a quarter of the
+ * controller's PCIe 3.0 x8", the four together 91% of it), one at its
+ * own rate alone, a loop device and a RAID volume with no known limit,
+ * and an emulated NVMe drive faster than the PCIe 1.0 x1 its link says
+ * (QEMU's): that figure is no limit, never "138% of its 250 MB/s". The
+ * same line in summary.txt, report.html and result.json.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/tap.h"
+#include "judge/record.h"
+#include "results/peers_out.h"
+#include "results/report_html.h"
+#include "results/result.h"
+#include "results/summary.h"
+
+static struct settings s;
+static struct record r;
+
+static void fresh(void)
+{
+	record_free(&r);
+	settings_defaults(&s, SCOPE_BURN);
+	record_init(&r, "burn", 0, NULL, &s);
+}
+
+/* A disk that wrote at write and read at read MB/s in its busiest 10 s. */
+static struct record_disk *disk(const char *name, int ctrl, double write,
+				double read)
+{
+	struct record_disk *d = record_add(&r, name, SETTINGS_READ);
+
+	if (!d)
+		tap_bail("out of memory");
+	snprintf(d->label, sizeof(d->label), "%s", name);
+	snprintf(d->t.id.name, sizeof(d->t.id.name), "%s", name);
+	d->t.kind = TARGET_BLOCK;
+	d->link.ctrl = ctrl;
+	d->link.write_mbps = write;
+	d->link.read_mbps = read;
+	d->snap.phase_bytes[PHASE_WRITE] = (uint64_t)(write * 60e6);
+	d->snap.phase_ns[PHASE_WRITE] = 60000000000ull;
+	return d;
+}
+
+static void set_link(struct record_disk *d, const char *kind, const char *rate,
+		 double mbps)
+{
+	snprintf(d->link.kind, sizeof(d->link.kind), "%s", kind);
+	snprintf(d->link.rate, sizeof(d->link.rate), "%s", rate);
+	d->link.mbps = mbps;
+}
+
+static int ctrl(const char *speed, int width, double mbps)
+{
+	struct pci_controller c;
+
+	memset(&c, 0, sizeof(c));
+	snprintf(c.pci, sizeof(c.pci), "0000:%02x:00.0", r.links.n + 3);
+	snprintf(c.kind, sizeof(c.kind), "SAS");
+	snprintf(c.link_speed, sizeof(c.link_speed), "%s", speed);
+	snprintf(c.max_link_speed, sizeof(c.max_link_speed), "%s", speed);
+	c.link_width = c.max_link_width = width;
+	c.link_mbps = mbps;
+	return links_add_ctrl(&r.links, &c);
+}
+
+static const char *limit(int i)
+{
+	static char buf[300];
+
+	return peers_out_limit(&r, &r.disks[i], buf, sizeof(buf));
+}
+
+static int says(int i, const char *want)
+{
+	const char *got = limit(i);
+
+	if (strcmp(got, want))
+		tap_diag("disk %d: %s\n#   wanted: %s", i, got, want);
+	return !strcmp(got, want);
+}
+
+static void test_words(void)
+{
+	struct record_disk *d;
+	int c, i;
+
+	fresh();
+	set_link(disk("sda", -1, 546, 0), "sata", "6.0 Gbps", 600);
+	tap_ok(says(0, "ran at 546 MB/s, 91% of its SATA link (6.0 Gbps, "
+		    "600 MB/s)"), "a SATA disk near its link");
+
+	c = ctrl("8.0 GT/s PCIe", 8, 7877);
+	for (i = 0; i < 4; i++)
+		disk("sd", c, 1970, 0);
+	r.links.ctrls[c].ndisks = 4;
+	r.links.ctrls[c].write_mbps = 7170;
+	tap_ok(says(1, "ran at 2.0 GB/s, a quarter of the controller's PCIe "
+		    "3.0 x8 (7.9 GB/s); its 4 disks together 91% of it"),
+	       "one of four behind a full PCIe x8: a quarter of it");
+
+	d = disk("sdf", -1, 480, 0);
+	set_link(d, "sata", "6.0 Gbps", 600);
+	d->solo.ran = 1;
+	d->solo.mbps = 510;
+	d->solo.seconds = 10;
+	tap_ok(says(5, "ran at 480 MB/s, 94% of its own rate alone (510 MB/s)"),
+	       "a disk at its own rate alone, well under its link");
+}
+
+static void test_none(void)
+{
+	struct record_disk *d;
+
+	fresh();
+	d = disk("loop3", -1, 900, 0);
+	snprintf(d->t.id.backing, sizeof(d->t.id.backing), "/tmp/x");
+	tap_ok(says(0, "ran at 900 MB/s; no known limit (a loop device)"),
+	       "a loop device has no known limit");
+	d = disk("sdb", ctrl("", 0, 0), 300, 0);
+	snprintf(d->link.transport, sizeof(d->link.transport), "scsi");
+	tap_ok(says(1, "ran at 300 MB/s; no known limit (a RAID volume or a "
+		    "disk behind one)"), "nor a RAID volume");
+	d = disk("nvme0n1", ctrl("2.5 GT/s PCIe", 1, 250), 345, 0);
+	set_link(d, "pcie", "PCIe 1.0 x1", 250);
+	r.links.ctrls[1].ndisks = 1;
+	r.links.ctrls[1].write_mbps = 345;
+	tap_ok(says(2, "ran at 345 MB/s; no known limit; faster than the 250 "
+		    "MB/s its link is said to carry, so that is no limit (an "
+		    "emulated device?)"),
+	       "an emulated NVMe drive past its PCIe 1.0 x1: not a limit, "
+	       "never 138%% of it");
+	d = disk("sdz", -1, 0, 0);
+	d->snap.phase_bytes[PHASE_WRITE] = 0;
+	tap_ok(says(3, ""), "a disk that moved nothing: nothing said");
+}
+
+/* The same words in summary.txt, report.html and result.json. */
+static void test_everywhere(void)
+{
+	static const char want[] = "ran at 546 MB/s, 91% of its SATA link "
+				   "(6.0 Gbps, 600 MB/s)";
+	char *text = NULL, *html, *json;
+	size_t len;
+	FILE *f;
+
+	fresh();
+	set_link(disk("sda", -1, 546, 0), "sata", "6.0 Gbps", 600);
+	record_judge(&r, 1, 0);
+	f = open_memstream(&text, &len);
+	if (!f)
+		tap_bail("out of memory");
+	summary_text(&r, f);
+	fclose(f);
+	html = report_html(&r, &len);
+	json = result_json(&r, &len);
+	tap_ok(text && strstr(text, "  limit: ran at 546 MB/s, 91% of its "
+			      "SATA link (6.0 Gbps, 600 MB/s)\n") &&
+	       html && strstr(html, want) && json &&
+	       strstr(json, "\"rate_limit\": \"ran at 546 MB/s, 91% of its "
+		      "SATA link (6.0 Gbps, 600 MB/s)\""),
+	       "summary.txt, report.html and result.json say it alike");
+	free(text);
+	free(html);
+	free(json);
+}
+
+int main(int argc, char **argv)
+{
+	tap_args(argc, argv);
+	TAP_RUN(test_words);
+	TAP_RUN(test_none);
+	TAP_RUN(test_everywhere);
+	record_free(&r);
+	return tap_done();
+}
