@@ -9,10 +9,11 @@
 # second half is slow in those zones, and its write's plateaus step at
 # its middle, with no write cliff (the fast level lasted a tenth of a
 # second). A healthy disk PASSes, with its
-# 100 zones, latency histograms and re-read in result.json, and no WARN;
-# its phases, a few seconds of 2.6 MiB zones of 1 MiB requests, are too
-# short to judge zones (zones.h), so the others burn with smaller
-# requests, one or two at a time, for phases of 10 s or more.
+# 100 zones, latency histograms and re-read in result.json, no WARN, and
+# no known limit (a loop device); its phases, a few seconds of 2.6 MiB
+# zones of 1 MiB requests, are too short to judge zones (zones.h), so
+# the others burn with smaller requests, one or two at a time, for
+# phases of 10 s or more.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/host.sh"
 . "$(dirname "$0")/../lib/lying.sh"
@@ -100,7 +101,12 @@ test_expect_success 'a healthy disk PASSes with zones, latency and re-read, no W
 	! grep -q WARN "$r/summary.txt" &&
 	[ "$(t0 "$r" "[\"zones\"][\"phases\"][0][\"shape\"]")" = short ] &&
 	grep_in "too short to judge zones: 2.6 MiB zones, 1 MiB requests" \
-		"$r/summary.txt" && ! grep -q "plateaus\|steady at" "$r/summary.txt"
+		"$r/summary.txt" && ! grep -q "plateaus\|steady at" "$r/summary.txt" &&
+	grep -q "^  limit: ran at [0-9.]* [MG]B/s; no known limit (a loop device)$" \
+		"$r/summary.txt" &&
+	grep -q "<p class=\"limit\">limit: ran at [0-9.]* [MG]B/s; no known limit (a loop device)</p>" \
+		"$r/report.html" &&
+	[ "$(t0 "$r" "[\"rate_limit\"].endswith(\"no known limit (a loop device)\")")" = True ]
 '
 
 # Writes only: the writes there come at a tenth of the rest, whatever the
