@@ -113,6 +113,13 @@ static void test_words(void)
 	d->solo.seconds = 10;
 	tap_ok(says(5, "ran at 480 MB/s, 94% of its own rate alone (510 MB/s)"),
 	       "a disk at its own rate alone, well under its link");
+	d = disk("loop0", -1, 2948, 0);
+	snprintf(d->t.id.backing, sizeof(d->t.id.backing), "/tmp/a.img");
+	d->solo.ran = 1;
+	d->solo.mbps = 1933;
+	d->solo.seconds = 2;
+	tap_ok(says(6, "ran at 2.9 GB/s; no known limit (a loop device)"),
+	       "faster than alone is no ceiling: not 152%% of its rate alone");
 }
 
 static void test_none(void)

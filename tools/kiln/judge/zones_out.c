@@ -279,9 +279,10 @@ void zones_summary(FILE *f, const struct engine_snap *s, uint64_t bs,
 	}
 	if (ended && !judged)
 		fprintf(f, "  too short to judge zones: %s zones, %s requests, "
-			"%.0f s a phase (%d requests a zone and %d s needed)\n",
+			"%.*f s a phase (%d requests a zone and %d s needed)\n",
 			settings_fmt_size(engine_zone_size(&s->plan), zone,
 					  sizeof(zone)),
-			settings_fmt_size(bs, req, sizeof(req)), longest,
+			settings_fmt_size(bs, req, sizeof(req)),
+			longest < ZONES_MIN_PHASE_S ? 1 : 0, longest,
 			ZONES_MIN_REQUESTS, ZONES_MIN_PHASE_S);
 }

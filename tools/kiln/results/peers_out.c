@@ -475,6 +475,9 @@ static void shares(const struct record *r, const struct record_disk *d,
 		*past = link;
 		share[LIMIT_CTRL] = 0;
 	}
+	/* Faster in the burn than alone (a cache, a short read): no ceiling. */
+	if (share[LIMIT_SOLO] > LINKS_PAST)
+		share[LIMIT_SOLO] = 0;
 }
 
 char *peers_out_limit(const struct record *r, const struct record_disk *d,
