@@ -18,6 +18,7 @@
 #include "judge/record.h"
 #include "results/peers_out.h"
 #include "results/report_html.h"
+#include "results/restore.h"
 #include "results/result.h"
 #include "results/summary.h"
 
@@ -155,9 +156,12 @@ static void test_everywhere(void)
 {
 	static const char want[] = "ran at 546 MB/s, 91% of its SATA link "
 				   "(6.0 Gbps, 600 MB/s)";
-	char *text = NULL, *html, *json;
+	char *text = NULL, *html, *json, err[200], again[300];
+	struct jsonread *doc = NULL;
+	struct restored back;
 	size_t len;
 	FILE *f;
+	int ok;
 
 	fresh();
 	set_link(disk("sda", -1, 546, 0), "sata", "6.0 Gbps", 600);
@@ -175,6 +179,18 @@ static void test_everywhere(void)
 	       strstr(json, "\"rate_limit\": \"ran at 546 MB/s, 91% of its "
 		      "SATA link (6.0 Gbps, 600 MB/s)\""),
 	       "summary.txt, report.html and result.json say it alike");
+	if (!json || jsonread_parse(&doc, json, strlen(json), NULL, err,
+				    sizeof(err)))
+		tap_bail("result.json does not parse: %s", err);
+	ok = restore_record(jsonread_root(doc), &back, err, sizeof(err)) == 0;
+	tap_ok(ok && back.r.disks[0].link.write_mbps == 546 &&
+	       !strcmp(peers_out_limit(&back.r, &back.r.disks[0], again,
+				       sizeof(again)), want),
+	       "read back from result.json, its busiest seconds say the same "
+	       "(%s)", ok ? again : err);
+	if (ok)
+		restore_free(&back);
+	jsonread_free(doc);
 	free(text);
 	free(html);
 	free(json);
