@@ -146,6 +146,16 @@ static void test_none(void)
 		    "emulated device?)"),
 	       "an emulated NVMe drive past its PCIe 1.0 x1: not a limit, "
 	       "never 138%% of it");
+	/* In a guest: 91% of the link together, 345 MB/s in its writes. */
+	r.links.ctrls[1].write_mbps = 228;
+	r.links.ctrls[1].read_mbps = 104;
+	d->link.write_mbps = 228;
+	d->link.read_mbps = 104;
+	tap_ok(says(2, "ran at 332 MB/s; no known limit; faster than the 250 "
+		    "MB/s its link is said to carry, so that is no limit (an "
+		    "emulated device?)"),
+	       "...and one that wrote faster than it in a phase, though its "
+	       "busiest 10 s were under it");
 	d = disk("sdz", -1, 0, 0);
 	d->snap.phase_bytes[PHASE_WRITE] = 0;
 	tap_ok(says(3, ""), "a disk that moved nothing: nothing said");

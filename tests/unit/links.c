@@ -127,6 +127,14 @@ static void test_verdicts(void)
 		       "no limit (an emulated device?)"),
 	       "faster than its link says it carries (QEMU's NVMe): the link "
 	       "is no limit (%s)", buf);
+	c.write_mbps = 228;
+	c.fastest_mbps = 345;
+	tap_ok(!strcmp(links_verdict(&c, buf, sizeof(buf)), "228 MB/s; a disk "
+		       "of it moved 345 MB/s one way, faster than the 250 MB/s "
+		       "its PCIe 1.0 x1 is said to carry: no limit (an emulated "
+		       "device?)"),
+	       "91%% of it together, but a disk of it wrote faster than the "
+	       "link carries: not \"the PCIe link is the limit\" (%s)", buf);
 	memset(&c, 0, sizeof(c));
 	tap_ok(!links_verdict(&c, buf, sizeof(buf))[0],
 	       "nothing moved: nothing said");

@@ -106,6 +106,31 @@ static void links_of_disk(const struct discover_disk *dd,
 	snprintf(out->rate, sizeof(out->rate), "%s", dd->link);
 }
 
+void links_fastest(struct record *r)
+{
+	static const int phases[] = { PHASE_WRITE, PHASE_VERIFY, PHASE_READ };
+	size_t p;
+	int i, c;
+
+	for (c = 0; c < r->links.n; c++)
+		r->links.ctrls[c].fastest_mbps = 0;
+	for (i = 0; i < r->n; i++) {
+		struct links_ctrl *ct;
+
+		c = r->disks[i].link.ctrl;
+		if (c < 0 || c >= r->links.n)
+			continue;
+		ct = &r->links.ctrls[c];
+		for (p = 0; p < sizeof(phases) / sizeof(phases[0]); p++) {
+			double v = judge_phase_rate(&r->disks[i].snap,
+						    phases[p]);
+
+			if (v > ct->fastest_mbps)
+				ct->fastest_mbps = v;
+		}
+	}
+}
+
 int links_add_ctrl(struct links *l, const struct pci_controller *c)
 {
 	struct links_ctrl *grown;
@@ -347,7 +372,7 @@ char *links_verdict(const struct links_ctrl *c, char *buf, size_t len)
 {
 	double link = c->pci.link_mbps, agg = c->write_mbps > c->read_mbps ?
 		      c->write_mbps : c->read_mbps;
-	char a[32], s[32], pcie[64];
+	char a[32], s[32], lk[32], pcie[64];
 
 	buf[0] = 0;
 	if (agg <= 0)
@@ -358,6 +383,14 @@ char *links_verdict(const struct links_ctrl *c, char *buf, size_t len)
 			 "carry: no limit (an emulated device?)",
 			 links_fmt_rate(agg, a, sizeof(a)),
 			 links_fmt_rate(link, s, sizeof(s)), pcie);
+		return buf;
+	}
+	if (link > 0 && c->fastest_mbps > LINKS_PAST * link) {
+		snprintf(buf, len, "%s; a disk of it moved %s one way, faster "
+			 "than the %s its %s is said to carry: no limit (an "
+			 "emulated device?)", links_fmt_rate(agg, a, sizeof(a)),
+			 links_fmt_rate(c->fastest_mbps, s, sizeof(s)),
+			 links_fmt_rate(link, lk, sizeof(lk)), pcie);
 		return buf;
 	}
 	if (link > 0 && agg >= LINKS_LIMIT_SHARE * link) {

@@ -42,6 +42,8 @@ struct links_ctrl {
 	 */
 	double write_mbps, read_mbps;
 	double solo_sum;		/* its disks alone, MB/s; 0: not all */
+	/* Its fastest disk's best phase, one way, MB/s (links_fastest()) */
+	double fastest_mbps;
 	/* Sampling: bytes in the window and since the last status line. */
 	uint64_t win_w, win_r, live;
 	int windows;			/* whole windows seen */
@@ -75,6 +77,13 @@ struct record;
  * 0 or -ENOMEM.
  */
 int links_read(struct record *r, const char *sysroot);
+
+/*
+ * Each controller's fastest_mbps, from its disks' phase rates: a disk
+ * that moved more one way than its controller's PCIe link is said to
+ * carry shows that figure is no limit, whatever the totals.
+ */
+void links_fastest(struct record *r);
 
 /* A controller of the record for c: its index, or -ENOMEM. */
 int links_add_ctrl(struct links *l, const struct pci_controller *c);

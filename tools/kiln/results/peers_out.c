@@ -467,6 +467,12 @@ static void shares(const struct record *r, const struct record_disk *d,
 	 * A link that carried more than its figure is no limit: an emulated
 	 * device's (QEMU's NVMe says PCIe 1.0 x1) or one misread.
 	 */
+	/* One way in a phase, more than its PCIe link carries each way. */
+	if (d->link.mbps > 0 && !strcmp(d->link.kind, "pcie") &&
+	    best_phase(d) > LINKS_PAST * d->link.mbps)
+		share[LIMIT_LINK] = best_phase(d) / d->link.mbps;
+	if (link > 0 && c->fastest_mbps > LINKS_PAST * link)
+		share[LIMIT_CTRL] = c->fastest_mbps / link;
 	if (share[LIMIT_LINK] > LINKS_PAST) {
 		*past = d->link.mbps;
 		share[LIMIT_LINK] = 0;
