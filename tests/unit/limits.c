@@ -237,6 +237,28 @@ static void test_controllers(void)
 	if (line && !strstr(line, "busiest 10 s\n"))
 		tap_diag("%.300s", line);
 	free(text);
+
+	/* Four behind a full x8, no link of their own: a long line, wrapped. */
+	fresh();
+	c = ctrl("8.0 GT/s PCIe", 8, 7877);
+	for (i = 0; i < 4; i++)
+		disk("sd", c, 1970, 0);
+	r.links.ctrls[c].ndisks = 4;
+	r.links.ctrls[c].write_mbps = 7170;
+	record_judge(&r, 1, 0);
+	text = NULL;
+	f = open_memstream(&text, &len);
+	if (!f)
+		tap_bail("out of memory");
+	summary_text(&r, f);
+	fclose(f);
+	tap_ok(text && strstr(text, "  limit: ran at 2.0 GB/s, a quarter of the "
+			      "controller's PCIe 3.0 x8 (7.9 GB/s);\n"
+			      "    its 4 disks together 91% of it\n"),
+	       "a limit line longer than 80 columns goes on, indented");
+	if (text && strstr(text, "  limit: ran"))
+		tap_diag("%.200s", strstr(text, "  limit: ran"));
+	free(text);
 }
 
 int main(int argc, char **argv)

@@ -381,6 +381,33 @@ void peers_out_summary(const struct record *r, FILE *f)
 	}
 }
 
+/* text after head, in lines of 80 columns, the rest indented under it. */
+static void wrapped(FILE *f, const char *head, const char *text)
+{
+	size_t col = strlen(head), n;
+
+	fputs(head, f);
+	for (;;) {
+		n = strcspn(text, " ");
+		fprintf(f, "%.*s", (int)n, text);
+		col += n;
+		text += n;
+		while (*text == ' ')
+			text++;
+		if (!*text)
+			break;
+		n = strcspn(text, " ");
+		if (col + 1 + n > 80) {
+			fputs("\n    ", f);
+			col = 4;
+		} else {
+			fputc(' ', f);
+			col++;
+		}
+	}
+	fputc('\n', f);
+}
+
 void peers_out_disk_line(const struct record *r, const struct record_disk *d,
 			 FILE *f)
 {
@@ -404,7 +431,8 @@ void peers_out_disk_line(const struct record *r, const struct record_disk *d,
 	}
 	if (strcmp(sep, "  "))
 		fprintf(f, "\n");
-	fprintf(f, "  limit: %s\n", peers_out_limit(r, d, text, sizeof(text)));
+	if (peers_out_limit(r, d, text, sizeof(text))[0])
+		wrapped(f, "  limit: ", text);
 }
 
 /* "a quarter of", "half of", "91% of": a share as people say it. */
