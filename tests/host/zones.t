@@ -68,6 +68,7 @@ test_expect_success '...the re-read confirms each at qd 1: WARN naming the offse
 	grep_in "(a rotational disk WARNs at 500 ms)" "$r/summary.txt" &&
 	for o in $A $B $C; do grep_in "$o" "$r/summary.txt" || return 1; done &&
 	grep_in "slow zone in write pass 1: zone " "$r/summary.txt" &&
+	! grep -q "too short to judge" "$r/summary.txt" "$r/report.html" &&
 	grep_in "(a rotational disk WARNs under 50%)" "$r/summary.txt"
 '
 
@@ -106,7 +107,8 @@ test_expect_success 'a healthy disk PASSes with zones, latency and re-read, no W
 		"$r/summary.txt" &&
 	grep -q "<p class=\"limit\">limit: ran at [0-9.]* [MG]B/s; no known limit (a loop device)</p>" \
 		"$r/report.html" &&
-	[ "$(t0 "$r" "[\"rate_limit\"].endswith(\"no known limit (a loop device)\")")" = True ]
+	[ "$(t0 "$r" "[\"rate_limit\"].endswith(\"no known limit (a loop device)\")")" = True ] &&
+	grep -q "<span class=\"short\">too short to judge zones</span>" "$r/report.html"
 '
 
 # Writes only: the writes there come at a tenth of the rest, whatever the

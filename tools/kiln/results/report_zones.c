@@ -125,11 +125,13 @@ static void zones_plot(FILE *f, const struct record_disk *d, uint64_t bs)
 	const struct engine_snap *s = &d->snap;
 	double mbps[ENGINE_ZONES], secs[ENGINE_ZONES], vmax = 0;
 	unsigned e;
-	int i, latest;
+	int i, latest, judged = 0;
 
 	for (e = 0; e < s->nzones; e++) {
 		if (!drawn(s, e, &latest))
 			continue;
+		judged |= !zones_short(&s->zones[e],
+				       engine_zone_size(&s->plan), bs);
 		zones_rates(&s->zones[e], mbps, secs);
 		for (i = 0; i < ENGINE_ZONES; i++)
 			vmax = mbps[i] > vmax ? mbps[i] : vmax;
@@ -147,7 +149,12 @@ static void zones_plot(FILE *f, const struct record_disk *d, uint64_t bs)
 				zone_line(f, s, e, bs, d->t.id.rotational,
 					  vmax, latest);
 	}
-	fputs("</svg></div>\n", f);
+	fputs("</svg>", f);
+	/* As summary.txt says it: what was drawn is not read for shapes. */
+	if (vmax > 0 && !judged)
+		fputs("<br><span class=\"short\">too short to judge zones"
+		      "</span>", f);
+	fputs("</div>\n", f);
 }
 
 /* The buckets of 100 us, 10 ms, 1 s and 10 s: where the ticks go. */
