@@ -118,6 +118,23 @@ static void test_verdicts(void)
 	tap_ok(!strcmp(links_verdict(&c, buf, sizeof(buf)), "the PCIe link is "
 		       "the limit: 7.5 GB/s, 95% of PCIe 3.0 x8"),
 	       "at 90%% of its PCIe link or more: the link (%s)", buf);
+	c.pci = pcie("0000:03:00.0", "2.5 GT/s PCIe", 1, "2.5 GT/s PCIe", 1);
+	c.solo_sum = 0;
+	c.write_mbps = 345;
+	c.read_mbps = 104;
+	tap_ok(!strcmp(links_verdict(&c, buf, sizeof(buf)), "345 MB/s, faster "
+		       "than the 250 MB/s its PCIe 1.0 x1 is said to carry: "
+		       "no limit (an emulated device?)"),
+	       "faster than its link says it carries (QEMU's NVMe): the link "
+	       "is no limit (%s)", buf);
+	c.write_mbps = 228;
+	c.fastest_mbps = 345;
+	tap_ok(!strcmp(links_verdict(&c, buf, sizeof(buf)), "228 MB/s; a disk "
+		       "of it moved 345 MB/s one way, faster than the 250 MB/s "
+		       "its PCIe 1.0 x1 is said to carry: no limit (an emulated "
+		       "device?)"),
+	       "91%% of it together, but a disk of it wrote faster than the "
+	       "link carries: not \"the PCIe link is the limit\" (%s)", buf);
 	memset(&c, 0, sizeof(c));
 	tap_ok(!links_verdict(&c, buf, sizeof(buf))[0],
 	       "nothing moved: nothing said");
@@ -165,6 +182,78 @@ static void test_sampling(void)
 	       "each controller keeps its best ten seconds, writes and reads "
 	       "apart (%.0f, %.0f, %.0f)", r.links.ctrls[a].write_mbps,
 	       r.links.ctrls[a].read_mbps, r.links.ctrls[b].read_mbps);
+}
+
+/*
+ * A controller's total is the sum of its disks over the same seconds: a
+ * window of writes, then one of reads, is never "together" both; a
+ * one-disk controller says what its disk did; two on one controller,
+ * busy in different seconds, are not added up as if at once.
+ */
+static void test_same_seconds(void)
+{
+	struct engine_counters c[3];
+	struct record_disk *disks[3];
+	struct pci_controller pa, pb;
+	const struct links_ctrl *a, *b;
+	uint64_t t;
+	int i;
+
+	fresh();
+	pa = pcie("0000:03:00.0", "2.5 GT/s PCIe", 1, "2.5 GT/s PCIe", 1);
+	pb = pcie("0000:04:00.0", "8.0 GT/s PCIe", 8, "8.0 GT/s PCIe", 8);
+	links_add_ctrl(&r.links, &pa);
+	links_add_ctrl(&r.links, &pb);
+	for (i = 0; i < 3; i++)
+		if (!record_add(&r, "d", SETTINGS_READ))
+			tap_bail("out of memory");
+	for (i = 0; i < 3; i++) {
+		disks[i] = &r.disks[i];
+		disks[i]->link.ctrl = i ? 1 : 0;
+	}
+	r.links.ctrls[0].ndisks = 1;
+	r.links.ctrls[1].ndisks = 2;
+	r.links.last = calloc(7, sizeof(*r.links.last));
+	r.links.nlast = 3;
+	memset(c, 0, sizeof(c));
+	links_start(&r.links, 0);
+	/*
+	 * 40 s. Disk 0 writes at 228 MB/s for 10 s, then reads at 104, then
+	 * writes 150 and reads 50 in each second. Disk 1 writes 600 MB/s
+	 * for the first 20 s; disk 2 reads 600 MB/s in the last 20.
+	 */
+	for (t = 1; t <= 40; t++) {
+		if (t <= 10)
+			c[0].bytes_written += 228000000;
+		else if (t <= 20)
+			c[0].bytes_read += 104000000;
+		else {
+			c[0].bytes_written += 150000000;
+			c[0].bytes_read += 50000000;
+		}
+		if (t <= 20)
+			c[1].bytes_written += 600000000;
+		else
+			c[2].bytes_read += 600000000;
+		links_sample(&r.links, disks, c, 3, t * TIMING_SEC);
+	}
+	a = &r.links.ctrls[0];
+	b = &r.links.ctrls[1];
+	tap_ok(near(a->write_mbps, 228) && near(a->read_mbps, 0),
+	       "writes of one window and reads of another are not together: "
+	       "%.0f MB/s write, %.0f read (228 and 0: its busiest seconds)",
+	       a->write_mbps, a->read_mbps);
+	tap_ok(near(a->write_mbps, disks[0]->link.write_mbps) &&
+	       near(a->read_mbps, disks[0]->link.read_mbps),
+	       "a one-disk controller says what its disk did in the same "
+	       "seconds (%.0f/%.0f, the disk %.0f/%.0f)", a->write_mbps,
+	       a->read_mbps, disks[0]->link.write_mbps,
+	       disks[0]->link.read_mbps);
+	tap_ok(near(b->write_mbps + b->read_mbps, 600) &&
+	       near(disks[1]->link.write_mbps, 600) &&
+	       near(disks[2]->link.read_mbps, 600),
+	       "two disks busy in different seconds: 600 MB/s together, not "
+	       "1200 (%.0f write, %.0f read)", b->write_mbps, b->read_mbps);
 }
 
 static int lines_fit(const char *text, int most)
@@ -300,6 +389,7 @@ int main(int argc, char **argv)
 	TAP_RUN(test_rates);
 	TAP_RUN(test_verdicts);
 	TAP_RUN(test_sampling);
+	TAP_RUN(test_same_seconds);
 	TAP_RUN(test_live);
 	TAP_RUN(test_fixture);
 	record_free(&r);

@@ -22,8 +22,10 @@
 #include "results/folder.h"
 #include "base/jsonread.h"
 #include "judge/record.h"
+#include "results/report_zones.h"
 #include "results/restore.h"
 #include "results/result.h"
+#include "results/summary.h"
 
 #define MIB (1ull << 20)
 #define MSEC 1000000ull
@@ -150,7 +152,7 @@ static void disk_a(struct record_disk *d)
 
 	for (p = 0; p < PHASES; p++)
 		mt_a.min[p] = -1;
-	mt_a.seconds[PHASE_WRITE] = mt_a.seconds[PHASE_VERIFY] = 1;
+	mt_a.seconds[PHASE_WRITE] = mt_a.seconds[PHASE_VERIFY] = 3;
 	mt_a.min[PHASE_WRITE] = 80;
 	mt_a.max[PHASE_WRITE] = 95;
 	mt_a.min[PHASE_VERIFY] = 100;
@@ -346,7 +348,7 @@ static void test_document(const struct record *r, const char *text,
 	       jsonread_num(jsonread_path(a, "/phases/write"), "min_mbps", 0) ==
 	       80 &&
 	       jsonread_u64(jsonread_path(a, "/phases/verify"),
-			    "whole_seconds", 0) == 1,
+			    "whole_seconds", 0) == 3,
 	       "slowest seconds where measured, null where not");
 	tap_ok(!strcmp(jsonread_str(jsonread_path(a, "/bad_units/first/1/"
 						  "found"), "run_id", ""),
@@ -543,7 +545,7 @@ static void test_restore(const struct record *r, const char *dir,
 	tap_ok(same_health(&ra->before.c, &a->before.c) &&
 	       same_health(&ra->after.c, &a->after.c) && !rb->before.c.have &&
 	       !rb->after.c.have, "SMART before and after, or none");
-	tap_ok(ra->mt && ra->mt->seconds[PHASE_WRITE] == 1 &&
+	tap_ok(ra->mt && ra->mt->seconds[PHASE_WRITE] == 3 &&
 	       ra->mt->min[PHASE_WRITE] == 80 &&
 	       ra->mt->max[PHASE_VERIFY] == 110 && rb->mt &&
 	       rb->mt->min[PHASE_WRITE] == -1,
@@ -668,6 +670,35 @@ static void test_bad(const char *text, size_t len)
 		     -EBADMSG, "x: a bad region");
 }
 
+/* min and max only of 3 whole seconds or more: fewer are no range. */
+static void test_min_max(void)
+{
+	struct monitor_target mt;
+	struct record_disk d;
+	double min = 0, max = 0;
+	int two, three;
+
+	memset(&d, 0, sizeof(d));
+	memset(&mt, 0, sizeof(mt));
+	d.snap.phase_bytes[PHASE_WRITE] = 3000000000ull;
+	d.snap.phase_ns[PHASE_WRITE] = 10000000000ull;
+	mt.min[PHASE_WRITE] = 250;
+	mt.max[PHASE_WRITE] = 3278;
+	d.mt = &mt;
+	mt.seconds[PHASE_WRITE] = 2;
+	two = summary_min_max(&d, PHASE_WRITE, &min, &max);
+	mt.seconds[PHASE_WRITE] = 3;
+	three = summary_min_max(&d, PHASE_WRITE, &min, &max);
+	tap_ok(!two && three && min == 250 && max == 3278,
+	       "min and max of 3 whole seconds or more, none of 2");
+	tap_ok(report_zones_top(&d) == 3278,
+	       "a plot tops at the table's max (%.0f)", report_zones_top(&d));
+	mt.seconds[PHASE_WRITE] = 2;
+	tap_ok(report_zones_top(&d) == 300,
+	       "...or at its average where it has no max (%.0f)",
+	       report_zones_top(&d));
+}
+
 static void test_v1(void)
 {
 	struct result_record rec;
@@ -760,6 +791,7 @@ int main(int argc, char **argv)
 	test_checkpoint(text, len);
 	test_bad(text, len);
 	TAP_RUN(test_v1);
+	TAP_RUN(test_min_max);
 
 	{
 		char *lost;

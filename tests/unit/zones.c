@@ -20,6 +20,8 @@
 #include "judge/zones.h"
 
 #define N ENGINE_ZONES
+/* The burn's request: 1 MiB, as by default. */
+#define BS 1048576ull
 
 static double rate[N], secs[N];
 static unsigned seed;
@@ -396,7 +398,7 @@ static void test_judge(void)
 	times();
 	snapshot(&s, &e, PHASE_VERIFY);
 	memset(&j, 0, sizeof(j));
-	zones_judge(&s, 1, &j);
+	zones_judge(&s, BS, 1, &j);
 	tap_ok(j.verdict == JUDGE_WARN && j.nreasons == 1 &&
 	       tap_has_reason(&j, "slow zone in verify pass 1: zone 42 at byte "
 		   "42001048576 ran 60 MB/s, 30% of the ") &&
@@ -404,36 +406,36 @@ static void test_judge(void)
 	       "a dip on a rotational disk WARNs: zone, byte offset, figure, "
 	       "threshold");
 	memset(&j, 0, sizeof(j));
-	zones_judge(&s, 0, &j);
+	zones_judge(&s, BS, 0, &j);
 	tap_ok(j.verdict == JUDGE_PASS && !j.nreasons,
 	       "...on an SSD it is said, not judged");
 	e.ended = 0;
 	memset(&j, 0, sizeof(j));
-	zones_judge(&s, 1, &j);
+	zones_judge(&s, BS, 1, &j);
 	tap_ok(!j.nreasons, "a phase still under way is not judged");
 
 	hdd(250, 0.5, 0.03);
 	snapshot(&s, &e, PHASE_WRITE);
 	memset(&j, 0, sizeof(j));
-	zones_judge(&s, 1, &j);
+	zones_judge(&s, BS, 1, &j);
 	tap_ok(!j.nreasons, "an HDD's slope does not WARN");
 
 	steps(until, mbps, 2, 0.03);
 	snapshot(&s, &e, PHASE_WRITE);
 	memset(&j, 0, sizeof(j));
-	zones_judge(&s, 0, &j);
+	zones_judge(&s, BS, 0, &j);
 	tap_ok(!j.nreasons, "an SSD's cliff to 30%% is stated, not a WARN");
 	steps(until, deep, 2, 0.03);
 	snapshot(&s, &e, PHASE_WRITE);
 	memset(&j, 0, sizeof(j));
-	zones_judge(&s, 0, &j);
+	zones_judge(&s, BS, 0, &j);
 	tap_ok(j.verdict == JUDGE_WARN &&
 	       tap_has_reason(&j, "write cliff at byte 30001048576 (zone 30) in pass 1: ") &&
 	       tap_has_reason(&j, "for the rest of the region, 7.5% (under 10% WARNs)"),
 	       "a cliff under a tenth WARNs, with where, figure and "
 	       "threshold");
 	memset(&j, 0, sizeof(j));
-	zones_judge(&s, 1, &j);
+	zones_judge(&s, BS, 1, &j);
 	tap_ok(!j.nreasons, "...not on a rotational disk (a quick span's "
 	       "pieces of an HDD fall like that)");
 }
@@ -455,7 +457,7 @@ static void test_told(void)
 	snapshot(&s, &e, PHASE_WRITE);
 	json_init(&j);
 	json_begin(&j, NULL);
-	zones_json(&j, &s, 0);
+	zones_json(&j, &s, BS, 0);
 	json_end(&j);
 	doc = json_take(&j, &len);
 	tap_ok(doc && strstr(doc, "\"zone_bytes\": 1000000000") &&
@@ -467,7 +469,7 @@ static void test_told(void)
 	       "dips and the cliff with their byte offsets");
 	free(doc);
 	f = open_memstream(&text, &len);
-	zones_summary(f, &s, 0);
+	zones_summary(f, &s, BS, 0);
 	fclose(f);
 	tap_ok(text && strstr(text, "  zones, write pass 1: plateaus ") &&
 	       strstr(text, "  zones, write pass 1: cliff at zone 30 (byte "
@@ -482,10 +484,100 @@ static void test_told(void)
 	snapshot(&s, &e, PHASE_WRITE);
 	text = NULL;
 	f = open_memstream(&text, &len);
-	zones_summary(f, &s, 0);
+	zones_summary(f, &s, BS, 0);
 	fclose(f);
-	tap_ok(text && !text[0], "...and none for a flat disk");
+	tap_ok(text && !strcmp(text, "  zones, write pass 1: steady at 500 "
+				"MB/s\n"),
+	       "...and one plateau is steady at its rate");
+	if (text && strcmp(text, "  zones, write pass 1: steady at 500 MB/s\n"))
+		tap_diag("%s", text);
 	free(text);
+}
+
+/* A write phase of zone_bytes zones that took phase_s in all. */
+static void phase_of(struct engine_zones *e, uint64_t zone_bytes,
+		     double phase_s, double share)
+{
+	int i;
+
+	memset(e, 0, sizeof(*e));
+	e->pass = 1;
+	e->phase = PHASE_WRITE;
+	e->ended = 1;
+	seed = 5;
+	for (i = 0; i < N; i++) {
+		e->bytes[i] = zone_bytes;
+		e->ns[i] = (uint64_t)(phase_s / N * 1e9 * noise(share));
+	}
+}
+
+static void test_short(void)
+{
+	static const int until[] = { 20, 45, 70, 100 };
+	static const double mbps[] = { 900, 400, 1200, 300 };
+	struct engine_zones e;
+	struct engine_snap s;
+	struct zones_shape z;
+	struct judge j;
+	struct json js;
+	char *text = NULL, *doc;
+	size_t len;
+	FILE *f;
+
+	/* 64 MiB: 640 KiB zones, each less than one 1 MiB request. */
+	phase_of(&e, 655360, 60, 0.5);
+	tap_ok(zones_short(&e, 655360, BS),
+	       "a zone smaller than a request is too short to judge");
+	phase_of(&e, 3 * BS, 60, 0);
+	tap_ok(zones_short(&e, 3 * BS, BS) && !zones_short(&e, 4 * BS, BS),
+	       "3 requests a zone are too few, 4 enough");
+	phase_of(&e, 64 * BS, 9.9, 0);
+	tap_ok(zones_short(&e, 64 * BS, BS),
+	       "a phase of 9.9 s is too short, whatever its zones");
+	phase_of(&e, 64 * BS, 10.5, 0);
+	tap_ok(!zones_short(&e, 64 * BS, BS) && zones_short(&e, 64 * BS, 0),
+	       "10 s and 64 requests a zone are enough (an unknown bs is not)");
+
+	/* Steps a RAM-backed loop device shows in a second: no plateaus. */
+	steps(until, mbps, 4, 0.03);
+	snapshot(&s, &e, PHASE_WRITE);
+	zones_phase(&e, 655360, BS, 0, &z);
+	tap_ok(z.kind == ZONES_SHORT && !z.nplateaus && !z.ndips &&
+	       z.cliff < 0 && z.measured == N,
+	       "a short phase has no plateaus, dips or cliff");
+	zones_phase(&e, 1000000000ull, BS, 0, &z);
+	tap_ok(z.kind == ZONES_STEPS && z.nplateaus == 4,
+	       "the same rates, long enough: four plateaus");
+
+	/* The whole of a lab disk: 64 MiB regions, each phase a second. */
+	s.plan.ext[0].length = s.plan.region = 64ull << 20;
+	for (int i = 0; i < N; i++) {
+		e.bytes[i] = 655360;
+		e.ns[i] = 10000000;
+	}
+	e.bytes[42] = 655360;
+	e.ns[42] = 900000000;
+	memset(&j, 0, sizeof(j));
+	zones_judge(&s, BS, 1, &j);
+	tap_ok(!j.nreasons, "a short phase is not judged (its slow zone "
+	       "would WARN on a rotational disk)");
+	f = open_memstream(&text, &len);
+	zones_summary(f, &s, BS, 0);
+	fclose(f);
+	tap_ok(text && !strcmp(text, "  too short to judge zones: 655.4 KiB "
+			       "zones, 1 MiB requests, 1.9 s a phase (4 requests "
+			       "a zone and 10 s needed)\n"),
+	       "summary.txt says once that its zones were too short");
+	tap_diag("%s", text ? text : "");
+	free(text);
+	json_init(&js);
+	json_begin(&js, NULL);
+	zones_json(&js, &s, BS, 0);
+	json_end(&js);
+	doc = json_take(&js, &len);
+	tap_ok(doc && strstr(doc, "\"shape\": \"short\"") &&
+	       !strstr(doc, "plateaus"), "result.json: its shape is short");
+	free(doc);
 }
 
 int main(int argc, char **argv)
@@ -499,5 +591,6 @@ int main(int argc, char **argv)
 	TAP_RUN(test_dips);
 	TAP_RUN(test_judge);
 	TAP_RUN(test_told);
+	TAP_RUN(test_short);
 	return tap_done();
 }

@@ -106,6 +106,31 @@ static void links_of_disk(const struct discover_disk *dd,
 	snprintf(out->rate, sizeof(out->rate), "%s", dd->link);
 }
 
+void links_fastest(struct record *r)
+{
+	static const int phases[] = { PHASE_WRITE, PHASE_VERIFY, PHASE_READ };
+	size_t p;
+	int i, c;
+
+	for (c = 0; c < r->links.n; c++)
+		r->links.ctrls[c].fastest_mbps = 0;
+	for (i = 0; i < r->n; i++) {
+		struct links_ctrl *ct;
+
+		c = r->disks[i].link.ctrl;
+		if (c < 0 || c >= r->links.n)
+			continue;
+		ct = &r->links.ctrls[c];
+		for (p = 0; p < sizeof(phases) / sizeof(phases[0]); p++) {
+			double v = judge_phase_rate(&r->disks[i].snap,
+						    phases[p]);
+
+			if (v > ct->fastest_mbps)
+				ct->fastest_mbps = v;
+		}
+	}
+}
+
 int links_add_ctrl(struct links *l, const struct pci_controller *c)
 {
 	struct links_ctrl *grown;
@@ -184,55 +209,75 @@ void links_start(struct links *l, uint64_t t0)
 		memset(l->last, 0, (size_t)l->nlast * 2 * sizeof(*l->last));
 	l->last_ns = l->status_ns = t0;
 	l->win_ns = 0;
+	l->windows = 0;
 }
 
-/* A window's bytes as MB/s, raising the controller's best. */
-static void window_close(struct links_ctrl *c, double secs)
+/*
+ * A window's bytes as MB/s: the best so far when it moved more in all.
+ * Writes and reads are kept of one window, so that what is said to have
+ * gone through together did, in the same seconds.
+ */
+static void window_close(double *best_w, double *best_r, uint64_t w,
+			 uint64_t r, double secs)
 {
-	double w = (double)c->win_w / secs / 1e6;
-	double r = (double)c->win_r / secs / 1e6;
+	double mw = (double)w / secs / 1e6, mr = (double)r / secs / 1e6;
 
-	if (w > c->write_mbps)
-		c->write_mbps = w;
-	if (r > c->read_mbps)
-		c->read_mbps = r;
+	if (mw + mr > *best_w + *best_r) {
+		*best_w = mw;
+		*best_r = mr;
+	}
 }
 
 void links_sample(struct links *l, struct record_disk *const *disks,
 		  const struct engine_counters *c, int n, uint64_t now)
 {
-	int i, k;
+	int i, k, whole, partial;
+	double secs;
 
 	if (!l->last || n > l->nlast || now <= l->last_ns)
 		return;
 	for (i = 0; i < n; i++) {
-		int ctrl = disks[i]->link.ctrl;
+		struct links_disk *d = &disks[i]->link;
 		uint64_t w = c[i].bytes_written - l->last[2 * i];
 		uint64_t r = c[i].bytes_read - l->last[2 * i + 1];
 
 		l->last[2 * i] = c[i].bytes_written;
 		l->last[2 * i + 1] = c[i].bytes_read;
-		if (ctrl < 0 || ctrl >= l->n)
+		d->win_w += w;
+		d->win_r += r;
+		if (d->ctrl < 0 || d->ctrl >= l->n)
 			continue;
-		l->ctrls[ctrl].win_w += w;
-		l->ctrls[ctrl].win_r += r;
-		l->ctrls[ctrl].live += w + r;
+		l->ctrls[d->ctrl].win_w += w;
+		l->ctrls[d->ctrl].win_r += r;
+		l->ctrls[d->ctrl].live += w + r;
 	}
 	l->win_ns += now - l->last_ns;
 	l->last_ns = now;
+	secs = timing_secs(l->win_ns);
+	whole = l->win_ns >= (uint64_t)LINKS_WINDOW_S * TIMING_SEC;
+	/* Before a whole window has passed, the best so far counts. */
+	partial = !whole && !l->windows && l->win_ns >= TIMING_SEC;
+	if (!whole && !partial)
+		return;
 	for (k = 0; k < l->n; k++) {
 		struct links_ctrl *ct = &l->ctrls[k];
 
-		/* Before a whole window has passed, the best so far counts. */
-		if (l->win_ns >= (uint64_t)LINKS_WINDOW_S * TIMING_SEC) {
-			window_close(ct, timing_secs(l->win_ns));
-			ct->windows++;
+		window_close(&ct->write_mbps, &ct->read_mbps, ct->win_w,
+			     ct->win_r, secs);
+		ct->windows += whole;
+		if (whole)
 			ct->win_w = ct->win_r = 0;
-		} else if (!ct->windows && l->win_ns >= TIMING_SEC) {
-			window_close(ct, timing_secs(l->win_ns));
-		}
 	}
-	if (l->win_ns >= (uint64_t)LINKS_WINDOW_S * TIMING_SEC)
+	for (i = 0; i < n; i++) {
+		struct links_disk *d = &disks[i]->link;
+
+		window_close(&d->write_mbps, &d->read_mbps, d->win_w,
+			     d->win_r, secs);
+		if (whole)
+			d->win_w = d->win_r = 0;
+	}
+	l->windows += whole;
+	if (whole)
 		l->win_ns = 0;
 }
 
@@ -327,12 +372,27 @@ char *links_verdict(const struct links_ctrl *c, char *buf, size_t len)
 {
 	double link = c->pci.link_mbps, agg = c->write_mbps > c->read_mbps ?
 		      c->write_mbps : c->read_mbps;
-	char a[32], s[32], pcie[64];
+	char a[32], s[32], lk[32], pcie[64];
 
 	buf[0] = 0;
 	if (agg <= 0)
 		return buf;
 	links_pcie_text(&c->pci, pcie, sizeof(pcie));
+	if (link > 0 && agg > LINKS_PAST * link) {
+		snprintf(buf, len, "%s, faster than the %s its %s is said to "
+			 "carry: no limit (an emulated device?)",
+			 links_fmt_rate(agg, a, sizeof(a)),
+			 links_fmt_rate(link, s, sizeof(s)), pcie);
+		return buf;
+	}
+	if (link > 0 && c->fastest_mbps > LINKS_PAST * link) {
+		snprintf(buf, len, "%s; a disk of it moved %s one way, faster "
+			 "than the %s its %s is said to carry: no limit (an "
+			 "emulated device?)", links_fmt_rate(agg, a, sizeof(a)),
+			 links_fmt_rate(c->fastest_mbps, s, sizeof(s)),
+			 links_fmt_rate(link, lk, sizeof(lk)), pcie);
+		return buf;
+	}
 	if (link > 0 && agg >= LINKS_LIMIT_SHARE * link) {
 		snprintf(buf, len, "the PCIe link is the limit: %s, %.0f%% of "
 			 "%s", links_fmt_rate(agg, a, sizeof(a)),

@@ -23,15 +23,27 @@ struct links_disk {
 	char rate[48];		/* "6.0 Gbps", "12.0 Gbit", "PCIe 3.0 x4" */
 	double mbps;		/* MB/s the link carries; 0: unknown */
 	int ctrl;		/* index in struct links' ctrls; -1: none */
+	/*
+	 * Its busiest LINKS_WINDOW_S seconds of the concurrent burn, MB/s,
+	 * in the windows its controller's aggregate is taken over.
+	 */
+	double write_mbps, read_mbps;
+	uint64_t win_w, win_r;		/* sampling: bytes in the window */
 };
 
 /* A controller with disks of the run behind it. */
 struct links_ctrl {
 	struct pci_controller pci;
 	int ndisks;			/* disks of the run behind it */
-	/* The concurrent burn's best LINKS_WINDOW_S-second aggregate, MB/s */
+	/*
+	 * The concurrent burn's busiest LINKS_WINDOW_S seconds, MB/s: the
+	 * sum of its disks over the same seconds, writes and reads of one
+	 * window (the one that moved most bytes), never of two.
+	 */
 	double write_mbps, read_mbps;
 	double solo_sum;		/* its disks alone, MB/s; 0: not all */
+	/* Its fastest disk's best phase, one way, MB/s (links_fastest()) */
+	double fastest_mbps;
 	/* Sampling: bytes in the window and since the last status line. */
 	uint64_t win_w, win_r, live;
 	int windows;			/* whole windows seen */
@@ -44,7 +56,15 @@ struct links {
 	uint64_t *last;
 	int nlast;
 	uint64_t last_ns, win_ns, status_ns;
+	int windows;			/* whole windows seen */
 };
+
+/*
+ * A link that carried more than this share of its figure is no limit:
+ * an emulated device's (QEMU's NVMe says PCIe 1.0 x1, 250 MB/s, and
+ * moves more) or a figure misread.
+ */
+#define LINKS_PAST 1.05
 
 /* The aggregate a controller is credited with is its best this long. */
 #define LINKS_WINDOW_S 10
@@ -57,6 +77,13 @@ struct record;
  * 0 or -ENOMEM.
  */
 int links_read(struct record *r, const char *sysroot);
+
+/*
+ * Each controller's fastest_mbps, from its disks' phase rates: a disk
+ * that moved more one way than its controller's PCIe link is said to
+ * carry shows that figure is no limit, whatever the totals.
+ */
+void links_fastest(struct record *r);
 
 /* A controller of the record for c: its index, or -ENOMEM. */
 int links_add_ctrl(struct links *l, const struct pci_controller *c);

@@ -458,6 +458,7 @@ static void judge_paths(struct record *r)
 	char pcie[64];
 	int i, c;
 
+	links_fastest(r);
 	for (c = 0; c < r->links.n; c++)
 		r->links.ctrls[c].solo_sum = 0;
 	for (c = 0; c < r->links.n; c++) {

@@ -117,7 +117,7 @@ void record_judge(struct record *r, int final, int interrupted)
 		}
 		judge_target(&d->snap, d->mt, &d->j);
 		judge_health(&d->before.c, final ? &d->after.c : NULL, &d->j);
-		zones_judge(&d->snap, d->t.id.rotational, &d->j);
+		zones_judge(&d->snap, r->s->bs, d->t.id.rotational, &d->j);
 		reread_judge(r, d);
 		vitals_judge_disk(r, d);
 		/* What was flushed before and is not there: said as such. */

@@ -368,3 +368,35 @@ void zones_rates(const struct engine_zones *e, double *mbps, double *secs)
 		secs[i] = (double)e->ns[i] / 1e9;
 	}
 }
+
+int zones_short(const struct engine_zones *e, uint64_t zone_bytes,
+		uint64_t bs)
+{
+	uint64_t ns = 0;
+	int i;
+
+	if (!bs || zone_bytes < ZONES_MIN_REQUESTS * bs)
+		return 1;
+	for (i = 0; i < ENGINE_ZONES; i++)
+		ns += e->ns[i];
+	return ns < (uint64_t)ZONES_MIN_PHASE_S * 1000000000ull;
+}
+
+void zones_phase(const struct engine_zones *e, uint64_t zone_bytes,
+		 uint64_t bs, int rotational, struct zones_shape *z)
+{
+	double mbps[ENGINE_ZONES], secs[ENGINE_ZONES];
+	int i;
+
+	zones_rates(e, mbps, secs);
+	if (!zones_short(e, zone_bytes, bs)) {
+		zones_shape(mbps, secs, ENGINE_ZONES,
+			    zones_cliffs(e->phase, rotational), z);
+		return;
+	}
+	memset(z, 0, sizeof(*z));
+	z->kind = ZONES_SHORT;
+	z->cliff = -1;
+	for (i = 0; i < ENGINE_ZONES; i++)
+		z->measured += mbps[i] > 0;
+}

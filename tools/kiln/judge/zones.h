@@ -34,6 +34,17 @@
  */
 #define ZONES_CLIFF_MIN_S 1.0
 
+/*
+ * A phase's zones are judged only with enough behind them: each zone
+ * this many requests of bs or more, and the phase this many busy seconds
+ * or more. Less is one request's luck and the machine's moments: a 64
+ * MiB region's 640 KiB zones are each a part of one 1 MiB request, and
+ * a RAM-backed loop device's phase of a second has "plateaus" that are
+ * the host's scheduling.
+ */
+#define ZONES_MIN_REQUESTS 4
+#define ZONES_MIN_PHASE_S 10
+
 #define ZONES_MAX_PLATEAUS 8
 #define ZONES_MAX_DIPS 8
 
@@ -42,6 +53,7 @@ enum zones_kind {
 	ZONES_FLAT,		/* one plateau */
 	ZONES_SLOPE,		/* a smooth fall or rise (an HDD's) */
 	ZONES_STEPS,		/* plateaus, with sharp steps between */
+	ZONES_SHORT,		/* too little data to judge (zones_short()) */
 };
 
 struct zones_plateau {
@@ -81,6 +93,21 @@ struct zones_shape {
 void zones_shape(const double *mbps, const double *secs, int n, int cliffs,
 		 struct zones_shape *z);
 
+/*
+ * Whether a phase's zones are too short to judge: zones of zone_bytes
+ * hold fewer than ZONES_MIN_REQUESTS requests of bs, or the phase was
+ * busy under ZONES_MIN_PHASE_S. A pure function of its figures.
+ */
+int zones_short(const struct engine_zones *e, uint64_t zone_bytes,
+		uint64_t bs);
+
+/*
+ * The shape of one phase of a disk: its rates' (zones_shape()), or
+ * ZONES_SHORT with nothing else when zones_short() says so.
+ */
+void zones_phase(const struct engine_zones *e, uint64_t zone_bytes,
+		 uint64_t bs, int rotational, struct zones_shape *z);
+
 /* Whether a phase of a disk (rotational: 1, 0, -1 not known) can have one. */
 int zones_cliffs(int phase, int rotational);
 
@@ -93,15 +120,21 @@ void zones_rates(const struct engine_zones *e, double *mbps, double *secs);
  * disk a write cliff under ZONES_CLIFF_WARN. Every reason names its zone,
  * byte offset, figure and threshold.
  */
-void zones_judge(const struct engine_snap *s, int rotational,
+void zones_judge(const struct engine_snap *s, uint64_t bs, int rotational,
 		 struct judge *j);
 
 struct json;
 
 /* "zones": every phase's rates and its shape, for result.json. */
-void zones_json(struct json *j, const struct engine_snap *s, int rotational);
+void zones_json(struct json *j, const struct engine_snap *s, uint64_t bs,
+		int rotational);
 
-/* summary.txt: a line per phase with plateaus, dips or a cliff. */
-void zones_summary(FILE *f, const struct engine_snap *s, int rotational);
+/*
+ * summary.txt: of each kind of phase, the first judged: "steady at N
+ * MB/s", its plateaus, dips or cliff; or, when every phase that ended was
+ * too short to judge, one line that says so.
+ */
+void zones_summary(FILE *f, const struct engine_snap *s, uint64_t bs,
+		   int rotational);
 
 #endif

@@ -9,16 +9,13 @@
 #include <stdio.h>
 
 #include "base/json.h"
+#include "settings/settings.h"
 #include "judge/zones.h"
 
-static void shape_of(const struct engine_zones *e, int rotational,
-		     struct zones_shape *z)
+static void shape_of(const struct engine_snap *s, const struct engine_zones *e,
+		     uint64_t bs, int rotational, struct zones_shape *z)
 {
-	double mbps[ENGINE_ZONES], secs[ENGINE_ZONES];
-
-	zones_rates(e, mbps, secs);
-	zones_shape(mbps, secs, ENGINE_ZONES,
-		    zones_cliffs(e->phase, rotational), z);
+	zones_phase(e, engine_zone_size(&s->plan), bs, rotational, z);
 }
 
 /* A share in percent, with a decimal when it is small: 0.4%, not 0%. */
@@ -36,7 +33,7 @@ static unsigned long long zone_offset(const struct engine_snap *s, int z)
 		&s->plan, (uint64_t)z * engine_zone_size(&s->plan), &left);
 }
 
-void zones_judge(const struct engine_snap *s, int rotational,
+void zones_judge(const struct engine_snap *s, uint64_t bs, int rotational,
 		 struct judge *j)
 {
 	/* The worst dip of each phase, and how many there were. */
@@ -52,7 +49,7 @@ void zones_judge(const struct engine_snap *s, int rotational,
 
 		if (!ez->ended || ph < 0 || ph >= PHASES)
 			continue;
-		shape_of(ez, rotational, &z);
+		shape_of(s, ez, bs, rotational, &z);
 		for (i = 0; rotational == 1 && i < z.ndips &&
 			    i < ZONES_MAX_DIPS; i++) {
 			const struct zones_dip *d = &z.dips[i];
@@ -99,6 +96,7 @@ static const char *kind_name(int kind)
 	case ZONES_FLAT: return "flat";
 	case ZONES_SLOPE: return "slope";
 	case ZONES_STEPS: return "steps";
+	case ZONES_SHORT: return "short";
 	}
 	return "unknown";
 }
@@ -109,7 +107,7 @@ static void shape_json(struct json *j, const struct engine_snap *s,
 	int i;
 
 	json_str(j, "shape", kind_name(z->kind));
-	if (z->kind == ZONES_UNKNOWN)
+	if (z->kind == ZONES_UNKNOWN || z->kind == ZONES_SHORT)
 		return;
 	json_num(j, "first_mbps", z->first_mbps);
 	json_num(j, "last_mbps", z->last_mbps);
@@ -153,7 +151,8 @@ static void shape_json(struct json *j, const struct engine_snap *s,
 	json_end(j);
 }
 
-void zones_json(struct json *j, const struct engine_snap *s, int rotational)
+void zones_json(struct json *j, const struct engine_snap *s, uint64_t bs,
+		int rotational)
 {
 	double mbps[ENGINE_ZONES], secs[ENGINE_ZONES], line[ENGINE_ZONES];
 	unsigned e;
@@ -168,8 +167,7 @@ void zones_json(struct json *j, const struct engine_snap *s, int rotational)
 		struct zones_shape z;
 
 		zones_rates(ez, mbps, secs);
-		zones_shape(mbps, secs, ENGINE_ZONES,
-			    zones_cliffs(ez->phase, rotational), &z);
+		shape_of(s, ez, bs, rotational, &z);
 		json_begin(j, NULL);
 		json_u64(j, "pass", ez->pass);
 		json_str(j, "phase", engine_phase_name(ez->phase));
@@ -189,6 +187,10 @@ static void plateaus_line(FILE *f, const struct zones_shape *z)
 {
 	int i;
 
+	if (z->nplateaus == 1) {
+		fprintf(f, ": steady at %.0f MB/s\n", z->plateaus[0].mbps);
+		return;
+	}
 	fputs(": plateaus", f);
 	for (i = 0; i < z->nplateaus; i++)
 		fprintf(f, "%s %.0f%s (zones %d-%d)", i ? "," : "",
@@ -214,9 +216,45 @@ static void dips_line(FILE *f, const struct engine_snap *s,
 		d->around);
 }
 
-void zones_summary(FILE *f, const struct engine_snap *s, int rotational)
+/* The busy seconds of a phase: its zones'. */
+static double phase_seconds(const struct engine_zones *ez)
 {
-	int told[PHASES] = { 0 };
+	double t = 0;
+	int i;
+
+	for (i = 0; i < ENGINE_ZONES; i++)
+		t += (double)ez->ns[i] / 1e9;
+	return t;
+}
+
+/* A phase's lines: its level or plateaus, its cliff, its dips. */
+static void phase_lines(FILE *f, const struct engine_snap *s,
+			const struct engine_zones *ez,
+			const struct zones_shape *z)
+{
+	if (z->kind == ZONES_STEPS || z->kind == ZONES_FLAT) {
+		fprintf(f, "  zones, %s pass %u",
+			engine_phase_name(ez->phase), ez->pass);
+		plateaus_line(f, z);
+	}
+	if (z->cliff >= 0)
+		fprintf(f, "  zones, %s pass %u: cliff at zone %d "
+			"(byte %llu): %.0f to %.0f MB/s, %.*f%%\n",
+			engine_phase_name(ez->phase), ez->pass,
+			z->cliff, zone_offset(s, z->cliff),
+			z->cliff_before, z->cliff_after,
+			prec(z->cliff_after / z->cliff_before),
+			100 * z->cliff_after / z->cliff_before);
+	if (z->ndips)
+		dips_line(f, s, ez, z);
+}
+
+void zones_summary(FILE *f, const struct engine_snap *s, uint64_t bs,
+		   int rotational)
+{
+	int told[PHASES] = { 0 }, ended = 0, judged = 0;
+	double longest = 0;
+	char zone[32], req[32];
 	unsigned e;
 
 	/* The first phase of each kind with something to say, in short. */
@@ -224,27 +262,27 @@ void zones_summary(FILE *f, const struct engine_snap *s, int rotational)
 		const struct engine_zones *ez = &s->zones[e];
 		struct zones_shape z;
 
-		if (!ez->ended || ez->phase < 0 || ez->phase >= PHASES ||
-		    told[ez->phase])
+		if (!ez->ended || ez->phase < 0 || ez->phase >= PHASES)
 			continue;
-		shape_of(ez, rotational, &z);
-		if (z.kind != ZONES_STEPS && !z.ndips)
+		ended++;
+		if (phase_seconds(ez) > longest)
+			longest = phase_seconds(ez);
+		shape_of(s, ez, bs, rotational, &z);
+		if (z.kind == ZONES_SHORT)
+			continue;
+		judged++;
+		if (told[ez->phase] ||
+		    (z.kind != ZONES_STEPS && z.kind != ZONES_FLAT && !z.ndips))
 			continue;
 		told[ez->phase] = 1;
-		if (z.kind == ZONES_STEPS) {
-			fprintf(f, "  zones, %s pass %u",
-				engine_phase_name(ez->phase), ez->pass);
-			plateaus_line(f, &z);
-		}
-		if (z.cliff >= 0)
-			fprintf(f, "  zones, %s pass %u: cliff at zone %d "
-				"(byte %llu): %.0f to %.0f MB/s, %.*f%%\n",
-				engine_phase_name(ez->phase), ez->pass,
-				z.cliff, zone_offset(s, z.cliff),
-				z.cliff_before, z.cliff_after,
-				prec(z.cliff_after / z.cliff_before),
-				100 * z.cliff_after / z.cliff_before);
-		if (z.ndips)
-			dips_line(f, s, ez, &z);
+		phase_lines(f, s, ez, &z);
 	}
+	if (ended && !judged)
+		fprintf(f, "  too short to judge zones: %s zones, %s requests, "
+			"%.*f s a phase (%d requests a zone and %d s needed)\n",
+			settings_fmt_size(engine_zone_size(&s->plan), zone,
+					  sizeof(zone)),
+			settings_fmt_size(bs, req, sizeof(req)),
+			longest < ZONES_MIN_PHASE_S ? 1 : 0, longest,
+			ZONES_MIN_REQUESTS, ZONES_MIN_PHASE_S);
 }

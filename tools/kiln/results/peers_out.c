@@ -24,10 +24,10 @@ static void num_or_null(struct json *j, const char *key, double v)
 		json_null(j, key);
 }
 
-/* The best a disk did, alone or beside the others: what its link carried. */
-static double best_rate(const struct record_disk *d)
+/* The best phase rate of a disk: bytes over that phase's busy time. */
+static double best_phase(const struct record_disk *d)
 {
-	double best = d->solo.ran ? d->solo.mbps : 0, v;
+	double best = 0, v;
 	int p;
 
 	for (p = 0; p < NPHASES; p++) {
@@ -36,6 +36,32 @@ static double best_rate(const struct record_disk *d)
 			best = v;
 	}
 	return best;
+}
+
+/*
+ * What a disk moved, MB/s: its busiest seconds of the burn (the ones its
+ * controller's total is the sum of), or, where the burn was not sampled
+ * by link (a record of an older kiln), its best phase.
+ */
+static double ran_at(const struct record_disk *d)
+{
+	double both = d->link.write_mbps + d->link.read_mbps;
+
+	return both > 0 ? both : best_phase(d);
+}
+
+/*
+ * What its own link carried: a PCIe link carries each way apart (its
+ * figure is per direction); SATA one way at a time. Alone it read at
+ * solo.mbps through the same link.
+ */
+static double link_use(const struct record_disk *d)
+{
+	double w = d->link.write_mbps, r = d->link.read_mbps, v;
+
+	v = !strcmp(d->link.kind, "pcie") && w + r > 0 ? (w > r ? w : r) :
+	    ran_at(d);
+	return d->solo.ran && d->solo.mbps > v ? d->solo.mbps : v;
 }
 
 static const struct links_ctrl *ctrl_of(const struct record *r,
@@ -51,6 +77,7 @@ void peers_out_json_disk(struct json *j, const struct record *r,
 {
 	const struct links_ctrl *c = ctrl_of(r, d);
 	const struct peers_disk *p = &d->peer;
+	char text[300];
 
 	json_str(j, "firmware", d->link.firmware[0] ? d->link.firmware : NULL);
 	json_str(j, "transport", d->link.transport[0] ? d->link.transport :
@@ -61,11 +88,22 @@ void peers_out_json_disk(struct json *j, const struct record *r,
 		json_str(j, "kind", d->link.kind);
 		json_str(j, "rate", d->link.rate);
 		json_num(j, "mbps", d->link.mbps);
-		num_or_null(j, "share", best_rate(d) / d->link.mbps);
+		num_or_null(j, "share", link_use(d) / d->link.mbps);
 		json_end(j);
 	} else {
 		json_null(j, "link");
 	}
+	/* Its busiest seconds, the ones its controller's total is of. */
+	if (d->link.write_mbps + d->link.read_mbps > 0) {
+		json_begin(j, "busiest_mbps");
+		json_num(j, "write", d->link.write_mbps);
+		json_num(j, "read", d->link.read_mbps);
+		json_end(j);
+	} else {
+		json_null(j, "busiest_mbps");
+	}
+	peers_out_limit(r, d, text, sizeof(text));
+	json_str(j, "rate_limit", text[0] ? text : NULL);
 	if (d->solo.ran) {
 		json_begin(j, "solo");
 		json_num(j, "mbps", d->solo.mbps);
@@ -276,6 +314,10 @@ void peers_out_restore_disk(const struct jsonread_node *t,
 	for (k = 0; pci[0] && k < r->links.n; k++)
 		if (!strcmp(r->links.ctrls[k].pci.pci, pci))
 			d->link.ctrl = k;
+	d->link.write_mbps = jsonread_num(jsonread_get(t, "busiest_mbps"),
+					  "write", 0);
+	d->link.read_mbps = jsonread_num(jsonread_get(t, "busiest_mbps"),
+					 "read", 0);
 	copy(l, "kind", d->link.kind, sizeof(d->link.kind));
 	copy(l, "rate", d->link.rate, sizeof(d->link.rate));
 	d->link.mbps = jsonread_num(l, "mbps", 0);
@@ -305,9 +347,11 @@ void peers_out_summary(const struct record *r, FILE *f)
 			fprintf(f, ", %s (%s)", pcie, links_fmt_rate(
 				c->pci.link_mbps, w, sizeof(w)));
 		if (c->write_mbps > 0 || c->read_mbps > 0)
-			fprintf(f, ": together %s write, %s read",
+			fprintf(f, ": together %s write, %s read in its "
+				"busiest %d s",
 				links_fmt_rate(c->write_mbps, w, sizeof(w)),
-				links_fmt_rate(c->read_mbps, rd, sizeof(rd)));
+				links_fmt_rate(c->read_mbps, rd, sizeof(rd)),
+				LINKS_WINDOW_S);
 		fprintf(f, "\n");
 		if (links_verdict(c, text, sizeof(text))[0])
 			fprintf(f, "    %s\n", text);
@@ -337,11 +381,39 @@ void peers_out_summary(const struct record *r, FILE *f)
 	}
 }
 
+/* text after head, in lines of 80 columns, the rest indented under it. */
+static void wrapped(FILE *f, const char *head, const char *text)
+{
+	size_t col = strlen(head), n;
+
+	fputs(head, f);
+	for (;;) {
+		n = strcspn(text, " ");
+		fprintf(f, "%.*s", (int)n, text);
+		col += n;
+		text += n;
+		while (*text == ' ')
+			text++;
+		if (!*text)
+			break;
+		n = strcspn(text, " ");
+		if (col + 1 + n > 80) {
+			fputs("\n    ", f);
+			col = 4;
+		} else {
+			fputc(' ', f);
+			col++;
+		}
+	}
+	fputc('\n', f);
+}
+
 void peers_out_disk_line(const struct record *r, const struct record_disk *d,
 			 FILE *f)
 {
 	const struct links_ctrl *c = ctrl_of(r, d);
 	const char *sep = "  ";
+	char text[300];
 
 	if (d->solo.ran) {
 		fprintf(f, "%salone %.0f MB/s (%.0f s)", sep, d->solo.mbps,
@@ -349,9 +421,8 @@ void peers_out_disk_line(const struct record *r, const struct record_disk *d,
 		sep = "; ";
 	}
 	if (d->link.mbps > 0) {
-		fprintf(f, "%slink %s %s, %.0f%% of its %.0f MB/s used", sep,
-			d->link.kind, d->link.rate,
-			100 * best_rate(d) / d->link.mbps, d->link.mbps);
+		fprintf(f, "%slink %s %s (%.0f MB/s)", sep, d->link.kind,
+			d->link.rate, d->link.mbps);
 		sep = "; ";
 	}
 	if (c) {
@@ -360,4 +431,150 @@ void peers_out_disk_line(const struct record *r, const struct record_disk *d,
 	}
 	if (strcmp(sep, "  "))
 		fprintf(f, "\n");
+	if (peers_out_limit(r, d, text, sizeof(text))[0])
+		wrapped(f, "  limit: ", text);
+}
+
+/* "a quarter of", "half of", "91% of": a share as people say it. */
+static char *share_words(double share, char *buf, size_t len)
+{
+	static const struct { double v; const char *w; } words[] = {
+		{ 0.25, "a quarter of" }, { 1.0 / 3, "a third of" },
+		{ 0.5, "half of" }, { 2.0 / 3, "two thirds of" },
+		{ 0.75, "three quarters of" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (share > words[i].v - PEERS_OUT_WORDS_NEAR &&
+		    share < words[i].v + PEERS_OUT_WORDS_NEAR) {
+			snprintf(buf, len, "%s", words[i].w);
+			return buf;
+		}
+	snprintf(buf, len, "%.0f%% of", 100 * share);
+	return buf;
+}
+
+/* What a disk with no known limit is, for its line. */
+static const char *unlimited(const struct record_disk *d)
+{
+	if (d->t.kind == TARGET_FILE)
+		return "a file";
+	if (d->t.id.backing[0] || !strncmp(d->t.id.identity, "loop:", 5))
+		return "a loop device";
+	if (!strncmp(d->t.id.name, "md", 2) || !strncmp(d->t.id.name, "dm-", 3))
+		return "a RAID or mapped volume";
+	if (!strcmp(d->link.transport, "scsi"))
+		return "a RAID volume or a disk behind one";
+	if (!strcmp(d->link.transport, "virtio"))
+		return "a virtio disk";
+	return "its link not known";
+}
+
+/* The limits a disk can have, the nearest one found by peers_out_limit. */
+enum { LIMIT_SOLO, LIMIT_LINK, LIMIT_CTRL, LIMITS };
+
+/* Each limit's share (0: not known), and any figure it ran past. */
+static void shares(const struct record *r, const struct record_disk *d,
+		   double *share, double *past)
+{
+	const struct links_ctrl *c = ctrl_of(r, d);
+	double link = c ? c->pci.link_mbps : 0;
+
+	share[LIMIT_SOLO] = share[LIMIT_LINK] = share[LIMIT_CTRL] = 0;
+	*past = 0;
+	if (d->solo.ran && d->solo.mbps > 0 && !d->solo.io_errors)
+		share[LIMIT_SOLO] = ran_at(d) / d->solo.mbps;
+	if (d->link.mbps > 0)
+		share[LIMIT_LINK] = link_use(d) / d->link.mbps;
+	/* An NVMe drive's own link is its controller's: said once. */
+	if (link > 0 && strcmp(d->link.kind, "pcie"))
+		share[LIMIT_CTRL] = (c->write_mbps > c->read_mbps ?
+				     c->write_mbps : c->read_mbps) / link;
+	/*
+	 * A link that carried more than its figure is no limit: an emulated
+	 * device's (QEMU's NVMe says PCIe 1.0 x1) or one misread.
+	 */
+	/* One way in a phase, more than its PCIe link carries each way. */
+	if (d->link.mbps > 0 && !strcmp(d->link.kind, "pcie") &&
+	    best_phase(d) > LINKS_PAST * d->link.mbps)
+		share[LIMIT_LINK] = best_phase(d) / d->link.mbps;
+	if (link > 0 && c->fastest_mbps > LINKS_PAST * link)
+		share[LIMIT_CTRL] = c->fastest_mbps / link;
+	if (share[LIMIT_LINK] > LINKS_PAST) {
+		*past = d->link.mbps;
+		share[LIMIT_LINK] = 0;
+	}
+	if (share[LIMIT_CTRL] > LINKS_PAST) {
+		*past = link;
+		share[LIMIT_CTRL] = 0;
+	}
+	/* Faster in the burn than alone (a cache, a short read): no ceiling. */
+	if (share[LIMIT_SOLO] > LINKS_PAST)
+		share[LIMIT_SOLO] = 0;
+}
+
+char *peers_out_limit(const struct record *r, const struct record_disk *d,
+		      char *buf, size_t len)
+{
+	const struct links_ctrl *c = ctrl_of(r, d);
+	double share[LIMITS], past, ran = ran_at(d);
+	char a[32], b[32], w[32], pcie[64];
+	int k, near = -1;
+	size_t used;
+
+	buf[0] = 0;
+	if (ran <= 0)
+		return buf;
+	shares(r, d, share, &past);
+	for (k = 0; k < LIMITS; k++)
+		if (share[k] > 0 && (near < 0 || share[k] > share[near]))
+			near = k;
+	links_fmt_rate(ran, a, sizeof(a));
+	switch (near) {
+	case LIMIT_SOLO:
+		used = (size_t)snprintf(buf, len, "ran at %s, %s its own rate "
+					"alone (%s)", a,
+					share_words(share[near], w, sizeof(w)),
+					links_fmt_rate(d->solo.mbps, b,
+						       sizeof(b)));
+		break;
+	case LIMIT_LINK:
+		used = (size_t)snprintf(buf, len, "ran at %s, %s its %s link "
+					"(%s, %s)", a,
+					share_words(share[near], w, sizeof(w)),
+					!strcmp(d->link.kind, "pcie") ? "PCIe" :
+					!strcmp(d->link.kind, "sata") ? "SATA" :
+					"SAS", d->link.rate,
+					links_fmt_rate(d->link.mbps, b,
+						       sizeof(b)));
+		break;
+	case LIMIT_CTRL:
+		links_pcie_text(&c->pci, pcie, sizeof(pcie));
+		used = (size_t)snprintf(buf, len, "ran at %s, %s the "
+					"controller's %s (%s)", a,
+					share_words(ran / c->pci.link_mbps, w,
+						    sizeof(w)), pcie,
+					links_fmt_rate(c->pci.link_mbps, b,
+						       sizeof(b)));
+		if (c->ndisks > 1 && used < len)
+			used += (size_t)snprintf(buf + used, len - used,
+						 "; its %d disks together %.0f%% "
+						 "of it", c->ndisks,
+						 100 * share[near]);
+		break;
+	default:
+		if (past > 0)
+			used = (size_t)snprintf(buf, len, "ran at %s; no known "
+						"limit", a);
+		else
+			used = (size_t)snprintf(buf, len, "ran at %s; no known "
+						"limit (%s)", a, unlimited(d));
+		break;
+	}
+	if (past > 0 && used < len)
+		snprintf(buf + used, len - used, "; faster than the %s its "
+			 "link is said to carry, so that is no limit (an "
+			 "emulated device?)", links_fmt_rate(past, b, sizeof(b)));
+	return buf;
 }

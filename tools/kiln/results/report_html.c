@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "results/peers_out.h"
 #include "results/report_html.h"
 #include "results/report_machine.h"
 #include "results/report_zones.h"
@@ -95,8 +96,9 @@ static void line(FILE *f, const struct monitor_series *s, const float *v,
 }
 
 /* Throughput over the run: write in blue, verify or read in orange. */
-static void plot(FILE *f, const struct monitor_target *mt)
+static void plot(FILE *f, const struct record_disk *d)
 {
+	const struct monitor_target *mt = d->mt;
 	const struct monitor_series *s = &mt->series;
 	double ymax = 1;
 	char hms[32];
@@ -112,6 +114,8 @@ static void plot(FILE *f, const struct monitor_target *mt)
 		if (s->read[i] > ymax)
 			ymax = s->read[i];
 	}
+	if (report_zones_top(d) > ymax)
+		ymax = report_zones_top(d);
 	ymax *= 1.1;
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
 		"height=\"%d\" viewBox=\"0 0 %d %d\">\n", W, H, W, H);
@@ -256,6 +260,7 @@ char *report_html(const struct record *o, size_t *len)
 	char *out = NULL;
 	int *order = calloc((size_t)o->n + 1, sizeof(*order));
 	FILE *f = order ? open_memstream(&out, len) : NULL;
+	char lim[300];
 	int i;
 
 	if (!f) {
@@ -284,9 +289,14 @@ char *report_html(const struct record *o, size_t *len)
 		fprintf(f, ": <span class=\"%s\">%s</span></h2>\n<p>", tv, tv);
 		text(f, d->t.id.identity);
 		fputs("</p>\n", f);
+		if (peers_out_limit(o, d, lim, sizeof(lim))[0]) {
+			fputs("<p class=\"limit\">limit: ", f);
+			text(f, lim);
+			fputs("</p>\n", f);
+		}
 		report_reasons(f, &d->j);
 		if (d->mt)
-			plot(f, d->mt);
+			plot(f, d);
 	}
 	if (!o->n)
 		fputs("<p class=\"FAIL\">nothing was tested</p>\n", f);

@@ -10,6 +10,7 @@
  */
 #include "results/report_html.h"
 #include "results/report_zones.h"
+#include "results/summary.h"
 #include "judge/zones.h"
 
 /* One plot: width, height, and the room above for its scale. */
@@ -52,7 +53,7 @@ static int drawn(const struct engine_snap *s, unsigned e, int *latest)
 }
 
 static void zone_line(FILE *f, const struct engine_snap *s, unsigned e,
-		      int rotational, double vmax, int faint)
+		      uint64_t bs, int rotational, double vmax, int faint)
 {
 	const struct engine_zones *ez = &s->zones[e];
 	double mbps[ENGINE_ZONES], secs[ENGINE_ZONES];
@@ -73,8 +74,8 @@ static void zone_line(FILE *f, const struct engine_snap *s, unsigned e,
 		pen = 'L';
 	}
 	fputs("\"/>\n", f);
-	zones_shape(mbps, secs, ENGINE_ZONES,
-		    zones_cliffs(ez->phase, rotational), &z);
+	/* A phase too short to judge has no dips or cliff to mark. */
+	zones_phase(ez, engine_zone_size(&s->plan), bs, rotational, &z);
 	for (i = 0; i < z.ndips && i < ZONES_MAX_DIPS; i++)
 		fprintf(f, "<circle class=\"dip\" cx=\"%.1f\" cy=\"%.1f\" "
 			"r=\"2\" fill=\"#d62728\"/>\n", xof(z.dips[i].worst),
@@ -104,20 +105,40 @@ static void open_cell(FILE *f, const struct record_disk *d)
 	fputs("</span><br>\n", f);
 }
 
-static void zones_plot(FILE *f, const struct record_disk *d)
+double report_zones_top(const struct record_disk *d)
+{
+	static const int phases[] = { PHASE_WRITE, PHASE_VERIFY, PHASE_READ };
+	double top = 0, v, min, max;
+	size_t p;
+
+	for (p = 0; p < sizeof(phases) / sizeof(phases[0]); p++) {
+		v = judge_phase_rate(&d->snap, phases[p]);
+		if (summary_min_max(d, phases[p], &min, &max))
+			v = max;
+		top = v > top ? v : top;
+	}
+	return top;
+}
+
+static void zones_plot(FILE *f, const struct record_disk *d, uint64_t bs)
 {
 	const struct engine_snap *s = &d->snap;
 	double mbps[ENGINE_ZONES], secs[ENGINE_ZONES], vmax = 0;
 	unsigned e;
-	int i, latest;
+	int i, latest, judged = 0;
 
 	for (e = 0; e < s->nzones; e++) {
 		if (!drawn(s, e, &latest))
 			continue;
+		judged |= !zones_short(&s->zones[e],
+				       engine_zone_size(&s->plan), bs);
 		zones_rates(&s->zones[e], mbps, secs);
 		for (i = 0; i < ENGINE_ZONES; i++)
 			vmax = mbps[i] > vmax ? mbps[i] : vmax;
 	}
+	/* The table's figures are on the scale: it tops at its max or more. */
+	if (vmax > 0 && report_zones_top(d) > vmax)
+		vmax = report_zones_top(d);
 	open_cell(f, d);
 	frame(f, PH);
 	if (vmax > 0) {
@@ -125,10 +146,15 @@ static void zones_plot(FILE *f, const struct record_disk *d)
 			"</text>\n", vmax);
 		for (e = 0; e < s->nzones; e++)
 			if (drawn(s, e, &latest))
-				zone_line(f, s, e, d->t.id.rotational, vmax,
-					  latest);
+				zone_line(f, s, e, bs, d->t.id.rotational,
+					  vmax, latest);
 	}
-	fputs("</svg></div>\n", f);
+	fputs("</svg>", f);
+	/* As summary.txt says it: what was drawn is not read for shapes. */
+	if (vmax > 0 && !judged)
+		fputs("<br><span class=\"short\">too short to judge zones"
+		      "</span>", f);
+	fputs("</div>\n", f);
 }
 
 /* The buckets of 100 us, 10 ms, 1 s and 10 s: where the ticks go. */
@@ -247,7 +273,7 @@ void report_zones_html(FILE *f, const struct record *r, const int *order)
 		      "flex;flex-wrap:wrap;gap:4px;font-size:11px\">\n", f);
 		for (i = 0; i < r->n; i++)
 			if (r->disks[order[i]].snap.nzones)
-				zones_plot(f, &r->disks[order[i]]);
+				zones_plot(f, &r->disks[order[i]], r->s->bs);
 		fputs("</div>\n", f);
 	}
 	if (times) {

@@ -14,4 +14,11 @@
  */
 void report_zones_html(FILE *f, const struct record *r, const int *order);
 
+/*
+ * The highest rate the table gives a disk (a phase's max, or its average
+ * where it has no max): a plot of its rates tops at this or above, so
+ * the plot and the table agree.
+ */
+double report_zones_top(const struct record_disk *d);
+
 #endif

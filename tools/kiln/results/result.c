@@ -270,7 +270,7 @@ static void json_target(struct json *j, const struct record *r,
 	json_target_what(j, r, d);
 	json_target_burn(j, d);
 	json_target_passes(j, d);
-	zones_json(j, &d->snap, d->t.id.rotational);
+	zones_json(j, &d->snap, r->s->bs, d->t.id.rotational);
 	reread_json(j, &d->snap, &d->rr);
 	json_target_errors(j, d);
 	json_begin(j, KEY_SMART);

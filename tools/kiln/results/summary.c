@@ -23,7 +23,7 @@ int summary_min_max(const struct record_disk *d, int phase, double *min,
 	double avg = judge_phase_rate(&d->snap, phase);
 	const struct monitor_target *mt = d->mt;
 
-	if (!mt || !mt->seconds[phase] || avg <= 0)
+	if (!mt || mt->seconds[phase] < SUMMARY_MIN_SECONDS || avg <= 0)
 		return 0;
 	/*
 	 * The slowest and fastest whole seconds; the average also counts the
@@ -211,7 +211,7 @@ void summary_text(const struct record *o, FILE *f)
 		peers_out_disk_line(o, d, f);
 		for (r = 0; r < d->j.nreasons; r++)
 			fprintf(f, "  - %s\n", d->j.reasons[r]);
-		zones_summary(f, et, d->t.id.rotational);
+		zones_summary(f, et, o->s->bs, d->t.id.rotational);
 		latency_summary(f, et);
 		reread_summary(f, &d->rr);
 		vitals_text_disk(d, f);

@@ -27,8 +27,12 @@ void summary_banner(const char *word, FILE *f);
 
 /*
  * A phase's slowest and fastest second (MB/s) as the table and the results
- * give them, bracketing its average; 0 when not measured.
+ * give them, bracketing its average; 0 when fewer than SUMMARY_MIN_SECONDS
+ * whole seconds of it were measured: of one or two, the slowest and the
+ * fastest are the same second or a partial one's neighbours, not a range.
  */
+#define SUMMARY_MIN_SECONDS 3
+
 int summary_min_max(const struct record_disk *d, int phase, double *min,
 		    double *max);
 
