@@ -281,6 +281,7 @@ int burn_start(struct burn *b)
 		d->mt = &b->mon.mt[i];
 		b->mon.mt[i].planned = (uint64_t)p * d->ep.region *
 			(d->ep.mode == ENGINE_WRITE_VERIFY ? 2 : 1);
+		b->mon.mt[i].write_passes = d->ep.write_passes;
 	}
 	record_judge(r, 0, 0);
 	burn_loop_checkpoint(b);

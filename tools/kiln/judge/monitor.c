@@ -12,6 +12,7 @@
 
 #include "judge/monitor.h"
 #include "base/timing.h"
+#include "settings/settings.h"
 
 int monitor_init(struct monitor *m, const char *const *names, int n,
 		 FILE *csv, uint64_t t0)
@@ -177,13 +178,84 @@ int64_t monitor_eta(const struct monitor *m, uint64_t now)
 	return known ? (int64_t)(worst + 0.5) : -1;
 }
 
+/*
+ * "pass 93", "pass 90-93" where targets are in different passes, and
+ * what max-writes did: the passes past a target's writes only verify.
+ * Of the running targets, or of all when none runs.
+ */
+static void status_pass(const struct monitor *m, int running, char *buf,
+			size_t len)
+{
+	unsigned lo = 0, hi = 0, cap = 0;
+	int capped = 0;
+	int i;
+
+	buf[0] = 0;
+	for (i = 0; i < m->n; i++) {
+		const struct engine_counters *c = &m->c[i];
+		unsigned wp = m->mt[i].write_passes;
+
+		if (!c->run_pass || (running && c->state != STATE_RUNNING))
+			continue;
+		if (!lo || c->run_pass < lo)
+			lo = c->run_pass;
+		if (c->run_pass > hi)
+			hi = c->run_pass;
+		if (wp && c->run_pass > wp && (!capped || wp < cap)) {
+			capped++;
+			cap = wp;
+		}
+	}
+	if (!hi)
+		return;
+	if (!running)
+		snprintf(buf, len, "  %u pass%s", hi, hi == 1 ? "" : "es");
+	else if (lo == hi)
+		snprintf(buf, len, " pass %u", hi);
+	else
+		snprintf(buf, len, " pass %u-%u", lo, hi);
+	if (!capped)
+		return;
+	if (running)
+		snprintf(buf + strlen(buf), len - strlen(buf),
+			 " (verify only: max-writes %u)", cap);
+	else
+		snprintf(buf + strlen(buf), len - strlen(buf),
+			 " (%u written: max-writes)", cap);
+}
+
+/*
+ * "  written 104 GiB read 98.5 GiB": every target's bytes so far, a side
+ * with none left out (a verify writes nothing).
+ */
+static void status_bytes(const struct monitor *m, char *buf, size_t len)
+{
+	uint64_t w = 0, r = 0;
+	char ws[32], rs[32];
+	int i;
+
+	for (i = 0; i < m->n; i++) {
+		w += m->c[i].bytes_written;
+		r += m->c[i].bytes_read;
+	}
+	settings_fmt_size(w, ws, sizeof(ws));
+	settings_fmt_size(r, rs, sizeof(rs));
+	if (w && r)
+		snprintf(buf, len, "  written %s read %s", ws, rs);
+	else if (w || r)
+		snprintf(buf, len, "  %s %s", w ? "written" : "read",
+			 w ? ws : rs);
+	else
+		buf[0] = 0;
+}
+
 void monitor_status(struct monitor *m, uint64_t now, int stopped, char *line,
 		    size_t len)
 {
 	double secs = timing_secs(now - m->status_ns), total = 0;
 	int i, p, running = 0, slowest = -1, count[PHASES] = { 0 }, phase = 0;
 	unsigned errors = 0;
-	char hms[32], eta[32];
+	char hms[32], eta[32], pass[96], bytes[80];
 	int64_t left;
 
 	if (secs <= 0)
@@ -215,14 +287,16 @@ void monitor_status(struct monitor *m, uint64_t now, int stopped, char *line,
 		timing_fmt_hms((uint64_t)left, eta, sizeof(eta));
 	else
 		snprintf(eta, sizeof(eta), "?");
+	status_pass(m, running, pass, sizeof(pass));
+	status_bytes(m, bytes, sizeof(bytes));
 	if (!running) {
-		snprintf(line, len, "%s %s %d/%d  %.0f MB/s  errors %u", hms,
-			 stopped ? "stopped" : "done", m->n, m->n, total,
-			 errors);
+		snprintf(line, len, "%s %s %d/%d%s%s  %.0f MB/s  errors %u",
+			 hms, stopped ? "stopped" : "done", m->n, m->n, pass,
+			 bytes, total, errors);
 		return;
 	}
-	snprintf(line, len, "%s %s %.0f MB/s  slowest %.16s %.0f  done %d/%d  "
-		 "errors %u  eta %s", hms, engine_phase_name(phase), total,
-		 m->names[slowest], m->mt[slowest].rate,
-		 m->n - running, m->n, errors, eta);
+	snprintf(line, len, "%s%s %s %.0f MB/s%s  slowest %.16s %.0f  "
+		 "done %d/%d  errors %u  eta %s", hms, pass,
+		 engine_phase_name(phase), total, bytes, m->names[slowest],
+		 m->mt[slowest].rate, m->n - running, m->n, errors, eta);
 }

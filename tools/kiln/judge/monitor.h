@@ -33,6 +33,7 @@ struct monitor_target {
 	double min[PHASES], max[PHASES];
 	unsigned seconds[PHASES];
 	uint64_t planned;		/* bytes the plan moves; 0: unknown */
+	unsigned write_passes;		/* passes it may write; 0: no cap */
 	uint64_t done_ns;		/* when it left running */
 	struct monitor_series series;
 };
@@ -69,8 +70,11 @@ void monitor_sample(struct monitor *m, uint64_t now,
 		    const struct engine_counters *c);
 
 /*
- * Writes the status line for the interval since the last one; stopped:
- * the run was interrupted (the last line says so, not "done").
+ * Writes the status line for the interval since the last one: the pass
+ * (and when max-writes has stopped the writes), the phase, MB/s, bytes
+ * written and read by all targets, the slowest, the disks done, errors
+ * and the ETA; stopped: the run was interrupted (the last line says so,
+ * not "done").
  */
 void monitor_status(struct monitor *m, uint64_t now, int stopped, char *line,
 		    size_t len);
