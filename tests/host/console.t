@@ -17,4 +17,28 @@ test_expect_success '--passes 3 capped by max-writes lists each pass once' '
 	test_eq "$(json_get "$TEST_TMP/cap.json" "d[\"targets\"][0][\"verified_pass\"]")" 2
 '
 
+test_expect_success '...the status line and the summary say max-writes made it verify only' '
+	grep_in "done 1/1  3 passes (2 written: max-writes)" "$TEST_TMP/cap.err" &&
+	grep_in "so 2 write passes of its 32 MiB region; later passes only verify" \
+		"$TEST_TMP/cap.err"
+'
+
+test_expect_success '--mode write ends "written, not verified", never a bare PASS' '
+	make_loop w1 32M &&
+	"$KILN" burn --destroy-data --mode write --out "$TEST_TMP/w" "$w1" \
+		>"$TEST_TMP/w.out" 2>&1 &&
+	for f in "$TEST_TMP/w.out" "$TEST_TMP/w/summary.txt"; do
+		grep_in "kiln burn: written, not verified, 1 target, 0 failed" "$f" &&
+		grep_in "written, not verified: verify with kiln burn --mode verify --from $TEST_TMP/w" "$f" &&
+		! grep -n "PASS" "$f" || return 1
+	done &&
+	test_eq "$(json_get "$TEST_TMP/w/result.json" "d[\"verdict\"]")" PASS
+'
+
+test_expect_success '...and the verify it names passes' '
+	"$KILN" burn --mode verify --from "$TEST_TMP/w" "$w1" >"$TEST_TMP/v.out" 2>&1 &&
+	grep_in "kiln burn: PASS, 1 target, 0 failed" "$TEST_TMP/v.out" &&
+	! grep -q "not verified" "$TEST_TMP/v.out"
+'
+
 test_done
