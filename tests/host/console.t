@@ -41,4 +41,16 @@ test_expect_success '...and the verify it names passes' '
 	! grep -q "not verified" "$TEST_TMP/v.out"
 '
 
+test_expect_success 'like disks with like plans are said once at the start, an exception alone' '
+	make_loop g1 32M && make_loop g2 32M && make_loop g3 32M &&
+	make_loop g4 32M && make_loop g5 48M &&
+	"$KILN" burn --destroy-data --mode write "$g1" "$g2" "$g3" "$g4" "$g5" \
+		>"$TEST_TMP/g.out" 2>&1 &&
+	sed -n "/^kiln burn: run /,/^note\|^[0-9][0-9]:/p" "$TEST_TMP/g.out" >"$TEST_TMP/g.plan" &&
+	cat "$TEST_TMP/g.plan" &&
+	test_eq "$(grep -c "^  .*  4 disks, 32 MiB each$" "$TEST_TMP/g.plan")" 1 &&
+	test_eq "$(grep -c "^    write: " "$TEST_TMP/g.plan")" 2 &&
+	grep_in "  $(basename "$g5")  48 MiB  loop:$(backing "$g5")" "$TEST_TMP/g.plan"
+'
+
 test_done
