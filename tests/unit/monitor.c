@@ -350,6 +350,44 @@ static void test_status_passes(void)
 	monitor_free(&m);
 }
 
+/* The per-disk table's rows: MB/s since the last table, done, time left. */
+static void test_table_rows(void)
+{
+	static const char *const names[] = { "sda", "sdb" };
+	struct disktable_row rows[2];
+	struct monitor m;
+
+	memset(c, 0, sizeof(c));
+	if (monitor_init(&m, names, 2, NULL, T0))
+		tap_bail("cannot start a monitor");
+	m.mt[0].planned = 1000 * MB;
+	go(0, PHASE_WRITE, 250, 0);
+	go(1, PHASE_WRITE, 100, 0);
+	at(&m, 10000);
+	monitor_table_rows(&m, T0 + 10 * SEC, rows);
+	tap_ok(!strcmp(rows[0].name, "sda") && rows[0].mbps == 25 &&
+	       rows[0].done == 0.25 && rows[0].eta == 30 && !rows[0].state &&
+	       rows[0].group == -1,
+	       "by the bytes planned: 25 MB/s, 25%% done, 30 s left");
+	tap_ok(rows[1].done < 0 && rows[1].eta < 0 && rows[1].mbps == 10,
+	       "nothing planned, no duration: done and time left unknown");
+	go(0, PHASE_VERIFY, 0, 100);
+	c[1].state = STATE_STALLED;
+	at(&m, 20000);
+	m.duration_ns = 40 * SEC;
+	monitor_table_rows(&m, T0 + 20 * SEC, rows);
+	tap_ok(rows[0].mbps == 10 && rows[0].done == 0.5 && rows[0].eta == 20,
+	       "since the last table; the duration ends it first: 50%%, 20 s");
+	tap_ok(rows[1].state && !strcmp(rows[1].state,
+					engine_state_name(STATE_STALLED)),
+	       "a disk no longer running says its state");
+	c[0].state = STATE_DONE;
+	at(&m, 21000);
+	monitor_table_rows(&m, T0 + 21 * SEC, rows);
+	tap_ok(rows[0].done == 1, "a finished disk is all done");
+	monitor_free(&m);
+}
+
 static void test_eta(void)
 {
 	static const char *const names[] = { "sda", "sdb" };
@@ -467,6 +505,7 @@ int main(int argc, char **argv)
 	TAP_RUN(test_status);
 	TAP_RUN(test_status_passes);
 	TAP_RUN(test_eta);
+	TAP_RUN(test_table_rows);
 	TAP_RUN(test_series);
 	return tap_done();
 }

@@ -29,7 +29,7 @@ int monitor_init(struct monitor *m, const char *const *names, int n,
 	m->n = n;
 	m->names = names;
 	m->csv = csv;
-	m->t0 = m->last_ns = m->status_ns = t0;
+	m->t0 = m->last_ns = m->status_ns = m->table_ns = t0;
 	for (i = 0; i < n; i++)
 		for (p = 0; p < PHASES; p++)
 			m->mt[i].min[p] = -1;
@@ -143,6 +143,60 @@ void monitor_sample(struct monitor *m, uint64_t now,
 	if (rows)
 		m->next_ms = ms + 1;
 	m->last_ns = now;
+}
+
+/* A target's share done and seconds left; -1 each when unknown. */
+static void progress(const struct monitor *m, int i, uint64_t now,
+		     double *done, int64_t *eta)
+{
+	const struct engine_counters *c = &m->c[i];
+	const struct monitor_target *mt = &m->mt[i];
+	uint64_t b = c->bytes_written + c->bytes_read;
+	double secs = timing_secs(now - m->t0);
+
+	*done = -1;
+	*eta = -1;
+	if (mt->planned && b && secs >= 1) {
+		double left = mt->planned > b ? (double)(mt->planned - b) : 0;
+
+		*done = (double)b / (double)mt->planned;
+		*eta = (int64_t)(left / ((double)b / secs) + 0.5);
+	}
+	/* The duration ends a run first when it is further along by it. */
+	if (m->duration_ns && secs / timing_secs(m->duration_ns) > *done) {
+		double rest = timing_secs(m->duration_ns) - secs;
+
+		*done = secs / timing_secs(m->duration_ns);
+		*eta = rest > 0 ? (int64_t)(rest + 0.5) : 0;
+	}
+	if (c->state == STATE_DONE)
+		*done = 1;
+	if (*done > 1)
+		*done = 1;
+}
+
+void monitor_table_rows(struct monitor *m, uint64_t now,
+			struct disktable_row *rows)
+{
+	double secs = timing_secs(now - m->table_ns);
+	int i;
+
+	if (secs <= 0)
+		secs = 1;
+	for (i = 0; i < m->n; i++) {
+		const struct engine_counters *c = &m->c[i];
+		struct monitor_target *mt = &m->mt[i];
+		uint64_t b = c->bytes_written + c->bytes_read;
+
+		rows[i].name = m->names[i];
+		rows[i].group = -1;
+		rows[i].mbps = (double)(b - mt->table_bytes) / secs / 1e6;
+		mt->table_bytes = b;
+		progress(m, i, now, &rows[i].done, &rows[i].eta);
+		rows[i].state = c->state == STATE_RUNNING ? NULL :
+				engine_state_name(c->state);
+	}
+	m->table_ns = now;
 }
 
 int64_t monitor_eta(const struct monitor *m, uint64_t now)
