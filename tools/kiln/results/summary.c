@@ -266,7 +266,11 @@ void summary_text(const struct record *o, FILE *f)
 		}
 	}
 	fprintf(f, "\n");
-	if (unverified)
+	/* Boot 1 of powercut: its verify is the next boot's, not a command. */
+	if (unverified && o->powercut)
+		fprintf(f, "written, not verified: the next boot verifies "
+			"what the disks kept\n\n");
+	else if (unverified)
 		fprintf(f, "written, not verified: verify with kiln burn "
 			"--mode verify --from %s\n\n", o->out ? o->out :
 			"DIR (the folder of this run's result.json)");
