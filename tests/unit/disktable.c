@@ -57,8 +57,8 @@ static int count(const char *text, const char *what)
 
 static void test_sixty(void)
 {
-	static const char *const ctrls[] = { "0000:03:00.0 SAS", "0000:04:00.0 SAS",
-		"0000:00:17.0 SATA AHCI" };
+	static const char *const ctrls[] = { "0000:03:00.0 SAS",
+		"0000:04:00.0 SAS", "0000:00:17.0 SATA AHCI" };
 	struct disktable_row rows[60];
 	char names[60][8], want[64];
 	char *text;
@@ -99,7 +99,8 @@ static void test_sixty(void)
 	       "a finished disk says done, not a time left");
 	tap_ok(strstr(text, "\n  0000:03:00.0 SAS: 20 disks, 3985 MB/s\n") &&
 	       strstr(text, "\n  0000:04:00.0 SAS: 20 disks, 4366 MB/s\n") &&
-	       strstr(text, "\n  0000:00:17.0 SATA AHCI: 20 disks, 4990 MB/s\n") &&
+	       strstr(text, "\n  0000:00:17.0 SATA AHCI: 20 disks, "
+			    "4990 MB/s\n") &&
 	       strstr(text, "SAS: 20") < strstr(text, "sda ") &&
 	       strstr(text, "sdt ") < strstr(text, "0000:04:00.0") &&
 	       strstr(text, "0000:04:00.0") < strstr(text, "sdu "),

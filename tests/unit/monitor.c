@@ -280,8 +280,8 @@ static void test_status(void)
 	at(&m, 20000);
 	monitor_status(&m, T0 + 20 * SEC, 0, line, sizeof(line));
 	if (!tap_ok(!strcmp(line, "00:00:20 pass 1 write 310 MB/s  written "
-			    "4.2 GiB read 2.0 GiB  slowest a-label-much-lon 10  "
-			    "done 1/3  errors 5  eta ?"),
+			    "4.2 GiB read 2.0 GiB  slowest "
+			    "a-label-much-lon 10  done 1/3  errors 5  eta ?"),
 		    "rates since the last status; a finished disk is never "
 		    "the slowest; errors are I/O errors and bad units; a long "
 		    "label is cut"))

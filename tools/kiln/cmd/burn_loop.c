@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Description: a burn while its workers run: a sample a second (the
- * engine's counters, the monitor, links), status lines, the table every
- * table-interval (each disk's MB/s, done and time left), the guard's finds said at once, and checkpoints of the
- * record, each sent to the lab's server.
+ * engine's counters, the monitor, links), status lines, the per-disk
+ * table every table-interval (each disk's MB/s, done and time left), the
+ * guard's finds said at once, and checkpoints of the record, each sent
+ * to the lab's server.
  */
 #include <errno.h>
 #include <stdio.h>

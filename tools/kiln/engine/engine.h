@@ -217,7 +217,7 @@ struct engine_target;
 struct engine_counters {
 	int state;			/* enum engine_state */
 	int phase;			/* enum engine_phase */
-	uint32_t pass;			/* the pass whose units it moves */
+	uint32_t pass;			/* the pass its units carry */
 	uint32_t run_pass;		/* the run's pass it is in, from 1 */
 	uint64_t bytes_written, bytes_read;
 	uint64_t phase_done;		/* bytes done in this phase */

@@ -102,8 +102,9 @@ static void group(FILE *f, const struct disktable_row *rows, int n, int g,
 		fputc('\n', f);
 }
 
-void disktable_write(FILE *f, const char *when, const struct disktable_row *rows,
-		     int n, const char *const *groups, int ngroups, int width)
+void disktable_write(FILE *f, const char *when,
+		     const struct disktable_row *rows, int n,
+		     const char *const *groups, int ngroups, int width)
 {
 	int i, w = 4, k, mark = slowest(rows, n), others = 0, layout[3];
 

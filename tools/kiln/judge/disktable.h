@@ -15,9 +15,9 @@
  */
 struct disktable_row {
 	const char *name;	/* the disk's label */
-	int group;		/* its controller, an index in groups; -1 none */
+	int group;		/* its controller's index in groups; -1 */
 	double mbps;		/* since the last table */
-	double done;		/* share of its work done, 0..1; < 0 unknown */
+	double done;		/* share of its work done, 0-1; < 0: ? */
 	int64_t eta;		/* seconds it has left; < 0 unknown */
 	const char *state;	/* NULL: running; else "done", "stalled"... */
 };
@@ -31,8 +31,9 @@ struct disktable_row {
  * and its disks' MB/s together) its disks, then the disks behind none.
  * width: the columns a line may take (80 on a console).
  */
-void disktable_write(FILE *f, const char *when, const struct disktable_row *rows,
-		     int n, const char *const *groups, int ngroups, int width);
+void disktable_write(FILE *f, const char *when,
+		     const struct disktable_row *rows, int n,
+		     const char *const *groups, int ngroups, int width);
 
 /* "12m05", "3h12", "1204h": seconds left in five columns; "?" unknown. */
 char *disktable_fmt_eta(int64_t secs, char *buf, size_t len);

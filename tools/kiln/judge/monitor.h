@@ -35,7 +35,7 @@ struct monitor_target {
 	double min[PHASES], max[PHASES];
 	unsigned seconds[PHASES];
 	uint64_t planned;		/* bytes the plan moves; 0: unknown */
-	unsigned write_passes;		/* passes it may write; 0: no cap */
+	unsigned write_passes;		/* passes it may write; 0: all */
 	uint64_t done_ns;		/* when it left running */
 	struct monitor_series series;
 };
