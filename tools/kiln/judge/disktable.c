@@ -10,7 +10,10 @@
 
 #include "judge/disktable.h"
 
-/* The columns of a cell after its name: mark, MB/s, done, time left. */
+/*
+ * The columns of a cell after its name: MB/s, done, time left, a space
+ * before each; the slowest's mark takes the last column before the cell.
+ */
 #define CELL_FIGURES (1 + 4 + 1 + 4 + 1 + 5)
 #define CELL_GAP 2
 #define INDENT 4
@@ -45,7 +48,7 @@ static int slowest(const struct disktable_row *rows, int n)
 	return running > 1 ? s : -1;
 }
 
-static void cell(FILE *f, const struct disktable_row *r, int w, int mark)
+static void cell(FILE *f, const struct disktable_row *r, int w)
 {
 	char rate[16], done[16], left[16];
 
@@ -62,8 +65,7 @@ static void cell(FILE *f, const struct disktable_row *r, int w, int mark)
 		snprintf(left, sizeof(left), "%.5s", r->state);
 	else
 		disktable_fmt_eta(r->eta, left, sizeof(left));
-	fprintf(f, "%-*.*s%c%4s %4s %5s", w, w, r->name, mark ? '*' : ' ',
-		rate, done, left);
+	fprintf(f, "%-*.*s %4s %4s %5s", w, w, r->name, rate, done, left);
 }
 
 /* Whether a row is of group g of ng; g -1: of none of them. */
@@ -91,8 +93,9 @@ static void group(FILE *f, const struct disktable_row *rows, int n, int g,
 	for (i = 0; i < n; i++) {
 		if (!in_group(&rows[i], g, ng))
 			continue;
-		fprintf(f, "%*s", at ? CELL_GAP : INDENT, "");
-		cell(f, &rows[i], w, i == layout[2]);
+		fprintf(f, "%*s%c", (at ? CELL_GAP : INDENT) - 1, "",
+			i == layout[2] ? '*' : ' ');
+		cell(f, &rows[i], w);
 		if (++at == k) {
 			fputc('\n', f);
 			at = 0;
