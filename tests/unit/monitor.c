@@ -34,6 +34,7 @@ static void go(int i, int phase, uint64_t write_mb, uint64_t read_mb)
 	c[i].state = STATE_RUNNING;
 	c[i].phase = phase;
 	c[i].pass = 1;
+	c[i].run_pass = 1;
 	c[i].bytes_written += write_mb * MB;
 	c[i].bytes_read += read_mb * MB;
 }
@@ -263,10 +264,11 @@ static void test_status(void)
 	go(2, PHASE_VERIFY, 0, 2000);
 	at(&m, 10000);
 	monitor_status(&m, T0 + 10 * SEC, 0, line, sizeof(line));
-	if (!tap_ok(!strcmp(line, "00:00:10 write 350 MB/s  slowest sdb 50  "
-			    "done 0/3  errors 0  eta ?"),
-		    "status: the phase most run, MB/s, the slowest by label, "
-		    "done, errors, no ETA"))
+	if (!tap_ok(!strcmp(line, "00:00:10 pass 1 write 350 MB/s  written "
+			    "1.4 GiB read 1.9 GiB  slowest sdb 50  done 0/3  "
+			    "errors 0  eta ?"),
+		    "status: the pass, the phase most run, MB/s, bytes so "
+		    "far, the slowest by label, done, errors, no ETA"))
 		tap_diag("%s", line);
 
 	go(0, PHASE_WRITE, 1000, 0);
@@ -277,7 +279,8 @@ static void test_status(void)
 	c[1].state = STATE_DONE;
 	at(&m, 20000);
 	monitor_status(&m, T0 + 20 * SEC, 0, line, sizeof(line));
-	if (!tap_ok(!strcmp(line, "00:00:20 write 310 MB/s  slowest "
+	if (!tap_ok(!strcmp(line, "00:00:20 pass 1 write 310 MB/s  written "
+			    "4.2 GiB read 2.0 GiB  slowest "
 			    "a-label-much-lon 10  done 1/3  errors 5  eta ?"),
 		    "rates since the last status; a finished disk is never "
 		    "the slowest; errors are I/O errors and bad units; a long "
@@ -288,13 +291,100 @@ static void test_status(void)
 	c[2].state = STATE_DONE;
 	at(&m, 30000);
 	monitor_status(&m, T0 + 30 * SEC, 0, line, sizeof(line));
-	if (!tap_ok(!strcmp(line, "00:00:30 done 3/3  0 MB/s  errors 5"),
+	if (!tap_ok(!strcmp(line, "00:00:30 done 3/3  1 pass  written 4.2 GiB "
+			    "read 2.0 GiB  0 MB/s  errors 5"),
 		    "all ended: \"done\""))
 		tap_diag("%s", line);
 	monitor_status(&m, T0 + 3725 * SEC, 1, line, sizeof(line));
-	if (!tap_ok(!strcmp(line, "01:02:05 stopped 3/3  0 MB/s  errors 5"),
+	if (!tap_ok(!strcmp(line, "01:02:05 stopped 3/3  1 pass  written "
+			    "4.2 GiB read 2.0 GiB  0 MB/s  errors 5"),
 		    "all ended after a stop: \"stopped\", never \"done\""))
 		tap_diag("%s", line);
+	monitor_free(&m);
+}
+
+/* "pass 93"; targets in different passes; passes past max-writes. */
+static void test_status_passes(void)
+{
+	static const char *const names[] = { "sda", "sdb" };
+	struct monitor m;
+	char line[200];
+
+	memset(c, 0, sizeof(c));
+	if (monitor_init(&m, names, 2, NULL, T0))
+		tap_bail("cannot start a monitor");
+	go(0, PHASE_VERIFY, 0, 1024);
+	go(1, PHASE_VERIFY, 0, 1024);
+	c[0].run_pass = 93;
+	c[1].run_pass = 93;
+	at(&m, 10000);
+	monitor_status(&m, T0 + 10 * SEC, 0, line, sizeof(line));
+	tap_ok(strstr(line, "00:00:10 pass 93 verify ") == line,
+	       "the run's pass, not the pass whose units are read (%s)", line);
+	c[1].run_pass = 90;
+	at(&m, 20000);
+	monitor_status(&m, T0 + 20 * SEC, 0, line, sizeof(line));
+	tap_ok(strstr(line, "00:00:20 pass 90-93 verify ") == line,
+	       "targets in different passes: the span (%s)", line);
+	m.mt[0].write_passes = 2;
+	m.mt[1].write_passes = 2;
+	c[0].run_pass = 3;
+	c[1].run_pass = 3;
+	c[0].pass = c[1].pass = 2;
+	at(&m, 30000);
+	monitor_status(&m, T0 + 30 * SEC, 0, line, sizeof(line));
+	tap_ok(strstr(line, "00:00:30 pass 3 (verify only: max-writes 2) "
+			"verify ") == line,
+	       "past its writes, a pass says max-writes made it verify only "
+	       "(%s)", line);
+	c[0].state = c[1].state = STATE_DONE;
+	at(&m, 40000);
+	monitor_status(&m, T0 + 40 * SEC, 0, line, sizeof(line));
+	tap_ok(strstr(line, " done 2/2  3 passes (2 written: max-writes)  ") !=
+	       NULL, "and its last line says so (%s)", line);
+	m.mt[0].write_passes = m.mt[1].write_passes = 3;
+	at(&m, 50000);
+	monitor_status(&m, T0 + 50 * SEC, 0, line, sizeof(line));
+	tap_ok(!strstr(line, "max-writes"),
+	       "a cap that did not bind is not said (%s)", line);
+	monitor_free(&m);
+}
+
+/* The per-disk table's rows: MB/s since the last table, done, time left. */
+static void test_table_rows(void)
+{
+	static const char *const names[] = { "sda", "sdb" };
+	struct disktable_row rows[2];
+	struct monitor m;
+
+	memset(c, 0, sizeof(c));
+	if (monitor_init(&m, names, 2, NULL, T0))
+		tap_bail("cannot start a monitor");
+	m.mt[0].planned = 1000 * MB;
+	go(0, PHASE_WRITE, 250, 0);
+	go(1, PHASE_WRITE, 100, 0);
+	at(&m, 10000);
+	monitor_table_rows(&m, T0 + 10 * SEC, rows);
+	tap_ok(!strcmp(rows[0].name, "sda") && rows[0].mbps == 25 &&
+	       rows[0].done == 0.25 && rows[0].eta == 30 && !rows[0].state &&
+	       rows[0].group == -1,
+	       "by the bytes planned: 25 MB/s, 25%% done, 30 s left");
+	tap_ok(rows[1].done < 0 && rows[1].eta < 0 && rows[1].mbps == 10,
+	       "nothing planned, no duration: done and time left unknown");
+	go(0, PHASE_VERIFY, 0, 100);
+	c[1].state = STATE_STALLED;
+	at(&m, 20000);
+	m.duration_ns = 40 * SEC;
+	monitor_table_rows(&m, T0 + 20 * SEC, rows);
+	tap_ok(rows[0].mbps == 10 && rows[0].done == 0.5 && rows[0].eta == 20,
+	       "since the last table; the duration ends it first: 50%%, 20 s");
+	tap_ok(rows[1].state && !strcmp(rows[1].state,
+					engine_state_name(STATE_STALLED)),
+	       "a disk no longer running says its state");
+	c[0].state = STATE_DONE;
+	at(&m, 21000);
+	monitor_table_rows(&m, T0 + 21 * SEC, rows);
+	tap_ok(rows[0].done == 1, "a finished disk is all done");
 	monitor_free(&m);
 }
 
@@ -413,7 +503,9 @@ int main(int argc, char **argv)
 	TAP_RUN(test_same_millisecond);
 	TAP_RUN(test_csv_names);
 	TAP_RUN(test_status);
+	TAP_RUN(test_status_passes);
 	TAP_RUN(test_eta);
+	TAP_RUN(test_table_rows);
 	TAP_RUN(test_series);
 	return tap_done();
 }

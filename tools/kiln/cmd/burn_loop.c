@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Description: a burn while its workers run: a sample a second (the
- * engine's counters, the monitor, links), status lines, the table every
- * few minutes, the guard's finds said at once, and checkpoints of the
- * record, each sent to the lab's server.
+ * engine's counters, the monitor, links), status lines, the per-disk
+ * table every table-interval (each disk's MB/s, done and time left), the
+ * guard's finds said at once, and checkpoints of the record, each sent
+ * to the lab's server.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,10 +21,42 @@
 #include "results/result.h"
 #include "results/summary.h"
 
-/* How often the per-target table comes between status lines. */
-#define TABLE_EVERY_S 300
-
 static void upload_progress(struct burn *b);
+
+/*
+ * The per-disk table between status lines, its disks by controller
+ * (links_read() named them), so a 60-disk soak stays a readable log.
+ */
+static void say_table(struct burn *b, uint64_t now)
+{
+	struct links *l = &b->r->links;
+	struct disktable_row *rows = calloc((size_t)b->ne + 1, sizeof(*rows));
+	char (*names)[80] = calloc((size_t)l->n + 1, sizeof(*names));
+	const char **groups = calloc((size_t)l->n + 1, sizeof(*groups));
+	char hms[32];
+	int i;
+
+	if (!rows || !names || !groups)
+		goto out;
+	monitor_table_rows(&b->mon, now, rows);
+	for (i = 0; i < b->ne; i++)
+		rows[i].group = b->burning[i]->link.ctrl;
+	for (i = 0; i < l->n; i++) {
+		const struct pci_controller *c = &l->ctrls[i].pci;
+
+		snprintf(names[i], sizeof(names[i]), "%s%s%s", c->pci,
+			 c->kind[0] ? " " : "", c->kind);
+		groups[i] = names[i];
+	}
+	timing_fmt_hms((now - b->mon.t0) / TIMING_SEC, hms, sizeof(hms));
+	fputc('\n', b->con);
+	disktable_write(b->con, hms, rows, b->ne, groups, l->n, 80);
+	fputc('\n', b->con);
+out:
+	free(rows);
+	free(names);
+	free(groups);
+}
 
 void burn_loop_checkpoint(struct burn *b)
 {
@@ -139,7 +172,8 @@ void burn_loop(struct burn *b)
 	now = timing_now_ns();
 	next_sample = now + TIMING_SEC;
 	next_status = now + s->interval * TIMING_SEC;
-	next_table = now + TABLE_EVERY_S * TIMING_SEC;
+	next_table = s->table_interval ?
+		     now + s->table_interval * TIMING_SEC : UINT64_MAX;
 	next_checkpoint = now + s->checkpoint * TIMING_SEC;
 	do {
 		now = timing_now_ns();
@@ -176,13 +210,10 @@ void burn_loop(struct burn *b)
 				next_status += s->interval * TIMING_SEC;
 		}
 		if (now >= next_table && running) {
-			record_judge(r, 0, 0);
-			fputc('\n', b->con);
-			summary_table(r, b->con, 0);
-			fputc('\n', b->con);
+			say_table(b, now);
 			burn_console_check(b);
 			while (next_table <= now)
-				next_table += TABLE_EVERY_S * TIMING_SEC;
+				next_table += s->table_interval * TIMING_SEC;
 		}
 		if (now >= next_checkpoint && running) {
 			record_judge(r, 0, 0);

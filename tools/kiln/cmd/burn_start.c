@@ -14,6 +14,7 @@
 
 #include "base/complain.h"
 #include "base/kiln.h"
+#include "base/names.h"
 #include "base/timing.h"
 #include "cmd/burn_private.h"
 #include "base/crc32c.h"
@@ -27,13 +28,100 @@
 #define IPERF_SECONDS 30
 /* How long smartctl may take, for all disks at once. */
 #define SMART_TIMEOUT_S 60
+/* A disk's plan line, its why and its extents' offsets included. */
+#define PLAN_WORDS 512
+
+/* What is done to a disk, in words: the plan line under its name. */
+static void plan_words(const struct record *r, const struct record_disk *d,
+		       char *buf, size_t len)
+{
+	const struct engine_plan *p = &d->ep;
+	char size[32];
+	size_t at;
+	int e;
+
+	snprintf(buf, len, "%s: %s; %s", settings_mode_name(d->mode),
+		 d->plan.why, settings_fmt_size(p->region, size, sizeof(size)));
+	at = strlen(buf);
+	if (p->mode == ENGINE_VERIFY && p->verify_pass && at < len)
+		at += (size_t)snprintf(buf + at, len - at,
+				       ", pass %u of run %016llx%s%s",
+				       p->verify_pass,
+				       (unsigned long long)r->run_id,
+				       r->from ? " from " : "",
+				       r->from ? r->from : "");
+	for (e = 0; e < p->next && at < len; e++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%llu",
+				       e ? ", " : " at ",
+				       (unsigned long long)p->ext[e].offset);
+	if (!d->t.direct && at < len)
+		snprintf(buf + at, len - at, " (no O_DIRECT here)");
+}
+
+/*
+ * Like disks with like plans said once ("loop0-59  60 disks, 128 MiB
+ * each" and their one plan line), so 60 disks fit a screen; a disk
+ * alone, or failed before the burn, has its own lines and its identity.
+ */
+static void print_disks(struct burn *b)
+{
+	struct record *r = b->r;
+	char (*words)[PLAN_WORDS] = calloc((size_t)r->n + 1, sizeof(*words));
+	const char **names = calloc((size_t)r->n + 1, sizeof(*names));
+	char *said = calloc((size_t)r->n + 1, 1);
+	char size[32];
+	int i, j, n;
+
+	if (!words || !names || !said)
+		goto out;
+	for (i = 0; i < r->n; i++)
+		plan_words(r, &r->disks[i], words[i], sizeof(words[i]));
+	for (i = 0; i < r->n; i++) {
+		const struct record_disk *d = &r->disks[i];
+
+		if (said[i])
+			continue;
+		settings_fmt_size(d->t.size, size, sizeof(size));
+		for (n = 0, j = i; j < r->n && !d->failed[0]; j++)
+			if (!said[j] && !r->disks[j].failed[0] &&
+			    r->disks[j].t.size == d->t.size &&
+			    !strcmp(words[j], words[i])) {
+				names[n++] = r->disks[j].label;
+				said[j] = 1;
+			}
+		if (n > 1) {
+			int need = names_ranges(names, (size_t)n, NULL, 0);
+			char *list = need >= 0 ? malloc((size_t)need + 1) :
+				     NULL;
+
+			if (list)
+				names_ranges(names, (size_t)n, list,
+					     (size_t)need + 1);
+			fprintf(b->con, "  %s  %d disks, %s each\n    %s\n",
+				list ? list : names[0], n, size, words[i]);
+			free(list);
+			continue;
+		}
+		fprintf(b->con, "  %s  %s  %s\n", d->label, size,
+			d->t.id.identity);
+		if (d->failed[0])
+			fprintf(b->con,
+				"  %s  %s\n    FAIL before the burn: %s\n",
+				d->label, d->path, d->failed);
+		else
+			fprintf(b->con, "    %s\n", words[i]);
+	}
+out:
+	free(words);
+	free(names);
+	free(said);
+}
 
 static void print_plan(struct burn *b)
 {
 	struct record *r = b->r;
 	struct settings *s = b->s;
-	char size[32], bs[32], hms[32];
-	int i, e;
+	char bs[32], hms[32];
 
 	fprintf(b->con, "kiln %s: run %016llx, bs %s, qd %u", r->command,
 		(unsigned long long)r->run_id,
@@ -49,33 +137,7 @@ static void print_plan(struct burn *b)
 	if (r->out)
 		fprintf(b->con, "results: %s\n", r->lab.upload_only ?
 			r->lab.upload : r->out);
-	for (i = 0; i < r->n; i++) {
-		const struct record_disk *d = &r->disks[i];
-		const struct engine_plan *p = &d->ep;
-
-		fprintf(b->con, "  %s  %s  %s\n", d->label,
-			settings_fmt_size(d->t.size, size, sizeof(size)),
-			d->t.id.identity);
-		if (d->failed[0]) {
-			fprintf(b->con,
-				"  %s  %s\n    FAIL before the burn: %s\n",
-				d->label, d->path, d->failed);
-			continue;
-		}
-		fprintf(b->con, "    %s: %s; %s", settings_mode_name(d->mode),
-			d->plan.why, settings_fmt_size(p->region, size,
-						       sizeof(size)));
-		if (p->mode == ENGINE_VERIFY && p->verify_pass)
-			fprintf(b->con, ", pass %u of run %016llx%s%s",
-				p->verify_pass, (unsigned long long)r->run_id,
-				r->from ? " from " : "",
-				r->from ? r->from : "");
-		for (e = 0; e < p->next; e++)
-			fprintf(b->con, "%s%llu", e ? ", " : " at ",
-				(unsigned long long)p->ext[e].offset);
-		fprintf(b->con, "%s\n",
-			d->t.direct ? "" : " (no O_DIRECT here)");
-	}
+	print_disks(b);
 	notes_print(r->notes, r->nnotes, b->con);
 	burn_console_check(b);
 }
@@ -281,6 +343,7 @@ int burn_start(struct burn *b)
 		d->mt = &b->mon.mt[i];
 		b->mon.mt[i].planned = (uint64_t)p * d->ep.region *
 			(d->ep.mode == ENGINE_WRITE_VERIFY ? 2 : 1);
+		b->mon.mt[i].write_passes = d->ep.write_passes;
 	}
 	record_judge(r, 0, 0);
 	burn_loop_checkpoint(b);

@@ -123,6 +123,7 @@ void engine_counters(const struct engine_target *et, struct engine_counters *c)
 	c->state = atomic_load(&m->state);
 	c->phase = atomic_load(&m->phase);
 	c->pass = atomic_load(&m->pass);
+	c->run_pass = atomic_load(&m->run_pass);
 	c->bytes_written = atomic_load(&m->bytes_written);
 	c->bytes_read = atomic_load(&m->bytes_read);
 	c->phase_done = atomic_load(&m->phase_done);

@@ -92,6 +92,11 @@ struct engine_saved {
 };
 
 struct engine_pass {
+	/*
+	 * The run's pass it belongs to, from 1: a verify past max-writes
+	 * reads the last pass written (verified_pass, last_pass_written)
+	 * and is listed as the pass it is.
+	 */
 	uint32_t pass;
 	int phase;
 	uint64_t bytes;		/* moved without error */
@@ -212,7 +217,8 @@ struct engine_target;
 struct engine_counters {
 	int state;			/* enum engine_state */
 	int phase;			/* enum engine_phase */
-	uint32_t pass;
+	uint32_t pass;			/* the pass its units carry */
+	uint32_t run_pass;		/* the run's pass it is in, from 1 */
 	uint64_t bytes_written, bytes_read;
 	uint64_t phase_done;		/* bytes done in this phase */
 	unsigned io_errors, bad_units;

@@ -31,6 +31,7 @@ struct engine_target {
 	atomic_uint_fast64_t phase_done;	/* bytes done in this phase */
 	atomic_int phase;
 	atomic_uint pass;
+	atomic_uint run_pass;
 	atomic_int state;
 	atomic_uint io_errors, bad_units;
 	/* submit time per slot; 0 idle */

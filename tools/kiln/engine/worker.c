@@ -224,6 +224,9 @@ void *worker_run(void *arg)
 	for (iter = 1;; iter++) {
 		uint64_t limit = p->region;
 
+		w.iter = iter;
+		atomic_store(&et->run_pass, iter);
+
 		switch (p->mode) {
 		case ENGINE_WRITE_VERIFY:
 		case ENGINE_WRITE:

@@ -22,11 +22,12 @@
 /* -EAGAIN from a device is retried this often before it counts as an error. */
 #define MAX_AGAIN 8
 
-static void record_pass(struct engine_target *et, uint32_t pass, int phase,
-			uint64_t bytes, uint64_t ns, uint64_t reached)
+static void record_pass(struct worker *w, int phase, uint64_t bytes,
+			uint64_t ns, uint64_t reached)
 {
+	struct engine_target *et = w->et;
 	struct engine_pass p = {
-		.pass = pass, .phase = phase, .bytes = bytes, .ns = ns,
+		.pass = w->iter, .phase = phase, .bytes = bytes, .ns = ns,
 		.reached = reached, .complete = reached == et->plan.region,
 	};
 	unsigned errors = atomic_load(&et->io_errors);
@@ -358,7 +359,6 @@ static void phase_begin(struct worker *w, struct phase_run *ph)
 /* The phase, begun at t0, ended: its run kept, and the guard's beside it. */
 static int64_t phase_end(struct worker *w, struct phase_run *ph, uint64_t t0)
 {
-	struct engine_target *et = w->et;
 	uint64_t lin = ph->lin, ns;
 
 	tally_end(&w->tally);
@@ -368,13 +368,13 @@ static int64_t phase_end(struct worker *w, struct phase_run *ph, uint64_t t0)
 		uint64_t gns = share_of(ns, &w->tally.side, &w->tally.cur);
 		int cut = ph->gd.stop_lin != UINT64_MAX;
 
-		record_pass(et, ph->pass, PHASE_GUARD, ph->gd.read_ok, gns,
+		record_pass(w, PHASE_GUARD, ph->gd.read_ok, gns,
 			    cut ? ph->gd.stop_lin : lin);
 		ns -= gns;
 		if (cut)
 			lin = ph->gd.wrote_to;
 	}
-	record_pass(et, ph->pass, ph->phase, ph->ok, ns, lin);
+	record_pass(w, ph->phase, ph->ok, ns, lin);
 	return (int64_t)lin;
 }
 
@@ -440,7 +440,7 @@ int worker_phase_flush(struct worker *w, uint32_t pass)
 	atomic_store(since, 0);
 	if (ret < 0)
 		worker_check_error(w, PHASE_FLUSH, pass, 0, 0, -ret);
-	record_pass(et, pass, PHASE_FLUSH, 0, timing_now_ns() - t0,
+	record_pass(w, PHASE_FLUSH, 0, timing_now_ns() - t0,
 		    ret == 0 ? et->plan.region : 0);
 	return stalled(et) ? -ETIMEDOUT : 0;
 }

@@ -54,6 +54,7 @@ struct worker {
 	struct tally tally;	/* zones, request times, the slowest */
 	struct guard guard;	/* plan.guard: the check before a write */
 	int guarding;
+	uint32_t iter;		/* the run's pass under way */
 	unsigned nbufs;		/* slots with a buffer: the first nbufs */
 };
 

@@ -12,6 +12,7 @@
 
 #include "judge/monitor.h"
 #include "base/timing.h"
+#include "settings/settings.h"
 
 int monitor_init(struct monitor *m, const char *const *names, int n,
 		 FILE *csv, uint64_t t0)
@@ -28,7 +29,7 @@ int monitor_init(struct monitor *m, const char *const *names, int n,
 	m->n = n;
 	m->names = names;
 	m->csv = csv;
-	m->t0 = m->last_ns = m->status_ns = t0;
+	m->t0 = m->last_ns = m->status_ns = m->table_ns = t0;
 	for (i = 0; i < n; i++)
 		for (p = 0; p < PHASES; p++)
 			m->mt[i].min[p] = -1;
@@ -144,6 +145,60 @@ void monitor_sample(struct monitor *m, uint64_t now,
 	m->last_ns = now;
 }
 
+/* A target's share done and seconds left; -1 each when unknown. */
+static void progress(const struct monitor *m, int i, uint64_t now,
+		     double *done, int64_t *eta)
+{
+	const struct engine_counters *c = &m->c[i];
+	const struct monitor_target *mt = &m->mt[i];
+	uint64_t b = c->bytes_written + c->bytes_read;
+	double secs = timing_secs(now - m->t0);
+
+	*done = -1;
+	*eta = -1;
+	if (mt->planned && b && secs >= 1) {
+		double left = mt->planned > b ? (double)(mt->planned - b) : 0;
+
+		*done = (double)b / (double)mt->planned;
+		*eta = (int64_t)(left / ((double)b / secs) + 0.5);
+	}
+	/* The duration ends a run first when it is further along by it. */
+	if (m->duration_ns && secs / timing_secs(m->duration_ns) > *done) {
+		double rest = timing_secs(m->duration_ns) - secs;
+
+		*done = secs / timing_secs(m->duration_ns);
+		*eta = rest > 0 ? (int64_t)(rest + 0.5) : 0;
+	}
+	if (c->state == STATE_DONE)
+		*done = 1;
+	if (*done > 1)
+		*done = 1;
+}
+
+void monitor_table_rows(struct monitor *m, uint64_t now,
+			struct disktable_row *rows)
+{
+	double secs = timing_secs(now - m->table_ns);
+	int i;
+
+	if (secs <= 0)
+		secs = 1;
+	for (i = 0; i < m->n; i++) {
+		const struct engine_counters *c = &m->c[i];
+		struct monitor_target *mt = &m->mt[i];
+		uint64_t b = c->bytes_written + c->bytes_read;
+
+		rows[i].name = m->names[i];
+		rows[i].group = -1;
+		rows[i].mbps = (double)(b - mt->table_bytes) / secs / 1e6;
+		mt->table_bytes = b;
+		progress(m, i, now, &rows[i].done, &rows[i].eta);
+		rows[i].state = c->state == STATE_RUNNING ? NULL :
+				engine_state_name(c->state);
+	}
+	m->table_ns = now;
+}
+
 int64_t monitor_eta(const struct monitor *m, uint64_t now)
 {
 	double worst = 0, secs = timing_secs(now - m->t0);
@@ -177,13 +232,84 @@ int64_t monitor_eta(const struct monitor *m, uint64_t now)
 	return known ? (int64_t)(worst + 0.5) : -1;
 }
 
+/*
+ * "pass 93", "pass 90-93" where targets are in different passes, and
+ * what max-writes did: the passes past a target's writes only verify.
+ * Of the running targets, or of all when none runs.
+ */
+static void status_pass(const struct monitor *m, int running, char *buf,
+			size_t len)
+{
+	unsigned lo = 0, hi = 0, cap = 0;
+	int capped = 0;
+	int i;
+
+	buf[0] = 0;
+	for (i = 0; i < m->n; i++) {
+		const struct engine_counters *c = &m->c[i];
+		unsigned wp = m->mt[i].write_passes;
+
+		if (!c->run_pass || (running && c->state != STATE_RUNNING))
+			continue;
+		if (!lo || c->run_pass < lo)
+			lo = c->run_pass;
+		if (c->run_pass > hi)
+			hi = c->run_pass;
+		if (wp && c->run_pass > wp && (!capped || wp < cap)) {
+			capped++;
+			cap = wp;
+		}
+	}
+	if (!hi)
+		return;
+	if (!running)
+		snprintf(buf, len, "  %u pass%s", hi, hi == 1 ? "" : "es");
+	else if (lo == hi)
+		snprintf(buf, len, " pass %u", hi);
+	else
+		snprintf(buf, len, " pass %u-%u", lo, hi);
+	if (!capped)
+		return;
+	if (running)
+		snprintf(buf + strlen(buf), len - strlen(buf),
+			 " (verify only: max-writes %u)", cap);
+	else
+		snprintf(buf + strlen(buf), len - strlen(buf),
+			 " (%u written: max-writes)", cap);
+}
+
+/*
+ * "  written 104 GiB read 98.5 GiB": every target's bytes so far, a side
+ * with none left out (a verify writes nothing).
+ */
+static void status_bytes(const struct monitor *m, char *buf, size_t len)
+{
+	uint64_t w = 0, r = 0;
+	char ws[32], rs[32];
+	int i;
+
+	for (i = 0; i < m->n; i++) {
+		w += m->c[i].bytes_written;
+		r += m->c[i].bytes_read;
+	}
+	settings_fmt_size(w, ws, sizeof(ws));
+	settings_fmt_size(r, rs, sizeof(rs));
+	if (w && r)
+		snprintf(buf, len, "  written %s read %s", ws, rs);
+	else if (w || r)
+		snprintf(buf, len, "  %s %s", w ? "written" : "read",
+			 w ? ws : rs);
+	else
+		buf[0] = 0;
+}
+
 void monitor_status(struct monitor *m, uint64_t now, int stopped, char *line,
 		    size_t len)
 {
 	double secs = timing_secs(now - m->status_ns), total = 0;
 	int i, p, running = 0, slowest = -1, count[PHASES] = { 0 }, phase = 0;
 	unsigned errors = 0;
-	char hms[32], eta[32];
+	char hms[32], eta[32], pass[96], bytes[80];
 	int64_t left;
 
 	if (secs <= 0)
@@ -215,14 +341,16 @@ void monitor_status(struct monitor *m, uint64_t now, int stopped, char *line,
 		timing_fmt_hms((uint64_t)left, eta, sizeof(eta));
 	else
 		snprintf(eta, sizeof(eta), "?");
+	status_pass(m, running, pass, sizeof(pass));
+	status_bytes(m, bytes, sizeof(bytes));
 	if (!running) {
-		snprintf(line, len, "%s %s %d/%d  %.0f MB/s  errors %u", hms,
-			 stopped ? "stopped" : "done", m->n, m->n, total,
-			 errors);
+		snprintf(line, len, "%s %s %d/%d%s%s  %.0f MB/s  errors %u",
+			 hms, stopped ? "stopped" : "done", m->n, m->n, pass,
+			 bytes, total, errors);
 		return;
 	}
-	snprintf(line, len, "%s %s %.0f MB/s  slowest %.16s %.0f  done %d/%d  "
-		 "errors %u  eta %s", hms, engine_phase_name(phase), total,
-		 m->names[slowest], m->mt[slowest].rate,
-		 m->n - running, m->n, errors, eta);
+	snprintf(line, len, "%s%s %s %.0f MB/s%s  slowest %.16s %.0f  "
+		 "done %d/%d  errors %u  eta %s", hms, pass,
+		 engine_phase_name(phase), total, bytes, m->names[slowest],
+		 m->mt[slowest].rate, m->n - running, m->n, errors, eta);
 }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "engine/engine.h"
+#include "judge/disktable.h"
 
 /*
  * A target's throughput over the whole run in at most MONITOR_POINTS
@@ -28,11 +29,13 @@ struct monitor_target {
 	uint64_t last_w, last_r;	/* counters at the last sample */
 	int last_phase;
 	uint64_t status_bytes;		/* counters at the last status line */
+	uint64_t table_bytes;		/* ...and at the last table */
 	double rate;			/* MB/s in the last status interval */
 	/* Per phase, over seconds spent wholly in that phase. */
 	double min[PHASES], max[PHASES];
 	unsigned seconds[PHASES];
 	uint64_t planned;		/* bytes the plan moves; 0: unknown */
+	unsigned write_passes;		/* passes it may write; 0: all */
 	uint64_t done_ns;		/* when it left running */
 	struct monitor_series series;
 };
@@ -52,6 +55,7 @@ struct monitor {
 	uint64_t last_ns;	/* last sample */
 	uint64_t next_ms;	/* the earliest time a new row may carry */
 	uint64_t status_ns;	/* last status line */
+	uint64_t table_ns;	/* last per-disk table */
 	uint64_t duration_ns;	/* the run's time limit, for the ETA */
 };
 
@@ -69,11 +73,23 @@ void monitor_sample(struct monitor *m, uint64_t now,
 		    const struct engine_counters *c);
 
 /*
- * Writes the status line for the interval since the last one; stopped:
- * the run was interrupted (the last line says so, not "done").
+ * Writes the status line for the interval since the last one: the pass
+ * (and when max-writes has stopped the writes), the phase, MB/s, bytes
+ * written and read by all targets, the slowest, the disks done, errors
+ * and the ETA; stopped: the run was interrupted (the last line says so,
+ * not "done").
  */
 void monitor_status(struct monitor *m, uint64_t now, int stopped, char *line,
 		    size_t len);
+
+/*
+ * The per-disk table's rows, one per target, since the last table: its
+ * MB/s, the share of its work done and the seconds it has left (by the
+ * bytes planned or the duration, whichever ends it first), its state
+ * once it left running; group -1 (the caller knows the controllers).
+ */
+void monitor_table_rows(struct monitor *m, uint64_t now,
+			struct disktable_row *rows);
 
 /* The seconds the run has left, by the slowest target; -1 unknown. */
 int64_t monitor_eta(const struct monitor *m, uint64_t now);

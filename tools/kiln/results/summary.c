@@ -55,6 +55,35 @@ static void rate_cols(FILE *f, const struct record_disk *d, int phase)
 /* Labels longer than the column get a line of their own: none are cut. */
 #define NAME_COL 10
 
+/*
+ * A disk only written (--mode write) and found well: nothing was read
+ * back yet, so it has no PASS to give, only "written, not verified".
+ */
+static int written_only(const struct record_disk *d)
+{
+	return d->ep.mode == ENGINE_WRITE && d->j.verdict == JUDGE_PASS;
+}
+
+/* A disk's verdict as a person reads it. */
+static const char *verdict_word(const struct record_disk *d)
+{
+	return written_only(d) ? "written" : judge_name(d->j.verdict);
+}
+
+/* The run's: a PASS of disks only written is no PASS either. */
+static const char *run_word(const struct record *o, int *some)
+{
+	int i, all = o->n > 0;
+
+	*some = 0;
+	for (i = 0; i < o->n; i++) {
+		*some |= written_only(&o->disks[i]);
+		all &= written_only(&o->disks[i]);
+	}
+	return all && o->verdict == JUDGE_PASS ? "written, not verified" :
+	       judge_name(o->verdict);
+}
+
 void summary_table(const struct record *r, FILE *f, int final)
 {
 	char size[32];
@@ -78,7 +107,7 @@ void summary_table(const struct record *r, FILE *f, int final)
 		rate_cols(f, d, d->ep.mode == ENGINE_READ ? PHASE_READ :
 			  PHASE_VERIFY);
 		fprintf(f, " %4u %5u %s\n", s->c.io_errors, s->c.bad_units,
-			final ? judge_name(d->j.verdict) :
+			final ? verdict_word(d) :
 			engine_state_name(s->c.state));
 	}
 }
@@ -161,7 +190,8 @@ char *summary_run_line(const struct record *o, char *buf, size_t len)
 void summary_text(const struct record *o, FILE *f)
 {
 	const struct settings *s = o->s;
-	int i, r, failed = 0, warned = 0;
+	int i, r, failed = 0, warned = 0, unverified;
+	const char *word = run_word(o, &unverified);
 	char run[160], hms[32], bs[32], fw[160];
 	struct utsname u;
 
@@ -170,7 +200,7 @@ void summary_text(const struct record *o, FILE *f)
 		warned += o->disks[i].j.verdict == JUDGE_WARN;
 	}
 	fprintf(f, "kiln %s: %s, %d target%s, %d failed, %d warned (%s)\n",
-		o->command, judge_name(o->verdict), o->n, o->n == 1 ? "" : "s",
+		o->command, word, o->n, o->n == 1 ? "" : "s",
 		failed, warned, record_state_name(o->state));
 	fprintf(f, "%s\n", summary_run_line(o, run, sizeof(run)));
 	fprintf(f, "kiln %s, Linux %s, crc32c %s\n", version_string(),
@@ -206,6 +236,7 @@ void summary_text(const struct record *o, FILE *f)
 		unsigned k, lines;
 
 		fprintf(f, "\n%s (%s): %s\n", d->label, d->path,
+			written_only(d) ? "written, not verified" :
 			judge_name(d->j.verdict));
 		fprintf(f, "  identity %s\n", d->t.id.identity);
 		peers_out_disk_line(o, d, f);
@@ -235,6 +266,17 @@ void summary_text(const struct record *o, FILE *f)
 		}
 	}
 	fprintf(f, "\n");
+	/* Boot 1 of powercut: its verify is the next boot's, not a command. */
+	if (unverified && o->powercut)
+		fprintf(f, "written, not verified: the next boot verifies "
+			"what the disks kept\n\n");
+	else if (unverified)
+		fprintf(f, "written, not verified: verify with kiln burn "
+			"--mode verify --from %s\n\n", o->out ? o->out :
+			"DIR (the folder of this run's result.json)");
+	/* Said in words above: a banner of PASS would be a bare PASS. */
+	if (unverified && o->verdict == JUDGE_PASS)
+		return;
 	summary_banner(o->verdict == JUDGE_FAIL ? "FAIL" :
 		       o->state == RECORD_INTERRUPTED ? "STOP" :
 		       judge_name(o->verdict), f);

@@ -196,6 +196,11 @@ static const struct settings_key keys[] = {
 	  "/sys", "read a captured sysfs tree instead of the machine's "
 	  "(no disk is read); kiln burn: for the machine's sensors only "
 	  "(hwmon, EDAC, AER), as tests do", SCOPE_DISCOVER | B | OPT },
+	{ "table-interval", KEY_UINT, F(table_interval), 0, 86400, NULL,
+	  "seconds, 0 to 86400", "60",
+	  "seconds between per-disk tables on the console (each disk's MB/s, "
+	  "done and time left, by controller, the slowest marked); 0: none",
+	  TEST },
 	{ "temp-warn", KEY_UINT, F(temp_warn), 0, 150, NULL,
 	  "degrees Celsius, 0 to 150", "0",
 	  "degrees Celsius at which a drive's temperature WARNs, for every "

@@ -94,6 +94,7 @@ struct settings {
 	int run_id_set;
 	char *out;			/* run folder */
 	unsigned interval;		/* seconds between status lines */
+	unsigned table_interval;	/* seconds between tables; 0: none */
 	int json;			/* result document on stdout */
 	/* consent to overwrite every has-data */
 	int destroy_data;
