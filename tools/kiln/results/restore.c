@@ -296,6 +296,41 @@ int restore_record(const struct jsonread_node *doc, struct restored *out,
 	return vitals_out_read_machine(doc, r);
 }
 
+static const char *judge_namer(int i)
+{
+	return judge_name(i);
+}
+
+void restore_verdicts(const struct jsonread_node *doc, struct restored *out)
+{
+	const struct jsonread_node *m = jsonread_get(doc, "machine");
+	const struct jsonread_node *reasons = jsonread_get(m, KEY_REASONS);
+	struct record *r = &out->r;
+	struct judge *j = &r->sig.j;
+	size_t i;
+	int v;
+
+	v = result_target_index(jsonread_str(doc, KEY_VERDICT, NULL),
+				judge_namer, JUDGE_FAIL + 1);
+	r->verdict = v < 0 ? JUDGE_PASS : v;
+	v = record_state_of(jsonread_str(doc, KEY_STATE, NULL));
+	r->state = v < 0 ? RECORD_COMPLETE : v;
+	r->exit_code = (int)jsonread_i64(doc, KEY_EXIT_CODE, 0);
+	v = result_target_index(jsonread_str(m, KEY_VERDICT, NULL),
+				judge_namer, JUDGE_FAIL + 1);
+	j->verdict = v < 0 ? JUDGE_PASS : v;
+	j->nreasons = 0;
+	for (i = 0; i < jsonread_count(reasons) && i < JUDGE_MAX_REASONS; i++)
+		copy_str(jsonread_at(reasons, i), NULL,
+			 j->reasons[j->nreasons++], sizeof(j->reasons[0]));
+	copy_str(m, KEY_FAILURE, r->sig.failure, sizeof(r->sig.failure));
+	copy_str(doc, KEY_KILN_VERSION, out->kiln_version,
+		 sizeof(out->kiln_version));
+	copy_str(doc, KEY_KERNEL, out->kernel, sizeof(out->kernel));
+	r->kiln_version = out->kiln_version[0] ? out->kiln_version : NULL;
+	r->kernel = out->kernel[0] ? out->kernel : NULL;
+}
+
 void restore_free(struct restored *out)
 {
 	record_free(&out->r);
