@@ -171,12 +171,15 @@ static struct numbered number_of(const char *s)
 		n.stem = e;
 		return n;
 	}
-	while (e && islower((unsigned char)s[e - 1]))
-		e--;
 	for (i = 0; i < sizeof(lettered) / sizeof(lettered[0]); i++) {
 		size_t l = strlen(lettered[i]);
 
-		if (l >= e || n.stem - l > 4 || strncmp(s, lettered[i], l))
+		if (strncmp(s, lettered[i], l) || n.stem <= l ||
+		    n.stem - l > 4)
+			continue;
+		for (e = l; s[e] && islower((unsigned char)s[e]); e++)
+			;
+		if (s[e])
 			continue;
 		n.stem = l;
 		n.letters = 1;
