@@ -65,8 +65,10 @@ static int load(const char *dir, struct restored *rs)
 		ret = restore_record(jsonread_root(doc), rs, err, sizeof(err));
 	else
 		memset(rs, 0, sizeof(*rs));
-	if (!ret)
+	if (!ret) {
 		restore_verdicts(jsonread_root(doc), rs);
+		restore_latency(jsonread_root(doc), rs);
+	}
 	jsonread_free(doc);
 	if (ret) {
 		fprintf(stderr, "kiln: %s: %s\n", path, err[0] ? err :

@@ -331,6 +331,49 @@ void restore_verdicts(const struct jsonread_node *doc, struct restored *out)
 	r->kernel = out->kernel[0] ? out->kernel : NULL;
 }
 
+/* One phase's histogram, as latency_json() wrote it. */
+static void latency_of(const struct jsonread_node *n, struct latency_hist *h)
+{
+	const struct jsonread_node *buckets = jsonread_get(n, "buckets");
+	size_t i;
+
+	memset(h, 0, sizeof(*h));
+	h->n = jsonread_u64(n, "requests", 0);
+	h->max_ns = (uint64_t)(jsonread_num(n, "max_ms", 0) * 1e6);
+	h->sum_ns = (uint64_t)(jsonread_num(n, "mean_ms", 0) * 1e6 *
+			       (double)h->n);
+	for (i = 0; i < jsonread_count(buckets); i++) {
+		const struct jsonread_node *b = jsonread_at(buckets, i);
+		double from = jsonread_num(b, "from_ms", 0) * 1e6;
+		double to = jsonread_num(b, "to_ms", from / 1e6 * 2) * 1e6;
+
+		/* The middle of a bucket is in it, whatever the rounding. */
+		h->count[latency_bucket((uint64_t)((from + to) / 2))] +=
+			jsonread_u64(b, KEY_COUNT, 0);
+	}
+}
+
+void restore_latency(const struct jsonread_node *doc, struct restored *out)
+{
+	const struct jsonread_node *targets = jsonread_get(doc, KEY_TARGETS);
+	size_t i;
+	int p;
+
+	for (i = 0; i < jsonread_count(targets) && (int)i < out->r.n; i++) {
+		const struct jsonread_node *l =
+			jsonread_get(jsonread_at(targets, i), "latency");
+		struct engine_snap *s = &out->r.disks[i].snap;
+
+		for (p = 0; p < PHASES; p++) {
+			const struct jsonread_node *n =
+				jsonread_get(l, engine_phase_name(p));
+
+			if (jsonread_type(n) == JSONREAD_OBJECT)
+				latency_of(n, &s->latency[p]);
+		}
+	}
+}
+
 void restore_free(struct restored *out)
 {
 	record_free(&out->r);
