@@ -20,6 +20,7 @@
 #include "settings/options.h"
 #include "results/report_html.h"
 #include "results/restore.h"
+#include "results/samples_read.h"
 #include "results/result.h"
 #include "results/summary.h"
 
@@ -29,7 +30,8 @@ const struct options_cmd report_cmd = {
 	"result.json, as this kiln renders them, with the verdicts the record "
 	"holds (nothing is judged again, no disk is touched, no other file "
 	"of the folder is written; each file is written whole, a temporary "
-	"file then a rename). Exit 0 when both are written; 2 when RUN_DIR "
+	"file then a rename); the plots of throughput come from the "
+	"folder's samples.csv. Exit 0 when both are written; 2 when RUN_DIR "
 	"is not a directory; 3 when its result.json is missing, too large, "
 	"not JSON, not a kiln result or of a schema version this kiln does "
 	"not know, or the files cannot be written. With several folders, the "
@@ -90,7 +92,7 @@ static int write_one(const char *dir, const char *name, const char *data,
 static int report_folder(const char *dir)
 {
 	struct restored rs;
-	char *text = NULL, *html;
+	char *text = NULL, *html, path[PATH_MAX];
 	size_t tlen = 0, hlen = 0;
 	FILE *mem;
 	int ret = load(dir, &rs);
@@ -99,6 +101,9 @@ static int report_folder(const char *dir)
 		restore_free(&rs);
 		return ret;
 	}
+	/* The plots, when the folder still has its samples. */
+	snprintf(path, sizeof(path), "%s/samples.csv", dir);
+	samples_read_series(path, &rs.r);
 	mem = open_memstream(&text, &tlen);
 	if (mem) {
 		summary_text(&rs.r, mem);

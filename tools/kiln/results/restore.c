@@ -339,9 +339,10 @@ static void latency_of(const struct jsonread_node *n, struct latency_hist *h)
 
 	memset(h, 0, sizeof(*h));
 	h->n = jsonread_u64(n, "requests", 0);
-	h->max_ns = (uint64_t)(jsonread_num(n, "max_ms", 0) * 1e6);
+	/* Nanoseconds the nearest to the milliseconds written. */
+	h->max_ns = (uint64_t)(jsonread_num(n, "max_ms", 0) * 1e6 + 0.5);
 	h->sum_ns = (uint64_t)(jsonread_num(n, "mean_ms", 0) * 1e6 *
-			       (double)h->n);
+			       (double)h->n + 0.5);
 	for (i = 0; i < jsonread_count(buckets); i++) {
 		const struct jsonread_node *b = jsonread_at(buckets, i);
 		double from = jsonread_num(b, "from_ms", 0) * 1e6;
@@ -350,6 +351,49 @@ static void latency_of(const struct jsonread_node *n, struct latency_hist *h)
 		/* The middle of a bucket is in it, whatever the rounding. */
 		h->count[latency_bucket((uint64_t)((from + to) / 2))] +=
 			jsonread_u64(b, KEY_COUNT, 0);
+	}
+}
+
+static const char *phase_namer(int i)
+{
+	return engine_phase_name(i);
+}
+
+/*
+ * A disk's zones as zones_json() wrote them: a rate a zone, each zone's
+ * bytes taken whole (the document keeps no more), its time from its rate.
+ */
+static void zones_of(const struct jsonread_node *z, struct engine_snap *s)
+{
+	const struct jsonread_node *phases = jsonread_get(z, "phases");
+	uint64_t zb = jsonread_u64(z, "zone_bytes", 0);
+	size_t n = jsonread_count(phases), i, k;
+
+	if (!zb || !n || jsonread_u64(z, "count", 0) != ENGINE_ZONES)
+		return;
+	s->zones = calloc(n, sizeof(*s->zones));
+	if (!s->zones)
+		return;
+	for (i = 0; i < n; i++) {
+		const struct jsonread_node *p = jsonread_at(phases, i);
+		const struct jsonread_node *mbps = jsonread_get(p, "mbps");
+		struct engine_zones *e = &s->zones[s->nzones];
+
+		e->phase = result_target_index(jsonread_str(p, "phase", NULL),
+					       phase_namer, PHASES);
+		if (e->phase < 0 || jsonread_count(mbps) != ENGINE_ZONES)
+			continue;
+		e->pass = (uint32_t)jsonread_u64(p, "pass", 0);
+		e->ended = jsonread_bool(p, "ended", 0);
+		for (k = 0; k < ENGINE_ZONES; k++) {
+			double v = jsonread_num(jsonread_at(mbps, k), NULL, 0);
+
+			if (v <= 0)
+				continue;
+			e->bytes[k] = zb;
+			e->ns[k] = (uint64_t)((double)zb * 1e3 / v);
+		}
+		s->nzones++;
 	}
 }
 
@@ -364,6 +408,9 @@ void restore_latency(const struct jsonread_node *doc, struct restored *out)
 			jsonread_get(jsonread_at(targets, i), "latency");
 		struct engine_snap *s = &out->r.disks[i].snap;
 
+		if (!s->zones)
+			zones_of(jsonread_get(jsonread_at(targets, i), "zones"),
+				 s);
 		for (p = 0; p < PHASES; p++) {
 			const struct jsonread_node *n =
 				jsonread_get(l, engine_phase_name(p));
