@@ -131,7 +131,8 @@ int main(int argc, char **argv)
 	text = summary_of(&r, &lines);
 	tap_ok(text && strstr(text, "\nloop1 (/dev/loop1): PASS\n"
 			      "  identity \n  102 passes, 12.8 GiB written, "
-			      "12.8 GiB read\n") && !strstr(text, "like disks)"),
+			      "12.8 GiB read\n") &&
+	       !strstr(text, "like disks)"),
 	       "three disks: each alone");
 	free(text);
 	record_free(&r);

@@ -268,8 +268,9 @@ static void disk_table(FILE *f, const struct record *o, const int *order)
 			(unsigned long long)summary_passes(d),
 			settings_fmt_size(d->snap.c.bytes_written, size,
 					  sizeof(size)));
-		fprintf(f, "<td>%s</td>", settings_fmt_size(d->snap.c.bytes_read,
-							   size, sizeof(size)));
+		fprintf(f, "<td>%s</td>",
+			settings_fmt_size(d->snap.c.bytes_read, size,
+					  sizeof(size)));
 		fprintf(f, "<td>%u</td><td>%u</td><td class=\"%s\">%s</td>"
 			"</tr>\n", d->snap.c.io_errors, d->snap.c.bad_units,
 			tv, tv);
