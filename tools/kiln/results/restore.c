@@ -414,9 +414,20 @@ void restore_latency(const struct jsonread_node *doc, struct restored *out)
 		for (p = 0; p < PHASES; p++) {
 			const struct jsonread_node *n =
 				jsonread_get(l, engine_phase_name(p));
+			struct result_phase ph;
 
 			if (jsonread_type(n) == JSONREAD_OBJECT)
 				latency_of(n, &s->latency[p]);
+			/*
+			 * Its time from its rate, which result.json keeps to
+			 * more digits than its seconds: the average said as
+			 * the run said it.
+			 */
+			result_target_phase(jsonread_at(targets, i), p, &ph);
+			if (ph.bytes && ph.avg_mbps > 0)
+				s->phase_ns[p] = (uint64_t)((double)ph.bytes *
+							    1e3 / ph.avg_mbps +
+							    0.5);
 		}
 	}
 }

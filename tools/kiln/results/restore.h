@@ -40,9 +40,10 @@ void restore_free(struct restored *out);
 void restore_verdicts(const struct jsonread_node *doc, struct restored *out);
 
 /*
- * Each disk's request times by phase (a target's "latency") and its zones'
- * rates (its "zones"), over what restore_record set, for kiln report to
- * say them as the run did; kiln finish judges without them, as it always
+ * Each disk's request times by phase (a target's "latency"), its zones'
+ * rates (its "zones") and its phases' times from their rates (kept to
+ * more digits than their seconds), over what restore_record set, for
+ * kiln report to say them as the run did; kiln finish judges as it always
  * has.
  */
 void restore_latency(const struct jsonread_node *doc, struct restored *out);
