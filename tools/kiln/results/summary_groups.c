@@ -10,18 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "results/result.h"
 #include "results/summary_groups.h"
 
 uint64_t summary_passes(const struct record_disk *d)
 {
-	static const int data[] = { PHASE_WRITE, PHASE_VERIFY, PHASE_READ };
-	uint64_t most = 0;
-	size_t i;
-
-	for (i = 0; i < sizeof(data) / sizeof(data[0]); i++)
-		if (d->snap.totals[data[i]].passes > most)
-			most = d->snap.totals[data[i]].passes;
-	return most;
+	return result_passes_made(&d->snap, d->ep.mode);
 }
 
 /* A disk said with others: nothing of its own to say. */

@@ -28,7 +28,7 @@ struct summary_group {
 int summary_groups(const struct record *r, struct summary_group **out);
 void summary_groups_free(struct summary_group *g, int n);
 
-/* The passes a disk made: the most runs of any of its data phases. */
+/* The passes a disk made whole: result_passes_made(), as all count them. */
 uint64_t summary_passes(const struct record_disk *d);
 
 /* The work of some disks: their passes and bytes, each's and in all. */
