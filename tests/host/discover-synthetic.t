@@ -149,6 +149,12 @@ test_expect_success 'a placeholder DMI serial: the machine id is the MAC' '
 	[ "$(j "d[\"system\"][\"memory\"]")" = 1048576 ]
 '
 
+test_expect_success 'the system lines leave out what DMI does not say' '
+	grep -q "^system   Acme Burner 9000$" "$TEST_TMP/inv.txt" &&
+	! grep -q "BIOS *$" "$TEST_TMP/inv.txt" &&
+	! grep -q " ?$\|board -\|serial -" "$TEST_TMP/inv.txt"
+'
+
 test_expect_success 'two CPUs in one socket are not "2 x EPYC"' '
 	"$KILN" discover --sysfs-root "$sys" >"$TEST_TMP/cpu.txt" &&
 	grep_in "AMD EPYC, 2 CPUs in 1 socket" "$TEST_TMP/cpu.txt" &&

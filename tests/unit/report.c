@@ -17,9 +17,11 @@
 #include "judge/record.h"
 #include "results/report_html.h"
 #include "results/summary.h"
+#include "base/timing.h"
 
 static struct settings s;
 static struct record r;
+static struct monitor_target mt;
 
 static struct record_disk *disk(const char *name, int verdict, int ctrl)
 {
@@ -101,7 +103,7 @@ int main(int argc, char **argv)
 	size_t len;
 
 	tap_args(argc, argv);
-	tap_plan(11);
+	tap_plan(14);
 	settings_defaults(&s, SCOPE_BURN);
 	record_init(&r, "run", 0, NULL, &s);
 	if (links_add_ctrl(&r.links, &c) != 0)
@@ -170,6 +172,45 @@ int main(int argc, char **argv)
 	       "a run on a set clock: neither says it");
 	free((char *)p);
 	free(html);
+
+	/* One duration: the plot's time axis ends where the run did. */
+	r.elapsed_ns = 12 * TIMING_SEC;
+	mt.series.n = 9;
+	mt.series.step = 1;
+	for (ok = 0; ok < 9; ok++)
+		mt.series.write[ok] = 100;
+	r.disks[0].mt = &mt;
+	html = report_html(&r, &len);
+	p = summary_of(&r);
+	tap_ok(at(html, "(00:00:12)") && at(html, ">00:00:12</text>") &&
+	       !at(html, "00:00:09") && at(p, "(00:00:12)"),
+	       "one duration: the run line and the plot say 00:00:12");
+	free((char *)p);
+	free(html);
+
+	/* Passes and bytes: a disk's in the table, the machine's above. */
+	r.disks[0].snap.totals[PHASE_WRITE].passes = 103;
+	r.disks[0].snap.totals[PHASE_VERIFY].passes = 102;
+	r.disks[0].snap.c.bytes_written = 103ULL << 26;
+	r.disks[0].snap.c.bytes_read = 102ULL << 26;
+	html = report_html(&r, &len);
+	tap_ok(at(html, "<td>102</td><td>6.4 GiB</td><td>6.4 GiB</td>") &&
+	       at(html, "work: 102 passes, 6.4 GiB written, 6.4 GiB read "
+		  "(4 disks)"), "passes and bytes: the disk's, the run's");
+	free(html);
+
+	/* SMART counters that changed during the run, and only those. */
+	r.disks[1].before.c.have = r.disks[1].after.c.have = 1;
+	r.disks[1].after.c.realloc = 8;
+	r.disks[1].before.c.pending = r.disks[1].after.c.pending = 3;
+	html = report_html(&r, &len);
+	p = at(html, "<h2>SMART during the run</h2>");
+	tap_ok(p && at(p, ">sdb</td><td class=\"l\">reallocated sectors"
+		       "</td><td>0</td><td>8</td><td>+8</td>") &&
+	       !at(p, "pending sectors") && at(p, "1 disk reported SMART"),
+	       "SMART: the counter that grew, before and after");
+	free(html);
+	r.disks[0].mt = NULL;
 	record_free(&r);
 	return tap_done();
 }

@@ -149,6 +149,57 @@ static void test_defaults(void)
 }
 
 /*
+ * kiln report renders a record as it was judged: the run's verdict, state
+ * and exit code, the machine's verdict and reasons, the kiln and kernel
+ * that ran it, and each disk's request times, as the document says them.
+ */
+static void test_verdicts(void)
+{
+	static const char text[] = "{\"schema\": \"kiln-result\", "
+		"\"schema_version\": 3, \"run_id\": \"00000000000000ab\", "
+		"\"kiln_version\": \"0.9\", \"kernel\": \"6.1.0-28\", "
+		"\"state\": \"interrupted\", \"verdict\": \"WARN\", "
+		"\"exit_code\": 4, \"settings\": {}, \"machine\": "
+		"{\"verdict\": \"WARN\", \"reasons\": [\"hot\"]}, "
+		"\"targets\": [{\"path\": \"/dev/sda\", \"verdict\": "
+		"\"PASS\", \"latency\": {\"write\": {\"requests\": 100, "
+		"\"max_ms\": 12.5, \"mean_ms\": 2.0, \"buckets\": ["
+		"{\"from_ms\": 1.0, \"to_ms\": 1.26, \"count\": 99}, "
+		"{\"from_ms\": 10.0, \"to_ms\": 12.6, \"count\": 1}]}}}]}";
+	struct jsonread *doc = NULL;
+	const struct latency_hist *h;
+	struct restored rs;
+	char err[300] = "";
+	uint64_t sum = 0;
+	unsigned b;
+	int ret;
+
+	if (jsonread_parse(&doc, text, sizeof(text) - 1, NULL, err,
+			   sizeof(err)))
+		tap_bail("%s", err);
+	ret = restore_record(jsonread_root(doc), &rs, err, sizeof(err));
+	if (ret || rs.r.n != 1)
+		tap_bail("restore_record: %s", err);
+	restore_verdicts(jsonread_root(doc), &rs);
+	restore_latency(jsonread_root(doc), &rs);
+	tap_ok(rs.r.verdict == JUDGE_WARN &&
+	       rs.r.state == RECORD_INTERRUPTED && rs.r.exit_code == 4 &&
+	       rs.r.sig.j.verdict == JUDGE_WARN && rs.r.sig.j.nreasons == 1 &&
+	       !strcmp(rs.r.sig.j.reasons[0], "hot") &&
+	       !strcmp(rs.r.kiln_version, "0.9") &&
+	       !strcmp(rs.r.kernel, "6.1.0-28"),
+	       "the verdicts, the state and the kiln as the document says");
+	h = &rs.r.disks[0].snap.latency[PHASE_WRITE];
+	for (b = 0; b < LATENCY_BUCKETS; b++)
+		sum += h->count[b];
+	tap_ok(h->n == 100 && sum == 100 && h->max_ns == 12500000 &&
+	       h->sum_ns == 200000000 && latency_percentile(h, 0.5) < 1300000,
+	       "a disk's request times as the document says them");
+	restore_free(&rs);
+	jsonread_free(doc);
+}
+
+/*
  * The fields of a target that discover writes (identity_json, safety_json:
  * inventory.json's too) are those keys.h names for the readers.
  */
@@ -191,6 +242,7 @@ int main(int argc, char **argv)
 		tap_bail("cannot make %s", top);
 	TAP_RUN(test_restore);
 	TAP_RUN(test_defaults);
+	TAP_RUN(test_verdicts);
 	TAP_RUN(test_discover_keys);
 	tap_sh("rm -rf '%s'", top);
 	return tap_done();

@@ -19,6 +19,7 @@
 #include "cmd/burncmd.h"
 #include "cmd/finish.h"
 #include "cmd/probe.h"
+#include "cmd/report.h"
 #include "cmd/run.h"
 #include "discover/inventory.h"
 #include "fleet/fleet.h"
@@ -86,6 +87,9 @@ static const struct command {
 	  "trees" },
 	{ &probe_cmd, probe_command, 0, 1, ANY, "no disk or image given",
 	  "the safety class of disks or image files" },
+	{ &report_cmd, report_command, 0, 1, ANY, "no run folder given",
+	  "summary.txt and report.html of run folders made again\n\t\t   "
+	  "from their result.json" },
 	{ &run_cmd, run_command,
 	  CMD_LOAD | CMD_PROTECT | CMD_CHECK | CMD_SAYS_PROBLEMS, 0, 0, NULL,
 	  "the boot image's automatic flow: settings, discovery, plan,\n\t\t   "

@@ -119,6 +119,48 @@ static void print_controller(const struct pci_controller *c, FILE *f)
 		fprintf(f, "  no disks\n");
 }
 
+/* The next line of the system's block: "system" first, then indented. */
+static void system_line(FILE *f, int *n, const char *a, const char *b)
+{
+	if (!a[0] && !b[0])
+		return;
+	fprintf(f, "%-9s%s%s%s\n", (*n)++ ? "" : "system", a,
+		a[0] && b[0] ? " " : "", b);
+}
+
+/* What DMI and /proc say of the machine, leaving out what they do not. */
+static void system_lines(const struct machine_system *s, const char *mem,
+			 FILE *f)
+{
+	char a[160], b[80];
+	int n = 0;
+
+	snprintf(a, sizeof(a), "%.30s", s->vendor);
+	snprintf(b, sizeof(b), "%.40s", s->product);
+	system_line(f, &n, a, b);
+	snprintf(a, sizeof(a), "%s%.30s", s->serial[0] ? "serial " : "",
+		 s->serial);
+	snprintf(b, sizeof(b), "%s%.30s", s->board[0] ?
+		 (s->serial[0] ? ", board " : "board ") : "", s->board);
+	system_line(f, &n, a, b);
+	snprintf(a, sizeof(a), "%s%.30s", s->bios_version[0] ||
+		 s->bios_date[0] ? "BIOS" : "", s->bios_version);
+	snprintf(b, sizeof(b), "%.20s", s->bios_date);
+	system_line(f, &n, a, b);
+	/* "2 x CPU" reads as two sockets: say threads and sockets apart. */
+	snprintf(a, sizeof(a), "%.50s%s%d CPU%s", s->cpu, s->cpu[0] ? ", " :
+		 "", s->cpus, s->cpus == 1 ? "" : "s");
+	if (s->sockets > 0)
+		snprintf(a + strlen(a), sizeof(a) - strlen(a),
+			 " in %d socket%s", s->sockets,
+			 s->sockets == 1 ? "" : "s");
+	snprintf(a + strlen(a), sizeof(a) - strlen(a), ", memory %s", mem);
+	system_line(f, &n, a, "");
+	snprintf(a, sizeof(a), "%s%s", s->machine_id[0] ? "machine id " : "",
+		 s->machine_id);
+	system_line(f, &n, a, "");
+}
+
 void inventory_print(const struct discover_inventory *inv, FILE *f)
 {
 	const struct machine_system *s = &inv->sys;
@@ -129,20 +171,7 @@ void inventory_print(const struct discover_inventory *inv, FILE *f)
 	fprintf(f, "kiln discover: %d disk%s, %d controller%s\n", inv->ndisks,
 		inv->ndisks == 1 ? "" : "s", inv->nctrls,
 		inv->nctrls == 1 ? "" : "s");
-	fprintf(f, "system   %.30s %.40s\n", s->vendor[0] ? s->vendor : "?",
-		s->product);
-	fprintf(f, "         serial %.30s, board %.30s\n",
-		s->serial[0] ? s->serial : "-", s->board[0] ? s->board : "-");
-	fprintf(f, "         BIOS %.30s %.20s\n", s->bios_version,
-		s->bios_date);
-	/* "2 x CPU" reads as two sockets: say threads and sockets apart. */
-	fprintf(f, "         %.50s, %d CPU%s", s->cpu[0] ? s->cpu : "?",
-		s->cpus, s->cpus == 1 ? "" : "s");
-	if (s->sockets > 0)
-		fprintf(f, " in %d socket%s", s->sockets,
-			s->sockets == 1 ? "" : "s");
-	fprintf(f, ", memory %s\n", mem);
-	fprintf(f, "         machine id %s\n", s->machine_id);
+	system_lines(s, mem, f);
 	for (i = 0; i < inv->nnics; i++) {
 		const struct machine_nic *n = &inv->nics[i];
 		char speed[24] = "speed ?";

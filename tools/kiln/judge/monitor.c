@@ -80,6 +80,11 @@ static void series_add(struct monitor_series *s, double w, double r)
 	s->acc_n = 0;
 }
 
+void monitor_series_add(struct monitor_series *s, double w, double r)
+{
+	series_add(s, w, r);
+}
+
 void monitor_sample(struct monitor *m, uint64_t now,
 		    const struct engine_counters *c)
 {

@@ -24,6 +24,13 @@ struct monitor_series {
 	unsigned acc_n;
 };
 
+/*
+ * A second's MB/s written and read, added to s as the monitor adds each
+ * sample (merging neighbours when full): also for a series read back from
+ * samples.csv.
+ */
+void monitor_series_add(struct monitor_series *s, double w, double r);
+
 /* What the monitor learns of one target from its per-second samples. */
 struct monitor_target {
 	uint64_t last_w, last_r;	/* counters at the last sample */

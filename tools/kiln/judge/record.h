@@ -111,6 +111,8 @@ struct record {
 	int powercut;			/* boot 1 of powercut: state pending */
 	char crc32c[16];		/* the CRC32C implementation used */
 	const struct result_record *record;	/* ...and its record */
+	/* a record read back (kiln report): the kiln and kernel it had */
+	const char *kiln_version, *kernel;
 
 	time_t started, ended;
 	uint64_t elapsed_ns;

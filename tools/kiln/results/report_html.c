@@ -14,6 +14,7 @@
 #include "results/report_machine.h"
 #include "results/report_zones.h"
 #include "results/summary.h"
+#include "results/summary_groups.h"
 #include "base/timing.h"
 #include "base/version.h"
 
@@ -79,8 +80,9 @@ static void rates(FILE *f, const struct record_disk *d, int phase)
 		fputs("<td>-</td><td>-</td>", f);
 }
 
+/* A series over the part of the plot's width its samples cover. */
 static void line(FILE *f, const struct monitor_series *s, const float *v,
-		 double ymax, const char *color)
+		 double ymax, double part, const char *color)
 {
 	unsigned i;
 
@@ -90,17 +92,22 @@ static void line(FILE *f, const struct monitor_series *s, const float *v,
 		"points=\"", color);
 	for (i = 0; i < s->n; i++)
 		fprintf(f, "%.1f,%.1f ",
-			LEFT + (double)i * (W - LEFT - RIGHT) / (s->n - 1),
+			LEFT + (double)i * (W - LEFT - RIGHT) * part /
+			(s->n - 1),
 			TOP + (H - TOP - BOTTOM) * (1 - v[i] / ymax));
 	fputs("\"/>\n", f);
 }
 
-/* Throughput over the run: write in blue, verify or read in orange. */
-static void plot(FILE *f, const struct record_disk *d)
+/*
+ * Throughput over the run: write in blue, verify or read in orange. The
+ * time axis is the run's, its end the run's one duration; the samples
+ * cover the burn, which the re-read and SMART after it may follow.
+ */
+static void plot(FILE *f, const struct record *o, const struct record_disk *d)
 {
 	const struct monitor_target *mt = d->mt;
 	const struct monitor_series *s = &mt->series;
-	double ymax = 1;
+	double ymax = 1, span = (double)s->n * s->step;
 	char hms[32];
 	unsigned i;
 
@@ -117,6 +124,8 @@ static void plot(FILE *f, const struct record_disk *d)
 	if (report_zones_top(d) > ymax)
 		ymax = report_zones_top(d);
 	ymax *= 1.1;
+	if (timing_secs(o->elapsed_ns) > span)
+		span = timing_secs(o->elapsed_ns);
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
 		"height=\"%d\" viewBox=\"0 0 %d %d\">\n", W, H, W, H);
 	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
@@ -131,13 +140,13 @@ static void plot(FILE *f, const struct record_disk *d)
 		LEFT, H - 10);
 	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\" "
 		"text-anchor=\"end\">%s</text>\n", W - RIGHT, H - 10,
-		timing_fmt_hms((uint64_t)s->n * s->step, hms, sizeof(hms)));
+		summary_duration(o, hms, sizeof(hms)));
 	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#1f77b4\">"
 		"write</text><text x=\"%d\" y=\"%d\" font-size=\"11\" "
 		"fill=\"#e6550d\">verify/read</text>\n", W / 2 - 60, H - 10,
 		W / 2, H - 10);
-	line(f, s, s->write, ymax, "#1f77b4");
-	line(f, s, s->read, ymax, "#e6550d");
+	line(f, s, s->write, ymax, (double)s->n * s->step / span, "#1f77b4");
+	line(f, s, s->read, ymax, (double)s->n * s->step / span, "#e6550d");
 	fputs("</svg>\n", f);
 }
 
@@ -169,6 +178,7 @@ static void page_head(FILE *f, const struct record *o)
 		"td,th{border:1px solid #bbb;padding:2px 8px;"
 		"text-align:right}\n"
 		"td.l,th.l{text-align:left}\n"
+		"body>table:first-of-type td{white-space:nowrap}\n"
 		".PASS{background:#c8f0c8}.WARN{background:#fff0a0}"
 		".FAIL{background:#f8b8b8}\n"
 		"h1 span,h2 span{padding:0 .4em}\n"
@@ -182,7 +192,7 @@ static void page_head(FILE *f, const struct record *o)
 /* What summary.txt says first: the run, kiln, the network, the notes. */
 static void run_info(FILE *f, const struct record *o)
 {
-	char run[160], fw[200];
+	char run[400], fw[200];
 	int i;
 
 	fputs("<p>", f);
@@ -190,9 +200,16 @@ static void run_info(FILE *f, const struct record *o)
 	fputs(" (", f);
 	text(f, record_state_name(o->state));
 	fputs(")</p>\n", f);
-	fprintf(f, "<p>kiln %s; ", version_string());
+	fputs("<p>", f);
+	text(f, summary_kiln_line(o, run, sizeof(run)));
+	fputs("; ", f);
 	text(f, machine_firmware_text(&o->firmware, fw, sizeof(fw)));
 	fputs("</p>\n", f);
+	if (o->n) {
+		fputs("<p class=\"work\">", f);
+		text(f, summary_work_line(o, run, sizeof(run)));
+		fputs("</p>\n", f);
+	}
 	if (o->have_net && o->net.done) {
 		char *line = NULL;
 		size_t n = 0;
@@ -229,13 +246,15 @@ static void disk_table(FILE *f, const struct record *o, const int *order)
 	char size[32];
 	int i;
 
-	fputs("<table>\n<tr><th class=\"l\">disk</th><th>size</th>"
-	      "<th class=\"l\">mode</th><th colspan=\"3\">write MB/s</th>"
-	      "<th colspan=\"3\">verify/read MB/s</th><th>I/O errors</th>"
+	fputs("<table>\n<tr><th class=\"l\">disk</th>"
+	      "<th>size</th><th class=\"l\">mode</th>"
+	      "<th colspan=\"3\">write MB/s</th>"
+	      "<th colspan=\"3\">verify/read MB/s</th><th>passes</th>"
+	      "<th>written</th><th>read</th><th>I/O errors</th>"
 	      "<th>bad units</th><th>verdict</th></tr>\n"
 	      "<tr><th></th><th></th><th></th><th>avg</th><th>min</th>"
 	      "<th>max</th><th>avg</th><th>min</th><th>max</th><th></th>"
-	      "<th></th><th></th></tr>\n", f);
+	      "<th></th><th></th><th></th><th></th><th></th></tr>\n", f);
 	for (i = 0; i < o->n; i++) {
 		const struct record_disk *d = &o->disks[order[i]];
 		const char *tv = judge_name(d->j.verdict);
@@ -248,6 +267,13 @@ static void disk_table(FILE *f, const struct record *o, const int *order)
 		rates(f, d, PHASE_WRITE);
 		rates(f, d, d->ep.mode == ENGINE_READ ? PHASE_READ :
 		      PHASE_VERIFY);
+		fprintf(f, "<td>%llu</td><td>%s</td>",
+			(unsigned long long)summary_passes(d),
+			settings_fmt_size(d->snap.c.bytes_written, size,
+					  sizeof(size)));
+		fprintf(f, "<td>%s</td>",
+			settings_fmt_size(d->snap.c.bytes_read, size,
+					  sizeof(size)));
 		fprintf(f, "<td>%u</td><td>%u</td><td class=\"%s\">%s</td>"
 			"</tr>\n", d->snap.c.io_errors, d->snap.c.bad_units,
 			tv, tv);
@@ -272,6 +298,7 @@ char *report_html(const struct record *o, size_t *len)
 	run_info(f, o);
 	disk_table(f, o, order);
 	report_inventory_html(f, o, order);
+	report_smart_html(f, o, order);
 	/* The machine's trouble goes with the disks', before the plots. */
 	if (o->sig.j.verdict != JUDGE_PASS)
 		report_machine_html(f, o);
@@ -296,7 +323,7 @@ char *report_html(const struct record *o, size_t *len)
 		}
 		report_reasons(f, &d->j);
 		if (d->mt)
-			plot(f, d);
+			plot(f, o, d);
 	}
 	if (!o->n)
 		fputs("<p class=\"FAIL\">nothing was tested</p>\n", f);

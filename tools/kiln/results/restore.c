@@ -296,6 +296,142 @@ int restore_record(const struct jsonread_node *doc, struct restored *out,
 	return vitals_out_read_machine(doc, r);
 }
 
+static const char *judge_namer(int i)
+{
+	return judge_name(i);
+}
+
+void restore_verdicts(const struct jsonread_node *doc, struct restored *out)
+{
+	const struct jsonread_node *m = jsonread_get(doc, "machine");
+	const struct jsonread_node *reasons = jsonread_get(m, KEY_REASONS);
+	struct record *r = &out->r;
+	struct judge *j = &r->sig.j;
+	size_t i;
+	int v;
+
+	v = result_target_index(jsonread_str(doc, KEY_VERDICT, NULL),
+				judge_namer, JUDGE_FAIL + 1);
+	r->verdict = v < 0 ? JUDGE_PASS : v;
+	v = record_state_of(jsonread_str(doc, KEY_STATE, NULL));
+	r->state = v < 0 ? RECORD_COMPLETE : v;
+	r->exit_code = (int)jsonread_i64(doc, KEY_EXIT_CODE, 0);
+	v = result_target_index(jsonread_str(m, KEY_VERDICT, NULL),
+				judge_namer, JUDGE_FAIL + 1);
+	j->verdict = v < 0 ? JUDGE_PASS : v;
+	j->nreasons = 0;
+	for (i = 0; i < jsonread_count(reasons) && i < JUDGE_MAX_REASONS; i++)
+		copy_str(jsonread_at(reasons, i), NULL,
+			 j->reasons[j->nreasons++], sizeof(j->reasons[0]));
+	copy_str(m, KEY_FAILURE, r->sig.failure, sizeof(r->sig.failure));
+	copy_str(doc, KEY_KILN_VERSION, out->kiln_version,
+		 sizeof(out->kiln_version));
+	copy_str(doc, KEY_KERNEL, out->kernel, sizeof(out->kernel));
+	r->kiln_version = out->kiln_version[0] ? out->kiln_version : NULL;
+	r->kernel = out->kernel[0] ? out->kernel : NULL;
+}
+
+/* One phase's histogram, as latency_json() wrote it. */
+static void latency_of(const struct jsonread_node *n, struct latency_hist *h)
+{
+	const struct jsonread_node *buckets = jsonread_get(n, "buckets");
+	size_t i;
+
+	memset(h, 0, sizeof(*h));
+	h->n = jsonread_u64(n, "requests", 0);
+	/* Nanoseconds the nearest to the milliseconds written. */
+	h->max_ns = (uint64_t)(jsonread_num(n, "max_ms", 0) * 1e6 + 0.5);
+	h->sum_ns = (uint64_t)(jsonread_num(n, "mean_ms", 0) * 1e6 *
+			       (double)h->n + 0.5);
+	for (i = 0; i < jsonread_count(buckets); i++) {
+		const struct jsonread_node *b = jsonread_at(buckets, i);
+		double from = jsonread_num(b, "from_ms", 0) * 1e6;
+		double to = jsonread_num(b, "to_ms", from / 1e6 * 2) * 1e6;
+
+		/* The middle of a bucket is in it, whatever the rounding. */
+		h->count[latency_bucket((uint64_t)((from + to) / 2))] +=
+			jsonread_u64(b, KEY_COUNT, 0);
+	}
+}
+
+static const char *phase_namer(int i)
+{
+	return engine_phase_name(i);
+}
+
+/*
+ * A disk's zones as zones_json() wrote them: a rate a zone, each zone's
+ * bytes taken whole (the document keeps no more), its time from its rate.
+ */
+static void zones_of(const struct jsonread_node *z, struct engine_snap *s)
+{
+	const struct jsonread_node *phases = jsonread_get(z, "phases");
+	uint64_t zb = jsonread_u64(z, "zone_bytes", 0);
+	size_t n = jsonread_count(phases), i, k;
+
+	if (!zb || !n || jsonread_u64(z, "count", 0) != ENGINE_ZONES)
+		return;
+	s->zones = calloc(n, sizeof(*s->zones));
+	if (!s->zones)
+		return;
+	for (i = 0; i < n; i++) {
+		const struct jsonread_node *p = jsonread_at(phases, i);
+		const struct jsonread_node *mbps = jsonread_get(p, "mbps");
+		struct engine_zones *e = &s->zones[s->nzones];
+
+		e->phase = result_target_index(jsonread_str(p, "phase", NULL),
+					       phase_namer, PHASES);
+		if (e->phase < 0 || jsonread_count(mbps) != ENGINE_ZONES)
+			continue;
+		e->pass = (uint32_t)jsonread_u64(p, "pass", 0);
+		e->ended = jsonread_bool(p, "ended", 0);
+		for (k = 0; k < ENGINE_ZONES; k++) {
+			double v = jsonread_num(jsonread_at(mbps, k), NULL, 0);
+
+			if (v <= 0)
+				continue;
+			e->bytes[k] = zb;
+			e->ns[k] = (uint64_t)((double)zb * 1e3 / v);
+		}
+		s->nzones++;
+	}
+}
+
+void restore_latency(const struct jsonread_node *doc, struct restored *out)
+{
+	const struct jsonread_node *targets = jsonread_get(doc, KEY_TARGETS);
+	size_t i;
+	int p;
+
+	for (i = 0; i < jsonread_count(targets) && (int)i < out->r.n; i++) {
+		const struct jsonread_node *l =
+			jsonread_get(jsonread_at(targets, i), "latency");
+		struct engine_snap *s = &out->r.disks[i].snap;
+
+		if (!s->zones)
+			zones_of(jsonread_get(jsonread_at(targets, i), "zones"),
+				 s);
+		for (p = 0; p < PHASES; p++) {
+			const struct jsonread_node *n =
+				jsonread_get(l, engine_phase_name(p));
+			struct result_phase ph;
+
+			if (jsonread_type(n) == JSONREAD_OBJECT)
+				latency_of(n, &s->latency[p]);
+			/*
+			 * Its time from its rate, which result.json keeps to
+			 * more digits than its seconds: the average said as
+			 * the run said it.
+			 */
+			result_target_phase(jsonread_at(targets, i), p, &ph);
+			if (ph.bytes && ph.avg_mbps > 0)
+				s->phase_ns[p] = (uint64_t)((double)ph.bytes *
+							    1e3 / ph.avg_mbps +
+							    0.5);
+		}
+	}
+}
+
 void restore_free(struct restored *out)
 {
 	record_free(&out->r);

@@ -13,17 +13,19 @@
 static const struct {
 	const char *key;
 	size_t off;
+	const char *words;
 } counters[] = {
-#define C(key, field) { key, offsetof(struct smart_counters, field) }
-	C(KEY_REALLOCATED_SECTORS, realloc),
-	C(KEY_PENDING_SECTORS, pending),
-	C(KEY_OFFLINE_UNCORRECTABLE, uncorrectable),
-	C(KEY_CRC_ERRORS, crc_errors),
-	C(KEY_MEDIA_ERRORS, media_errors),
-	C(KEY_CRITICAL_WARNING, critical_warning),
-	C(KEY_GROWN_DEFECTS, grown_defects),
-	C(KEY_ERROR_LOG_ENTRIES, error_log),
-	C(KEY_SCSI_UNCORRECTED, scsi_uncorrected),
+#define C(key, field, words) \
+	{ key, offsetof(struct smart_counters, field), words }
+	C(KEY_REALLOCATED_SECTORS, realloc, "reallocated sectors"),
+	C(KEY_PENDING_SECTORS, pending, "pending sectors"),
+	C(KEY_OFFLINE_UNCORRECTABLE, uncorrectable, "offline uncorrectable"),
+	C(KEY_CRC_ERRORS, crc_errors, "CRC errors"),
+	C(KEY_MEDIA_ERRORS, media_errors, "media errors"),
+	C(KEY_CRITICAL_WARNING, critical_warning, "critical warning"),
+	C(KEY_GROWN_DEFECTS, grown_defects, "grown defects"),
+	C(KEY_ERROR_LOG_ENTRIES, error_log, "error log entries"),
+	C(KEY_SCSI_UNCORRECTED, scsi_uncorrected, "SCSI uncorrected"),
 #undef C
 };
 
@@ -39,6 +41,21 @@ static long long value(const struct smart_counters *c, size_t i)
 {
 	return *(const long long *)(const void *)((const char *)c +
 						  counters[i].off);
+}
+
+size_t smart_out_count(void)
+{
+	return NCOUNTERS;
+}
+
+const char *smart_out_name(size_t i)
+{
+	return i < NCOUNTERS ? counters[i].words : "?";
+}
+
+long long smart_out_value(const struct smart_counters *c, size_t i)
+{
+	return i < NCOUNTERS && c->have ? value(c, i) : SMARTJSON_NONE;
 }
 
 void smart_out_json(struct json *j, const char *key,

@@ -24,4 +24,13 @@ void smart_out_json(struct json *j, const char *key,
 /* The same read back: c->have 0 when n is not an object. */
 void smart_out_read(const struct jsonread_node *n, struct smart_counters *c);
 
+/*
+ * The counters one by one, in result.json's order, for those who show
+ * them: how many, the i-th one's name in words ("reallocated sectors"),
+ * and its value in c (SMARTJSON_NONE when not reported).
+ */
+size_t smart_out_count(void);
+const char *smart_out_name(size_t i);
+long long smart_out_value(const struct smart_counters *c, size_t i);
+
 #endif

@@ -13,6 +13,7 @@
 #include "results/peers_out.h"
 #include "results/vitals_text.h"
 #include "results/summary.h"
+#include "results/summary_groups.h"
 #include "base/timing.h"
 #include "base/version.h"
 #include "judge/zones.h"
@@ -84,16 +85,21 @@ static const char *run_word(const struct record *o, int *some)
 	       judge_name(o->verdict);
 }
 
-void summary_table(const struct record *r, FILE *f, int final)
+static void table_head(FILE *f, int final)
 {
-	char size[32];
-	int i;
-
 	fprintf(f, "%-*s %9s %18s%18s %4s %5s %s\n", NAME_COL, "target",
 		"size", "write MB/s", "verify/read MB/s", "I/O", "bad",
 		final ? "verdict" : "state");
 	fprintf(f, "%-*s %9s %6s%6s%6s%6s%6s%6s %4s %5s\n", NAME_COL, "", "",
 		"avg", "min", "max", "avg", "min", "max", "err", "units");
+}
+
+void summary_table(const struct record *r, FILE *f, int final)
+{
+	char size[32];
+	int i;
+
+	table_head(f, final);
 	for (i = 0; i < r->n; i++) {
 		const struct record_disk *d = &r->disks[i];
 		const struct engine_snap *s = &d->snap;
@@ -173,6 +179,11 @@ static unsigned run_length(const struct engine_snap *et, unsigned i)
 	return n;
 }
 
+char *summary_duration(const struct record *o, char *buf, size_t len)
+{
+	return timing_fmt_hms(o->elapsed_ns / TIMING_SEC, buf, len);
+}
+
 char *summary_run_line(const struct record *o, char *buf, size_t len)
 {
 	char a[40], b[40], hms[32];
@@ -182,18 +193,176 @@ char *summary_run_line(const struct record *o, char *buf, size_t len)
 		 timing_fmt_utc(o->started, 0, a, sizeof(a)),
 		 timing_fmt_utc(o->ended ? o->ended : o->started, 0, b,
 				sizeof(b)),
-		 timing_fmt_hms(o->elapsed_ns / TIMING_SEC, hms, sizeof(hms)),
+		 summary_duration(o, hms, sizeof(hms)),
 		 timing_clock_trusted(o->started) ? "" : "  clock not set");
 	return buf;
+}
+
+char *summary_kiln_line(const struct record *o, char *buf, size_t len)
+{
+	struct utsname u;
+	const char *kernel = o->kernel ? o->kernel :
+			     uname(&u) == 0 ? u.release : NULL;
+
+	snprintf(buf, len, "kiln %s%s%s, crc32c %s",
+		 o->kiln_version ? o->kiln_version : version_string(),
+		 kernel && kernel[0] ? ", Linux " : "", kernel ? kernel : "",
+		 o->crc32c[0] ? o->crc32c : crc32c_name());
+	return buf;
+}
+
+char *summary_work_line(const struct record *o, char *buf, size_t len)
+{
+	struct summary_work w;
+	char work[160];
+
+	summary_work_of(o, NULL, o->n, &w);
+	snprintf(buf, len, "work: %s (%d disk%s)",
+		 summary_work_text(&w, 0, work, sizeof(work)), o->n,
+		 o->n == 1 ? "" : "s");
+	return buf;
+}
+
+/* The first errors and bad units of a disk, ten of each at most. */
+static void disk_errors(FILE *f, const struct engine_snap *et)
+{
+	unsigned k, lines;
+
+	for (k = 0; k < et->nerrors && k < 10; k++) {
+		const struct engine_error *e = &et->errors[k];
+
+		fprintf(f, "    %s error%s at byte %llu (+%llu), pass %u: %s\n",
+			engine_phase_name(e->phase), e->count > 1 ? "s" : "",
+			(unsigned long long)e->offset,
+			(unsigned long long)e->length, e->pass,
+			strerror(e->err));
+	}
+	for (k = 0, lines = 0; k < et->nbad && lines < 10; lines++) {
+		unsigned n = run_length(et, k);
+
+		bad_detail(f, &et->bad[k], n);
+		k += n;
+	}
+}
+
+/* A disk said alone: all that summary.txt tells of it. */
+static void disk_section(const struct record *o, const struct record_disk *d,
+			 FILE *f)
+{
+	const struct engine_snap *et = &d->snap;
+	struct summary_work w;
+	char work[160];
+	int i = (int)(d - o->disks), r;
+
+	fprintf(f, "\n%s (%s): %s\n", d->label, d->path,
+		written_only(d) ? "written, not verified" :
+		judge_name(d->j.verdict));
+	fprintf(f, "  identity %s\n", d->t.id.identity);
+	summary_work_of(o, &i, 1, &w);
+	if (et->c.state != STATE_NOT_STARTED)
+		fprintf(f, "  %s\n", summary_work_text(&w, 0, work,
+						       sizeof(work)));
+	peers_out_disk_line(o, d, f);
+	for (r = 0; r < d->j.nreasons; r++)
+		fprintf(f, "  - %s\n", d->j.reasons[r]);
+	zones_summary(f, et, o->s->bs, d->t.id.rotational);
+	latency_summary(f, et);
+	reread_summary(f, &d->rr);
+	vitals_text_disk(d, f);
+	disk_errors(f, et);
+}
+
+/* Like disks with like outcomes, said once. */
+static void group_section(const struct record *o,
+			  const struct summary_group *g, FILE *f)
+{
+	const struct record_disk *d = &o->disks[g->idx[0]];
+	struct summary_work w;
+	char names[400], size[32], work[160];
+	int r;
+
+	fprintf(f, "\n%s: %s, %s, %s, %s (%d like disks)\n",
+		summary_group_names(o, g, names, sizeof(names)),
+		safety_class_name(d->t.safety.class),
+		settings_fmt_size(d->t.size, size, sizeof(size)),
+		engine_mode_name(d->ep.mode), written_only(d) ?
+		"written, not verified" : judge_name(d->j.verdict), g->n);
+	summary_work_of(o, g->idx, g->n, &w);
+	fprintf(f, "  %s\n", summary_work_text(&w, 1, work, sizeof(work)));
+	for (r = 0; r < d->j.nreasons; r++)
+		fprintf(f, "  - %s\n", d->j.reasons[r]);
+	fprintf(f, "  each one's zones, request times and temperatures: "
+		"report.html\n");
+}
+
+/* A group's rates: the mean of its averages, its slowest and fastest. */
+static void group_rates(FILE *f, const struct record *o,
+			const struct summary_group *g, int phase)
+{
+	double sum = 0, lo = 0, hi = 0, min, max;
+	int i, n = 0, mm = 0;
+
+	for (i = 0; i < g->n; i++) {
+		const struct record_disk *d = &o->disks[g->idx[i]];
+		double avg = judge_phase_rate(&d->snap, phase);
+
+		if (avg <= 0)
+			continue;
+		sum += avg;
+		n++;
+		if (!summary_min_max(d, phase, &min, &max))
+			continue;
+		lo = !mm || min < lo ? min : lo;
+		hi = !mm || max > hi ? max : hi;
+		mm++;
+	}
+	if (!n) {
+		fprintf(f, " %5s %5s %5s", "-", "-", "-");
+		return;
+	}
+	fprintf(f, " %5.0f", sum / n);
+	if (mm)
+		fprintf(f, " %5.0f %5.0f", lo, hi);
+	else
+		fprintf(f, " %5s %5s", "-", "-");
+}
+
+/* The table with a line a group: the figures of many disks at once. */
+static void group_table(const struct record *o,
+			const struct summary_group *g, int ng, FILE *f)
+{
+	char size[32], names[400];
+	int k, i;
+
+	table_head(f, 1);
+	for (k = 0; k < ng; k++) {
+		const struct record_disk *d = &o->disks[g[k].idx[0]];
+		unsigned errs = 0, bad = 0;
+
+		for (i = 0; i < g[k].n; i++) {
+			errs += o->disks[g[k].idx[i]].snap.c.io_errors;
+			bad += o->disks[g[k].idx[i]].snap.c.bad_units;
+		}
+		summary_group_names(o, &g[k], names, sizeof(names));
+		if (strlen(names) > NAME_COL)
+			fprintf(f, "%s\n", names);
+		fprintf(f, "%-*s %9s ", NAME_COL,
+			strlen(names) > NAME_COL ? "" : names,
+			settings_fmt_size(d->t.size, size, sizeof(size)));
+		group_rates(f, o, &g[k], PHASE_WRITE);
+		group_rates(f, o, &g[k], d->ep.mode == ENGINE_READ ?
+			    PHASE_READ : PHASE_VERIFY);
+		fprintf(f, " %4u %5u %s\n", errs, bad, verdict_word(d));
+	}
 }
 
 void summary_text(const struct record *o, FILE *f)
 {
 	const struct settings *s = o->s;
-	int i, r, failed = 0, warned = 0, unverified;
+	struct summary_group *g = NULL;
+	int i, failed = 0, warned = 0, ng = summary_groups(o, &g), unverified;
 	const char *word = run_word(o, &unverified);
-	char run[160], hms[32], bs[32], fw[160];
-	struct utsname u;
+	char line[400], hms[32], bs[32], fw[160];
 
 	for (i = 0; i < o->n; i++) {
 		failed += o->disks[i].j.verdict == JUDGE_FAIL;
@@ -202,10 +371,8 @@ void summary_text(const struct record *o, FILE *f)
 	fprintf(f, "kiln %s: %s, %d target%s, %d failed, %d warned (%s)\n",
 		o->command, word, o->n, o->n == 1 ? "" : "s",
 		failed, warned, record_state_name(o->state));
-	fprintf(f, "%s\n", summary_run_line(o, run, sizeof(run)));
-	fprintf(f, "kiln %s, Linux %s, crc32c %s\n", version_string(),
-		uname(&u) == 0 ? u.release : "?",
-		o->crc32c[0] ? o->crc32c : crc32c_name());
+	fprintf(f, "%s\n", summary_run_line(o, line, sizeof(line)));
+	fprintf(f, "%s\n", summary_kiln_line(o, line, sizeof(line)));
 	fprintf(f, "%s\n", machine_firmware_text(&o->firmware, fw, sizeof(fw)));
 	fprintf(f, "bs %s, qd %u", settings_fmt_size(s->bs, bs, sizeof(bs)),
 		s->qd);
@@ -215,6 +382,8 @@ void summary_text(const struct record *o, FILE *f)
 		fprintf(f, ", duration %s",
 			timing_fmt_hms(s->duration, hms, sizeof(hms)));
 	fprintf(f, "\n");
+	if (o->n)
+		fprintf(f, "%s\n", summary_work_line(o, line, sizeof(line)));
 	notes_print(o->notes, o->nnotes, f);
 	if (o->have_net && o->net.done)
 		summary_network(o, f);
@@ -227,44 +396,21 @@ void summary_text(const struct record *o, FILE *f)
 		fprintf(f, "FAIL: nothing was tested\n");
 	vitals_text_run(o, f);
 	fprintf(f, "\n");
-	summary_table(o, f, 1);
+	if (ng == o->n || ng < 0)
+		summary_table(o, f, 1);
+	else
+		group_table(o, g, ng, f);
 	peers_out_summary(o, f);
 
-	for (i = 0; i < o->n; i++) {
-		const struct record_disk *d = &o->disks[i];
-		const struct engine_snap *et = &d->snap;
-		unsigned k, lines;
-
-		fprintf(f, "\n%s (%s): %s\n", d->label, d->path,
-			written_only(d) ? "written, not verified" :
-			judge_name(d->j.verdict));
-		fprintf(f, "  identity %s\n", d->t.id.identity);
-		peers_out_disk_line(o, d, f);
-		for (r = 0; r < d->j.nreasons; r++)
-			fprintf(f, "  - %s\n", d->j.reasons[r]);
-		zones_summary(f, et, o->s->bs, d->t.id.rotational);
-		latency_summary(f, et);
-		reread_summary(f, &d->rr);
-		vitals_text_disk(d, f);
-		for (k = 0; k < et->nerrors && k < 10; k++) {
-			const struct engine_error *e = &et->errors[k];
-
-			fprintf(f,
-				"    %s error%s at byte %llu (+%llu), pass %u: "
-				"%s\n",
-				engine_phase_name(e->phase),
-				e->count > 1 ? "s" : "",
-				(unsigned long long)e->offset,
-				(unsigned long long)e->length, e->pass,
-				strerror(e->err));
-		}
-		for (k = 0, lines = 0; k < et->nbad && lines < 10; lines++) {
-			unsigned n = run_length(et, k);
-
-			bad_detail(f, &et->bad[k], n);
-			k += n;
-		}
+	for (i = 0; ng < 0 && i < o->n; i++)
+		disk_section(o, &o->disks[i], f);
+	for (i = 0; i < ng; i++) {
+		if (g[i].n == 1)
+			disk_section(o, &o->disks[g[i].idx[0]], f);
+		else
+			group_section(o, &g[i], f);
 	}
+	summary_groups_free(g, ng);
 	fprintf(f, "\n");
 	/* Boot 1 of powercut: its verify is the next boot's, not a command. */
 	if (unverified && o->powercut)

@@ -19,6 +19,15 @@ void summary_text(const struct record *r, FILE *f);
  */
 char *summary_run_line(const struct record *r, char *buf, size_t len);
 
+/* The run's duration, hh:mm:ss: the one said anywhere of a run. */
+char *summary_duration(const struct record *r, char *buf, size_t len);
+
+/* "kiln VERSION, Linux RELEASE, crc32c IMPL": what ran the run. */
+char *summary_kiln_line(const struct record *r, char *buf, size_t len);
+
+/* "work: 6300 passes, 390 GiB written, 390 GiB read (60 disks)". */
+char *summary_work_line(const struct record *r, char *buf, size_t len);
+
 /* The network line: what iperf3 beside the burn measured. */
 void summary_network(const struct record *r, FILE *f);
 

@@ -62,6 +62,7 @@ enum settings_scope {
 	SCOPE_INIT = 1 << 5,		/* read by the init; kiln keeps it */
 	SCOPE_FINISH = 1 << 7,		/* kiln finish */
 	SCOPE_FLEET = 1 << 8,		/* kiln fleet */
+	SCOPE_REPORT = 1 << 9,		/* kiln report */
 	/*
 	 * An option of the invocation, not a setting: never from kiln.cfg or
 	 * the kernel command line, and not in kiln settings' list.
