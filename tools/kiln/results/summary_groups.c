@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "results/result.h"
+#include "base/names.h"
 #include "results/summary_groups.h"
 
 uint64_t summary_passes(const struct record_disk *d)
@@ -145,84 +146,10 @@ char *summary_work_text(const struct summary_work *w, int each, char *buf,
 	return buf;
 }
 
-/* A name's stem and its number: "loop12" is loop, 12; sdab is sd, 28. */
-struct numbered {
-	size_t stem;		/* its length */
-	long num;		/* -1: none */
-	int letters;		/* the number is sd's letters */
-};
-
-static struct numbered number_of(const char *s)
-{
-	static const char *const lettered[] = { "sd", "vd", "hd", "xvd" };
-	struct numbered n = { strlen(s), -1, 0 };
-	size_t e = n.stem, i;
-
-	while (e && isdigit((unsigned char)s[e - 1]))
-		e--;
-	if (e < n.stem && n.stem - e < 9 && (s[e] != '0' || n.stem - e == 1)) {
-		n.num = strtol(s + e, NULL, 10);
-		n.stem = e;
-		return n;
-	}
-	for (i = 0; i < sizeof(lettered) / sizeof(lettered[0]); i++) {
-		size_t l = strlen(lettered[i]);
-
-		if (strncmp(s, lettered[i], l) || n.stem <= l ||
-		    n.stem - l > 4)
-			continue;
-		for (e = l; s[e] && islower((unsigned char)s[e]); e++)
-			;
-		if (s[e])
-			continue;
-		n.stem = l;
-		n.letters = 1;
-		n.num = 0;
-		for (e = l; s[e]; e++)
-			n.num = n.num * 26 + (s[e] - 'a' + 1);
-		return n;
-	}
-	return n;
-}
-
-/* Appends to buf (of len bytes, used bytes of it so far). */
-static void add(char *buf, size_t len, size_t *used, const char *s)
-{
-	int w = snprintf(buf + *used, len - *used, "%s", s);
-
-	if (w > 0)
-		*used += (size_t)w < len - *used ? (size_t)w : len - *used - 1;
-}
-
 char *summary_names(const char *const *names, int n, char *buf, size_t len)
 {
-	size_t used = 0;
-	int i = 0, k;
-
-	buf[0] = 0;
-	while (i < n) {
-		struct numbered a = number_of(names[i]), b = a;
-		char num[24];
-
-		for (k = i + 1; k < n && a.num >= 0; k++) {
-			struct numbered c = number_of(names[k]);
-
-			if (c.num != b.num + 1 || c.stem != a.stem ||
-			    c.letters != a.letters ||
-			    strncmp(names[k], names[i], a.stem))
-				break;
-			b = c;
-		}
-		if (i)
-			add(buf, len, &used, ", ");
-		add(buf, len, &used, names[i]);
-		if (k - 1 > i) {
-			add(buf, len, &used, "-");
-			snprintf(num, sizeof(num), "%ld", b.num);
-			add(buf, len, &used, b.letters ? names[k - 1] : num);
-		}
-		i = k;
-	}
+	if (names_ranges(names, (size_t)n, buf, len) < 0)
+		snprintf(buf, len, "%s and %d more", n ? names[0] : "", n - 1);
 	return buf;
 }
 
