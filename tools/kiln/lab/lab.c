@@ -69,16 +69,25 @@ static unsigned wait_left(const struct lab *l, int settling)
 	return (unsigned)left;
 }
 
+/* The machine and its NICs, and the id chosen from them; nics to free. */
+static int machine_of(struct machine_system *sys, struct machine_nic **nics)
+{
+	int n = 0;
+
+	*nics = NULL;
+	machine_system_read("/sys", "/proc", sys);
+	if (machine_nics_read("/sys", nics, &n))
+		n = 0;
+	machine_id_choose(sys, *nics, n);
+	return n;
+}
+
 void lab_machine_id(char *out, size_t len)
 {
 	struct machine_system sys;
-	struct machine_nic *nics = NULL;
-	int n = 0;
+	struct machine_nic *nics;
 
-	machine_system_read("/sys", "/proc", &sys);
-	if (machine_nics_read("/sys", &nics, &n))
-		n = 0;
-	machine_id_choose(&sys, nics, n);
+	machine_of(&sys, &nics);
 	free(nics);
 	snprintf(out, len, "%s", sys.machine_id[0] ? sys.machine_id :
 		 "unknown");
@@ -134,13 +143,9 @@ static void lab_machine_system(struct record *r,
 void lab_machine_read(struct record *r)
 {
 	struct machine_system sys;
-	struct machine_nic *nics = NULL;
-	int n = 0;
+	struct machine_nic *nics;
+	int n = machine_of(&sys, &nics);
 
-	machine_system_read("/sys", "/proc", &sys);
-	if (machine_nics_read("/sys", &nics, &n))
-		n = 0;
-	machine_id_choose(&sys, nics, n);
 	if (!r->machine[0])
 		snprintf(r->machine, sizeof(r->machine), "%s",
 			 sys.machine_id[0] ? sys.machine_id : "unknown");
