@@ -24,7 +24,7 @@
 #include "discover/identity.h"
 #include "discover/safety.h"
 #include "results/folder.h"
-#include "results/keys.h"
+#include "results/result_keys.h"
 #include "results/restore.h"
 #include "results/result.h"
 

@@ -17,7 +17,7 @@
 
 #include "cmd/finish.h"
 #include "results/folder.h"
-#include "results/keys.h"
+#include "results/result_keys.h"
 #include "base/jsonread.h"
 #include "base/kiln.h"
 #include "settings/options.h"

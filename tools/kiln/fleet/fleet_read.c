@@ -18,7 +18,7 @@
 
 #include "fleet/fleet.h"
 #include "results/folder.h"
-#include "results/keys.h"
+#include "results/result_keys.h"
 #include "base/jsonread.h"
 #include "base/timing.h"
 #include "results/result.h"

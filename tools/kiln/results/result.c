@@ -13,7 +13,7 @@
 
 #include "base/crc32c.h"
 #include "base/json.h"
-#include "results/keys.h"
+#include "results/result_keys.h"
 #include "results/peers_out.h"
 #include "results/result.h"
 #include "results/smart_out.h"

@@ -15,7 +15,7 @@
 #include "base/json.h"
 #include "base/jsonread.h"
 #include "results/folder.h"
-#include "results/keys.h"
+#include "results/result_keys.h"
 #include "results/result.h"
 #include "results/result_target.h"
 

@@ -12,7 +12,7 @@
 
 #include "base/timing.h"
 #include "base/unit.h"
-#include "results/keys.h"
+#include "results/result_keys.h"
 #include "results/result_target.h"
 #include "results/smart_out.h"
 

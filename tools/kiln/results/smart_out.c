@@ -6,7 +6,7 @@
  */
 #include <stddef.h>
 
-#include "results/keys.h"
+#include "results/result_keys.h"
 #include "results/smart_out.h"
 
 /* In result.json's order; the "smart" object has the first seven. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef KILN_KEYS_H
-#define KILN_KEYS_H
+#ifndef KILN_RESULT_KEYS_H
+#define KILN_RESULT_KEYS_H
 
 /*
  * The names of result.json's fields (and of a checkpoint's "result"):
