@@ -200,8 +200,8 @@ static void test_bad_units(void)
 	bad.retry = RETRY_GOOD;
 	s.bad_transient = 1;
 	judge_target(&s, NULL, &j);
-	tap_ok(check(&j, JUDGE_FAIL, 2, "1 bad units (1 misdirected)") &&
-	       tap_has_reason(&j, "1 bad units read back good: a fault in the data path"),
+	tap_ok(check(&j, JUDGE_FAIL, 2, "1 bad unit (1 misdirected)") &&
+	       tap_has_reason(&j, "1 bad unit read back good: a fault in the data path"),
 	       "a bad unit that reads back good FAILs too, as the data path");
 
 	s.c.bad_units = 4294967295u;

@@ -15,6 +15,7 @@
 #include "judge/judge.h"
 #include "sense/smartjson.h"
 #include "base/timing.h"
+#include "base/unit.h"
 
 /* A second below this share of its phase's average is a dip. */
 #define UNSTABLE_SHARE 0.2
@@ -99,16 +100,18 @@ static void bad_units(const struct engine_snap *et, struct judge *j)
 		if (used >= sizeof(list))
 			break;
 	}
-	judge_reason(j, JUDGE_FAIL, "%u bad units (%s), the first at byte %llu",
-	       et->c.bad_units, list,
-	       (unsigned long long)first_bad(et));
+	judge_reason(j, JUDGE_FAIL, "%u %s (%s), the first at byte %llu",
+		     et->c.bad_units,
+		     unit_plural(et->c.bad_units, "bad unit", "bad units"), list,
+		     (unsigned long long)first_bad(et));
 	if (et->bad_transient)
 		judge_reason(
 			j, JUDGE_FAIL,
-			"%u bad units read back good: a fault in "
+			"%u %s good: a fault in "
 			"the data path (bus, controller, cache or memory), not "
-			"the medium",
-			et->bad_transient);
+			"the medium", et->bad_transient,
+			unit_plural(et->bad_transient, "bad unit read back",
+				    "bad units read back"));
 }
 
 void judge_target(const struct engine_snap *et, const struct monitor_target *mt,

@@ -15,6 +15,7 @@
 
 #include "base/deadline.h"
 #include "base/json.h"
+#include "base/unit.h"
 #include "judge/record.h"
 #include "judge/peers.h"
 #include "judge/reread.h"
@@ -415,11 +416,12 @@ void latency_summary(FILE *f, const struct engine_snap *s)
 		if (!h->n)
 			continue;
 		fprintf(f, "  request times, %s: p50 %.1f ms, p99 %.1f ms, "
-			"p99.9 %.1f ms, the slowest %.1f ms (%llu requests)\n",
+			"p99.9 %.1f ms, the slowest %.1f ms (%llu %s)\n",
 			engine_phase_name(p), ms(latency_percentile(h, 0.5)),
 			ms(latency_percentile(h, 0.99)),
 			ms(latency_percentile(h, 0.999)), ms(h->max_ns),
-			(unsigned long long)h->n);
+			(unsigned long long)h->n,
+			unit_plural(h->n, "request", "requests"));
 	}
 }
 
