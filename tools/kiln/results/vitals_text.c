@@ -73,9 +73,10 @@ void vitals_text_run(const struct record *r, FILE *f)
 		"the run\n", m->naer, m->naer == 1 ? "" : "s", errs,
 		errs == 1 ? "" : "s");
 	if (m->kmsg)
-		fprintf(f, "  kernel log: %llu lines, %u error line%s naming "
+		fprintf(f, "  kernel log: %llu line%s, %u error line%s naming "
 			"no disk under test\n",
-			(unsigned long long)m->kmsg_lines, m->other_total,
+			(unsigned long long)m->kmsg_lines,
+			m->kmsg_lines == 1 ? "" : "s", m->other_total,
 			m->other_total == 1 ? "" : "s");
 	for (i = 0; i < m->nhidden; i++) {
 		const struct vitals_hidden *h = &m->hidden[i];
