@@ -104,8 +104,8 @@ static void test_words(void)
 		disk("sd", c, 1970, 0);
 	r.links.ctrls[c].ndisks = 4;
 	r.links.ctrls[c].write_mbps = 7170;
-	tap_ok(says(1, "ran at 2.0 GB/s, a quarter of the controller's PCIe "
-		    "3.0 x8 (7.9 GB/s); its 4 disks together 91% of it"),
+	tap_ok(says(1, "ran at 1970 MB/s, a quarter of the controller's PCIe "
+		    "3.0 x8 (7877 MB/s); its 4 disks together 91% of it"),
 	       "one of four behind a full PCIe x8: a quarter of it");
 
 	d = disk("sdf", -1, 480, 0);
@@ -120,7 +120,7 @@ static void test_words(void)
 	d->solo.ran = 1;
 	d->solo.mbps = 1933;
 	d->solo.seconds = 2;
-	tap_ok(says(6, "ran at 2.9 GB/s; no known limit (a loop device)"),
+	tap_ok(says(6, "ran at 2948 MB/s; no known limit (a loop device)"),
 	       "faster than alone is no ceiling: not 152%% of its rate alone");
 }
 
@@ -228,7 +228,7 @@ static void test_controllers(void)
 	fclose(f);
 	line = text ? strstr(text, "\ncontrollers:\n") : NULL;
 	tap_ok(line && strstr(line, "  0000:03:00.0 SAS, 2 disks, PCIe 3.0 x8 "
-			      "(7.9 GB/s): together 1.0 GB/s write, 0 MB/s "
+			      "(7877 MB/s): together 1040 MB/s write, 0 MB/s "
 			      "read in its busiest 10 s\n") &&
 	       strstr(text, "  limit: ran at 520 MB/s, 87% of its SATA link "
 		      "(6.0 Gbps, 600 MB/s)\n"),
@@ -252,9 +252,9 @@ static void test_controllers(void)
 		tap_bail("out of memory");
 	summary_text(&r, f);
 	fclose(f);
-	tap_ok(text && strstr(text, "  limit: ran at 2.0 GB/s, a quarter of the "
-			      "controller's PCIe 3.0 x8 (7.9 GB/s);\n"
-			      "    its 4 disks together 91% of it\n"),
+	tap_ok(text && strstr(text, "  limit: ran at 1970 MB/s, a quarter of the "
+			      "controller's PCIe 3.0 x8\n"
+			      "    (7877 MB/s); its 4 disks together 91% of it\n"),
 	       "a limit line longer than 80 columns goes on, indented");
 	if (text && strstr(text, "  limit: ran"))
 		tap_diag("%.200s", strstr(text, "  limit: ran"));

@@ -76,12 +76,10 @@ char *links_pcie_text(const struct pci_controller *c, char *buf, size_t len)
 	return buf;
 }
 
+/* MB/s however large, as dd, fio and vmstat say rates. */
 char *links_fmt_rate(double mbps, char *buf, size_t len)
 {
-	if (mbps >= 1000)
-		snprintf(buf, len, "%.1f GB/s", mbps / 1000);
-	else
-		snprintf(buf, len, "%.0f MB/s", mbps);
+	snprintf(buf, len, "%.0f MB/s", mbps);
 	return buf;
 }
 

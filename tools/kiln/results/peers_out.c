@@ -381,6 +381,16 @@ void peers_out_summary(const struct record *r, FILE *f)
 	}
 }
 
+/* The next word's length: a rate's figure and its MB/s are one word. */
+static size_t word_len(const char *t)
+{
+	size_t n = strcspn(t, " ");
+
+	if (t[n] == ' ' && !strncmp(t + n + 1, "MB/s", 4))
+		n += 1 + strcspn(t + n + 1, " ");
+	return n;
+}
+
 /* text after head, in lines of 80 columns, the rest indented under it. */
 static void wrapped(FILE *f, const char *head, const char *text)
 {
@@ -388,7 +398,7 @@ static void wrapped(FILE *f, const char *head, const char *text)
 
 	fputs(head, f);
 	for (;;) {
-		n = strcspn(text, " ");
+		n = word_len(text);
 		fprintf(f, "%.*s", (int)n, text);
 		col += n;
 		text += n;
@@ -396,7 +406,7 @@ static void wrapped(FILE *f, const char *head, const char *text)
 			text++;
 		if (!*text)
 			break;
-		n = strcspn(text, " ");
+		n = word_len(text);
 		if (col + 1 + n > 80) {
 			fputs("\n    ", f);
 			col = 4;
