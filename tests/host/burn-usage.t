@@ -121,6 +121,9 @@ test_expect_success 'expect-disks: a named target not there is a missing disk, t
 		/dev/kiln-no-such >"$TEST_TMP/o" 2>&1; test $? = 1; } &&
 	grep_in "kiln-no-such" "$TEST_TMP/x2/summary.txt" &&
 	grep_in "missing" "$TEST_TMP/x2/summary.txt" &&
+	! grep -q "identity *$" "$TEST_TMP/x2/summary.txt" "$TEST_TMP/o" &&
+	grep_in " read (1 disk)" "$TEST_TMP/x2/summary.txt" &&
+	test_eq "$(grep -c "^  kiln-no-such  " "$TEST_TMP/o")" 1 "plan lines naming it" &&
 	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); v=[t[\"verdict\"] for t in d[\"targets\"]]; sys.exit(v != [\"PASS\", \"FAIL\"])" \
 		"$TEST_TMP/x2/result.json" &&
 	"$KILN" burn --expect-disks 1 --mode read --out "$TEST_TMP/x3" "$f" >"$TEST_TMP/o" 2>&1

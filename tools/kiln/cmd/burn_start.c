@@ -102,14 +102,15 @@ static void print_disks(struct burn *b)
 			free(list);
 			continue;
 		}
-		fprintf(b->con, "  %s  %s  %s\n", d->label, size,
-			d->t.id.identity);
+		/* Failed before the burn: its path, and what is known of it. */
 		if (d->failed[0])
-			fprintf(b->con,
-				"  %s  %s\n    FAIL before the burn: %s\n",
-				d->label, d->path, d->failed);
+			fprintf(b->con, "  %s  %s%s%s\n    FAIL before the "
+				"burn: %s\n", d->label, d->path,
+				d->t.id.identity[0] ? "  " : "",
+				d->t.id.identity, d->failed);
 		else
-			fprintf(b->con, "    %s\n", words[i]);
+			fprintf(b->con, "  %s  %s  %s\n    %s\n", d->label,
+				size, d->t.id.identity, words[i]);
 	}
 out:
 	free(words);

@@ -215,11 +215,19 @@ char *summary_work_line(const struct record *o, char *buf, size_t len)
 {
 	struct summary_work w;
 	char work[160];
+	int *idx = calloc((size_t)o->n + 1, sizeof(*idx)), i, n = 0;
 
-	summary_work_of(o, NULL, o->n, &w);
+	/* The disks that burned: one that failed before has done no work. */
+	for (i = 0; idx && i < o->n; i++)
+		if (o->disks[i].snap.c.state != STATE_NOT_STARTED)
+			idx[n++] = i;
+	if (!idx)
+		n = o->n;
+	summary_work_of(o, idx, n, &w);
 	snprintf(buf, len, "work: %s (%d disk%s)",
-		 summary_work_text(&w, 0, work, sizeof(work)), o->n,
-		 o->n == 1 ? "" : "s");
+		 summary_work_text(&w, 0, work, sizeof(work)), n,
+		 n == 1 ? "" : "s");
+	free(idx);
 	return buf;
 }
 
@@ -257,7 +265,8 @@ static void disk_section(const struct record *o, const struct record_disk *d,
 	fprintf(f, "\n%s (%s): %s\n", d->label, d->path,
 		written_only(d) ? "written, not verified" :
 		judge_name(d->j.verdict));
-	fprintf(f, "  identity %s\n", d->t.id.identity);
+	if (d->t.id.identity[0])
+		fprintf(f, "  identity %s\n", d->t.id.identity);
 	summary_work_of(o, &i, 1, &w);
 	if (et->c.state != STATE_NOT_STARTED)
 		fprintf(f, "  %s\n", summary_work_text(&w, 0, work,
