@@ -10,11 +10,13 @@
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <termios.h>
 #include <unistd.h>
 
 #include "base/complain.h"
 #include "base/kiln.h"
+#include "base/names.h"
 #include "cmd/run_plan.h"
 #include "plan/plan.h"
 #include "settings/settings.h"
@@ -56,25 +58,52 @@ static void say_unmatched(const struct settings *s,
 			     words);
 }
 
-static void print_plan(const struct discover_inventory *inv,
-		       const struct plan_item *items)
+/* Two disks the plan says the same of: one line serves both. */
+static int alike(const struct discover_disk *a, const struct plan_item *pa,
+		 const struct discover_disk *b, const struct plan_item *pb)
 {
-	char size[32];
-	int i;
+	return a->size == b->size && a->safety.class == b->safety.class &&
+	       pa->action == pb->action && !strcmp(pa->why, pb->why);
+}
 
-	printf("\n%-9s %9s  %-10s %-13s %s\n", "disk", "size", "class",
-	       "to do", "because");
+void run_plan_print(FILE *f, const struct discover_inventory *inv,
+		    const struct plan_item *items)
+{
+	const char **names = calloc((size_t)inv->ndisks + 1, sizeof(*names));
+	char *said = calloc((size_t)inv->ndisks + 1, 1), size[32], list[400];
+	int i, j, n, own;
+
+	fprintf(f, "\n%-9s %9s  %-10s %-13s %s\n", "disk", "size", "class",
+		"to do", "because");
 	for (i = 0; i < inv->ndisks; i++) {
 		const struct discover_disk *d = &inv->disks[i];
 
+		if (said && said[i])
+			continue;
+		/* Like disks a line ("loop0-59"), so 60 disks fit a screen. */
+		snprintf(list, sizeof(list), "%s", d->id.name);
+		for (n = 0, j = i; names && said && j < inv->ndisks; j++)
+			if (!said[j] && alike(d, &items[i], &inv->disks[j],
+					      &items[j])) {
+				names[n++] = inv->disks[j].id.name;
+				said[j] = 1;
+			}
+		own = n > 1 && names_ranges(names, (size_t)n, list,
+					    sizeof(list)) >= 0 &&
+		      strlen(list) > 9;
+		if (own)
+			fprintf(f, "%s (%d disks)\n", list, n);
 		settings_fmt_size(d->size, size, sizeof(size));
-		printf("%-9.9s %9s  %-10s %-13s %.34s\n", d->id.name, size,
-		       safety_class_name(d->safety.class),
-		       plan_action_name(items[i].action), items[i].why);
+		fprintf(f, "%-9.9s %9s  %-10s %-13s %.34s\n",
+			own ? "" : list, size,
+			safety_class_name(d->safety.class),
+			plan_action_name(items[i].action), items[i].why);
 	}
 	if (!inv->ndisks)
-		printf("(no disks found)\n");
-	fflush(stdout);
+		fprintf(f, "(no disks found)\n");
+	fflush(f);
+	free(names);
+	free(said);
 }
 
 /* The disks of the plan in the record: those it tests, and the dead. */
@@ -136,7 +165,7 @@ int run_plan_disks(const struct settings *s,
 	if (!items)
 		return -ENOMEM;
 	plan_choose(s, inv, items);
-	print_plan(inv, items);
+	run_plan_print(stdout, inv, items);
 	say_unmatched(s, inv);
 	ret = add_disks(s, inv, items, rec, nwrite);
 	free(items);

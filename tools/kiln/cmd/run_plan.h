@@ -2,7 +2,10 @@
 #ifndef KILN_RUN_PLAN_H
 #define KILN_RUN_PLAN_H
 
+#include <stdio.h>
+
 #include "discover/inventory.h"
+#include "plan/plan.h"
 #include "judge/record.h"
 #include "settings/settings.h"
 
@@ -16,6 +19,13 @@
 int run_plan_disks(const struct settings *s,
 		   const struct discover_inventory *inv, struct record *rec,
 		   int *nwrite);
+
+/*
+ * The plan's table: a line a disk, or a line for like disks (same size,
+ * class, action and reason: "loop0-59 (60 disks)" over it), to f.
+ */
+void run_plan_print(FILE *f, const struct discover_inventory *inv,
+		    const struct plan_item *items);
 
 /*
  * Counts seconds down on every console before nwrite disks are
