@@ -279,3 +279,16 @@ int http_url_append_name(char *out, size_t len, const char *name)
 		name += n + 1;
 	}
 }
+
+int http_url_add_slash(char *s, size_t len)
+{
+	size_t n = strlen(s);
+
+	if (n && s[n - 1] == '/')
+		return 0;
+	if (n + 1 >= len)
+		return -ENAMETOOLONG;
+	s[n] = '/';
+	s[n + 1] = 0;
+	return 0;
+}

@@ -36,6 +36,12 @@ void http_url_format(const struct http_url *u, const char *path, char *out,
 		     size_t len);
 
 /*
+ * Ends the path s (a string of len bytes) with one '/', as a folder's:
+ * none is added when it has one. 0, or -ENAMETOOLONG when s is full.
+ */
+int http_url_add_slash(char *s, size_t len);
+
+/*
  * Appends one path segment to out (a string of len bytes), percent-encoded
  * so that it stays one segment whatever it holds: every byte but A-Z a-z
  * 0-9 - . _ ~ becomes %XX. An empty segment, "." and ".." are -EINVAL (a

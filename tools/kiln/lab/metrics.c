@@ -180,19 +180,6 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-static int add_slash(char *s, size_t len)
-{
-	size_t n = strlen(s);
-
-	if (n && s[n - 1] == '/')
-		return 0;
-	if (n + 1 >= len)
-		return -ENAMETOOLONG;
-	s[n] = '/';
-	s[n + 1] = 0;
-	return 0;
-}
-
 /* BASE/metrics/job/kiln/machine/ID: the gateway's API for one group. */
 static int group_path(struct metrics *m, const char *machine)
 {
@@ -203,7 +190,7 @@ static int group_path(struct metrics *m, const char *machine)
 
 	snprintf(m->path, sizeof(m->path), "%s", m->url.path);
 	for (i = 0, ret = 0; i < sizeof(seg) / sizeof(seg[0]) && !ret; i++) {
-		ret = add_slash(m->path, sizeof(m->path));
+		ret = http_url_add_slash(m->path, sizeof(m->path));
 		if (!ret)
 			ret = http_url_append_segment(m->path,
 						      sizeof(m->path),

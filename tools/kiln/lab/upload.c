@@ -312,23 +312,11 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-static int add_slash(char *s, size_t len)
-{
-	size_t n = strlen(s);
-
-	if (n + 1 >= len)
-		return -ENAMETOOLONG;
-	s[n] = '/';
-	s[n + 1] = 0;
-	return 0;
-}
-
 int upload_start(struct upload **up, const struct http_url *base,
 		 const char *machine, const char *run, unsigned timeout_ms,
 		 char *err, size_t len)
 {
 	struct upload *u = calloc(1, sizeof(*u));
-	size_t n;
 	int ret;
 
 	*up = NULL;
@@ -339,21 +327,19 @@ int upload_start(struct upload **up, const struct http_url *base,
 	said_init(&u->said, SAID_LINES);
 	u->base = *base;
 	u->timeout_ms = timeout_ms ? timeout_ms : UPLOAD_TIMEOUT_MS;
-	n = strlen(u->base.path);
 	/* The base is a folder, whether or not it was written with a '/'. */
-	ret = n && u->base.path[n - 1] == '/' ? 0 :
-	      add_slash(u->base.path, sizeof(u->base.path));
+	ret = http_url_add_slash(u->base.path, sizeof(u->base.path));
 	snprintf(u->folder, sizeof(u->folder), "%s", u->base.path);
 	if (!ret)
 		ret = http_url_append_segment(u->folder, sizeof(u->folder),
 					      machine);
 	if (!ret)
-		ret = add_slash(u->folder, sizeof(u->folder));
+		ret = http_url_add_slash(u->folder, sizeof(u->folder));
 	if (!ret)
 		ret = http_url_append_segment(u->folder, sizeof(u->folder),
 					      run);
 	if (!ret)
-		ret = add_slash(u->folder, sizeof(u->folder));
+		ret = http_url_add_slash(u->folder, sizeof(u->folder));
 	if (ret) {
 		snprintf(err, len, "cannot upload to a folder named '%s/%s': "
 			 "%s", machine, run, strerror(-ret));
