@@ -103,4 +103,40 @@ test_expect_success 'a file that does not parse is a bad setting: exit 2, its li
 	grep_in "bad setting: expect: $TEST_TMP/bad.cfg line 2: memroy=4G: not a key" "$TEST_TMP/err"
 '
 
+json_get () {
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
+
+test_expect_success 'kiln burn --expect: the machine as expected PASSes' '
+	"$KILN" burn --size 64M --span 8M --sysfs-root "$sys" \
+		--expect "$TEST_TMP/expect.cfg" --out "$TEST_TMP/r1" \
+		"$TEST_TMP/d1.img" >"$TEST_TMP/o1" 2>&1 || { cat "$TEST_TMP/o1"; false; } &&
+	r="$TEST_TMP/r1/result.json" &&
+	[ "$(json_get "$r" "d[\"verdict\"]")" = PASS ] &&
+	[ "$(json_get "$r" "d[\"expect\"][\"differences\"]")" = "[]" ] &&
+	grep_in "the machine is as $TEST_TMP/expect.cfg expects" "$TEST_TMP/o1"
+'
+
+test_expect_success 'kiln burn --expect: a difference FAILs the machine, said in result.json and the summary' '
+	{ "$KILN" burn --size 64M --span 8M --sysfs-root "$sys" \
+		--expect "$TEST_TMP/changed.cfg" --out "$TEST_TMP/r2" \
+		"$TEST_TMP/d2.img" >"$TEST_TMP/o2" 2>&1; test $? = 1; } &&
+	r="$TEST_TMP/r2/result.json" &&
+	[ "$(json_get "$r" "d[\"verdict\"]")" = FAIL ] &&
+	[ "$(json_get "$r" "d[\"targets\"][0][\"verdict\"]")" = PASS ] &&
+	[ "$(json_get "$r" "d[\"machine\"][\"verdict\"]")" = FAIL ] &&
+	[ "$(json_get "$r" "d[\"expect\"][\"file\"]")" = "$TEST_TMP/changed.cfg" ] &&
+	[ "$(json_get "$r" "\"memory: expected 4 GiB, found 2 GiB\" in d[\"expect\"][\"differences\"]")" = True ] &&
+	grep_in "memory: expected 4 GiB, found 2 GiB" "$TEST_TMP/r2/summary.txt" &&
+	grep_in "disks: expected 24, found 2" "$TEST_TMP/r2/summary.txt"
+'
+
+test_expect_success 'kiln burn --expect with a bad file: exit 2, nothing touched' '
+	{ "$KILN" burn --size 64M --span 8M --sysfs-root "$sys" \
+		--expect "$TEST_TMP/bad.cfg" --out "$TEST_TMP/r3" \
+		"$TEST_TMP/d3.img" >"$TEST_TMP/o3" 2>&1; test $? = 2; } &&
+	grep_in "bad setting: expect: $TEST_TMP/bad.cfg line 2" "$TEST_TMP/o3" &&
+	[ ! -e "$TEST_TMP/d3.img" ] && [ ! -e "$TEST_TMP/r3/result.json" ]
+'
+
 test_done
