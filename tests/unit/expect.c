@@ -5,7 +5,8 @@
  * link, no name after the '.') is an error naming the file and line; a
  * synthetic inventory compared against it gives one line per difference,
  * saying what was expected and what was found; and the file written from
- * a machine parses back and finds that machine equal.
+ * a machine parses back and finds that machine equal; kiln run finds
+ * expect.cfg on the stick, and its differences FAIL the machine.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +14,10 @@
 
 #include "../lib/tap.h"
 #include "base/kiln.h"
+#include "cmd/expect_use.h"
 #include "discover/expect.h"
+#include "judge/record.h"
+#include "results/result.h"
 
 static struct discover_disk disks[4];
 static struct pci_controller ctrls[2];
@@ -216,13 +220,65 @@ static void test_write(void)
 	free(text);
 }
 
+/*
+ * kiln run's use: expect.cfg in the results root is read when there; a
+ * file that does not parse is a problem (the run does not start); disks=
+ * replaces expect-disks with a note; the differences FAIL the machine and
+ * go into result.json.
+ */
+static void test_run(void)
+{
+	char dir[] = "/tmp/kiln-expect.XXXXXX", path[300], *doc;
+	struct settings_problems p;
+	struct settings s;
+	struct record r;
+	size_t len;
+
+	tap_ok(mkdtemp(dir) != NULL, "a results root");
+	machine();
+	settings_defaults(&s, SCOPE_RUN);
+	s.results = strdup(dir);
+	s.expect_disks = 3;
+	memset(&p, 0, sizeof(p));
+	record_init(&r, "run", 0, NULL, &s);
+	tap_ok(!expect_use_run(&s, &p, &inv, stick, 1, &r) && !p.n &&
+	       !r.expect, "no expect.cfg on the stick: nothing expected");
+	snprintf(path, sizeof(path), "%s/expect.cfg", dir);
+	tap_write(dir, "expect.cfg", "disks=3\nmemory=4G\n", 18);
+	tap_ok(!expect_use_run(&s, &p, &inv, stick, 1, &r) && !p.n &&
+	       r.expect && r.expect->n == 1 && !strcmp(r.expect_file, path) &&
+	       !s.expect_disks && r.nnotes == 1 &&
+	       strstr(r.notes[0], "disks=3 in") &&
+	       strstr(r.notes[0], "replaces expect-disks=3"),
+	       "ROOT/expect.cfg is read; its disks= replaces expect-disks");
+	record_judge(&r, 1, 0);
+	doc = result_json(&r, &len);
+	tap_ok(r.sig.j.verdict == JUDGE_FAIL &&
+	       strstr(r.failure, "memory: expected 4 GiB, found 2 GiB") &&
+	       doc && strstr(doc, "\"differences\": [") &&
+	       strstr(doc, "\"memory: expected 4 GiB, found 2 GiB\""),
+	       "a difference FAILs the machine and is in result.json");
+	if (doc && !strstr(doc, "differences"))
+		tap_diag("%s", doc);
+	free(doc);
+	tap_write(dir, "expect.cfg", "memory=4X\n", 10);
+	tap_ok(!expect_use_run(&s, &p, &inv, stick, 1, &r) && p.n == 1 &&
+	       strstr(p.text[0], "expect: ") &&
+	       strstr(p.text[0], "expect.cfg line 1: memory=4X"),
+	       "a file that does not parse is a bad setting of the run");
+	record_free(&r);
+	settings_free(&s);
+	tap_sh("rm -rf '%s'", dir);
+}
+
 int main(int argc, char **argv)
 {
 	tap_args(argc, argv);
-	tap_plan(19);
+	tap_plan(24);
 	TAP_RUN(test_parse);
 	TAP_RUN(test_bad_lines);
 	TAP_RUN(test_compare);
 	TAP_RUN(test_write);
+	TAP_RUN(test_run);
 	return tap_done();
 }
