@@ -1,9 +1,10 @@
 #!/bin/sh
 # The expected machine on a synthetic sysfs tree (as discover-synthetic.t
-# lays one out): kiln discover --expect-out writes an expect file of it,
-# which read back with --expect finds the machine equal; a changed value
-# is a machine FAIL saying what was expected and what was found; a file
-# that does not parse is a bad setting (exit 2) naming its line.
+# lays one out, with two DIMMs in its SMBIOS table): kiln discover
+# --expect-out writes an expect file of it, which read back with --expect
+# finds the machine equal; a changed value is a machine FAIL saying what
+# was expected and what was found; a file that does not parse is a bad
+# setting (exit 2) naming its line; kiln burn --expect judges the same.
 . "$(dirname "$0")/../lib/tap.sh"
 
 root="$TEST_TMP/root"
@@ -59,6 +60,27 @@ test_expect_success 'setup: a machine with two SAS disks, a link and a NIC' '
 	link "$sys/class/net/eth0/device" "$sys/devices/$sas"
 '
 
+# dimm LOCATOR SIZE_MB SPEED PART: one SMBIOS type 17 of 0x28 bytes, as
+# the specification lays it out, with its strings.
+dimm () {
+	python3 -c '
+import struct, sys
+loc, mb, speed, part = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+f = bytearray(0x28)
+f[0], f[1] = 17, 0x28
+struct.pack_into("<H", f, 0x0c, mb)
+f[0x10], f[0x1a] = 1, 2
+struct.pack_into("<H", f, 0x15, speed)
+sys.stdout.buffer.write(bytes(f) + loc.encode() + b"\0" + part.encode() + b"\0\0")
+' "$@"
+}
+
+test_expect_success 'setup: two DIMMs in the DMI table' '
+	mkdir -p "$sys/firmware/dmi/tables" &&
+	{ dimm DIMM_A1 1024 3200 M393A && dimm DIMM_B1 1024 3200 M393A &&
+	  printf "\177\004\000\000\000\000"; } >"$sys/firmware/dmi/tables/DMI"
+'
+
 test_expect_success 'kiln discover --expect-out writes a commented file of it' '
 	"$KILN" discover --sysfs-root "$sys" --expect-out "$TEST_TMP/expect.cfg" \
 		>/dev/null 2>"$TEST_TMP/err" &&
@@ -68,6 +90,10 @@ test_expect_success 'kiln discover --expect-out writes a commented file of it' '
 	grep -qx "cpu-model=AMD EPYC 7302" "$TEST_TMP/expect.cfg" &&
 	grep -qx "cpus=2" "$TEST_TMP/expect.cfg" &&
 	grep -qx "memory=2G" "$TEST_TMP/expect.cfg" &&
+	grep -qx "dimms=2" "$TEST_TMP/expect.cfg" &&
+	grep -qx "dimm-size=1024M" "$TEST_TMP/expect.cfg" &&
+	grep -qx "dimm-speed=3200" "$TEST_TMP/expect.cfg" &&
+	grep -qx "dimm-part=M393A" "$TEST_TMP/expect.cfg" &&
 	grep -qx "disks=2" "$TEST_TMP/expect.cfg" &&
 	grep -qx "disks.ST4000NM0295=2" "$TEST_TMP/expect.cfg" &&
 	grep -qx "disk-firmware.ST4000NM0295=E004" "$TEST_TMP/expect.cfg" &&
@@ -84,14 +110,15 @@ test_expect_success 'read back, the file finds the machine as it expects' '
 '
 
 test_expect_success 'a changed value is a machine FAIL, exit 1' '
-	sed "s/^memory=.*/memory=4G/; s/^disks=2/disks=24/" \
+	sed "s/^memory=.*/memory=4G/; s/^disks=2/disks=24/; s/^dimm-speed=.*/dimm-speed=2933/" \
 		"$TEST_TMP/expect.cfg" >"$TEST_TMP/changed.cfg" &&
 	rc=0 &&
 	"$KILN" discover --sysfs-root "$sys" --expect "$TEST_TMP/changed.cfg" \
 		>/dev/null 2>"$TEST_TMP/err" || rc=$? &&
 	test_eq "$rc" 1 "exit code" &&
 	grep_in "machine FAIL: memory: expected 4 GiB, found 2 GiB" "$TEST_TMP/err" &&
-	grep_in "machine FAIL: disks: expected 24, found 2" "$TEST_TMP/err"
+	grep_in "machine FAIL: disks: expected 24, found 2" "$TEST_TMP/err" &&
+	grep_in "machine FAIL: DIMM DIMM_A1 speed: expected 2933 MT/s, found 3200 MT/s" "$TEST_TMP/err"
 '
 
 test_expect_success 'a file that does not parse is a bad setting: exit 2, its line named' '

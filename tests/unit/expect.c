@@ -220,6 +220,53 @@ static void test_write(void)
 	free(text);
 }
 
+/* The DIMMs SMBIOS names: what the memory found is, and each one held. */
+static void test_dimms(void)
+{
+	struct smbios_dimm m[2] = {
+		{ "DIMM_A", 1ull << 30, 3200, "M393A" },
+		{ "DIMM_B", 1ull << 30, 3200, "M393A" },
+	};
+	struct expect_diffs d;
+	struct expect e;
+	char err[256] = "", *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	machine();
+	inv.dimms = m;
+	inv.ndimms = 2;
+	tap_ok(!expect_parse("dimms=2\ndimm-size=1G\ndimm-speed=3200\n"
+			     "dimm-part=M393A\nmemory=2G\n", "x", &e, err,
+			     sizeof(err)) &&
+	       expect_check(&e, &inv, stick, 1, &d) == 0,
+	       "the DIMMs as expected; memory is their sum");
+	m[1].speed = 2666;
+	snprintf(m[1].part, sizeof(m[1].part), "OTHER");
+	tap_ok(expect_check(&e, &inv, stick, 1, &d) == 2 &&
+	       has(&d, "DIMM DIMM_B speed: expected 3200 MT/s, found 2666 MT/s") &&
+	       has(&d, "DIMM DIMM_B part: expected M393A, found OTHER"),
+	       "a DIMM of another speed or part");
+	inv.ndimms = 1;
+	tap_ok(expect_check(&e, &inv, stick, 1, &d) == 2 &&
+	       has(&d, "DIMMs: expected 2, found 1") &&
+	       has(&d, "memory: expected 2 GiB, found 1 GiB"),
+	       "a DIMM the BIOS did not see");
+	inv.ndimms = 2;
+	m[1] = m[0];
+	f = open_memstream(&text, &len);
+	expect_write(&inv, stick, 1, f);
+	fclose(f);
+	tap_ok(!expect_parse(text, "written", &e, err, sizeof(err)) &&
+	       e.dimms == 2 && e.dimm_size == 1ull << 30 &&
+	       e.dimm_speed == 3200 && !strcmp(e.dimm_part, "M393A") &&
+	       expect_check(&e, &inv, stick, 1, &d) == 0,
+	       "the file written holds the DIMMs, and matches");
+	free(text);
+	inv.dimms = NULL;
+	inv.ndimms = 0;
+}
+
 /*
  * kiln run's use: expect.cfg in the results root is read when there; a
  * file that does not parse is a problem (the run does not start); disks=
@@ -274,11 +321,12 @@ static void test_run(void)
 int main(int argc, char **argv)
 {
 	tap_args(argc, argv);
-	tap_plan(24);
+	tap_plan(28);
 	TAP_RUN(test_parse);
 	TAP_RUN(test_bad_lines);
 	TAP_RUN(test_compare);
 	TAP_RUN(test_write);
+	TAP_RUN(test_dimms);
 	TAP_RUN(test_run);
 	return tap_done();
 }

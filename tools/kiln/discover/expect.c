@@ -18,7 +18,7 @@
 void expect_init(struct expect *e)
 {
 	memset(e, 0, sizeof(*e));
-	e->cpus = e->disks = e->controllers = e->nics = -1;
+	e->cpus = e->disks = e->controllers = e->nics = e->dimms = -1;
 }
 
 uint64_t expect_memory_gib(uint64_t bytes)
@@ -110,6 +110,18 @@ static const char *apply(struct expect *e, const char *key, const char *v)
 		return count_of(v, &e->controllers) ? "not a count" : NULL;
 	if (!strcmp(key, "nics"))
 		return count_of(v, &e->nics) ? "not a count" : NULL;
+	if (!strcmp(key, "dimms"))
+		return count_of(v, &e->dimms) ? "not a count" : NULL;
+	if (!strcmp(key, "dimm-size"))
+		return settings_parse_size(v, &e->dimm_size) || !e->dimm_size ?
+		       "not a size such as 32G" : NULL;
+	if (!strcmp(key, "dimm-speed"))
+		return settings_parse_uint(v, 1000000, &e->dimm_speed) ?
+		       "not a speed in MT/s such as 3200" : NULL;
+	if (!strcmp(key, "dimm-part")) {
+		snprintf(e->dimm_part, sizeof(e->dimm_part), "%s", v);
+		return NULL;
+	}
 	if (!strcmp(key, "memory")) {
 		if (settings_parse_size(v, &e->memory) || !e->memory)
 			return "not a size such as 512G";

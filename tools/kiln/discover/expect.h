@@ -12,7 +12,7 @@
  * The expected machine (expect=FILE): what a machine must have, in
  * kiln.cfg's KEY=VALUE style, every key optional. Each difference from
  * what discovery finds FAILs the machine. README "The expected machine"
- * lists the keys; DIMMs (SMBIOS type 17) are not read yet.
+ * lists the keys; DIMMs are SMBIOS type 17's (discover/smbios.c).
  */
 #define EXPECT_MAX_ITEMS 64
 
@@ -27,6 +27,10 @@ struct expect {
 	char cpu_model[160];	/* "" when not given */
 	int cpus, disks, controllers, nics;	/* -1 when not given */
 	uint64_t memory;	/* bytes, a whole GiB; 0 when not given */
+	int dimms;		/* -1 when not given */
+	uint64_t dimm_size;	/* every DIMM's; 0 when not given */
+	unsigned dimm_speed;	/* MT/s, every DIMM's; 0 when not given */
+	char dimm_part[64];	/* every DIMM's part number; "" */
 	struct expect_item disk_count[EXPECT_MAX_ITEMS];
 	struct expect_item disk_firmware[EXPECT_MAX_ITEMS];
 	struct expect_item disk_size[EXPECT_MAX_ITEMS];
@@ -70,6 +74,8 @@ int expect_counts_disk(const struct discover_disk *dk, const dev_t *skip,
 		       int nskip);
 
 /* The memory as expect compares it: bytes rounded up to a whole GiB. */
+uint64_t expect_memory_found(const struct discover_inventory *inv);
+/* ...of bytes: rounded up to a whole GiB. */
 uint64_t expect_memory_gib(uint64_t bytes);
 
 /* An expect file for inv, commented, that expect_check finds equal. */

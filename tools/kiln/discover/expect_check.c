@@ -150,12 +150,51 @@ static void check_nics(const struct expect *e,
 	}
 }
 
+/* The DIMMs SMBIOS names: their count, and each one's size, speed, part. */
+static void check_dimms(const struct expect *e,
+			const struct discover_inventory *inv,
+			struct expect_diffs *d)
+{
+	const struct smbios_dimm *m;
+	int i, kept = inv->ndimms < DISCOVER_MAX_DIMMS ? inv->ndimms :
+			  DISCOVER_MAX_DIMMS;
+
+	if (e->dimms >= 0 && inv->ndimms != e->dimms)
+		differ(d, "DIMMs: expected %d, found %d", e->dimms,
+		       inv->ndimms);
+	for (i = 0; i < kept; i++) {
+		m = &inv->dimms[i];
+		if (e->dimm_size && m->size != e->dimm_size)
+			differ(d, "DIMM %s size: expected %" PRIu64 " MiB, "
+			       "found %" PRIu64 " MiB", m->locator,
+			       e->dimm_size >> 20, m->size >> 20);
+		if (e->dimm_speed && m->speed != e->dimm_speed)
+			differ(d, "DIMM %s speed: expected %u MT/s, found %u "
+			       "MT/s", m->locator, e->dimm_speed, m->speed);
+		if (*e->dimm_part && strcmp(m->part, e->dimm_part))
+			differ(d, "DIMM %s part: expected %s, found %s",
+			       m->locator, e->dimm_part,
+			       *m->part ? m->part : "none");
+	}
+}
+
+uint64_t expect_memory_found(const struct discover_inventory *inv)
+{
+	uint64_t sum = 0;
+	int i;
+
+	/* What the slots hold, where SMBIOS says; else what Linux has. */
+	for (i = 0; i < inv->ndimms && i < DISCOVER_MAX_DIMMS; i++)
+		sum += inv->dimms[i].size;
+	return expect_memory_gib(sum ? sum : inv->sys.memory);
+}
+
 int expect_check(const struct expect *e,
 		 const struct discover_inventory *inv, const dev_t *skip,
 		 int nskip, struct expect_diffs *d)
 {
 	const struct machine_system *s = &inv->sys;
-	uint64_t mem = expect_memory_gib(s->memory);
+	uint64_t mem = expect_memory_found(inv);
 	int i, n = 0;
 
 	memset(d, 0, sizeof(*d));
@@ -167,6 +206,7 @@ int expect_check(const struct expect *e,
 	if (e->memory && mem != e->memory)
 		differ(d, "memory: expected %" PRIu64 " GiB, found %" PRIu64
 		       " GiB", e->memory / GIB, mem / GIB);
+	check_dimms(e, inv, d);
 	for (i = 0; i < inv->ndisks; i++)
 		n += expect_counts_disk(&inv->disks[i], skip, nskip);
 	if (e->disks >= 0 && n != e->disks)
@@ -236,6 +276,34 @@ static void write_disks(const struct discover_inventory *inv,
 	}
 }
 
+/* The DIMMs: their count, and what every one of them shares. */
+static void write_dimms(const struct discover_inventory *inv, FILE *f)
+{
+	const struct smbios_dimm *m = inv->dimms;
+	int i, size = 1, speed = 1, part = 1;
+	int kept = inv->ndimms < DISCOVER_MAX_DIMMS ? inv->ndimms :
+		   DISCOVER_MAX_DIMMS;
+
+	if (!kept) {
+		fprintf(f, "# no DIMMs in the SMBIOS table (or none read)\n");
+		return;
+	}
+	for (i = 1; i < kept; i++) {
+		size &= m[i].size == m[0].size;
+		speed &= m[i].speed == m[0].speed;
+		part &= !strcmp(m[i].part, m[0].part);
+	}
+	fprintf(f, "dimms=%d\n", inv->ndimms);
+	if (size)
+		fprintf(f, "dimm-size=%" PRIu64 "M\n", m[0].size >> 20);
+	if (speed && m[0].speed)
+		fprintf(f, "dimm-speed=%u\n", m[0].speed);
+	if (part && *m[0].part && !strpbrk(m[0].part, "\r\n"))
+		fprintf(f, "dimm-part=%s\n", m[0].part);
+	if (!size || !speed || !part)
+		fprintf(f, "# the DIMMs differ in size, speed or part\n");
+}
+
 static void write_links(const struct discover_inventory *inv, FILE *f)
 {
 	const struct pci_controller *c;
@@ -270,14 +338,15 @@ void expect_write(const struct discover_inventory *inv, const dev_t *skip,
 		"expect.cfg on the stick); any difference FAILs the\n# "
 		"machine. Every line may go: drop what need not match.\n",
 		*s->machine_id ? s->machine_id : "this machine");
-	fprintf(f, "\n# CPU and memory (MemTotal, rounded up to a whole "
-		"GiB)\n");
+	fprintf(f, "\n# CPU and memory (the DIMMs' sum, else MemTotal, "
+		"rounded up to a whole GiB)\n");
 	if (*s->cpu && !strpbrk(s->cpu, "\r\n"))
 		fprintf(f, "cpu-model=%s\n", s->cpu);
 	fprintf(f, "cpus=%d\n", s->cpus);
-	if (s->memory)
+	if (expect_memory_found(inv))
 		fprintf(f, "memory=%" PRIu64 "G\n",
-			expect_memory_gib(s->memory) / GIB);
+			expect_memory_found(inv) / GIB);
+	write_dimms(inv, f);
 	fprintf(f, "\n# Disks other than the boot and results media; then "
 		"each model's count,\n# firmware and size in bytes\n"
 		"disks=%d\n", n);

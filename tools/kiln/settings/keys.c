@@ -78,7 +78,7 @@ static const struct settings_key keys[] = {
 	{ "expect", KEY_STRING, F(expect), 0, 0, NULL, "an expect file",
 	  "none (kiln run: ROOT/expect.cfg when there)",
 	  "the expected machine (README \"The expected machine\"): CPU, "
-	  "memory, disks by model, firmware and size, controllers' PCIe "
+	  "memory, DIMMs, disks by model, firmware and size, controllers' PCIe "
 	  "links, NICs' speeds; each difference FAILs the machine; a file "
 	  "that does not parse is a bad setting; kiln discover: says each "
 	  "difference and exits 1 on any", TEST | SCOPE_DISCOVER },
