@@ -166,4 +166,15 @@ test_expect_success 'kiln burn --expect with a bad file: exit 2, nothing touched
 	[ ! -e "$TEST_TMP/d3.img" ] && [ ! -e "$TEST_TMP/r3/result.json" ]
 '
 
+test_expect_success 'kiln run: a bad expect.cfg on the stick is NOT STARTED, exit 2' '
+	mkdir -p "$TEST_TMP/stick" &&
+	cp "$TEST_TMP/bad.cfg" "$TEST_TMP/stick/expect.cfg" &&
+	{ "$KILN" run --cmdline /dev/null --mode read --countdown 0 \
+		--results "$TEST_TMP/stick" >"$TEST_TMP/o4" 2>&1; test $? = 2; } &&
+	grep_in "bad setting: expect: $TEST_TMP/stick/expect.cfg line 2: memroy=4G" "$TEST_TMP/o4" &&
+	summary=$(find "$TEST_TMP/stick" -name summary.txt) &&
+	grep_in "NOT STARTED: bad settings" "$summary" &&
+	grep_in "expect.cfg line 2: memroy=4G: not a key" "$summary"
+'
+
 test_done
