@@ -308,6 +308,13 @@ static void test_run(void)
 	if (doc && !strstr(doc, "differences"))
 		tap_diag("%s", doc);
 	free(doc);
+	r.expect->n = 6;
+	r.expect->more = 1;
+	record_judge(&r, 1, 0);
+	tap_ok(r.sig.j.nreasons == 5 &&
+	       strstr(r.sig.j.reasons[4], "3 more differences from ") &&
+	       strstr(r.sig.j.reasons[4], "expect.cfg"),
+	       "past four differences, the machine's reasons say how many more");
 	tap_write(dir, "expect.cfg", "memory=4X\n", 10);
 	tap_ok(!expect_use_run(&s, &p, &inv, stick, 1, &r) && p.n == 1 &&
 	       strstr(p.text[0], "expect: ") &&
@@ -321,7 +328,7 @@ static void test_run(void)
 int main(int argc, char **argv)
 {
 	tap_args(argc, argv);
-	tap_plan(28);
+	tap_plan(29);
 	TAP_RUN(test_parse);
 	TAP_RUN(test_bad_lines);
 	TAP_RUN(test_compare);

@@ -324,15 +324,16 @@ static void judge_hidden(struct vitals_machine *m)
 static void judge_expect(const struct record *r, struct vitals_machine *m)
 {
 	const struct expect_diffs *d = r->expect;
-	int i, keep = JUDGE_MAX_REASONS / 2;
+	int i, more, keep = JUDGE_MAX_REASONS / 2;
 
 	if (!d)
 		return;
 	for (i = 0; i < d->n && i < keep; i++)
 		machine_reason(m, JUDGE_FAIL, "%s", d->line[i]);
-	if (d->n + d->more > keep)
-		machine_reason(m, JUDGE_FAIL, "%d more differences from %s",
-			       d->n + d->more - keep, r->expect_file);
+	more = d->n + d->more - keep;
+	if (more > 0)
+		machine_reason(m, JUDGE_FAIL, "%d more difference%s from %s",
+			       more, more == 1 ? "" : "s", r->expect_file);
 }
 
 void vitals_judge_machine(struct record *r)
