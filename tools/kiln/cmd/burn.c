@@ -23,6 +23,7 @@
 #include "base/timing.h"
 #include "cmd/burn.h"
 #include "cmd/burn_private.h"
+#include "cmd/expect_use.h"
 #include "cmd/gate.h"
 #include "engine/memplan.h"
 #include "lab/lab.h"
@@ -286,7 +287,10 @@ int burn_run(struct record *r)
 	if (!r->run_id)
 		r->run_id = burn_new_run_id();
 
-	code = open_folder(&b);
+	/* A bad expect file stops the burn before anything is touched. */
+	code = expect_use_burn(r, b.env.sysroot);
+	if (!code)
+		code = open_folder(&b);
 	if (!code)
 		code = gate_open(r, b.s, &b.env);
 	/* Controllers and links: what the results hold the rates against. */

@@ -19,6 +19,7 @@
 
 #include "cmd/burn.h"
 #include "cmd/burncmd.h"
+#include "cmd/expect_use.h"
 #include "base/complain.h"
 #include "discover/discover.h"
 #include "discover/inventory.h"
@@ -416,8 +417,14 @@ int run_command(struct options_args *a)
 	if (s->results)
 		folder_run_path(s->results, inv.sys.machine_id, rec.run_id,
 				folder, sizeof(folder));
-	code = run(s, &a->problems, &inv, &rec, folder, sizeof(folder),
-		   &pending_code);
+	if (expect_use_run(s, &a->problems, &inv, a->protect, a->nprotect,
+			   &rec)) {
+		complain_out("out of memory");
+		code = KILN_EXIT_CANNOT;
+	} else {
+		code = run(s, &a->problems, &inv, &rec, folder,
+			   sizeof(folder), &pending_code);
+	}
 	/* The worse of the pending verify and this run. */
 	if (pending_code == KILN_EXIT_FAIL ||
 	    (pending_code > 0 && code == KILN_EXIT_PASS))

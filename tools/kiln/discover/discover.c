@@ -415,6 +415,11 @@ int discover_tree(const struct discover_options *o,
 
 	memset(inv, 0, sizeof(*inv));
 	machine_system_read(o->sysroot, o->procroot, &inv->sys);
+	inv->dimms = calloc(DISCOVER_MAX_DIMMS, sizeof(*inv->dimms));
+	if (!inv->dimms)
+		return -ENOMEM;
+	inv->ndimms = smbios_dimms_read(o->sysroot, inv->dimms,
+					DISCOVER_MAX_DIMMS);
 	ret = machine_nics_read(o->sysroot, &inv->nics, &inv->nnics);
 	if (!ret)
 		ret = controllers(o, inv);
@@ -441,6 +446,7 @@ int discover_scan(const struct discover_options *o,
 
 void discover_free(struct discover_inventory *inv)
 {
+	free(inv->dimms);
 	free(inv->nics);
 	free(inv->ctrls);
 	free(inv->disks);

@@ -10,6 +10,7 @@
 #include "discover/machine.h"
 #include "discover/pci.h"
 #include "discover/safety.h"
+#include "discover/smbios.h"
 
 /*
  * Discovery: the machine, its storage controllers and every whole disk
@@ -52,8 +53,13 @@ struct discover_options {
 	int nprotect;
 };
 
+/* DIMMs kept at most (SMBIOS type 17); more are counted in ndimms. */
+#define DISCOVER_MAX_DIMMS 256
+
 struct discover_inventory {
 	struct machine_system sys;
+	struct smbios_dimm *dimms;	/* the populated slots the BIOS saw */
+	int ndimms;			/* 0: none, or no DMI table */
 	struct machine_nic *nics;
 	int nnics;
 	struct pci_controller *ctrls;

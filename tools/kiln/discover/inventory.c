@@ -4,12 +4,14 @@
  * person reads at a glance on an 80-column serial console (controller,
  * then its disks), and a versioned JSON document (inventory.json).
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "discover/expect.h"
 #include "discover/inventory.h"
 #include "base/json.h"
 #include "base/kiln.h"
@@ -318,13 +320,73 @@ char *inventory_json(const struct discover_inventory *inv, size_t *len)
 }
 
 const struct options_cmd discover_cmd = {
-	"discover", "[--json] [--protect DEV]... [--sysfs-root DIR]",
+	"discover", "[--json] [--protect DEV]... [--sysfs-root DIR] "
+	"[--expect FILE] [--expect-out FILE]",
 	"The machine, its storage controllers and every disk under them with "
 	"its identity, link and safety class, as an 80-column tree or as "
 	"JSON (schema kiln-inventory). Every disk's contents are read to "
-	"class it, never written.",
+	"class it, never written. --expect-out also writes an expect file "
+	"of this machine (the protected disks left out); --expect says how "
+	"this machine differs from an expect file, exit 1 on any difference.",
 	SCOPE_DISCOVER,
 };
+
+/* --expect FILE: each difference said; an exit code. */
+static int check_expect(const char *path,
+			const struct discover_inventory *inv,
+			const dev_t *skip, int nskip)
+{
+	struct expect_diffs *d = malloc(sizeof(*d));
+	struct expect *e = malloc(sizeof(*e));
+	char err[400];
+	int i, n, ret = KILN_EXIT_CANNOT;
+
+	if (!d || !e) {
+		fprintf(stderr, "kiln: out of memory\n");
+		goto out;
+	}
+	if (expect_load(path, e, err, sizeof(err))) {
+		fprintf(stderr, "kiln: bad setting: expect: %s\n", err);
+		ret = KILN_EXIT_USAGE;
+		goto out;
+	}
+	n = expect_check(e, inv, skip, nskip, d);
+	for (i = 0; i < d->n; i++)
+		fprintf(stderr, "kiln: machine FAIL: %s\n", d->line[i]);
+	if (d->more)
+		fprintf(stderr, "kiln: machine FAIL: %d differences more\n",
+			d->more);
+	if (!n)
+		fprintf(stderr, "kiln: the machine is as %s expects\n", path);
+	ret = n ? KILN_EXIT_FAIL : KILN_EXIT_PASS;
+out:
+	free(d);
+	free(e);
+	return ret;
+}
+
+/* --expect-out FILE: this machine as an expect file. An exit code. */
+static int write_expect(const char *path,
+			const struct discover_inventory *inv,
+			const dev_t *skip, int nskip)
+{
+	FILE *f = fopen(path, "w");
+	int bad;
+
+	if (!f) {
+		fprintf(stderr, "kiln: %s: %s\n", path, strerror(errno));
+		return KILN_EXIT_CANNOT;
+	}
+	expect_write(inv, skip, nskip, f);
+	bad = ferror(f);
+	bad |= fclose(f);
+	if (bad) {
+		fprintf(stderr, "kiln: %s: could not be written\n", path);
+		return KILN_EXIT_CANNOT;
+	}
+	fprintf(stderr, "kiln: wrote the expect file %s\n", path);
+	return KILN_EXIT_PASS;
+}
 
 int discover_command(struct options_args *a)
 {
@@ -353,8 +415,13 @@ int discover_command(struct options_args *a)
 		fprintf(stderr, "kiln: discovery failed: %s\n", strerror(-ret));
 		return KILN_EXIT_CANNOT;
 	}
-	ret = KILN_EXIT_PASS;
-	if (s->json) {
+	ret = s->expect_out ? write_expect(s->expect_out, &inv, a->protect,
+					   a->nprotect) : KILN_EXIT_PASS;
+	if (!ret && s->expect)
+		ret = check_expect(s->expect, &inv, a->protect, a->nprotect);
+	if (ret == KILN_EXIT_USAGE || ret == KILN_EXIT_CANNOT) {
+		/* Said; nothing else printed. */
+	} else if (s->json) {
 		size_t len;
 		char *doc = inventory_json(&inv, &len);
 

@@ -182,6 +182,8 @@ void record_free(struct record *r)
 {
 	int i;
 
+	free(r->expect);
+	r->expect = NULL;
 	for (i = 0; i < r->n; i++) {
 		struct record_disk *d = &r->disks[i];
 

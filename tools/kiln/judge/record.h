@@ -9,6 +9,7 @@
 #include "sense/health.h"
 #include "judge/judge.h"
 #include "judge/links.h"
+#include "discover/expect.h"
 #include "discover/machine.h"
 #include "engine/memplan.h"
 #include "judge/monitor.h"
@@ -103,6 +104,9 @@ struct record {
 	int kmsg;			/* keep the kernel's log (kmsg.log) */
 	char *inventory;		/* inventory.json to keep (owned) */
 	size_t inventory_len;
+	/* the expected machine: the file, and what differs (owned) */
+	char expect_file[256];
+	struct expect_diffs *expect;	/* NULL: nothing expected */
 	/* a FAIL before any disk: "2 missing" */
 	char failure[240];
 	/* verify: the run folder of the write */

@@ -317,6 +317,25 @@ static void judge_hidden(struct vitals_machine *m)
 	}
 }
 
+/*
+ * The expected machine: each difference FAILs it. The first few are its
+ * reasons (and so the run's failure); result.json's expect has them all.
+ */
+static void judge_expect(const struct record *r, struct vitals_machine *m)
+{
+	const struct expect_diffs *d = r->expect;
+	int i, more, keep = JUDGE_MAX_REASONS / 2;
+
+	if (!d)
+		return;
+	for (i = 0; i < d->n && i < keep; i++)
+		machine_reason(m, JUDGE_FAIL, "%s", d->line[i]);
+	more = d->n + d->more - keep;
+	if (more > 0)
+		machine_reason(m, JUDGE_FAIL, "%d more difference%s from %s",
+			       more, more == 1 ? "" : "s", r->expect_file);
+}
+
 void vitals_judge_machine(struct record *r)
 {
 	struct vitals_machine *m = &r->sig;
@@ -329,6 +348,7 @@ void vitals_judge_machine(struct record *r)
 	}
 	memset(&m->j, 0, sizeof(m->j));
 	m->failure[0] = 0;
+	judge_expect(r, m);
 	judge_edac(m);
 	judge_aer(r, m);
 	judge_hwmon(m);

@@ -427,6 +427,23 @@ static void json_settings(struct json *j, const struct settings *s)
 	json_end(j);
 }
 
+/* The expected machine: its file and each difference, when one was given. */
+static void json_expect(struct json *j, const struct record *o)
+{
+	int i;
+
+	if (!o->expect)
+		return;
+	json_begin(j, KEY_EXPECT);
+	json_str(j, KEY_FILE, o->expect_file);
+	json_array(j, KEY_DIFFERENCES);
+	for (i = 0; i < o->expect->n; i++)
+		json_str(j, NULL, o->expect->line[i]);
+	json_array_end(j);
+	json_i64(j, KEY_LEFT_OUT, o->expect->more);
+	json_end(j);
+}
+
 char *result_json(const struct record *o, size_t *len)
 {
 	struct json j;
@@ -450,6 +467,7 @@ char *result_json(const struct record *o, size_t *len)
 	peers_out_json(&j, o);
 
 	vitals_out_machine(&j, o);
+	json_expect(&j, o);
 	json_str(&j, KEY_FAILURE, o->failure[0] ? o->failure : NULL);
 	json_bool(&j, KEY_RESULTS_COMPLETE, !o->results_lost);
 	json_str(&j, KEY_VERDICT, o->state == RECORD_RUNNING ?

@@ -75,6 +75,16 @@ static const struct settings_key keys[] = {
 	  "no disk is said", R,
 	  { 0, NULL }, "it chooses among the disks it finds; kiln burn tests "
 	  "the targets it is given" },
+	{ "expect", KEY_STRING, F(expect), 0, 0, NULL, "an expect file",
+	  "none (kiln run: ROOT/expect.cfg when there)",
+	  "the expected machine (README \"The expected machine\"): CPU, "
+	  "memory, DIMMs, disks by model, firmware and size, controllers' PCIe "
+	  "links, NICs' speeds; each difference FAILs the machine; a file "
+	  "that does not parse is a bad setting; kiln discover: says each "
+	  "difference and exits 1 on any", TEST | SCOPE_DISCOVER },
+	{ "expect-out", KEY_STRING, F(expect_out), 0, 0, NULL, "a file",
+	  "none", "kiln discover: write an expect file of this machine, "
+	  "which then matches it", SCOPE_DISCOVER | OPT },
 	{ "expect-disks", KEY_UINT, F(expect_disks), 0, 100000, NULL,
 	  "a count, 0 for any", "0",
 	  "fewer disks found (kiln burn: targets tested; a target named that "

@@ -53,7 +53,8 @@ void settings_free(struct settings *s)
 	char **strings[] = { &s->out, &s->destroy_list, &s->include,
 			     &s->exclude, &s->iperf, &s->results, &s->config,
 			     &s->cmdline, &s->get, &s->sysfs_root, &s->from,
-			     &s->upload, &s->metrics };
+			     &s->upload, &s->metrics, &s->expect,
+			     &s->expect_out };
 	size_t i;
 
 	for (i = 0; i < sizeof(strings) / sizeof(strings[0]); i++) {

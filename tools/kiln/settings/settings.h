@@ -70,7 +70,7 @@ enum settings_scope {
 	SCOPE_OPTION_ONLY = 1 << 6,
 };
 
-#define SETTINGS_MAX_KEYS 48
+#define SETTINGS_MAX_KEYS 64
 #define SETTINGS_MAX_PROBLEMS 16
 #define SETTINGS_MAX_PROTECT 16
 
@@ -120,6 +120,7 @@ struct settings {
 	char *from;			/* verify against this run folder */
 	char *upload;			/* http://HOST[:PORT]/PATH/ */
 	char *metrics;			/* http://HOST:PORT/ of a Pushgateway */
+	char *expect;			/* the expected-machine file */
 	unsigned slow_warn;		/* % of like disks' median: WARN */
 	unsigned slow_fail;		/* % of their solo median: FAIL; 0 off */
 	uint64_t solo;			/* seconds each disk is read alone */
@@ -133,6 +134,7 @@ struct settings {
 	char *cmdline;			/* the kernel command line to read */
 	char *get;			/* kiln settings --get KEY */
 	char *sysfs_root;		/* kiln discover on a captured tree */
+	char *expect_out;		/* kiln discover: write an expect file */
 	uint64_t stale;			/* kiln fleet: seconds; then cut off */
 	char *protect[SETTINGS_MAX_PROTECT];	/* devices never touched */
 	int nprotect;
