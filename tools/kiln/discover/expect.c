@@ -11,6 +11,7 @@
 
 #include "base/kiln.h"
 #include "discover/expect.h"
+#include "settings/options.h"
 #include "settings/settings.h"
 
 #define GIB ((uint64_t)1 << 30)
@@ -24,18 +25,6 @@ void expect_init(struct expect *e)
 uint64_t expect_memory_gib(uint64_t bytes)
 {
 	return (bytes + GIB - 1) / GIB * GIB;
-}
-
-static char *trim(char *t)
-{
-	char *end;
-
-	while (*t == ' ' || *t == '\t')
-		t++;
-	end = t + strlen(t);
-	while (end > t && (end[-1] == ' ' || end[-1] == '\t'))
-		*--end = 0;
-	return t;
 }
 
 static int count_of(const char *v, int *out)
@@ -180,7 +169,7 @@ int expect_parse(const char *text, const char *what, struct expect *e,
 				*next++ = 0;
 			*next++ = 0;
 		}
-		t = trim(line);
+		t = options_trim(line);
 		if (!*t || *t == '#')
 			continue;
 		eq = strchr(t, '=');
@@ -190,10 +179,10 @@ int expect_parse(const char *text, const char *what, struct expect *e,
 			goto bad;
 		}
 		*eq = 0;
-		why = apply(e, trim(t), trim(eq + 1));
+		why = apply(e, options_trim(t), options_trim(eq + 1));
 		if (why) {
 			snprintf(err, errlen, "%s line %d: %.60s=%.60s: %s",
-				 what, n, trim(t), trim(eq + 1), why);
+				 what, n, options_trim(t), options_trim(eq + 1), why);
 			goto bad;
 		}
 	}

@@ -189,7 +189,7 @@ static void apply(struct settings *s, const char *where, const char *key,
 		options_problem(p, "%s: %s", where, err);
 }
 
-static char *trim(char *t)
+char *options_trim(char *t)
 {
 	char *end;
 
@@ -234,7 +234,7 @@ void options_cfg_text(struct settings *s, const char *text, size_t len,
 					n);
 			continue;
 		}
-		t = trim(line);
+		t = options_trim(line);
 		/* A comment only at the start: a serial may hold '#'. */
 		if (!*t || *t == '#')
 			continue;
@@ -246,7 +246,7 @@ void options_cfg_text(struct settings *s, const char *text, size_t len,
 			continue;
 		}
 		*eq = 0;
-		apply(s, where, trim(t), trim(eq + 1), SOURCE_CFG, p);
+		apply(s, where, options_trim(t), options_trim(eq + 1), SOURCE_CFG, p);
 	}
 	free(copy);
 }

@@ -94,4 +94,7 @@ void options_problem(struct settings_problems *p, const char *fmt, ...);
 extern const struct options_cmd options_settings_cmd;
 int options_settings_command(struct options_args *a);
 
+/* A line of key=value text without the blanks around it (in place). */
+char *options_trim(char *t);
+
 #endif
