@@ -182,7 +182,8 @@ int expect_parse(const char *text, const char *what, struct expect *e,
 		why = apply(e, options_trim(t), options_trim(eq + 1));
 		if (why) {
 			snprintf(err, errlen, "%s line %d: %.60s=%.60s: %s",
-				 what, n, options_trim(t), options_trim(eq + 1), why);
+				 what, n, options_trim(t), options_trim(eq + 1),
+				 why);
 			goto bad;
 		}
 	}
