@@ -211,18 +211,13 @@ int burn_finish(struct burn *b)
 	struct record *r = b->r;
 	char *text = NULL, *doc;
 	size_t tlen = 0, dlen = 0;
-	FILE *mem;
 
 	after_burn(b);
 	if (b->have_results)
 		write_files(b);
 	/* All but the last files at the lab's server, the verdict pushed. */
 	lab_settle(b->lab, r);
-	mem = open_memstream(&text, &tlen);
-	if (mem) {
-		summary_text(r, mem);
-		fclose(mem);
-	}
+	text = summary_string(r, &tlen);
 	doc = result_json(r, &dlen);
 	if (b->have_results)
 		write_last(b, text, tlen, &doc, &dlen);

@@ -86,14 +86,10 @@ static void upload_progress(struct burn *b)
 {
 	char *text = NULL;
 	size_t len = 0;
-	FILE *mem;
 
 	lab_put_file(b->lab, folder_checkpoints[b->res.good - 1]);
-	mem = open_memstream(&text, &len);
-	if (!mem)
-		return;
-	summary_text(b->r, mem);
-	if (fclose(mem) == 0)
+	text = summary_string(b->r, &len);
+	if (text)
 		lab_put(b->lab, "summary.txt", text, len);
 	free(text);
 }

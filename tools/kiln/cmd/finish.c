@@ -63,14 +63,6 @@ static int finished_state(const char *dir, char *state, size_t len,
 	return ret == -E2BIG ? ret : 0;
 }
 
-static int write_one(const char *dir, const char *name, const char *data,
-		     size_t len)
-{
-	struct folder f = { .dir = (char *)dir };
-
-	return data ? folder_write(&f, name, data, len) : -ENOMEM;
-}
-
 int finish_folder(const char *dir, FILE *con, int *code)
 {
 	const struct jsonread_node *result;
@@ -80,7 +72,6 @@ int finish_folder(const char *dir, FILE *con, int *code)
 	char *text = NULL, *json, *html;
 	size_t tlen = 0, jlen, hlen;
 	uint64_t seq = 0;
-	FILE *mem;
 	int i, ret;
 
 	/* A record too large to read is there: never finished over. */
@@ -138,18 +129,14 @@ int finish_folder(const char *dir, FILE *con, int *code)
 	record_judge(&rs.r, 1, 1);
 	rs.r.state = RECORD_INTERRUPTED;
 
-	mem = open_memstream(&text, &tlen);
-	if (mem) {
-		summary_text(&rs.r, mem);
-		fclose(mem);
-	}
+	text = summary_string(&rs.r, &tlen);
 	json = result_json(&rs.r, &jlen);
 	html = report_html(&rs.r, &hlen);
-	ret = write_one(dir, "report.html", html, hlen);
+	ret = folder_write_in(dir, "report.html", html, hlen);
 	if (!ret)
-		ret = write_one(dir, "summary.txt", text, tlen);
+		ret = folder_write_in(dir, "summary.txt", text, tlen);
 	if (!ret)
-		ret = write_one(dir, "result.json", json, jlen);
+		ret = folder_write_in(dir, "result.json", json, jlen);
 	if (ret)
 		fprintf(stderr, "kiln: cannot write the results in %s: %s\n",
 			dir, strerror(-ret));

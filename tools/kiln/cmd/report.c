@@ -80,21 +80,12 @@ static int load(const char *dir, struct restored *rs)
 	return 0;
 }
 
-static int write_one(const char *dir, const char *name, const char *data,
-		     size_t len)
-{
-	struct folder f = { .dir = (char *)dir };
-
-	return data ? folder_write(&f, name, data, len) : -ENOMEM;
-}
-
 /* One folder: its exit code. */
 static int report_folder(const char *dir)
 {
 	struct restored rs;
 	char *text = NULL, *html, path[PATH_MAX];
 	size_t tlen = 0, hlen = 0;
-	FILE *mem;
 	int ret = load(dir, &rs);
 
 	if (ret) {
@@ -104,18 +95,11 @@ static int report_folder(const char *dir)
 	/* The plots, when the folder still has its samples. */
 	snprintf(path, sizeof(path), "%s/samples.csv", dir);
 	samples_read_series(path, &rs.r);
-	mem = open_memstream(&text, &tlen);
-	if (mem) {
-		summary_text(&rs.r, mem);
-		if (fclose(mem)) {
-			free(text);
-			text = NULL;
-		}
-	}
+	text = summary_string(&rs.r, &tlen);
 	html = report_html(&rs.r, &hlen);
-	ret = write_one(dir, "summary.txt", text, tlen);
+	ret = folder_write_in(dir, "summary.txt", text, tlen);
 	if (!ret)
-		ret = write_one(dir, "report.html", html, hlen);
+		ret = folder_write_in(dir, "report.html", html, hlen);
 	if (ret)
 		fprintf(stderr, "kiln: cannot write the report in %s: %s\n",
 			dir, strerror(-ret));

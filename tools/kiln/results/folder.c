@@ -451,3 +451,11 @@ int folder_run_path(const char *root, const char *machine, uint64_t run_id,
 		return -ENAMETOOLONG;
 	return 0;
 }
+
+int folder_write_in(const char *dir, const char *name, const void *data,
+		    size_t len)
+{
+	struct folder f = { .dir = (char *)dir };
+
+	return data ? folder_write(&f, name, data, len) : -ENOMEM;
+}

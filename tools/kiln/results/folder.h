@@ -53,6 +53,10 @@ int folder_checkpoint(struct folder *r, const char *doc, size_t len);
 int folder_write(struct folder *r, const char *name, const void *data,
 		  size_t len);
 
+/* folder_write() in the folder dir; data NULL (out of memory): -ENOMEM. */
+int folder_write_in(const char *dir, const char *name, const void *data,
+		    size_t len);
+
 /*
  * Copies the kernel's log (a /dev/kmsg) into kmsg.log, as dmesg prints
  * it: the records of this boot still in the kernel's ring.

@@ -493,3 +493,18 @@ void summary_banner(const char *word, FILE *f)
 	fputc('\n', f);
 	fflush(f);
 }
+
+char *summary_string(const struct record *r, size_t *len)
+{
+	char *text = NULL;
+	FILE *mem = open_memstream(&text, len);
+
+	if (!mem)
+		return NULL;
+	summary_text(r, mem);
+	if (fclose(mem)) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}

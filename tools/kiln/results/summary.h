@@ -12,6 +12,9 @@ void summary_table(const struct record *r, FILE *f, int final);
 /* summary.txt: what a person reads first. */
 void summary_text(const struct record *r, FILE *f);
 
+/* summary_text() as a string of *len bytes (to free), or NULL. */
+char *summary_string(const struct record *r, size_t *len);
+
 /*
  * The run's line: its id, when it started and ended, how long it took,
  * and "clock not set" when the machine's clock was not (its times are
