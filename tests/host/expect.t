@@ -177,4 +177,22 @@ test_expect_success 'kiln run: a bad expect.cfg on the stick is NOT STARTED, exi
 	grep_in "expect.cfg line 2: memroy=4G: not a key" "$summary"
 '
 
+# --expect-out names a file: a disk given there by mistake is never
+# written (fopen's "w" would put the text on it): a real loop device.
+if [ "$(id -u)" = 0 ]; then
+	test_expect_success 'kiln discover --expect-out a disk: refused, exit 2, the disk unchanged' '
+		head -c 4194304 /dev/urandom >"/dev/shm/kiln-expect-$$.img" &&
+		test_at_exit "rm -f /dev/shm/kiln-expect-$$.img" &&
+		dev=$(losetup -f --show "/dev/shm/kiln-expect-$$.img") &&
+		test_at_exit "losetup -d $dev" &&
+		sum=$(md5sum <"$dev") &&
+		{ "$KILN" discover --sysfs-root "$sys" --expect-out "$dev" \
+			>"$TEST_TMP/dev.out" 2>&1; test $? = 2; } &&
+		grep_in "not a regular file: nothing written" "$TEST_TMP/dev.out" &&
+		test_eq "$(md5sum <"$dev")" "$sum" "the disk'"'"'s bytes"
+	'
+else
+	test_skip "--expect-out on a loop device needs root"
+fi
+
 test_done

@@ -5,11 +5,13 @@
  * then its disks), and a versioned JSON document (inventory.json).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "discover/expect.h"
 #include "discover/inventory.h"
@@ -365,16 +367,34 @@ out:
 	return ret;
 }
 
-/* --expect-out FILE: this machine as an expect file. An exit code. */
+/*
+ * --expect-out FILE: this machine as an expect file. An exit code. Only a
+ * regular file (or a new one) is written: FILE naming a disk, by mistake
+ * or a typo, must never get the text (fopen's "w" would write into it).
+ */
 static int write_expect(const char *path,
 			const struct discover_inventory *inv,
 			const dev_t *skip, int nskip)
 {
-	FILE *f = fopen(path, "w");
+	int fd = open(path, O_WRONLY | O_CREAT | O_NOCTTY | O_CLOEXEC, 0644);
+	struct stat st;
+	FILE *f;
 	int bad;
 
+	if (fd < 0) {
+		fprintf(stderr, "kiln: %s: %s\n", path, strerror(errno));
+		return KILN_EXIT_CANNOT;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		fprintf(stderr, "kiln: --expect-out %s: not a regular file: "
+			"nothing written\n", path);
+		return KILN_EXIT_USAGE;
+	}
+	f = ftruncate(fd, 0) ? NULL : fdopen(fd, "w");
 	if (!f) {
 		fprintf(stderr, "kiln: %s: %s\n", path, strerror(errno));
+		close(fd);
 		return KILN_EXIT_CANNOT;
 	}
 	expect_write(inv, skip, nskip, f);
