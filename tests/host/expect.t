@@ -102,6 +102,16 @@ test_expect_success 'kiln discover --expect-out writes a commented file of it' '
 	grep -qx "nic.eth0=10000" "$TEST_TMP/expect.cfg"
 '
 
+test_expect_success 'the DIMMs in the tree (like ones once) and in the JSON' '
+	"$KILN" discover --sysfs-root "$sys" >"$TEST_TMP/tree" 2>/dev/null &&
+	grep_in "dimms    2 x 1 GiB 3200 MT/s M393A" "$TEST_TMP/tree" &&
+	"$KILN" discover --json --sysfs-root "$sys" >"$TEST_TMP/inv.json" 2>/dev/null &&
+	test_eq "$(python3 -c "import json, sys
+d = json.load(open(sys.argv[1]))
+print(\" \".join(\"%s/%d/%s/%s\" % (x[\"locator\"], x[\"size\"], x[\"speed_mts\"], x[\"part\"]) for x in d[\"dimms\"]))" "$TEST_TMP/inv.json")" \
+		"DIMM_A1/1073741824/3200/M393A DIMM_B1/1073741824/3200/M393A" "dimms"
+'
+
 test_expect_success 'read back, the file finds the machine as it expects' '
 	"$KILN" discover --sysfs-root "$sys" --expect "$TEST_TMP/expect.cfg" \
 		>/dev/null 2>"$TEST_TMP/err" &&

@@ -165,6 +165,36 @@ static void system_lines(const struct machine_system *s, const char *mem,
 	system_line(f, &n, a, "");
 }
 
+/*
+ * The DIMMs the BIOS saw, like ones said once ("dimms    8 x 32 GiB 3200
+ * MT/s M393A4K40DB3-CWE"), so 32 slots take a line or two, not 32.
+ */
+static void dimm_lines(const struct discover_inventory *inv, FILE *f)
+{
+	int kept = inv->ndimms < DISCOVER_MAX_DIMMS ? inv->ndimms :
+		   DISCOVER_MAX_DIMMS;
+	int i = 0, n = 0;
+
+	while (i < kept) {
+		const struct smbios_dimm *d = &inv->dimms[i];
+		char size[32], speed[24] = "";
+		int k = i + 1;
+
+		while (k < kept && inv->dimms[k].size == d->size &&
+		       inv->dimms[k].speed == d->speed &&
+		       !strcmp(inv->dimms[k].part, d->part))
+			k++;
+		settings_fmt_size(d->size, size, sizeof(size));
+		if (d->speed)
+			snprintf(speed, sizeof(speed), " %u MT/s", d->speed);
+		fprintf(f, "%-9s%d x %s%s%s%.40s\n", n++ ? "" : "dimms",
+			k - i, size, speed, d->part[0] ? " " : "", d->part);
+		i = k;
+	}
+	if (inv->ndimms > kept)
+		fprintf(f, "%-9s%d more not kept\n", "", inv->ndimms - kept);
+}
+
 void inventory_print(const struct discover_inventory *inv, FILE *f)
 {
 	const struct machine_system *s = &inv->sys;
@@ -176,6 +206,7 @@ void inventory_print(const struct discover_inventory *inv, FILE *f)
 		inv->ndisks == 1 ? "" : "s", inv->nctrls,
 		inv->nctrls == 1 ? "" : "s");
 	system_lines(s, mem, f);
+	dimm_lines(inv, f);
 	for (i = 0; i < inv->nnics; i++) {
 		const struct machine_nic *n = &inv->nics[i];
 		char speed[24] = "speed ?";
@@ -258,6 +289,23 @@ char *inventory_json(const struct discover_inventory *inv, size_t *len)
 	json_u64(&j, "memory", s->memory);
 	json_str(&j, "machine_id", s->machine_id);
 	json_end(&j);
+
+	/* SMBIOS type 17: what the expect file's dimm keys are held to. */
+	json_array(&j, "dimms");
+	for (i = 0; i < inv->ndimms && i < DISCOVER_MAX_DIMMS; i++) {
+		const struct smbios_dimm *d = &inv->dimms[i];
+
+		json_begin(&j, NULL);
+		json_str(&j, "locator", d->locator);
+		json_u64(&j, "size", d->size);
+		if (d->speed)
+			json_u64(&j, "speed_mts", d->speed);
+		else
+			json_null(&j, "speed_mts");
+		json_str(&j, "part", d->part[0] ? d->part : NULL);
+		json_end(&j);
+	}
+	json_array_end(&j);
 
 	json_array(&j, "nics");
 	for (i = 0; i < inv->nnics; i++) {

@@ -224,6 +224,35 @@ static void restore_settings(const struct jsonread_node *s,
 	out->solo = jsonread_u64(s, KEY_SOLO_SECONDS, out->solo);
 }
 
+/*
+ * The expected machine's differences, so a run judged again from its
+ * result.json (kiln report, the verify boot) still FAILs the machine.
+ */
+static int restore_expect(const struct jsonread_node *e, struct record *r)
+{
+	const struct jsonread_node *diffs = jsonread_get(e, KEY_DIFFERENCES);
+	size_t i;
+
+	if (jsonread_type(e) != JSONREAD_OBJECT)
+		return 0;
+	r->expect = calloc(1, sizeof(*r->expect));
+	if (!r->expect)
+		return -ENOMEM;
+	copy_str(e, KEY_FILE, r->expect_file, sizeof(r->expect_file));
+	for (i = 0; i < jsonread_count(diffs); i++) {
+		if (r->expect->n == EXPECT_MAX_DIFFS) {
+			r->expect->more++;
+			continue;
+		}
+		copy_str(jsonread_at(diffs, i), NULL,
+			 r->expect->line[r->expect->n],
+			 sizeof(r->expect->line[0]));
+		r->expect->n++;
+	}
+	r->expect->more += (int)jsonread_i64(e, KEY_LEFT_OUT, 0);
+	return 0;
+}
+
 int restore_record(const struct jsonread_node *doc, struct restored *out,
 		   char *err, size_t errlen)
 {
@@ -272,7 +301,8 @@ int restore_record(const struct jsonread_node *doc, struct restored *out,
 		copy_str(jsonread_at(notes, i), NULL, text, sizeof(text));
 		record_note(r, "%s", text);
 	}
-	if (peers_out_restore(doc, r))
+	if (peers_out_restore(doc, r) ||
+	    restore_expect(jsonread_get(doc, KEY_EXPECT), r))
 		return -ENOMEM;
 	out->mt = calloc(jsonread_count(targets) + 1, sizeof(*out->mt));
 	out->safety = calloc(jsonread_count(targets) + 1,
