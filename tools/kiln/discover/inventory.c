@@ -466,6 +466,7 @@ int discover_command(struct options_args *a)
 	char procroot[PATH_MAX];
 	int ret;
 
+	o.machine_id = s->machine_id;
 	if (s->sysfs_root) {
 		/* A fixture: its /proc is beside its /sys; no disks to read. */
 		o.sysroot = s->sysfs_root;
