@@ -77,7 +77,11 @@ test_expect_success 'machine-id names the machine whatever its serial: folder an
 	cd "$TEST_TMP" &&
 	run=$(folders_in m) &&
 	[ "${run#m/kiln-results/LAB-07.rack3/}" != "$run" ] &&
-	[ "$(json_get "$run/result.json" "d[\"machine_id\"]")" = LAB-07.rack3 ]
+	[ "$(json_get "$run/result.json" "d[\"machine_id\"]")" = LAB-07.rack3 ] &&
+	# Every NIC the machine has (not lo), so a lab finds it by any port.
+	nics=$(json_get "$run/result.json" "\" \".join(sorted(n[\"name\"] for n in d[\"system\"][\"nics\"]))") &&
+	for n in $nics; do [ -e "/sys/class/net/$n" ] && [ "$n" != lo ] || return 1; done &&
+	[ -n "$nics" ] || [ "$(ls /sys/class/net | grep -vx lo | wc -l)" = 0 ]
 '
 
 test_expect_success 'a machine-id that could not name one folder: exit 2, nothing made' '

@@ -160,6 +160,11 @@ static void system_lines(const struct machine_system *s, const char *mem,
 			 s->sockets == 1 ? "" : "s");
 	snprintf(a + strlen(a), sizeof(a) - strlen(a), ", memory %s", mem);
 	system_line(f, &n, a, "");
+	snprintf(a, sizeof(a), "%s%.40s%s%.40s", s->asset_tag[0] ?
+		 "asset tag " : "", s->asset_tag, s->chassis_serial[0] ?
+		 (s->asset_tag[0] ? ", chassis " : "chassis ") : "",
+		 s->chassis_serial);
+	system_line(f, &n, a, "");
 	snprintf(a, sizeof(a), "%s%s", s->machine_id[0] ? "machine id " : "",
 		 s->machine_id);
 	system_line(f, &n, a, "");
@@ -288,6 +293,9 @@ char *inventory_json(const struct discover_inventory *inv, size_t *len)
 	json_u64(&j, "sockets", (uint64_t)s->sockets);
 	json_u64(&j, "memory", s->memory);
 	json_str(&j, "machine_id", s->machine_id);
+	json_str(&j, "asset_tag", s->asset_tag[0] ? s->asset_tag : NULL);
+	json_str(&j, "chassis_serial", s->chassis_serial[0] ?
+		 s->chassis_serial : NULL);
 	json_end(&j);
 
 	/* SMBIOS type 17: what the expect file's dimm keys are held to. */

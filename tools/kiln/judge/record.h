@@ -86,6 +86,9 @@ const char *record_state_name(int state);
 /* The state so named, or -1 (NULL too). */
 int record_state_of(const char *name);
 
+/* NICs a record names with their addresses; more are left out. */
+#define RECORD_NICS 16
+
 struct record {
 	const char *command;		/* "burn" or "run" */
 	int argc;
@@ -99,6 +102,12 @@ struct record {
 		char vendor[128], product[128];
 		char mac[32];		/* its first wired NIC's */
 		char address[64];	/* that NIC's IPv4 address */
+		/* where it is: its chassis's tags, "" when not real */
+		char asset_tag[128], chassis_serial[128];
+		int nnics;		/* every NIC, up to RECORD_NICS */
+		struct record_nic {
+			char name[32], mac[32], address[64];
+		} nics[RECORD_NICS];
 	} system;
 	struct record_lab lab;
 	int kmsg;			/* keep the kernel's log (kmsg.log) */

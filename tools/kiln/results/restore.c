@@ -260,6 +260,7 @@ int restore_record(const struct jsonread_node *doc, struct restored *out,
 	const struct jsonread_node *notes = jsonread_get(doc, KEY_NOTES);
 	const struct jsonread_node *fw = jsonread_get(doc, KEY_FIRMWARE);
 	const struct jsonread_node *sys = jsonread_get(doc, KEY_SYSTEM);
+	const struct jsonread_node *nics;
 	struct record *r = &out->r;
 	char text[1024];
 	size_t i;
@@ -284,6 +285,19 @@ int restore_record(const struct jsonread_node *doc, struct restored *out,
 	copy_str(sys, KEY_MAC, r->system.mac, sizeof(r->system.mac));
 	copy_str(sys, KEY_ADDRESS, r->system.address,
 		 sizeof(r->system.address));
+	copy_str(sys, KEY_ASSET_TAG, r->system.asset_tag,
+		 sizeof(r->system.asset_tag));
+	copy_str(sys, KEY_CHASSIS_SERIAL, r->system.chassis_serial,
+		 sizeof(r->system.chassis_serial));
+	nics = jsonread_get(sys, KEY_NICS);
+	for (i = 0; i < jsonread_count(nics) && i < RECORD_NICS; i++) {
+		const struct jsonread_node *k = jsonread_at(nics, i);
+		struct record_nic *to = &r->system.nics[r->system.nnics++];
+
+		copy_str(k, KEY_NAME, to->name, sizeof(to->name));
+		copy_str(k, KEY_MAC, to->mac, sizeof(to->mac));
+		copy_str(k, KEY_ADDRESS, to->address, sizeof(to->address));
+	}
 	r->started = timing_parse_utc(jsonread_str(doc, KEY_STARTED, NULL));
 	r->ended = timing_parse_utc(jsonread_str(doc, KEY_ENDED, NULL));
 	r->elapsed_ns = (uint64_t)(jsonread_num(doc, KEY_ELAPSED_SECONDS, 0) *

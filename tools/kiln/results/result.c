@@ -326,6 +326,7 @@ static void json_lab(struct json *j, const struct record *o)
 static void json_machine(struct json *j, const struct record *o)
 {
 	struct utsname u;
+	int i;
 
 	json_str(j, KEY_SCHEMA, RESULT_SCHEMA_NAME);
 	json_u64(j, KEY_SCHEMA_VERSION, RESULT_SCHEMA);
@@ -343,6 +344,21 @@ static void json_machine(struct json *j, const struct record *o)
 	json_str(j, KEY_MAC, o->system.mac[0] ? o->system.mac : NULL);
 	json_str(j, KEY_ADDRESS, o->system.address[0] ? o->system.address :
 		 NULL);
+	json_str(j, KEY_ASSET_TAG, o->system.asset_tag[0] ?
+		 o->system.asset_tag : NULL);
+	json_str(j, KEY_CHASSIS_SERIAL, o->system.chassis_serial[0] ?
+		 o->system.chassis_serial : NULL);
+	json_array(j, KEY_NICS);
+	for (i = 0; i < o->system.nnics; i++) {
+		const struct record_nic *k = &o->system.nics[i];
+
+		json_begin(j, NULL);
+		json_str(j, KEY_NAME, k->name);
+		json_str(j, KEY_MAC, k->mac[0] ? k->mac : NULL);
+		json_str(j, KEY_ADDRESS, k->address[0] ? k->address : NULL);
+		json_end(j);
+	}
+	json_array_end(j);
 	json_end(j);
 	json_begin(j, KEY_FIRMWARE);
 	json_bool(j, KEY_EFI, o->firmware.efi);

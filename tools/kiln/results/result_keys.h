@@ -17,6 +17,7 @@
 
 #define KEY_ADDRESS		"address"
 #define KEY_AFTER		"after"
+#define KEY_ASSET_TAG		"asset_tag"
 #define KEY_ARGV		"argv"
 #define KEY_AVG_MBPS		"avg_mbps"
 #define KEY_BAD_UNITS		"bad_units"
@@ -28,6 +29,7 @@
 #define KEY_BYTES_READ		"bytes_read"
 #define KEY_BYTES_WRITTEN	"bytes_written"
 #define KEY_BY_CLASS		"by_class"
+#define KEY_CHASSIS_SERIAL	"chassis_serial"
 #define KEY_CHECKED		"checked"
 #define KEY_CLOCK_TRUSTED	"clock_trusted"
 #define KEY_COMMAND		"command"
@@ -88,6 +90,7 @@
 #define KEY_MIN_MBPS		"min_mbps"
 #define KEY_MODE		"mode"
 #define KEY_NETWORK		"network"
+#define KEY_NICS		"nics"
 #define KEY_NOTES		"notes"
 #define KEY_NOT_ARRIVED		"not_arrived"
 #define KEY_OFFLINE_UNCORRECTABLE "offline_uncorrectable"
