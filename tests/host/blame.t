@@ -40,7 +40,7 @@ test_expect_success 'one disk with units that read back good: a transfer error, 
 	grep_in "not the media" "$TEST_TMP/r" &&
 	[ "$(blame "$TEST_TMP/one" place)" = disk ] &&
 	[ "$(json_get "$TEST_TMP/one/result.json" "d[\"machine\"][\"verdict\"]")" = PASS ] &&
-	grep_in "transfer errors: placed on the one disk" "$TEST_TMP/one/summary.txt"
+	grep_in "transfer errors: placed on ${a#/dev/}, the one disk" "$TEST_TMP/one/summary.txt"
 '
 
 test_expect_success 'several loop devices with them: the machine FAILs, they WARN; dropped writes FAIL their disk' '

@@ -35,10 +35,16 @@ void blame_out_text(const struct record *r, FILE *f)
 {
 	const struct blame *b = &r->blame;
 
+	const char *one = "?";
+	int i;
+
+	for (i = 0; i < r->n; i++)
+		if (!r->disks[i].failed[0] && blame_transfer(&r->disks[i].snap))
+			one = r->disks[i].label;
 	switch (b->place) {
 	case BLAME_DISK:
-		fprintf(f, "transfer errors: placed on the one disk that had "
-			"them (bad units that read back good)\n");
+		fprintf(f, "transfer errors: placed on %s, the one disk that "
+			"had them (bad units that read back good)\n", one);
 		break;
 	case BLAME_CONTROLLER:
 		fprintf(f, "transfer errors: placed on controller %s, not its "
