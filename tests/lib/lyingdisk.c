@@ -70,7 +70,8 @@
  * "flaky OFF LEN" line per range, then reads, read_bytes, writes,
  * write_bytes (acknowledged, dropped ones included), dropped_bytes,
  * flushes, errors (requests answered with an error) and flipped (units
- * answered wrong once by flaky). A read and a write is counted when it is answered.
+ * answered wrong once by flaky). A read and a write is counted when it
+ * is answered.
  *
  * A write that reaches past the end of the disk (after a shrink) fails
  * whole with ENOSPC, and a read there gets what lies before the end. Under
