@@ -151,6 +151,8 @@ void record_judge(struct record *r, int final, int interrupted)
 	peers_judge(r, final);
 
 	vitals_judge_machine(r);
+	/* After the machine's own: it may add a FAIL of the machine. */
+	blame_judge(r);
 	r->verdict = r->sig.j.verdict;
 	for (i = 0; i < r->n; i++) {
 		stop |= r->disks[i].j.interrupted;

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "engine/engine.h"
+#include "judge/blame.h"
 #include "sense/health.h"
 #include "judge/judge.h"
 #include "judge/links.h"
@@ -134,6 +135,7 @@ struct record {
 	struct iperf net;		/* iperf3 beside the burn */
 	int have_net;
 	struct vitals_machine sig;	/* the machine's own signals */
+	struct blame blame;		/* where transfer errors belong */
 	int results_lost;		/* some results could not be written */
 	int verdict;			/* enum judge_verdict, overall */
 	int exit_code;

@@ -127,6 +127,8 @@ static void restore_burn(const struct jsonread_node *t, struct record_disk *d)
 						KEY_COUNT, 0);
 	s->bad_transient = (unsigned)jsonread_u64(
 		jsonread_get(t, KEY_BAD_UNITS), KEY_GOOD_ON_REREAD, 0);
+	s->bad_unchecked = (unsigned)jsonread_u64(
+		jsonread_get(t, KEY_BAD_UNITS), KEY_NOT_READ_AGAIN, 0);
 	for (c = UNIT_BITFLIP; c < UNIT_CLASSES; c++)
 		s->bad_by_class[c] = (unsigned)jsonread_u64(
 			jsonread_path(t, "/" KEY_BAD_UNITS "/" KEY_BY_CLASS),
@@ -337,7 +339,11 @@ int restore_record(const struct jsonread_node *doc, struct restored *out,
 			return ret;
 		peers_out_restore_disk(t, r, d);
 	}
-	return vitals_out_read_machine(doc, r);
+	ret = vitals_out_read_machine(doc, r);
+	/* For kiln report, which reads verdicts and does not judge again. */
+	if (!ret)
+		blame_decide(r, &r->blame);
+	return ret;
 }
 
 static const char *judge_namer(int i)

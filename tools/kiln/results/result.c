@@ -13,6 +13,7 @@
 
 #include "base/crc32c.h"
 #include "base/json.h"
+#include "results/blame_out.h"
 #include "results/result_keys.h"
 #include "results/peers_out.h"
 #include "results/result.h"
@@ -249,6 +250,7 @@ static void json_target_errors(struct json *j, const struct record_disk *d)
 	json_begin(j, KEY_BAD_UNITS);
 	json_u64(j, KEY_COUNT, et->c.bad_units);
 	json_u64(j, KEY_GOOD_ON_REREAD, et->bad_transient);
+	json_u64(j, KEY_NOT_READ_AGAIN, et->bad_unchecked);
 	json_begin(j, KEY_BY_CLASS);
 	for (c = UNIT_BITFLIP; c < UNIT_CLASSES; c++)
 		json_u64(j, unit_class_name((enum unit_class)c),
@@ -483,6 +485,7 @@ char *result_json(const struct record *o, size_t *len)
 	peers_out_json(&j, o);
 
 	vitals_out_machine(&j, o);
+	blame_out_json(&j, o);
 	json_expect(&j, o);
 	json_str(&j, KEY_FAILURE, o->failure[0] ? o->failure : NULL);
 	json_bool(&j, KEY_RESULTS_COMPLETE, !o->results_lost);
