@@ -144,35 +144,47 @@ static void judge_throttle(struct vitals_machine *m)
 	vitals_judge_reason(m, JUDGE_WARN, text);
 }
 
-/* "CPU 3 bank 5 (be00000000800400, processor context corrupt), ...". */
+/*
+ * "CPU 3 bank 5 (be00000000800400, PCC), CPU 1 bank 7 (...) x2" of the
+ * banks of one kind, as many as fit, then how many more.
+ */
 static void banks(const struct mce_tally *t, int uncorrected, char *buf,
 		  size_t len)
 {
 	size_t used = 0;
-	int i;
+	char one[80];
+	int i, more = 0;
 
 	buf[0] = 0;
-	for (i = 0; i < t->nbanks && used < len; i++) {
+	for (i = 0; i < t->nbanks; i++) {
 		const struct mce_bank *b = &t->banks[i];
+		int n;
 
 		if (b->uncorrected != uncorrected)
 			continue;
-		used += (size_t)snprintf(buf + used, len - used,
-					 "%sCPU %d bank %d (%016llx%s)",
-					 used ? ", " : ": ", b->cpu, b->bank,
-					 (unsigned long long)b->status,
-					 b->pcc ? ", processor context "
-					 "corrupt" : "");
-		if (b->n > 1 && used < len)
-			used += (size_t)snprintf(buf + used, len - used,
-						 " x%u", b->n);
+		n = snprintf(one, sizeof(one), "%sCPU %d bank %d (%016llx%s)",
+			     used ? ", " : ": ", b->cpu, b->bank,
+			     (unsigned long long)b->status,
+			     b->pcc ? ", PCC" : "");
+		if (b->n > 1)
+			snprintf(one + n, sizeof(one) - (size_t)n, " x%u",
+				 b->n);
+		/* Room kept for the ", and 9 more" after it. */
+		if (more || used + strlen(one) + 16 > len) {
+			more++;
+			continue;
+		}
+		used += (size_t)snprintf(buf + used, len - used, "%s", one);
 	}
+	if (more)
+		snprintf(buf + used, len - used, ", and %d more bank%s", more,
+			 more == 1 ? "" : "s");
 }
 
 static void judge_mce(struct vitals_machine *m)
 {
 	const struct mce_tally *t = &m->cpu.mce;
-	char where[160], text[240];
+	char where[150], text[240];
 
 	if (t->uncorrected) {
 		banks(t, 1, where, sizeof(where));

@@ -4,7 +4,7 @@
  * the formats of the kernel's own printer (__print_mce()) and of AMD's
  * decoder, tallied by CPU and bank.
  */
-#include <stdio.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,15 +13,27 @@
 /* A hexadecimal number at p (an optional 0x): 0, or -1 when none. */
 static int hex_at(const char *p, uint64_t *v)
 {
-	char *end;
-
 	if (!strncmp(p, "0x", 2))
 		p += 2;
-	if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f') ||
-	      (*p >= 'A' && *p <= 'F')))
+	if (!isxdigit((unsigned char)*p))
 		return -1;
-	*v = strtoull(p, &end, 16);
+	*v = strtoull(p, NULL, 16);
 	return 0;
+}
+
+/* A CPU or bank number at p: the text after it, or NULL when none. */
+static const char *num_at(const char *p, int *v)
+{
+	char *end;
+	long n;
+
+	if (!isdigit((unsigned char)*p))
+		return NULL;
+	n = strtol(p, &end, 10);
+	if (n < 0 || n > 1000000)
+		return NULL;
+	*v = (int)n;
+	return end;
 }
 
 static void record(struct mce_line *l, uint64_t status)
@@ -34,15 +46,15 @@ static void record(struct mce_line *l, uint64_t status)
 /* "CPU 3: Machine Check: 0 Bank 5: be00000000800400" (and Exception). */
 static int intel_form(const char *p, struct mce_line *l)
 {
-	const char *bank;
 	uint64_t status;
-	int cpu, b, at = 0;
+	int cpu, b;
 
-	if (sscanf(p, "CPU %d: Machine Check%n", &cpu, &at) != 1 || !at)
+	if (strncmp(p, "CPU ", 4) || !(p = num_at(p + 4, &cpu)) ||
+	    strncmp(p, ": Machine Check", 15))
 		return 0;
-	bank = strstr(p + at, " Bank ");
-	if (!bank || sscanf(bank, " Bank %d: %n", &b, &at) != 1 || !at ||
-	    hex_at(bank + at, &status))
+	p = strstr(p, " Bank ");
+	if (!p || !(p = num_at(p + 6, &b)) || strncmp(p, ": ", 2) ||
+	    hex_at(p + 2, &status))
 		return 0;
 	l->cpu = cpu;
 	l->bank = b;
@@ -55,23 +67,28 @@ static int amd_form(const char *p, struct mce_line *l)
 {
 	const char *mc, *end;
 	uint64_t status;
-	int cpu, b, at = 0;
+	int cpu, b;
 
-	if (sscanf(p, "CPU:%d", &cpu) != 1)
+	if (strncmp(p, "CPU:", 4) || !num_at(p + 4, &cpu))
 		return 0;
 	mc = strstr(p, " MC");
-	if (!mc || sscanf(mc, " MC%d_STATUS[%n", &b, &at) != 1 || !at)
+	if (!mc || !(mc = num_at(mc + 3, &b)) || strncmp(mc, "_STATUS[", 8))
 		return 0;
-	end = strstr(mc + at, "]: ");
-	l->cpu = cpu;
-	l->bank = b;
+	mc += 8;
+	end = strstr(mc, "]: ");
 	if (end && !hex_at(end + 3, &status)) {
 		record(l, status);
-		return 1;
+	} else if (strstr(mc, "|UE")) {
+		/* A line cut short: the decoder's own word for it. */
+		l->kind = MCE_UNCORRECTED;
+		l->pcc = strstr(mc, "|PCC") != NULL;
+	} else if (strstr(mc, "|CE")) {
+		l->kind = MCE_CORRECTED;
+	} else {
+		return 0;
 	}
-	/* A line cut short: the decoder's own word for it. */
-	l->kind = strstr(mc + at, "|UE|") ? MCE_UNCORRECTED : MCE_CORRECTED;
-	l->pcc = strstr(mc + at, "|PCC") != NULL;
+	l->cpu = cpu;
+	l->bank = b;
 	return 1;
 }
 
