@@ -11,10 +11,10 @@
  */
 struct smbios_dimm {
 	char locator[64];	/* "DIMM_A1" */
-	char bank[64];		/* its bank locator, "P0_Node0_Channel0" */
 	uint64_t size;		/* bytes; 0 empty slot */
 	unsigned speed;		/* MT/s; 0 unknown */
 	char part[64];		/* part number, trimmed; "" unknown */
+	char bank[64];		/* its bank locator, "P0_Node0_Channel0" */
 };
 
 /*
