@@ -131,8 +131,8 @@ static void amd(void)
 	       "AMD: cpu10 after cpu1, cpuinfo's clock where cpufreq's is "
 	       "garbage, none where both are, nominal from cpuinfo_max_freq");
 	cpu_free(&s);
-	put("amd/proc/cpuinfo", "processor\t: 0\nmodel name\t: Intel(R) Xeon(R) "
-	    "CPU E5-2680 v4 @ 2.40GHz\n");
+	put("amd/proc/cpuinfo", "processor\t: 0\nmodel name\t: Intel(R) "
+	    "Xeon(R) CPU E5-2680 v4 @ 2.40GHz\n");
 	tap_ok(cpu_read(sys, proc, &s) == 0 && s.nominal_khz == 2400000 &&
 	       s.nominal_from == CPU_NOMINAL_MODEL,
 	       "the model name's clock before cpuinfo_max_freq");

@@ -57,8 +57,10 @@ static void labels(void)
 	one[1] = slot("P0_Node0_Channel1_Dimm0", "DIMM_B1");
 	one[2] = slot("P0_Node0_Channel0_Dimm1", "DIMM_A10");
 	one[3] = slot("", "A1");
-	tap_ok(!strcmp(of("DIMM_A1", one, 4), "P0_Node0_Channel0_Dimm0/DIMM_A1") &&
-	       !strcmp(of("dimm_b1", one, 4), "P0_Node0_Channel1_Dimm0/DIMM_B1") &&
+	tap_ok(!strcmp(of("DIMM_A1", one, 4),
+		       "P0_Node0_Channel0_Dimm0/DIMM_A1") &&
+	       !strcmp(of("dimm_b1", one, 4),
+		       "P0_Node0_Channel1_Dimm0/DIMM_B1") &&
 	       !strcmp(of("DIMM_A10", one, 4),
 		       "P0_Node0_Channel0_Dimm1/DIMM_A10"),
 	       "a label that is a locator names its slot (any case), DIMM_A10 "

@@ -97,10 +97,12 @@ static void status_bits(void)
 	tap_ok(l.kind == MCE_UNCORRECTED && l.pcc &&
 	       l.status == 0xbe00000000800400ULL, "UC with PCC: context "
 	       "corrupt, the status kept");
-	mce_parse("[Hardware Error]: CPU:3 (17:31:0) MC5_STATUS[-|UE|MiscV", &l);
+	mce_parse("[Hardware Error]: CPU:3 (17:31:0) MC5_STATUS[-|UE|MiscV",
+		  &l);
 	tap_ok(l.kind == MCE_UNCORRECTED && l.cpu == 3 && l.bank == 5,
 	       "AMD's line cut before its status: its UE word says it");
-	mce_parse("[Hardware Error]: CPU:3 (17:31:0) MC5_STATUS[-|CE|MiscV", &l);
+	mce_parse("[Hardware Error]: CPU:3 (17:31:0) MC5_STATUS[-|CE|MiscV",
+		  &l);
 	tap_ok(l.kind == MCE_CORRECTED, "...and its CE word");
 }
 

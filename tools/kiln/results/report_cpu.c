@@ -64,8 +64,8 @@ void report_cpu_html(FILE *f, const struct vitals_machine *m)
 			c->nthrottle == 1 ? "" : "s");
 	else
 		fprintf(f, "<p class=\"rose\">thermal throttling during the "
-			"run: CPU %s</p>\n", vitals_cpu_throttled_list(c, list,
-								       sizeof(list)));
+			"run: CPU %s</p>\n",
+			vitals_cpu_throttled_list(c, list, sizeof(list)));
 	if (m->kmsg)
 		mce_table(f, &c->mce);
 }
