@@ -11,7 +11,8 @@
  * the machine naming its CPUs, one from before does not, a counter that
  * restarts is no rise; the clock under load (the first sample, before the
  * load, left out) as min/avg/max; all of it through result.json and back,
- * judged the same; summary.txt's line.
+ * judged the same; summary.txt's line. An AMD CPU's temperature
+ * (k10temp) over the run as hwmon's first, max and last.
  */
 #include <errno.h>
 #include <limits.h>
@@ -258,6 +259,42 @@ static void judged(void)
 	record_free(&r);
 }
 
+/* k10temp's Tctl over three samples: hwmon's first, max and last. */
+static void k10temp(void)
+{
+	static const char *const milli[] = { "41000\n", "78250\n", "66000\n" };
+	static const char *const hw = "amd/sys/class/hwmon/hwmon3";
+	struct vitals_sample v;
+	struct settings s;
+	struct record r;
+	char path[PATH_MAX], root[PATH_MAX];
+	const struct vitals_hwmon *h = NULL;
+	int i;
+
+	snprintf(path, sizeof(path), "%s/name", hw);
+	put(path, "k10temp\n");
+	snprintf(path, sizeof(path), "%s/temp1_label", hw);
+	put(path, "Tctl\n");
+	snprintf(root, sizeof(root), "%s/amd/sys", tmp);
+	settings_defaults(&s, SCOPE_BURN);
+	record_init(&r, "burn", 0, NULL, &s);
+	for (i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "%s/temp1_input", hw);
+		put(path, milli[i]);
+		memset(&v, 0, sizeof(v));
+		v.have_sensors = sensors_read(root, &v.sensors) == 0;
+		vitals_fold(&r, &v);
+		sensors_free(&v.sensors);
+	}
+	for (i = 0; i < r.sig.nhwmon; i++)
+		if (!strcmp(r.sig.hwmon[i].what, "k10temp Tctl"))
+			h = &r.sig.hwmon[i];
+	tap_ok(h && h->first == 41000 && h->max == 78250 && h->last == 66000,
+	       "an AMD CPU's temperature (k10temp) is hwmon's: first, max "
+	       "and last over the run");
+	record_free(&r);
+}
+
 static void ranges(void)
 {
 	struct vitals_throttle t[9];
@@ -302,6 +339,7 @@ int main(int argc, char **argv)
 	TAP_RUN(qemu);
 	TAP_RUN(amd);
 	TAP_RUN(judged);
+	TAP_RUN(k10temp);
 	TAP_RUN(ranges);
 	tap_sh("rm -rf %s", tmp);
 	return tap_done();
