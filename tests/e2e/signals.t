@@ -12,7 +12,8 @@
 # smartctl --scan-open and shown under their controller. QEMU's
 # megasas-gen2 lists its second drive as megaraid,256 and its MFI
 # pass-through cuts that to target 0, so it answers as the first drive:
-# one drive is found, by its own number, and listed once.
+# one drive is found, by its own number, and listed once. The CPUs'
+# clock under load is read from /proc/cpuinfo (QEMU has no cpufreq).
 . "$(dirname "$0")/../lib/e2e.sh"
 
 lab_init "$TEST_TMP/lab"
@@ -89,6 +90,14 @@ test_expect_success 'the AER error at the root port is counted against the NVMe 
 test_expect_success 'the kernel log said it too, against the port the NVMe hangs from' '
 	[ "$(result "d[\"machine\"][\"kernel_log\"][\"read\"]")" = True ] &&
 	[ "$(n nvme0n1 "t[\"signals\"][\"kernel_log\"][\"by_kind\"].get(\"PCIe uncorrected error\", 0) >= 1")" = True ]
+'
+
+test_expect_success 'the CPUs: the clock under load from /proc/cpuinfo (QEMU has no cpufreq), nothing throttled, no machine check' '
+	[ "$(result "d[\"machine\"][\"cpu\"][\"clock_mhz\"][\"readings\"] >= 1")" = True ] &&
+	[ "$(result "d[\"machine\"][\"cpu\"][\"clock_mhz\"][\"min\"] > 0")" = True ] &&
+	[ "$(result "d[\"machine\"][\"cpu\"][\"throttled_cpus\"]")" = None ] &&
+	[ "$(result "d[\"machine\"][\"machine_checks\"][\"uncorrected\"]")" = 0 ] &&
+	grep_in "CPU clock under load: " "$run/summary.txt"
 '
 
 test_expect_success 'selftest=short: QEMU'"'"'s AHCI drives pass it; its NVMe has none smartctl 7.3 runs' '
