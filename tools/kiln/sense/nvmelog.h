@@ -101,12 +101,12 @@ int nvmelog_parse_errors(const uint8_t *b, size_t len,
 const char *nvmelog_status_text(uint16_t status, char *buf, size_t len);
 
 /*
- * The controller of NVMe namespace name under sysroot: out gets its
+ * The controller of NVMe namespace name under sysfs (/sys): out gets its
  * character device (/dev/nvme0). -ENOENT when name is no NVMe namespace
  * or its controller is not one device (a native-multipath head: then
  * the namespace's own device takes the admin commands).
  */
-int nvmelog_controller(const char *sysroot, const char *name, char *out,
+int nvmelog_controller(const char *sysfs, const char *name, char *out,
 		       size_t len);
 
 /*

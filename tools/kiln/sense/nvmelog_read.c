@@ -73,14 +73,14 @@ static const char *said(int ret, char *buf, size_t len)
 	return buf;
 }
 
-int nvmelog_controller(const char *sysroot, const char *name, char *out,
+int nvmelog_controller(const char *sysfs, const char *name, char *out,
 		       size_t len)
 {
 	char link[PATH_MAX], to[PATH_MAX];
 	const char *base;
 	ssize_t n;
 
-	snprintf(link, sizeof(link), "%s/sys/block/%s/device", sysroot, name);
+	snprintf(link, sizeof(link), "%s/block/%s/device", sysfs, name);
 	n = readlink(link, to, sizeof(to) - 1);
 	if (strncmp(name, "nvme", 4) || n <= 0)
 		return -ENOENT;
