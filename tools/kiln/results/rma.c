@@ -225,3 +225,15 @@ char *rma_text(const struct record *r, const struct record_disk *d,
 	*len = n;
 	return text;
 }
+
+void rma_summary(const struct record *r, const struct record_disk *d,
+		 FILE *f)
+{
+	char name[96];
+
+	if (!r->out || d->j.verdict != JUDGE_FAIL)
+		return;
+	rma_name(d, name, sizeof(name));
+	fprintf(f, "  for its vendor: %s%s%s\n", name, d->telemetry[0] ?
+		"; telemetry log " : "", d->telemetry);
+}

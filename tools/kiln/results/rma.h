@@ -3,6 +3,7 @@
 #define KILN_RMA_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "judge/record.h"
 
@@ -23,5 +24,12 @@ void rma_name(const struct record_disk *d, char *out, size_t len);
 /* The file's text for disk d of r (malloc()ed, *len bytes); NULL: ENOMEM. */
 char *rma_text(const struct record *r, const struct record_disk *d,
 	       size_t *len);
+
+/*
+ * summary.txt's line of a FAILed disk of r: its RMA file, and its
+ * telemetry log kept (or why not), when r has a run folder.
+ */
+void rma_summary(const struct record *r, const struct record_disk *d,
+		 FILE *f);
 
 #endif
