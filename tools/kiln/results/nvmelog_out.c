@@ -119,8 +119,6 @@ static void get_entry(node *n, struct nvmelog_error *e)
 
 static void put_log(struct json *j, const char *key, const struct nvmelog *l)
 {
-	int i;
-
 	if (!l->asked) {
 		json_null(j, key);
 		return;
@@ -144,17 +142,19 @@ static void put_log(struct json *j, const char *key, const struct nvmelog *l)
 			   N(ocp_fields));
 	else
 		json_null(j, "ocp_smart");
-	json_array(j, "entries");
-	for (i = 0; i < l->nerrors; i++)
-		put_entry(j, &l->errors[i]);
-	json_array_end(j);
+	/* The entries themselves are error_log's new ones, said once. */
+	json_u64(j, "entries_kept", (uint64_t)l->nerrors);
+	if (l->nerrors)
+		json_u64(j, "newest_error_count", l->errors[0].count);
+	else
+		json_null(j, "newest_error_count");
 	json_end(j);
 }
 
-static void get_log(node *n, struct nvmelog *l, const char *dev)
+/* A log read back; new: error_log's new entries, for the log after. */
+static void get_log(node *n, struct nvmelog *l, const char *dev, node *new)
 {
 	node *h = jsonread_get(n, "health"), *o = jsonread_get(n, "ocp_smart");
-	node *e = jsonread_get(n, "entries");
 	size_t i;
 
 	nvmelog_init(l);
@@ -182,8 +182,13 @@ static void get_log(node *n, struct nvmelog *l, const char *dev)
 		get_fields(o, &l->ocp, ocp_fields, N(ocp_fields));
 		l->ocp.have = 1;
 	}
-	for (i = 0; i < jsonread_count(e) && i < NVMELOG_ERRORS; i++)
-		get_entry(jsonread_at(e, i), &l->errors[l->nerrors++]);
+	/* Only the newest count is kept of the log before the run. */
+	if (jsonread_u64(n, "entries_kept", 0) && !new) {
+		l->errors[0].count = jsonread_u64(n, "newest_error_count", 0);
+		l->nerrors = 1;
+	}
+	for (i = 0; new && i < jsonread_count(new) && i < NVMELOG_ERRORS; i++)
+		get_entry(jsonread_at(new, i), &l->errors[l->nerrors++]);
 }
 
 /* The error log as the issue asks: counts before and after, what is new. */
@@ -230,8 +235,9 @@ void nvmelog_out_read_disk(node *t, struct record_disk *d)
 
 	if (jsonread_type(n) != JSONREAD_OBJECT)
 		return;
-	get_log(jsonread_get(n, "before"), &d->nv_before, dev);
-	get_log(jsonread_get(n, "after"), &d->nv_after, dev);
+	get_log(jsonread_get(n, "before"), &d->nv_before, dev, NULL);
+	get_log(jsonread_get(n, "after"), &d->nv_after, dev,
+		jsonread_path(t, "/error_log/new"));
 	snprintf(d->telemetry, sizeof(d->telemetry), "%s",
 		 jsonread_str(n, "telemetry", ""));
 	d->telemetry_len = (size_t)jsonread_u64(n, "telemetry_bytes", 0);
