@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../lib/tap.h"
 #include "judge/nvmejudge.h"
@@ -215,11 +216,41 @@ static void round_trip(void)
 	record_free(&r);
 }
 
+/* kiln finish's: every FAILed disk's file, and no other. */
+static void write_all(void)
+{
+	char dir[] = "/tmp/kiln-rma-XXXXXX", path[128];
+	struct record r;
+	struct record_disk *ok;
+	char *t;
+	size_t len;
+
+	if (!mkdtemp(dir))
+		tap_bail("mkdtemp");
+	record_init(&r, "burn", 0, NULL, &s);
+	failed_disk(&r, "KILN-FAIL");
+	ok = failed_disk(&r, "KILN-PASS");
+	ok->j.verdict = JUDGE_WARN;
+	tap_ok(rma_write_all(&r, dir) == 0, "written into %s", dir);
+	snprintf(path, sizeof(path), "%s/rma-KILN-FAIL.txt", dir);
+	t = tap_read_file(path, &len);
+	tap_ok(t && strstr(t, "serial:         KILN-FAIL"),
+	       "the FAILed disk's file, whole");
+	free(t);
+	snprintf(path, sizeof(path), "%s/rma-KILN-PASS.txt", dir);
+	tap_ok(access(path, F_OK) < 0, "none for a disk that did not FAIL");
+	tap_ok(rma_write_all(&r, "/nonexistent/dir") < 0,
+	       "a folder that cannot be written: an error, not silence");
+	record_free(&r);
+	tap_sh("rm -rf '%s'", dir);
+}
+
 int main(int argc, char **argv)
 {
 	tap_args(argc, argv);
 	TAP_RUN(names);
 	TAP_RUN(text);
 	TAP_RUN(round_trip);
+	TAP_RUN(write_all);
 	return tap_done();
 }

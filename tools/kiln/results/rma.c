@@ -13,6 +13,7 @@
 
 #include "base/unit.h"
 #include "base/version.h"
+#include "results/folder.h"
 #include "results/rma.h"
 
 /* Bad units and I/O error ranges listed, at most; the rest counted. */
@@ -236,4 +237,25 @@ void rma_summary(const struct record *r, const struct record_disk *d,
 	rma_name(d, name, sizeof(name));
 	fprintf(f, "  for its vendor: %s%s%s\n", name, d->telemetry[0] ?
 		"; telemetry log " : "", d->telemetry);
+}
+
+int rma_write_all(const struct record *r, const char *dir)
+{
+	char name[96], *text;
+	size_t len = 0;
+	int i, ret, first = 0;
+
+	for (i = 0; i < r->n; i++) {
+		const struct record_disk *d = &r->disks[i];
+
+		if (d->j.verdict != JUDGE_FAIL)
+			continue;
+		rma_name(d, name, sizeof(name));
+		text = rma_text(r, d, &len);
+		ret = folder_write_in(dir, name, text, len);
+		if (ret && !first)
+			first = ret;
+		free(text);
+	}
+	return first;
 }

@@ -26,6 +26,13 @@ char *rma_text(const struct record *r, const struct record_disk *d,
 	       size_t *len);
 
 /*
+ * Every FAILed disk's RMA file of r written into the run folder dir
+ * (folder_write_in(): whole or not at all): 0, or the first -errno.
+ * kiln finish's; a burn writes its own as it writes its other files.
+ */
+int rma_write_all(const struct record *r, const char *dir);
+
+/*
  * summary.txt's line of a FAILed disk of r: its RMA file, and its
  * telemetry log kept (or why not), when r has a run folder.
  */
