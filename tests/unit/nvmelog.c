@@ -137,6 +137,28 @@ static void parse_ocp(void)
 	free(b);
 }
 
+static void parse_telemetry(void)
+{
+	size_t len;
+	uint8_t *b = fixture("telemetry-header.bin", &len);
+
+	tap_ok(nvmelog_telemetry_bytes(b, len, 64 << 20) == 40001 * 512,
+	       "telemetry: the header and data areas 1-3, to area 3's end");
+	tap_ok(nvmelog_telemetry_bytes(b, len, 1 << 20) == 1 << 20,
+	       "held to at most max");
+	tap_ok(nvmelog_telemetry_bytes(b, len, 1000) == 512,
+	       "...in whole 512-byte blocks");
+	b[12] = b[13] = 0;
+	tap_ok(nvmelog_telemetry_bytes(b, len, 64 << 20) == 101 * 512,
+	       "no data area 3: to area 2's end");
+	memset(b + 8, 0, 6);
+	tap_ok(nvmelog_telemetry_bytes(b, len, 64 << 20) == 512,
+	       "no data areas: the header alone");
+	tap_ok(nvmelog_telemetry_bytes(b, 100, 64 << 20) == 512,
+	       "a short header: nothing past it is asked for");
+	free(b);
+}
+
 /* Logs from the fixtures: before, after. */
 static void logs(struct nvmelog *b, struct nvmelog *a)
 {
@@ -313,6 +335,7 @@ int main(int argc, char **argv)
 	TAP_RUN(parse_health);
 	TAP_RUN(parse_errors);
 	TAP_RUN(parse_ocp);
+	TAP_RUN(parse_telemetry);
 	TAP_RUN(judge_spare);
 	TAP_RUN(judge_errors);
 	TAP_RUN(judge_ocp);

@@ -180,6 +180,22 @@ int nvmelog_parse_errors(const uint8_t *b, size_t len,
 	return kept;
 }
 
+size_t nvmelog_telemetry_bytes(const uint8_t *h, size_t len, size_t max)
+{
+	uint64_t last = 0;
+	size_t bytes;
+	int area;
+
+	if (len < NVMELOG_PAGE || max < NVMELOG_PAGE)
+		return NVMELOG_PAGE;
+	/* Data areas 1-3 end at blocks 9:8, 11:10, 13:12; each holds the
+	 * one before it, so the deepest one given is where the log ends. */
+	for (area = 3; area >= 1 && !last; area--)
+		last = le(h + 6 + 2 * area, 2);
+	bytes = (size_t)(last + 1) * NVMELOG_PAGE;
+	return bytes > max ? max - max % NVMELOG_PAGE : bytes;
+}
+
 const char *nvmelog_status_text(uint16_t status, char *buf, size_t len)
 {
 	static const struct {

@@ -97,6 +97,14 @@ int nvmelog_parse_ocp(const uint8_t *b, size_t len, struct nvmelog_ocp *o);
 int nvmelog_parse_errors(const uint8_t *b, size_t len,
 			 struct nvmelog_error *e, int max);
 
+/*
+ * How many bytes of a telemetry log to read, from its 512-byte header h
+ * (NVMe Base Specification 2.0, Figure 289): the header and data areas 1
+ * to 3 (each 512-byte block counted from the header's, block 0), at most
+ * max, in whole blocks; the header alone when h is short.
+ */
+size_t nvmelog_telemetry_bytes(const uint8_t *h, size_t len, size_t max);
+
 /* A status field in words: "Unrecovered Read Error (media, 0x281)". */
 const char *nvmelog_status_text(uint16_t status, char *buf, size_t len);
 

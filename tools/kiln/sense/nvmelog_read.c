@@ -199,18 +199,6 @@ struct telemetry {
 	char why[160];
 };
 
-/* The last 512-byte block of the deepest data area kiln takes (3). */
-static size_t telemetry_size(const uint8_t *h)
-{
-	uint64_t last = h[12] | (uint64_t)h[13] << 8;
-
-	if (!last)
-		last = h[10] | (uint64_t)h[11] << 8;
-	if (!last)
-		last = h[8] | (uint64_t)h[9] << 8;
-	return (size_t)(last + 1) * NVMELOG_PAGE;
-}
-
 static void telemetry_one(void *item)
 {
 	struct telemetry *t = *(struct telemetry **)item;
@@ -231,9 +219,7 @@ static void telemetry_one(void *item)
 			       NVMELOG_PAGE) : -ENOMEM;
 	if (ret)
 		goto fail;
-	size = telemetry_size(t->buf);
-	if (size > t->max)
-		size = t->max - t->max % NVMELOG_PAGE;
+	size = nvmelog_telemetry_bytes(t->buf, NVMELOG_PAGE, t->max);
 	free(t->buf);
 	if (!(t->buf = malloc(size))) {
 		ret = -ENOMEM;
