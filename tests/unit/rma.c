@@ -216,6 +216,48 @@ static void round_trip(void)
 	record_free(&r);
 }
 
+/* A checkpoint's logs of the wrong shapes: read as not there, no crash. */
+static void hostile(void)
+{
+	static const char *const docs[] = {
+		"{\"nvme_logs\": 5}",
+		"{\"nvme_logs\": {\"before\": 5, \"after\": [1]}}",
+		"{\"nvme_logs\": {\"controller\": 7, \"after\": "
+		"{\"health\": [1], \"ocp_smart\": \"x\", \"model\": 1, "
+		"\"entries_kept\": 99}}, \"error_log\": {\"new\": \"no\"}}",
+		"{\"nvme_logs\": {\"after\": {\"health\": {\"available_spare\": "
+		"1e300, \"spare_threshold\": -5}}}, \"error_log\": {\"new\": "
+		"[1, {}, {\"error_count\": -1, \"lba\": \"x\"}]}}",
+	};
+	struct record r;
+	struct record_disk *d;
+	struct jsonread *doc;
+	struct judge j;
+	size_t i;
+	int ok = 1;
+
+	for (i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
+		record_init(&r, "burn", 0, NULL, &s);
+		d = failed_disk(&r, "X");
+		if (jsonread_parse(&doc, docs[i], strlen(docs[i]), NULL, NULL,
+				   0)) {
+			ok = 0;
+			record_free(&r);
+			continue;
+		}
+		nvmelog_out_read_disk(jsonread_root(doc), d);
+		memset(&j, 0, sizeof(j));
+		nvmejudge_disk(&d->nv_before, &d->nv_after, NULL, &j);
+		if (d->nv_after.nerrors > NVMELOG_ERRORS ||
+		    (i < 2 && d->nv_after.asked))
+			ok = 0;
+		jsonread_free(doc);
+		record_free(&r);
+	}
+	tap_ok(ok, "logs of the wrong shapes read as absent or empty, judged "
+	       "without a crash");
+}
+
 /* kiln finish's: every FAILed disk's file, and no other. */
 static void write_all(void)
 {
@@ -252,5 +294,6 @@ int main(int argc, char **argv)
 	TAP_RUN(text);
 	TAP_RUN(round_trip);
 	TAP_RUN(write_all);
+	TAP_RUN(hostile);
 	return tap_done();
 }
