@@ -225,8 +225,9 @@ static void hostile(void)
 		"{\"nvme_logs\": {\"controller\": 7, \"after\": "
 		"{\"health\": [1], \"ocp_smart\": \"x\", \"model\": 1, "
 		"\"entries_kept\": 99}}, \"error_log\": {\"new\": \"no\"}}",
-		"{\"nvme_logs\": {\"after\": {\"health\": {\"available_spare\": "
-		"1e300, \"spare_threshold\": -5}}}, \"error_log\": {\"new\": "
+		"{\"nvme_logs\": {\"after\": {\"health\": "
+		"{\"available_spare\": 1e300, \"spare_threshold\": -5}}}, "
+		"\"error_log\": {\"new\": "
 		"[1, {}, {\"error_count\": -1, \"lba\": \"x\"}]}}",
 	};
 	struct record r;

@@ -58,7 +58,7 @@ struct nvmelog_error {
 /* Log C0h of OCP 2.0, its counters a burn-in watches. */
 struct nvmelog_ocp {
 	int have;			/* the page's GUID was OCP's */
-	int version;			/* log page version, bytes 495:494 */
+	int version;		/* log page version, bytes 495:494 */
 	long long bad_user_nand, bad_system_nand;	/* raw counts, 6 B */
 	long long xor_recovery, uncorrectable_reads, soft_ecc;
 	long long e2e_detected, e2e_corrected;	/* end-to-end errors */
@@ -70,7 +70,7 @@ struct nvmelog_ocp {
 struct nvmelog {
 	int asked;			/* kiln tried to read them */
 	char dev[64];			/* where: /dev/nvme0 */
-	char why[160];			/* what could not be read, or "" */
+	char why[160];		/* what could not be read, or "" */
 	struct nvmelog_ident id;
 	struct nvmelog_health h;
 	int nerrors;			/* entries kept, newest first */
