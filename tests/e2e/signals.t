@@ -77,6 +77,30 @@ test_expect_success 'the critical warning raised mid-run FAILs the NVMe, with it
 		"$run/summary.txt"
 '
 
+test_expect_success 'the NVMe'"'"'s own logs before and after, read by kiln; QEMU has no C0h and no telemetry' '
+	[ "$(n nvme0n1 "t[\"nvme_logs\"][\"controller\"]")" = /dev/nvme0 ] &&
+	[ "$(n nvme0n1 "t[\"nvme_logs\"][\"before\"][\"serial\"]")" = KILN-NVME0 ] &&
+	[ "$(n nvme0n1 "t[\"nvme_logs\"][\"before\"][\"health\"][\"critical_warning\"]")" = 0 ] &&
+	[ "$(n nvme0n1 "t[\"nvme_logs\"][\"after\"][\"health\"][\"critical_warning\"]")" = 4 ] &&
+	[ "$(n nvme0n1 "t[\"nvme_logs\"][\"after\"][\"health\"][\"available_spare\"] >= t[\"nvme_logs\"][\"after\"][\"health\"][\"spare_threshold\"]")" = True ] &&
+	[ "$(n nvme0n1 "t[\"nvme_logs\"][\"after\"][\"ocp_smart\"]")" = None ] &&
+	[ "$(n nvme0n1 "t[\"error_log\"][\"entries_before\"] == t[\"error_log\"][\"entries_after\"]")" = True ] &&
+	[ "$(n nvme0n1 "t[\"error_log\"][\"new\"]")" = "[]" ] &&
+	[ "$(n nvme0n1 "t[\"nvme_logs\"][\"telemetry\"]")" = "not kept: the drive has no host-initiated telemetry log" ] &&
+	[ "$(n KILN-SATA-A "\"nvme_logs\" in t")" = False ]
+'
+
+test_expect_success 'the FAILed NVMe has its RMA file: the drive, the failure, its logs before and after' '
+	rma="$run/rma-KILN-NVME0.txt" &&
+	grep_in "serial:         KILN-NVME0" "$rma" &&
+	grep_in "NVMe critical warning 0x04" "$rma" &&
+	grep_in "SMART / Health log (02h) before: critical warning 0x00" "$rma" &&
+	grep_in "SMART / Health log (02h) after: critical warning 0x04" "$rma" &&
+	grep_in "SMART after the run (smartctl)" "$rma" &&
+	! ls "$run" | grep -v "^rma-KILN-NVME0.txt$" | grep -q "^rma-" &&
+	grep_in "rma-KILN-NVME0.txt" "$run/summary.txt"
+'
+
 test_expect_success 'the AER error at the root port is counted against the NVMe below it' '
 	port=$(n nvme0n1 "t[\"signals\"][\"pci_path\"][1][\"pci\"]") &&
 	[ "$(n nvme0n1 "t[\"signals\"][\"pci_path\"][1][\"nonfatal\"]")" = 1 ] &&

@@ -14,6 +14,7 @@
 #include "discover/machine.h"
 #include "engine/memplan.h"
 #include "judge/monitor.h"
+#include "sense/nvmelog.h"
 #include "sense/iperf.h"
 #include "judge/peers.h"
 #include "plan/plan.h"
@@ -43,6 +44,11 @@ struct record_disk {
 	struct engine_snap snap;	/* the latest snapshot */
 	struct monitor_target *mt;	/* the monitor's, NULL before */
 	struct health before, after;	/* SMART */
+	/* NVMe: its controller's own logs before and after (nvmelog.h) */
+	struct nvmelog nv_before, nv_after;
+	/* a FAILed NVMe drive's telemetry log: the file kept, or why not */
+	char telemetry[200];
+	size_t telemetry_len;		/* its bytes; 0: none kept */
 	struct reread rr;		/* the slowest requests read again */
 	char failed[240];		/* a FAIL before any burn: why */
 	/* what the guard found where it stopped, named ("" none yet) */

@@ -15,6 +15,7 @@
 
 #include "results/result_keys.h"
 #include "results/peers_out.h"
+#include "results/nvmelog_out.h"
 #include "results/restore.h"
 #include "results/result.h"
 #include "results/result_target.h"
@@ -192,6 +193,7 @@ static int restore_disk(const struct jsonread_node *t, struct record_disk *d,
 	restore_burn(t, d);
 	restore_judged(t, d, mt);
 	vitals_out_read_disk(t, d);
+	nvmelog_out_read_disk(t, d);
 	return result_target_passes(t, &d->snap);
 }
 

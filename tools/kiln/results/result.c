@@ -16,6 +16,7 @@
 #include "results/blame_out.h"
 #include "results/result_keys.h"
 #include "results/peers_out.h"
+#include "results/nvmelog_out.h"
 #include "results/result.h"
 #include "results/smart_out.h"
 #include "results/vitals_out.h"
@@ -281,6 +282,7 @@ static void json_target(struct json *j, const struct record *r,
 	json_end(j);
 	peers_out_json_disk(j, r, d);
 	vitals_out_disk(j, r, d);
+	nvmelog_out_disk(j, d);
 	json_str(j, KEY_VERDICT, judge_name(d->j.verdict));
 	json_array(j, KEY_REASONS);
 	for (c = 0; c < d->j.nreasons; c++)

@@ -12,6 +12,7 @@
 #include "results/blame_out.h"
 #include "results/notes.h"
 #include "results/peers_out.h"
+#include "results/rma.h"
 #include "results/vitals_text.h"
 #include "results/summary.h"
 #include "results/summary_groups.h"
@@ -279,6 +280,7 @@ static void disk_section(const struct record *o, const struct record_disk *d,
 	latency_summary(f, et);
 	reread_summary(f, &d->rr);
 	vitals_text_disk(d, f);
+	rma_summary(o, d, f);
 	disk_errors(f, et);
 }
 
