@@ -251,6 +251,15 @@ static void test_memory(void)
 	       r.exit_code == 1,
 	       "one disk and a memory error: the machine FAILs with the "
 	       "counts (each DIMM's once), the disk WARNs");
+	edac(0, 0);
+	r.sig.cpu.mce.uncorrected = 2;
+	record_judge(&r, 1, 0);
+	tap_ok(is(verdicts(&r), "WP M:F") && r.blame.place == BLAME_MACHINE &&
+	       tap_has_reason(&r.sig.j, "2 uncorrected machine checks in the "
+			      "kernel's log: memory suspected"),
+	       "an uncorrected machine check is a memory error too: the "
+	       "machine FAILs, the disk WARNs");
+	r.sig.cpu.mce.uncorrected = 0;
 }
 
 static void test_confirmed(void)

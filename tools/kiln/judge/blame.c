@@ -48,36 +48,25 @@ unsigned blame_transfer(const struct engine_snap *s)
 	return s->c.bad_units - blame_confirmed(s);
 }
 
-static long rose(long start, long end)
-{
-	return start >= 0 && end > start ? end - start : 0;
-}
-
 int blame_memory_suspected(const struct record *r, char *why, size_t len)
 {
 	const struct vitals_machine *m = &r->sig;
-	long ce = 0, ue = 0;
-	int i, top = 0;
+	long ce, ue, mce = m->cpu.mce.uncorrected;
+	size_t used = 0;
 
-	/*
-	 * A memory controller's counts are the sum of its DIMMs' and what
-	 * it could not place: its own, when EDAC gives them, are the total.
-	 */
-	for (i = 0; i < m->nedac; i++)
-		top |= !strchr(m->edac[i].where, '/');
-	for (i = 0; i < m->nedac; i++) {
-		const struct vitals_edac *e = &m->edac[i];
-
-		if (top && strchr(e->where, '/'))
-			continue;
-		ce += rose(e->ce_start, e->ce_end);
-		ue += rose(e->ue_start, e->ue_end);
-	}
-	/* Machine checks and a memory stress's miscompares go here too. */
-	if (!ce && !ue)
+	vitals_edac_rises(m, &ce, &ue);
+	/* A memory stress's miscompares go here too. */
+	if (!ce && !ue && !mce)
 		return 0;
-	snprintf(why, len, "EDAC counted %ld corrected and %ld uncorrected "
-		 "memory errors during the run", ce, ue);
+	why[0] = 0;
+	if (ce || ue)
+		used = (size_t)snprintf(why, len, "EDAC counted %ld corrected "
+					"and %ld uncorrected memory errors "
+					"during the run", ce, ue);
+	if (mce && used < len)
+		snprintf(why + used, len - used, "%s%ld uncorrected machine "
+			 "check%s in the kernel's log", used ? "; " : "", mce,
+			 mce == 1 ? "" : "s");
 	return 1;
 }
 

@@ -226,6 +226,9 @@ void vitals_judge_reason(struct vitals_machine *m, int verdict,
  */
 int vitals_memory_errors(const struct vitals_machine *m);
 
+/* ...and of it EDAC's corrected and uncorrected rises, counted so. */
+void vitals_edac_rises(const struct vitals_machine *m, long *ce, long *ue);
+
 /* Names for results and reasons. */
 const char *vitals_limit_name(int from);
 const char *vitals_selftest_name(int result);
