@@ -8,6 +8,7 @@
 #include "judge/judge.h"
 #include "sense/kmsg.h"
 #include "sense/kmsgwatch.h"
+#include "sense/sasphy.h"
 #include "sense/sensors.h"
 #include "sense/smartjson.h"
 
@@ -158,6 +159,7 @@ struct vitals_sample {
 	struct vitals_reading *hidden;
 	int have_sensors;
 	struct sensors sensors;
+	struct sasphy_set phys;		/* the SAS phys' counters */
 };
 
 struct record;
