@@ -18,7 +18,11 @@
 #include <unistd.h>
 
 #include "../lib/tap.h"
+#include "base/jsonread.h"
 #include "judge/record.h"
+#include "results/restore.h"
+#include "results/result.h"
+#include "results/summary.h"
 
 #define SASEXP "tests/fixtures/sysfs/sasexp"
 
@@ -87,6 +91,68 @@ static int notes_have(const char *text)
 		if (strstr(r.notes[i], text))
 			return 1;
 	return 0;
+}
+
+
+/* The link reasons of a disk, joined: what a restore must say again. */
+static void link_reasons(const struct judge *j, char *buf, size_t len)
+{
+	size_t used = 0;
+	int i;
+
+	buf[0] = 0;
+	for (i = 0; i < j->nreasons && used < len; i++)
+		if (strstr(j->reasons[i], "link errors"))
+			used += (size_t)snprintf(buf + used, len - used,
+						 "[%s]", j->reasons[i]);
+}
+
+/*
+ * The record through result.json and back, judged again as kiln finish
+ * does: 1 when every disk's link reasons and verdict are the same and
+ * the controller pci's line says the same.
+ */
+static int same_after_restore(const char *pci, const char *what)
+{
+	struct jsonread *doc = NULL;
+	struct restored rs;
+	char err[300] = "", a[2000], b[2000], ta[600] = "", tb[600] = "";
+	size_t len;
+	char *text = result_json(&r, &len);
+	int i, same = 1;
+
+	memset(&rs, 0, sizeof(rs));
+	if (!text || jsonread_parse(&doc, text, len, NULL, err, sizeof(err)))
+		tap_bail("result.json: %s", err);
+	if (restore_record(jsonread_root(doc), &rs, err, sizeof(err)))
+		tap_bail("restore: %s", err);
+	record_judge(&rs.r, 1, 1);
+	same = rs.r.n == r.n;
+	for (i = 0; same && i < r.n; i++) {
+		link_reasons(&r.disks[i].j, a, sizeof(a));
+		link_reasons(&rs.r.disks[i].j, b, sizeof(b));
+		if (strcmp(a, b) || (a[0] && r.disks[i].j.verdict !=
+				     rs.r.disks[i].j.verdict)) {
+			tap_diag("%s: %s | restored: %s", r.disks[i].label,
+				 a, b);
+			same = 0;
+		}
+	}
+	if (pci) {
+		linkerr_ctrl_text(&r, pci, ta, sizeof(ta));
+		linkerr_ctrl_text(&rs.r, pci, tb, sizeof(tb));
+		if (strcmp(ta, tb)) {
+			tap_diag("%s | restored: %s", ta, tb);
+			same = 0;
+		}
+	}
+	tap_ok(same && strstr(text, "\"link_errors\"") &&
+	       strstr(text, "\"sas_phys\""), "restored from result.json, "
+	       "%s is judged the same", what);
+	restore_free(&rs);
+	jsonread_free(doc);
+	free(text);
+	return same;
 }
 
 static void test_read(void)
@@ -222,6 +288,17 @@ static void test_fixture(void)
 	       "sdd WARNs, under the limit (%s)", reasons(&d->j));
 	tap_ok(!has_reason(&b->j, "link errors"), "sdb: nothing grew, "
 	       "nothing said (%s)", reasons(&b->j));
+	same_after_restore(NULL, "the expander's disks");
+	{
+		size_t len;
+		char *text = summary_string(&r, &len);
+
+		tap_ok(text && strstr(text, "link error counters grown: "
+				      "phy-7:0:5 invalid_dword_count 0 -> 250 "
+				      "(+250)"), "summary.txt shows the grown "
+		       "counters");
+		free(text);
+	}
 }
 
 static void test_fold(void)
@@ -329,6 +406,8 @@ static void test_owner(void)
 	       "said once on its controller's line: %s", text);
 	linkerr_ctrl_text(&r, "0000:04:00.0", text, sizeof(text));
 	tap_ok(!text[0], "another controller's line says nothing");
+	same_after_restore("0000:03:00.0", "growth on every phy of the "
+			   "expander");
 
 	/* One phy in use did not grow: each grown one is its disk's. */
 	r.lerr.phys[3].c[0].growth = 0;
@@ -494,6 +573,7 @@ static void test_drive(void)
 	       has_reason(&d[1]->j, "on every disk of its controller"),
 	       "both disks of one controller grew: its or the backplane's "
 	       "(%s)", reasons(&d[1]->j));
+	same_after_restore("0000:00:1f.2", "growth at both drives' ends");
 	linkerr_ctrl_text(&r, "0000:00:1f.2", text, sizeof(text));
 	tap_ok(!strcmp(text, "link errors grew at the drive's end of every "
 		       "disk of it (2 disks): the controller's or the "
@@ -509,7 +589,7 @@ int main(int argc, char **argv)
 	tap_args(argc, argv);
 	if (access(SASEXP "/README", R_OK))
 		tap_skip_all("run from the top of the tree");
-	tap_plan(40);
+	tap_plan(44);
 	test_read();
 	test_qemu();
 	test_fixture();

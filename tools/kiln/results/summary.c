@@ -11,6 +11,7 @@
 #include "base/crc32c.h"
 #include "results/notes.h"
 #include "results/peers_out.h"
+#include "results/linkerr_out.h"
 #include "results/vitals_text.h"
 #include "results/summary.h"
 #include "results/summary_groups.h"
@@ -278,6 +279,7 @@ static void disk_section(const struct record *o, const struct record_disk *d,
 	latency_summary(f, et);
 	reread_summary(f, &d->rr);
 	vitals_text_disk(d, f);
+	linkerr_out_text_disk(d, f);
 	disk_errors(f, et);
 }
 
