@@ -19,6 +19,8 @@
 
 #include "../lib/tap.h"
 #include "base/jsonread.h"
+#include "discover/discover.h"
+#include "discover/inventory.h"
 #include "judge/record.h"
 #include "results/restore.h"
 #include "results/result.h"
@@ -198,6 +200,53 @@ static void test_read(void)
 	sasphy_free(&set);
 	tap_ok(sasphy_read("/nonexistent", &set) == 0 && set.n == 0,
 	       "no SAS transport class: no phys, no error");
+}
+
+/* inventory.json: the counters at discovery, the phys on each path. */
+static void test_inventory(void)
+{
+	struct discover_options o = { .sysroot = SASEXP "/after/sys",
+				      .procroot = "/nonexistent",
+				      .devroot = "/nonexistent" };
+	struct discover_inventory inv;
+	struct jsonread *doc = NULL;
+	const struct jsonread_node *root, *p, *d;
+	char *text;
+	size_t len, i;
+	int found = 0;
+
+	if (discover_tree(&o, &inv))
+		tap_bail("discover_tree failed");
+	text = inventory_json(&inv, &len);
+	if (!text || jsonread_parse(&doc, text, len, NULL, NULL, 0))
+		tap_bail("inventory.json does not parse");
+	root = jsonread_root(doc);
+	p = jsonread_get(root, "sas_phys");
+	for (i = 0; i < jsonread_count(p); i++) {
+		const struct jsonread_node *e = jsonread_at(p, i);
+		const struct jsonread_node *c = jsonread_get(e, "counters");
+
+		if (!strcmp(jsonread_str(e, "phy", ""), "phy-7:0:5"))
+			found += jsonread_i64(c, "invalid_dword_count", -1) ==
+				 250 && jsonread_bool(e, "in_use", 0) &&
+				 !strcmp(jsonread_str(e, "owner", ""),
+					 "expander-7:0");
+		if (!strcmp(jsonread_str(e, "phy", ""), "phy-7:0:7"))
+			found += !strcmp(jsonread_str(c, "invalid_dword_count",
+						      ""), "Is a directory");
+	}
+	tap_ok(jsonread_count(p) == 16 && found == 2, "inventory.json: each "
+	       "phy with its counters at discovery, one that will not read "
+	       "says why");
+	d = jsonread_at(jsonread_get(root, "disks"), 1);
+	p = jsonread_get(d, "sas_phys");
+	tap_ok(!strcmp(jsonread_str(d, "name", ""), "sdc") &&
+	       jsonread_count(p) == 5 &&
+	       !strcmp(jsonread_str(jsonread_at(p, 1), NULL, ""), "phy-7:0:5"),
+	       "...and each disk the phys on its path");
+	jsonread_free(doc);
+	free(text);
+	discover_free(&inv);
 }
 
 /* The tree a guest with QEMU's mptsas1068 showed: what QEMU gives. */
@@ -589,8 +638,9 @@ int main(int argc, char **argv)
 	tap_args(argc, argv);
 	if (access(SASEXP "/README", R_OK))
 		tap_skip_all("run from the top of the tree");
-	tap_plan(44);
+	tap_plan(46);
 	test_read();
+	test_inventory();
 	test_qemu();
 	test_fixture();
 	test_fold();

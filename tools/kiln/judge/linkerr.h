@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "sense/sasphy.h"
+#include "discover/sasphy.h"
 #include "sense/smartjson.h"
 
 /*

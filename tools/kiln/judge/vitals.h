@@ -8,7 +8,7 @@
 #include "judge/judge.h"
 #include "sense/kmsg.h"
 #include "sense/kmsgwatch.h"
-#include "sense/sasphy.h"
+#include "discover/sasphy.h"
 #include "sense/sensors.h"
 #include "sense/smartjson.h"
 

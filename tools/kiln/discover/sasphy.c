@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "base/sysfs.h"
-#include "sense/sasphy.h"
+#include "discover/sasphy.h"
 
 const char *const sasphy_counter[SASPHY_COUNTERS] = {
 	"invalid_dword_count",
