@@ -22,6 +22,7 @@
 #include "discover/discover.h"
 #include "discover/inventory.h"
 #include "judge/record.h"
+#include "results/report_html.h"
 #include "results/restore.h"
 #include "results/result.h"
 #include "results/summary.h"
@@ -347,6 +348,12 @@ static void test_fixture(void)
 				      "(+250)"), "summary.txt shows the grown "
 		       "counters");
 		free(text);
+		text = report_html(&r, &len);
+		tap_ok(text && strstr(text, "link error counters grown: "
+				      "phy-7:0:5 invalid_dword_count 0 -&gt; "
+				      "250 (+250)"), "...and so does "
+		       "report.html");
+		free(text);
 	}
 }
 
@@ -623,6 +630,16 @@ static void test_drive(void)
 	       "both disks of one controller grew: its or the backplane's "
 	       "(%s)", reasons(&d[1]->j));
 	same_after_restore("0000:00:1f.2", "growth at both drives' ends");
+	{
+		size_t len;
+		char *sum = summary_string(&r, &len);
+
+		tap_ok(sum && strstr(sum, "\n    link errors grew at the "
+				     "drive's end of every disk of it (2 "
+				     "disks)"), "summary.txt says it on the "
+		       "controller's line");
+		free(sum);
+	}
 	linkerr_ctrl_text(&r, "0000:00:1f.2", text, sizeof(text));
 	tap_ok(!strcmp(text, "link errors grew at the drive's end of every "
 		       "disk of it (2 disks): the controller's or the "
@@ -638,7 +655,7 @@ int main(int argc, char **argv)
 	tap_args(argc, argv);
 	if (access(SASEXP "/README", R_OK))
 		tap_skip_all("run from the top of the tree");
-	tap_plan(46);
+	tap_plan(48);
 	test_read();
 	test_inventory();
 	test_qemu();

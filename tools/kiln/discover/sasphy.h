@@ -22,7 +22,7 @@ extern const char *const sasphy_counter[SASPHY_COUNTERS];
 
 struct sasphy {
 	char name[32];		/* phy-0:0, phy-0:0:4 */
-	char owner[32];		/* host0, expander-0:0: what it is a phy of */
+	char owner[32];		/* host0, expander-0:0: whose phy */
 	char ctrl[24];		/* the PCI function above it, or "" */
 	char rate[24];		/* negotiated_linkrate: "6.0 Gbit" */
 	/* Its port's device path under sysroot/devices; "": in no port. */

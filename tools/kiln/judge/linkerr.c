@@ -15,8 +15,8 @@
 /* Where a counter's growth is placed. */
 enum place {
 	PLACE_OWN,		/* its disk's path alone: its cable or slot */
-	PLACE_OWNER,		/* every phy in use of its HBA or expander */
-	PLACE_SHARED,		/* a phy two or more disks of the run share */
+	PLACE_OWNER,		/* every phy in use of an HBA or expander */
+	PLACE_SHARED,	/* a phy two or more of the run's disks share */
 	PLACE_CTRL,		/* the drive's end of every disk of a ctrl */
 };
 

@@ -26,7 +26,7 @@
  */
 
 #define LINKERR_NONE (-1LL)
-#define LINKERR_DISK_MAX 48	/* counters a disk, at most */
+#define LINKERR_DISK_MAX 96	/* counters a disk: a cascade of wide ports */
 
 struct linkerr_count {
 	char src[32];		/* a phy ("phy-7:0:5"), or "drive ..." */
