@@ -175,8 +175,10 @@ static void test_read(void)
 	       "port and counters (%s, %s, %s)", p->owner, p->ctrl, p->port);
 	p = phy(&set, "phy-7:2");
 	tap_ok(!strcmp(p->owner, "host7") && sasphy_in_use(p) &&
-	       p->count[0] == 1 && p->count[1] == 1 && p->count[2] == 0,
-	       "an HBA's phy in the wide port to the expander");
+	       p->to_expander && p->count[0] == 1 && p->count[1] == 1 &&
+	       p->count[2] == 0 && !phy(&set, "phy-7:0:5")->to_expander,
+	       "an HBA's phy in the wide port to the expander leads to it; "
+	       "the expander's phy to a disk does not");
 	tap_ok(!sasphy_in_use(phy(&set, "phy-7:5")) &&
 	       !sasphy_in_use(phy(&set, "phy-7:0:1")),
 	       "a phy in no port is not in use");
@@ -538,8 +540,31 @@ static void test_shared(void)
 	       reasons(&d[1]->j));
 	linkerr_ctrl_text(&r, "0000:03:00.0", text, sizeof(text));
 	tap_ok(!strcmp(text, "link errors grew on phy-7:0 of host7 (+500), "
-		       "shared by 3 disks: the controller's, its cable's or "
-		       "the expander's"), "said on the controller: %s", text);
+		       "shared by 3 disks of the run: the controller's, its "
+		       "cable's or the expander's"), "said on the controller: "
+	       "%s", text);
+
+	/* One disk of the run behind an expander: its link is still shared. */
+	fresh();
+	add_phy("phy-7:0", "host7", 1, 0, 500);
+	add_phy("phy-7:0:4", "expander-7:0", 1, 0, 0);
+	r.lerr.phys[0].to_expander = 1;
+	disk("sdb");
+	d[0] = &r.disks[0];
+	on_path(d[0], "phy-7:0");
+	on_path(d[0], "phy-7:0:4");
+	record_judge(&r, 0, 0);
+	tap_ok(d[0]->j.verdict == JUDGE_WARN &&
+	       has_reason(&d[0]->j, "link errors grew on phy-7:0, the link to "
+			  "an expander (phy-7:0 invalid_dword_count +500)"),
+	       "the link to an expander grew, one disk of the run behind it: "
+	       "it WARNs, not FAILs (%s)", reasons(&d[0]->j));
+	linkerr_ctrl_text(&r, "0000:03:00.0", text, sizeof(text));
+	tap_ok(!strcmp(text, "link errors grew on phy-7:0 of host7 (+500), "
+		       "the link to an expander, behind it 1 disk of the run: "
+		       "the controller's, its cable's or the expander's"),
+	       "...said on its controller: %s", text);
+	same_after_restore("0000:03:00.0", "the link to an expander");
 }
 
 static struct smartjson *parse(const char *name)
@@ -655,7 +680,7 @@ int main(int argc, char **argv)
 	tap_args(argc, argv);
 	if (access(SASEXP "/README", R_OK))
 		tap_skip_all("run from the top of the tree");
-	tap_plan(48);
+	tap_plan(51);
 	test_read();
 	test_inventory();
 	test_qemu();

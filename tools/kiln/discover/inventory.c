@@ -235,6 +235,7 @@ static void json_phys(struct json *j, const struct discover_inventory *inv)
 		json_str(j, "owner", p->owner);
 		json_str(j, "controller", p->ctrl[0] ? p->ctrl : NULL);
 		json_bool(j, "in_use", sasphy_in_use(p));
+		json_bool(j, "to_expander", p->to_expander);
 		json_str(j, "negotiated_linkrate", p->rate);
 		json_begin(j, "counters");
 		for (k = 0; k < SASPHY_COUNTERS; k++)

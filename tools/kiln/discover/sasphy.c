@@ -87,6 +87,20 @@ static void read_counters(const char *dir, struct sasphy *p)
 	}
 }
 
+/* Whether a port's folder holds an expander: the link to it is shared. */
+static int port_to_expander(const char *port)
+{
+	char **names;
+	int n, i, found = 0;
+
+	names = dir_list(port, &n);
+	for (i = 0; names && i < n; i++)
+		found |= !strncmp(names[i], "expander-", 9);
+	if (names)
+		dir_list_free(names, n);
+	return found;
+}
+
 /* One phy: the class entry's device, its owner, port and counters. */
 static void read_phy(const char *sysroot, const char *devroot,
 		     const char *name, struct sasphy *p)
@@ -109,8 +123,10 @@ static void read_phy(const char *sysroot, const char *devroot,
 	if (slash)
 		*slash = 0;		/* .../phy-H:N: the phy device */
 	snprintf(link, sizeof(link), "%s/port", real);
-	if (realpath(link, rel))
+	if (realpath(link, rel)) {
 		under(rel, devroot, p->port, sizeof(p->port));
+		p->to_expander = port_to_expander(rel);
+	}
 	slash = strrchr(real, '/');
 	if (!slash)
 		return;

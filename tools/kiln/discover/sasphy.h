@@ -27,6 +27,7 @@ struct sasphy {
 	char rate[24];		/* negotiated_linkrate: "6.0 Gbit" */
 	/* Its port's device path under sysroot/devices; "": in no port. */
 	char port[256];
+	int to_expander;	/* its port leads to an expander: shared */
 	long long count[SASPHY_COUNTERS];	/* SASPHY_NONE: not read */
 	int err[SASPHY_COUNTERS];	/* errno of a read that failed, 0 */
 };

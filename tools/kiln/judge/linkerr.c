@@ -142,6 +142,7 @@ int linkerr_start(struct record *r, const struct sasphy_set *set,
 		snprintf(q->owner, sizeof(q->owner), "%s", p->owner);
 		snprintf(q->ctrl, sizeof(q->ctrl), "%s", p->ctrl);
 		q->in_use = sasphy_in_use(p);
+		q->to_expander = p->to_expander;
 		for (k = 0; k < SASPHY_COUNTERS; k++)
 			count_init(&q->c[k], p->name, sasphy_counter[k]);
 		say_unread(r, p);
@@ -285,7 +286,8 @@ static int place_of(const struct record *r, const struct record_disk *d,
 	p = linkerr_phy_of(&r->lerr, c->src);
 	if (p && owner_wide(&r->lerr, p->owner))
 		return PLACE_OWNER;
-	return disks_on(r, c->src) >= 2 ? PLACE_SHARED : PLACE_OWN;
+	return (p && p->to_expander) || disks_on(r, c->src) >= 2 ?
+	       PLACE_SHARED : PLACE_OWN;
 }
 
 /* The PCI address of a disk's controller, for people; "" none. */
@@ -321,6 +323,9 @@ static void say_shared(const struct record *r, struct record_disk *d,
 	if (place == PLACE_OWNER)
 		snprintf(where, sizeof(where), "every phy in use of %s",
 			 p ? p->owner : c->src);
+	else if (place == PLACE_SHARED && p && p->to_expander)
+		snprintf(where, sizeof(where), "%s, the link to an expander",
+			 c->src);
 	else if (place == PLACE_SHARED)
 		snprintf(where, sizeof(where), "%s, shared by %d disks",
 			 c->src, disks_on(r, c->src));
@@ -411,13 +416,16 @@ static void ctrl_shared(const struct record *r, const char *pci, char *buf,
 	for (i = 0; i < m->nphys; i++) {
 		const struct linkerr_phy *p = &m->phys[i];
 
+		n = disks_on(r, p->name);
 		if (strcmp(p->ctrl, pci) || !phy_growth(p) ||
-		    owner_wide(m, p->owner) || (n = disks_on(r, p->name)) < 2)
+		    owner_wide(m, p->owner) || (n < 2 && !p->to_expander))
 			continue;
 		snprintf(text, sizeof(text), "link errors grew on %s of %s "
-			 "(+%lld), shared by %d disks: the controller's, its "
-			 "cable's or the expander's", p->name, p->owner,
-			 phy_growth(p), n);
+			 "(+%lld), %s%d disk%s of the run: the controller's, "
+			 "its cable's or the expander's", p->name, p->owner,
+			 phy_growth(p), p->to_expander ? "the link to an "
+			 "expander, behind it " : "shared by ", n,
+			 n == 1 ? "" : "s");
 		append(buf, len, text);
 	}
 }

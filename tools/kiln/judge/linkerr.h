@@ -18,8 +18,8 @@
  *
  * Growth on one disk's path is that disk's cable or slot: it WARNs, and
  * FAILs at link-errors-fail. Growth on every phy in use of an HBA or an
- * expander with two or more in use, on a phy that two or more disks of
- * the run share (an HBA's wide port to an expander), or on the drive's
+ * expander with two or more in use, on a phy that leads to an expander
+ * or that two or more disks of the run share, or on the drive's
  * own end of every disk (two or more) of one controller, is the
  * controller's or the backplane's: said on its controller's line, and
  * its disks WARN for it, never FAIL.
@@ -48,6 +48,7 @@ struct linkerr_disk {
 struct linkerr_phy {
 	char name[32], owner[32], ctrl[24];
 	int in_use;
+	int to_expander;	/* its port leads to an expander */
 	struct linkerr_count c[SASPHY_COUNTERS];
 };
 

@@ -19,6 +19,7 @@
 #define K_OWNER		"owner"
 #define K_CONTROLLER	"controller"
 #define K_IN_USE	"in_use"
+#define K_TO_EXPANDER	"to_expander"
 #define K_BEFORE	"before"
 #define K_AFTER		"after"
 #define K_GROWTH	"growth"
@@ -80,6 +81,7 @@ void linkerr_out_machine(struct json *j, const struct record *r)
 		json_str(j, K_OWNER, p->owner);
 		json_str(j, K_CONTROLLER, p->ctrl[0] ? p->ctrl : NULL);
 		json_bool(j, K_IN_USE, p->in_use);
+		json_bool(j, K_TO_EXPANDER, p->to_expander);
 		json_begin(j, K_COUNTERS);
 		for (k = 0; k < SASPHY_COUNTERS; k++) {
 			json_begin(j, p->c[k].name);
@@ -172,6 +174,7 @@ int linkerr_out_read_machine(node *doc, struct record *r)
 		copy(e, K_OWNER, p->owner, sizeof(p->owner));
 		copy(e, K_CONTROLLER, p->ctrl, sizeof(p->ctrl));
 		p->in_use = jsonread_bool(e, K_IN_USE, 0);
+		p->to_expander = jsonread_bool(e, K_TO_EXPANDER, 0);
 		for (k = 0; k < SASPHY_COUNTERS; k++) {
 			struct linkerr_count *c = &p->c[k];
 
