@@ -1,6 +1,6 @@
 #!/bin/sh
 # Link error counters read by the real binary during a burn of a file, its
-# sysfs a copy of tests/fixtures/sysfs/sasexp/before (an HBA, an expander,
+# sysfs the before/ of tests/fixtures/sysfs/sasexp (an HBA, an expander,
 # three disks; built by hand from the kernel's documentation) given with
 # --sysfs-root and changed while the burn runs, as a phy's counters grow:
 # result.json keeps each SAS phy's counters before and after and their
@@ -12,7 +12,7 @@ json_get () {
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
-fixture="$TOP/tests/fixtures/sysfs/sasexp/before/sys"
+tarball="$TOP/tests/fixtures/sysfs/sasexp/sasexp.tar.gz"
 phy=devices/pci0000:00/0000:00:03.0/0000:03:00.0/host7/port-7:0/expander-7:0/phy-7:0:5/sas_phy/phy-7:0:5
 
 # later DIR FILE TEXT: writes TEXT into FILE once the burn into DIR has
@@ -27,7 +27,8 @@ c () {
 }
 
 test_expect_success 'a phy whose counters grow during the burn: before, after, growth' '
-	rm -rf "$TEST_TMP/sys" && cp -a "$fixture" "$TEST_TMP/sys" &&
+	tar xzf "$tarball" -C "$TEST_TMP" before/sys &&
+	mv "$TEST_TMP/before/sys" "$TEST_TMP/sys" &&
 	later "$TEST_TMP/r1" "$TEST_TMP/sys/$phy/invalid_dword_count" 250 &&
 	"$KILN" burn --size 64M --duration 5s --sensors 1 \
 		--sysfs-root "$TEST_TMP/sys" --out "$TEST_TMP/r1" \
