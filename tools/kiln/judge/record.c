@@ -46,6 +46,9 @@ void record_init(struct record *r, const char *command, int argc,
 	r->s = s;
 	r->state = RECORD_RUNNING;
 	r->net.fd = -1;
+	/* machine-id given: the id everywhere, whatever the serial says. */
+	if (s && s->machine_id)
+		snprintf(r->machine, sizeof(r->machine), "%s", s->machine_id);
 }
 
 struct record_disk *record_add(struct record *r, const char *path, int mode)
@@ -149,6 +152,8 @@ void record_judge(struct record *r, int final, int interrupted)
 	peers_judge(r, final);
 
 	vitals_judge_machine(r);
+	/* After the machine's own: it may add a FAIL of the machine. */
+	blame_judge(r);
 	r->verdict = r->sig.j.verdict;
 	for (i = 0; i < r->n; i++) {
 		stop |= r->disks[i].j.interrupted;

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "engine/engine.h"
+#include "judge/blame.h"
 #include "sense/health.h"
 #include "judge/judge.h"
 #include "judge/links.h"
@@ -88,6 +89,9 @@ const char *record_state_name(int state);
 /* The state so named, or -1 (NULL too). */
 int record_state_of(const char *name);
 
+/* NICs a record names with their addresses; more are left out. */
+#define RECORD_NICS 16
+
 struct record {
 	const char *command;		/* "burn" or "run" */
 	int argc;
@@ -101,6 +105,12 @@ struct record {
 		char vendor[128], product[128];
 		char mac[32];		/* its first wired NIC's */
 		char address[64];	/* that NIC's IPv4 address */
+		/* where it is: its chassis's tags, "" when not real */
+		char asset_tag[128], chassis_serial[128];
+		int nnics;		/* every NIC, up to RECORD_NICS */
+		struct record_nic {
+			char name[32], mac[32], address[64];
+		} nics[RECORD_NICS];
 	} system;
 	struct record_lab lab;
 	int kmsg;			/* keep the kernel's log (kmsg.log) */
@@ -127,6 +137,7 @@ struct record {
 	struct iperf net;		/* iperf3 beside the burn */
 	int have_net;
 	struct vitals_machine sig;	/* the machine's own signals */
+	struct blame blame;		/* where transfer errors belong */
 	int results_lost;		/* some results could not be written */
 	int verdict;			/* enum judge_verdict, overall */
 	int exit_code;

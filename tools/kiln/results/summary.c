@@ -9,6 +9,7 @@
 #include <sys/utsname.h>
 
 #include "base/crc32c.h"
+#include "results/blame_out.h"
 #include "results/notes.h"
 #include "results/peers_out.h"
 #include "results/linkerr_out.h"
@@ -400,6 +401,7 @@ void summary_text(const struct record *o, FILE *f)
 		summary_network(o, f);
 	if (o->failure[0])
 		fprintf(f, "FAIL: %s\n", o->failure);
+	blame_out_text(o, f);
 	if (o->results_lost)
 		fprintf(f, "results: some files of this run could not be "
 			"written (see the console)\n");

@@ -116,6 +116,11 @@ static const struct settings_key keys[] = {
 	  "SATA drive's phy events, a SAS drive's port log) at or past this "
 	  "FAILs its disk; any growth WARNs; growth on every phy of one HBA "
 	  "or expander is said on its controller and WARNs its disks", TEST },
+	{ "machine-id", KEY_STRING, F(machine_id), 0, 0, NULL,
+	  "letters, digits and ._- (at most 63)", "the machine's serial",
+	  "the machine's id, for a machine whose serial is a placeholder "
+	  "(README lists those kiln knows): its folder, its uploads' and "
+	  "metrics' name, its line on the fleet page", TEST | SCOPE_DISCOVER },
 	{ "max-detail", KEY_UINT, F(max_detail), 0, 100000, NULL, "a count",
 	  "100", "errors and bad units listed per disk (all are counted); a "
 	  "run lists 32768 of each in all, so among many disks each lists "
