@@ -426,6 +426,8 @@ int discover_tree(const struct discover_options *o,
 	if (!ret)
 		ret = disks(o, inv);
 	if (!ret)
+		ret = sasphy_read(o->sysroot, &inv->phys);
+	if (!ret)
 		machine_id_choose(&inv->sys, inv->nics, inv->nnics);
 	/* Given: it is the id, and there is no older name to rename from. */
 	if (!ret && o->machine_id) {
@@ -457,5 +459,6 @@ void discover_free(struct discover_inventory *inv)
 	free(inv->nics);
 	free(inv->ctrls);
 	free(inv->disks);
+	sasphy_free(&inv->phys);
 	memset(inv, 0, sizeof(*inv));
 }

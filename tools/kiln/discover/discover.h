@@ -10,6 +10,7 @@
 #include "discover/machine.h"
 #include "discover/pci.h"
 #include "discover/safety.h"
+#include "discover/sasphy.h"
 #include "discover/smbios.h"
 
 /*
@@ -67,6 +68,7 @@ struct discover_inventory {
 	int nctrls;
 	struct discover_disk *disks;
 	int ndisks;
+	struct sasphy_set phys;		/* SAS phys and their counters */
 };
 
 /* Fills inv; 0 or -ENOMEM (missing or odd sysfs data is not an error). */

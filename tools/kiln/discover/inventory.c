@@ -240,6 +240,52 @@ void inventory_print(const struct discover_inventory *inv, FILE *f)
 	}
 }
 
+/* The SAS phys on a disk's path, by name: their counters are the run's. */
+static void json_disk_phys(struct json *j, const struct discover_disk *d,
+			   const struct discover_inventory *inv)
+{
+	static const char devices[] = "/devices/";
+	/* Under the root, or whole when the root was not its real path. */
+	const char *path = strstr(d->devpath, devices);
+	int i;
+
+	path = path ? path + sizeof(devices) - 1 : "";
+	json_array(j, "sas_phys");
+	for (i = 0; i < inv->phys.n; i++)
+		if (sasphy_on_path(&inv->phys.phys[i], path))
+			json_str(j, NULL, inv->phys.phys[i].name);
+	json_array_end(j);
+}
+
+/* Each SAS phy with its error counters at discovery. */
+static void json_phys(struct json *j, const struct discover_inventory *inv)
+{
+	int i, k;
+
+	json_array(j, "sas_phys");
+	for (i = 0; i < inv->phys.n; i++) {
+		const struct sasphy *p = &inv->phys.phys[i];
+
+		json_begin(j, NULL);
+		json_str(j, "phy", p->name);
+		json_str(j, "owner", p->owner);
+		json_str(j, "controller", p->ctrl[0] ? p->ctrl : NULL);
+		json_bool(j, "in_use", sasphy_in_use(p));
+		json_bool(j, "to_expander", p->to_expander);
+		json_str(j, "negotiated_linkrate", p->rate);
+		json_begin(j, "counters");
+		for (k = 0; k < SASPHY_COUNTERS; k++)
+			if (p->err[k])
+				json_str(j, sasphy_counter[k],
+					 strerror(p->err[k]));
+			else
+				json_i64(j, sasphy_counter[k], p->count[k]);
+		json_end(j);
+		json_end(j);
+	}
+	json_array_end(j);
+}
+
 static void json_disk(struct json *j, const struct discover_disk *d,
 		      const struct discover_inventory *inv)
 {
@@ -265,6 +311,7 @@ static void json_disk(struct json *j, const struct discover_disk *d,
 	json_str(j, "unusable", d->unusable[0] ? d->unusable : NULL);
 	safety_json(j, &d->safety);
 	json_bool(j, "read", d->safety.scanned);
+	json_disk_phys(j, d, inv);
 	json_end(j);
 }
 
@@ -373,6 +420,7 @@ char *inventory_json(const struct discover_inventory *inv, size_t *len)
 	for (i = 0; i < inv->ndisks; i++)
 		json_disk(&j, &inv->disks[i], inv);
 	json_array_end(&j);
+	json_phys(&j, inv);
 	json_end(&j);
 	return json_take(&j, len);
 }

@@ -129,6 +129,7 @@ void record_judge(struct record *r, int final, int interrupted)
 		zones_judge(&d->snap, r->s->bs, d->t.id.rotational, &d->j);
 		reread_judge(r, d);
 		vitals_judge_disk(r, d);
+		linkerr_judge_disk(r, d);
 		/* What was flushed before and is not there: said as such. */
 		if (d->ep.mode == ENGINE_VERIFY && r->from &&
 		    d->snap.bad_by_class[UNIT_ZEROED] +
@@ -210,6 +211,7 @@ void record_free(struct record *r)
 	iperf_free(&r->net);
 	free(r->lab.lost);
 	links_free(&r->links);
+	linkerr_free(&r->lerr);
 	peers_free(&r->peers);
 	vitals_machine_free(&r->sig);
 	free(r->notes);

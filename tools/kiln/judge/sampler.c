@@ -66,6 +66,7 @@ static void sample_free(struct vitals_sample *s)
 	free(s->disk);
 	sensors_free(&s->sensors);
 	cpu_free(&s->cpu);
+	sasphy_free(&s->phys);
 	free(s);
 }
 
@@ -112,7 +113,7 @@ static void ask_smart(struct sampler_shared *sh, struct vitals_sample *s,
 {
 	int total = sh->n + sh->nhidden, i;
 	struct subproc_job *jobs = calloc((size_t)total + 1, sizeof(*jobs));
-	char *(*argv)[7] = calloc((size_t)total + 1, sizeof(*argv));
+	char *(*argv)[11] = calloc((size_t)total + 1, sizeof(*argv));
 
 	for (i = 0; jobs && argv && i < total; i++) {
 		struct probe *p = &sh->probes[i];
@@ -133,6 +134,11 @@ static void ask_smart(struct sampler_shared *sh, struct vitals_sample *s,
 		argv[i][a++] = sh->smartctl;
 		argv[i][a++] = "-j";
 		argv[i][a++] = "-a";
+		/* The drive's own end of its link (linkerr.h). */
+		argv[i][a++] = "-l";
+		argv[i][a++] = "sataphy";
+		argv[i][a++] = "-l";
+		argv[i][a++] = "sasphy";
 		if (p->type[0]) {
 			argv[i][a++] = "-d";
 			argv[i][a++] = p->type;
@@ -178,6 +184,7 @@ static struct vitals_sample *take_sample(struct sampler_shared *sh)
 	s->have_sensors = sensors_read(sh->sysroot, &s->sensors) == 0;
 	edacslot_match(&s->sensors, sh->dimms, sh->ndimms);
 	s->have_cpu = cpu_read(sh->sysroot, sh->procroot, &s->cpu) == 0;
+	sasphy_read(sh->sysroot, &s->phys);
 	for (i = 0; i < total; i++) {
 		const struct sensors_temp *t = sh->probes[i].devpath[0] ?
 			sensors_disk_temp(&s->sensors, sh->probes[i].devpath) :
@@ -232,6 +239,7 @@ static void *sampler_run(void *arg)
 static void fold_ready(struct sampler *sp)
 {
 	struct vitals_sample *s;
+	int i;
 
 	pthread_mutex_lock(&sp->sh->lock);
 	s = sp->sh->ready;
@@ -240,6 +248,11 @@ static void fold_ready(struct sampler *sp)
 	if (!s)
 		return;
 	vitals_fold(sp->r, s);
+	linkerr_fold_phys(sp->r, &s->phys);
+	for (i = 0; i < s->n && i < sp->r->n; i++)
+		if (s->disk[i].answered)
+			linkerr_fold_drive(&sp->r->disks[i].lerr,
+					   &s->disk[i].sj);
 	sp->folded++;
 	sample_free(s);
 }
@@ -414,6 +427,17 @@ static void open_log(struct sampler *sp, const char *path)
 	m->kmsg = 1;
 }
 
+/* The SAS phys and which disk's path each is on, before any sample. */
+static void start_links(struct record *r, const char *sysroot)
+{
+	struct sasphy_set set;
+
+	if (sasphy_read(sysroot, &set) || linkerr_start(r, &set, sysroot))
+		record_note(r, "link error counters are not read: out of "
+			    "memory");
+	sasphy_free(&set);
+}
+
 int sampler_start(struct sampler *sp, struct record *r,
 		  const struct sampler_env *env)
 {
@@ -443,6 +467,7 @@ int sampler_start(struct sampler *sp, struct record *r,
 		;
 	if (i < r->n)
 		find_hidden(sp, sh);
+	start_links(r, env->sysroot);
 	open_log(sp, env->kmsg);
 	ret = start_thread(sh);
 	if (ret) {

@@ -8,6 +8,7 @@
 #include "judge/judge.h"
 #include "sense/kmsg.h"
 #include "sense/kmsgwatch.h"
+#include "discover/sasphy.h"
 #include "sense/sensors.h"
 #include "sense/smartjson.h"
 #include "judge/vitals_cpu.h"
@@ -163,6 +164,7 @@ struct vitals_sample {
 	struct sensors sensors;
 	int have_cpu;
 	struct cpu_sample cpu;
+	struct sasphy_set phys;		/* the SAS phys' counters */
 };
 
 struct record;

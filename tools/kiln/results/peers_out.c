@@ -358,6 +358,8 @@ void peers_out_summary(const struct record *r, FILE *f)
 			fprintf(f, "    %s\n", text);
 		if (blame_out_ctrl(r, i))
 			fprintf(f, "    FAIL: %s\n", blame_out_ctrl(r, i));
+		if (linkerr_ctrl_text(r, c->pci.pci, text, sizeof(text))[0])
+			fprintf(f, "    %s\n", text);
 	}
 	for (i = 0; i < r->peers.n; i++) {
 		const struct peers_group *g = &r->peers.groups[i];

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "results/linkerr_out.h"
 #include "results/peers_out.h"
 #include "results/report_cpu.h"
 #include "results/report_html.h"
@@ -49,6 +50,7 @@ static void tree_disk(FILE *f, const struct record *r,
 		      const struct record_disk *d)
 {
 	const char *v = judge_name(d->j.verdict);
+	char grown[1200];
 
 	fprintf(f, "<li class=\"disk\"><span class=\"%s\">", v);
 	report_text(f, d->label);
@@ -58,12 +60,17 @@ static void tree_disk(FILE *f, const struct record *r,
 		report_text(f, d->t.id.model);
 	}
 	said(f, r, d);
+	if (linkerr_out_grown(d, grown, sizeof(grown))[0]) {
+		fputs("<br>link error counters grown: ", f);
+		report_text(f, grown);
+	}
 	fputs("</li>\n", f);
 }
 
-static void tree_ctrl(FILE *f, const struct links_ctrl *c)
+static void tree_ctrl(FILE *f, const struct record *r,
+		      const struct links_ctrl *c)
 {
-	char pcie[64], w[32], rd[32], why[300];
+	char pcie[64], w[32], rd[32], why[600];
 
 	fputs("<li class=\"ctrl\"><b>", f);
 	report_text(f, c->pci.pci);
@@ -85,6 +92,10 @@ static void tree_ctrl(FILE *f, const struct links_ctrl *c)
 		fputs("<br>", f);
 		report_text(f, why);
 	}
+	if (linkerr_ctrl_text(r, c->pci.pci, why, sizeof(why))[0]) {
+		fputs("<br>", f);
+		report_text(f, why);
+	}
 	fputs("\n<ul>\n", f);
 }
 
@@ -97,7 +108,7 @@ void report_inventory_html(FILE *f, const struct record *r,
 		return;
 	fputs("<h2>Controllers and disks</h2>\n<ul class=\"inventory\">\n", f);
 	for (c = 0; c < r->links.n; c++) {
-		tree_ctrl(f, &r->links.ctrls[c]);
+		tree_ctrl(f, r, &r->links.ctrls[c]);
 		for (i = 0; i < r->n; i++)
 			if (r->disks[order[i]].link.ctrl == c)
 				tree_disk(f, r, &r->disks[order[i]]);

@@ -19,6 +19,7 @@
 #include "results/restore.h"
 #include "results/result.h"
 #include "results/result_target.h"
+#include "results/linkerr_out.h"
 #include "results/vitals_out.h"
 #include "base/unit.h"
 #include "base/timing.h"
@@ -194,6 +195,7 @@ static int restore_disk(const struct jsonread_node *t, struct record_disk *d,
 	restore_judged(t, d, mt);
 	vitals_out_read_disk(t, d);
 	nvmelog_out_read_disk(t, d);
+	linkerr_out_read_disk(t, d);
 	return result_target_passes(t, &d->snap);
 }
 
@@ -226,6 +228,8 @@ static void restore_settings(const struct jsonread_node *s,
 	out->slow_fail = (unsigned)jsonread_u64(s, KEY_SLOW_FAIL_PERCENT,
 						out->slow_fail);
 	out->solo = jsonread_u64(s, KEY_SOLO_SECONDS, out->solo);
+	out->link_errors_fail = (unsigned)jsonread_u64(
+		s, KEY_LINK_ERRORS_FAIL, out->link_errors_fail);
 }
 
 /*
@@ -341,6 +345,8 @@ int restore_record(const struct jsonread_node *doc, struct restored *out,
 			return ret;
 		peers_out_restore_disk(t, r, d);
 	}
+	if (linkerr_out_read_machine(doc, r))
+		return -ENOMEM;
 	ret = vitals_out_read_machine(doc, r);
 	/* For kiln report, which reads verdicts and does not judge again. */
 	if (!ret)

@@ -19,6 +19,7 @@
 #include "results/nvmelog_out.h"
 #include "results/result.h"
 #include "results/smart_out.h"
+#include "results/linkerr_out.h"
 #include "results/vitals_out.h"
 #include "results/summary.h"
 #include "base/timing.h"
@@ -283,6 +284,7 @@ static void json_target(struct json *j, const struct record *r,
 	peers_out_json_disk(j, r, d);
 	vitals_out_disk(j, r, d);
 	nvmelog_out_disk(j, d);
+	linkerr_out_disk(j, d);
 	json_str(j, KEY_VERDICT, judge_name(d->j.verdict));
 	json_array(j, KEY_REASONS);
 	for (c = 0; c < d->j.nreasons; c++)
@@ -440,6 +442,7 @@ static void json_settings(struct json *j, const struct settings *s)
 	json_u64(j, KEY_SLOW_WARN_PERCENT, s->slow_warn);
 	json_u64(j, KEY_SLOW_FAIL_PERCENT, s->slow_fail);
 	json_u64(j, KEY_SOLO_SECONDS, s->solo);
+	json_u64(j, KEY_LINK_ERRORS_FAIL, s->link_errors_fail);
 	if (s->destroy_list)
 		json_str(j, KEY_DESTROY_DATA, s->destroy_list);
 	else
@@ -488,6 +491,7 @@ char *result_json(const struct record *o, size_t *len)
 
 	vitals_out_machine(&j, o);
 	blame_out_json(&j, o);
+	linkerr_out_machine(&j, o);
 	json_expect(&j, o);
 	json_str(&j, KEY_FAILURE, o->failure[0] ? o->failure : NULL);
 	json_bool(&j, KEY_RESULTS_COMPLETE, !o->results_lost);

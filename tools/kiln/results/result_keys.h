@@ -82,6 +82,7 @@
 #define KEY_LAST_PASS_WRITTEN	"last_pass_written"
 #define KEY_LEFT_OUT		"left_out"
 #define KEY_LENGTH		"length"
+#define KEY_LINK_ERRORS_FAIL	"link_errors_fail"
 #define KEY_LOCKDOWN		"lockdown"
 #define KEY_LOGICAL_BLOCK_SIZE	"logical_block_size"
 #define KEY_MAC			"mac"

@@ -323,6 +323,7 @@ int smartjson_parse(const char *text, size_t len, struct smartjson *s)
 			s->c.scsi_uncorrected += v;
 		}
 	}
+	smartjson_links(root, s);
 	if (!strcmp(s->protocol, "NVMe"))
 		nvme_selftest(root, s);
 	else if (!strcmp(s->protocol, "SCSI"))

@@ -36,6 +36,19 @@ struct smart_counters {
 /* Every counter SMARTJSON_NONE, passed -1, have 0. */
 void smart_counters_none(struct smart_counters *c);
 
+/*
+ * A link error counter a drive keeps of its own end of the link: a SATA
+ * drive's phy event counters (smartctl -l sataphy), a SAS drive's
+ * protocol specific port log page, per port and phy (-l sasphy).
+ */
+#define SMARTJSON_LINKS 24
+
+struct smartjson_link {
+	char src[24];		/* "drive", "drive port0 phy0" */
+	char name[40];		/* "icrc_errors", "invalid_dword_count" */
+	long long value;
+};
+
 struct smartjson {
 	int ran;		/* a JSON document from smartctl was read */
 	int exit_status;	/* smartctl's exit bits, -1 unknown */
@@ -66,6 +79,9 @@ struct smartjson {
 	int selftest_last_passed;	/* 1, 0 failed, -1 aborted or none */
 	long long selftest_last_hours;	/* the drive's hours at it */
 	long long selftest_count;	/* entries in the drive's log */
+
+	int nlinks;			/* its link error counters */
+	struct smartjson_link links[SMARTJSON_LINKS];
 };
 
 /*
@@ -73,6 +89,14 @@ struct smartjson {
  * is not a JSON object (s->ran 0, every value not reported).
  */
 int smartjson_parse(const char *text, size_t len, struct smartjson *s);
+
+/*
+ * The link error counters of a parsed document (smartjson_link.c): its
+ * SATA phy events and SAS port log, into s->links (a counter at its
+ * ceiling, which no longer counts, is left out).
+ */
+struct jsonread_node;
+void smartjson_links(const struct jsonread_node *root, struct smartjson *s);
 
 /*
  * smartctl's own words, as --json=o keeps them in smartctl.output: the

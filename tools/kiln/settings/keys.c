@@ -110,6 +110,12 @@ static const struct settings_key keys[] = {
 	{ "json", KEY_FLAG, F(json), 0, 0, NULL, "1 or 0", "0",
 	  "the result (or inventory) document on stdout, everything else on "
 	  "stderr", TEST | SCOPE_DISCOVER | SCOPE_PROBE },
+	{ "link-errors-fail", KEY_UINT, F(link_errors_fail), 1, 1000000000,
+	  NULL, "a count, 1 or more", "100",
+	  "growth of one link error counter during the run (a SAS phy's, a "
+	  "SATA drive's phy events, a SAS drive's port log) at or past this "
+	  "FAILs its disk; any growth WARNs; growth on every phy of one HBA "
+	  "or expander is said on its controller and WARNs its disks", TEST },
 	{ "machine-id", KEY_STRING, F(machine_id), 0, 0, NULL,
 	  "letters, digits and ._- (at most 63)", "the machine's serial",
 	  "the machine's id, for a machine whose serial is a placeholder "

@@ -127,6 +127,7 @@ struct settings {
 	uint64_t solo;			/* seconds each disk is read alone */
 	uint64_t sensors;		/* seconds between signal samples */
 	unsigned temp_warn;		/* degrees C; 0: each drive's own */
+	unsigned link_errors_fail;	/* a link counter's growth: FAIL */
 	int selftest;			/* enum settings_selftest */
 
 	/* Options of the invocation, not settings. */
