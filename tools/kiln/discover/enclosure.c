@@ -20,13 +20,14 @@
 
 /*
  * Whether dir is one of an enclosure's components: the kernel gives each
- * a `type` ("device", "array device", ...) and a `status`; the other
- * entries of an enclosure's folder (components, id, device, power,
- * subsystem, uevent) have neither.
+ * a `type` ("device", "array device", ...), a `status` and a `slot`; the
+ * other entries of an enclosure's folder (components, id, device, power,
+ * subsystem, uevent) have none of them.
  */
 static int component(const char *dir)
 {
-	return sysfs_exists(dir, "type") || sysfs_exists(dir, "status");
+	return sysfs_exists(dir, "slot") || sysfs_exists(dir, "type") ||
+	       sysfs_exists(dir, "status");
 }
 
 static void fill(struct enclosure_slot *s, const char *enclosure,
