@@ -142,8 +142,13 @@ int enclosure_led_set(const struct enclosure_slot *s, enum enclosure_led led,
 
 	snprintf(path, sizeof(path), "%s/%s", s->dir,
 		 led == ENCLOSURE_FAULT ? "fault" : "locate");
-	/* O_NOFOLLOW: a fixture's or a stray link must not take the byte. */
-	fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+	/*
+	 * O_NOFOLLOW: a stray link must not take the byte. O_TRUNC, as the
+	 * shell's echo 1 >fault has it: sysfs ignores it, and a copy of a
+	 * tree (tests) then holds exactly what was written.
+	 */
+	fd = open(path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC |
+		  O_NOCTTY);
 	if (fd < 0)
 		return -errno;
 	if (write(fd, on ? "1" : "0", 1) != 1)
