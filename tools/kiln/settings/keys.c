@@ -18,6 +18,7 @@ static const char *const profiles[] = { "smoke", "burnin", "soak",
 static const char *const afters[] = { "wait", "poweroff", "reboot", "shell",
 				      NULL };
 static const char *const selftests[] = { "none", "short", "long", NULL };
+static const char *const ledss[] = { "off", "fail", NULL };
 
 #define F(field) offsetof(struct settings, field)
 #define GLOBS "globs of serials, WWNs, models, names or PCI addresses"
@@ -110,6 +111,11 @@ static const struct settings_key keys[] = {
 	{ "json", KEY_FLAG, F(json), 0, 0, NULL, "1 or 0", "0",
 	  "the result (or inventory) document on stdout, everything else on "
 	  "stderr", TEST | SCOPE_DISCOVER | SCOPE_PROBE },
+	{ "leds", KEY_ENUM, F(leds), 0, 0, ledss, "fail or off", "fail",
+	  "fail: at the end the fault LED of every FAILed disk's enclosure "
+	  "bay is lit and left lit (SES, else ledmon's ledctl), and at the "
+	  "start the fault LEDs of the disks tested are cleared; off: kiln "
+	  "leaves every LED alone", TEST, { B, "off" } },
 	{ "max-detail", KEY_UINT, F(max_detail), 0, 100000, NULL, "a count",
 	  "100", "errors and bad units listed per disk (all are counted); a "
 	  "run lists 32768 of each in all, so among many disks each lists "

@@ -38,6 +38,12 @@ enum settings_after {
 };
 
 /* A self-test after the burn, on every disk that has one. */
+/* Which LEDs kiln sets: the fault LED of a FAILed disk, or none. */
+enum settings_leds {
+	SETTINGS_LEDS_OFF,
+	SETTINGS_LEDS_FAIL,
+};
+
 enum settings_selftest {
 	SETTINGS_SELFTEST_NONE,
 	SETTINGS_SELFTEST_SHORT,
@@ -127,6 +133,7 @@ struct settings {
 	uint64_t sensors;		/* seconds between signal samples */
 	unsigned temp_warn;		/* degrees C; 0: each drive's own */
 	int selftest;			/* enum settings_selftest */
+	int leds;			/* enum settings_leds */
 
 	/* Options of the invocation, not settings. */
 	char *results;			/* kiln run: the stick's mount point */
