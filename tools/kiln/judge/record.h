@@ -9,6 +9,7 @@
 #include "sense/health.h"
 #include "judge/judge.h"
 #include "judge/links.h"
+#include "discover/enclosure.h"
 #include "discover/expect.h"
 #include "discover/machine.h"
 #include "engine/memplan.h"
@@ -51,6 +52,10 @@ struct record_disk {
 	struct links_disk link;		/* its link and controller */
 	struct solo_disk solo;		/* read alone before the burn */
 	struct peers_disk peer;		/* against its like disks */
+	struct enclosure_slot slot;	/* its enclosure bay, when has_slot */
+	int has_slot;
+	/* its fault LED at the end (leds=fail, a FAIL): "" left alone */
+	char led[300];
 };
 
 /* What the lab's servers got (lab.c), for result.json. */

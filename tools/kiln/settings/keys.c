@@ -137,6 +137,9 @@ static const struct settings_key keys[] = {
 	{ "net", KEY_FLAG, F(net), 0, 0, NULL, "1 or 0", "0",
 	  "the image takes DHCP even when not PXE-booted (the init reads it)",
 	  R | SCOPE_INIT },
+	{ "off", KEY_FLAG, F(off), 0, 0, NULL, "1 or 0", "0",
+	  "kiln locate: clear the disk's locate LED instead of lighting it",
+	  SCOPE_LOCATE | OPT },
 	{ "offset", KEY_SIZE, F(offset), 0, 0, NULL,
 	  "a size such as 0, 1M or 10G", "0",
 	  "start this far into each disk", TEST },
@@ -210,8 +213,9 @@ static const struct settings_key keys[] = {
 	  "is still running", SCOPE_FLEET | OPT },
 	{ "sysfs-root", KEY_STRING, F(sysfs_root), 0, 0, NULL, "a folder",
 	  "/sys", "read a captured sysfs tree instead of the machine's "
-	  "(no disk is read); kiln burn: for the machine's sensors only "
-	  "(hwmon, EDAC, AER), as tests do", SCOPE_DISCOVER | B | OPT },
+	  "(no disk is read); kiln burn: for the machine's sensors (hwmon, "
+	  "EDAC, AER) and the disks' enclosure bays and LEDs only, as tests "
+	  "do", SCOPE_DISCOVER | SCOPE_LOCATE | B | OPT },
 	{ "table-interval", KEY_UINT, F(table_interval), 0, 86400, NULL,
 	  "seconds, 0 to 86400", "60",
 	  "seconds between per-disk tables on the console (each disk's MB/s, "
@@ -319,6 +323,7 @@ static void commands_of(FILE *f, unsigned scope)
 		{ SCOPE_RUN, "run" }, { SCOPE_BURN, "burn" },
 		{ SCOPE_DISCOVER, "discover" }, { SCOPE_PROBE, "probe" },
 		{ SCOPE_FINISH, "finish" }, { SCOPE_FLEET, "fleet" },
+		{ SCOPE_LOCATE, "locate" },
 	};
 	size_t i;
 	int n = 0;

@@ -69,6 +69,7 @@ enum settings_scope {
 	SCOPE_FINISH = 1 << 7,		/* kiln finish */
 	SCOPE_FLEET = 1 << 8,		/* kiln fleet */
 	SCOPE_REPORT = 1 << 9,		/* kiln report */
+	SCOPE_LOCATE = 1 << 10,		/* kiln locate */
 	/*
 	 * An option of the invocation, not a setting: never from kiln.cfg or
 	 * the kernel command line, and not in kiln settings' list.
@@ -142,6 +143,7 @@ struct settings {
 	char *get;			/* kiln settings --get KEY */
 	char *sysfs_root;		/* kiln discover on a captured tree */
 	char *expect_out;		/* kiln discover: write an expect file */
+	int off;			/* kiln locate: clear, not light */
 	uint64_t stale;			/* kiln fleet: seconds; then cut off */
 	char *protect[SETTINGS_MAX_PROTECT];	/* devices never touched */
 	int nprotect;
