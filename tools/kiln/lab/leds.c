@@ -23,21 +23,33 @@ static const char *pattern(enum enclosure_led led, int on)
 	return on ? "failure" : "normal";
 }
 
-/* The last line of ledctl's output, tidied: why it said no. */
-static void last_line(const char *out, char *buf, size_t len)
+/*
+ * What ledctl said of itself: its lines that start "ledctl:" (its config
+ * notices go to stdout without it), each once, joined; else its exit.
+ */
+static void ledctl_words(const char *out, int status, char *buf, size_t len)
 {
-	const char *end = out ? out + strlen(out) : NULL, *start;
+	const char *p = out;
+	size_t used = 0;
 
-	while (end && end > out && (end[-1] == '\n' || end[-1] == ' '))
-		end--;
-	if (!end || end == out) {
-		snprintf(buf, len, "no output");
-		return;
+	buf[0] = 0;
+	while (p && *p) {
+		size_t n = strcspn(p, "\n");
+		char line[200];
+
+		snprintf(line, sizeof(line), "%.*s", (int)n, p);
+		p += n + (p[n] == '\n');
+		if (strncmp(line, "ledctl:", 7) || strstr(buf, line + 8))
+			continue;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 used ? "; " : "", line + 8);
+		if (used >= len)
+			return;
 	}
-	start = end;
-	while (start > out && start[-1] != '\n')
-		start--;
-	snprintf(buf, len, "%.*s", (int)(end - start), start);
+	if (!buf[0] && status >= 0 && WIFEXITED(status))
+		snprintf(buf, len, "exit %d", WEXITSTATUS(status));
+	else if (!buf[0])
+		snprintf(buf, len, "no answer");
 }
 
 void leds_set_many(const struct leds_disk *d, int n, enum enclosure_led led,
@@ -94,7 +106,7 @@ void leds_set_many(const struct leds_disk *d, int n, enum enclosure_led led,
 
 		if (!jobs[i].argv)
 			continue;
-		last_line(jobs[i].out, line, sizeof(line));
+		ledctl_words(jobs[i].out, jobs[i].status, line, sizeof(line));
 		if (jobs[i].stuck) {
 			ret[i] = -ETIMEDOUT;
 			snprintf(w, whylen, "ledctl %s: no answer in %d s",
