@@ -27,7 +27,9 @@ say () {
 rm -rf "$stage"
 mkdir -p "$stage/usr/bin" "$stage/usr/sbin" "$stage/usr/lib" \
 	"$stage/etc" "$stage/proc" "$stage/sys" "$stage/dev" "$stage/run" \
-	"$stage/tmp" "$stage/mnt/kiln" "$stage/usr/share/misc"
+	"$stage/tmp" "$stage/mnt/kiln" "$stage/usr/share/misc" \
+	"$stage/var/log"
+# var/log: ledctl will not run without its log there (ledctl.log).
 # Debian's merged /usr: /bin, /sbin and /lib are links into /usr.
 ln -s usr/bin "$stage/bin"
 ln -s usr/sbin "$stage/sbin"

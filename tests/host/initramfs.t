@@ -25,7 +25,7 @@ test_expect_success 'the init, kiln, busybox and its applets, /dev/console' '
 '
 
 test_expect_success 'smartctl, iperf3 and ledctl, each under its own name, with libraries' '
-	has usr/sbin/smartctl usr/bin/iperf3 usr/sbin/ledctl &&
+	has usr/sbin/smartctl usr/bin/iperf3 usr/sbin/ledctl var/log &&
 	grep -q "^usr/lib/x86_64-linux-gnu/libc.so" "$list" &&
 	grep -q "libiperf" "$list" && grep -q "libsgutils2" "$list"
 '
