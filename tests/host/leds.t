@@ -94,6 +94,15 @@ fi
 . "$(dirname "$0")/../lib/host.sh"
 poke="python3 $TOP/tests/lib/poke.py"
 
+# target RESULT N: the Nth target's verdict, bay and fault_led ("-": none).
+target () {
+	python3 -c 'import json, sys
+t = json.load(open(sys.argv[1]))["targets"][int(sys.argv[2])]
+s = t.get("slot")
+bay = " ".join(str(s[k]) for k in ("enclosure", "slot", "name")) if s else "-"
+print(t["verdict"], "|", bay, "|", t.get("fault_led", "-"))' "$1" "$2"
+}
+
 # into_bay LOOP DISK: the loop device's number names DISK's block folder
 # in the copy, so the burn finds DISK's bay for it.
 into_bay () {
@@ -107,9 +116,10 @@ test_expect_success 'setup: two loop devices in bays 0 and 1, written once' '
 	"$KILN" burn --destroy-data --mode write --sysfs-root "$sys" \
 		--out "$TEST_TMP/w" "$a" "$b" >"$TEST_TMP/w.out" 2>&1 &&
 	test_eq "00 00 00 00 " "$(leds)" &&
-	r="$TEST_TMP/w/result.json" &&
-	test_eq "0:0:3:0 0 Slot 00" "$(json_get "$r" "\" \".join(str(x) for x in d[\"targets\"][0][\"slot\"].values())")" &&
-	test_eq "False" "$(json_get "$r" "\"fault_led\" in d[\"targets\"][0]")"
+	test_eq "PASS | 0:0:3:0 0 Slot 00 | -" \
+		"$(target "$TEST_TMP/w/result.json" 0)" &&
+	test_eq "PASS | 0:0:3:0 1 Slot 01 | -" \
+		"$(target "$TEST_TMP/w/result.json" 1)"
 '
 
 test_expect_success 'leds=off (kiln burn default): a FAIL lights nothing' '
@@ -133,10 +143,10 @@ test_expect_success 'leds=fail: the tested bays cleared, the FAILed one lit (exi
 	grep_in "fault LED lit: enclosure 0:0:3:0 slot 0 (Slot 00)" \
 		"$TEST_TMP/v1/summary.txt" &&
 	grep_in "enclosure 0:0:3:0 slot 1 (Slot 01)" "$TEST_TMP/v1/summary.txt" &&
-	r="$TEST_TMP/v1/result.json" &&
-	test_eq "FAIL fault LED lit: enclosure 0:0:3:0 slot 0 (Slot 00)" \
-		"$(json_get "$r" "d[\"targets\"][0][\"verdict\"] + \" \" + d[\"targets\"][0][\"fault_led\"]")" &&
-	test_eq "PASS False" "$(json_get "$r" "d[\"targets\"][1][\"verdict\"] + \" \" + str(\"fault_led\" in d[\"targets\"][1])")" &&
+	test_eq "FAIL | 0:0:3:0 0 Slot 00 | fault LED lit: enclosure 0:0:3:0 slot 0 (Slot 00)" \
+		"$(target "$TEST_TMP/v1/result.json" 0)" &&
+	test_eq "PASS | 0:0:3:0 1 Slot 01 | -" \
+		"$(target "$TEST_TMP/v1/result.json" 1)" &&
 	grep_in "fault LED lit: enclosure 0:0:3:0 slot 0 (Slot 00)" \
 		"$TEST_TMP/v1/report.html"
 '

@@ -65,7 +65,8 @@ static void tree(void)
 	       "printf '0\\n' >'" E1 "/Slot 00/fault' && "
 	       "printf '0\\n' >'" E1 "/Slot 00/locate' && "
 	       "ln -s \"$PWD/" D1 "\" '" E1 "/Slot 00/device' && "
-	       "ln -s \"$PWD/" E1 "/Slot 00\" '" D1 "/enclosure_device:Slot 00' && "
+	       "ln -s \"$PWD/" E1 "/Slot 00\" "
+	       "'" D1 "/enclosure_device:Slot 00' && "
 	       /* bay 1 empty; bay 2's device link dangles */
 	       "printf '1\\n' >'" E1 "/Slot 01/slot' && "
 	       "printf '2\\n' >'" E1 "/Slot 02/slot' && "

@@ -33,7 +33,8 @@ int main(int argc, char **argv)
 	tap_ok(ret == -ENODEV && strstr(why, "no enclosure bay"),
 	       "no bay, no device node: -ENODEV (%s)", why);
 	ret = leds_set(&noctl, ENCLOSURE_FAULT, 1, why, sizeof(why));
-	tap_ok(ret == -ENODEV && strstr(why, "/nonexistent/ledctl is not there"),
+	tap_ok(ret == -ENODEV &&
+	       strstr(why, "/nonexistent/ledctl is not there"),
 	       "no ledctl: said, nothing run (%s)", why);
 	if (access(LEDS_LEDCTL, X_OK)) {
 		tap_skip("no %s (apt-get install ledmon)", LEDS_LEDCTL);
