@@ -144,8 +144,14 @@ void leds_use_end(struct record *r, const char *sysroot)
 			snprintf(d->led, sizeof(d->led), "fault LED lit: %s",
 				 bay);
 		} else if (ws.ret[i] == LEDS_BY_LEDCTL) {
-			snprintf(d->led, sizeof(d->led), "fault LED lit by "
-				 "ledctl (%s)", ws.node[i]);
+			/*
+			 * ledctl's yes is all there is: an SGPIO or VMD
+			 * LED cannot be read back (QEMU's AHCI, which has
+			 * none, gets a yes too).
+			 */
+			snprintf(d->led, sizeof(d->led), "fault LED set by "
+				 "ledctl (%s), which took it; an SGPIO or VMD "
+				 "LED cannot be read back", ws.node[i]);
 		} else {
 			snprintf(d->led, sizeof(d->led), "no fault LED lit: "
 				 "%s", ws.why + (size_t)i * WHY);

@@ -45,7 +45,8 @@ static int locate_one(const char *sysroot, const struct discover_disk *d,
 	if (ret == LEDS_SES)
 		enclosure_text(&d->slot, bay, sizeof(bay));
 	else
-		snprintf(bay, sizeof(bay), "by ledctl");
+		snprintf(bay, sizeof(bay), "by ledctl, which took it (an "
+			 "SGPIO or VMD LED cannot be read back)");
 	printf("%s: locate LED %s: %s\n", d->id.name, on ? "lit" : "cleared",
 	       bay);
 	return KILN_EXIT_PASS;

@@ -21,7 +21,7 @@
 /* How an LED was set. */
 enum leds_way {
 	LEDS_SES = 1,		/* the bay's fault or locate file */
-	LEDS_BY_LEDCTL,		/* ledctl */
+	LEDS_BY_LEDCTL,		/* ledctl said yes: all kiln can know */
 };
 
 /* One disk's way to its LEDs. */
