@@ -27,7 +27,9 @@ say () {
 rm -rf "$stage"
 mkdir -p "$stage/usr/bin" "$stage/usr/sbin" "$stage/usr/lib" \
 	"$stage/etc" "$stage/proc" "$stage/sys" "$stage/dev" "$stage/run" \
-	"$stage/tmp" "$stage/mnt/kiln" "$stage/usr/share/misc"
+	"$stage/tmp" "$stage/mnt/kiln" "$stage/usr/share/misc" \
+	"$stage/var/log"
+# var/log: ledctl will not run without its log there (ledctl.log).
 # Debian's merged /usr: /bin, /sbin and /lib are links into /usr.
 ln -s usr/bin "$stage/bin"
 ln -s usr/sbin "$stage/sbin"
@@ -49,9 +51,12 @@ install -m 0755 "$top/initramfs/init" "$stage/init"
 install -m 0755 "$top/initramfs/udhcpc.script" "$stage/etc/udhcpc.script"
 cp /usr/share/misc/pci.ids "$stage/usr/share/misc/pci.ids"
 
-# smartctl and iperf3 with the libraries they link.
-"$dracut_install" -D "$stage" -a -l /usr/sbin/smartctl /usr/bin/iperf3
-for b in usr/sbin/smartctl usr/bin/iperf3; do
+# smartctl, iperf3 and ledmon's ledctl (the fault LEDs an HBA drives
+# over SGPIO or VMD, which have no sysfs files) with the libraries they
+# link.
+"$dracut_install" -D "$stage" -a -l /usr/sbin/smartctl /usr/bin/iperf3 \
+	/usr/sbin/ledctl
+for b in usr/sbin/smartctl usr/bin/iperf3 usr/sbin/ledctl; do
 	[ -x "$stage/$b" ] || { say "$b missing from the initramfs" >&2; exit 1; }
 done
 
@@ -91,8 +96,8 @@ mv "$image.tmp" "$image"
 
 {
 	echo "initramfs $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-	for p in busybox-static smartmontools iperf3 pci.ids dracut-core kmod \
-		cpio gzip musl-tools liburing-dev; do
+	for p in busybox-static smartmontools iperf3 ledmon pci.ids \
+		dracut-core kmod cpio gzip musl-tools liburing-dev; do
 		dpkg-query -W -f='package ${Package} ${Version}\n' "$p" 2>/dev/null ||
 			echo "package $p not-installed"
 	done

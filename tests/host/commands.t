@@ -132,7 +132,7 @@ try () {
 
 test_expect_success 'kiln help lists every command of the table' '
 	[ "$(tr "\n" " " <"$TEST_TMP/commands")" = \
-	  "burn discover finish fleet probe report run settings version " ]
+	  "burn discover finish fleet locate probe report run settings version " ]
 '
 
 test_expect_success 'every command: --help is its usage, exit 0' '

@@ -110,7 +110,9 @@ test_expect_success 'NVMe behind VMD is found through the VMD domain' '
 test_expect_success 'a SAS disk: link rate, enclosure and slot' '
 	[ "$(j "[x[\"link\"] for x in d[\"disks\"] if x[\"name\"] == \"sda\"][0]")" = "12.0 Gbit" ] &&
 	[ "$(j "[x[\"transport\"] for x in d[\"disks\"] if x[\"name\"] == \"sda\"][0]")" = sas ] &&
-	[ "$(j "[x[\"enclosure\"] + \"/\" + x[\"slot\"] for x in d[\"disks\"] if x[\"name\"] == \"sda\"][0]")" = "0:0:2:0/7" ]
+	[ "$(j "[x[\"slot\"][\"enclosure\"] + \"/\" + str(x[\"slot\"][\"slot\"]) + \"/\" + x[\"slot\"][\"name\"] for x in d[\"disks\"] if x[\"name\"] == \"sda\"][0]")" = "0:0:2:0/7/Slot 07" ] &&
+	[ "$(j "len([x for x in d[\"disks\"] if \"slot\" in x])")" = 1 ] &&
+	grep_in "enclosure 0:0:2:0 slot 7 (Slot 07)" "$TEST_TMP/inv.txt"
 '
 
 test_expect_success 'a 520-byte-sector drive is listed, unusable, with the fix' '

@@ -1,6 +1,6 @@
 #!/bin/sh
-# What the built initramfs holds: the init, kiln, busybox, smartctl and
-# iperf3 with their libraries, pci.ids, /dev/console, the modules of
+# What the built initramfs holds: the init, kiln, busybox, smartctl,
+# iperf3 and ledctl with their libraries, pci.ids, /dev/console, the modules of
 # initramfs/modules.list with a modules.dep, and each module exactly as
 # Debian ships it (a stripped or recompressed module fails its signature
 # under Secure Boot).
@@ -24,10 +24,10 @@ test_expect_success 'the init, kiln, busybox and its applets, /dev/console' '
 		usr/sbin/findfs usr/sbin/udhcpc etc/udhcpc.script dev/console
 '
 
-test_expect_success 'smartctl and iperf3, each under its own name, with libraries' '
-	has usr/sbin/smartctl usr/bin/iperf3 &&
+test_expect_success 'smartctl, iperf3 and ledctl, each under its own name, with libraries' '
+	has usr/sbin/smartctl usr/bin/iperf3 usr/sbin/ledctl var/log &&
 	grep -q "^usr/lib/x86_64-linux-gnu/libc.so" "$list" &&
-	grep -q "libiperf" "$list"
+	grep -q "libiperf" "$list" && grep -q "libsgutils2" "$list"
 '
 
 test_expect_success 'pci.ids for controller names' '

@@ -3,7 +3,9 @@
 guest saw (kiln-truth.txt, written by scripts/sysfs-capture.sh)?
 
 Whole disks only: the kinds kiln does not test (loop, ram, zram, dm, md,
-optical, ...) are left out of both. Prints every difference; exit 1 if any.
+optical, ...) are left out of both. A disk's enclosure bay ("slot" lines)
+must be as the truth says, and a disk without one must have no "slot".
+Prints every difference; exit 1 if any.
 """
 import json
 import re
@@ -14,7 +16,7 @@ SKIP = ("loop", "ram", "zram", "dm-", "md", "sr", "fd", "nbd", "drbd",
 
 
 def main(truth_path, inv_path):
-    blocks, controllers = {}, {}
+    blocks, controllers, slots = {}, {}, {}
     for line in open(truth_path):
         f = line.split()
         if not f:
@@ -22,6 +24,9 @@ def main(truth_path, inv_path):
         if f[0] == "block":
             kv = dict(x.split("=", 1) for x in f[2:] if "=" in x)
             blocks[f[1]] = kv
+        elif f[0] == "slot" and len(f) >= 5:
+            slots[f[1]] = {"enclosure": f[2], "slot": int(f[3]),
+                           "name": " ".join(f[4:])}
         elif f[0] == "controller":
             kv = dict(x.split("=", 1) for x in f[4:] if "=" in x)
             controllers[f[1]] = {"class": f[2], "ids": f[3], **kv}
@@ -43,6 +48,8 @@ def main(truth_path, inv_path):
             pci = None
         if d["controller"] != pci:
             bad.append(f"disk {n}: behind {d['controller']}, guest saw {pci}")
+        if d.get("slot") != slots.get(n):
+            bad.append(f"disk {n}: slot {d.get('slot')}, truth {slots.get(n)}")
     ctrls = {c["pci"]: c for c in inv["controllers"]}
     for a, c in controllers.items():
         if not c["class"].lower().startswith("0x01"):

@@ -21,6 +21,7 @@
 #include "base/jsonread.h"
 #include "base/kiln.h"
 #include "cmd/finish.h"
+#include "discover/enclosure.h"
 #include "discover/identity.h"
 #include "discover/safety.h"
 #include "judge/vitals.h"
@@ -251,6 +252,8 @@ static void test_discover_keys(void)
 	};
 	struct identity id = { .rotational = 1 };
 	struct safety sf = { .class = SAFETY_BLANK };
+	struct enclosure_slot bay = { "0:0:3:0", 7, "Slot 07", "" };
+	const struct jsonread_node *slot;
 	struct jsonread *doc = NULL;
 	char err[200] = "", *text;
 	struct json j;
@@ -270,6 +273,23 @@ static void test_discover_keys(void)
 	       jsonread_count(jsonread_root(doc)) == n,
 	       "identity_json and safety_json write the fields keys.h names "
 	       "(%zu of %zu)", n, sizeof(keys) / sizeof(keys[0]));
+	jsonread_free(doc);
+	free(text);
+
+	json_init(&j);
+	json_begin(&j, NULL);
+	enclosure_json(&j, KEY_SLOT, &bay);
+	json_end(&j);
+	text = json_take(&j, &len);
+	doc = NULL;
+	if (!text || jsonread_parse(&doc, text, len, NULL, err, sizeof(err)))
+		tap_bail("enclosure_json: %s", err);
+	slot = jsonread_get(jsonread_root(doc), KEY_SLOT);
+	tap_ok(jsonread_count(slot) == 3 &&
+	       !strcmp(jsonread_str(slot, KEY_ENCLOSURE, ""), "0:0:3:0") &&
+	       jsonread_u64(slot, KEY_SLOT, 0) == 7 &&
+	       !strcmp(jsonread_str(slot, KEY_NAME, ""), "Slot 07"),
+	       "enclosure_json writes the bay in the fields keys.h names");
 	jsonread_free(doc);
 	free(text);
 }

@@ -15,6 +15,7 @@
 #include "base/kiln.h"
 #include "base/timing.h"
 #include "cmd/burn_private.h"
+#include "cmd/leds_use.h"
 #include "judge/reread.h"
 #include "lab/lab.h"
 #include "results/ocptv.h"
@@ -224,6 +225,8 @@ int burn_finish(struct burn *b)
 	size_t tlen = 0, dlen = 0;
 
 	after_burn(b);
+	/* Judged: the FAILed disks' fault LEDs lit, before the results. */
+	leds_use_end(r, r->s->sysfs_root ? r->s->sysfs_root : b->env.sysroot);
 	if (b->have_results)
 		write_files(b);
 	/* All but the last files at the lab's server, the verdict pushed. */

@@ -17,6 +17,7 @@
 #include "base/names.h"
 #include "base/timing.h"
 #include "cmd/burn_private.h"
+#include "cmd/leds_use.h"
 #include "base/crc32c.h"
 #include "judge/solo.h"
 #include "lab/lab.h"
@@ -328,6 +329,9 @@ int burn_start(struct burn *b)
 	ret = job_init(b);
 	if (ret)
 		return ret;
+	/* Bays found, this run's disks' fault LEDs cleared (leds=fail). */
+	leds_use_start(r, r->s->sysfs_root ? r->s->sysfs_root :
+		       b->env.sysroot, b->con);
 	mark_kmsg(r);
 	burn_start_health(b, 0);
 	burn_fault_logs(b, 0);

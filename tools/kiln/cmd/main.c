@@ -18,6 +18,7 @@
 #include "base/version.h"
 #include "cmd/burncmd.h"
 #include "cmd/finish.h"
+#include "cmd/locate.h"
 #include "cmd/probe.h"
 #include "cmd/report.h"
 #include "cmd/run.h"
@@ -85,6 +86,9 @@ static const struct command {
 	{ &fleet_cmd, fleet_command, 0, 1, ANY, "no results tree given",
 	  "one page and a CSV of every machine's runs under results\n\t\t   "
 	  "trees" },
+	{ &locate_cmd, locate_command, 0, 1, 1, "no disk given",
+	  "light (or clear) one disk's locate LED, in its enclosure\n\t\t   "
+	  "bay" },
 	{ &probe_cmd, probe_command, 0, 1, ANY, "no disk or image given",
 	  "the safety class of disks or image files" },
 	{ &report_cmd, report_command, 0, 1, ANY, "no run folder given",

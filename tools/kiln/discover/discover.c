@@ -179,38 +179,6 @@ static void raid_volume(const struct pci_controller *c,
 		d->raid_volume = 1;
 }
 
-static void enclosure_slot(const struct discover_options *o,
-			   const char *devreal, struct discover_disk *d)
-{
-	char base[PATH_MAX], dir[PATH_MAX * 2], real[PATH_MAX], **encs, **comps;
-	int ne, nc, i, k;
-
-	snprintf(base, sizeof(base), "%s/class/enclosure", o->sysroot);
-	encs = dir_list(base, &ne);
-	for (i = 0; i < ne && !d->enclosure[0]; i++) {
-		snprintf(dir, sizeof(dir), "%s/%s", base, encs[i]);
-		comps = dir_list(dir, &nc);
-		for (k = 0; k < nc; k++) {
-			char comp[PATH_MAX * 2 + 64];
-
-			snprintf(comp, sizeof(comp), "%s/%s/device", dir,
-				 comps[k]);
-			if (!realpath(comp, real) || strcmp(real, devreal))
-				continue;
-			snprintf(comp, sizeof(comp), "%s/%s", dir, comps[k]);
-			snprintf(d->enclosure, sizeof(d->enclosure), "%.63s",
-				 encs[i]);
-			if (sysfs_attr_tidy(comp, "slot", d->slot,
-					    sizeof(d->slot)) <= 0)
-				snprintf(d->slot, sizeof(d->slot), "%.63s",
-					 comps[k]);
-			break;
-		}
-		dir_list_free(comps, nc);
-	}
-	dir_list_free(encs, ne);
-}
-
 static void append(char *buf, size_t len, const char *word)
 {
 	size_t used = strlen(buf);
@@ -278,7 +246,8 @@ static int one_disk(const struct discover_options *o,
 		  d);
 	link_rate(o, d->devpath, d);
 	if (devreal[0])
-		enclosure_slot(o, devreal, d);
+		d->has_slot = enclosure_find(o->sysroot, devreal,
+					     &d->slot);
 
 	if (pci_of_path(strncmp(real, o->sysroot, root) ? real : real + root,
 			pci, sizeof(pci), NULL, 0)) {

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "discover/enclosure.h"
 #include "discover/identity.h"
 #include "discover/machine.h"
 #include "discover/pci.h"
@@ -34,7 +35,8 @@ struct discover_disk {
 	int controller;		/* index in controllers, -1: none found */
 	char devpath[PATH_MAX];	/* its device in sysfs, without the root */
 	char hctl[32];		/* SCSI host:channel:target:lun */
-	char enclosure[64], slot[64];
+	struct enclosure_slot slot;	/* its bay, when has_slot */
+	int has_slot;
 	int raid_volume;	/* a RAID controller's virtual disk */
 	char holders[128];	/* "md0 dm-1" */
 	char unusable[240];	/* why Linux cannot use it, and the fix */

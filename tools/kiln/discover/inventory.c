@@ -80,10 +80,13 @@ static void print_disk(const struct discover_disk *d, FILE *f)
 	if (d->removable)
 		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
 			 "  removable");
-	if (d->enclosure[0])
-		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
-			 "  enclosure %.20s slot %.10s", d->enclosure, d->slot);
 	fprintf(f, "  %-9s %s\n", "", extra);
+	if (d->has_slot) {
+		char bay[160];
+
+		enclosure_text(&d->slot, bay, sizeof(bay));
+		fprintf(f, "  %-9s %.67s\n", "", bay);
+	}
 	fprintf(f, "  %-9s %.67s\n", "", d->id.identity);
 	if (d->unusable[0])
 		wrapped(f, "UNUSABLE: ", d->unusable);
@@ -302,8 +305,8 @@ static void json_disk(struct json *j, const struct discover_disk *d,
 		 inv->ctrls[d->controller].pci : NULL);
 	json_str(j, "sysfs_device", d->devpath);
 	json_str(j, "scsi_address", d->hctl[0] ? d->hctl : NULL);
-	json_str(j, "enclosure", d->enclosure[0] ? d->enclosure : NULL);
-	json_str(j, "slot", d->slot[0] ? d->slot : NULL);
+	if (d->has_slot)
+		enclosure_json(j, "slot", &d->slot);
 	json_bool(j, "raid_volume", d->raid_volume);
 	json_bool(j, "removable", d->removable);
 	json_str(j, "partitions", d->safety.partitions);

@@ -7,8 +7,12 @@
 #include "discover/discover.h"
 #include "settings/options.h"
 
-/* The schema of inventory.json; bump on any change a reader would notice. */
-#define INVENTORY_SCHEMA 1
+/*
+ * The schema of inventory.json; bump on any change a reader would notice.
+ * 2: a disk's "enclosure" and "slot" (strings) became "slot", an object
+ * {enclosure, slot (a number), name}, there only when the disk has one.
+ */
+#define INVENTORY_SCHEMA 2
 
 /* The inventory as a tree for an 80-column console. */
 void inventory_print(const struct discover_inventory *inv, FILE *f);

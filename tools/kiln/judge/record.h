@@ -11,6 +11,7 @@
 #include "judge/judge.h"
 #include "judge/links.h"
 #include "judge/linkerr.h"
+#include "discover/enclosure.h"
 #include "discover/expect.h"
 #include "discover/machine.h"
 #include "engine/memplan.h"
@@ -60,6 +61,10 @@ struct record_disk {
 	struct linkerr_disk lerr;	/* its link error counters */
 	struct solo_disk solo;		/* read alone before the burn */
 	struct peers_disk peer;		/* against its like disks */
+	struct enclosure_slot slot;	/* its enclosure bay, when has_slot */
+	int has_slot;
+	/* its fault LED at the end (leds=fail, a FAIL): "" left alone */
+	char led[300];
 };
 
 /* What the lab's servers got (lab.c), for result.json. */

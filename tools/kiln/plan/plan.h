@@ -78,6 +78,13 @@ void plan_consent_unmatched(const struct settings *s,
 			    char *out, size_t len);
 
 /*
+ * Whether word names the disk: its kernel name (with or without /dev/),
+ * serial, WWN (with or without naa./eui.) or the identity kiln prints, as
+ * consent reads them; kiln locate finds its disk so.
+ */
+int plan_names(const char *word, const struct identity *id);
+
+/*
  * Whether any of the globs matches the disk's name, serial, WWN (with or
  * without its naa./eui. prefix), model, or its controller's PCI address or
  * driver. Case does not matter. Globs are separated by commas; an item

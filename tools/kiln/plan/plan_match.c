@@ -168,6 +168,11 @@ static int same_id_or_name(const char *word, const void *arg)
 	return same_id(word, arg) || kernel_name(word, arg);
 }
 
+int plan_names(const char *word, const struct identity *id)
+{
+	return word && word[0] && same_id_or_name(word, id);
+}
+
 void plan_consent_by_name(const struct settings *s, const struct identity *id,
 			  char *out, size_t len)
 {

@@ -316,6 +316,19 @@ char *report_html(const struct record *o, size_t *len)
 		fprintf(f, ": <span class=\"%s\">%s</span></h2>\n<p>", tv, tv);
 		text(f, d->t.id.identity);
 		fputs("</p>\n", f);
+		if (d->has_slot) {
+			char bay[200];
+
+			enclosure_text(&d->slot, bay, sizeof(bay));
+			fputs("<p class=\"bay\">", f);
+			text(f, bay);
+			fputs("</p>\n", f);
+		}
+		if (d->led[0]) {
+			fputs("<p class=\"led\">", f);
+			text(f, d->led);
+			fputs("</p>\n", f);
+		}
 		if (peers_out_limit(o, d, lim, sizeof(lim))[0]) {
 			fputs("<p class=\"limit\">limit: ", f);
 			text(f, lim);

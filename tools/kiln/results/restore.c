@@ -48,6 +48,23 @@ static void copy_str(const struct jsonread_node *n, const char *key,
 		out[0] = 0;
 }
 
+/* Its enclosure bay (enclosure_json's), and what its fault LED got. */
+static void restore_slot(const struct jsonread_node *t, struct record_disk *d)
+{
+	const struct jsonread_node *slot = jsonread_get(t, KEY_SLOT);
+
+	copy_str(t, KEY_FAULT_LED, d->led, sizeof(d->led));
+	if (jsonread_type(slot) != JSONREAD_OBJECT)
+		return;
+	d->has_slot = 1;
+	copy_str(slot, KEY_ENCLOSURE, d->slot.enclosure,
+		 sizeof(d->slot.enclosure));
+	copy_str(slot, KEY_NAME, d->slot.name, sizeof(d->slot.name));
+	d->slot.number = jsonread_type(jsonread_get(slot, KEY_SLOT)) ==
+			 JSONREAD_NUMBER ?
+			 (long)jsonread_u64(slot, KEY_SLOT, 0) : -1;
+}
+
 /* What the disk is, and what its plan decided and why. */
 static void restore_what(const struct jsonread_node *t, struct record_disk *d,
 			 char *safety, size_t len)
@@ -81,6 +98,7 @@ static void restore_what(const struct jsonread_node *t, struct record_disk *d,
 	d->t.safety.class = c < 0 ? SAFETY_HAS_DATA : c;
 	copy_str(t, KEY_CLASS_REASONS, d->t.safety.why,
 		 sizeof(d->t.safety.why));
+	restore_slot(t, d);
 	/* What the plan decided and why, for the document written again. */
 	copy_str(t, KEY_SAFETY, safety, len);
 	d->plan.why = safety[0] ? safety : NULL;

@@ -112,6 +112,8 @@ static void json_target_what(struct json *j, const struct record *r,
 
 	json_str(j, KEY_PATH, d->path);
 	identity_json(j, &t->id);
+	if (d->has_slot)
+		enclosure_json(j, KEY_SLOT, &d->slot);
 	json_str(j, KEY_LABEL, d->label);
 	json_str(j, KEY_KIND, t->kind == TARGET_BLOCK ? "block" : "file");
 	hex64(h, sizeof(h), t->ident);
@@ -286,6 +288,8 @@ static void json_target(struct json *j, const struct record *r,
 	nvmelog_out_disk(j, d);
 	linkerr_out_disk(j, d);
 	json_str(j, KEY_VERDICT, judge_name(d->j.verdict));
+	if (d->led[0])
+		json_str(j, KEY_FAULT_LED, d->led);
 	json_array(j, KEY_REASONS);
 	for (c = 0; c < d->j.nreasons; c++)
 		json_str(j, NULL, d->j.reasons[c]);

@@ -57,6 +57,7 @@
 #define KEY_DIFFERENCES		"differences"
 #define KEY_FAILURE		"failure"
 #define KEY_FAILURES		"failures"
+#define KEY_FAULT_LED		"fault_led"
 #define KEY_FILE		"file"
 #define KEY_FIRMWARE		"firmware"
 #define KEY_FIRST		"first"
@@ -169,17 +170,19 @@
 #define KEY_WWID		"wwid"
 
 /*
- * Written by discover (identity_json, safety_json), which inventory.json
- * shares and which cannot include this: tests/unit/restore.c holds the
- * two spellings together.
+ * Written by discover (identity_json, safety_json, enclosure_json), which
+ * inventory.json shares and which cannot include this: tests/unit/restore.c
+ * holds the two spellings together.
  */
 #define KEY_CLASS		"class"
 #define KEY_CLASS_REASONS	"class_reasons"
+#define KEY_ENCLOSURE		"enclosure"
 #define KEY_IDENTITY		"identity"
 #define KEY_MODEL		"model"
 #define KEY_NAME		"name"
 #define KEY_ROTATIONAL		"rotational"
 #define KEY_SERIAL		"serial"
+#define KEY_SLOT		"slot"
 #define KEY_WWN			"wwn"
 
 #endif

@@ -270,6 +270,14 @@ static void disk_section(const struct record *o, const struct record_disk *d,
 		judge_name(d->j.verdict));
 	if (d->t.id.identity[0])
 		fprintf(f, "  identity %s\n", d->t.id.identity);
+	if (d->has_slot) {
+		char bay[200];
+
+		enclosure_text(&d->slot, bay, sizeof(bay));
+		fprintf(f, "  %s\n", bay);
+	}
+	if (d->led[0])
+		fprintf(f, "  %s\n", d->led);
 	summary_work_of(o, &i, 1, &w);
 	if (et->c.state != STATE_NOT_STARTED)
 		fprintf(f, "  %s\n", summary_work_text(&w, 0, work,

@@ -18,6 +18,7 @@ static const char *const profiles[] = { "smoke", "burnin", "soak",
 static const char *const afters[] = { "wait", "poweroff", "reboot", "shell",
 				      NULL };
 static const char *const selftests[] = { "none", "short", "long", NULL };
+static const char *const ledss[] = { "off", "fail", NULL };
 
 #define F(field) offsetof(struct settings, field)
 #define GLOBS "globs of serials, WWNs, models, names or PCI addresses"
@@ -110,6 +111,11 @@ static const struct settings_key keys[] = {
 	{ "json", KEY_FLAG, F(json), 0, 0, NULL, "1 or 0", "0",
 	  "the result (or inventory) document on stdout, everything else on "
 	  "stderr", TEST | SCOPE_DISCOVER | SCOPE_PROBE },
+	{ "leds", KEY_ENUM, F(leds), 0, 0, ledss, "fail or off", "fail",
+	  "fail: at the end the fault LED of every FAILed disk's enclosure "
+	  "bay is lit and left lit (SES, else ledmon's ledctl), and at the "
+	  "start the fault LEDs of the disks tested are cleared; off: kiln "
+	  "leaves every LED alone", TEST, { B, "off" } },
 	{ "link-errors-fail", KEY_UINT, F(link_errors_fail), 1, 1000000000,
 	  NULL, "a count, 1 or more", "100",
 	  "growth of one link error counter during the run (a SAS phy's, a "
@@ -142,6 +148,9 @@ static const struct settings_key keys[] = {
 	{ "net", KEY_FLAG, F(net), 0, 0, NULL, "1 or 0", "0",
 	  "the image takes DHCP even when not PXE-booted (the init reads it)",
 	  R | SCOPE_INIT },
+	{ "off", KEY_FLAG, F(off), 0, 0, NULL, "1 or 0", "0",
+	  "kiln locate: clear the disk's locate LED instead of lighting it",
+	  SCOPE_LOCATE | OPT },
 	{ "offset", KEY_SIZE, F(offset), 0, 0, NULL,
 	  "a size such as 0, 1M or 10G", "0",
 	  "start this far into each disk", TEST },
@@ -215,8 +224,9 @@ static const struct settings_key keys[] = {
 	  "is still running", SCOPE_FLEET | OPT },
 	{ "sysfs-root", KEY_STRING, F(sysfs_root), 0, 0, NULL, "a folder",
 	  "/sys", "read a captured sysfs tree instead of the machine's "
-	  "(no disk is read); kiln burn: for the machine's sensors only "
-	  "(hwmon, EDAC, AER), as tests do", SCOPE_DISCOVER | B | OPT },
+	  "(no disk is read); kiln burn: for the machine's sensors (hwmon, "
+	  "EDAC, AER) and the disks' enclosure bays and LEDs only, as tests "
+	  "do", SCOPE_DISCOVER | SCOPE_LOCATE | B | OPT },
 	{ "table-interval", KEY_UINT, F(table_interval), 0, 86400, NULL,
 	  "seconds, 0 to 86400", "60",
 	  "seconds between per-disk tables on the console (each disk's MB/s, "
@@ -324,6 +334,7 @@ static void commands_of(FILE *f, unsigned scope)
 		{ SCOPE_RUN, "run" }, { SCOPE_BURN, "burn" },
 		{ SCOPE_DISCOVER, "discover" }, { SCOPE_PROBE, "probe" },
 		{ SCOPE_FINISH, "finish" }, { SCOPE_FLEET, "fleet" },
+		{ SCOPE_LOCATE, "locate" },
 	};
 	size_t i;
 	int n = 0;

@@ -38,6 +38,12 @@ enum settings_after {
 };
 
 /* A self-test after the burn, on every disk that has one. */
+/* Which LEDs kiln sets: the fault LED of a FAILed disk, or none. */
+enum settings_leds {
+	SETTINGS_LEDS_OFF,
+	SETTINGS_LEDS_FAIL,
+};
+
 enum settings_selftest {
 	SETTINGS_SELFTEST_NONE,
 	SETTINGS_SELFTEST_SHORT,
@@ -63,6 +69,7 @@ enum settings_scope {
 	SCOPE_FINISH = 1 << 7,		/* kiln finish */
 	SCOPE_FLEET = 1 << 8,		/* kiln fleet */
 	SCOPE_REPORT = 1 << 9,		/* kiln report */
+	SCOPE_LOCATE = 1 << 10,		/* kiln locate */
 	/*
 	 * An option of the invocation, not a setting: never from kiln.cfg or
 	 * the kernel command line, and not in kiln settings' list.
@@ -129,6 +136,7 @@ struct settings {
 	unsigned temp_warn;		/* degrees C; 0: each drive's own */
 	unsigned link_errors_fail;	/* a link counter's growth: FAIL */
 	int selftest;			/* enum settings_selftest */
+	int leds;			/* enum settings_leds */
 
 	/* Options of the invocation, not settings. */
 	char *results;			/* kiln run: the stick's mount point */
@@ -137,6 +145,7 @@ struct settings {
 	char *get;			/* kiln settings --get KEY */
 	char *sysfs_root;		/* kiln discover on a captured tree */
 	char *expect_out;		/* kiln discover: write an expect file */
+	int off;			/* kiln locate: clear, not light */
 	uint64_t stale;			/* kiln fleet: seconds; then cut off */
 	char *protect[SETTINGS_MAX_PROTECT];	/* devices never touched */
 	int nprotect;
