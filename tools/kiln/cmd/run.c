@@ -20,6 +20,8 @@
 #include "cmd/burn.h"
 #include "cmd/burncmd.h"
 #include "cmd/expect_use.h"
+#include "cmd/labcfg.h"
+#include "base/http_url.h"
 #include "base/complain.h"
 #include "discover/discover.h"
 #include "discover/inventory.h"
@@ -385,6 +387,42 @@ static int run(struct settings *s, const struct settings_problems *p,
 	return burn(rec, inv, folder);
 }
 
+/*
+ * lab=URL: the lab server's settings read into a's, after kiln.cfg and
+ * before the kernel command line. 0 read or none there; -errno when the
+ * server could not be asked, said in why (the caller decides, by
+ * lab-config, whether the run goes on).
+ */
+static int lab_settings(struct options_args *a, char *said, size_t slen)
+{
+	char url[2 * HTTP_URL_PATH_MAX], why[240], err[300], *text;
+	size_t len;
+	int ret;
+
+	ret = labcfg_fetch(&a->s, &text, &len, url, sizeof(url), why,
+			   sizeof(why));
+	if (ret == 1) {
+		snprintf(said, slen, "lab server %s has no settings for this "
+			 "machine (nor a default.cfg): the stick's and the "
+			 "command line's", a->s.lab);
+		return 0;
+	}
+	if (ret) {
+		snprintf(said, slen, "lab server: cannot fetch %s: %s",
+			 url[0] ? url : a->s.lab, why);
+		return ret;
+	}
+	settings_free(&a->s);
+	memset(&a->problems, 0, sizeof(a->problems));
+	options_load_lab(&a->s, &run_cmd, a->argc, a->argv, a->args,
+			 &a->nargs, &a->problems, text, len, url);
+	if (!a->problems.n && settings_check(&a->s, err, sizeof(err)))
+		options_problem(&a->problems, "%s", err);
+	snprintf(said, slen, "settings from the lab server: %s", url);
+	free(text);
+	return 0;
+}
+
 int run_command(struct options_args *a)
 {
 	struct discover_options o = { .sysroot = "/sys", .procroot = "/proc",
@@ -392,9 +430,13 @@ int run_command(struct options_args *a)
 	struct settings *s = &a->s;
 	struct discover_inventory inv;
 	struct record rec;
-	char folder[PATH_MAX];
-	int code, pending_code = -1;
+	char folder[PATH_MAX], lab_said[2 * HTTP_URL_PATH_MAX + 300] = "";
+	int code, pending_code = -1, lab_ret = 0;
 
+	if (s->lab && !a->problems.n) {
+		lab_ret = lab_settings(a, lab_said, sizeof(lab_said));
+		complain_out("%s", lab_said);
+	}
 	o.protect = a->protect;
 	o.nprotect = a->nprotect;
 	o.deadline_ns = (uint64_t)s->deadline * TIMING_SEC;
@@ -402,6 +444,8 @@ int run_command(struct options_args *a)
 	record_init(&rec, "run", a->argc, a->argv, s);
 	rec.run_id = s->run_id_set ? s->run_id : burn_new_run_id();
 	rec.kmsg = 1;
+	if (lab_said[0])
+		record_note(&rec, "%s", lab_said);
 
 	printf("kiln run %016llx: settings in force (not defaults):\n",
 	       (unsigned long long)rec.run_id);
@@ -418,8 +462,14 @@ int run_command(struct options_args *a)
 	if (s->results)
 		folder_run_path(s->results, inv.sys.machine_id, rec.run_id,
 				folder, sizeof(folder));
-	if (expect_use_run(s, &a->problems, &inv, a->protect, a->nprotect,
-			   &rec)) {
+	if (lab_ret && s->lab_config == SETTINGS_LAB_REQUIRED) {
+		/* Nothing touched: the operator reads why on the stick. */
+		complain_out("not starting: lab-config=required and the lab "
+			     "server's settings could not be fetched");
+		write_not_started(folder[0] ? folder : NULL, lab_said, NULL);
+		code = KILN_EXIT_CANNOT;
+	} else if (expect_use_run(s, &a->problems, &inv, a->protect,
+				  a->nprotect, &rec)) {
 		complain_out("out of memory");
 		code = KILN_EXIT_CANNOT;
 	} else {

@@ -85,6 +85,11 @@ int settings_check(const struct settings *s, char *err, size_t errlen)
 			 why);
 		return -EINVAL;
 	}
+	if (s->lab && http_url_parse(s->lab, &url, why, sizeof(why))) {
+		snprintf(err, errlen, "bad value for %s: '%.100s' (%s)",
+			 named(s, "lab", name, sizeof(name)), s->lab, why);
+		return -EINVAL;
+	}
 	if (s->metrics && http_url_parse(s->metrics, &url, why, sizeof(why))) {
 		snprintf(err, errlen, "bad value for %s: '%.100s' (%s)",
 			 named(s, "metrics", name, sizeof(name)), s->metrics,

@@ -19,6 +19,7 @@ static const char *const afters[] = { "wait", "poweroff", "reboot", "shell",
 				      NULL };
 static const char *const selftests[] = { "none", "short", "long", NULL };
 static const char *const ledss[] = { "off", "fail", NULL };
+static const char *const labcfgs[] = { "optional", "required", NULL };
 
 #define F(field) offsetof(struct settings, field)
 #define GLOBS "globs of serials, WWNs, models, names or PCI addresses"
@@ -111,6 +112,17 @@ static const struct settings_key keys[] = {
 	{ "json", KEY_FLAG, F(json), 0, 0, NULL, "1 or 0", "0",
 	  "the result (or inventory) document on stdout, everything else on "
 	  "stderr", TEST | SCOPE_DISCOVER | SCOPE_PROBE },
+	{ "lab", KEY_STRING, F(lab), 0, 0, NULL,
+	  "a lab server: http://HOST[:PORT]/PATH/", "none",
+	  "the lab server's base URL: kiln run reads its settings from "
+	  "LAB/config/<machine id>.cfg, else LAB/config/default.cfg (after "
+	  "kiln.cfg, before the kernel command line), and its expect file "
+	  "from LAB/config/<machine id>.expect", R },
+	{ "lab-config", KEY_ENUM, F(lab_config), 0, 0, labcfgs,
+	  "optional or required", "optional",
+	  "optional: a lab server that does not answer is said and the run "
+	  "goes on with the stick's settings; required: it is NOT STARTED, "
+	  "exit 3", R },
 	{ "leds", KEY_ENUM, F(leds), 0, 0, ledss, "fail or off", "fail",
 	  "fail: at the end the fault LED of every FAILed disk's enclosure "
 	  "bay is lit and left lit (SES, else ledmon's ledctl), and at the "

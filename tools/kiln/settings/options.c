@@ -201,14 +201,26 @@ char *options_trim(char *t)
 	return t;
 }
 
-void options_cfg_text(struct settings *s, const char *text, size_t len,
-		      struct settings_problems *p)
+/*
+ * Keys the init reads before kiln starts (settle, net, after...): from
+ * the lab server they would come too late to mean anything.
+ */
+static int init_key(const char *key)
 {
-	char *copy = malloc(len + 1), *line, *next, *end, where[40];
+	const struct settings_key *k = settings_key(key);
+
+	return k && (k->scope & SCOPE_INIT);
+}
+
+/* KEY=VALUE lines of a file named name, each key's source source. */
+static void cfg_text(struct settings *s, const char *text, size_t len,
+		     const char *name, int source, struct settings_problems *p)
+{
+	char *copy = malloc(len + 1), *line, *next, *end, where[96];
 	int n = 0;
 
 	if (!copy) {
-		options_problem(p, "kiln.cfg: out of memory");
+		options_problem(p, "%s: out of memory", name);
 		return;
 	}
 	memcpy(copy, text, len);
@@ -230,15 +242,15 @@ void options_cfg_text(struct settings *s, const char *text, size_t len,
 		*cut = 0;
 		/* A NUL would end the line, and with it the file, unseen. */
 		if (memchr(line, 0, (size_t)(cut - line))) {
-			options_problem(p, "kiln.cfg line %d: a NUL byte in it",
-					n);
+			options_problem(p, "%s line %d: a NUL byte in it",
+					name, n);
 			continue;
 		}
 		t = options_trim(line);
 		/* A comment only at the start: a serial may hold '#'. */
 		if (!*t || *t == '#')
 			continue;
-		snprintf(where, sizeof(where), "kiln.cfg line %d", n);
+		snprintf(where, sizeof(where), "%.60s line %d", name, n);
 		eq = strchr(t, '=');
 		if (!eq) {
 			options_problem(p, "%s: '%.60s' is not KEY=VALUE",
@@ -246,9 +258,25 @@ void options_cfg_text(struct settings *s, const char *text, size_t len,
 			continue;
 		}
 		*eq = 0;
-		apply(s, where, options_trim(t), options_trim(eq + 1), SOURCE_CFG, p);
+		t = options_trim(t);
+		if (source == SOURCE_LAB &&
+		    (init_key(t) || !strcmp(t, "lab") ||
+		     !strcmp(t, "lab-config"))) {
+			options_problem(p, "%s: '%s' cannot come from the lab "
+					"server (%s)", where, t, init_key(t) ?
+					"the init reads it before kiln starts" :
+					"it says where the lab server is");
+			continue;
+		}
+		apply(s, where, t, options_trim(eq + 1), source, p);
 	}
 	free(copy);
+}
+
+void options_cfg_text(struct settings *s, const char *text, size_t len,
+		      struct settings_problems *p)
+{
+	cfg_text(s, text, len, "kiln.cfg", SOURCE_CFG, p);
 }
 
 /*
@@ -355,6 +383,15 @@ int options_load(struct settings *s, const struct options_cmd *cmd,
 		 int argc, char **argv, char **args, int *nargs,
 		 struct settings_problems *p)
 {
+	return options_load_lab(s, cmd, argc, argv, args, nargs, p, NULL, 0,
+				NULL);
+}
+
+int options_load_lab(struct settings *s, const struct options_cmd *cmd,
+		     int argc, char **argv, char **args, int *nargs,
+		     struct settings_problems *p, const char *lab,
+		     size_t lab_len, const char *name)
+{
 	struct settings first;
 	char cfg[PATH_MAX], err[240], *line;
 	const char *config = NULL, *cmdline;
@@ -383,6 +420,9 @@ int options_load(struct settings *s, const struct options_cmd *cmd,
 			options_problem(p, "cannot read %s: %s", config,
 					strerror(-ret));
 	}
+	/* The lab server's, after the stick's: the PXE menu still wins. */
+	if (lab)
+		cfg_text(s, lab, lab_len, name, SOURCE_LAB, p);
 	/* Given, it must be read whole; /proc/cmdline may be missing. */
 	cmdline = first.cmdline ? first.cmdline : "/proc/cmdline";
 	ret = read_small(cmdline, CMDLINE_MAX, &line, &len);

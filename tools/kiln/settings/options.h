@@ -86,6 +86,17 @@ int options_load(struct settings *s, const struct options_cmd *cmd,
 		 int argc, char **argv, char **args, int *nargs,
 		 struct settings_problems *p);
 
+/*
+ * The same with the lab server's settings file (len bytes of lab, its
+ * URL in name) read after kiln.cfg and before the kernel command line;
+ * its keys the init reads before kiln starts, and lab and lab-config
+ * themselves, are problems there.
+ */
+int options_load_lab(struct settings *s, const struct options_cmd *cmd,
+		     int argc, char **argv, char **args, int *nargs,
+		     struct settings_problems *p, const char *lab, size_t len,
+		     const char *name);
+
 /* Adds a problem to p (a line for people). */
 __attribute__((format(printf, 2, 3)))
 void options_problem(struct settings_problems *p, const char *fmt, ...);

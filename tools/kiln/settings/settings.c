@@ -452,10 +452,12 @@ const char *settings_get(const struct settings *s, const char *key, char *buf,
 const char *settings_source(const struct settings *s, const char *key)
 {
 	static const char *const names[] = { "default", "kiln.cfg",
-					     "kernel command line", "option" };
+					     "kernel command line", "option",
+					     "lab server" };
 	const struct settings_key *k = settings_key(key);
+	unsigned from = k ? s->source[settings_key_index(k)] : 0;
 
-	return k ? names[s->source[settings_key_index(k)] & 3] : NULL;
+	return k ? names[from < 5 ? from : 0] : NULL;
 }
 
 const char *settings_size_given(const struct settings *s, const char *key,

@@ -56,6 +56,13 @@ enum settings_source {
 	SOURCE_CFG,		/* kiln.cfg */
 	SOURCE_CMDLINE,		/* the kernel command line */
 	SOURCE_OPTION,		/* kiln's own command line */
+	SOURCE_LAB,		/* the lab server's settings file */
+};
+
+/* lab-config: whether a lab server that does not answer stops the run. */
+enum settings_lab_config {
+	SETTINGS_LAB_OPTIONAL,
+	SETTINGS_LAB_REQUIRED,
 };
 
 /* Who takes a key: a mask of these. */
@@ -129,6 +136,8 @@ struct settings {
 	char *metrics;			/* http://HOST:PORT/ of a Pushgateway */
 	char *expect;			/* the expected-machine file */
 	char *machine_id;		/* the machine's id, as given */
+	char *lab;			/* the lab server's base URL */
+	int lab_config;			/* enum settings_lab_config */
 	unsigned slow_warn;		/* % of like disks' median: WARN */
 	unsigned slow_fail;		/* % of their solo median: FAIL; 0 off */
 	uint64_t solo;			/* seconds each disk is read alone */

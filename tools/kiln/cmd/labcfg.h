@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KILN_LABCFG_H
+#define KILN_LABCFG_H
+
+#include <stddef.h>
+
+#include "settings/settings.h"
+
+/*
+ * The lab server's settings file for this machine (s->lab is set): its
+ * text in *text (to free) and its URL in url. 0 got it; 1 the server has
+ * none for this machine nor a default (both 404): nothing to read;
+ * -errno it could not be fetched, why says why in a line.
+ */
+int labcfg_fetch(const struct settings *s, char **text, size_t *len,
+		 char *url, size_t ulen, char *why, size_t wlen);
+
+#endif
