@@ -14,6 +14,7 @@
 #include "engine/memplan.h"
 #include "judge/monitor.h"
 #include "sense/iperf.h"
+#include "sense/stress.h"
 #include "judge/peers.h"
 #include "plan/plan.h"
 #include "judge/reread.h"
@@ -124,6 +125,8 @@ struct record {
 	struct machine_firmware firmware;
 	struct iperf net;		/* iperf3 beside the burn */
 	int have_net;
+	struct stress stress;		/* stressapptest beside the burn */
+	int have_stress;		/* asked for: its facts are there */
 	struct vitals_machine sig;	/* the machine's own signals */
 	int results_lost;		/* some results could not be written */
 	int verdict;			/* enum judge_verdict, overall */

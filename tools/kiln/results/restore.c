@@ -19,6 +19,7 @@
 #include "results/result.h"
 #include "results/result_target.h"
 #include "results/vitals_out.h"
+#include "results/stress_out.h"
 #include "base/unit.h"
 #include "base/timing.h"
 
@@ -293,6 +294,8 @@ int restore_record(const struct jsonread_node *doc, struct restored *out,
 			return ret;
 		peers_out_restore_disk(t, r, d);
 	}
+	if (stress_out_read(doc, r))
+		return -ENOMEM;
 	return vitals_out_read_machine(doc, r);
 }
 
