@@ -67,7 +67,8 @@ static void low_child(const char *path, char *const argv[],
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(127);
-	sched_setscheduler(0, SCHED_IDLE, &sp);
+	/* The system call: musl's sched_setscheduler() is ENOSYS. */
+	syscall(SYS_sched_setscheduler, 0, SCHED_IDLE, &sp);
 	setpriority(PRIO_PROCESS, 0, 19);
 	if (dup2(out, 1) < 0 || dup2(out, 2) < 0)
 		_exit(127);
