@@ -3,7 +3,8 @@
 # unless asked): stressapptest runs while the disks burn, below them in
 # priority (SCHED_IDLE, nice 19), with none of kiln's environment, and its
 # figures are in result.json with verdict PASS; it never outlives kiln,
-# even one killed with SIGKILL. Off, there is none. A stressapptest that
+# even one killed with SIGKILL, and a ^C at the terminal is kiln's (the
+# stress is stopped by kiln, not dead of it). Off, there is none. A stressapptest that
 # is not in PATH is a machine WARN saying so, the disks still judged.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/host.sh"
@@ -85,6 +86,20 @@ test_expect_success 'kiln killed with SIGKILL: its stressapptest goes with it' '
 	i=0 && while kill -0 "$spid" 2>/dev/null && [ $i -lt 300 ]; do
 		sleep 0.2; i=$((i + 1)); done &&
 	! kill -0 "$spid" 2>/dev/null
+'
+
+test_expect_success 'a ^C to kiln and its group: stopped by kiln, not died (exit 4)' '
+	setsid "$KILN" burn --destroy-data --stress cpu --duration 60s \
+		--max-writes 0 --out "$TEST_TMP/int" "$d1" \
+		>"$TEST_TMP/int.out" 2>&1 &
+	kpid=$! &&
+	seen_under "$kpid" &&
+	kill -INT "-$kpid" &&
+	{ wait "$kpid"; code=$?; } ; cat "$TEST_TMP/int.out" &&
+	[ "$code" = 4 ] &&
+	r="$TEST_TMP/int/result.json" &&
+	[ "$(json_get "$r" "d[\"stress\"][\"ended\"]")" = stopped ] &&
+	[ "$(json_get "$r" "d[\"stress\"][\"verdict\"]")" = PASS ]
 '
 
 test_expect_success 'stress off (kiln burn by default): none runs' '

@@ -67,6 +67,8 @@ static void low_child(const char *path, char *const argv[],
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(127);
+	/* A ^C at kiln's terminal is kiln's to handle: kiln ends the load. */
+	setpgid(0, 0);
 	/* The system call: musl's sched_setscheduler() is ENOSYS. */
 	syscall(SYS_sched_setscheduler, 0, SCHED_IDLE, &sp);
 	setpriority(PRIO_PROCESS, 0, 19);
