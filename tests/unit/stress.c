@@ -96,9 +96,9 @@ static void test_parse(void)
 
 	memset(&st, 0, sizeof(st));
 	for (len = 0; len < 3 * STRESS_KEPT; len++)
-		stress_parse_line(&st, "Hardware Error: miscompare on CPU 0(0x1)"
-				  " at 0x2000(0x0:DIMM Unknown): read:0x1, "
-				  "reread:0x1 expected:0x3");
+		stress_parse_line(&st, "Hardware Error: miscompare on CPU "
+				  "0(0x1) at 0x2000(0x0:DIMM Unknown): "
+				  "read:0x1, reread:0x1 expected:0x3");
 	tap_ok(st.miscompares == 3 * STRESS_KEPT && st.nkept == STRESS_KEPT,
 	       "all are counted, the first %d kept", STRESS_KEPT);
 }
@@ -166,7 +166,8 @@ static void test_keys(void)
 	       s.stress_memory.percent == 50 && !s.stress_memory.bytes &&
 	       !strcmp(settings_get(&s, "stress-memory", buf, sizeof(buf)),
 		       "50%"), "a percentage");
-	tap_ok(set(&s, "stress-memory", "0") && set(&s, "stress-memory", "0%") &&
+	tap_ok(set(&s, "stress-memory", "0") &&
+	       set(&s, "stress-memory", "0%") &&
 	       set(&s, "stress-memory", "101%") &&
 	       set(&s, "stress-memory", "%") &&
 	       set(&s, "stress-memory", "80%%") &&
@@ -217,7 +218,8 @@ static void test_judge(void)
 	tap_ok(r.stress.verdict == JUDGE_FAIL &&
 	       r.sig.j.verdict == JUDGE_FAIL &&
 	       strstr(r.failure, "2 memory miscompares, the first at 0x7f00: "
-		      "expected 0x0000000000000003, found 0x0000000000000001") &&
+		      "expected 0x0000000000000003, found "
+		      "0x0000000000000001") &&
 	       r.verdict == JUDGE_FAIL && r.exit_code == 1,
 	       "a miscompare FAILs the machine, naming it (%s)", r.failure);
 	json = result_json(&r, &len);

@@ -352,8 +352,8 @@ static void judge_stress(struct record *r, struct vitals_machine *m)
 	st->why[0] = 0;
 	if (st->miscompares && st->nkept)
 		snprintf(st->why, sizeof(st->why), "%s found %llu memory "
-			 "miscompare%s, the first at 0x%llx: expected 0x%016llx, "
-			 "found 0x%016llx", st->tool,
+			 "miscompare%s, the first at 0x%llx: expected "
+			 "0x%016llx, found 0x%016llx", st->tool,
 			 (unsigned long long)st->miscompares,
 			 st->miscompares == 1 ? "" : "s",
 			 (unsigned long long)k->address,

@@ -67,9 +67,9 @@ uint64_t stress_memory(uint64_t left, uint64_t size, unsigned percent,
 		return 0;
 	}
 	if (got < (want & ~((1ull << 20) - 1)))
-		snprintf(note, len, "stress-memory asks for %" PRIu64 " MiB and "
-			 "the memory plan leaves %" PRIu64 " MiB: the stress "
-			 "takes that", want >> 20, got >> 20);
+		snprintf(note, len, "stress-memory asks for %" PRIu64
+			 " MiB and the memory plan leaves %" PRIu64 " MiB: "
+			 "the stress takes that", want >> 20, got >> 20);
 	return got;
 }
 
