@@ -204,6 +204,8 @@ ramboot: $(OUT)/kiln | $(DEPS_STAMP)
 
 # The boot media: the USB stick image, the PXE root and the ISO, from
 # Debian's signed shim, GRUB and kernel and syslinux, unmodified.
+# LAB_SETTINGS="upload=... after=poweroff": a lab's keys in every menu.
+export LAB_SETTINGS
 image: ramboot
 	$(Q)sh scripts/image.sh
 	$(Q)cat $(OUT)/manifest.image >>$(OUT)/manifest.txt

@@ -13,7 +13,7 @@ set -eu
 
 list="$(dirname "$0")/deps.list"
 # Packages whose service must stay off, as they are named in deps.list.
-services="nginx prometheus-pushgateway"
+services="nginx prometheus-pushgateway prometheus"
 policy=/usr/sbin/policy-rc.d
 
 set --

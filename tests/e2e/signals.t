@@ -12,7 +12,8 @@
 # smartctl --scan-open and shown under their controller. QEMU's
 # megasas-gen2 lists its second drive as megaraid,256 and its MFI
 # pass-through cuts that to target 0, so it answers as the first drive:
-# one drive is found, by its own number, and listed once.
+# one drive is found, by its own number, and listed once. The CPUs'
+# clock under load is read from /proc/cpuinfo (QEMU has no cpufreq).
 . "$(dirname "$0")/../lib/e2e.sh"
 
 lab_init "$TEST_TMP/lab"
@@ -76,6 +77,30 @@ test_expect_success 'the critical warning raised mid-run FAILs the NVMe, with it
 		"$run/summary.txt"
 '
 
+test_expect_success 'the NVMe'"'"'s own logs before and after, read by kiln; QEMU has no C0h and no telemetry' '
+	[ "$(n nvme0n1 "t[\"nvme_logs\"][\"controller\"]")" = /dev/nvme0 ] &&
+	[ "$(n nvme0n1 "t[\"nvme_logs\"][\"before\"][\"serial\"]")" = KILN-NVME0 ] &&
+	[ "$(n nvme0n1 "t[\"nvme_logs\"][\"before\"][\"health\"][\"critical_warning\"]")" = 0 ] &&
+	[ "$(n nvme0n1 "t[\"nvme_logs\"][\"after\"][\"health\"][\"critical_warning\"]")" = 4 ] &&
+	[ "$(n nvme0n1 "t[\"nvme_logs\"][\"after\"][\"health\"][\"available_spare\"] >= t[\"nvme_logs\"][\"after\"][\"health\"][\"spare_threshold\"]")" = True ] &&
+	[ "$(n nvme0n1 "t[\"nvme_logs\"][\"after\"][\"ocp_smart\"]")" = None ] &&
+	[ "$(n nvme0n1 "t[\"error_log\"][\"entries_before\"] == t[\"error_log\"][\"entries_after\"]")" = True ] &&
+	[ "$(n nvme0n1 "t[\"error_log\"][\"new\"]")" = "[]" ] &&
+	[ "$(n nvme0n1 "t[\"nvme_logs\"][\"telemetry\"]")" = "not kept: the drive has no host-initiated telemetry log" ] &&
+	[ "$(n KILN-SATA-A "\"nvme_logs\" in t")" = False ]
+'
+
+test_expect_success 'the FAILed NVMe has its RMA file: the drive, the failure, its logs before and after' '
+	rma="$run/rma-KILN-NVME0.txt" &&
+	grep_in "serial:         KILN-NVME0" "$rma" &&
+	grep_in "NVMe critical warning 0x04" "$rma" &&
+	grep_in "SMART / Health log (02h) before: critical warning 0x00" "$rma" &&
+	grep_in "SMART / Health log (02h) after: critical warning 0x04" "$rma" &&
+	grep_in "SMART after the run (smartctl)" "$rma" &&
+	! ls "$run" | grep -v "^rma-KILN-NVME0.txt$" | grep -q "^rma-" &&
+	grep_in "rma-KILN-NVME0.txt" "$run/summary.txt"
+'
+
 test_expect_success 'the AER error at the root port is counted against the NVMe below it' '
 	port=$(n nvme0n1 "t[\"signals\"][\"pci_path\"][1][\"pci\"]") &&
 	[ "$(n nvme0n1 "t[\"signals\"][\"pci_path\"][1][\"nonfatal\"]")" = 1 ] &&
@@ -89,6 +114,14 @@ test_expect_success 'the AER error at the root port is counted against the NVMe 
 test_expect_success 'the kernel log said it too, against the port the NVMe hangs from' '
 	[ "$(result "d[\"machine\"][\"kernel_log\"][\"read\"]")" = True ] &&
 	[ "$(n nvme0n1 "t[\"signals\"][\"kernel_log\"][\"by_kind\"].get(\"PCIe uncorrected error\", 0) >= 1")" = True ]
+'
+
+test_expect_success 'the CPUs: the clock under load from /proc/cpuinfo (QEMU has no cpufreq), nothing throttled, no machine check' '
+	[ "$(result "d[\"machine\"][\"cpu\"][\"clock_mhz\"][\"readings\"] >= 1")" = True ] &&
+	[ "$(result "d[\"machine\"][\"cpu\"][\"clock_mhz\"][\"min\"] > 0")" = True ] &&
+	[ "$(result "d[\"machine\"][\"cpu\"][\"throttled_cpus\"]")" = None ] &&
+	[ "$(result "d[\"machine\"][\"machine_checks\"][\"uncorrected\"]")" = 0 ] &&
+	grep_in "CPU clock under load: " "$run/summary.txt"
 '
 
 test_expect_success 'selftest=short: QEMU'"'"'s AHCI drives pass it; its NVMe has none smartctl 7.3 runs' '

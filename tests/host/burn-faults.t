@@ -4,7 +4,8 @@
 # exact offset and classified (bit flips with their bits, misdirected,
 # stale, zeroed, torn, foreign); a device that fills up mid-write fails
 # with its error offsets while the others finish and pass; SIGINT stops
-# cleanly with results marked interrupted.
+# cleanly with results marked interrupted. A FAILed disk has its RMA
+# file, named by its identity hash when it has no serial (a loop device).
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/host.sh"
 
@@ -84,6 +85,20 @@ test_expect_success 'the first bad units are saved with what was expected' '
 	cmp "$saved.read" "$TEST_TMP/at2M" &&
 	[ "$(stat -c %s "$saved.expected")" = 4096 ] &&
 	! cmp -s "$saved.read" "$saved.expected"
+'
+
+test_expect_success 'the FAILed disk has its RMA file, by its identity hash: offsets, classes' '
+	ls "$TEST_TMP/v" | grep "^rma-" >"$TEST_TMP/rma" &&
+	[ "$(wc -l <"$TEST_TMP/rma")" = 1 ] &&
+	grep -q "^rma-[0-9a-f]\{16\}\.txt$" "$TEST_TMP/rma" &&
+	rma="$TEST_TMP/v/$(cat "$TEST_TMP/rma")" &&
+	grep_in "Failure: FAIL" "$rma" &&
+	grep_in "Bad units (4 KiB): " "$rma" &&
+	grep_in "  524288  2  bitflip  2" "$rma" &&
+	grep_in "  2097152  2  misdirected" "$rma" &&
+	grep_in "for its vendor: $(cat "$TEST_TMP/rma")" "$TEST_TMP/v/summary.txt" &&
+	! grep -q "NVMe logs" "$rma" &&
+	[ "$(json_get "$r" "\"error_log\" in d[\"targets\"][0]")" = False ]
 '
 
 test_expect_success 'verify with the wrong run id finds no unit of its run' '

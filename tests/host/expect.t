@@ -28,7 +28,8 @@ link () {
 
 test_expect_success 'setup: a machine with two SAS disks, a link and a NIC' '
 	attrs "$sys/class/dmi/id" "sys_vendor=Acme" "product_name=Burner" \
-		"product_serial=SN123" &&
+		"product_serial=SN123" "chassis_asset_tag=Default string" \
+		"chassis_serial=CZJ0042" &&
 	mkdir -p "$root/proc" &&
 	printf "MemTotal: 1900000 kB\n" >"$root/proc/meminfo" &&
 	printf "processor\t: 0\nmodel name\t: AMD EPYC 7302\nphysical id\t: 0\n\nprocessor\t: 1\nmodel name\t: AMD EPYC 7302\nphysical id\t: 0\n" \
@@ -100,6 +101,20 @@ test_expect_success 'kiln discover --expect-out writes a commented file of it' '
 	grep -qx "disk-size.ST4000NM0295=4000787030016" "$TEST_TMP/expect.cfg" &&
 	grep -qx "controller.0000:00:03.0=x8 8.0 GT/s PCIe" "$TEST_TMP/expect.cfg" &&
 	grep -qx "nic.eth0=10000" "$TEST_TMP/expect.cfg"
+'
+
+test_expect_success 'the DIMMs and the chassis serial in the tree and the JSON (no placeholder asset tag)' '
+	"$KILN" discover --sysfs-root "$sys" >"$TEST_TMP/tree" 2>/dev/null &&
+	grep_in "dimms    2 x 1 GiB 3200 MT/s M393A" "$TEST_TMP/tree" &&
+	grep_in "         chassis CZJ0042" "$TEST_TMP/tree" &&
+	! grep -q "asset tag" "$TEST_TMP/tree" &&
+	"$KILN" discover --json --sysfs-root "$sys" >"$TEST_TMP/inv.json" 2>/dev/null &&
+	test_eq "$(python3 -c "import json, sys
+d = json.load(open(sys.argv[1]))
+print(\" \".join(\"%s/%d/%s/%s\" % (x[\"locator\"], x[\"size\"], x[\"speed_mts\"], x[\"part\"]) for x in d[\"dimms\"]))" "$TEST_TMP/inv.json")" \
+		"DIMM_A1/1073741824/3200/M393A DIMM_B1/1073741824/3200/M393A" "dimms" &&
+	grep -q "\"chassis_serial\": \"CZJ0042\"" "$TEST_TMP/inv.json" &&
+	grep -q "\"asset_tag\": null" "$TEST_TMP/inv.json"
 '
 
 test_expect_success 'read back, the file finds the machine as it expects' '

@@ -130,7 +130,8 @@ test_expect_success 'like disks: one machine whose disks are slow' '
 	        t["phases"]["verify"]["avg_mbps"] = 1000.0
 	    if n == 1:
 	        doc["system"] = {"vendor": "Dell Inc.", "product": "PowerEdge R740",
-	                         "mac": "b0:26:28:aa:bb:01", "address": "10.0.0.5"}
+	                         "mac": "b0:26:28:aa:bb:01", "address": "10.0.0.5",
+	                         "asset_tag": "A-1234", "chassis_serial": "CZJ123"}
 	    json.dump(doc, open(p, "w"), indent=2)
 	PY
 '
@@ -277,7 +278,7 @@ test_expect_success 'the page: each run linked, the machine named, passes and by
 		"$PAGE/fleet.html" &&
 	grep_in "<a href=\"../lab/kiln-results/m-pass/$a/summary.txt\">summary.txt</a>" \
 		"$PAGE/fleet.html" &&
-	grep_in "<span class=\"sys\">Dell Inc. PowerEdge R740 b0:26:28:aa:bb:01 10.0.0.5</span>" \
+	grep_in "<span class=\"sys\">Dell Inc. PowerEdge R740 b0:26:28:aa:bb:01 10.0.0.5 asset A-1234 chassis CZJ123</span>" \
 		"$PAGE/fleet.html" &&
 	grep_in "1 pass<br>16 MiB written<br>16 MiB read" "$PAGE/fleet.html" &&
 	grep_in "a.img: 1 pass, 8 MiB written, 8 MiB read</li>" "$PAGE/fleet.html" &&
@@ -312,7 +313,7 @@ test_expect_success 'host burns: one machine by its id, whatever their folders' 
 	d = json.load(open(sys.argv[1]))
 	rows = list(csv.DictReader(open(sys.argv[2], newline="", encoding="utf-8")))
 	assert d["machine_id"], d.get("machine_id")
-	assert "system" in d and set(d["system"]) == {"vendor", "product", "mac", "address"}, d.get("system")
+	assert "system" in d and set(d["system"]) == {"vendor", "product", "mac", "address", "asset_tag", "chassis_serial", "nics"}, d.get("system")
 	assert len(rows) == 1 and rows[0]["machine"] == d["machine_id"], rows
 	assert rows[0]["runs"] == "2", rows
 	PY

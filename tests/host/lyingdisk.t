@@ -3,8 +3,9 @@
 # and every lie shows through the loop device to a tester that uses
 # O_DIRECT, as kiln does: dropped writes, a volatile cache lost at a power
 # cut (and one that lies about flushes), a revert to an earlier image, a
-# shrink, EIO on read and on write, slow ranges, and a hang that resume,
-# SIGTERM or even SIGKILL ends, so one hung disk never wedges the machine.
+# shrink, EIO on read and on write, slow ranges, units read wrong once
+# (flaky), and a hang that resume, SIGTERM or even SIGKILL ends, so one
+# hung disk never wedges the machine.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/host.sh"
 . "$(dirname "$0")/../lib/lying.sh"
@@ -175,6 +176,24 @@ test_expect_success 'EIO on write, at the offset given, and only on write' '
 	lying "$d" eio clear &&
 	dd if="$TEST_TMP/x" of="$d" bs=4k seek=$((6 * M / 4096)) count=1 \
 		oflag=direct status=none
+'
+
+test_expect_success 'flaky: each unit written in the range reads wrong once, then right' '
+	lying "$d" flaky 3M 8K &&
+	f=$(lying_get "$d" flipped) &&
+	put "$TEST_TMP/c" 3 &&
+	dd if="$d" bs=1M skip=3 count=1 iflag=direct status=none |
+		cmp -l - "$TEST_TMP/c" >"$TEST_TMP/flips"
+	[ "$(wc -l <"$TEST_TMP/flips")" = 2 ] &&
+	[ "$(lying_get "$d" flipped)" = $((f + 2)) ] &&
+	is "$TEST_TMP/c" 3 &&
+	put "$TEST_TMP/c" 4 && is "$TEST_TMP/c" 4 &&
+	[ "$(lying_get "$d" flipped)" = $((f + 2)) ] &&
+	grep_in "flaky 3145728 8192" "$(lying_mnt "$d")/ctl" &&
+	put "$TEST_TMP/c" 3 && lying "$d" flaky clear &&
+	is "$TEST_TMP/c" 3 &&
+	[ "$(lying_get "$d" flipped)" = $((f + 2)) ] &&
+	! grep -q "^flaky" "$(lying_mnt "$d")/ctl"
 '
 
 # The times below are the lying disk's delays, asserted with seconds of

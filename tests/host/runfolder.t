@@ -71,6 +71,29 @@ test_expect_success '...so a later verify --from reads them, each into a folder 
 	done
 '
 
+test_expect_success 'machine-id names the machine whatever its serial: folder and result.json' '
+	mkdir "$TEST_TMP/m" && cd "$TEST_TMP/m" &&
+	"$KILN" burn --machine-id LAB-07.rack3 --size 4M m.img >"$TEST_TMP/m.out" 2>&1 &&
+	cd "$TEST_TMP" &&
+	run=$(folders_in m) &&
+	[ "${run#m/kiln-results/LAB-07.rack3/}" != "$run" ] &&
+	[ "$(json_get "$run/result.json" "d[\"machine_id\"]")" = LAB-07.rack3 ] &&
+	# Every NIC the machine has (not lo), so a lab finds it by any port.
+	nics=$(json_get "$run/result.json" "\" \".join(sorted(n[\"name\"] for n in d[\"system\"][\"nics\"]))") &&
+	for n in $nics; do [ -e "/sys/class/net/$n" ] && [ "$n" != lo ] || return 1; done &&
+	[ -n "$nics" ] || [ "$(ls /sys/class/net | grep -vx lo | wc -l)" = 0 ]
+'
+
+test_expect_success 'a machine-id that could not name one folder: exit 2, nothing made' '
+	mkdir "$TEST_TMP/m2" && cd "$TEST_TMP/m2" &&
+	for bad in "../up" "a/b" ".hidden" "with space" "-x"; do
+		"$KILN" burn --machine-id "$bad" --size 4M m.img >"$TEST_TMP/m2.out" 2>&1
+		[ $? = 2 ] && grep -q "bad value for --machine-id" "$TEST_TMP/m2.out" &&
+			[ ! -e m.img ] && [ ! -e kiln-results ] || { cat "$TEST_TMP/m2.out"; return 1; }
+	done
+	cd "$TEST_TMP"
+'
+
 test_expect_success 'a run folder that cannot be made is exit 3 before any target is touched' '
 	mkdir "$TEST_TMP/b" && cd "$TEST_TMP/b" &&
 	: >kiln-results &&

@@ -6,7 +6,10 @@
 # counters change: an uncorrected memory error FAILs the machine, not the
 # disk, exit 1, said once in the run's failure, and kiln finish of the
 # same run cut off says it the same way; corrected PCIe errors at a
-# function no tested disk hangs from WARN the machine, exit 0.
+# function no tested disk hangs from WARN the machine, exit 0; a CPU that
+# throttles for heat WARNs it, exit 0, with the clock under load (the
+# fixture's cpufreq) and the DIMM's SMBIOS slot (a DMI table made here)
+# in result.json and summary.txt.
 . "$(dirname "$0")/../lib/tap.sh"
 
 json_get () {
@@ -86,6 +89,48 @@ test_expect_success 'corrected PCIe errors where no tested disk hangs WARN the m
 	grep_in "machine: WARN" "$TEST_TMP/r3/summary.txt"
 '
 
+# dmi FILE: a DMI table of one SMBIOS type 17 (16 GiB in slot DIMM_A1 of
+# BANK 0), laid out as the DMTF specification has it, then the end.
+dmi () {
+	python3 - "$1" <<-\PY
+	import struct, sys
+	t = bytearray(0x28)
+	t[0], t[1] = 17, 0x28
+	struct.pack_into("<H", t, 0x0c, 16384)
+	t[0x10], t[0x11] = 1, 2
+	t += b"DIMM_A1\0BANK 0\0\0" + bytes([127, 4, 0, 0, 0, 0])
+	open(sys.argv[1], "wb").write(t)
+	PY
+}
+
+test_expect_success 'a CPU throttled during the burn WARNs the machine (exit 0), the clock and slot said' '
+	rm -rf "$TEST_TMP/thr" &&
+	cp -r "$TOP/tests/fixtures/sensors/server" "$TEST_TMP/thr" &&
+	mkdir -p "$TEST_TMP/thr/sys/firmware/dmi/tables" &&
+	dmi "$TEST_TMP/thr/sys/firmware/dmi/tables/DMI" &&
+	cpu="$TEST_TMP/thr/sys/devices/system/cpu" &&
+	later "$TEST_TMP/r4" "$cpu/cpu2/thermal_throttle/core_throttle_count" 5 &&
+	"$KILN" burn --size 64M --duration 5s --sensors 1 \
+		--sysfs-root "$TEST_TMP/thr/sys" --out "$TEST_TMP/r4" \
+		"$TEST_TMP/d4.img" >"$TEST_TMP/o4" 2>&1 &&
+	wait &&
+	r="$TEST_TMP/r4/result.json" &&
+	test_eq "$(json_get "$r" "d[\"verdict\"]")" WARN "the run" &&
+	test_eq "$(json_get "$r" "d[\"machine\"][\"cpu\"][\"throttled_cpus\"]")" 2 "throttled" &&
+	test_eq "$(json_get "$r" "d[\"machine\"][\"cpu\"][\"nominal_mhz\"]")" 2100 "nominal" &&
+	test_eq "$(json_get "$r" "d[\"machine\"][\"cpu\"][\"clock_mhz\"][\"max\"]")" 3100 "clock" &&
+	test_eq "$(json_get "$r" "[e[\"slot\"] for e in d[\"machine\"][\"edac\"][\"counts\"] if e[\"where\"] == \"mc1/csrow0\"][0]")" DIMM_A1 "slot" &&
+	test_eq "$(json_get "$r" "[e[\"slot\"] for e in d[\"machine\"][\"edac\"][\"counts\"] if e[\"where\"] == \"mc0/dimm0\"][0]")" None "no slot" &&
+	grep_in "1 CPU throttled for heat during the run: CPU 2 (core throttle count up by 5" \
+		"$TEST_TMP/r4/summary.txt" &&
+	grep_in "CPU clock under load: 2800/2950/3100 MHz min/avg/max, nominal 2100 MHz (base_frequency)" \
+		"$TEST_TMP/r4/summary.txt" &&
+	"$KILN" report "$TEST_TMP/r4" >/dev/null 2>&1 &&
+	grep_in "1 CPU throttled for heat during the run: CPU 2" \
+		"$TEST_TMP/r4/summary.txt" &&
+	grep_in "CPU clock under load: 2800/2950/3100 MHz" "$TEST_TMP/r4/report.html"
+'
+
 # What a person sees: report.html as chromium renders it.
 . "$TOP/tests/lib/chromium.sh"
 if ! have_chromium; then
@@ -109,7 +154,7 @@ test_expect_success 'report.html in chromium: the failing machine before the plo
 	assert order.index(table) < order.index(m) < order.index(zones)
 	rows = {r.all("td").__next__().text(): [c.text() for c in r.all("td")]
 	        for r in m.one("table", "edac").all("tr") if list(r.all("td"))}
-	assert rows["mc0/dimm0"][3] == "0 to 1", rows["mc0/dimm0"]
+	assert rows["mc0/dimm0"][4] == "0 to 1", rows["mc0/dimm0"]
 	cell = list(m.one("table", "edac").all("td", "rose"))
 	assert [c.text() for c in cell] == ["0 to 1", "0 to 1"], cell
 	hw = [r for r in m.one("table", "hwmon").all("tr") if list(r.all("td"))]

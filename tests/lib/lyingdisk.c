@@ -45,6 +45,15 @@
  *				range take MS ms more (default both; 16 ranges;
  *				the longest one that applies counts)
  *	slow clear
+ *	flaky OFF LEN		a transfer error of the path, not the
+ *				medium: each 4 KiB unit (by offset on the
+ *				disk) in the range that a write touches is
+ *				armed, and the first read of it after that
+ *				gets it with one bit flipped (its middle
+ *				byte, else the first the read covers); the
+ *				next read of it is right, as what is stored
+ *				never changed (16 ranges)
+ *	flaky clear		no more ranges, and nothing stays armed
  *	hang			every read, write and flush of the disk waits
  *	hang all		the same, and a stat of MNT/disk waits too, as
  *				on a dead NFS server or FUSE daemon (so does the
@@ -57,10 +66,12 @@
  * Reading MNT/ctl gives the state and counters since start, one "key
  * value" a line: size, drop, cache, dirty (bytes cached and not durable),
  * snapshot (its size, or none), hang, hang_attr, pending (requests held by hang or
- * slow), an "eio OFF LEN KIND" or "slow OFF LEN MS KIND" line per range, then
- * reads, read_bytes, writes, write_bytes (acknowledged, dropped ones
- * included), dropped_bytes, flushes and errors (requests answered with an
- * error). A read and a write is counted when it is answered.
+ * slow), an "eio OFF LEN KIND" or "slow OFF LEN MS KIND" line per range, a
+ * "flaky OFF LEN" line per range, then reads, read_bytes, writes,
+ * write_bytes (acknowledged, dropped ones included), dropped_bytes,
+ * flushes, errors (requests answered with an error) and flipped (units
+ * answered wrong once by flaky). A read and a write is counted when it
+ * is answered.
  *
  * A write that reaches past the end of the disk (after a shrink) fails
  * whole with ENOSPC, and a read there gets what lies before the end. Under
@@ -121,6 +132,7 @@
 #include <unistd.h>
 
 #define SECTOR 512
+#define UNIT 4096
 #define NRANGES 16
 #define CTL_MAX 4096
 
@@ -162,8 +174,11 @@ struct disk {
 	int cache;
 	bool drop, hang, hang_attr, hang_at_flush, quit;
 	uint64_t hang_at_read;	/* hang at a read of this length; 0: none */
-	struct range eio[NRANGES], slow[NRANGES];
-	int neio, nslow;
+	struct range eio[NRANGES], slow[NRANGES], flaky[NRANGES];
+	int neio, nslow, nflaky;
+	/* One bit per UNIT: written in a flaky range, not read since. */
+	uint64_t *armed;
+	uint64_t flipped;
 	struct held *head, **tail;
 	unsigned int pending;
 	uint64_t reads, read_bytes, writes, write_bytes, dropped_bytes;
@@ -271,6 +286,55 @@ static unsigned int slow_ms(int op, uint64_t off, uint64_t len)
 	return ms;
 }
 
+/* Arms each unit a write of [off, off + len) touches in a flaky range. */
+static void arm(uint64_t off, uint64_t len)
+{
+	uint64_t u;
+	int i;
+
+	for (i = 0; i < d.nflaky; i++) {
+		const struct range *r = &d.flaky[i];
+		uint64_t a = off > r->off ? off : r->off;
+		uint64_t b = off + len < r->off + r->len ? off + len :
+			     r->off + r->len;
+
+		for (u = a / UNIT; a < b && u <= (b - 1) / UNIT; u++)
+			d.armed[u / 64] |= 1ULL << (u % 64);
+	}
+}
+
+/*
+ * A read's answer: what is stored, but each armed unit it covers with a
+ * bit flipped in the copy sent, once. The data itself stays right, so a
+ * second read of the unit is good: a fault on the way, not on the medium.
+ */
+static void read_reply(fuse_req_t req, uint64_t off, uint64_t n)
+{
+	unsigned char *copy = NULL;
+	uint64_t u, at;
+
+	for (u = off / UNIT; n && d.nflaky && u <= (off + n - 1) / UNIT; u++) {
+		if (!(d.armed[u / 64] & (1ULL << (u % 64))))
+			continue;
+		if (!copy) {
+			copy = malloc(n);
+			if (!copy)
+				break;
+			memcpy(copy, d.live + off, n);
+		}
+		/* Mid-unit, where a flip reads as one, not as a header. */
+		at = u * UNIT + UNIT / 2;
+		at = at >= off && at < off + n ? at - off :
+		     u * UNIT > off ? u * UNIT - off : 0;
+		copy[at] ^= 0x10;
+		d.armed[u / 64] &= ~(1ULL << (u % 64));
+		d.flipped++;
+	}
+	fuse_reply_buf(req, copy ? (const char *)copy :
+		       n ? (const char *)d.live + off : NULL, n);
+	free(copy);
+}
+
 /* Answers one request of the disk as the disk stands now; d.lock held. */
 static void answer(fuse_req_t req, int op, uint64_t off, size_t len,
 		   const void *buf)
@@ -289,7 +353,7 @@ static void answer(fuse_req_t req, int op, uint64_t off, size_t len,
 			n = len;
 		d.reads++;
 		d.read_bytes += n;
-		fuse_reply_buf(req, n ? (const char *)d.live + off : NULL, n);
+		read_reply(req, off, n);
 		return;
 	case OP_WRITE:
 		if (eio_hit(off, len, HIT_WRITE)) {
@@ -311,6 +375,7 @@ static void answer(fuse_req_t req, int op, uint64_t off, size_t len,
 			memcpy(d.live + off, buf, len);
 			if (d.cache != CACHE_OFF)
 				mark_dirty(off, len);
+			arm(off, len);
 		}
 		fuse_reply_write(req, len);
 		return;
@@ -579,6 +644,13 @@ static int command(char **w, int n)
 			return -EINVAL;
 		return add_range(d.slow, &d.nslow, w, kind, (unsigned int)v);
 	}
+	if (n == 2 && !strcmp(w[0], "flaky") && !strcmp(w[1], "clear")) {
+		d.nflaky = 0;
+		memset(d.armed, 0, (d.cap / UNIT + 63) / 64 * 8);
+		return 0;
+	}
+	if (n == 3 && !strcmp(w[0], "flaky"))
+		return add_range(d.flaky, &d.nflaky, w, HIT_READ, 0);
 	if (n == 1 && !strcmp(w[0], "hang")) {
 		d.hang = true;
 		return 0;
@@ -641,7 +713,7 @@ static const char *cache_name(int c)
 	return c == CACHE_ON ? "on" : c == CACHE_LIE ? "lie" : "off";
 }
 
-/* At most 16 + 16 range lines of 60 bytes and 14 short ones: CTL_MAX fits. */
+/* At most 48 range lines of 60 bytes and 15 short ones: CTL_MAX fits. */
 static char *ctl_text(void)
 {
 	static const char *const kinds[] = { "", "read", "write", "both" };
@@ -675,17 +747,22 @@ static char *ctl_text(void)
 			      (unsigned long long)d.slow[i].off,
 			      (unsigned long long)d.slow[i].len,
 			      d.slow[i].arg, kinds[d.slow[i].kind]);
+	for (i = 0; i < d.nflaky; i++)
+		n += snprintf(t + n, CTL_MAX - n, "flaky %llu %llu\n",
+			      (unsigned long long)d.flaky[i].off,
+			      (unsigned long long)d.flaky[i].len);
 	n += snprintf(t + n, CTL_MAX - n,
 		      "reads %llu\nread_bytes %llu\nwrites %llu\n"
 		      "write_bytes %llu\ndropped_bytes %llu\nflushes %llu\n"
-		      "errors %llu\n",
+		      "errors %llu\nflipped %llu\n",
 		      (unsigned long long)d.reads,
 		      (unsigned long long)d.read_bytes,
 		      (unsigned long long)d.writes,
 		      (unsigned long long)d.write_bytes,
 		      (unsigned long long)d.dropped_bytes,
 		      (unsigned long long)d.flushes,
-		      (unsigned long long)d.errors);
+		      (unsigned long long)d.errors,
+		      (unsigned long long)d.flipped);
 	pthread_mutex_unlock(&d.lock);
 	return t;
 }
@@ -930,6 +1007,11 @@ static int disk_init(uint64_t size)
 	d.dirty = calloc((size / SECTOR + 63) / 64, 8);
 	if (!d.dirty)
 		goto err_live;
+	d.armed = calloc((size / UNIT + 63) / 64 + 1, 8);
+	if (!d.armed) {
+		free(d.dirty);
+		goto err_live;
+	}
 	pthread_mutex_init(&d.lock, NULL);
 	/* Held requests fall due by the monotonic clock, as they are timed. */
 	pthread_condattr_init(&ca);

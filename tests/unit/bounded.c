@@ -6,6 +6,7 @@
  * all, and the worst run is among those kept). A target made as large as
  * kiln can make one (every list full: passes, errors and bad units at the
  * run's detail cap, zones, the slowest requests, its temperature series,
+ * its NVMe logs with every error log entry new,
  * reasons; every string at its longest and of bytes that escape widest)
  * is written, and its cost in bytes and values, times the most targets a
  * run takes (RESULT_MAX_TARGETS), plus the run's own part and the
@@ -131,6 +132,40 @@ static void test_engine(void)
 }
 
 /* A target as large as kiln writes one, at detail errors and bad units. */
+/* An NVMe drive's logs, every one full: all 64 entries new after. */
+static void big_nvme(struct nvmelog *l, int after)
+{
+	int k;
+
+	l->asked = 1;
+	longest(l->dev, sizeof(l->dev));
+	longest(l->why, sizeof(l->why));
+	l->id.have = l->h.have = l->ocp.have = 1;
+	longest(l->id.model, sizeof(l->id.model));
+	longest(l->id.serial, sizeof(l->id.serial));
+	longest(l->id.firmware, sizeof(l->id.firmware));
+	l->id.error_entries = 256;
+	l->h.error_entries = after ? INT64_MAX : 0;
+	l->h.data_read = l->h.data_written = l->h.power_on_hours = INT64_MAX;
+	l->h.media_errors = l->h.unsafe_shutdowns = INT64_MAX;
+	l->ocp.bad_user_nand = l->ocp.pcie_correctable = INT64_MAX;
+	/* A healthy soak logs nothing new: the newest entry is old. */
+	if (plain) {
+		l->h.error_entries = 1;
+		l->nerrors = 1;
+		l->errors[0].count = 1;
+		return;
+	}
+	l->nerrors = NVMELOG_ERRORS;
+	for (k = 0; k < NVMELOG_ERRORS; k++) {
+		l->errors[k].count = UINT64_MAX - (uint64_t)k;
+		l->errors[k].lba = UINT64_MAX;
+		l->errors[k].nsid = UINT32_MAX;
+		l->errors[k].sqid = l->errors[k].cmdid = UINT16_MAX;
+		l->errors[k].status = 0x7fff;
+	}
+}
+
 static void big_disk(struct record_disk *d, unsigned detail, int i)
 {
 	struct engine_snap *s = &d->snap;
@@ -172,6 +207,8 @@ static void big_disk(struct record_disk *d, unsigned detail, int i)
 	longest(s->why, sizeof(s->why));
 	s->c.bytes_written = s->c.bytes_read = UINT64_MAX / 3;
 	s->c.io_errors = s->c.bad_units = UINT32_MAX;
+	/* Some read back good: the run's blame lists every disk. */
+	s->bad_transient = UINT32_MAX / 2;
 	s->last_written = s->verified_pass = UINT32_MAX;
 	s->region_writes = UINT32_MAX;
 
@@ -263,6 +300,10 @@ static void big_disk(struct record_disk *d, unsigned detail, int i)
 		longest(d->sig.kept[k], sizeof(d->sig.kept[k]));
 	longest(d->sig.error, sizeof(d->sig.error));
 	longest(d->rr.why, sizeof(d->rr.why));
+	big_nvme(&d->nv_before, 0);
+	big_nvme(&d->nv_after, 1);
+	longest(d->telemetry, sizeof(d->telemetry));
+	d->telemetry_len = SIZE_MAX;
 }
 
 /* Notes a run may hold: 8 a target at most, each a path and some words. */

@@ -36,9 +36,14 @@ static void work(void *arg)
 {
 	struct item *it = arg;
 
-	/* Long past the timeout; then it ends by itself, left behind. */
+	/*
+	 * Long past the timeout; then it ends by itself, left behind. The
+	 * timeout is long too: a fork on a loaded machine can take a second
+	 * before the child runs, and a child that returns must be done
+	 * whatever the load.
+	 */
 	if (it->hang)
-		sleep(3);
+		sleep(12);
 	it->fd = open(path, O_RDONLY | O_CLOEXEC);
 	it->value = 42 + it->hang;
 	it->pid = getpid();
@@ -67,7 +72,7 @@ int main(int argc, char **argv)
 
 	items[0].kiln = items[1].kiln = items[2].kiln = getpid();
 	ret = deadline_apart(work, items, sizeof(items[0]), 3,
-			     (long)offsetof(struct item, fd), 300 * MS, done);
+			     (long)offsetof(struct item, fd), 4000 * MS, done);
 	tap_ok(ret == 0, "deadline_apart ran them");
 	tap_ok(done[0] && !done[1] && done[2],
 	       "the two that returned are done, the one that hangs is not");

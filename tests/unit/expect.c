@@ -229,8 +229,8 @@ static void test_write(void)
 static void test_dimms(void)
 {
 	struct smbios_dimm m[2] = {
-		{ "DIMM_A", 1ull << 30, 3200, "M393A" },
-		{ "DIMM_B", 1ull << 30, 3200, "M393A" },
+		{ "DIMM_A", 1ull << 30, 3200, "M393A", "" },
+		{ "DIMM_B", 1ull << 30, 3200, "M393A", "" },
 	};
 	struct expect_diffs d;
 	struct expect e;

@@ -26,7 +26,7 @@ static const char *const disk_families[] = {
 	"kiln_disk_write_megabytes_per_second",
 	"kiln_disk_verify_megabytes_per_second", "kiln_disk_io_errors",
 	"kiln_disk_bad_units", "kiln_disk_temperature_celsius",
-	"kiln_disk_verdict",
+	"kiln_disk_temperature_limit_celsius", "kiln_disk_verdict",
 };
 static const char *const run_families[] = {
 	"kiln_run_state", "kiln_run_verdict", "kiln_run_elapsed_seconds",
@@ -224,6 +224,7 @@ static void test_text(void)
 	disk(&r, "sdb", "B2", "Model B", "wwn:0x5000c500a1b2c3d4");
 	r.disks[0].mt = &mt[0];
 	r.disks[1].mt = &mt[1];
+	r.disks[0].sig.limit = 60;
 	snap_two_passes(&r.disks[0].snap);
 	record_judge(&r, 0, 0);
 
@@ -312,13 +313,21 @@ static void test_text(void)
 	       "none; complete");
 	free(text);
 	r.disks[1].sig.temp_last = 38;
+	r.disks[1].sig.limit = 55;
 	text = metrics_text(&r, NULL, NULL, &len);
 	tap_ok(text && samples("kiln_disk_temperature_celsius") == 1 &&
 	       has("kiln_disk_temperature_celsius{disk=\"sdb\",") &&
 	       has("} 38.0\n"),
 	       "text: without temperatures given, the signals' latest");
+	tap_ok(text && samples("kiln_disk_temperature_limit_celsius") == 2 &&
+	       has("kiln_disk_temperature_limit_celsius{disk=\"sdb\",serial="
+		   "\"B2\",model=\"Model B\",identity=\"wwn:0x5000c500a1b2c3d4"
+		   "\"} 55\n"),
+	       "text: a disk's temperature limit, with its temperature's "
+	       "labels (an alert compares the two)");
 	free(text);
 	r.disks[1].sig.temp_last = VITALS_NONE;
+	r.disks[1].sig.limit = VITALS_NONE;
 	r.state = RECORD_INTERRUPTED;
 	text = metrics_text(&r, NULL, NULL, &len);
 	tap_ok(text && has("kiln_run_state 2\n"), "text: interrupted");

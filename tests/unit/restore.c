@@ -23,6 +23,7 @@
 #include "cmd/finish.h"
 #include "discover/identity.h"
 #include "discover/safety.h"
+#include "judge/vitals.h"
 #include "results/folder.h"
 #include "results/result_keys.h"
 #include "results/restore.h"
@@ -200,6 +201,45 @@ static void test_verdicts(void)
 }
 
 /*
+ * The expected machine's differences come back from the document, so the
+ * machine judged again (kiln report, the verify boot) still FAILs for
+ * them, and a result.json written again still holds them all.
+ */
+static void test_expect(void)
+{
+	static const char text[] = "{\"schema\": \"kiln-result\", "
+		"\"schema_version\": 3, \"run_id\": \"00000000000000ab\", "
+		"\"settings\": {}, \"targets\": [], \"expect\": {"
+		"\"file\": \"/stick/expect.cfg\", \"differences\": ["
+		"\"memory: expected 2 GiB, found 1 GiB\", "
+		"\"disks: expected 3, found 2\"], \"left_out\": 0}}";
+	struct jsonread *doc = NULL;
+	struct restored rs;
+	char err[300] = "", *again;
+	size_t len;
+
+	if (jsonread_parse(&doc, text, sizeof(text) - 1, NULL, err,
+			   sizeof(err)))
+		tap_bail("%s", err);
+	if (restore_record(jsonread_root(doc), &rs, err, sizeof(err)))
+		tap_bail("restore_record: %s", err);
+	tap_ok(rs.r.expect && rs.r.expect->n == 2 && !rs.r.expect->more &&
+	       !strcmp(rs.r.expect_file, "/stick/expect.cfg") &&
+	       !strcmp(rs.r.expect->line[1], "disks: expected 3, found 2"),
+	       "the expect file and its differences as the document says");
+	vitals_judge_machine(&rs.r);
+	tap_ok(rs.r.sig.j.verdict == JUDGE_FAIL &&
+	       strstr(rs.r.failure, "memory: expected 2 GiB, found 1 GiB"),
+	       "judged again, the machine FAILs for them: %s", rs.r.failure);
+	again = result_json(&rs.r, &len);
+	tap_ok(again && strstr(again, "\"disks: expected 3, found 2\""),
+	       "a result.json written again keeps them");
+	free(again);
+	restore_free(&rs);
+	jsonread_free(doc);
+}
+
+/*
  * The fields of a target that discover writes (identity_json, safety_json:
  * inventory.json's too) are those keys.h names for the readers.
  */
@@ -243,6 +283,7 @@ int main(int argc, char **argv)
 	TAP_RUN(test_restore);
 	TAP_RUN(test_defaults);
 	TAP_RUN(test_verdicts);
+	TAP_RUN(test_expect);
 	TAP_RUN(test_discover_keys);
 	tap_sh("rm -rf '%s'", top);
 	return tap_done();

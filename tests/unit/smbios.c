@@ -77,6 +77,8 @@ static void test_dimms(void)
 	tap_ok(!strcmp(d[0].locator, "DIMM_A1") && d[0].size == 16ull << 30 &&
 	       d[0].speed == 3200 && !strcmp(d[0].part, "M393A2K43DB3-CWE"),
 	       "a DIMM in MB: slot, size, speed, part (trimmed)");
+	tap_ok(!strcmp(d[0].bank, "P0_NODE0") && !strcmp(d[2].bank, "P0_NODE0"),
+	       "its bank locator, to tell slots of one name apart");
 	tap_ok(d[1].size == 16ull << 20 && !strcmp(d[1].part, "SMALL"),
 	       "a size in KB granularity");
 	tap_ok(d[2].size == 64ull << 30 && d[2].speed == 0,
@@ -93,7 +95,7 @@ static void test_dimms(void)
 int main(int argc, char **argv)
 {
 	tap_args(argc, argv);
-	tap_plan(7);
+	tap_plan(8);
 	TAP_RUN(test_dimms);
 	return tap_done();
 }

@@ -16,6 +16,7 @@
 
 #include "../lib/tap.h"
 #include "base/jsonread.h"
+#include "judge/blame.h"
 #include "judge/record.h"
 #include "results/result.h"
 #include "results/stress_out.h"
@@ -198,7 +199,7 @@ static void test_judge(void)
 	const struct jsonread_node *root;
 	struct jsonread *doc = NULL;
 	struct record back;
-	char *json;
+	char *json, why[160];
 	size_t len;
 
 	stress_not_started(&st, 3, "%s", "");
@@ -208,6 +209,8 @@ static void test_judge(void)
 	judged(&r, &s, &st);
 	tap_ok(r.stress.verdict == JUDGE_PASS && r.sig.j.verdict == JUDGE_PASS,
 	       "a stress that ran its course and found nothing: PASS");
+	tap_ok(!blame_memory_suspected(&r, why, sizeof(why)),
+	       "...and suspects no memory");
 	record_free(&r);
 	settings_free(&s);
 
@@ -222,6 +225,9 @@ static void test_judge(void)
 		      "0x0000000000000001") &&
 	       r.verdict == JUDGE_FAIL && r.exit_code == 1,
 	       "a miscompare FAILs the machine, naming it (%s)", r.failure);
+	tap_ok(blame_memory_suspected(&r, why, sizeof(why)) &&
+	       strstr(why, "2 memory miscompares by the stress"),
+	       "the memory is suspected for transfer errors (%s)", why);
 	json = result_json(&r, &len);
 	tap_ok(json && !jsonread_parse(&doc, json, len, NULL, NULL, 0),
 	       "result.json parses");

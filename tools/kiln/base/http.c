@@ -184,6 +184,13 @@ static void keep_body(struct http_result *res, const char *p, size_t n)
 {
 	size_t room = sizeof(res->body) - 1 - res->body_len;
 
+	if (res->keep && res->got < res->keep_max) {
+		size_t k = res->keep_max - res->got < n ?
+			   res->keep_max - res->got : n;
+
+		memcpy(res->keep + res->got, p, k);
+		res->keep[res->got + k] = 0;
+	}
 	res->got += n;
 	if (n > room)
 		n = room;
@@ -199,6 +206,9 @@ static int answer_done(const struct http_result *res)
 		return 1;
 	if (res->length >= 0 && res->got >= (unsigned long long)res->length)
 		return 1;
+	/* A body wanted whole is read to its end, or past what fits. */
+	if (res->keep)
+		return res->got > res->keep_max;
 	return res->body_len == sizeof(res->body) - 1;
 }
 
@@ -456,6 +466,10 @@ int http_request(const struct http_url *u, const struct http_request *rq,
 
 	memset(res, 0, sizeof(*res));
 	res->length = -1;
+	res->keep = rq->keep;
+	res->keep_max = rq->keep_max;
+	if (rq->keep && rq->keep_max)
+		rq->keep[0] = 0;
 	c.deadline = timing_now_ns() + (uint64_t)rq->timeout_ms * 1000000ull;
 	fmt_secs(rq->timeout_ms, secs, sizeof(secs));
 	if (!rq->method || !*rq->method || !clean(rq->method, 0) ||
@@ -472,6 +486,11 @@ int http_request(const struct http_url *u, const struct http_request *rq,
 		ret = send_all(&c, head, (size_t)n, file, len, rq, secs, res);
 	if (!ret)
 		ret = take_answer(&c, (size_t)n, len, secs, res);
+	if (!ret && res->keep && res->got > res->keep_max) {
+		complain_to(res->error, sizeof(res->error), "an answer larger "
+			    "than %zu bytes", res->keep_max);
+		ret = -EFBIG;
+	}
 	if (c.fd >= 0)
 		close(c.fd);
 	if (file >= 0)

@@ -26,6 +26,13 @@ struct http_request {
 	/* for all of it: resolve, connect, send, answer */
 	unsigned timeout_ms;
 	const atomic_int *cancel;	/* when it turns non-zero: -ECANCELED */
+	/*
+	 * A GET's whole body: kept here (keep_max bytes at most, then
+	 * -EFBIG; keep has room for keep_max + 1), NUL-terminated, its
+	 * length in res->got; NULL: only the start of it, in res->body.
+	 */
+	char *keep;
+	size_t keep_max;
 };
 
 struct http_result {
@@ -38,6 +45,8 @@ struct http_result {
 	size_t got;		/* body bytes read (up to length) */
 	size_t body_len;	/* of which kept in body */
 	char body[1024];	/* the start of the body, NUL-terminated */
+	char *keep;		/* the request's keep, keep_max */
+	size_t keep_max;
 };
 
 /*

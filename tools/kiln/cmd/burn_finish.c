@@ -40,6 +40,15 @@ static void keep(struct burn *b, const char *name, const void *data,
 	}
 }
 
+int burn_finish_keep(struct burn *b, const char *name, const void *data,
+		     size_t len)
+{
+	int lost = b->r->results_lost;
+
+	keep(b, name, data, len);
+	return b->r->results_lost != lost ? -EIO : 0;
+}
+
 static void save_health(struct burn *b)
 {
 	char name[300];
@@ -101,6 +110,7 @@ static void after_burn(struct burn *b)
 		reread_run(r, b->job.deadline_ns, &b->job.stop, b->con);
 	sampler_finish(&b->smp, b->con, &burn_interrupted);
 	burn_start_health(b, 1);
+	burn_fault_logs(b, 1);
 	if (r->have_net)
 		iperf_finish(&r->net, IPERF_SECONDS + 30);
 	r->ended = time(NULL);
@@ -143,6 +153,7 @@ static void write_files(struct burn *b)
 	keep(b, "report.html", html, hlen);
 	free(html);
 	save_health(b);
+	burn_fault_keep(b);
 	if (r->net.out)
 		keep(b, "iperf3.json", r->net.out, r->net.len);
 	if (r->inventory)

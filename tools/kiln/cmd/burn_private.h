@@ -64,5 +64,13 @@ void burn_loop_checkpoint(struct burn *b);
 
 /* burn_finish.c: SMART after, the judgement, the results: the exit code. */
 int burn_finish(struct burn *b);
+/* One results file written (and sent to the lab): 0, or -errno, said. */
+int burn_finish_keep(struct burn *b, const char *name, const void *data,
+		     size_t len);
+
+/* burn_fault.c: NVMe logs before (after 0) or after the run. */
+void burn_fault_logs(struct burn *b, int after);
+/* Telemetry and rma-<serial>.txt of each FAILed disk, into the folder. */
+void burn_fault_keep(struct burn *b);
 
 #endif

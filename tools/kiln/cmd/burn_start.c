@@ -382,6 +382,7 @@ int burn_start(struct burn *b)
 		return ret;
 	mark_kmsg(r);
 	burn_start_health(b, 0);
+	burn_fault_logs(b, 0);
 	sampler_start(&b->smp, r, NULL);
 	solo_phase(b);
 	ret = start_workers(b);

@@ -4,7 +4,8 @@
  * boot: a run cut off (a power cut, kill -9) left checkpoints and no
  * result.json; its folder is finished from the newest good checkpoint,
  * marked interrupted with what had been seen until then, with the files a
- * finished run has (result.json, summary.txt, report.html). A finished
+ * finished run has (result.json, summary.txt, report.html, and each
+ * FAILed disk's rma-<serial>.txt). A finished
  * folder is left as it is.
  */
 #include <dirent.h>
@@ -22,6 +23,7 @@
 #include "base/kiln.h"
 #include "settings/options.h"
 #include "results/report_html.h"
+#include "results/rma.h"
 #include "results/restore.h"
 #include "results/result.h"
 #include "results/summary.h"
@@ -31,7 +33,8 @@ const struct options_cmd finish_cmd = {
 	"finish", "DIR...",
 	"Finishes run folders that a run left unfinished (a power cut, kill "
 	"-9): from the newest checkpoint whose length and CRC hold, writes "
-	"result.json (state interrupted), summary.txt and report.html, with "
+	"result.json (state interrupted), summary.txt, report.html and each "
+	"FAILed disk's rma-<serial>.txt, with "
 	"what had been seen until then. Exits with that run's code: 1 if a "
 	"disk had failed, else 4. A folder already finished is left as it is "
 	"(exit 0); one with no good checkpoint, or one of a schema version "
@@ -135,6 +138,8 @@ int finish_folder(const char *dir, FILE *con, int *code)
 	ret = folder_write_in(dir, "report.html", html, hlen);
 	if (!ret)
 		ret = folder_write_in(dir, "summary.txt", text, tlen);
+	if (!ret)
+		ret = rma_write_all(&rs.r, dir);
 	if (!ret)
 		ret = folder_write_in(dir, "result.json", json, jlen);
 	if (ret)

@@ -427,6 +427,13 @@ int discover_tree(const struct discover_options *o,
 		ret = disks(o, inv);
 	if (!ret)
 		machine_id_choose(&inv->sys, inv->nics, inv->nnics);
+	/* Given: it is the id, and there is no older name to rename from. */
+	if (!ret && o->machine_id) {
+		snprintf(inv->sys.machine_id, sizeof(inv->sys.machine_id),
+			 "%s", o->machine_id);
+		snprintf(inv->sys.machine_id_old,
+			 sizeof(inv->sys.machine_id_old), "%s", o->machine_id);
+	}
 	if (ret)
 		discover_free(inv);
 	return ret;

@@ -51,6 +51,7 @@ struct discover_options {
 	uint64_t deadline_ns;	/* for each disk's reads; 0: 60 s */
 	const dev_t *protect;	/* devices named by --protect */
 	int nprotect;
+	const char *machine_id;	/* machine-id: the id, not the serial's */
 };
 
 /* DIMMs kept at most (SMBIOS type 17); more are counted in ndimms. */

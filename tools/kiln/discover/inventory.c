@@ -160,9 +160,44 @@ static void system_lines(const struct machine_system *s, const char *mem,
 			 s->sockets == 1 ? "" : "s");
 	snprintf(a + strlen(a), sizeof(a) - strlen(a), ", memory %s", mem);
 	system_line(f, &n, a, "");
+	snprintf(a, sizeof(a), "%s%.40s%s%.40s", s->asset_tag[0] ?
+		 "asset tag " : "", s->asset_tag, s->chassis_serial[0] ?
+		 (s->asset_tag[0] ? ", chassis " : "chassis ") : "",
+		 s->chassis_serial);
+	system_line(f, &n, a, "");
 	snprintf(a, sizeof(a), "%s%s", s->machine_id[0] ? "machine id " : "",
 		 s->machine_id);
 	system_line(f, &n, a, "");
+}
+
+/*
+ * The DIMMs the BIOS saw, like ones said once ("dimms    8 x 32 GiB 3200
+ * MT/s M393A4K40DB3-CWE"), so 32 slots take a line or two, not 32.
+ */
+static void dimm_lines(const struct discover_inventory *inv, FILE *f)
+{
+	int kept = inv->ndimms < DISCOVER_MAX_DIMMS ? inv->ndimms :
+		   DISCOVER_MAX_DIMMS;
+	int i = 0, n = 0;
+
+	while (i < kept) {
+		const struct smbios_dimm *d = &inv->dimms[i];
+		char size[32], speed[24] = "";
+		int k = i + 1;
+
+		while (k < kept && inv->dimms[k].size == d->size &&
+		       inv->dimms[k].speed == d->speed &&
+		       !strcmp(inv->dimms[k].part, d->part))
+			k++;
+		settings_fmt_size(d->size, size, sizeof(size));
+		if (d->speed)
+			snprintf(speed, sizeof(speed), " %u MT/s", d->speed);
+		fprintf(f, "%-9s%d x %s%s%s%.40s\n", n++ ? "" : "dimms",
+			k - i, size, speed, d->part[0] ? " " : "", d->part);
+		i = k;
+	}
+	if (inv->ndimms > kept)
+		fprintf(f, "%-9s%d more not kept\n", "", inv->ndimms - kept);
 }
 
 void inventory_print(const struct discover_inventory *inv, FILE *f)
@@ -176,6 +211,7 @@ void inventory_print(const struct discover_inventory *inv, FILE *f)
 		inv->ndisks == 1 ? "" : "s", inv->nctrls,
 		inv->nctrls == 1 ? "" : "s");
 	system_lines(s, mem, f);
+	dimm_lines(inv, f);
 	for (i = 0; i < inv->nnics; i++) {
 		const struct machine_nic *n = &inv->nics[i];
 		char speed[24] = "speed ?";
@@ -257,7 +293,27 @@ char *inventory_json(const struct discover_inventory *inv, size_t *len)
 	json_u64(&j, "sockets", (uint64_t)s->sockets);
 	json_u64(&j, "memory", s->memory);
 	json_str(&j, "machine_id", s->machine_id);
+	json_str(&j, "asset_tag", s->asset_tag[0] ? s->asset_tag : NULL);
+	json_str(&j, "chassis_serial", s->chassis_serial[0] ?
+		 s->chassis_serial : NULL);
 	json_end(&j);
+
+	/* SMBIOS type 17: what the expect file's dimm keys are held to. */
+	json_array(&j, "dimms");
+	for (i = 0; i < inv->ndimms && i < DISCOVER_MAX_DIMMS; i++) {
+		const struct smbios_dimm *d = &inv->dimms[i];
+
+		json_begin(&j, NULL);
+		json_str(&j, "locator", d->locator);
+		json_u64(&j, "size", d->size);
+		if (d->speed)
+			json_u64(&j, "speed_mts", d->speed);
+		else
+			json_null(&j, "speed_mts");
+		json_str(&j, "part", d->part[0] ? d->part : NULL);
+		json_end(&j);
+	}
+	json_array_end(&j);
 
 	json_array(&j, "nics");
 	for (i = 0; i < inv->nnics; i++) {
@@ -418,6 +474,7 @@ int discover_command(struct options_args *a)
 	char procroot[PATH_MAX];
 	int ret;
 
+	o.machine_id = s->machine_id;
 	if (s->sysfs_root) {
 		/* A fixture: its /proc is beside its /sys; no disks to read. */
 		o.sysroot = s->sysfs_root;

@@ -139,6 +139,15 @@ void machine_system_read(const char *sysroot, const char *procroot,
 	sysfs_attr_tidy(dmi, "bios_version", s->bios_version,
 			sizeof(s->bios_version));
 	sysfs_attr_tidy(dmi, "bios_date", s->bios_date, sizeof(s->bios_date));
+	/* A lab finds a machine by its asset tag; "Default string" is none. */
+	sysfs_attr_tidy(dmi, "chassis_asset_tag", s->asset_tag,
+			sizeof(s->asset_tag));
+	if (!machine_serial_real(s->asset_tag))
+		s->asset_tag[0] = 0;
+	sysfs_attr_tidy(dmi, "chassis_serial", s->chassis_serial,
+			sizeof(s->chassis_serial));
+	if (!machine_serial_real(s->chassis_serial))
+		s->chassis_serial[0] = 0;
 
 	snprintf(path, sizeof(path), "%s/cpuinfo", procroot);
 	f = fopen(path, "re");

@@ -18,6 +18,8 @@ struct machine_system {
 	int sockets;		/* physical packages; 0 unknown */
 	uint64_t memory;	/* bytes */
 	char machine_id[128];
+	/* Where it is: the chassis's own tags, "" when a placeholder. */
+	char asset_tag[128], chassis_serial[128];
 	/*
 	 * The id in the form kiln gave it before ids kept a hash (each
 	 * unsafe byte '_'): where this machine's earlier run folders are.

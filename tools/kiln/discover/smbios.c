@@ -94,6 +94,8 @@ int smbios_dimms(const unsigned char *t, size_t len, struct smbios_dimm *out,
 					string_of(p + flen, next, p[0x10],
 						  d->locator,
 						  sizeof(d->locator));
+					string_of(p + flen, next, p[0x11],
+						  d->bank, sizeof(d->bank));
 					if (flen >= 0x17)
 						d->speed = get16(p + 0x15);
 					if (d->speed == 0xffff)

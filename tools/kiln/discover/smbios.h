@@ -14,6 +14,7 @@ struct smbios_dimm {
 	uint64_t size;		/* bytes; 0 empty slot */
 	unsigned speed;		/* MT/s; 0 unknown */
 	char part[64];		/* part number, trimmed; "" unknown */
+	char bank[64];		/* its bank locator, "P0_Node0_Channel0" */
 };
 
 /*

@@ -234,6 +234,7 @@ int engine_snapshot(struct engine_target *et, struct engine_snap *s)
 	s->plan = et->plan;
 	memcpy(s->bad_by_class, et->bad_by_class, sizeof(s->bad_by_class));
 	s->bad_transient = et->bad_transient;
+	s->bad_unchecked = et->bad_unchecked;
 	s->not_written = et->not_written;
 	s->later_pass = et->later_pass;
 	s->verified_pass = et->verified_pass;

@@ -232,6 +232,7 @@ struct engine_snap {
 	struct engine_plan plan;
 	unsigned bad_by_class[UNIT_CLASSES];
 	unsigned bad_transient;		/* bad units that read back good */
+	unsigned bad_unchecked;		/* ...not read again (past the cap) */
 	/* units unchecked: their write failed */
 	unsigned not_written;
 	/*

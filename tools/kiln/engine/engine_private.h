@@ -48,6 +48,7 @@ struct engine_target {
 	unsigned nbad;
 	unsigned bad_by_class[UNIT_CLASSES];
 	unsigned bad_transient;
+	unsigned bad_unchecked;
 	unsigned not_written;
 	unsigned later_pass;
 	struct engine_saved *saved;

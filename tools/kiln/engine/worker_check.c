@@ -171,6 +171,8 @@ static void handle_bad(struct worker *w, const unsigned char *u,
 	et->bad_by_class[b.v.class]++;
 	if (b.retry == RETRY_GOOD)
 		et->bad_transient++;
+	else if (b.retry == RETRY_NONE)
+		et->bad_unchecked++;
 	if (et->nbad < job->max_detail)
 		et->bad[et->nbad++] = b;
 	if (et->nsaved < job->save_units) {

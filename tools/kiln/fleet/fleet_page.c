@@ -116,16 +116,22 @@ static void links(FILE *f, const struct fleet *fl, const struct fleet_run *r)
 	}
 }
 
-/* What a person knows the machine by: vendor, model, MAC, address. */
+/*
+ * What a person knows the machine by: vendor, model, MAC, address, and
+ * where it is: the asset tag and the chassis serial on its label.
+ */
 static void machine_said(FILE *f, const struct fleet_run *r)
 {
-	const char *parts[] = { r->vendor, r->product, r->mac, r->address };
+	const char *parts[] = { r->vendor, r->product, r->mac, r->address,
+				r->asset_tag, r->chassis_serial };
+	const char *lead[] = { "", "", "", "", "asset ", "chassis " };
 	int i, any = 0;
 
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < 6; i++) {
 		if (!parts[i] || !parts[i][0])
 			continue;
 		fputs(any++ ? " " : "<br><span class=\"sys\">", f);
+		fputs(lead[i], f);
 		html(f, parts[i]);
 	}
 	if (any)

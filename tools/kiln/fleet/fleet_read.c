@@ -191,6 +191,8 @@ static void read_machine(const struct jsonread_node *root,
 	r->product = member(sys, KEY_PRODUCT, oom);
 	r->mac = member(sys, KEY_MAC, oom);
 	r->address = member(sys, KEY_ADDRESS, oom);
+	r->asset_tag = member(sys, KEY_ASSET_TAG, oom);
+	r->chassis_serial = member(sys, KEY_CHASSIS_SERIAL, oom);
 }
 
 /*
@@ -499,6 +501,8 @@ void fleet_read_free(struct fleet_run *r)
 	free(r->product);
 	free(r->mac);
 	free(r->address);
+	free(r->asset_tag);
+	free(r->chassis_serial);
 	free(r->dir);
 	free(r->name);
 	free(r->problem);

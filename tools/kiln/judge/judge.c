@@ -4,14 +4,16 @@
  * can act on. Any I/O error, any bad unit, a stall or a vanished device
  * fails a disk: a burn-in exists to find exactly those, and so does a
  * checking mode that read nothing, since it proved nothing. A bad unit that
- * reads back good fails it too: the fault is in the data path (bus,
- * controller cache, memory), which is what a burn-in must not let through.
+ * reads back good is a fault of the data path (drive electronics, cable,
+ * controller, memory), which a burn-in must not let through either: but
+ * whose it is takes every disk's say, so blame.c decides it.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "judge/blame.h"
 #include "judge/judge.h"
 #include "sense/smartjson.h"
 #include "base/timing.h"
@@ -86,7 +88,8 @@ static uint64_t first_bad(const struct engine_snap *s)
 
 static void bad_units(const struct engine_snap *et, struct judge *j)
 {
-	char list[160] = "";
+	char list[160] = "", how[64] = "";
+	unsigned confirmed, moved;
 	size_t used = 0;
 	int c;
 
@@ -100,18 +103,22 @@ static void bad_units(const struct engine_snap *et, struct judge *j)
 		if (used >= sizeof(list))
 			break;
 	}
-	judge_reason(j, JUDGE_FAIL, "%u %s (%s), the first at byte %llu",
-		     et->c.bad_units,
+	/*
+	 * Only what a second read confirmed is the disk's media; the rest
+	 * read back good and blame.c places them (this disk, its
+	 * controller or the machine), since that takes every disk's say.
+	 */
+	confirmed = blame_confirmed(et);
+	moved = et->c.bad_units - confirmed;
+	if (confirmed && moved)
+		snprintf(how, sizeof(how), ": %u bad again on a second read "
+			 "(the media), %u good", confirmed, moved);
+	else if (!confirmed)
+		snprintf(how, sizeof(how), ", each good on a second read");
+	judge_reason(j, confirmed ? JUDGE_FAIL : JUDGE_PASS,
+		     "%u %s (%s), the first at byte %llu%s", et->c.bad_units,
 		     unit_plural(et->c.bad_units, "bad unit", "bad units"), list,
-		     (unsigned long long)first_bad(et));
-	if (et->bad_transient)
-		judge_reason(
-			j, JUDGE_FAIL,
-			"%u %s good: a fault in "
-			"the data path (bus, controller, cache or memory), not "
-			"the medium", et->bad_transient,
-			unit_plural(et->bad_transient, "bad unit read back",
-				    "bad units read back"));
+		     (unsigned long long)first_bad(et), how);
 }
 
 void judge_target(const struct engine_snap *et, const struct monitor_target *mt,

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/kiln.h"
+#include "judge/nvmejudge.h"
 #include "judge/record.h"
 #include "judge/zones.h"
 
@@ -46,6 +47,9 @@ void record_init(struct record *r, const char *command, int argc,
 	r->s = s;
 	r->state = RECORD_RUNNING;
 	r->net.fd = -1;
+	/* machine-id given: the id everywhere, whatever the serial says. */
+	if (s && s->machine_id)
+		snprintf(r->machine, sizeof(r->machine), "%s", s->machine_id);
 }
 
 struct record_disk *record_add(struct record *r, const char *path, int mode)
@@ -68,6 +72,8 @@ struct record_disk *record_add(struct record *r, const char *path, int mode)
 	d->link.ctrl = -1;
 	d->peer.group = d->peer.phase = -1;
 	vitals_disk_init(&d->sig);
+	nvmelog_init(&d->nv_before);
+	nvmelog_init(&d->nv_after);
 	return d;
 }
 
@@ -117,6 +123,9 @@ void record_judge(struct record *r, int final, int interrupted)
 		}
 		judge_target(&d->snap, d->mt, &d->j);
 		judge_health(&d->before.c, final ? &d->after.c : NULL, &d->j);
+		if (final)
+			nvmejudge_disk(&d->nv_before, &d->nv_after,
+				       &d->after.c, &d->j);
 		zones_judge(&d->snap, r->s->bs, d->t.id.rotational, &d->j);
 		reread_judge(r, d);
 		vitals_judge_disk(r, d);
@@ -148,6 +157,8 @@ void record_judge(struct record *r, int final, int interrupted)
 	peers_judge(r, final);
 
 	vitals_judge_machine(r);
+	/* After the machine's own: it may add a FAIL of the machine. */
+	blame_judge(r);
 	r->verdict = r->sig.j.verdict;
 	for (i = 0; i < r->n; i++) {
 		stop |= r->disks[i].j.interrupted;

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "engine/engine.h"
+#include "judge/blame.h"
 #include "sense/health.h"
 #include "judge/judge.h"
 #include "judge/links.h"
@@ -13,6 +14,7 @@
 #include "discover/machine.h"
 #include "engine/memplan.h"
 #include "judge/monitor.h"
+#include "sense/nvmelog.h"
 #include "sense/iperf.h"
 #include "sense/stress.h"
 #include "judge/peers.h"
@@ -43,6 +45,11 @@ struct record_disk {
 	struct engine_snap snap;	/* the latest snapshot */
 	struct monitor_target *mt;	/* the monitor's, NULL before */
 	struct health before, after;	/* SMART */
+	/* NVMe: its controller's own logs before and after (nvmelog.h) */
+	struct nvmelog nv_before, nv_after;
+	/* a FAILed NVMe drive's telemetry log: the file kept, or why not */
+	char telemetry[200];
+	size_t telemetry_len;		/* its bytes; 0: none kept */
 	struct reread rr;		/* the slowest requests read again */
 	char failed[240];		/* a FAIL before any burn: why */
 	/* what the guard found where it stopped, named ("" none yet) */
@@ -87,6 +94,9 @@ const char *record_state_name(int state);
 /* The state so named, or -1 (NULL too). */
 int record_state_of(const char *name);
 
+/* NICs a record names with their addresses; more are left out. */
+#define RECORD_NICS 16
+
 struct record {
 	const char *command;		/* "burn" or "run" */
 	int argc;
@@ -100,6 +110,12 @@ struct record {
 		char vendor[128], product[128];
 		char mac[32];		/* its first wired NIC's */
 		char address[64];	/* that NIC's IPv4 address */
+		/* where it is: its chassis's tags, "" when not real */
+		char asset_tag[128], chassis_serial[128];
+		int nnics;		/* every NIC, up to RECORD_NICS */
+		struct record_nic {
+			char name[32], mac[32], address[64];
+		} nics[RECORD_NICS];
 	} system;
 	struct record_lab lab;
 	int kmsg;			/* keep the kernel's log (kmsg.log) */
@@ -128,6 +144,7 @@ struct record {
 	struct stress stress;		/* stressapptest beside the burn */
 	int have_stress;		/* asked for: its facts are there */
 	struct vitals_machine sig;	/* the machine's own signals */
+	struct blame blame;		/* where transfer errors belong */
 	int results_lost;		/* some results could not be written */
 	int verdict;			/* enum judge_verdict, overall */
 	int exit_code;

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sense/edacslot.h"
 #include "sense/raidscan.h"
 #include "judge/sampler.h"
 #include "judge/smarttest.h"
@@ -27,6 +28,8 @@
 #define SAMPLER_SCAN_MS 30000
 /* Drives hidden behind RAID controllers, at most. */
 #define SAMPLER_HIDDEN 256
+/* DIMM slots (SMBIOS type 17) matched to EDAC's labels, at most. */
+#define SAMPLER_DIMMS 128
 
 /* A drive to ask: a disk of the record, or one a RAID card hides. */
 struct probe {
@@ -47,7 +50,10 @@ struct sampler_shared {
 	struct vitals_sample *ready;	/* the newest, not yet taken */
 	/* Set before the thread starts, read-only after. */
 	char sysroot[PATH_MAX];
+	char procroot[PATH_MAX];	/* /proc, or beside a test's sys */
 	char smartctl[PATH_MAX];	/* "": no SMART */
+	struct smbios_dimm *dimms;	/* the BIOS's slots, for EDAC's */
+	int ndimms;
 	uint64_t period_ns, t0;
 	int n, nhidden;
 	struct probe *probes;		/* n, then nhidden; the thread's */
@@ -59,6 +65,7 @@ static void sample_free(struct vitals_sample *s)
 		return;
 	free(s->disk);
 	sensors_free(&s->sensors);
+	cpu_free(&s->cpu);
 	free(s);
 }
 
@@ -73,6 +80,7 @@ static void drop(struct sampler_shared *sh)
 		return;
 	sample_free(sh->ready);
 	free(sh->probes);
+	free(sh->dimms);
 	pthread_cond_destroy(&sh->cond);
 	pthread_mutex_destroy(&sh->lock);
 	free(sh);
@@ -168,6 +176,8 @@ static struct vitals_sample *take_sample(struct sampler_shared *sh)
 	if (sh->smartctl[0])
 		ask_smart(sh, s, now);
 	s->have_sensors = sensors_read(sh->sysroot, &s->sensors) == 0;
+	edacslot_match(&s->sensors, sh->dimms, sh->ndimms);
+	s->have_cpu = cpu_read(sh->sysroot, sh->procroot, &s->cpu) == 0;
 	for (i = 0; i < total; i++) {
 		const struct sensors_temp *t = sh->probes[i].devpath[0] ?
 			sensors_disk_temp(&s->sensors, sh->probes[i].devpath) :
@@ -361,6 +371,18 @@ static struct sampler_shared *shared_new(const struct record *r,
 	timing_cond_init(&sh->cond);
 	sh->refs = 1;
 	snprintf(sh->sysroot, sizeof(sh->sysroot), "%s", env->sysroot);
+	/* A test's tree has its proc beside its sys, as discover's has. */
+	if (strcmp(env->sysroot, "/sys"))
+		snprintf(sh->procroot, sizeof(sh->procroot), "%s/../proc",
+			 env->sysroot);
+	else
+		snprintf(sh->procroot, sizeof(sh->procroot), "/proc");
+	sh->dimms = calloc(SAMPLER_DIMMS, sizeof(*sh->dimms));
+	if (sh->dimms)
+		sh->ndimms = smbios_dimms_read(env->sysroot, sh->dimms,
+					       SAMPLER_DIMMS);
+	if (sh->ndimms > SAMPLER_DIMMS)
+		sh->ndimms = SAMPLER_DIMMS;
 	if (env->smartctl && access(env->smartctl, X_OK) == 0)
 		snprintf(sh->smartctl, sizeof(sh->smartctl), "%s",
 			 env->smartctl);

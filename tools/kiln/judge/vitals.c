@@ -93,6 +93,7 @@ void vitals_machine_free(struct vitals_machine *m)
 	free(m->aer);
 	free(m->hwmon);
 	free(m->hidden);
+	vitals_cpu_free(&m->cpu);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -273,6 +274,7 @@ void vitals_fold_kmsg_other(struct vitals_machine *m,
 	m->nkept = keep_lines(m->kept, t);
 	m->kmsg_lines = w->lines;
 	m->kmsg_lost = w->lost;
+	m->cpu.mce = w->mce;
 }
 
 static void fold_edac(struct vitals_machine *m, const struct sensors *s)
@@ -298,6 +300,8 @@ static void fold_edac(struct vitals_machine *m, const struct sensors *s)
 		}
 		f->ce_end = e->ce;
 		f->ue_end = e->ue;
+		if (e->slot[0])
+			snprintf(f->slot, sizeof(f->slot), "%s", e->slot);
 	}
 }
 
@@ -381,5 +385,7 @@ void vitals_fold(struct record *r, const struct vitals_sample *s)
 		fold_aer(m, &s->sensors);
 		fold_hwmon(m, &s->sensors);
 	}
+	if (s->have_cpu)
+		vitals_cpu_fold(m, &s->cpu);
 	m->samples++;
 }

@@ -10,6 +10,7 @@
 #include "sense/kmsgwatch.h"
 #include "sense/sensors.h"
 #include "sense/smartjson.h"
+#include "judge/vitals_cpu.h"
 
 /*
  * The machine's own signals as a run saw them (DESIGN.md "Judging"): for
@@ -98,6 +99,7 @@ struct vitals_hidden {
 struct vitals_edac {
 	char where[48];			/* mc0, mc0/dimm3 */
 	char label[64];
+	char slot[64];			/* its SMBIOS slot, or "" */
 	long ce_start, ce_end, ue_start, ue_end;	/* -1 not given */
 };
 
@@ -127,6 +129,7 @@ struct vitals_machine {
 	struct vitals_hwmon *hwmon;
 	struct vitals_hidden *hidden;
 	/* The kernel's log. */
+	struct vitals_cpu cpu;		/* throttles, clock, machine checks */
 	int kmsg;			/* read: 1; 0: kmsg_why says why not */
 	char kmsg_why[96];
 	uint64_t kmsg_lines, kmsg_lost;
@@ -158,6 +161,8 @@ struct vitals_sample {
 	struct vitals_reading *hidden;
 	int have_sensors;
 	struct sensors sensors;
+	int have_cpu;
+	struct cpu_sample cpu;
 };
 
 struct record;
@@ -208,6 +213,21 @@ void vitals_judge_disk(const struct record *r, struct record_disk *d);
  * judged.
  */
 void vitals_judge_machine(struct record *r);
+
+/* A reason of the machine (its FAILs go into the run's failure too). */
+void vitals_judge_reason(struct vitals_machine *m, int verdict,
+			 const char *text);
+
+/*
+ * The memory errors of the run, for the blame of bad units: EDAC's
+ * corrected and uncorrected counts that rose during it (each DIMM's, and
+ * what a controller could not place) and the uncorrected machine checks
+ * the kernel logged. 0: none seen (or none could be).
+ */
+int vitals_memory_errors(const struct vitals_machine *m);
+
+/* ...and of it EDAC's corrected and uncorrected rises, counted so. */
+void vitals_edac_rises(const struct vitals_machine *m, long *ce, long *ue);
 
 /* Names for results and reasons. */
 const char *vitals_limit_name(int from);

@@ -166,6 +166,12 @@ static void machine_reason(struct vitals_machine *m, int verdict,
 			 used ? "; " : "", text);
 }
 
+void vitals_judge_reason(struct vitals_machine *m, int verdict,
+			 const char *text)
+{
+	machine_reason(m, verdict, "%s", text);
+}
+
 /*
  * What the DIMMs (or csrows) below memory controller mc add up to: its
  * counts are their sum, plus what the driver could not place.
@@ -189,6 +195,20 @@ static void below_mc(const struct vitals_machine *m, const char *mc,
 	}
 }
 
+/* "mc0/dimm3 (CPU0_DIMM_A1, slot A1)": its label and its SMBIOS slot. */
+static void edac_where(const struct vitals_edac *e, char *buf, size_t len)
+{
+	int same = !strcmp(e->slot, e->label);
+	const char *label = same ? "" : e->label;
+
+	if (!label[0] && !e->slot[0])
+		snprintf(buf, len, "%s", e->where);
+	else
+		snprintf(buf, len, "%s (%s%s%s%s)", e->where, label,
+			 label[0] && e->slot[0] ? ", " : "",
+			 e->slot[0] ? "slot " : "", e->slot);
+}
+
 static void judge_edac(struct vitals_machine *m)
 {
 	int i;
@@ -197,7 +217,7 @@ static void judge_edac(struct vitals_machine *m)
 		const struct vitals_edac *e = &m->edac[i];
 		long ce0 = e->ce_start, ce1 = e->ce_end;
 		long ue0 = e->ue_start, ue1 = e->ue_end, sum[4];
-		char where[120];
+		char where[200];
 
 		/* A controller's own say: what its DIMMs do not already. */
 		if (!strchr(e->where, '/')) {
@@ -207,9 +227,7 @@ static void judge_edac(struct vitals_machine *m)
 			ue0 -= sum[2];
 			ue1 -= sum[3];
 		}
-		snprintf(where, sizeof(where), "%s%s%s%s", e->where,
-			 e->label[0] ? " (" : "", e->label,
-			 e->label[0] ? ")" : "");
+		edac_where(e, where, sizeof(where));
 		if (e->ue_start >= 0 && ue1 > ue0)
 			machine_reason(m, JUDGE_FAIL, "uncorrected memory "
 				       "errors at %s rose from %ld to %ld "
@@ -401,6 +419,7 @@ void vitals_judge_machine(struct record *r)
 	judge_edac(m);
 	judge_aer(r, m);
 	judge_hwmon(m);
+	vitals_cpu_judge(m);
 	judge_hidden(m);
 	judge_stress(r, m);
 	snprintf(r->failure, sizeof(r->failure), "%s%s%s", m->failure_base,

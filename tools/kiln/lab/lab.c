@@ -93,8 +93,11 @@ void lab_machine_id(char *out, size_t len)
 		 "unknown");
 }
 
-/* The IPv4 address of the interface name, else of any but loopback. */
-static void nic_address(const char *name, char *out, size_t len)
+/*
+ * The IPv4 address of the interface name; with any, else that of any
+ * interface but loopback.
+ */
+static void address_of(const char *name, int any, char *out, size_t len)
 {
 	struct ifaddrs *all, *a;
 	int pass;
@@ -102,7 +105,7 @@ static void nic_address(const char *name, char *out, size_t len)
 	out[0] = 0;
 	if (getifaddrs(&all))
 		return;
-	for (pass = 0; pass < 2 && !out[0]; pass++)
+	for (pass = 0; pass < 1 + !!any && !out[0]; pass++)
 		for (a = all; a && !out[0]; a = a->ifa_next) {
 			const struct sockaddr_in *in =
 				(const struct sockaddr_in *)a->ifa_addr;
@@ -136,8 +139,19 @@ static void lab_machine_system(struct record *r,
 	m->mac[0] = 0;
 	if (pick >= 0)
 		snprintf(m->mac, sizeof(m->mac), "%s", nics[pick].mac);
-	nic_address(pick >= 0 ? nics[pick].name : "", m->address,
-		    sizeof(m->address));
+	address_of(pick >= 0 ? nics[pick].name : "", 1, m->address,
+		   sizeof(m->address));
+	snprintf(m->asset_tag, sizeof(m->asset_tag), "%s", sys->asset_tag);
+	snprintf(m->chassis_serial, sizeof(m->chassis_serial), "%s",
+		 sys->chassis_serial);
+	/* Every NIC, so a lab finds the machine by any port it sees. */
+	for (m->nnics = 0, i = 0; i < n && m->nnics < RECORD_NICS; i++) {
+		struct record_nic *k = &m->nics[m->nnics++];
+
+		snprintf(k->name, sizeof(k->name), "%s", nics[i].name);
+		snprintf(k->mac, sizeof(k->mac), "%s", nics[i].mac);
+		address_of(nics[i].name, 0, k->address, sizeof(k->address));
+	}
 }
 
 void lab_machine_read(struct record *r)

@@ -95,7 +95,7 @@ static int verdict_now(const struct record_disk *d,
 enum family {
 	F_PHASE, F_PASS, F_PASSES, F_STATE, F_WRITTEN, F_READ, F_RATE,
 	F_WRITE_AVG, F_VERIFY_AVG, F_IO_ERRORS, F_BAD_UNITS, F_TEMP,
-	F_VERDICT, FAMILIES
+	F_TEMP_LIMIT, F_VERDICT, FAMILIES
 };
 
 static const struct {
@@ -129,6 +129,9 @@ static const struct {
 			  "back wrong in this run." },
 	[F_TEMP] = { "kiln_disk_temperature_celsius", "The disk's "
 		     "temperature, when it is known." },
+	[F_TEMP_LIMIT] = { "kiln_disk_temperature_limit_celsius", "The "
+			   "temperature the disk is judged against (its "
+			   "own, temp-warn or kiln's default), when known." },
 	[F_VERDICT] = { "kiln_disk_verdict", "The disk's verdict so far: 0 "
 			"PASS, 1 WARN, 2 FAIL." },
 };
@@ -183,6 +186,12 @@ static int disk_value(int fam, const struct record_disk *d,
 			return 0;
 		snprintf(buf, len, "%.1f", temp);
 		return 1;
+	case F_TEMP_LIMIT:
+		/* An alert rule compares the two: same labels, same disk. */
+		if (d->sig.limit == VITALS_NONE || d->sig.limit <= 0)
+			return 0;
+		v = (unsigned long long)d->sig.limit;
+		break;
 	default:
 		return 0;
 	}

@@ -336,8 +336,7 @@ static void disk_measurements(struct ocptv_out *o, const struct record_disk *d,
 	json_end(&o->j);
 	ocptv_out_measure_end(o, t1);
 	ocptv_out_measure_count(o, step, hw, "bad-units-good-on-reread",
-				"units", s->bad_transient,
-				"FAIL: a fault in the data path", t1);
+				"units", s->bad_transient, NULL, t1);
 	ocptv_out_measure_count(o, step, hw, "units-not-written", "units",
 				s->not_written, NULL, t1);
 	if (s->plan.mode == ENGINE_VERIFY && !s->plan.verify_pass) {

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "results/blame_out.h"
 #include "results/peers_out.h"
 
 static const char *const phase_keys[] = { "write", "verify", "read" };
@@ -355,6 +356,8 @@ void peers_out_summary(const struct record *r, FILE *f)
 		fprintf(f, "\n");
 		if (links_verdict(c, text, sizeof(text))[0])
 			fprintf(f, "    %s\n", text);
+		if (blame_out_ctrl(r, i))
+			fprintf(f, "    FAIL: %s\n", blame_out_ctrl(r, i));
 	}
 	for (i = 0; i < r->peers.n; i++) {
 		const struct peers_group *g = &r->peers.groups[i];

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "results/peers_out.h"
+#include "results/report_cpu.h"
 #include "results/report_html.h"
 #include "results/report_machine.h"
 #include "results/smart_out.h"
@@ -353,7 +354,8 @@ static void edac_table(FILE *f, const struct vitals_machine *m)
 	}
 	fprintf(f, "<h3>Memory (EDAC, %d controller%s), errors since boot"
 		"</h3>\n<table class=\"edac\">\n<tr><th class=\"l\">where</th>"
-		"<th class=\"l\">label</th><th>corrected</th>"
+		"<th class=\"l\">label</th><th class=\"l\">slot</th>"
+		"<th>corrected</th>"
 		"<th>uncorrected</th></tr>\n", m->edac_mcs,
 		m->edac_mcs == 1 ? "" : "s");
 	for (i = 0; i < m->nedac; i++) {
@@ -362,6 +364,7 @@ static void edac_table(FILE *f, const struct vitals_machine *m)
 		fputs("<tr>", f);
 		report_cell(f, e->where);
 		report_cell(f, e->label);
+		report_cell(f, e->slot);
 		span(f, e->ce_start, e->ce_end);
 		span(f, e->ue_start, e->ue_end);
 		fputs("</tr>\n", f);
@@ -481,6 +484,7 @@ void report_machine_html(FILE *f, const struct record *r)
 		fputs("</p>\n", f);
 		hwmon_table(f, m);
 		edac_table(f, m);
+		report_cpu_html(f, m);
 		aer_table(f, m);
 		kmsg_part(f, m);
 		raid_table(f, m);

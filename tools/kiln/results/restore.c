@@ -15,6 +15,7 @@
 
 #include "results/result_keys.h"
 #include "results/peers_out.h"
+#include "results/nvmelog_out.h"
 #include "results/restore.h"
 #include "results/result.h"
 #include "results/result_target.h"
@@ -128,6 +129,8 @@ static void restore_burn(const struct jsonread_node *t, struct record_disk *d)
 						KEY_COUNT, 0);
 	s->bad_transient = (unsigned)jsonread_u64(
 		jsonread_get(t, KEY_BAD_UNITS), KEY_GOOD_ON_REREAD, 0);
+	s->bad_unchecked = (unsigned)jsonread_u64(
+		jsonread_get(t, KEY_BAD_UNITS), KEY_NOT_READ_AGAIN, 0);
 	for (c = UNIT_BITFLIP; c < UNIT_CLASSES; c++)
 		s->bad_by_class[c] = (unsigned)jsonread_u64(
 			jsonread_path(t, "/" KEY_BAD_UNITS "/" KEY_BY_CLASS),
@@ -191,6 +194,7 @@ static int restore_disk(const struct jsonread_node *t, struct record_disk *d,
 	restore_burn(t, d);
 	restore_judged(t, d, mt);
 	vitals_out_read_disk(t, d);
+	nvmelog_out_read_disk(t, d);
 	return result_target_passes(t, &d->snap);
 }
 
@@ -225,6 +229,35 @@ static void restore_settings(const struct jsonread_node *s,
 	out->solo = jsonread_u64(s, KEY_SOLO_SECONDS, out->solo);
 }
 
+/*
+ * The expected machine's differences, so a run judged again from its
+ * result.json (kiln report, the verify boot) still FAILs the machine.
+ */
+static int restore_expect(const struct jsonread_node *e, struct record *r)
+{
+	const struct jsonread_node *diffs = jsonread_get(e, KEY_DIFFERENCES);
+	size_t i;
+
+	if (jsonread_type(e) != JSONREAD_OBJECT)
+		return 0;
+	r->expect = calloc(1, sizeof(*r->expect));
+	if (!r->expect)
+		return -ENOMEM;
+	copy_str(e, KEY_FILE, r->expect_file, sizeof(r->expect_file));
+	for (i = 0; i < jsonread_count(diffs); i++) {
+		if (r->expect->n == EXPECT_MAX_DIFFS) {
+			r->expect->more++;
+			continue;
+		}
+		copy_str(jsonread_at(diffs, i), NULL,
+			 r->expect->line[r->expect->n],
+			 sizeof(r->expect->line[0]));
+		r->expect->n++;
+	}
+	r->expect->more += (int)jsonread_i64(e, KEY_LEFT_OUT, 0);
+	return 0;
+}
+
 int restore_record(const struct jsonread_node *doc, struct restored *out,
 		   char *err, size_t errlen)
 {
@@ -232,6 +265,7 @@ int restore_record(const struct jsonread_node *doc, struct restored *out,
 	const struct jsonread_node *notes = jsonread_get(doc, KEY_NOTES);
 	const struct jsonread_node *fw = jsonread_get(doc, KEY_FIRMWARE);
 	const struct jsonread_node *sys = jsonread_get(doc, KEY_SYSTEM);
+	const struct jsonread_node *nics;
 	struct record *r = &out->r;
 	char text[1024];
 	size_t i;
@@ -256,6 +290,19 @@ int restore_record(const struct jsonread_node *doc, struct restored *out,
 	copy_str(sys, KEY_MAC, r->system.mac, sizeof(r->system.mac));
 	copy_str(sys, KEY_ADDRESS, r->system.address,
 		 sizeof(r->system.address));
+	copy_str(sys, KEY_ASSET_TAG, r->system.asset_tag,
+		 sizeof(r->system.asset_tag));
+	copy_str(sys, KEY_CHASSIS_SERIAL, r->system.chassis_serial,
+		 sizeof(r->system.chassis_serial));
+	nics = jsonread_get(sys, KEY_NICS);
+	for (i = 0; i < jsonread_count(nics) && i < RECORD_NICS; i++) {
+		const struct jsonread_node *k = jsonread_at(nics, i);
+		struct record_nic *to = &r->system.nics[r->system.nnics++];
+
+		copy_str(k, KEY_NAME, to->name, sizeof(to->name));
+		copy_str(k, KEY_MAC, to->mac, sizeof(to->mac));
+		copy_str(k, KEY_ADDRESS, to->address, sizeof(to->address));
+	}
 	r->started = timing_parse_utc(jsonread_str(doc, KEY_STARTED, NULL));
 	r->ended = timing_parse_utc(jsonread_str(doc, KEY_ENDED, NULL));
 	r->elapsed_ns = (uint64_t)(jsonread_num(doc, KEY_ELAPSED_SECONDS, 0) *
@@ -273,7 +320,8 @@ int restore_record(const struct jsonread_node *doc, struct restored *out,
 		copy_str(jsonread_at(notes, i), NULL, text, sizeof(text));
 		record_note(r, "%s", text);
 	}
-	if (peers_out_restore(doc, r))
+	if (peers_out_restore(doc, r) ||
+	    restore_expect(jsonread_get(doc, KEY_EXPECT), r))
 		return -ENOMEM;
 	out->mt = calloc(jsonread_count(targets) + 1, sizeof(*out->mt));
 	out->safety = calloc(jsonread_count(targets) + 1,
@@ -296,7 +344,11 @@ int restore_record(const struct jsonread_node *doc, struct restored *out,
 	}
 	if (stress_out_read(doc, r))
 		return -ENOMEM;
-	return vitals_out_read_machine(doc, r);
+	ret = vitals_out_read_machine(doc, r);
+	/* For kiln report, which reads verdicts and does not judge again. */
+	if (!ret)
+		blame_decide(r, &r->blame);
+	return ret;
 }
 
 static const char *judge_namer(int i)

@@ -13,8 +13,10 @@
 
 #include "base/crc32c.h"
 #include "base/json.h"
+#include "results/blame_out.h"
 #include "results/result_keys.h"
 #include "results/peers_out.h"
+#include "results/nvmelog_out.h"
 #include "results/result.h"
 #include "results/smart_out.h"
 #include "results/vitals_out.h"
@@ -250,6 +252,7 @@ static void json_target_errors(struct json *j, const struct record_disk *d)
 	json_begin(j, KEY_BAD_UNITS);
 	json_u64(j, KEY_COUNT, et->c.bad_units);
 	json_u64(j, KEY_GOOD_ON_REREAD, et->bad_transient);
+	json_u64(j, KEY_NOT_READ_AGAIN, et->bad_unchecked);
 	json_begin(j, KEY_BY_CLASS);
 	for (c = UNIT_BITFLIP; c < UNIT_CLASSES; c++)
 		json_u64(j, unit_class_name((enum unit_class)c),
@@ -280,6 +283,7 @@ static void json_target(struct json *j, const struct record *r,
 	json_end(j);
 	peers_out_json_disk(j, r, d);
 	vitals_out_disk(j, r, d);
+	nvmelog_out_disk(j, d);
 	json_str(j, KEY_VERDICT, judge_name(d->j.verdict));
 	json_array(j, KEY_REASONS);
 	for (c = 0; c < d->j.nreasons; c++)
@@ -327,6 +331,7 @@ static void json_lab(struct json *j, const struct record *o)
 static void json_machine(struct json *j, const struct record *o)
 {
 	struct utsname u;
+	int i;
 
 	json_str(j, KEY_SCHEMA, RESULT_SCHEMA_NAME);
 	json_u64(j, KEY_SCHEMA_VERSION, RESULT_SCHEMA);
@@ -344,6 +349,21 @@ static void json_machine(struct json *j, const struct record *o)
 	json_str(j, KEY_MAC, o->system.mac[0] ? o->system.mac : NULL);
 	json_str(j, KEY_ADDRESS, o->system.address[0] ? o->system.address :
 		 NULL);
+	json_str(j, KEY_ASSET_TAG, o->system.asset_tag[0] ?
+		 o->system.asset_tag : NULL);
+	json_str(j, KEY_CHASSIS_SERIAL, o->system.chassis_serial[0] ?
+		 o->system.chassis_serial : NULL);
+	json_array(j, KEY_NICS);
+	for (i = 0; i < o->system.nnics; i++) {
+		const struct record_nic *k = &o->system.nics[i];
+
+		json_begin(j, NULL);
+		json_str(j, KEY_NAME, k->name);
+		json_str(j, KEY_MAC, k->mac[0] ? k->mac : NULL);
+		json_str(j, KEY_ADDRESS, k->address[0] ? k->address : NULL);
+		json_end(j);
+	}
+	json_array_end(j);
 	json_end(j);
 	json_begin(j, KEY_FIRMWARE);
 	json_bool(j, KEY_EFI, o->firmware.efi);
@@ -468,6 +488,7 @@ char *result_json(const struct record *o, size_t *len)
 	peers_out_json(&j, o);
 
 	vitals_out_machine(&j, o);
+	blame_out_json(&j, o);
 	stress_out_json(&j, o);
 	json_expect(&j, o);
 	json_str(&j, KEY_FAILURE, o->failure[0] ? o->failure : NULL);

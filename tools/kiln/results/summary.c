@@ -9,8 +9,10 @@
 #include <sys/utsname.h>
 
 #include "base/crc32c.h"
+#include "results/blame_out.h"
 #include "results/notes.h"
 #include "results/peers_out.h"
+#include "results/rma.h"
 #include "results/vitals_text.h"
 #include "results/summary.h"
 #include "results/summary_groups.h"
@@ -279,6 +281,7 @@ static void disk_section(const struct record *o, const struct record_disk *d,
 	latency_summary(f, et);
 	reread_summary(f, &d->rr);
 	vitals_text_disk(d, f);
+	rma_summary(o, d, f);
 	disk_errors(f, et);
 }
 
@@ -400,6 +403,7 @@ void summary_text(const struct record *o, FILE *f)
 	stress_out_summary(o, f);
 	if (o->failure[0])
 		fprintf(f, "FAIL: %s\n", o->failure);
+	blame_out_text(o, f);
 	if (o->results_lost)
 		fprintf(f, "results: some files of this run could not be "
 			"written (see the console)\n");

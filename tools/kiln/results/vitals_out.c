@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "results/cpu_out.h"
 #include "results/smart_out.h"
 #include "results/vitals_out.h"
 
@@ -168,6 +169,7 @@ static void edac(struct json *j, const struct vitals_machine *m)
 		json_begin(j, NULL);
 		json_str(j, "where", e->where);
 		json_str(j, "label", e->label[0] ? e->label : NULL);
+		json_str(j, "slot", e->slot[0] ? e->slot : NULL);
 		count(j, "corrected_start", e->ce_start);
 		count(j, "corrected_end", e->ce_end);
 		count(j, "uncorrected_start", e->ue_start);
@@ -254,6 +256,7 @@ void vitals_out_machine(struct json *j, const struct record *r)
 	edac(j, m);
 	aer(j, m);
 	hwmon(j, m);
+	cpu_out_write(j, &m->cpu);
 	json_begin(j, "kernel_log");
 	json_bool(j, "read", m->kmsg);
 	json_str(j, "why_not", m->kmsg ? NULL : m->kmsg_why);
@@ -390,6 +393,7 @@ static int read_lists(node *m, struct vitals_machine *out)
 
 		text_of(e, "where", o->where, sizeof(o->where));
 		text_of(e, "label", o->label, sizeof(o->label));
+		text_of(e, "slot", o->slot, sizeof(o->slot));
 		o->ce_start = (long)jsonread_i64(e, "corrected_start", -1);
 		o->ce_end = (long)jsonread_i64(e, "corrected_end", -1);
 		o->ue_start = (long)jsonread_i64(e, "uncorrected_start", -1);
@@ -485,5 +489,7 @@ int vitals_out_read_machine(const struct jsonread_node *doc,
 		out->failure_base[n] = 0;
 	}
 	out->have_base = 1;
+	if (cpu_out_read(m, &out->cpu))
+		return -ENOMEM;
 	return read_lists(m, out);
 }

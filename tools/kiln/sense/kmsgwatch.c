@@ -270,6 +270,7 @@ int kmsgwatch_line(struct kmsgwatch *w, const char *rec, size_t len)
 		l.names = w->last;
 	else
 		w->last = l.names;
+	mce_add(&w->mce, l.text);
 	if (w->log) {
 		as_dmesg(&l, out, sizeof(out));
 		fprintf(w->log, "%s\n", out);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "sense/kmsg.h"
+#include "sense/mce.h"
 
 /*
  * The kernel's log watched during a burn: /dev/kmsg read from the start
@@ -81,6 +82,7 @@ struct kmsgwatch {
 	double *gbps;			/* each disk's link speed, last known */
 	uint64_t lines;			/* lines read, trouble or not */
 	uint64_t lost;			/* records overwritten unread */
+	struct mce_tally mce;		/* machine checks (mce.h) */
 	int64_t next_seq;		/* the seq expected next; -1 none yet */
 	struct kmsg_names last;		/* for a dmesg continuation line */
 	int fd;				/* the log, -1 when not open */

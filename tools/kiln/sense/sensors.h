@@ -33,6 +33,7 @@ struct sensors_temp {
 struct sensors_edac {
 	char where[48];		/* "mc0", "mc0/dimm3", "mc0/csrow1" */
 	char label[64];		/* dimm_label, or mc_name for a controller */
+	char slot[64];		/* its SMBIOS slot (edacslot.h), or "" */
 	long ce, ue;		/* corrected, uncorrected; -1 not given */
 };
 

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "base/http.h"
 #include "settings/keys.h"
@@ -24,6 +25,14 @@ static const char *named(const struct settings *s, const char *key, char *buf,
 			 size_t len)
 {
 	return settings_key_as_given(source_of(s, key), key, buf, len);
+}
+
+int settings_safe_id(const char *id)
+{
+	size_t n = strspn(id, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstu"
+			  "vwxyz0123456789._-");
+
+	return n && n == strlen(id) && n < 64 && id[0] != '.' && id[0] != '-';
 }
 
 int settings_check(const struct settings *s, char *err, size_t errlen)
@@ -60,6 +69,14 @@ int settings_check(const struct settings *s, char *err, size_t errlen)
 			 "WARN)",
 			 named(s, "slow-fail", name, sizeof(name)),
 			 s->slow_fail, s->slow_warn);
+		return -EINVAL;
+	}
+	if (s->machine_id && !settings_safe_id(s->machine_id)) {
+		snprintf(err, errlen, "bad value for %s: '%.100s' (want 1 to "
+			 "63 letters, digits and ._-, not starting with . or -: "
+			 "it names a folder)",
+			 named(s, "machine-id", name, sizeof(name)),
+			 s->machine_id);
 		return -EINVAL;
 	}
 	if (s->upload && http_url_parse(s->upload, &url, why, sizeof(why))) {

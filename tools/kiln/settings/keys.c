@@ -113,6 +113,11 @@ static const struct settings_key keys[] = {
 	{ "json", KEY_FLAG, F(json), 0, 0, NULL, "1 or 0", "0",
 	  "the result (or inventory) document on stdout, everything else on "
 	  "stderr", TEST | SCOPE_DISCOVER | SCOPE_PROBE },
+	{ "machine-id", KEY_STRING, F(machine_id), 0, 0, NULL,
+	  "letters, digits and ._- (at most 63)", "the machine's serial",
+	  "the machine's id, for a machine whose serial is a placeholder "
+	  "(README lists those kiln knows): its folder, its uploads' and "
+	  "metrics' name, its line on the fleet page", TEST | SCOPE_DISCOVER },
 	{ "max-detail", KEY_UINT, F(max_detail), 0, 100000, NULL, "a count",
 	  "100", "errors and bad units listed per disk (all are counted); a "
 	  "run lists 32768 of each in all, so among many disks each lists "

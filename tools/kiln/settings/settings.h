@@ -134,6 +134,7 @@ struct settings {
 	char *upload;			/* http://HOST[:PORT]/PATH/ */
 	char *metrics;			/* http://HOST:PORT/ of a Pushgateway */
 	char *expect;			/* the expected-machine file */
+	char *machine_id;		/* the machine's id, as given */
 	unsigned slow_warn;		/* % of like disks' median: WARN */
 	unsigned slow_fail;		/* % of their solo median: FAIL; 0 off */
 	uint64_t solo;			/* seconds each disk is read alone */
@@ -235,6 +236,12 @@ int settings_flag_word(const char *text);
  * one-line reason in err.
  */
 int settings_check(const struct settings *s, char *err, size_t errlen);
+
+/*
+ * Whether id can be a machine's id as given (machine-id): 1 to 63 of
+ * [A-Za-z0-9._-], not starting with . or -, so it names one folder.
+ */
+int settings_safe_id(const char *id);
 
 /* The passes the engine makes: 0 is as many as duration allows. */
 unsigned settings_passes(const struct settings *s);

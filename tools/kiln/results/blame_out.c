@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: the placing of transfer errors (judge/blame.c) in
+ * result.json and summary.txt, so a reader sees at once whether the
+ * bad units that read back good were put on a disk, a controller or the
+ * machine, and why.
+ */
+#include <stdio.h>
+
+#include "results/blame_out.h"
+#include "results/result_keys.h"
+
+void blame_out_json(struct json *j, const struct record *r)
+{
+	const struct blame *b = &r->blame;
+	int i;
+
+	json_begin(j, KEY_BLAME);
+	json_str(j, KEY_PLACE, blame_place_name(b->place));
+	json_str(j, KEY_CONTROLLER, b->place == BLAME_CONTROLLER ?
+		 r->links.ctrls[b->ctrl].pci.pci : NULL);
+	json_u64(j, KEY_UNITS_GOOD_ON_REREAD, b->units);
+	json_array(j, KEY_DISKS);
+	for (i = 0; i < r->n; i++)
+		if (!r->disks[i].failed[0] &&
+		    blame_transfer(&r->disks[i].snap))
+			json_str(j, NULL, r->disks[i].label);
+	json_array_end(j);
+	json_str(j, KEY_MEMORY_SUSPECTED, b->memory ? b->memory_why : NULL);
+	json_str(j, KEY_REASON, b->reason[0] ? b->reason : NULL);
+	json_end(j);
+}
+
+void blame_out_text(const struct record *r, FILE *f)
+{
+	const struct blame *b = &r->blame;
+
+	const char *one = "?";
+	int i;
+
+	for (i = 0; i < r->n; i++)
+		if (!r->disks[i].failed[0] && blame_transfer(&r->disks[i].snap))
+			one = r->disks[i].label;
+	switch (b->place) {
+	case BLAME_DISK:
+		fprintf(f, "transfer errors: placed on %s, the one disk that "
+			"had them (bad units that read back good)\n", one);
+		break;
+	case BLAME_CONTROLLER:
+		fprintf(f, "transfer errors: placed on controller %s, not its "
+			"%d disks that had them (they WARN)\n",
+			r->links.ctrls[b->ctrl].pci.pci, b->ndisks);
+		break;
+	case BLAME_MACHINE:
+		fprintf(f, "transfer errors: placed on the machine, not the "
+			"%d disk%s that had them (%s WARN)\n", b->ndisks,
+			b->ndisks == 1 ? "" : "s",
+			b->ndisks == 1 ? "it" : "they");
+		break;
+	}
+}
+
+const char *blame_out_ctrl(const struct record *r, int i)
+{
+	const struct blame *b = &r->blame;
+
+	return b->place == BLAME_CONTROLLER && b->ctrl == i ? b->reason : NULL;
+}

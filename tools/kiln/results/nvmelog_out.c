@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: an NVMe drive's logs in result.json (see nvmelog_out.h),
+ * written and read back through one table of fields for each log, so
+ * kiln finish judges a restored run on the same figures.
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "judge/nvmejudge.h"
+#include "results/nvmelog_out.h"
+
+typedef const struct jsonread_node node;
+
+/* A field of a log: its name, and where it is (an int or long long). */
+struct field {
+	const char *key;
+	size_t at;
+	int wide;			/* long long, else int */
+};
+
+#define H(k, f, w) { k, offsetof(struct nvmelog_health, f), w }
+static const struct field health_fields[] = {
+	H("critical_warning", critical_warning, 0),
+	H("temperature_kelvin", temp_kelvin, 0),
+	H("available_spare", spare, 0),
+	H("spare_threshold", spare_threshold, 0),
+	H("percentage_used", used, 0),
+	H("data_units_read", data_read, 1),
+	H("data_units_written", data_written, 1),
+	H("power_cycles", power_cycles, 1),
+	H("power_on_hours", power_on_hours, 1),
+	H("unsafe_shutdowns", unsafe_shutdowns, 1),
+	H("media_errors", media_errors, 1),
+	H("error_log_entries", error_entries, 1),
+};
+
+#define O(k, f, w) { k, offsetof(struct nvmelog_ocp, f), w }
+static const struct field ocp_fields[] = {
+	O("version", version, 0),
+	O("bad_user_nand_blocks", bad_user_nand, 1),
+	O("bad_system_nand_blocks", bad_system_nand, 1),
+	O("xor_recoveries", xor_recovery, 1),
+	O("uncorrectable_reads", uncorrectable_reads, 1),
+	O("soft_ecc_errors", soft_ecc, 1),
+	O("end_to_end_detected", e2e_detected, 1),
+	O("end_to_end_corrected", e2e_corrected, 1),
+	O("pcie_correctable_errors", pcie_correctable, 1),
+	O("incomplete_shutdowns", incomplete_shutdowns, 1),
+	O("thermal_throttling_events", thermal_events, 0),
+	O("free_blocks_percent", free_blocks, 0),
+	O("capacitor_health", capacitor_health, 0),
+};
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static void put_fields(struct json *j, const char *key, const void *s,
+		       const struct field *f, size_t n)
+{
+	const char *base = s;
+	size_t i;
+
+	json_begin(j, key);
+	for (i = 0; i < n; i++) {
+		long long v = f[i].wide ?
+			      *(const long long *)(base + f[i].at) :
+			      *(const int *)(base + f[i].at);
+
+		if (v < 0)
+			json_null(j, f[i].key);
+		else
+			json_i64(j, f[i].key, v);
+	}
+	json_end(j);
+}
+
+static void get_fields(node *n, void *s, const struct field *f, size_t k)
+{
+	char *base = s;
+	size_t i;
+
+	for (i = 0; i < k; i++) {
+		long long v = jsonread_i64(n, f[i].key, -1);
+
+		if (f[i].wide)
+			*(long long *)(base + f[i].at) = v;
+		else
+			*(int *)(base + f[i].at) = (int)v;
+	}
+}
+
+static void put_entry(struct json *j, const struct nvmelog_error *e)
+{
+	char st[96];
+
+	json_begin(j, NULL);
+	json_u64(j, "error_count", e->count);
+	json_u64(j, "sqid", e->sqid);
+	json_u64(j, "cmdid", e->cmdid);
+	json_u64(j, "status", e->status);
+	json_str(j, "status_text", nvmelog_status_text(e->status, st,
+						       sizeof(st)));
+	json_u64(j, "lba", e->lba);
+	json_u64(j, "nsid", e->nsid);
+	json_end(j);
+}
+
+static void get_entry(node *n, struct nvmelog_error *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->count = jsonread_u64(n, "error_count", 0);
+	e->sqid = (uint16_t)jsonread_u64(n, "sqid", 0);
+	e->cmdid = (uint16_t)jsonread_u64(n, "cmdid", 0);
+	e->status = (uint16_t)jsonread_u64(n, "status", 0);
+	e->lba = jsonread_u64(n, "lba", 0);
+	e->nsid = (uint32_t)jsonread_u64(n, "nsid", 0);
+}
+
+static void put_log(struct json *j, const char *key, const struct nvmelog *l)
+{
+	if (!l->asked) {
+		json_null(j, key);
+		return;
+	}
+	json_begin(j, key);
+	json_str(j, "why", l->why);
+	if (l->id.have) {
+		json_str(j, "model", l->id.model);
+		json_str(j, "serial", l->id.serial);
+		json_str(j, "firmware", l->id.firmware);
+		json_i64(j, "error_log_size", l->id.error_entries);
+		json_bool(j, "telemetry", l->id.telemetry);
+	}
+	if (l->h.have)
+		put_fields(j, "health", &l->h, health_fields,
+			   N(health_fields));
+	else
+		json_null(j, "health");
+	if (l->ocp.have)
+		put_fields(j, "ocp_smart", &l->ocp, ocp_fields,
+			   N(ocp_fields));
+	else
+		json_null(j, "ocp_smart");
+	/* The entries themselves are error_log's new ones, said once. */
+	json_u64(j, "entries_kept", (uint64_t)l->nerrors);
+	if (l->nerrors)
+		json_u64(j, "newest_error_count", l->errors[0].count);
+	else
+		json_null(j, "newest_error_count");
+	json_end(j);
+}
+
+/* A log read back; new: error_log's new entries, for the log after. */
+static void get_log(node *n, struct nvmelog *l, const char *dev, node *new)
+{
+	node *h = jsonread_get(n, "health"), *o = jsonread_get(n, "ocp_smart");
+	size_t i;
+
+	nvmelog_init(l);
+	if (jsonread_type(n) != JSONREAD_OBJECT)
+		return;
+	l->asked = 1;
+	snprintf(l->dev, sizeof(l->dev), "%s", dev);
+	snprintf(l->why, sizeof(l->why), "%s", jsonread_str(n, "why", ""));
+	if (jsonread_get(n, "model")) {
+		l->id.have = 1;
+		snprintf(l->id.model, sizeof(l->id.model), "%s",
+			 jsonread_str(n, "model", ""));
+		snprintf(l->id.serial, sizeof(l->id.serial), "%s",
+			 jsonread_str(n, "serial", ""));
+		snprintf(l->id.firmware, sizeof(l->id.firmware), "%s",
+			 jsonread_str(n, "firmware", ""));
+		l->id.error_entries = (int)jsonread_i64(n, "error_log_size", 0);
+		l->id.telemetry = jsonread_bool(n, "telemetry", 0);
+	}
+	if (jsonread_type(h) == JSONREAD_OBJECT) {
+		get_fields(h, &l->h, health_fields, N(health_fields));
+		l->h.have = 1;
+	}
+	if (jsonread_type(o) == JSONREAD_OBJECT) {
+		get_fields(o, &l->ocp, ocp_fields, N(ocp_fields));
+		l->ocp.have = 1;
+	}
+	/* Only the newest count is kept of the log before the run. */
+	if (jsonread_u64(n, "entries_kept", 0) && !new) {
+		l->errors[0].count = jsonread_u64(n, "newest_error_count", 0);
+		l->nerrors = 1;
+	}
+	for (i = 0; new && i < jsonread_count(new) && i < NVMELOG_ERRORS; i++)
+		get_entry(jsonread_at(new, i), &l->errors[l->nerrors++]);
+}
+
+/* The error log as the issue asks: counts before and after, what is new. */
+static void put_error_log(struct json *j, const struct record_disk *d)
+{
+	const struct nvmelog *b = &d->nv_before, *a = &d->nv_after;
+	int i, n = nvmejudge_new_errors(b, a);
+
+	json_begin(j, "error_log");
+	if (b->h.have)
+		json_i64(j, "entries_before", b->h.error_entries);
+	else
+		json_null(j, "entries_before");
+	if (a->h.have)
+		json_i64(j, "entries_after", a->h.error_entries);
+	else
+		json_null(j, "entries_after");
+	json_array(j, "new");
+	for (i = 0; a->asked && i < n; i++)
+		put_entry(j, &a->errors[i]);
+	json_array_end(j);
+	json_end(j);
+}
+
+void nvmelog_out_disk(struct json *j, const struct record_disk *d)
+{
+	if (!d->nv_before.asked && !d->nv_after.asked)
+		return;
+	put_error_log(j, d);
+	json_begin(j, "nvme_logs");
+	json_str(j, "controller", d->nv_before.dev[0] ? d->nv_before.dev :
+		 d->nv_after.dev);
+	put_log(j, "before", &d->nv_before);
+	put_log(j, "after", &d->nv_after);
+	json_str(j, "telemetry", d->telemetry);
+	json_u64(j, "telemetry_bytes", d->telemetry_len);
+	json_end(j);
+}
+
+void nvmelog_out_read_disk(node *t, struct record_disk *d)
+{
+	node *n = jsonread_get(t, "nvme_logs");
+	const char *dev = jsonread_str(n, "controller", "");
+
+	if (jsonread_type(n) != JSONREAD_OBJECT)
+		return;
+	get_log(jsonread_get(n, "before"), &d->nv_before, dev, NULL);
+	get_log(jsonread_get(n, "after"), &d->nv_after, dev,
+		jsonread_path(t, "/error_log/new"));
+	snprintf(d->telemetry, sizeof(d->telemetry), "%s",
+		 jsonread_str(n, "telemetry", ""));
+	d->telemetry_len = (size_t)jsonread_u64(n, "telemetry_bytes", 0);
+}
