@@ -2,7 +2,9 @@
 # make bench: kiln against fio on the same four loop devices over files in
 # /dev/shm, in one run, as ratios (this machine is noisy: only ratios taken
 # in one run compare). Both with verification (CRC32C) and without.
-# BENCH_SIZE (2G) per device, BENCH_BS (1M), BENCH_QD (8). Then the
+# BENCH_SIZE (2G) per device, BENCH_BS (1M), BENCH_QD (8); the verified
+# rate with the memory and CPU stress beside (BENCH_STRESS_MEMORY, 256M)
+# against without. Then the
 # guarded write against a consented one, on two loop devices of
 # BENCH_GUARD_SIZE (1G) over files in BENCH_DISK_DIR (/var/tmp). Needs root.
 set -eu
@@ -75,6 +77,11 @@ measure kiln_wv "$kiln" burn --destroy-data --bs "$bs" --qd "$qd" --json "$@"
 # (always on) and the confirming re-read after the burn.
 measure kiln_all "$kiln" burn --destroy-data --bs "$bs" --qd "$qd" \
 	--sensors=1 --json "$@"
+# The memory and CPU stress beside the disks (stressapptest, below them in
+# priority): the disks' verified rate with it against without.
+measure kiln_stress "$kiln" burn --destroy-data --bs "$bs" --qd "$qd" \
+	--stress memory,cpu --stress-memory "${BENCH_STRESS_MEMORY:-256M}" \
+	--json "$@"
 # shellcheck disable=SC2046
 measure fio_wv fio $common --rw=write --verify=crc32c --do_verify=1 \
 	--verify_fatal=1 $(fio_jobs "$@")
@@ -178,6 +185,13 @@ av, avs = kiln("kiln_all", "verify")
 print(f"kiln everything on / default rate:  "
       f"{((aw + av) / (aws + avs)) / ((kw + kv) / (kws + kvs)):5.2f}  "
       f"(aim >= 0.98: signals every 1 s)")
+sw, sws = kiln("kiln_stress", "write")
+sv, svs = kiln("kiln_stress", "verify")
+st = json.load(open(f"{tmp}/kiln_stress.out")).get("stress", {})
+print(f"kiln with stress / without, rate:   "
+      f"{((sw + sv) / (sws + svs)) / ((kw + kv) / (kws + kvs)):5.2f}  "
+      f"(aim >= 0.9: stressapptest {st.get('load')} "
+      f"{st.get('memory_bytes', 0) >> 20} MiB, {st.get('verdict')})")
 print(f"fio verify: write at {f[1] / fu[1]:.0%} of its unverified write, "
       f"verify at {f[2] / fu[2]:.0%} of its read")
 gw, gc = cpu("kiln_guarded")

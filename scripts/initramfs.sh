@@ -1,7 +1,8 @@
 #!/bin/sh
 # initramfs.sh: kiln's initramfs, built as a normal user (no root, no
 # loop mounts): busybox-static and its applet links, out/kiln, the init,
-# smartctl and iperf3 with their libraries, pci.ids, and the kernel modules
+# smartctl, iperf3 and stressapptest with their libraries, pci.ids, and the
+# kernel modules
 # of initramfs/modules.list with their dependencies and firmware (copied
 # by dracut's dracut-install, as Debian ships them: never stripped or
 # recompressed, which would break their signatures). Leaves
@@ -51,12 +52,12 @@ install -m 0755 "$top/initramfs/init" "$stage/init"
 install -m 0755 "$top/initramfs/udhcpc.script" "$stage/etc/udhcpc.script"
 cp /usr/share/misc/pci.ids "$stage/usr/share/misc/pci.ids"
 
-# smartctl, iperf3 and ledmon's ledctl (the fault LEDs an HBA drives
-# over SGPIO or VMD, which have no sysfs files) with the libraries they
-# link.
+# smartctl, iperf3, ledmon's ledctl (the fault LEDs an HBA drives over
+# SGPIO or VMD, which have no sysfs files) and stressapptest (the memory
+# and CPU load beside the burn) with the libraries they link.
 "$dracut_install" -D "$stage" -a -l /usr/sbin/smartctl /usr/bin/iperf3 \
-	/usr/sbin/ledctl
-for b in usr/sbin/smartctl usr/bin/iperf3 usr/sbin/ledctl; do
+	/usr/sbin/ledctl /usr/bin/stressapptest
+for b in usr/sbin/smartctl usr/bin/iperf3 usr/sbin/ledctl usr/bin/stressapptest; do
 	[ -x "$stage/$b" ] || { say "$b missing from the initramfs" >&2; exit 1; }
 done
 
@@ -96,8 +97,8 @@ mv "$image.tmp" "$image"
 
 {
 	echo "initramfs $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-	for p in busybox-static smartmontools iperf3 ledmon pci.ids \
-		dracut-core kmod cpio gzip musl-tools liburing-dev; do
+	for p in busybox-static smartmontools iperf3 ledmon stressapptest \
+		pci.ids dracut-core kmod cpio gzip musl-tools liburing-dev; do
 		dpkg-query -W -f='package ${Package} ${Version}\n' "$p" 2>/dev/null ||
 			echo "package $p not-installed"
 	done

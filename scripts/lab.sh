@@ -66,7 +66,9 @@ else
 fi
 cfg="# kiln.cfg of the lab's stick (README has the keys)
 countdown=5
-after=poweroff"
+after=poweroff
+# stressapptest beside the burn, as on a real machine (kiln run's default)
+stress=memory,cpu"
 
 [ -n "${LAB_DRY:-}" ] ||
 	echo "$title: booting kiln in QEMU (TCG, $boot); the guest powers off when done"

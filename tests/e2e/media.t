@@ -13,7 +13,8 @@ for f in kiln-usb.img kiln.iso pxe/pxelinux.0; do
 done
 cfg="countdown=0
 after=poweroff
-settle=20"
+settle=20
+stress=off"
 
 # usb FIRMWARE NAME: boots a copy of the stick with one blank disk.
 usb () {

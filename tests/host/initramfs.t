@@ -1,6 +1,6 @@
 #!/bin/sh
 # What the built initramfs holds: the init, kiln, busybox, smartctl,
-# iperf3 and ledctl with their libraries, pci.ids, /dev/console, the modules of
+# iperf3, ledctl and stressapptest with their libraries, pci.ids, /dev/console, the modules of
 # initramfs/modules.list with a modules.dep, and each module exactly as
 # Debian ships it (a stripped or recompressed module fails its signature
 # under Secure Boot).
@@ -28,6 +28,11 @@ test_expect_success 'smartctl, iperf3 and ledctl, each under its own name, with 
 	has usr/sbin/smartctl usr/bin/iperf3 usr/sbin/ledctl var/log &&
 	grep -q "^usr/lib/x86_64-linux-gnu/libc.so" "$list" &&
 	grep -q "libiperf" "$list" && grep -q "libsgutils2" "$list"
+'
+
+test_expect_success 'stressapptest with its libraries (the load beside the burn)' '
+	has usr/bin/stressapptest &&
+	grep -q "libstdc++.so" "$list" && grep -q "libaio.so" "$list"
 '
 
 test_expect_success 'pci.ids for controller names' '

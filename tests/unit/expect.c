@@ -164,6 +164,11 @@ static void test_compare(void)
 	tap_ok(expect_check(&e, &inv, NULL, 0, &d) == 1 &&
 	       has(&d, "disks: expected 3, found 4"),
 	       "a disk more than expected is a difference");
+	/* --protect names the stick's partition (sdc1), not sdc. */
+	disks[3].safety.protected = 1;
+	tap_ok(expect_check(&e, &inv, NULL, 0, &d) == 0,
+	       "a disk protected by its partition is left out too");
+	disks[3].safety.protected = 0;
 	inv.sys.memory = 1ull << 30;
 	snprintf(disks[1].firmware, sizeof(disks[1].firmware), "TN03");
 	ctrls[0].link_width = 4;
@@ -328,7 +333,7 @@ static void test_run(void)
 int main(int argc, char **argv)
 {
 	tap_args(argc, argv);
-	tap_plan(29);
+	tap_plan(30);
 	TAP_RUN(test_parse);
 	TAP_RUN(test_bad_lines);
 	TAP_RUN(test_compare);

@@ -157,8 +157,9 @@ static void test_other_default(void)
 	free(table);
 
 	/*
-	 * Of kiln's own keys, leds alone has a default of its own for kiln
-	 * burn (off: a burn on an installed host leaves its LEDs alone).
+	 * Of kiln's own keys, leds and stress alone have defaults of their
+	 * own for kiln burn (off: a burn on an installed host leaves its LEDs
+	 * alone and loads nothing but its disks).
 	 */
 	settings_defaults(&burn2, SCOPE_BURN);
 	settings_defaults(&run2, SCOPE_RUN);
@@ -166,13 +167,16 @@ static void test_other_default(void)
 		if (strcmp(settings_key_default(settings_key_at(i), SCOPE_BURN),
 			   settings_key_default(settings_key_at(i), SCOPE_RUN))) {
 			differ++;
-			others += strcmp(settings_key_at(i)->name, "leds") != 0;
+			others += strcmp(settings_key_at(i)->name, "leds") != 0 &&
+				  strcmp(settings_key_at(i)->name, "stress") != 0;
 		}
-	tap_ok(differ == 1 && !others && burn2.leds == SETTINGS_LEDS_OFF &&
-	       run2.leds == SETTINGS_LEDS_FAIL,
-	       "leds alone has a default of its own for kiln burn: off, and "
-	       "fail for kiln run");
+	tap_ok(differ == 2 && !others && burn2.leds == SETTINGS_LEDS_OFF &&
+	       run2.leds == SETTINGS_LEDS_FAIL && !burn2.stress &&
+	       run2.stress == (SETTINGS_STRESS_MEMORY | SETTINGS_STRESS_CPU),
+	       "leds and stress alone have defaults of their own for kiln "
+	       "burn: off, and fail and memory,cpu for kiln run");
 	burn2.leds = run2.leds;
+	burn2.stress = run2.stress;
 	tap_ok(!memcmp(&burn2, &run2, sizeof(burn2)),
 	       "every other default is the same for both");
 }

@@ -8,8 +8,12 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sched.h>
 #include <spawn.h>
 #include <stdlib.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -45,6 +49,65 @@ int subproc_start(const char *path, char *const argv[], int err, pid_t *pid,
 		*pid = 0;
 		return ret;
 	}
+	*fd = pipefd[0];
+	return 0;
+}
+
+/*
+ * The child's side of subproc_start_low(), between vfork() and exec:
+ * system calls only, since it runs on the parent's memory.
+ */
+static void low_child(const char *path, char *const argv[],
+		      char *const envp[], int out, pid_t parent)
+{
+	struct sched_param sp = { 0 };
+	int i;
+
+	/* Killed with the thread that started it; it may be gone already. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(127);
+	/* A ^C at kiln's terminal is kiln's to handle: kiln ends the load. */
+	setpgid(0, 0);
+	/* The system call: musl's sched_setscheduler() is ENOSYS. */
+	syscall(SYS_sched_setscheduler, 0, SCHED_IDLE, &sp);
+	setpriority(PRIO_PROCESS, 0, 19);
+	if (dup2(out, 1) < 0 || dup2(out, 2) < 0)
+		_exit(127);
+#ifdef SYS_close_range
+	if (syscall(SYS_close_range, 3u, ~0u, 0u) < 0)
+#endif
+		for (i = 3; i < 65536; i++)
+			close(i);
+	execve(path, argv, envp);
+	_exit(127);
+}
+
+int subproc_start_low(const char *path, char *const argv[],
+		      char *const envp[], pid_t *pid, int *fd)
+{
+	pid_t parent = getpid(), child;
+	int pipefd[2], saved;
+
+	*fd = -1;
+	*pid = 0;
+	/* What exec would say, said here: the child can only exit 127. */
+	if (access(path, X_OK) < 0)
+		return -errno;
+	if (pipe2(pipefd, O_CLOEXEC) < 0)
+		return -errno;
+	fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
+	/* vfork: the pinned buffers are neither copied nor marked COW. */
+	child = vfork();
+	if (child == 0)
+		low_child(path, argv, envp, pipefd[1], parent);
+	saved = errno;
+	close(pipefd[1]);
+	if (child < 0) {
+		close(pipefd[0]);
+		return -saved;
+	}
+	*pid = child;
 	*fd = pipefd[0];
 	return 0;
 }

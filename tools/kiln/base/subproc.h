@@ -25,6 +25,19 @@ int subproc_start(const char *path, char *const argv[], int err, pid_t *pid,
 		  int *fd);
 
 /*
+ * Starts a load that runs beside the disks (stressapptest), its stdout
+ * and stderr into the pipe: below every thread of kiln's in priority
+ * (SCHED_IDLE, nice 19), with envp as its whole environment (nothing of
+ * kiln's, such as a lab's credentials), no descriptor of kiln's but the
+ * pipe (a disk it held open would look in use), in a process group of
+ * its own (a ^C at the terminal is kiln's, which then stops it), and
+ * killed when the thread that started it ends, so it never outlives
+ * kiln. 0 or -errno.
+ */
+int subproc_start_low(const char *path, char *const argv[],
+		      char *const envp[], pid_t *pid, int *fd);
+
+/*
  * Reads what is there now into *buf (grown as needed, kept NUL-ended):
  * 1 when more may come, 0 at the end of the output (or no memory).
  */

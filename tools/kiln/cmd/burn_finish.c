@@ -104,6 +104,9 @@ static void after_burn(struct burn *b)
 	struct record *r = b->r;
 	int i;
 
+	/* The load ends with the burn: the re-read and SMART run without. */
+	if (r->have_stress)
+		stress_stop(&r->stress, STRESS_STOP_WAIT_S);
 	if (!burn_interrupted)
 		reread_run(r, b->job.deadline_ns, &b->job.stop, b->con);
 	sampler_finish(&b->smp, b->con, &burn_interrupted);

@@ -186,6 +186,13 @@ void burn_loop(struct burn *b)
 		sampler_tick(&b->smp);
 		if (r->have_net)
 			iperf_poll(&r->net);
+		if (r->have_stress && r->stress.end == STRESS_RUNNING) {
+			stress_poll(&r->stress);
+			/* Said at once: the rest of the burn has no load. */
+			if (r->stress.end == STRESS_DIED)
+				fprintf(b->con, "kiln: %s\n",
+					r->stress.problem);
+		}
 		/* On a grid of whole seconds: no drift, whatever the work. */
 		while (next_sample <= now)
 			next_sample += TIMING_SEC;

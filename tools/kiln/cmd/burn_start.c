@@ -24,6 +24,7 @@
 #include "results/notes.h"
 #include "results/result.h"
 #include "sense/health.h"
+#include "sense/stress.h"
 
 /* How long iperf3 runs beside the burn. */
 #define IPERF_SECONDS 30
@@ -318,6 +319,57 @@ static void start_iperf(struct burn *b)
 		r->net.done = 1;
 }
 
+/*
+ * The memory and CPUs loaded beside the disks (setting stress): the
+ * memory is what kiln's plan leaves once its buffers and its margin are
+ * held, stress-memory of it; too little is a CPU stress alone, or none.
+ */
+static void start_stress(struct burn *b)
+{
+	struct record *r = b->r;
+	struct settings *s = b->s;
+	struct stress *st = &r->stress;
+	uint64_t left = memplan_left(&r->mem), bytes = 0;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int what = s->stress;
+	char note[240] = "";
+
+	if (!what)
+		return;
+	r->have_stress = 1;
+	if (what & SETTINGS_STRESS_MEMORY) {
+		/* Nothing known of the memory: a size given is taken. */
+		if (r->mem.usable == UINT64_MAX && !s->stress_memory.bytes)
+			snprintf(note, sizeof(note), "the machine's memory is "
+				 "not known: no memory stress");
+		else
+			bytes = stress_memory(left, s->stress_memory.bytes,
+					      s->stress_memory.percent, note,
+					      sizeof(note));
+		if (!bytes)
+			what &= ~SETTINGS_STRESS_MEMORY;
+	}
+	if (!what) {
+		stress_not_started(st, s->stress, "%s", note);
+		fprintf(b->con, "kiln: no memory stress: %s\n", note);
+		return;
+	}
+	if (stress_start(st, what, bytes, cpus > 0 ? (unsigned)cpus : 1)) {
+		fprintf(b->con, "kiln: no stress beside the burn: %s\n",
+			st->problem);
+		return;
+	}
+	st->what = s->stress;
+	snprintf(st->note, sizeof(st->note), "%s", note);
+	if (note[0])
+		record_note(r, "stress: %s", note);
+	fprintf(b->con, "kiln: %s beside the burn (%s): %llu MiB, %u copy "
+		"threads, %u CPU threads, below the disks in priority\n",
+		st->tool, stress_what_name(what),
+		(unsigned long long)(st->memory_bytes >> 20), st->copy_threads,
+		st->cpu_threads);
+}
+
 /* Results folder, plan, SMART before, then the engine: 0 or an exit code. */
 int burn_start(struct burn *b)
 {
@@ -342,6 +394,7 @@ int burn_start(struct burn *b)
 		return ret;
 	links_start(&r->links, b->job.start_ns);
 	start_iperf(b);
+	start_stress(b);
 	for (i = 0; i < b->ne; i++) {
 		struct record_disk *d = b->burning[i];
 		unsigned p = settings_passes(b->s);

@@ -32,6 +32,7 @@ struct safety {
 	int blank_byte;		/* 0x00 or 0xff where proven; -1 */
 	uint64_t kiln_units;	/* units of this disk seen in the reads */
 	char partitions[256];	/* "sdb1 sdb2": the kernel sees these */
+	int protected;		/* it or a partition is --protect's */
 	/* what the class rests on, said: "loop7 does not answer ..." */
 	char notes[600];
 	struct signature_scan sig;

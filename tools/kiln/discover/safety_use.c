@@ -57,6 +57,7 @@ static void held(const struct safety_env *o, const char *name,
 				safety_why(s, "%s is the boot or results "
 					   "medium (--protect)", fam.name[k]);
 				safety_busy(s);
+				s->protected = 1;
 			}
 	for (k = 0; k < fam.n; k++) {
 		snprintf(sub, sizeof(sub), "%s/block/%s%s%s/holders",

@@ -52,11 +52,11 @@ int blame_memory_suspected(const struct record *r, char *why, size_t len)
 {
 	const struct vitals_machine *m = &r->sig;
 	long ce, ue, mce = m->cpu.mce.uncorrected;
+	unsigned long long sat = r->have_stress ? r->stress.miscompares : 0;
 	size_t used = 0;
 
 	vitals_edac_rises(m, &ce, &ue);
-	/* A memory stress's miscompares go here too. */
-	if (!ce && !ue && !mce)
+	if (!ce && !ue && !mce && !sat)
 		return 0;
 	why[0] = 0;
 	if (ce || ue)
@@ -64,9 +64,14 @@ int blame_memory_suspected(const struct record *r, char *why, size_t len)
 					"and %ld uncorrected memory errors "
 					"during the run", ce, ue);
 	if (mce && used < len)
-		snprintf(why + used, len - used, "%s%ld uncorrected machine "
-			 "check%s in the kernel's log", used ? "; " : "", mce,
-			 mce == 1 ? "" : "s");
+		used += (size_t)snprintf(why + used, len - used, "%s%ld "
+					 "uncorrected machine check%s in the "
+					 "kernel's log", used ? "; " : "", mce,
+					 mce == 1 ? "" : "s");
+	if (sat && used < len)
+		snprintf(why + used, len - used, "%s%llu memory miscompare%s "
+			 "by the stress", used ? "; " : "", sat,
+			 sat == 1 ? "" : "s");
 	return 1;
 }
 

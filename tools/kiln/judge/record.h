@@ -18,6 +18,7 @@
 #include "judge/monitor.h"
 #include "sense/nvmelog.h"
 #include "sense/iperf.h"
+#include "sense/stress.h"
 #include "judge/peers.h"
 #include "plan/plan.h"
 #include "judge/reread.h"
@@ -147,6 +148,8 @@ struct record {
 	struct machine_firmware firmware;
 	struct iperf net;		/* iperf3 beside the burn */
 	int have_net;
+	struct stress stress;		/* stressapptest beside the burn */
+	int have_stress;		/* asked for: its facts are there */
 	struct vitals_machine sig;	/* the machine's own signals */
 	struct blame blame;		/* where transfer errors belong */
 	int results_lost;		/* some results could not be written */

@@ -354,6 +354,55 @@ static void judge_expect(const struct record *r, struct vitals_machine *m)
 			       more, more == 1 ? "" : "s", r->expect_file);
 }
 
+/*
+ * The memory and CPU stress: a miscompare FAILs the machine (memory is
+ * suspected, not a disk); a stress asked for that did not run its
+ * course WARNs it, since a PASS must not hide a load that never was.
+ */
+static void judge_stress(struct record *r, struct vitals_machine *m)
+{
+	struct stress *st = &r->stress;
+	const struct stress_miscompare *k = st->kept;
+
+	if (!r->have_stress)
+		return;
+	st->verdict = JUDGE_PASS;
+	st->why[0] = 0;
+	if (st->miscompares && st->nkept)
+		snprintf(st->why, sizeof(st->why), "%s found %llu memory "
+			 "miscompare%s, the first at 0x%llx: expected "
+			 "0x%016llx, found 0x%016llx", st->tool,
+			 (unsigned long long)st->miscompares,
+			 st->miscompares == 1 ? "" : "s",
+			 (unsigned long long)k->address,
+			 (unsigned long long)k->expected,
+			 (unsigned long long)k->found);
+	else if (st->miscompares)
+		snprintf(st->why, sizeof(st->why), "%s found %llu memory "
+			 "miscompare%s", st->tool,
+			 (unsigned long long)st->miscompares,
+			 st->miscompares == 1 ? "" : "s");
+	else if (strstr(st->status, "HW problems"))
+		snprintf(st->why, sizeof(st->why), "%s: %s", st->tool,
+			 st->status);
+	if (st->why[0]) {
+		st->verdict = JUDGE_FAIL;
+		machine_reason(m, JUDGE_FAIL, "%s", st->why);
+		return;
+	}
+	if (st->end == STRESS_NOT_STARTED || st->end == STRESS_DIED)
+		snprintf(st->why, sizeof(st->why), "memory and CPU stress %s: "
+			 "%s", st->end == STRESS_DIED ? "died" : "did not run",
+			 st->problem[0] ? st->problem : "no reason known");
+	else if (strstr(st->status, "FAIL"))
+		snprintf(st->why, sizeof(st->why), "%s: %s", st->tool,
+			 st->status);
+	if (st->why[0]) {
+		st->verdict = JUDGE_WARN;
+		machine_reason(m, JUDGE_WARN, "%s", st->why);
+	}
+}
+
 void vitals_judge_machine(struct record *r)
 {
 	struct vitals_machine *m = &r->sig;
@@ -372,6 +421,7 @@ void vitals_judge_machine(struct record *r)
 	judge_hwmon(m);
 	vitals_cpu_judge(m);
 	judge_hidden(m);
+	judge_stress(r, m);
 	snprintf(r->failure, sizeof(r->failure), "%s%s%s", m->failure_base,
 		 m->failure_base[0] && m->failure[0] ? "; " : "", m->failure);
 }

@@ -14,6 +14,7 @@
 #include "results/report_html.h"
 #include "results/report_machine.h"
 #include "results/smart_out.h"
+#include "results/stress_out.h"
 
 /* One temperature plot: width, height, and the room above for its scale. */
 #define PW 160
@@ -480,7 +481,7 @@ void report_machine_html(FILE *f, const struct record *r)
 	const struct vitals_machine *m = &r->sig;
 	const char *v = judge_name(m->j.verdict);
 
-	if (!m->samples && m->j.verdict == JUDGE_PASS)
+	if (!m->samples && m->j.verdict == JUDGE_PASS && !r->have_stress)
 		return;
 	fprintf(f, "<div class=\"machine\">\n<h2>The machine's signals: "
 		"<span class=\"%s\">%s</span></h2>\n", v, v);
@@ -499,5 +500,6 @@ void report_machine_html(FILE *f, const struct record *r)
 		kmsg_part(f, m);
 		raid_table(f, m);
 	}
+	stress_out_html(f, r);
 	fputs("</div>\n", f);
 }

@@ -185,4 +185,17 @@
 #define KEY_SLOT		"slot"
 #define KEY_WWN			"wwn"
 
+/* The top-level "stress" object (stress_out.c), beside the above. */
+#define KEY_STRESS		"stress"
+#define KEY_TOOL		"tool"
+#define KEY_LOAD		"load"
+#define KEY_MEMORY_BYTES	"memory_bytes"
+#define KEY_COPY_THREADS	"copy_threads"
+#define KEY_CPU_THREADS		"cpu_threads"
+#define KEY_MISCOMPARES		"miscompares"
+#define KEY_EXPECTED		"expected"
+#define KEY_TOOL_STATUS		"tool_status"
+#define KEY_NOTE		"note"
+#define KEY_PROBLEM		"problem"
+
 #endif

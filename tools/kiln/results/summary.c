@@ -17,6 +17,7 @@
 #include "results/vitals_text.h"
 #include "results/summary.h"
 #include "results/summary_groups.h"
+#include "results/stress_out.h"
 #include "base/timing.h"
 #include "base/version.h"
 #include "judge/zones.h"
@@ -409,6 +410,7 @@ void summary_text(const struct record *o, FILE *f)
 	notes_print(o->notes, o->nnotes, f);
 	if (o->have_net && o->net.done)
 		summary_network(o, f);
+	stress_out_summary(o, f);
 	if (o->failure[0])
 		fprintf(f, "FAIL: %s\n", o->failure);
 	blame_out_text(o, f);

@@ -17,6 +17,9 @@ static const char *const profiles[] = { "smoke", "burnin", "soak",
 					"powercut", NULL };
 static const char *const afters[] = { "wait", "poweroff", "reboot", "shell",
 				      NULL };
+/* In the order of enum settings_stress's bits: off 0, memory 1, cpu 2. */
+static const char *const stresses[] = { "off", "memory", "cpu",
+					"memory,cpu", NULL };
 static const char *const selftests[] = { "none", "short", "long", NULL };
 static const char *const ledss[] = { "off", "fail", NULL };
 static const char *const labcfgs[] = { "optional", "required", NULL };
@@ -234,6 +237,17 @@ static const struct settings_key keys[] = {
 	  "kiln fleet: a run with checkpoints and no result.json whose "
 	  "newest checkpoint is older than this was cut off; a younger one "
 	  "is still running", SCOPE_FLEET | OPT },
+	{ "stress", KEY_ENUM, F(stress), 0, 0, stresses,
+	  "memory,cpu, memory, cpu or off", "memory,cpu",
+	  "stressapptest beside the burn, below the disks in priority: "
+	  "memory (copy threads over stress-memory), cpu (a thread on every "
+	  "core) or both; a miscompare FAILs the machine, a stress that "
+	  "could not start or died WARNs it", TEST, { B, "off" } },
+	{ "stress-memory", KEY_SHARE, F(stress_memory), 1, 100, NULL,
+	  "a size such as 2G, or a percentage such as 80%", "80%",
+	  "memory the stress takes: a size, or a percentage of what kiln's "
+	  "memory plan leaves once its buffers and its margin are held; "
+	  "less when less is left (said)", TEST },
 	{ "sysfs-root", KEY_STRING, F(sysfs_root), 0, 0, NULL, "a folder",
 	  "/sys", "read a captured sysfs tree instead of the machine's "
 	  "(no disk is read); kiln burn: for the machine's sensors (hwmon, "

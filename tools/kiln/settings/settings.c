@@ -285,6 +285,36 @@ static int set_consent(struct settings *s, const char *value)
 	return 0;
 }
 
+/* A size (not 0), or a percentage from k->min to k->max: 80%. */
+static int set_share(const struct settings_key *k, struct settings_share *sh,
+		     const char *value)
+{
+	size_t n = strlen(value);
+	char num[16];
+	uint64_t u64;
+	unsigned u;
+	int ret;
+
+	if (n && value[n - 1] == '%') {
+		if (n - 1 >= sizeof(num))
+			return -EINVAL;
+		memcpy(num, value, n - 1);
+		num[n - 1] = 0;
+		ret = settings_parse_uint(num, k->max, &u);
+		if (ret || u < k->min)
+			return -EINVAL;
+		sh->bytes = 0;
+		sh->percent = u;
+		return 0;
+	}
+	ret = settings_parse_size(value, &u64);
+	if (ret || !u64)
+		return -EINVAL;
+	sh->bytes = u64;
+	sh->percent = 0;
+	return 0;
+}
+
 /* A size, quick (3 GiB sampled) or quick:SIZE. */
 static int set_span(struct settings *s, const char *value)
 {
@@ -353,6 +383,9 @@ static int set_value(struct settings *s, const struct settings_key *k,
 		return ret;
 	case KEY_SPAN:
 		return set_span(s, value);
+	case KEY_SHARE:
+		return set_share(k, (struct settings_share *)(void *)field,
+				 value);
 	}
 	return -EINVAL;
 }
@@ -445,6 +478,16 @@ const char *settings_get(const struct settings *s, const char *key, char *buf,
 		snprintf(buf, len, "%s", s->destroy_list ? s->destroy_list :
 			 s->destroy_data ? "1" : "0");
 		break;
+	case KEY_SHARE: {
+		const struct settings_share *sh = (const void *)field;
+
+		if (sh->bytes)
+			snprintf(buf, len, "%llu",
+				 (unsigned long long)sh->bytes);
+		else
+			snprintf(buf, len, "%u%%", sh->percent);
+		break;
+	}
 	}
 	return buf;
 }

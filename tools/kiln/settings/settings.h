@@ -50,6 +50,19 @@ enum settings_selftest {
 	SETTINGS_SELFTEST_LONG,
 };
 
+/* What stressapptest loads beside the burn: a mask, as the key's choices. */
+enum settings_stress {
+	SETTINGS_STRESS_OFF,
+	SETTINGS_STRESS_MEMORY = 1 << 0,	/* memory copy threads */
+	SETTINGS_STRESS_CPU = 1 << 1,		/* a CPU thread a core */
+};
+
+/* A size, or a percentage of what is there (stress-memory). */
+struct settings_share {
+	uint64_t bytes;			/* a size; 0: the percentage */
+	unsigned percent;		/* 1 to 100 */
+};
+
 /* Where a setting's value came from, for kiln settings and the results. */
 enum settings_source {
 	SOURCE_DEFAULT,
@@ -146,6 +159,8 @@ struct settings {
 	unsigned link_errors_fail;	/* a link counter's growth: FAIL */
 	int selftest;			/* enum settings_selftest */
 	int leds;			/* enum settings_leds */
+	int stress;			/* enum settings_stress mask */
+	struct settings_share stress_memory;	/* of what memory leaves */
 
 	/* Options of the invocation, not settings. */
 	char *results;			/* kiln run: the stick's mount point */

@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: the stress beside the burn in the results (see
+ * stress_out.h): written and read back by the same names, so kiln finish
+ * judges a restored run as the run judged itself.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "results/report_html.h"
+#include "results/result_keys.h"
+#include "results/stress_out.h"
+
+static void hex(struct json *j, const char *key, uint64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "0x%016llx", (unsigned long long)v);
+	json_str(j, key, buf);
+}
+
+void stress_out_json(struct json *j, const struct record *r)
+{
+	const struct stress *st = &r->stress;
+	int i;
+
+	if (!r->have_stress)
+		return;
+	json_begin(j, KEY_STRESS);
+	json_str(j, KEY_TOOL, st->tool);
+	json_str(j, KEY_LOAD, stress_what_name(st->what));
+	json_str(j, KEY_ENDED, stress_end_name(st->end));
+	json_num(j, KEY_SECONDS, st->seconds);
+	json_u64(j, KEY_MEMORY_BYTES, st->memory_bytes);
+	json_u64(j, KEY_COPY_THREADS, st->copy_threads);
+	json_u64(j, KEY_CPU_THREADS, st->cpu_threads);
+	json_begin(j, KEY_MISCOMPARES);
+	json_u64(j, KEY_COUNT, st->miscompares);
+	json_array(j, KEY_FIRST);
+	for (i = 0; i < st->nkept; i++) {
+		json_begin(j, NULL);
+		hex(j, KEY_ADDRESS, st->kept[i].address);
+		hex(j, KEY_EXPECTED, st->kept[i].expected);
+		hex(j, KEY_FOUND, st->kept[i].found);
+		json_end(j);
+	}
+	json_array_end(j);
+	json_end(j);
+	json_str(j, KEY_TOOL_STATUS, st->status[0] ? st->status : NULL);
+	json_str(j, KEY_NOTE, st->note[0] ? st->note : NULL);
+	json_str(j, KEY_PROBLEM, st->problem[0] ? st->problem : NULL);
+	json_str(j, KEY_VERDICT, judge_name(st->verdict));
+	json_str(j, KEY_WHY, st->why[0] ? st->why : NULL);
+	json_end(j);
+}
+
+static void copy(const struct jsonread_node *n, const char *key, char *out,
+		 size_t len)
+{
+	size_t got;
+
+	if (jsonread_get_bytes(n, key, out, len, &got))
+		out[0] = 0;
+}
+
+static uint64_t hex_of(const struct jsonread_node *n, const char *key)
+{
+	unsigned long long v = 0;
+	const char *s = jsonread_str(n, key, NULL);
+
+	if (s && sscanf(s, "0x%llx", &v) != 1)
+		v = 0;
+	return v;
+}
+
+int stress_out_read(const struct jsonread_node *doc, struct record *r)
+{
+	const struct jsonread_node *o = jsonread_get(doc, KEY_STRESS);
+	const struct jsonread_node *m, *first;
+	struct stress *st = &r->stress;
+	char what[16];
+	int i, end;
+
+	if (!o || jsonread_type(o) != JSONREAD_OBJECT)
+		return 0;
+	memset(st, 0, sizeof(*st));
+	st->fd = -1;
+	r->have_stress = 1;
+	copy(o, KEY_TOOL, st->tool, sizeof(st->tool));
+	copy(o, KEY_LOAD, what, sizeof(what));
+	for (i = 0; i < 4; i++)
+		if (!strcmp(what, stress_what_name(i)))
+			st->what = i;
+	end = stress_end_of(jsonread_str(o, KEY_ENDED, NULL));
+	/* Still running when the checkpoint was taken: stopped by the cut. */
+	st->end = end == STRESS_RUNNING ? STRESS_STOPPED :
+		  end < 0 ? STRESS_NOT_STARTED : end;
+	st->seconds = jsonread_num(o, KEY_SECONDS, 0);
+	st->memory_bytes = jsonread_u64(o, KEY_MEMORY_BYTES, 0);
+	st->copy_threads = (unsigned)jsonread_u64(o, KEY_COPY_THREADS, 0);
+	st->cpu_threads = (unsigned)jsonread_u64(o, KEY_CPU_THREADS, 0);
+	m = jsonread_get(o, KEY_MISCOMPARES);
+	st->miscompares = jsonread_u64(m, KEY_COUNT, 0);
+	first = jsonread_get(m, KEY_FIRST);
+	for (i = 0; i < (int)jsonread_count(first) && i < STRESS_KEPT; i++) {
+		const struct jsonread_node *k = jsonread_at(first, (size_t)i);
+
+		st->kept[i].address = hex_of(k, KEY_ADDRESS);
+		st->kept[i].expected = hex_of(k, KEY_EXPECTED);
+		st->kept[i].found = hex_of(k, KEY_FOUND);
+		st->nkept = i + 1;
+	}
+	copy(o, KEY_TOOL_STATUS, st->status, sizeof(st->status));
+	copy(o, KEY_NOTE, st->note, sizeof(st->note));
+	copy(o, KEY_PROBLEM, st->problem, sizeof(st->problem));
+	return 0;
+}
+
+void stress_out_summary(const struct record *r, FILE *f)
+{
+	const struct stress *st = &r->stress;
+
+	if (!r->have_stress)
+		return;
+	if (st->end == STRESS_NOT_STARTED) {
+		fprintf(f, "stress: %s did not run: %s: %s\n",
+			stress_what_name(st->what), st->problem,
+			judge_name(st->verdict));
+		return;
+	}
+	fprintf(f, "stress: %s (%s) %.0f s beside the burn, %llu MiB, %u "
+		"copy and %u CPU threads, %llu miscompare%s: %s\n", st->tool,
+		stress_what_name(st->what), st->seconds,
+		(unsigned long long)(st->memory_bytes >> 20), st->copy_threads,
+		st->cpu_threads, (unsigned long long)st->miscompares,
+		st->miscompares == 1 ? "" : "s", judge_name(st->verdict));
+	if (st->why[0])
+		fprintf(f, "  %s\n", st->why);
+	if (st->note[0])
+		fprintf(f, "  %s\n", st->note);
+}
+
+void stress_out_html(FILE *f, const struct record *r)
+{
+	const struct stress *st = &r->stress;
+	char buf[64];
+	int i;
+
+	if (!r->have_stress)
+		return;
+	fprintf(f, "<h3>Memory and CPU stress: <span class=\"%s\">%s</span>"
+		"</h3>\n<table class=\"stress\">\n", judge_name(st->verdict),
+		judge_name(st->verdict));
+	fputs("<tr><th class=\"l\">tool</th>", f);
+	report_cell(f, st->tool);
+	fputs("</tr>\n<tr><th class=\"l\">load</th>", f);
+	report_cell(f, stress_what_name(st->what));
+	fputs("</tr>\n<tr><th class=\"l\">ended</th>", f);
+	report_cell(f, stress_end_name(st->end));
+	snprintf(buf, sizeof(buf), "%.0f", st->seconds);
+	fputs("</tr>\n<tr><th class=\"l\">seconds</th>", f);
+	report_cell(f, buf);
+	snprintf(buf, sizeof(buf), "%llu MiB",
+		 (unsigned long long)(st->memory_bytes >> 20));
+	fputs("</tr>\n<tr><th class=\"l\">memory</th>", f);
+	report_cell(f, buf);
+	snprintf(buf, sizeof(buf), "%u copy, %u CPU", st->copy_threads,
+		 st->cpu_threads);
+	fputs("</tr>\n<tr><th class=\"l\">threads</th>", f);
+	report_cell(f, buf);
+	snprintf(buf, sizeof(buf), "%llu",
+		 (unsigned long long)st->miscompares);
+	fputs("</tr>\n<tr><th class=\"l\">miscompares</th>", f);
+	report_cell(f, buf);
+	fputs("</tr>\n</table>\n", f);
+	for (i = 0; i < st->nkept; i++)
+		fprintf(f, "<p>miscompare at 0x%llx: expected 0x%016llx, found "
+			"0x%016llx</p>\n",
+			(unsigned long long)st->kept[i].address,
+			(unsigned long long)st->kept[i].expected,
+			(unsigned long long)st->kept[i].found);
+	if (st->why[0]) {
+		fputs("<p>", f);
+		report_text(f, st->why);
+		fputs("</p>\n", f);
+	}
+	if (st->note[0]) {
+		fputs("<p>", f);
+		report_text(f, st->note);
+		fputs("</p>\n", f);
+	}
+}
