@@ -119,8 +119,7 @@ static const struct settings_key keys[] = {
 	  "a lab server: http://HOST[:PORT]/PATH/", "none",
 	  "the lab server's base URL: kiln run reads its settings from "
 	  "LAB/config/<machine id>.cfg, else LAB/config/default.cfg (after "
-	  "kiln.cfg, before the kernel command line), and its expect file "
-	  "from LAB/config/<machine id>.expect", R },
+	  "kiln.cfg, before the kernel command line)", R },
 	{ "lab-config", KEY_ENUM, F(lab_config), 0, 0, labcfgs,
 	  "optional or required", "optional",
 	  "optional: a lab server that does not answer is said and the run "
