@@ -372,6 +372,25 @@ static void memory(void)
 	       "a hwmon sensor at its critical limit WARNs the machine");
 	sensors_free(&s1.sensors);
 	record_free(&r);
+
+	/* Counted since the boot, before the burn: still a FAIL. */
+	record_of(&r, &s, guest, 0);
+	r.sig.edac = calloc(1, sizeof(*r.sig.edac));
+	if (!r.sig.edac)
+		tap_bail("out of memory");
+	r.sig.nedac = 1;
+	snprintf(r.sig.edac[0].where, sizeof(r.sig.edac[0].where),
+		 "mc0/dimm2");
+	r.sig.edac[0].ce_start = r.sig.edac[0].ce_end = 0;
+	r.sig.edac[0].ue_start = r.sig.edac[0].ue_end = 2;
+	vitals_judge_machine(&r);
+	tap_ok(r.sig.j.verdict == JUDGE_FAIL &&
+	       tap_has_reason(&r.sig.j, "2 uncorrected memory errors at "
+			      "mc0/dimm2") &&
+	       tap_has_reason(&r.sig.j, "since the boot, before the burn"),
+	       "uncorrected memory errors from before the burn FAIL the "
+	       "machine too: any uncorrected error does");
+	record_free(&r);
 }
 
 static void hidden(void)

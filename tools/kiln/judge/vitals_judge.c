@@ -235,9 +235,15 @@ static void judge_edac(struct vitals_machine *m)
 				       "every disk's data", where, e->ue_start,
 				       e->ue_end);
 		else if (ue1 > 0)
-			machine_reason(m, JUDGE_WARN, "%ld uncorrected memory "
-				       "errors at %s, from before the run",
-				       e->ue_end, where);
+			/*
+			 * EDAC counts from the boot of this kernel: an
+			 * uncorrected error before the burn was still on this
+			 * machine, under kiln, and its memory is as bad.
+			 */
+			machine_reason(m, JUDGE_FAIL, "%ld uncorrected memory "
+				       "errors at %s since the boot, before "
+				       "the burn: bad memory corrupts every "
+				       "disk's data", e->ue_end, where);
 		if (e->ce_start >= 0 && ce1 > ce0)
 			machine_reason(m, JUDGE_WARN, "corrected memory errors "
 				       "at %s rose from %ld to %ld during the "
