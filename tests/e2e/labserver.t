@@ -80,18 +80,31 @@ test_expect_success 'every file arrived whole: the same bytes as on each stick' 
 	done
 '
 
+# B's verdict is PASS, or a WARN its disks took from a loaded host (a
+# stalled second, a slow read: steady() in tests/lib/e2e.sh), which the
+# gateway and the fleet must then say as the stick does: CI runs this
+# beside other QEMU guests, and B WARNed there once.
+b_verdict () {
+	run=$(ls -d "$TEST_TMP/b.results/kiln-results/SN-LAB-B"/*/) &&
+	result "d[\"verdict\"] if all(steady(t) == \"PASS\" for t in d[\"targets\"]) else \"not steady\""
+}
+
 test_expect_success 'the gateway holds both verdicts at the end' '
 	gw_fetch end &&
 	gw_sample end kiln_run_state 1 machine=SN-LAB-A &&
 	gw_sample end kiln_run_verdict 2 machine=SN-LAB-A &&
 	gw_sample end kiln_run_state 1 machine=SN-LAB-B &&
-	gw_sample end kiln_run_verdict 0 machine=SN-LAB-B
+	case $(b_verdict) in
+	PASS) gw_sample end kiln_run_verdict 0 machine=SN-LAB-B ;;
+	WARN) gw_sample end kiln_run_verdict 1 machine=SN-LAB-B ;;
+	*) echo "B: $(b_verdict)"; false ;;
+	esac
 '
 
 test_expect_success 'kiln fleet over the upload root: both, with their verdicts' '
 	"$KILN" fleet --out "$TEST_TMP/fleet" "$NGINX_ROOT" >/dev/null &&
 	grep -q "^\"SN-LAB-A\",\"FAIL\"" "$TEST_TMP/fleet/fleet.csv" &&
-	grep -q "^\"SN-LAB-B\",\"PASS\"" "$TEST_TMP/fleet/fleet.csv"
+	grep -q "^\"SN-LAB-B\",\"$(b_verdict)\"" "$TEST_TMP/fleet/fleet.csv"
 '
 
 test_expect_success 'no stick (PXE): the results live at the server, complete' '
