@@ -19,7 +19,7 @@ test_expect_success 'no disks at all: nothing to test, FAIL on the stick' '
 test_expect_success 'no stick, default CPU: console only, portable CRC, PASS' '
 	lab_init "$TEST_TMP/nostick" && lab_disk virtio one 16 &&
 	LAB_CPU=default LAB_UNTIL="done: waiting" LAB_TIMEOUT=300 \
-		lab_boot "quiet kiln.countdown=0 kiln.settle=20 kiln.after=wait kiln.stress=off" \
+		lab_boot "quiet kiln.countdown=0 kiln.settle=20 kiln.after=wait kiln.stress=off kiln.reread=0" \
 		"$TEST_TMP/nostick.log" &&
 	grep_in "kiln-init: no KILN stick found: results go to the console only" \
 		"$TEST_TMP/nostick.log" &&
@@ -85,7 +85,7 @@ test_expect_success 'a key on the serial console stops the countdown: nothing wr
 	lab_init "$TEST_TMP/abort" && lab_disk virtio one 16 && lab_stick "" &&
 	one_sum=$(md5sum <"$lab_dir/one.img") &&
 	LAB_KEYS="i=0; while [ \$i -lt 40 ]; do sleep 3; printf x; i=\$((i + 1)); done" \
-		lab_boot "quiet kiln.after=poweroff kiln.countdown=60 kiln.settle=20 kiln.stress=off" \
+		lab_boot "quiet kiln.after=poweroff kiln.countdown=60 kiln.settle=20 kiln.stress=off kiln.reread=0" \
 		"$TEST_TMP/abort.log" &&
 	grep_in "kiln: stopped by a key press before any write: nothing was written" \
 		"$TEST_TMP/abort.log" &&

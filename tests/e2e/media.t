@@ -14,7 +14,8 @@ done
 cfg="countdown=0
 after=poweroff
 settle=20
-stress=off"
+stress=off
+reread=0"
 
 # usb FIRMWARE NAME: boots a copy of the stick with one blank disk.
 usb () {

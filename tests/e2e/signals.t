@@ -50,7 +50,7 @@ test_expect_success 'boot: a burn with signals every 5 s, then a short self-test
 		} &
 	} &&
 	LAB_EXTRA="-qmp unix:$qmp,server=on,wait=off" &&
-	boot signals "kiln.duration=40s kiln.sensors=5 kiln.selftest=short" &&
+	boot signals "kiln.duration=40s kiln.sensors=5 kiln.selftest=short kiln.reread=1" &&
 	LAB_EXTRA= &&
 	wait &&
 	cat "$TEST_TMP/qmp.out" &&
@@ -178,4 +178,9 @@ test_expect_success 'report.html in chromium: the FAIL first, temperatures over 
 	PY
 '
 
+# The other boots set reread=0 (tests/lib/e2e.sh): this one reads again.
+test_expect_success 'reread=1: the slowest requests of each disk that did not fail read again' '
+	test_eq "$(result "sum(1 for t in d[\"targets\"] if t[\"verdict\"] != \"FAIL\") >= 2")" True "disks not failed" &&
+	test_eq "$(result "all(t[\"reread\"][\"state\"] == \"done\" and t[\"reread\"][\"seconds\"] > 0 for t in d[\"targets\"] if t[\"verdict\"] != \"FAIL\")")" True "re-read done"
+'
 e2e_done

@@ -117,6 +117,17 @@ test_expect_success 'a healthy disk PASSes with zones, latency and re-read, no W
 	grep -q "<span class=\"short\">too short to judge zones</span>" "$r/report.html"
 '
 
+test_expect_success 'reread=0: the request times judged, nothing read again' '
+	make_loop n 64M &&
+	"$KILN" burn --destroy-data --reread 0 --out "$TEST_TMP/noreread" "$n" \
+		>"$TEST_TMP/noreread.out" 2>&1 &&
+	r="$TEST_TMP/noreread" &&
+	[ "$(t0 "$r" "[\"verdict\"]")" = PASS ] &&
+	[ "$(t0 "$r" "[\"reread\"]")" = None ] &&
+	[ "$(t0 "$r" "[\"latency\"][\"verify\"][\"requests\"]")" = 64 ] &&
+	! grep -q "reading the slowest requests" "$TEST_TMP/noreread.out"
+'
+
 # Writes only: the writes there come at a tenth of the rest, whatever the
 # load of the machine (the lying disk itself moves 200 to 700 MB/s), and
 # the reads that class the disk and re-read it are quick.

@@ -21,7 +21,7 @@ e2e_done () {
 # NAME.log, and run to the newest run folder. The memory and CPU stress
 # is off (TCG is slow enough) unless ARGS set kiln.stress: the later wins.
 boot () {
-	lab_boot "quiet kiln.after=poweroff kiln.countdown=0 kiln.settle=20 kiln.stress=off $2" \
+	lab_boot "quiet kiln.after=poweroff kiln.countdown=0 kiln.settle=20 kiln.stress=off kiln.reread=0 $2" \
 		"$TEST_TMP/$1.log" || { echo "QEMU ended with $?"; tail -30 "$TEST_TMP/$1.log"; return 1; }
 	if [ -e "$lab_dir/stick.img" ]; then
 		rm -rf "$TEST_TMP/$1.results"

@@ -107,7 +107,7 @@ static void after_burn(struct burn *b)
 	/* The load ends with the burn: the re-read and SMART run without. */
 	if (r->have_stress)
 		stress_stop(&r->stress, STRESS_STOP_WAIT_S);
-	if (!burn_interrupted)
+	if (!burn_interrupted && b->s->reread)
 		reread_run(r, b->job.deadline_ns, &b->job.stop, b->con);
 	sampler_finish(&b->smp, b->con, &burn_interrupted);
 	burn_start_health(b, 1);

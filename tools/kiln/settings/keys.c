@@ -194,6 +194,12 @@ static const struct settings_key keys[] = {
 	{ "run-id", KEY_RUNID, F(run_id), 0, 0, NULL, "1 to 16 hex digits",
 	  "random", "with mode verify only: the run id (hex) of the write to "
 	  "check; a run that writes always draws a new one", TEST },
+	{ "reread", KEY_FLAG, F(reread), 0, 0, NULL, "1 or 0", "1",
+	  "after the burn, each disk's slowest requests read again, alone, "
+	  "at qd 1, 4 KiB at a time, for their latency (a read that fails "
+	  "or stalls FAILs the disk); 0: not read again, for a line whose "
+	  "takt time is short (the burn's own request times are still "
+	  "judged)", TEST },
 	{ "save-units", KEY_UINT, F(save_units), 0, 1000, NULL, "a count", "4",
 	  "bad units saved whole per disk, with what was expected", TEST },
 	{ "selftest", KEY_ENUM, F(selftest), 0, 0, selftests,

@@ -159,6 +159,7 @@ struct settings {
 	unsigned link_errors_fail;	/* a link counter's growth: FAIL */
 	int selftest;			/* enum settings_selftest */
 	int leds;			/* enum settings_leds */
+	int reread;			/* the slowest requests read again */
 	int stress;			/* enum settings_stress mask */
 	struct settings_share stress_memory;	/* of what memory leaves */
 
