@@ -90,6 +90,27 @@ test_expect_success 'lab-config=required and no answer: NOT STARTED on the stick
 	grep_in "NOT STARTED: lab server: cannot fetch http://127.0.0.1:$port/config/LABM5.cfg" "$summary"
 '
 
+test_expect_success 'the lab'"'"'s expect file for this machine: its differences FAIL the machine' '
+	rm -f "$CFG"/*.cfg &&
+	printf "memory=9999G\n" >"$CFG/LABM6.expect" &&
+	printf "memory=1G\n" >"$CFG/default.expect" &&
+	run exp "kiln.lab=$LAB kiln.machine-id=LABM6 kiln.stress=off kiln.countdown=0 kiln.include=NOSUCHDISK*" &&
+	grep_in "the expected machine from the lab server: ${LAB}config/LABM6.expect" "$TEST_TMP/exp.out" &&
+	grep_in "machine FAIL: memory: expected 9999 GiB, found" "$TEST_TMP/exp.out" &&
+	run=$(find "$TEST_TMP/stick/kiln-results/LABM6" -name result.json | head -n 1) &&
+	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); e=d[\"expect\"]; sys.exit(not (e[\"file\"].endswith(\"config/LABM6.expect\") and \"9999\" in e[\"differences\"][0]))" "$run"
+'
+
+test_expect_success 'no expect file of its own: default.expect; one that does not parse is a bad setting' '
+	printf "cpus=two\n" >"$CFG/default.expect" &&
+	run expd "kiln.lab=$LAB kiln.machine-id=LABM7 kiln.stress=off kiln.countdown=0 kiln.include=NOSUCHDISK*" &&
+	test_eq "$(cat "$TEST_TMP/expd.rc")" 2 "exit" &&
+	grep_in "bad setting: expect: ${LAB}config/default.expect line 1" "$TEST_TMP/expd.out" &&
+	summary=$(find "$TEST_TMP/stick/kiln-results/LABM7" -name summary.txt) &&
+	grep_in "NOT STARTED: bad settings" "$summary" &&
+	rm -f "$CFG"/*.expect
+'
+
 test_expect_success 'a bad lab URL is a bad setting, exit 2' '
 	run badurl "kiln.lab=ftp://x/ kiln.stress=off kiln.countdown=0" &&
 	test_eq "$(cat "$TEST_TMP/badurl.rc")" 2 "exit" &&

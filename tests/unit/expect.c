@@ -293,11 +293,11 @@ static void test_run(void)
 	s.expect_disks = 3;
 	memset(&p, 0, sizeof(p));
 	record_init(&r, "run", 0, NULL, &s);
-	tap_ok(!expect_use_run(&s, &p, &inv, stick, 1, &r) && !p.n &&
+	tap_ok(!expect_use_run(&s, &p, &inv, stick, 1, NULL, NULL, &r) && !p.n &&
 	       !r.expect, "no expect.cfg on the stick: nothing expected");
 	snprintf(path, sizeof(path), "%s/expect.cfg", dir);
 	tap_write(dir, "expect.cfg", "disks=3\nmemory=4G\n", 18);
-	tap_ok(!expect_use_run(&s, &p, &inv, stick, 1, &r) && !p.n &&
+	tap_ok(!expect_use_run(&s, &p, &inv, stick, 1, NULL, NULL, &r) && !p.n &&
 	       r.expect && r.expect->n == 1 && !strcmp(r.expect_file, path) &&
 	       !s.expect_disks && r.nnotes == 1 &&
 	       strstr(r.notes[0], "disks=3 in") &&
@@ -320,9 +320,28 @@ static void test_run(void)
 	       strstr(r.sig.j.reasons[4], "3 more differences from ") &&
 	       strstr(r.sig.j.reasons[4], "expect.cfg"),
 	       "past four differences, the machine's reasons say how many more");
+	tap_ok(!expect_use_run(&s, &p, &inv, stick, 1, "memory=2G\n",
+			       "http://lab/config/M.expect", &r) && !p.n &&
+	       r.expect && r.expect->n == 0 &&
+	       !strcmp(r.expect_file, "http://lab/config/M.expect"),
+	       "the lab server's file comes before the stick's expect.cfg");
+	s.expect = strdup(path);
+	tap_ok(!expect_use_run(&s, &p, &inv, stick, 1, "memory=2G\n",
+			       "http://lab/config/M.expect", &r) && !p.n &&
+	       r.expect && r.expect->n == 1 && !strcmp(r.expect_file, path),
+	       "expect= wins over the lab server's file");
+	free(s.expect);
+	s.expect = NULL;
+	tap_ok(!expect_use_run(&s, &p, &inv, stick, 1, "disks=2\nmemory=2X\n",
+			       "http://lab/config/M.expect", &r) &&
+	       p.n == 1 && strstr(p.text[0], "expect: http://lab/config/"
+				  "M.expect line 2: memory=2X"),
+	       "a lab file that does not parse is a bad setting, its URL "
+	       "and line named");
+	memset(&p, 0, sizeof(p));
 	tap_write(dir, "expect.cfg", "memory=4X\n", 10);
-	tap_ok(!expect_use_run(&s, &p, &inv, stick, 1, &r) && p.n == 1 &&
-	       strstr(p.text[0], "expect: ") &&
+	tap_ok(!expect_use_run(&s, &p, &inv, stick, 1, NULL, NULL, &r) &&
+	       p.n == 1 && strstr(p.text[0], "expect: ") &&
 	       strstr(p.text[0], "expect.cfg line 1: memory=4X"),
 	       "a file that does not parse is a bad setting of the run");
 	record_free(&r);
@@ -333,7 +352,7 @@ static void test_run(void)
 int main(int argc, char **argv)
 {
 	tap_args(argc, argv);
-	tap_plan(30);
+	tap_plan(33);
 	TAP_RUN(test_parse);
 	TAP_RUN(test_bad_lines);
 	TAP_RUN(test_compare);

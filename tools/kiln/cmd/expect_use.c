@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * Description: the expected machine in a run: its file found (expect=,
- * or expect.cfg on the stick), read before anything is touched, and the
- * machine discovery found held to it, each difference for the machine's
- * verdict (judge/vitals_judge.c FAILs it) and result.json.
+ * the lab server's, or expect.cfg on the stick), read before anything is
+ * touched, and the machine discovery found held to it, each difference
+ * for the machine's verdict (judge/vitals_judge.c FAILs it) and
+ * result.json.
  */
 #include <errno.h>
 #include <limits.h>
@@ -102,14 +103,39 @@ int expect_use_burn(struct record *r, const char *sysroot)
 	return 0;
 }
 
+/* The lab server's text parsed into *e: 1, or -1 with err said. */
+static int lab_load(const char *text, const char *url, struct expect **e,
+		    char *path, size_t plen, char *err, size_t elen)
+{
+	snprintf(path, plen, "%s", url);
+	*e = malloc(sizeof(**e));
+	if (!*e) {
+		snprintf(err, elen, "%s: out of memory", url);
+		return -1;
+	}
+	if (expect_parse(text, url, *e, err, elen)) {
+		free(*e);
+		*e = NULL;
+		return -1;
+	}
+	return 1;
+}
+
 int expect_use_run(struct settings *s, struct settings_problems *p,
 		   const struct discover_inventory *inv, const dev_t *skip,
-		   int nskip, struct record *r)
+		   int nskip, const char *lab_text, const char *lab_url,
+		   struct record *r)
 {
 	char path[PATH_MAX], err[600];
 	struct expect *e;
-	int ret = expect_use_load(s, 1, &e, path, sizeof(path), err,
-				  sizeof(err));
+	int ret;
+
+	if (!s->expect && lab_text)
+		ret = lab_load(lab_text, lab_url, &e, path, sizeof(path), err,
+			       sizeof(err));
+	else
+		ret = expect_use_load(s, 1, &e, path, sizeof(path), err,
+				      sizeof(err));
 
 	if (ret < 0) {
 		/* A bad setting: the run does not start, and says why. */

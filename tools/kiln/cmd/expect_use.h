@@ -39,10 +39,13 @@ int expect_use_burn(struct record *r, const char *sysroot);
  * kiln run: the expect file read (one that does not parse goes into p,
  * so the run does not start) and inv held to it, the protected disks
  * (boot and results media) left out; its disks= replaces expect-disks,
- * said in a note. 0 or -ENOMEM.
+ * said in a note. lab_text (NULL: none), fetched from lab_url, is the
+ * lab server's file for this machine: it comes after expect= (which
+ * wins) and before the stick's expect.cfg. 0 or -ENOMEM.
  */
 int expect_use_run(struct settings *s, struct settings_problems *p,
 		   const struct discover_inventory *inv, const dev_t *skip,
-		   int nskip, struct record *r);
+		   int nskip, const char *lab_text, const char *lab_url,
+		   struct record *r);
 
 #endif

@@ -5,6 +5,8 @@
  * fetches URL/config/<machine id>.cfg, else URL/config/default.cfg, and
  * reads it after kiln.cfg and before the kernel command line, so forty
  * machines a day are set from one place and the PXE menu still wins.
+ * The expected machine comes the same way: URL/config/<id>.expect, else
+ * default.expect.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -49,8 +51,8 @@ static int get(const struct http_url *base, const char *name, char *body,
 	return ret;
 }
 
-int labcfg_fetch(const struct settings *s, char **text, size_t *len,
-		 char *url, size_t ulen, char *why, size_t wlen)
+int labcfg_fetch(const struct settings *s, const char *ext, char **text,
+		 size_t *len, char *url, size_t ulen, char *why, size_t wlen)
 {
 	struct http_url base;
 	char id[128], name[160], *body;
@@ -69,10 +71,12 @@ int labcfg_fetch(const struct settings *s, char **text, size_t *len,
 	if (!body)
 		return -ENOMEM;
 	/* This machine's own, else the lab's default for every machine. */
-	snprintf(name, sizeof(name), "%s.cfg", id);
+	snprintf(name, sizeof(name), "%s%s", id, ext);
 	ret = get(&base, name, body, url, ulen, why, wlen);
-	if (ret == 1)
-		ret = get(&base, "default.cfg", body, url, ulen, why, wlen);
+	if (ret == 1) {
+		snprintf(name, sizeof(name), "default%s", ext);
+		ret = get(&base, name, body, url, ulen, why, wlen);
+	}
 	if (ret) {
 		free(body);
 		return ret;

@@ -399,7 +399,7 @@ static int lab_settings(struct options_args *a, char *said, size_t slen)
 	size_t len;
 	int ret;
 
-	ret = labcfg_fetch(&a->s, &text, &len, url, sizeof(url), why,
+	ret = labcfg_fetch(&a->s, ".cfg", &text, &len, url, sizeof(url), why,
 			   sizeof(why));
 	if (ret == 1) {
 		snprintf(said, slen, "lab server %s has no settings for this "
@@ -423,6 +423,33 @@ static int lab_settings(struct options_args *a, char *said, size_t slen)
 	return 0;
 }
 
+/*
+ * lab=URL and no expect= of its own: the lab server's expect file for
+ * this machine, its text in *text (to free; NULL when the lab has none)
+ * and its URL in url. 0, or -errno said in said.
+ */
+static int lab_expect(const struct settings *s, char **text, char *url,
+		      size_t ulen, char *said, size_t slen)
+{
+	char why[240];
+	size_t len;
+	int ret;
+
+	ret = labcfg_fetch(s, ".expect", text, &len, url, ulen, why,
+			   sizeof(why));
+	if (ret == 1) {
+		*text = NULL;
+		return 0;
+	}
+	if (ret)
+		snprintf(said, slen, "lab server: cannot fetch %s: %s",
+			 url[0] ? url : s->lab, why);
+	else
+		snprintf(said, slen, "the expected machine from the lab "
+			 "server: %s", url);
+	return ret;
+}
+
 int run_command(struct options_args *a)
 {
 	struct discover_options o = { .sysroot = "/sys", .procroot = "/proc",
@@ -431,11 +458,23 @@ int run_command(struct options_args *a)
 	struct discover_inventory inv;
 	struct record rec;
 	char folder[PATH_MAX], lab_said[2 * HTTP_URL_PATH_MAX + 300] = "";
+	char expect_said[sizeof(lab_said)] = "";
+	char expect_url[2 * HTTP_URL_PATH_MAX] = "", *expect_text = NULL;
 	int code, pending_code = -1, lab_ret = 0;
 
 	if (s->lab && !a->problems.n) {
 		lab_ret = lab_settings(a, lab_said, sizeof(lab_said));
 		complain_out("%s", lab_said);
+	}
+	if (s->lab && !a->problems.n && !lab_ret && !s->expect) {
+		lab_ret = lab_expect(s, &expect_text, expect_url,
+				     sizeof(expect_url), expect_said,
+				     sizeof(expect_said));
+		if (expect_said[0])
+			complain_out("%s", expect_said);
+		if (lab_ret)
+			snprintf(lab_said, sizeof(lab_said), "%s",
+				 expect_said);
 	}
 	o.protect = a->protect;
 	o.nprotect = a->nprotect;
@@ -446,6 +485,8 @@ int run_command(struct options_args *a)
 	rec.kmsg = 1;
 	if (lab_said[0])
 		record_note(&rec, "%s", lab_said);
+	if (expect_text && expect_said[0])
+		record_note(&rec, "%s", expect_said);
 
 	printf("kiln run %016llx: settings in force (not defaults):\n",
 	       (unsigned long long)rec.run_id);
@@ -454,6 +495,7 @@ int run_command(struct options_args *a)
 
 	if (discover_scan(&o, &inv)) {
 		complain_out("discovery failed: out of memory");
+		free(expect_text);
 		record_free(&rec);
 		return KILN_EXIT_CANNOT;
 	}
@@ -469,7 +511,8 @@ int run_command(struct options_args *a)
 		write_not_started(folder[0] ? folder : NULL, lab_said, NULL);
 		code = KILN_EXIT_CANNOT;
 	} else if (expect_use_run(s, &a->problems, &inv, a->protect,
-				  a->nprotect, &rec)) {
+				  a->nprotect, expect_text, expect_url,
+				  &rec)) {
 		complain_out("out of memory");
 		code = KILN_EXIT_CANNOT;
 	} else {
@@ -480,6 +523,7 @@ int run_command(struct options_args *a)
 	if (pending_code == KILN_EXIT_FAIL ||
 	    (pending_code > 0 && code == KILN_EXIT_PASS))
 		code = pending_code;
+	free(expect_text);
 	record_free(&rec);
 	discover_free(&inv);
 	return code;

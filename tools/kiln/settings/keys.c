@@ -81,7 +81,7 @@ static const struct settings_key keys[] = {
 	  { 0, NULL }, "it chooses among the disks it finds; kiln burn tests "
 	  "the targets it is given" },
 	{ "expect", KEY_STRING, F(expect), 0, 0, NULL, "an expect file",
-	  "none (kiln run: ROOT/expect.cfg when there)",
+	  "none (kiln run: the lab server's, else ROOT/expect.cfg when there)",
 	  "the expected machine (README \"The expected machine\"): CPU, "
 	  "memory, DIMMs, disks by model, firmware and size, controllers' PCIe "
 	  "links, NICs' speeds; each difference FAILs the machine; a file "
