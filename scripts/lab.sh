@@ -8,6 +8,14 @@
 # the stick; when the guest powers off, the run's results are copied from
 # it to out/lab/results/ and its summary.txt printed.
 #
+# LAB_BOOT=pxe: a lab's machine with no stick. Debian's nginx
+# (boot/nginx-kiln.conf) and a Pushgateway start on free ports of this
+# host's loopback; the guest boots from the network (SeaBIOS's PXE ROM,
+# QEMU's DHCP and TFTP, pxelinux and its entry for the guest's MAC, which
+# names the two servers as 10.0.2.2), uploads its run folder and pushes
+# its gauges while it burns; the results are copied from the upload root
+# to out/lab/results/ when it powers off, and the servers stopped.
+#
 # make lab-fail (scripts/lab.sh fail): the same boot with a lab that
 # fails (lab_failing_disks in scripts/qemu.sh): a healthy disk, one whose
 # reads fail at chosen sectors and one that drops every write; results in
@@ -40,9 +48,9 @@ case "$mib" in
 	;;
 esac
 case "$boot" in
-direct | bios | uefi | secureboot) ;;
+direct | bios | uefi | secureboot | pxe) ;;
 *)
-	echo "lab: LAB_BOOT is bios, uefi, secureboot or direct, not $boot" >&2
+	echo "lab: LAB_BOOT is bios, uefi, secureboot, pxe or direct, not $boot" >&2
 	exit 2
 	;;
 esac
@@ -78,6 +86,32 @@ direct)
 	lab_stick "$cfg"
 	LAB_SHOW=1 lab_boot "quiet ${LAB_APPEND:-}" "$lab_dir/serial.log" || status=$?
 	;;
+pxe)
+	. "$top/scripts/labservers.sh"
+	srv=$lab_dir/srv
+	port=PORT pg=PORT
+	if [ -z "${LAB_DRY:-}" ]; then
+		rm -rf "$srv"
+		port=$(free_port)
+		labservers_nginx_conf "$lab_dir/nginx" "$port" "$srv"
+		labservers_nginx "$lab_dir/nginx"
+		pg=$(free_port)
+		labservers_pushgateway "$pg" "$lab_dir/pushgateway.log"
+		trap 'kill "$nginx_pid" "$pg_pid" 2>/dev/null' EXIT
+		if ! wait_http "http://127.0.0.1:$port/" ||
+			! wait_http "http://127.0.0.1:$pg/metrics"; then
+			echo "$title: nginx or the Pushgateway did not start (see $lab_dir/nginx/error.log, $lab_dir/pushgateway.log)" >&2
+			exit 1
+		fi
+		echo "$title: uploads to http://127.0.0.1:$port/kiln-results/, gauges at http://127.0.0.1:$pg/metrics"
+	fi
+	# kiln.cfg's keys on the PXE entry's command line, as a lab has them.
+	keys=$(printf '%s\n' "$cfg" | sed -e '/^#/d' -e 's/^/kiln./' | tr '\n' ' ')
+	lab_pxe "quiet $keys kiln.upload=http://10.0.2.2:$port/kiln-results/ kiln.metrics=http://10.0.2.2:$pg/ ${LAB_APPEND:-}"
+	# shellcheck disable=SC2086
+	LAB_SHOW=1 lab_firmware_boot seabios "$lab_dir/serial.log" ${LAB_EXTRA:-} ||
+		status=$?
+	;;
 *)
 	lab_usb "$top/out/kiln-usb.img" "$cfg"
 	fw=seabios
@@ -94,7 +128,13 @@ if [ "$status" -ne 0 ]; then
 	exit "$status"
 fi
 rm -rf "$lab_dir/results"
-lab_results "$lab_dir/results"
+if [ "$boot" = pxe ]; then
+	# No stick: the lab server's copy is the results.
+	mkdir -p "$lab_dir/results"
+	cp -r "$srv/kiln-results" "$lab_dir/results/"
+else
+	lab_results "$lab_dir/results"
+fi
 summary=$(find "$lab_dir/results" -name summary.txt | sort | tail -n 1)
 if [ -z "$summary" ]; then
 	echo "$title: no results on the stick (see $lab_dir/serial.log)"

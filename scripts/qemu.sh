@@ -4,7 +4,7 @@
 # kernel and initramfs under TCG (KVM guests hang on the build machines).
 #
 #	lab_init DIR
-#	lab_disk nvme|ahci|megasas|vscsi|virtio NAME MIB [SERIAL]
+#	lab_disk nvme|ahci|megasas|mptsas|vscsi|virtio NAME MIB [SERIAL]
 #					(the device's QEMU id is dev-NAME)
 #	lab_errors NAME SECTOR...	(reads there fail: QEMU's blkdebug)
 #	lab_drops NAME			(every write lost: reads give zeroes)
@@ -16,6 +16,9 @@
 #	lab_boot "KERNEL ARGS" LOG	(returns when the guest powers off)
 #	lab_firmware_boot seabios|ovmf|ovmf-sb LOG [QEMU ARGS]
 #					(no -kernel: the firmware boots a medium)
+#	lab_pxe "KERNEL ARGS"		(a TFTP root of out/pxe whose
+#					pxelinux.cfg/01-<MAC> boots this machine
+#					with ARGS; LAB_NET set to boot from it)
 #	lab_results OUTDIR		(copies kiln-results off the stick)
 #	lab_failing_disks MIB		(make lab-fail's disks: one healthy,
 #					one with read errors, one that drops
@@ -39,6 +42,7 @@ lab_init () {
 	lab_nvme=0
 	lab_ahci=0
 	lab_mega=0
+	lab_mpt=0
 	lab_vscsi=0
 }
 
@@ -91,6 +95,14 @@ lab_disk () {
 		lab_add -device "scsi-hd,id=dev-$name,bus=mega.0,scsi-id=$lab_mega,drive=d$lab_n,serial=$serial,wwn=$wwn$ssd"
 		lab_mega=$((lab_mega + 1))
 		;;
+	mptsas)
+		# An LSI SAS1068 HBA: each disk a SAS end device on its own
+		# phy (the guest's /sys/class/sas_phy); QEMU needs a wwn.
+		[ "$lab_mpt" -gt 0 ] ||
+			lab_add -device mptsas1068,id=mpt,sas_address=0x5000c50000ff0000
+		lab_add -device "scsi-hd,id=dev-$name,bus=mpt.0,scsi-id=$lab_mpt,drive=d$lab_n,serial=$serial,wwn=$wwn$ssd"
+		lab_mpt=$((lab_mpt + 1))
+		;;
 	vscsi)
 		[ "$lab_vscsi" -gt 0 ] || lab_add -device virtio-scsi-pci,id=vscsi
 		lab_add -device "scsi-hd,id=dev-$name,bus=vscsi.0,scsi-id=$lab_vscsi,drive=d$lab_n,serial=$serial,wwn=$wwn$ssd"
@@ -112,7 +124,8 @@ lab_readonly () {
 	: >"$lab_dir/$1.ro"
 }
 
-# lab_ssd NAME: disk NAME (ahci, megasas or vscsi) reports no rotation.
+# lab_ssd NAME: disk NAME (ahci, megasas, mptsas or vscsi) reports no
+# rotation.
 lab_ssd () {
 	: >"$lab_dir/$1.ssd"
 }
@@ -184,6 +197,29 @@ lab_usb () {
 	lab_add -device qemu-xhci,id=xhci \
 		-drive "if=none,id=stick,format=raw,file=$stick" \
 		-device usb-storage,bus=xhci.0,drive=stick,serial=KILN-STICK,bootindex=0
+}
+
+# lab_pxe "KERNEL ARGS": the lab boots from the network as a lab's machine
+# does: SeaBIOS's PXE ROM asks QEMU's DHCP and TFTP for pxelinux, and
+# pxelinux reads the entry of this machine's MAC (LAB_MAC, default
+# 52:54:00:12:34:56), which carries ARGS, as README's per-machine entry
+# does; the menu appends BOOTIF=, so the image knows it was PXE-booted.
+# Boot with lab_firmware_boot seabios.
+lab_pxe () {
+	mac=${LAB_MAC:-52:54:00:12:34:56}
+	tftp=$lab_dir/tftp
+	rm -rf "$tftp"
+	cp -r "$lab_top/out/pxe" "$tftp"
+	cat >"$tftp/pxelinux.cfg/01-$(echo "$mac" | tr 'A-F:' 'a-f-')" <<EOF
+SERIAL 0 115200
+DEFAULT kiln
+SYSAPPEND 2
+LABEL kiln
+	KERNEL /kiln/vmlinuz
+	INITRD /kiln/initrd.gz
+	APPEND console=ttyS0,115200n8 $1
+EOF
+	LAB_NET="-netdev user,id=net0,tftp=$tftp,bootfile=pxelinux.0 -device e1000,netdev=net0,mac=$mac,bootindex=0"
 }
 
 # lab_firmware_boot FIRMWARE LOG [QEMU ARGS]: the lab booted by SeaBIOS,

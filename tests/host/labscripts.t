@@ -81,9 +81,27 @@ refused () {
 		[ ! -s "$TEST_TMP/out" ] && [ ! -e "$TEST_TMP/refused" ]
 }
 
+if [ ! -e "$TOP/out/pxe/pxelinux.0" ]; then
+	test_skip "LAB_BOOT=pxe: no out/pxe (make image builds it)"
+else
+test_expect_success 'LAB_BOOT=pxe: no stick, SeaBIOS boots pxelinux over QEMU'"'"'s TFTP, the MAC'"'"'s entry names the servers' '
+	LAB_DRY=1 LAB_BOOT=pxe LAB_DIR="$TEST_TMP/pxe" \
+		sh "$TOP/scripts/lab.sh" >"$TEST_TMP/pxe.cmd" &&
+	tr " " "\n" <"$TEST_TMP/pxe.cmd" >"$TEST_TMP/pxe.args" &&
+	grep -qx "user,id=net0,tftp=$TEST_TMP/pxe/tftp,bootfile=pxelinux.0" "$TEST_TMP/pxe.args" &&
+	grep -qx "e1000,netdev=net0,mac=52:54:00:12:34:56,bootindex=0" "$TEST_TMP/pxe.args" &&
+	! grep -q "stick" "$TEST_TMP/pxe.args" && ! grep -qx -- "-kernel" "$TEST_TMP/pxe.args" &&
+	entry="$TEST_TMP/pxe/tftp/pxelinux.cfg/01-52-54-00-12-34-56" &&
+	grep -q "^SYSAPPEND 2$" "$entry" &&
+	grep -q "APPEND .*kiln.upload=http://10.0.2.2:PORT/kiln-results/ kiln.metrics=http://10.0.2.2:PORT/" "$entry" &&
+	grep -q "APPEND .*kiln.after=poweroff" "$entry" &&
+	cmp "$TOP/out/pxe/pxelinux.0" "$TEST_TMP/pxe/tftp/pxelinux.0"
+'
+fi
+
 test_expect_success 'bad LAB_BOOT, LAB_MIB or lab: one line, exit 2, nothing made' '
-	refused lab LAB_BOOT=pxe &&
-	grep_in "LAB_BOOT is bios, uefi, secureboot or direct, not pxe" "$TEST_TMP/err" &&
+	refused lab LAB_BOOT=floppy &&
+	grep_in "LAB_BOOT is bios, uefi, secureboot, pxe or direct, not floppy" "$TEST_TMP/err" &&
 	refused fail LAB_MIB=64M &&
 	grep_in "LAB_MIB is a whole number of MiB, not 64M" "$TEST_TMP/err" &&
 	refused lab LAB_MIB=0 &&

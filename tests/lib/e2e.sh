@@ -19,9 +19,11 @@ e2e_done () {
 # boot NAME "KERNEL ARGS": boots the lab built so far, results to
 # $TEST_TMP/NAME.results (the stick's kiln-results), the console to
 # NAME.log, and run to the newest run folder. The memory and CPU stress
-# is off (TCG is slow enough) unless ARGS set kiln.stress: the later wins.
+# is off (TCG is slow enough) unless ARGS set kiln.stress: the later wins
+# (E2E_ARGS: what every boot of a test sets first).
+E2E_ARGS="quiet kiln.after=poweroff kiln.countdown=0 kiln.settle=20 kiln.stress=off kiln.reread=0"
 boot () {
-	lab_boot "quiet kiln.after=poweroff kiln.countdown=0 kiln.settle=20 kiln.stress=off kiln.reread=0 $2" \
+	lab_boot "$E2E_ARGS $2" \
 		"$TEST_TMP/$1.log" || { echo "QEMU ended with $?"; tail -30 "$TEST_TMP/$1.log"; return 1; }
 	if [ -e "$lab_dir/stick.img" ]; then
 		rm -rf "$TEST_TMP/$1.results"

@@ -8,70 +8,16 @@
 # Each returns non-zero when its server does not come up, with its log on
 # stdout as TAP comments.
 
-NGINX=$(command -v nginx 2>/dev/null || echo /usr/sbin/nginx)
-PG=$(command -v prometheus-pushgateway 2>/dev/null ||
-	echo /usr/bin/prometheus-pushgateway)
+lab_top=${lab_top:-$TOP}
+. "$TOP/scripts/labservers.sh"
 
-free_port () {
-	python3 -c 'import socket; s = socket.socket()
-s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
-# http_answers URL: whether anything answers HTTP there (any status).
-http_answers () {
-	python3 - "$1" <<'EOF'
-import sys, urllib.request, urllib.error
-try:
-    urllib.request.urlopen(sys.argv[1], timeout=1)
-except urllib.error.HTTPError:
-    pass
-except Exception:
-    sys.exit(1)
-EOF
-}
-
-# wait_http URL: until something answers there, at most 10 s.
-wait_http () {
-	i=0
-	while [ "$i" -lt 100 ]; do
-		http_answers "$1" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
-
-# The shipped server block, on a free port and under $TEST_TMP, inside the
-# least nginx.conf that runs as this user (one process, no switch to
-# another user, every file of its own here).
+# The shipped server block, on a free port and under $TEST_TMP.
 servers_nginx () {
 	NGX="$TEST_TMP/nginx"
 	NGINX_ROOT="$TEST_TMP/srv/kiln/kiln-results"
-	mkdir -p "$NGX" "$NGINX_ROOT"
 	nginx_port=$(free_port)
 	NGINX_URL="http://127.0.0.1:$nginx_port"
-	sed -e "s|listen 8080;|listen 127.0.0.1:$nginx_port;|" \
-		-e '/listen \[::\]:8080;/d' \
-		-e "s|/srv/kiln|$TEST_TMP/srv/kiln|g" \
-		"$TOP/boot/nginx-kiln.conf" >"$NGX/kiln.conf"
-	cat >"$NGX/nginx.conf" <<EOF
-daemon off;
-master_process off;
-error_log $NGX/error.log info;
-pid $NGX/nginx.pid;
-events {
-	worker_connections 64;
-}
-http {
-	access_log $NGX/access.log;
-	client_body_temp_path $NGX/body;
-	proxy_temp_path $NGX/proxy;
-	fastcgi_temp_path $NGX/fastcgi;
-	uwsgi_temp_path $NGX/uwsgi;
-	scgi_temp_path $NGX/scgi;
-	include $NGX/kiln.conf;
-}
-EOF
+	labservers_nginx_conf "$NGX" "$nginx_port" "$TEST_TMP/srv/kiln"
 	nginx_pid=""
 	test_at_exit '[ -z "$nginx_pid" ] || kill "$nginx_pid"'
 	start_nginx || {
@@ -81,9 +27,7 @@ EOF
 }
 
 start_nginx () {
-	"$NGINX" -e "$NGX/error.log" -p "$NGX/" -c "$NGX/nginx.conf" \
-		>>"$NGX/out.log" 2>&1 &
-	nginx_pid=$!
+	labservers_nginx "$NGX"
 	wait_http "$NGINX_URL/"
 }
 
@@ -96,9 +40,7 @@ stop_nginx () {
 servers_pushgateway () {
 	pg_port=$(free_port)
 	GW="http://127.0.0.1:$pg_port"
-	"$PG" --web.listen-address="127.0.0.1:$pg_port" --persistence.file="" \
-		>"$TEST_TMP/pushgateway.log" 2>&1 &
-	pg_pid=$!
+	labservers_pushgateway "$pg_port" "$TEST_TMP/pushgateway.log"
 	test_at_exit "kill $pg_pid"
 	wait_http "$GW/metrics" || {
 		sed -e 's/^/# /' "$TEST_TMP/pushgateway.log"
