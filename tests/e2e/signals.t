@@ -13,7 +13,12 @@
 # megasas-gen2 lists its second drive as megaraid,256 and its MFI
 # pass-through cuts that to target 0, so it answers as the first drive:
 # one drive is found, by its own number, and listed once. The CPUs'
-# clock under load is read from /proc/cpuinfo (QEMU has no cpufreq).
+# clock under load is read from /proc/cpuinfo (QEMU has no cpufreq). A
+# SAS drive on QEMU's LSI SAS1068 (mptsas1068): the guest shows the HBA's
+# eight SAS phys (/sys/class/sas_phy, each counter reads 0: QEMU counts no
+# link errors), the drive on its own phy at 3.0 Gbit; QEMU's SCSI disk has
+# no protocol log of its own, so the drive's counters are not there, and
+# starts no self-test.
 . "$(dirname "$0")/../lib/e2e.sh"
 
 lab_init "$TEST_TMP/lab"
@@ -27,6 +32,7 @@ lab_disk ahci sata-a 24
 lab_disk ahci sata-b 24
 lab_disk megasas raid-a 16
 lab_disk megasas raid-b 16
+lab_disk mptsas sas-a 16
 lab_stick ""
 
 # n SERIAL-OR-NAME EXPR: EXPR of the target t with that serial or name.
@@ -101,6 +107,21 @@ test_expect_success 'the FAILed NVMe has its RMA file: the drive, the failure, i
 	grep_in "rma-KILN-NVME0.txt" "$run/summary.txt"
 '
 
+test_expect_success 'the SAS drive on QEMU'"'"'s SAS1068: its phy and the HBA'"'"'s eight, counters before and after' '
+	mpt=$(result "[c[\"pci\"] for c in d[\"controllers\"] if c[\"driver\"] == \"mptsas\"][0]") &&
+	test_eq "$(result "len([p for p in d[\"sas_phys\"] if p[\"controller\"] == \"$mpt\"])")" 8 "phys of the HBA" &&
+	phy=$(result "[p[\"phy\"] for p in d[\"sas_phys\"] if p[\"in_use\"]]") &&
+	test_eq "$(echo "$phy" | grep -Ec "^\[.phy-[0-9]+:[0-7].\]$")" 1 "one phy in use: $phy" &&
+	phy=$(echo "$phy" | tr -d "[]'"'"'") &&
+	test_eq "$(result "all(c[\"before\"] == 0 and c[\"after\"] == 0 and c[\"growth\"] == 0 and c[\"error\"] is None for p in d[\"sas_phys\"] for c in p[\"counters\"].values())")" True "every counter read, none grew" &&
+	test_eq "$(n KILN-SAS-A "sorted(set(c[\"source\"] for c in t[\"link_errors\"].values()))")" "['"'"'$phy'"'"']" "the drive'"'"'s counters: its phy'"'"'s only" &&
+	test_eq "$(n KILN-SAS-A "len(t[\"link_errors\"])")" 4 "its phy'"'"'s four counters" &&
+	test_eq "$(n KILN-SAS-A "[r for r in t[\"reasons\"] if not r.startswith((\"no I/O errors\", \"unstable \", \"slow reads confirmed: \", \"short self-test not supported\"))]")" "[]" "KILN-SAS-A: reasons but the host'"'"'s load and its self-test" &&
+	inv="$run/inventory.json" &&
+	test_eq "$(json_get "$inv" "[x[\"sas_phys\"] for x in d[\"disks\"] if x.get(\"serial\") == \"KILN-SAS-A\"][0]")" "['"'"'$phy'"'"']" "the disk'"'"'s phy in inventory.json" &&
+	test_eq "$(json_get "$inv" "[p[\"negotiated_linkrate\"] for p in d[\"sas_phys\"] if p[\"phy\"] == \"$phy\"][0]")" "3.0 Gbit" "its rate"
+'
+
 test_expect_success 'the AER error at the root port is counted against the NVMe below it' '
 	port=$(n nvme0n1 "t[\"signals\"][\"pci_path\"][1][\"pci\"]") &&
 	[ "$(n nvme0n1 "t[\"signals\"][\"pci_path\"][1][\"nonfatal\"]")" = 1 ] &&
@@ -130,7 +151,7 @@ test_expect_success 'selftest=short: QEMU'"'"'s AHCI drives pass it; its NVMe ha
 	[ "$(n KILN-SATA-B "t[\"signals\"][\"selftest\"][\"result\"]")" = passed ] &&
 	test_eq "$(steady_of KILN-SATA-A)" PASS KILN-SATA-A &&
 	[ "$(n nvme0n1 "t[\"signals\"][\"selftest\"][\"result\"]")" = "not supported" ] &&
-	grep_in "kiln: short self-test on 6 drives" "$TEST_TMP/signals.log" &&
+	grep_in "kiln: short self-test on 7 drives" "$TEST_TMP/signals.log" &&
 	grep_in "short self-test: passed: Completed without error" "$run/summary.txt"
 '
 
