@@ -7,9 +7,10 @@
 # user-mode network (10.0.2.2). The files arrive whole (the same bytes as
 # on each stick), the gateway shows both machines while they burn and
 # their verdicts after, and kiln fleet over the upload root lists both.
-# Then PXE-style boots with no stick: the results exist only at the
-# server, and are complete; with no server, a minute of asking and exit
-# 3 with no disk touched.
+# Then boots with no stick, one a real PXE boot (SeaBIOS, QEMU's TFTP,
+# pxelinux and its per-MAC entry): the results exist only at the server,
+# and are complete; with no server, a minute of asking and exit 3 with no
+# disk touched.
 . "$(dirname "$0")/../lib/e2e.sh"
 . "$TOP/tests/lib/servers.sh"
 
@@ -107,10 +108,14 @@ test_expect_success 'kiln fleet over the upload root: both, with their verdicts'
 	grep -q "^\"SN-LAB-B\",\"$(b_verdict)\"" "$TEST_TMP/fleet/fleet.csv"
 '
 
-test_expect_success 'no stick (PXE): the results live at the server, complete' '
+test_expect_success 'no stick, booted by PXE (pxelinux over TFTP, its MAC'"'"'s entry): the results live at the server, complete' '
 	lab_init "$TEST_TMP/pxe" && lab_disk ahci one 24 SN-LAB-C-ONE &&
-	LAB_EXTRA="-smbios type=1,serial=SN-LAB-C" \
-		boot pxe "BOOTIF=01-52-54-00-12-34-56 $ARGS" &&
+	(
+		lab_pxe "panic=-1 $E2E_ARGS $ARGS" &&
+		lab_firmware_boot seabios "$TEST_TMP/pxe.log" \
+			-smbios type=1,serial=SN-LAB-C
+	) &&
+	grep_in "PXELINUX" "$TEST_TMP/pxe.log" &&
 	grep_in "no stick: the results live at the lab server" \
 		"$TEST_TMP/pxe.log" &&
 	grep_in "kiln-init: no KILN stick found: results go to the lab server $UP and to the console" \
@@ -122,6 +127,7 @@ test_expect_success 'no stick (PXE): the results live at the server, complete' '
 		inventory.json kmsg.log ocptv.jsonl; do
 		[ -s "$dir$f" ] || return 1
 	done &&
+	grep -q "BOOTIF=01-52-54-00-12-34-56" "${dir}kmsg.log" &&
 	json_get "$dir/result.json" \
 		"(d[\"state\"], d[\"results_complete\"], d[\"lab\"][\"upload\"][\"only_copy\"], d[\"lab\"][\"upload\"][\"not_arrived\"])" \
 		>"$TEST_TMP/pxe.state" &&
