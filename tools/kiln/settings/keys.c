@@ -43,6 +43,14 @@ static const struct settings_key keys[] = {
 	  "wait, poweroff, reboot or shell", "wait",
 	  "what the image does after a run: wait (the verdict stays on "
 	  "screen), poweroff, reboot or shell", R | SCOPE_INIT },
+	{ "bmc", KEY_FLAG, F(bmc), 0, 0, NULL, "1 or 0", "1",
+	  "the BMC's event log read before and after the burn (in-band, "
+	  "ipmitool): an entry added of a power supply failure, a critical "
+	  "temperature, uncorrectable ECC, a bus fatal error, a processor "
+	  "error or a watchdog firing FAILs the machine, others are listed; "
+	  "a log unread, cleared or wrapped WARNs; no BMC is said once; its "
+	  "address goes to the fleet page; powercut cycles the power "
+	  "through it", TEST, { B, "0" } },
 	{ "bs", KEY_SIZE, F(bs), 0, 0, NULL, "a multiple of 4 KiB up to 64 MiB "
 	  "such as 128k, 1M or 4M", "1M",
 	  "bytes a request, a multiple of 4 KiB up to 64 MiB (128k, 4M)",

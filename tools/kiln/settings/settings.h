@@ -160,6 +160,7 @@ struct settings {
 	int selftest;			/* enum settings_selftest */
 	int leds;			/* enum settings_leds */
 	int reread;			/* the slowest requests read again */
+	int bmc;			/* the BMC's event log read */
 	int stress;			/* enum settings_stress mask */
 	struct settings_share stress_memory;	/* of what memory leaves */
 
