@@ -431,10 +431,10 @@ static void judge_bmc(struct record *r, struct vitals_machine *m)
 	if (crit) {
 		sel_describe(&b->kept[first], what, sizeof(what));
 		snprintf(b->why, sizeof(b->why), "the BMC logged %d critical "
-			 "event%s during the run, the first a %s: %s (record "
-			 "%04Xh)", crit, crit == 1 ? "" : "s",
-			 sel_class_name(sel_class(&b->kept[first])), what,
-			 b->kept[first].id);
+			 "event%s during the run, the first (record %04Xh) "
+			 "%s: %s", crit, crit == 1 ? "" : "s",
+			 b->kept[first].id,
+			 sel_class_name(sel_class(&b->kept[first])), what);
 		b->verdict = JUDGE_FAIL;
 		machine_reason(m, JUDGE_FAIL, "%s", b->why);
 		return;

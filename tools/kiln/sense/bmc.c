@@ -176,13 +176,15 @@ static void field(const char *text, const char *name, char *out, size_t len)
 
 	out[0] = 0;
 	for (p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		const char *colon;
+		const char *colon = p + n;
 		size_t vlen;
 
-		if (strncmp(p, name, n) || (p[n] != ' ' && p[n] != ':'))
+		if (strncmp(p, name, n))
 			continue;
-		colon = strchr(p, ':');
-		if (!colon || (strchr(p, '\n') && colon > strchr(p, '\n')))
+		/* "IP Address Source" is not "IP Address". */
+		while (*colon == ' ')
+			colon++;
+		if (*colon != ':')
 			continue;
 		colon++;
 		while (*colon == ' ')
