@@ -184,6 +184,11 @@ static const struct settings_key keys[] = {
 	{ "passes", KEY_UINT, F(passes), 1, 1000000, NULL, "a count, 1 or more",
 	  "1", "passes to make; each writes a new pass number, so stale data "
 	  "is caught (with duration: as many as it allows)", TEST },
+	{ "powercut-file", KEY_STRING, F(powercut_file), 0, 0, NULL, "a file",
+	  "none", "kiln run: the file it writes once a power-cut test's "
+	  "writes are flushed (it holds bmc, or none without a BMC), so the "
+	  "init syncs and unmounts the stick and then has the BMC cycle the "
+	  "power (the image's init gives it)", R | OPT },
 	{ "profile", KEY_ENUM, F(profile), 0, 0, profiles,
 	  "smoke, burnin, soak or powercut", "burnin",
 	  "smoke (a quick span, one pass: minutes), burnin (one whole "

@@ -168,6 +168,7 @@ struct settings {
 	char *results;			/* kiln run: the stick's mount point */
 	char *config;			/* kiln.cfg to read */
 	char *cmdline;			/* the kernel command line to read */
+	char *powercut_file;		/* kiln run: the power is to be cut */
 	char *get;			/* kiln settings --get KEY */
 	char *sysfs_root;		/* kiln discover on a captured tree */
 	char *expect_out;		/* kiln discover: write an expect file */
