@@ -40,7 +40,7 @@
 
 const struct options_cmd run_cmd = {
 	"run", "[--results ROOT] [--protect DEV]... [--config FILE] "
-	"[--cmdline FILE] [--KEY=VALUE]...",
+	"[--cmdline FILE] [--powercut-file FILE] [--KEY=VALUE]...",
 	"The boot image's automatic flow: the settings (defaults, then "
 	"kiln.cfg, then kiln.KEY=VALUE on the kernel command line, then these "
 	"options), discovery of every disk and controller, the plan (blank "
