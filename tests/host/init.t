@@ -219,7 +219,7 @@ test_expect_success 'the stick is not looked at twice; no other media: none prot
 
 test_expect_success 'the BMC drivers are loaded, after the stick says bmc' '
 	machine bmcmods && FAKE_STICK=/dev/sdz1 boot &&
-	for m in ipmi_msghandler ipmi_devintf ipmi_si; do
+	for m in ipmi_msghandler ipmi_devintf ipmi_si ipmi_ssif; do
 		grep -qx "modprobe -q $m" "$MOCK" || return 1
 	done &&
 	awk "/^mount -t vfat/ { m = NR } /^modprobe -q ipmi_si/ { i = NR }
