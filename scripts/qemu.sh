@@ -12,6 +12,9 @@
 #	lab_throttle NAME BYTES		(at most BYTES a second: a slow disk)
 #	lab_ssd NAME			(it does not spin: rotation_rate=1)
 #	lab_stick [KILN.CFG TEXT]
+#	lab_bmc sim			(QEMU's own BMC on a KCS interface)
+#	lab_bmc extern PORT		(a BMC outside QEMU, OpenIPMI's
+#					ipmi_sim, on 127.0.0.1:PORT)
 #	lab_usb IMAGE [KILN.CFG TEXT]	(a copy of a built stick, booted from)
 #	lab_boot "KERNEL ARGS" LOG	(returns when the guest powers off)
 #	lab_firmware_boot seabios|ovmf|ovmf-sb LOG [QEMU ARGS]
@@ -170,6 +173,30 @@ lab_stick () {
 	lab_add -device qemu-xhci,id=xhci \
 		-drive "if=none,id=stick,format=raw,file=$stick" \
 		-device usb-storage,bus=xhci.0,drive=stick,serial=KILN-STICK
+}
+
+# lab_bmc sim | extern PORT: a BMC the guest reaches in-band on an ISA
+# KCS interface (ipmi_si, /dev/ipmi0). sim is QEMU's ipmi-bmc-sim: an
+# event log (SEL) and a LAN address, but a chassis power cycle it answers
+# "not supported" (its reset is warm, its power-off an ACPI request).
+# extern is ipmi-bmc-extern, connected to a BMC simulator listening on
+# PORT (OpenIPMI's ipmi_sim, its lan.conf "serial 15 ... codec VM"),
+# whose chassis control may stop QEMU and start it again.
+lab_bmc () {
+	case "$1" in
+	sim)
+		lab_add -device ipmi-bmc-sim,id=bmc0 -device isa-ipmi-kcs,bmc=bmc0
+		;;
+	extern)
+		lab_add -chardev "socket,id=ipmi0,host=127.0.0.1,port=$2,reconnect=10" \
+			-device ipmi-bmc-extern,id=bmc0,chardev=ipmi0 \
+			-device isa-ipmi-kcs,bmc=bmc0
+		;;
+	*)
+		echo "lab: no BMC kind $1" >&2
+		return 1
+		;;
+	esac
 }
 
 # lab_usb IMAGE [KILN.CFG TEXT]: a copy of a built stick (out/kiln-usb.img)
