@@ -20,11 +20,14 @@
 #	lab_firmware_boot seabios|ovmf|ovmf-sb LOG [QEMU ARGS]
 #					(no -kernel: the firmware boots a medium)
 #	lab_results OUTDIR		(copies kiln-results off the stick)
+#	lab_exec FILE			(runs the QEMU LAB_ARGV=FILE wrote)
 #	lab_failing_disks MIB		(make lab-fail's disks: one healthy,
 #					one with read errors, one that drops
 #					every write)
 #
 # LAB_DRY: lab_run prints QEMU's command line instead of running it.
+# LAB_ARGV=FILE: it writes QEMU's argv to FILE instead, one a line, for a
+# process that starts QEMU itself (ipmi_sim's startcmd: lab_exec FILE).
 #
 # Paths must not hold blanks: arguments are kept in one string.
 
@@ -260,6 +263,10 @@ lab_run () {
 		echo "$LAB_QEMU $*"
 		return 0
 	fi
+	if [ -n "${LAB_ARGV:-}" ]; then
+		printf '%s\n' "$LAB_QEMU" "$@" >"$LAB_ARGV"
+		return 0
+	fi
 	if [ -n "${LAB_SHOW:-}" ]; then
 		timeout "$LAB_TIMEOUT" "$LAB_QEMU" "$@" </dev/null 2>&1 | tee "$log"
 		return
@@ -303,6 +310,17 @@ lab_boot () {
 		-append "console=ttyS0,115200 panic=-1 $1" \
 		-netdev user,id=net0 -device e1000,netdev=net0 \
 		$lab_args ${LAB_EXTRA:-}
+}
+
+# lab_exec FILE: becomes the QEMU that LAB_ARGV=FILE wrote down (so a
+# signal to this process is QEMU's own).
+lab_exec () {
+	argv_file=$1
+	set --
+	while IFS= read -r arg; do
+		set -- "$@" "$arg"
+	done <"$argv_file"
+	exec "$@"
 }
 
 # lab_monitor SOCKET COMMAND: a command to QEMU's monitor (HMP), started

@@ -6,7 +6,10 @@
 # verified. Untouched between the boots every disk PASSes; a disk whose
 # image was partly rewritten between them FAILs, the others PASS. The
 # second case starts from the disks and stick as boot 1 left them (kept
-# then), so three boots test both.
+# then), so three boots test both. The guest has QEMU's own BMC
+# (ipmi-bmc-sim), which answers a chassis power cycle "not supported":
+# boot 1's init asks it once the stick is unmounted, says it refused, and
+# falls back to the person at the plug (after=poweroff here).
 . "$(dirname "$0")/../lib/e2e.sh"
 
 M=1048576
@@ -15,6 +18,7 @@ lab_disk ahci a 32 KILN-A
 lab_disk vscsi b 32 KILN-B
 lab_disk nvme c 32
 lab_stick ""
+lab_bmc sim
 
 # verify_folder: the run folder of the last boot that verified a pending one.
 verify_folder () {
@@ -28,13 +32,22 @@ v () {
 
 test_expect_success 'boot 1: powercut writes, flushes, leaves a pending folder' '
 	boot one "kiln.profile=powercut" &&
-	grep_in "CUT THE POWER NOW" "$TEST_TMP/one.log" &&
+	grep_in "THE BMC CUTS THE POWER NOW" "$TEST_TMP/one.log" &&
 	[ "$(result "d[\"state\"]")" = pending ] &&
 	[ "$(result "d[\"exit_code\"]")" = 0 ] &&
 	[ "$(result "len(d[\"targets\"])")" = 3 ] &&
 	pending1=$(basename "$run") &&
 	mkdir "$TEST_TMP/cut" &&
 	cp --sparse=always "$lab_dir"/*.img "$TEST_TMP/cut/"
+'
+
+test_expect_success 'boot 1: the init asked the BMC after unmounting the stick, and fell back' '
+	grep_in "kiln-init: power-cut test: the stick is unmounted; the BMC cycles the power now" \
+		"$TEST_TMP/one.log" &&
+	grep_in "kiln-init: the BMC did not cycle the power" "$TEST_TMP/one.log" &&
+	grep_in "CUT THE POWER by hand" "$TEST_TMP/one.log" &&
+	grep_in "kiln-init: after: poweroff" "$TEST_TMP/one.log" &&
+	test_eq "$(result "d[\"bmc\"][\"state\"]")" read "bmc state"
 '
 
 test_expect_success 'boot 2: the pending folder is verified first: PASS' '
