@@ -525,9 +525,10 @@ static void test_lan(void)
 	tap_ok(!strcmp(addr, "192.168.1.77") &&
 	       !strcmp(mac, "3c:ec:ef:01:02:03"),
 	       "lan print: the address (not its source) and the MAC");
-	bmc_lan_parse("IP Address              : 0.0.0.0\n", addr,
+	bmc_lan_parse("IP Address              : 0.0.0.0\n"
+		      "MAC Address             : 00:00:00:00:00:00\n", addr,
 		      sizeof(addr), mac, sizeof(mac));
-	tap_ok(!addr[0] && !mac[0], "0.0.0.0 is no address");
+	tap_ok(!addr[0] && !mac[0], "0.0.0.0 is no address, zeroes no MAC");
 }
 
 static void test_keys(void)

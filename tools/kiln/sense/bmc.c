@@ -202,9 +202,11 @@ void bmc_lan_parse(const char *text, char *addr, size_t alen, char *mac,
 {
 	field(text, "IP Address", addr, alen);
 	field(text, "MAC Address", mac, mlen);
-	/* A BMC with no address set says 0.0.0.0: none known. */
+	/* A BMC with no address (or MAC) set says zeroes: none known. */
 	if (!strcmp(addr, "0.0.0.0"))
 		addr[0] = 0;
+	if (!strcmp(mac, "00:00:00:00:00:00"))
+		mac[0] = 0;
 }
 
 void bmc_start(struct bmc *b, const char *devroot)
