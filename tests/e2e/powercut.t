@@ -18,9 +18,11 @@
 # Boot 1 (profile powercut) writes and flushes, its init asks the BMC;
 # boot 2 comes by itself, verifies (PASS) and starts no new power-cut
 # test though the profile is still powercut. While boot 1 burns, the
-# test adds a power supply failure to the BMC's event log (ipmi_sim's
-# sel_add): boot 1's machine FAILs naming it, boot 2 finds it in the log
-# at its start and adds nothing.
+# test adds a fan's non-critical event to the BMC's event log (ipmi_sim's
+# sel_add): listed, not judged, so boot 1 stays pending (a FAILed boot 1
+# ends the test there). While boot 2 verifies, a power supply failure:
+# its machine FAILs naming it, and the fan's entry, there at its start,
+# is not counted again.
 . "$(dirname "$0")/../lib/e2e.sh"
 . "$TOP/tests/lib/servers.sh"
 
@@ -106,7 +108,8 @@ sim_lab () {
 	echo "\$\$" >"$S/qemu.pid"
 	lab_top="$TOP"
 	. "$TOP/scripts/qemu.sh"
-	lab_exec "$S/argv" >"$S/boot\$n.log" 2>&1
+	# Not ipmi_sim's stdin, the test's console to it: QEMU would read it.
+	lab_exec "$S/argv" </dev/null >"$S/boot\$n.log" 2>&1
 	SH
 	cat >"$S/lan.conf" <<-CONF &&
 	name "kiln"
@@ -149,13 +152,20 @@ else
 		} &&
 		test_at_exit "kill $sim_pid; kill \$(cat $S/qemu.pid)" &&
 		exec 9>"$S/console" &&
-		# Once boot 1 read the log: a power supply failure (sensor
-		# type 08h, sensor-specific 6Fh, offset 1) is logged.
+		# Once boot 1 read the log: a fan below its lower
+		# non-critical threshold (sensor type 04h, threshold 01h,
+		# offset 0); once boot 2 read it: a power supply failure
+		# (08h, sensor-specific 6Fh, offset 1).
 		test_wait_for "grep -a -q \"event log holds\" \"$S/boot1.log\" 2>/dev/null" &&
+		echo "sel_add 0x20 0x02 0 0 0 0 0x20 0x00 0x04 0x04 0x30 0x01 0x00 0xff 0xff" >&9 &&
+		test_wait_for "grep -q \"Added record 1\" \"$S/sim.log\"" &&
+		test_wait_for "grep -a -q \"event log holds\" \"$S/boot2.log\" 2>/dev/null" &&
 		echo "sel_add 0x20 0x02 0 0 0 0 0x20 0x00 0x04 0x08 0x40 0x6f 0x01 0xff 0xff" >&9 &&
+		test_wait_for "grep -q \"Added record 2\" \"$S/sim.log\"" &&
 		test_wait_for "grep -a -q \"kiln-init: after:\" \"$S/boot2.log\" 2>/dev/null" &&
 		test_wait_for "! kill -0 \$(cat \"$S/qemu.pid\") 2>/dev/null" &&
 		exec 9>&- && sim_stop &&
+		sed -n "/sel_add/,+1p" "$S/sim.log" &&
 		grep_in "THE BMC CUTS THE POWER NOW" "$S/boot1.log" &&
 		grep_in "kiln-init: power-cut test: the stick is unmounted; the BMC cycles the power now" \
 			"$S/boot1.log" &&
@@ -166,24 +176,26 @@ else
 		rm -rf "$TEST_TMP/sim.results" && lab_results "$TEST_TMP/sim.results"
 	'
 
-	test_expect_success 'boot 1: pending, its machine FAILed by the power supply failure the BMC logged' '
-		one=$(grep -l "\"pending\"\|\"verified\"" "$TEST_TMP/sim.results"/kiln-results/*/*/result.json |
+	test_expect_success 'boot 1: the fan'"'"'s entry listed, not judged; pending, then verified' '
+		one=$(grep -l "\"verified\"" "$TEST_TMP/sim.results"/kiln-results/*/*/result.json |
 			xargs grep -L "\"pending_of\"" | head -n 1) && [ -n "$one" ] &&
 		test_eq "$(json_get "$one" "d[\"state\"]")" verified "boot 1 state" &&
 		test_eq "$(json_get "$one" "d[\"bmc\"][\"added\"]")" 1 "entries added" &&
-		test_eq "$(json_get "$one" "d[\"bmc\"][\"entries\"][0][\"critical\"]")" \
-			"power supply failure" "its class" &&
-		test_eq "$(json_get "$one" "d[\"bmc\"][\"verdict\"]")" FAIL "bmc verdict" &&
-		grep_in "the BMC logged 1 critical event during the run" "$(dirname "$one")/summary.txt"
+		test_eq "$(json_get "$one" "d[\"bmc\"][\"entries\"][0][\"critical\"]")" None "its class" &&
+		test_eq "$(json_get "$one" "d[\"bmc\"][\"verdict\"]")" PASS "bmc verdict" &&
+		grep_in "Fan sensor 30h: lower non-critical going low" "$(dirname "$one")/summary.txt"
 	'
 
-	test_expect_success 'boot 2: the verify PASSes; the entry was there at its start, none added' '
+	test_expect_success 'boot 2: the disk PASSes its verify; the power supply failure FAILs the machine' '
 		two=$(grep -l "\"pending_of\"" "$TEST_TMP/sim.results"/kiln-results/*/*/result.json) &&
 		[ -n "$two" ] &&
 		test_eq "$(json_get "$two" "d[\"targets\"][0][\"verdict\"]")" PASS "the disk" &&
-		test_eq "$(json_get "$two" "d[\"bmc\"][\"entries_start\"] >= 1")" True "the log at the start" &&
-		test_eq "$(json_get "$two" "d[\"bmc\"][\"added\"]")" 0 "entries added" &&
-		test_eq "$(json_get "$two" "d[\"bmc\"][\"verdict\"]")" PASS "bmc verdict"
+		test_eq "$(json_get "$two" "d[\"bmc\"][\"entries_start\"]")" 1 "the log at the start" &&
+		test_eq "$(json_get "$two" "d[\"bmc\"][\"added\"]")" 1 "entries added" &&
+		test_eq "$(json_get "$two" "d[\"bmc\"][\"entries\"][0][\"critical\"]")" \
+			"power supply failure" "its class" &&
+		test_eq "$(json_get "$two" "d[\"bmc\"][\"verdict\"]")" FAIL "bmc verdict" &&
+		grep_in "the BMC logged 1 critical event during the run" "$(dirname "$two")/summary.txt"
 	'
 fi
 
