@@ -1,9 +1,9 @@
 #!/bin/sh
 # initramfs.sh: kiln's initramfs, built as a normal user (no root, no
 # loop mounts): busybox-static and its applet links, out/kiln, the init,
-# smartctl, iperf3 and stressapptest with their libraries, pci.ids, and the
-# kernel modules
-# of initramfs/modules.list with their dependencies and firmware (copied
+# smartctl, iperf3, stressapptest and ipmitool with their libraries,
+# pci.ids, and the kernel modules of initramfs/modules.list with their
+# dependencies and firmware (copied
 # by dracut's dracut-install, as Debian ships them: never stripped or
 # recompressed, which would break their signatures). Leaves
 # out/initramfs.cpio.gz and adds what it used to out/manifest.txt.
@@ -53,11 +53,13 @@ install -m 0755 "$top/initramfs/udhcpc.script" "$stage/etc/udhcpc.script"
 cp /usr/share/misc/pci.ids "$stage/usr/share/misc/pci.ids"
 
 # smartctl, iperf3, ledmon's ledctl (the fault LEDs an HBA drives over
-# SGPIO or VMD, which have no sysfs files) and stressapptest (the memory
-# and CPU load beside the burn) with the libraries they link.
+# SGPIO or VMD, which have no sysfs files), stressapptest (the memory
+# and CPU load beside the burn) and ipmitool (the BMC's event log, its
+# address, a power-cut test's power cycle) with the libraries they link.
 "$dracut_install" -D "$stage" -a -l /usr/sbin/smartctl /usr/bin/iperf3 \
-	/usr/sbin/ledctl /usr/bin/stressapptest
-for b in usr/sbin/smartctl usr/bin/iperf3 usr/sbin/ledctl usr/bin/stressapptest; do
+	/usr/sbin/ledctl /usr/bin/stressapptest /usr/bin/ipmitool
+for b in usr/sbin/smartctl usr/bin/iperf3 usr/sbin/ledctl usr/bin/stressapptest \
+	usr/bin/ipmitool; do
 	[ -x "$stage/$b" ] || { say "$b missing from the initramfs" >&2; exit 1; }
 done
 
@@ -97,7 +99,7 @@ mv "$image.tmp" "$image"
 
 {
 	echo "initramfs $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-	for p in busybox-static smartmontools iperf3 ledmon stressapptest \
+	for p in busybox-static smartmontools iperf3 ledmon stressapptest ipmitool \
 		pci.ids dracut-core kmod cpio gzip musl-tools liburing-dev; do
 		dpkg-query -W -f='package ${Package} ${Version}\n' "$p" 2>/dev/null ||
 			echo "package $p not-installed"

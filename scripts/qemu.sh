@@ -12,6 +12,9 @@
 #	lab_throttle NAME BYTES		(at most BYTES a second: a slow disk)
 #	lab_ssd NAME			(it does not spin: rotation_rate=1)
 #	lab_stick [KILN.CFG TEXT]
+#	lab_bmc sim			(QEMU's own BMC on a KCS interface)
+#	lab_bmc extern PORT		(a BMC outside QEMU, OpenIPMI's
+#					ipmi_sim, on 127.0.0.1:PORT)
 #	lab_usb IMAGE [KILN.CFG TEXT]	(a copy of a built stick, booted from)
 #	lab_boot "KERNEL ARGS" LOG	(returns when the guest powers off)
 #	lab_firmware_boot seabios|ovmf|ovmf-sb LOG [QEMU ARGS]
@@ -20,11 +23,14 @@
 #					pxelinux.cfg/01-<MAC> boots this machine
 #					with ARGS; LAB_NET set to boot from it)
 #	lab_results OUTDIR		(copies kiln-results off the stick)
+#	lab_exec FILE			(runs the QEMU LAB_ARGV=FILE wrote)
 #	lab_failing_disks MIB		(make lab-fail's disks: one healthy,
 #					one with read errors, one that drops
 #					every write)
 #
 # LAB_DRY: lab_run prints QEMU's command line instead of running it.
+# LAB_ARGV=FILE: it writes QEMU's argv to FILE instead, one a line, for a
+# process that starts QEMU itself (ipmi_sim's startcmd: lab_exec FILE).
 #
 # Paths must not hold blanks: arguments are kept in one string.
 
@@ -185,6 +191,30 @@ lab_stick () {
 		-device usb-storage,bus=xhci.0,drive=stick,serial=KILN-STICK
 }
 
+# lab_bmc sim | extern PORT: a BMC the guest reaches in-band on an ISA
+# KCS interface (ipmi_si, /dev/ipmi0). sim is QEMU's ipmi-bmc-sim: an
+# event log (SEL) and a LAN address, but a chassis power cycle it answers
+# "not supported" (its reset is warm, its power-off an ACPI request).
+# extern is ipmi-bmc-extern, connected to a BMC simulator listening on
+# PORT (OpenIPMI's ipmi_sim, its lan.conf "serial 15 ... codec VM"),
+# whose chassis control may stop QEMU and start it again.
+lab_bmc () {
+	case "$1" in
+	sim)
+		lab_add -device ipmi-bmc-sim,id=bmc0 -device isa-ipmi-kcs,bmc=bmc0
+		;;
+	extern)
+		lab_add -chardev "socket,id=ipmi0,host=127.0.0.1,port=$2,reconnect=10" \
+			-device ipmi-bmc-extern,id=bmc0,chardev=ipmi0 \
+			-device isa-ipmi-kcs,bmc=bmc0
+		;;
+	*)
+		echo "lab: no BMC kind $1" >&2
+		return 1
+		;;
+	esac
+}
+
 # lab_usb IMAGE [KILN.CFG TEXT]: a copy of a built stick (out/kiln-usb.img)
 # as the lab's stick, first in the boot order; kiln.cfg replaced when given.
 lab_usb () {
@@ -269,6 +299,10 @@ lab_run () {
 		echo "$LAB_QEMU $*"
 		return 0
 	fi
+	if [ -n "${LAB_ARGV:-}" ]; then
+		printf '%s\n' "$LAB_QEMU" "$@" >"$LAB_ARGV"
+		return 0
+	fi
 	if [ -n "${LAB_SHOW:-}" ]; then
 		timeout "$LAB_TIMEOUT" "$LAB_QEMU" "$@" </dev/null 2>&1 | tee "$log"
 		return
@@ -312,6 +346,17 @@ lab_boot () {
 		-append "console=ttyS0,115200 panic=-1 $1" \
 		-netdev user,id=net0 -device e1000,netdev=net0 \
 		$lab_args ${LAB_EXTRA:-}
+}
+
+# lab_exec FILE: becomes the QEMU that LAB_ARGV=FILE wrote down (so a
+# signal to this process is QEMU's own).
+lab_exec () {
+	argv_file=$1
+	set --
+	while IFS= read -r arg; do
+		set -- "$@" "$arg"
+	done <"$argv_file"
+	exec "$@"
 }
 
 # lab_monitor SOCKET COMMAND: a command to QEMU's monitor (HMP), started

@@ -19,6 +19,10 @@
 # link errors), the drive on its own phy at 3.0 Gbit; QEMU's SCSI disk has
 # no protocol log of its own, so the drive's counters are not there, and
 # starts no self-test.
+# QEMU's own BMC (ipmi-bmc-sim on a KCS interface) is read in-band: its
+# event log before and after the burn (it logs nothing of a guest's run:
+# only its watchdog, which nothing arms here, would add an entry), so the
+# bmc object says the log was read twice and nothing was added.
 . "$(dirname "$0")/../lib/e2e.sh"
 
 lab_init "$TEST_TMP/lab"
@@ -34,6 +38,7 @@ lab_disk megasas raid-a 16
 lab_disk megasas raid-b 16
 lab_disk mptsas sas-a 16
 lab_stick ""
+lab_bmc sim
 
 # n SERIAL-OR-NAME EXPR: EXPR of the target t with that serial or name.
 n () {
@@ -197,6 +202,17 @@ test_expect_success 'report.html in chromium: the FAIL first, temperatures over 
 	       for r in page.one("div", "machine").one("table", "aer").all("tr")]
 	assert [r for r in aer if r and r[0] == sys.argv[2]][0][2] == "0 to 1", aer
 	PY
+'
+
+test_expect_success 'the BMC: its event log read before and after the burn, nothing added' '
+	test_eq "$(result "d[\"bmc\"][\"state\"]")" read "bmc state" &&
+	test_eq "$(result "d[\"bmc\"][\"end_read\"]")" True "read at the end" &&
+	test_eq "$(result "d[\"bmc\"][\"added\"]")" 0 "entries added" &&
+	test_eq "$(result "d[\"bmc\"][\"verdict\"]")" PASS "its verdict" &&
+	grep_in "the BMC'"'"'s event log holds 0 entries before the burn" \
+		"$TEST_TMP/signals.log" &&
+	grep_in "bmc: address not known, event log 0 entries before, 0 after, 0 added during the run: PASS" \
+		"$run/summary.txt"
 '
 
 # The other boots set reread=0 (tests/lib/e2e.sh): this one reads again.

@@ -132,6 +132,8 @@ test_expect_success 'like disks: one machine whose disks are slow' '
 	        doc["system"] = {"vendor": "Dell Inc.", "product": "PowerEdge R740",
 	                         "mac": "b0:26:28:aa:bb:01", "address": "10.0.0.5",
 	                         "asset_tag": "A-1234", "chassis_serial": "CZJ123"}
+	        doc["bmc"] = {"state": "read", "address": "10.0.9.5",
+	                      "mac": "b0:26:28:aa:bb:ff", "entries": []}
 	    json.dump(doc, open(p, "w"), indent=2)
 	PY
 '
@@ -163,7 +165,8 @@ test_expect_success 'fleet.csv: its columns, one line per machine' '
 	check <<-\PY
 	want = ("machine,verdict,state,started,clock_trusted,duration_s,disks,"
 	        "failed,failures,warnings,below_like_disks,kiln_version,run_id,"
-	        "folder,checkpoint,checkpoint_age_s,runs,problem").split(",")
+	        "folder,checkpoint,checkpoint_age_s,runs,bmc_address,bmc_mac,"
+	        "problem").split(",")
 	assert list(rows[0].keys()) == want, list(rows[0].keys())
 	raw = open(os.path.join(PAGE, "fleet.csv"), "rb").read()
 	assert raw.count(b"\r\n") == 15 and raw.count(b"\n") == 15, raw
@@ -172,6 +175,9 @@ test_expect_success 'fleet.csv: its columns, one line per machine' '
 	          "m-part", "m-clock", "m-clock2", "like-1", "like-4"):
 	    assert m in by, m
 	assert "lost+found" not in by and "other" not in by
+	assert by["like-1"]["bmc_address"] == "10.0.9.5", by["like-1"]
+	assert by["like-1"]["bmc_mac"] == "b0:26:28:aa:bb:ff", by["like-1"]
+	assert by["m-pass"]["bmc_address"] == "", by["m-pass"]
 	PY
 '
 
@@ -278,7 +284,7 @@ test_expect_success 'the page: each run linked, the machine named, passes and by
 		"$PAGE/fleet.html" &&
 	grep_in "<a href=\"../lab/kiln-results/m-pass/$a/summary.txt\">summary.txt</a>" \
 		"$PAGE/fleet.html" &&
-	grep_in "<span class=\"sys\">Dell Inc. PowerEdge R740 b0:26:28:aa:bb:01 10.0.0.5 asset A-1234 chassis CZJ123</span>" \
+	grep_in "<span class=\"sys\">Dell Inc. PowerEdge R740 b0:26:28:aa:bb:01 10.0.0.5 asset A-1234 chassis CZJ123 BMC 10.0.9.5 BMC MAC b0:26:28:aa:bb:ff</span>" \
 		"$PAGE/fleet.html" &&
 	grep_in "1 pass<br>16 MiB written<br>16 MiB read" "$PAGE/fleet.html" &&
 	grep_in "a.img: 1 pass, 8 MiB written, 8 MiB read</li>" "$PAGE/fleet.html" &&

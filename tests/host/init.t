@@ -31,6 +31,13 @@ settings)
 run)
 	echo "kiln $*" >>"$MOCK"
 	echo "kiln run output"
+	# A power-cut test's boot 1: the file says whether a BMC is there.
+	if [ -n "$FAKE_CUT" ]; then
+		while [ "$#" -gt 0 ]; do
+			[ "$1" = --powercut-file ] && echo "$FAKE_CUT" >"$2"
+			shift
+		done
+	fi
 	exit "${FAKE_KILN_STATUS:-0}"
 	;;
 esac
@@ -95,7 +102,7 @@ test_expect_success 'a full boot: mounts, drivers, stick, kiln run, results, pow
 	grep "^modprobe -q -a -b " "$MOCK" | grep -q "pci:v00008086d00002922" &&
 	grep "^modprobe -q -a -b " "$MOCK" | grep -q "pci:v00008086d0000100E" &&
 	grep -qx "mount -t vfat -o rw,noatime,flush /dev/sdz1 /mnt/kiln" "$MOCK" &&
-	grep -qx "kiln run --results /mnt/kiln --protect /dev/sdz1" "$MOCK" &&
+	grep -qx "kiln run --results /mnt/kiln --protect /dev/sdz1 --powercut-file $ROOT/run/kiln.powercut" "$MOCK" &&
 	grep -qx "umount /mnt/kiln" "$MOCK" &&
 	grep -qx "poweroff -f" "$MOCK" &&
 	grep -qx "end poweroff" "$MOCK" &&
@@ -124,7 +131,7 @@ test_expect_success 'no stick: said, kiln runs without results, after wait' '
 	FAKE_STICK= boot &&
 	grep_in "kiln-init: no KILN stick found: results go to the console only" \
 		"$TEST_TMP/out" &&
-	grep -qx "kiln run" "$MOCK" &&
+	grep -qx "kiln run --powercut-file $ROOT/run/kiln.powercut" "$MOCK" &&
 	! grep -q "^umount" "$MOCK" &&
 	grep -qx "end wait" "$MOCK"
 '
@@ -137,7 +144,7 @@ test_expect_success 'no stick, upload set: said that results go to the lab serve
 	grep_in "kiln-init: no KILN stick found: results go to the lab server http://10.0.2.2:8080/kiln-results/ and to the console" \
 		"$TEST_TMP/out" &&
 	! grep -q "console only" "$TEST_TMP/out" &&
-	grep -qx "kiln run" "$MOCK"
+	grep -qx "kiln run --powercut-file $ROOT/run/kiln.powercut" "$MOCK"
 '
 
 test_expect_success 'kiln cannot run: said, and the machine still ends as asked' '
@@ -197,7 +204,7 @@ test_expect_success 'not PXE-booted: no DHCP' '
 
 test_expect_success 'another disk holding kiln boot files is protected too' '
 	machine media && FAKE_STICK=/dev/sdz1 FAKE_BOOT_MEDIA=/dev/sdb boot &&
-	grep -qx "kiln run --results /mnt/kiln --protect /dev/sdz1 --protect /dev/sdb" \
+	grep -qx "kiln run --results /mnt/kiln --protect /dev/sdz1 --protect /dev/sdb --powercut-file $ROOT/run/kiln.powercut" \
 		"$MOCK" &&
 	grep_in "kiln-init: /dev/sdb holds kiln" "$TEST_TMP/out" &&
 	grep_in "boot files: protected" "$TEST_TMP/out" &&
@@ -206,8 +213,58 @@ test_expect_success 'another disk holding kiln boot files is protected too' '
 
 test_expect_success 'the stick is not looked at twice; no other media: none protected' '
 	machine nomedia && FAKE_STICK=/dev/sdz1 FAKE_BOOT_MEDIA=/dev/sdz1 boot &&
-	grep -qx "kiln run --results /mnt/kiln --protect /dev/sdz1" "$MOCK" &&
+	grep -qx "kiln run --results /mnt/kiln --protect /dev/sdz1 --powercut-file $ROOT/run/kiln.powercut" "$MOCK" &&
 	! grep -q "holds kiln" "$TEST_TMP/out"
+'
+
+test_expect_success 'the BMC drivers are loaded, after the stick says bmc' '
+	machine bmcmods && FAKE_STICK=/dev/sdz1 boot &&
+	for m in ipmi_msghandler ipmi_devintf ipmi_si ipmi_ssif; do
+		grep -qx "modprobe -q $m" "$MOCK" || return 1
+	done &&
+	awk "/^mount -t vfat/ { m = NR } /^modprobe -q ipmi_si/ { i = NR }
+		END { exit !(m && m < i) }" "$MOCK"
+'
+
+test_expect_success 'bmc=0: no BMC driver loaded' '
+	machine bmcoff && printf "after=wait\nbmc=0\n" >"$TEST_TMP/settings" &&
+	FAKE_STICK=/dev/sdz1 boot &&
+	! grep -q "^modprobe -q ipmi" "$MOCK"
+'
+
+test_expect_success 'powercut with a BMC: synced, unmounted, then the BMC cycles the power' '
+	machine cutbmc && FAKE_STICK=/dev/sdz1 FAKE_CUT=bmc boot &&
+	cat "$MOCK" &&
+	grep -qx "ipmitool chassis power cycle" "$MOCK" &&
+	awk "/^kiln run/ { k = NR } /^sync/ && !s { s = NR } /^umount \/mnt\/kiln/ { u = NR }
+		/^ipmitool chassis power cycle/ { c = NR }
+		END { exit !(k < s && s < u && u < c) }" "$MOCK" &&
+	grep_in "kiln-init: power-cut test: the stick is unmounted; the BMC cycles the power now" \
+		"$TEST_TMP/out"
+'
+
+test_expect_success 'the BMC refuses: said, and the machine ends as after says' '
+	machine cutno && printf "after=wait\n" >"$TEST_TMP/settings" &&
+	FAKE_STICK=/dev/sdz1 FAKE_CUT=bmc MOCK_FAIL="ipmitool chassis*" boot &&
+	grep -qx "ipmitool chassis power cycle" "$MOCK" &&
+	grep_in "kiln-init: the BMC did not cycle the power: CUT THE POWER by hand" \
+		"$TEST_TMP/out" &&
+	grep -qx "end wait" "$MOCK"
+'
+
+test_expect_success 'powercut with no BMC: said, nothing asked of one' '
+	machine cutnone && printf "after=wait\n" >"$TEST_TMP/settings" &&
+	FAKE_STICK=/dev/sdz1 FAKE_CUT=none boot &&
+	! grep -q "^ipmitool" "$MOCK" &&
+	grep_in "kiln-init: no BMC to cut the power: CUT THE POWER by hand" \
+		"$TEST_TMP/out" &&
+	grep -qx "end wait" "$MOCK"
+'
+
+test_expect_success 'no power-cut test: the BMC is not asked, a stale file is not read' '
+	machine nocut && mkdir -p "$ROOT/run" && echo bmc >"$ROOT/run/kiln.powercut" &&
+	FAKE_STICK=/dev/sdz1 boot &&
+	! grep -q "^ipmitool" "$MOCK" && grep -qx "poweroff -f" "$MOCK"
 '
 
 test_done

@@ -157,9 +157,9 @@ static void test_other_default(void)
 	free(table);
 
 	/*
-	 * Of kiln's own keys, leds and stress alone have defaults of their
-	 * own for kiln burn (off: a burn on an installed host leaves its LEDs
-	 * alone and loads nothing but its disks).
+	 * Of kiln's own keys, leds, stress and bmc alone have defaults of
+	 * their own for kiln burn (off: a burn on an installed host leaves
+	 * its LEDs alone, loads nothing but its disks and judges no BMC).
 	 */
 	settings_defaults(&burn2, SCOPE_BURN);
 	settings_defaults(&run2, SCOPE_RUN);
@@ -168,15 +168,18 @@ static void test_other_default(void)
 			   settings_key_default(settings_key_at(i), SCOPE_RUN))) {
 			differ++;
 			others += strcmp(settings_key_at(i)->name, "leds") != 0 &&
-				  strcmp(settings_key_at(i)->name, "stress") != 0;
+				  strcmp(settings_key_at(i)->name, "stress") != 0 &&
+				  strcmp(settings_key_at(i)->name, "bmc") != 0;
 		}
-	tap_ok(differ == 2 && !others && burn2.leds == SETTINGS_LEDS_OFF &&
+	tap_ok(differ == 3 && !others && burn2.leds == SETTINGS_LEDS_OFF &&
 	       run2.leds == SETTINGS_LEDS_FAIL && !burn2.stress &&
-	       run2.stress == (SETTINGS_STRESS_MEMORY | SETTINGS_STRESS_CPU),
-	       "leds and stress alone have defaults of their own for kiln "
-	       "burn: off, and fail and memory,cpu for kiln run");
+	       run2.stress == (SETTINGS_STRESS_MEMORY | SETTINGS_STRESS_CPU) &&
+	       !burn2.bmc && run2.bmc == 1,
+	       "leds, stress and bmc alone have defaults of their own for "
+	       "kiln burn: off, and fail, memory,cpu and 1 for kiln run");
 	burn2.leds = run2.leds;
 	burn2.stress = run2.stress;
+	burn2.bmc = run2.bmc;
 	tap_ok(!memcmp(&burn2, &run2, sizeof(burn2)),
 	       "every other default is the same for both");
 }

@@ -112,6 +112,8 @@ static void after_burn(struct burn *b)
 	sampler_finish(&b->smp, b->con, &burn_interrupted);
 	burn_start_health(b, 1);
 	burn_fault_logs(b, 1);
+	/* What the BMC logged while the disks and the load ran. */
+	bmc_end(&r->bmc);
 	if (r->have_net)
 		iperf_finish(&r->net, IPERF_SECONDS + 30);
 	r->ended = time(NULL);

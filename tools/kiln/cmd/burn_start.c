@@ -24,6 +24,7 @@
 #include "results/notes.h"
 #include "results/result.h"
 #include "sense/health.h"
+#include "sense/bmc.h"
 #include "sense/stress.h"
 
 /* How long iperf3 runs beside the burn. */
@@ -370,6 +371,30 @@ static void start_stress(struct burn *b)
 		st->cpu_threads);
 }
 
+/*
+ * The BMC's event log before the burn (setting bmc), so what the burn
+ * adds to it is told at the end; no BMC is said once and nothing judged.
+ */
+static void start_bmc(struct burn *b)
+{
+	struct bmc *m = &b->r->bmc;
+
+	if (!b->s->bmc)
+		return;
+	bmc_start(m, "/dev");
+	if (m->state == BMC_ABSENT)
+		fprintf(b->con, "kiln: no BMC (no IPMI device): its event log "
+			"is not read\n");
+	else if (m->state == BMC_UNREAD)
+		fprintf(b->con, "kiln: the BMC's event log cannot be read: %s\n",
+			m->problem);
+	else
+		fprintf(b->con, "kiln: the BMC's event log holds %u entr%s "
+			"before the burn (BMC at %s)\n", m->start_entries,
+			m->start_entries == 1 ? "y" : "ies",
+			m->address[0] ? m->address : "an address not known");
+}
+
 /* Results folder, plan, SMART before, then the engine: 0 or an exit code. */
 int burn_start(struct burn *b)
 {
@@ -387,6 +412,7 @@ int burn_start(struct burn *b)
 	mark_kmsg(r);
 	burn_start_health(b, 0);
 	burn_fault_logs(b, 0);
+	start_bmc(b);
 	sampler_start(&b->smp, r, NULL);
 	solo_phase(b);
 	ret = start_workers(b);

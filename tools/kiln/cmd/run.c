@@ -40,7 +40,7 @@
 
 const struct options_cmd run_cmd = {
 	"run", "[--results ROOT] [--protect DEV]... [--config FILE] "
-	"[--cmdline FILE] [--KEY=VALUE]...",
+	"[--cmdline FILE] [--powercut-file FILE] [--KEY=VALUE]...",
 	"The boot image's automatic flow: the settings (defaults, then "
 	"kiln.cfg, then kiln.KEY=VALUE on the kernel command line, then these "
 	"options), discovery of every disk and controller, the plan (blank "
@@ -320,6 +320,37 @@ static int last_boot(const struct settings *s,
 	return code;
 }
 
+/*
+ * Boot 1 of powercut, its writes flushed: the power is to be cut. With a
+ * BMC the init cuts it (powercut-file says so, once the init has synced
+ * and unmounted the stick); without one a person does.
+ */
+static void cut_power(const struct record *rec)
+{
+	const char *file = rec->s->powercut_file;
+	int bmc = rec->bmc.state == BMC_READ || rec->bmc.state == BMC_UNREAD;
+	FILE *f;
+	int k;
+
+	if (file) {
+		f = fopen(file, "w");
+		if (!f || fprintf(f, "%s\n", bmc ? "bmc" : "none") < 0 ||
+		    fclose(f)) {
+			complain_out("cannot write %s: %s: the power is not cut "
+				     "through the BMC", file, strerror(errno));
+			bmc = 0;
+		}
+	}
+	bmc = bmc && file;
+	for (k = 0; k < 3; k++)
+		printf(bmc ? "\n    *** THE BMC CUTS THE POWER NOW ***  (once "
+		       "the stick is unmounted; the next boot verifies what "
+		       "the disks kept)\n" :
+		       "\n    *** CUT THE POWER NOW ***  (the next "
+		       "boot verifies what the disks kept)\n");
+	fflush(stdout);
+}
+
 /* The burn of every chosen disk, once the countdown let it start. */
 static int burn(struct record *rec, const struct discover_inventory *inv,
 		char *folder)
@@ -329,14 +360,8 @@ static int burn(struct record *rec, const struct discover_inventory *inv,
 	rec->inventory = inventory_json(inv, &rec->inventory_len);
 	rec->out = folder[0] ? folder : NULL;
 	code = burn_run(rec);
-	if (rec->powercut && rec->state == RECORD_PENDING) {
-		int k;
-
-		for (k = 0; k < 3; k++)
-			printf("\n    *** CUT THE POWER NOW ***  (the next "
-			       "boot verifies what the disks kept)\n");
-		fflush(stdout);
-	}
+	if (rec->powercut && rec->state == RECORD_PENDING)
+		cut_power(rec);
 	return code;
 }
 
@@ -359,6 +384,16 @@ static int run(struct settings *s, const struct settings_problems *p,
 		code = upload_only(s, rec, folder, flen);
 		if (code)
 			return code;
+	}
+	/*
+	 * The boot that verified a power-cut test starts no new one, or a
+	 * BMC that cuts the power would have the machine cut it for ever.
+	 */
+	if (s->profile == SETTINGS_POWERCUT && *pending_code >= 0) {
+		complain_out("the power-cut test is verified: this boot starts "
+			     "no new one (set another profile on the stick, or "
+			     "boot again for another power-cut test)");
+		return KILN_EXIT_PASS;
 	}
 	if (s->profile == SETTINGS_POWERCUT) {
 		rec->powercut = 1;

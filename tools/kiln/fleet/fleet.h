@@ -61,6 +61,7 @@ struct fleet_run {
 	/* the machine for people, "" when not said (result.json "system") */
 	char *vendor, *product, *mac, *address;
 	char *asset_tag, *chassis_serial;	/* where it is; NULL: not said */
+	char *bmc_address, *bmc_mac;	/* its BMC's LAN; NULL: not said */
 	int has_report, has_summary;	/* report.html, summary.txt there */
 	char *dir;		/* the run folder, as found under its root */
 	char *name;		/* the run folder's own name */

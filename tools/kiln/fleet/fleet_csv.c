@@ -17,7 +17,7 @@
 static const char header[] =
 	"machine,verdict,state,started,clock_trusted,duration_s,disks,"
 	"failed,failures,warnings,below_like_disks,kiln_version,run_id,"
-	"folder,checkpoint,checkpoint_age_s,runs,problem\r\n";
+	"folder,checkpoint,checkpoint_age_s,runs,bmc_address,bmc_mac,problem\r\n";
 
 /*
  * A text cell opened: its text goes to the cell's own stream, and
@@ -143,6 +143,8 @@ static void line(FILE *f, const struct fleet *fl, const struct fleet_machine *m)
 	else
 		fputs(",,", f);
 	fprintf(f, "%d,", m->n);
+	field(f, r->bmc_address);
+	field(f, r->bmc_mac);
 	field_then(f, r->problem, "\r\n");
 }
 

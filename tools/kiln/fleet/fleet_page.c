@@ -117,17 +117,20 @@ static void links(FILE *f, const struct fleet *fl, const struct fleet_run *r)
 }
 
 /*
- * What a person knows the machine by: vendor, model, MAC, address, and
- * where it is: the asset tag and the chassis serial on its label.
+ * What a person knows the machine by: vendor, model, MAC, address,
+ * where it is (the asset tag and the chassis serial on its label) and
+ * where its BMC answers.
  */
 static void machine_said(FILE *f, const struct fleet_run *r)
 {
 	const char *parts[] = { r->vendor, r->product, r->mac, r->address,
-				r->asset_tag, r->chassis_serial };
-	const char *lead[] = { "", "", "", "", "asset ", "chassis " };
+				r->asset_tag, r->chassis_serial, r->bmc_address,
+				r->bmc_mac };
+	const char *lead[] = { "", "", "", "", "asset ", "chassis ", "BMC ",
+			       "BMC MAC " };
 	int i, any = 0;
 
-	for (i = 0; i < 6; i++) {
+	for (i = 0; i < 8; i++) {
 		if (!parts[i] || !parts[i][0])
 			continue;
 		fputs(any++ ? " " : "<br><span class=\"sys\">", f);

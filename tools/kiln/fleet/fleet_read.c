@@ -175,6 +175,7 @@ static void read_machine(const struct jsonread_node *root,
 			 struct fleet_run *r, int *oom)
 {
 	const struct jsonread_node *sys = jsonread_get(root, KEY_SYSTEM);
+	const struct jsonread_node *bmc = jsonread_get(root, KEY_BMC);
 	char *id;
 
 	if (jsonread_type(jsonread_get(root, KEY_MACHINE_ID)) ==
@@ -193,6 +194,8 @@ static void read_machine(const struct jsonread_node *root,
 	r->address = member(sys, KEY_ADDRESS, oom);
 	r->asset_tag = member(sys, KEY_ASSET_TAG, oom);
 	r->chassis_serial = member(sys, KEY_CHASSIS_SERIAL, oom);
+	r->bmc_address = member(bmc, KEY_ADDRESS, oom);
+	r->bmc_mac = member(bmc, KEY_MAC, oom);
 }
 
 /*
@@ -503,6 +506,8 @@ void fleet_read_free(struct fleet_run *r)
 	free(r->address);
 	free(r->asset_tag);
 	free(r->chassis_serial);
+	free(r->bmc_address);
+	free(r->bmc_mac);
 	free(r->dir);
 	free(r->name);
 	free(r->problem);

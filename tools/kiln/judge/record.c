@@ -209,6 +209,7 @@ void record_free(struct record *r)
 	for (i = 0; i < r->nnotes; i++)
 		free(r->notes[i]);
 	iperf_free(&r->net);
+	bmc_free(&r->bmc);
 	free(r->lab.lost);
 	links_free(&r->links);
 	linkerr_free(&r->lerr);

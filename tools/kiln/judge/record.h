@@ -18,6 +18,7 @@
 #include "judge/monitor.h"
 #include "sense/nvmelog.h"
 #include "sense/iperf.h"
+#include "sense/bmc.h"
 #include "sense/stress.h"
 #include "judge/peers.h"
 #include "plan/plan.h"
@@ -150,6 +151,7 @@ struct record {
 	int have_net;
 	struct stress stress;		/* stressapptest beside the burn */
 	int have_stress;		/* asked for: its facts are there */
+	struct bmc bmc;			/* the BMC's event log, its address */
 	struct vitals_machine sig;	/* the machine's own signals */
 	struct blame blame;		/* where transfer errors belong */
 	int results_lost;		/* some results could not be written */

@@ -409,6 +409,58 @@ static void judge_stress(struct record *r, struct vitals_machine *m)
 	}
 }
 
+/*
+ * The BMC's event log: an entry added during the run of a critical class
+ * FAILs the machine; a log that could not be read, or was cleared or
+ * wrapped during the run (so entries may be lost), WARNs it. No BMC, or
+ * bmc=0: nothing judged.
+ */
+static void judge_bmc(struct record *r, struct vitals_machine *m)
+{
+	struct bmc *b = &r->bmc;
+	char what[120];
+	int i, crit = 0, first = -1;
+
+	b->verdict = JUDGE_PASS;
+	b->why[0] = 0;
+	if (b->state == BMC_OFF || b->state == BMC_ABSENT)
+		return;
+	for (i = 0; i < b->nkept; i++)
+		if (sel_class(&b->kept[i]) != SEL_FACT && !crit++)
+			first = i;
+	if (crit) {
+		sel_describe(&b->kept[first], what, sizeof(what));
+		snprintf(b->why, sizeof(b->why), "the BMC logged %d critical "
+			 "event%s during the run, the first (record %04Xh) "
+			 "%s: %s", crit, crit == 1 ? "" : "s",
+			 b->kept[first].id,
+			 sel_class_name(sel_class(&b->kept[first])), what);
+		b->verdict = JUDGE_FAIL;
+		machine_reason(m, JUDGE_FAIL, "%s", b->why);
+		return;
+	}
+	if (b->state == BMC_UNREAD || !b->end_read)
+		snprintf(b->why, sizeof(b->why), "the BMC's event log could not "
+			 "be read %s: %s", b->state == BMC_UNREAD ?
+			 "before the burn" : "after the burn",
+			 b->problem[0] ? b->problem : "no reason known");
+	else if (b->change.cleared)
+		snprintf(b->why, sizeof(b->why), "the BMC's event log was "
+			 "cleared during the run: what it logged before the "
+			 "clear is lost");
+	else if (b->change.wrapped)
+		snprintf(b->why, sizeof(b->why), "the BMC's event log wrapped "
+			 "during the run (entries of the start are gone): "
+			 "entries may be lost");
+	else if (b->change.overflow)
+		snprintf(b->why, sizeof(b->why), "the BMC's event log filled "
+			 "during the run: the BMC dropped events");
+	if (b->why[0]) {
+		b->verdict = JUDGE_WARN;
+		machine_reason(m, JUDGE_WARN, "%s", b->why);
+	}
+}
+
 void vitals_judge_machine(struct record *r)
 {
 	struct vitals_machine *m = &r->sig;
@@ -428,6 +480,7 @@ void vitals_judge_machine(struct record *r)
 	vitals_cpu_judge(m);
 	judge_hidden(m);
 	judge_stress(r, m);
+	judge_bmc(r, m);
 	snprintf(r->failure, sizeof(r->failure), "%s%s%s", m->failure_base,
 		 m->failure_base[0] && m->failure[0] ? "; " : "", m->failure);
 }

@@ -15,6 +15,7 @@
 #include "results/report_machine.h"
 #include "results/smart_out.h"
 #include "results/stress_out.h"
+#include "results/bmc_out.h"
 
 /* One temperature plot: width, height, and the room above for its scale. */
 #define PW 160
@@ -481,7 +482,8 @@ void report_machine_html(FILE *f, const struct record *r)
 	const struct vitals_machine *m = &r->sig;
 	const char *v = judge_name(m->j.verdict);
 
-	if (!m->samples && m->j.verdict == JUDGE_PASS && !r->have_stress)
+	if (!m->samples && m->j.verdict == JUDGE_PASS && !r->have_stress &&
+	    r->bmc.state == BMC_OFF)
 		return;
 	fprintf(f, "<div class=\"machine\">\n<h2>The machine's signals: "
 		"<span class=\"%s\">%s</span></h2>\n", v, v);
@@ -501,5 +503,6 @@ void report_machine_html(FILE *f, const struct record *r)
 		raid_table(f, m);
 	}
 	stress_out_html(f, r);
+	bmc_out_html(f, r);
 	fputs("</div>\n", f);
 }

@@ -22,6 +22,7 @@
 #include "results/linkerr_out.h"
 #include "results/vitals_out.h"
 #include "results/stress_out.h"
+#include "results/bmc_out.h"
 #include "base/unit.h"
 #include "base/timing.h"
 
@@ -364,7 +365,8 @@ int restore_record(const struct jsonread_node *doc, struct restored *out,
 			return ret;
 		peers_out_restore_disk(t, r, d);
 	}
-	if (linkerr_out_read_machine(doc, r) || stress_out_read(doc, r))
+	if (linkerr_out_read_machine(doc, r) || stress_out_read(doc, r) ||
+	    bmc_out_read(doc, r))
 		return -ENOMEM;
 	ret = vitals_out_read_machine(doc, r);
 	/* For kiln report, which reads verdicts and does not judge again. */

@@ -23,6 +23,7 @@
 #include "results/vitals_out.h"
 #include "results/summary.h"
 #include "results/stress_out.h"
+#include "results/bmc_out.h"
 #include "base/timing.h"
 #include "base/version.h"
 #include "judge/zones.h"
@@ -498,6 +499,7 @@ char *result_json(const struct record *o, size_t *len)
 	blame_out_json(&j, o);
 	linkerr_out_machine(&j, o);
 	stress_out_json(&j, o);
+	bmc_out_json(&j, o);
 	json_expect(&j, o);
 	json_str(&j, KEY_FAILURE, o->failure[0] ? o->failure : NULL);
 	json_bool(&j, KEY_RESULTS_COMPLETE, !o->results_lost);

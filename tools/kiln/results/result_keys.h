@@ -198,4 +198,19 @@
 #define KEY_NOTE		"note"
 #define KEY_PROBLEM		"problem"
 
+/* The top-level "bmc" object (bmc_out.c), beside the above. */
+#define KEY_BMC			"bmc"
+#define KEY_END_READ		"end_read"
+#define KEY_ENTRIES_START	"entries_start"
+#define KEY_ENTRIES_END		"entries_end"
+#define KEY_CLEARED		"cleared"
+#define KEY_WRAPPED		"wrapped"
+#define KEY_OVERFLOW		"overflow"
+#define KEY_ADDED		"added"
+#define KEY_ENTRIES		"entries"
+#define KEY_RECORD_ID		"record_id"
+#define KEY_RAW			"raw"
+#define KEY_CRITICAL		"critical"
+#define KEY_WHAT		"what"
+
 #endif

@@ -18,6 +18,7 @@
 #include "results/summary.h"
 #include "results/summary_groups.h"
 #include "results/stress_out.h"
+#include "results/bmc_out.h"
 #include "base/timing.h"
 #include "base/version.h"
 #include "judge/zones.h"
@@ -411,6 +412,7 @@ void summary_text(const struct record *o, FILE *f)
 	if (o->have_net && o->net.done)
 		summary_network(o, f);
 	stress_out_summary(o, f);
+	bmc_out_summary(o, f);
 	if (o->failure[0])
 		fprintf(f, "FAIL: %s\n", o->failure);
 	blame_out_text(o, f);

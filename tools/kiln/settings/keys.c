@@ -43,6 +43,14 @@ static const struct settings_key keys[] = {
 	  "wait, poweroff, reboot or shell", "wait",
 	  "what the image does after a run: wait (the verdict stays on "
 	  "screen), poweroff, reboot or shell", R | SCOPE_INIT },
+	{ "bmc", KEY_FLAG, F(bmc), 0, 0, NULL, "1 or 0", "1",
+	  "the BMC's event log read before and after the burn (in-band, "
+	  "ipmitool): an entry added of a power supply failure, a critical "
+	  "temperature, uncorrectable ECC, a bus fatal error, a processor "
+	  "error or a watchdog firing FAILs the machine, others are listed; "
+	  "a log unread, cleared or wrapped WARNs; no BMC is said once; its "
+	  "address goes to the fleet page; powercut cycles the power "
+	  "through it", TEST, { B, "0" } },
 	{ "bs", KEY_SIZE, F(bs), 0, 0, NULL, "a multiple of 4 KiB up to 64 MiB "
 	  "such as 128k, 1M or 4M", "1M",
 	  "bytes a request, a multiple of 4 KiB up to 64 MiB (128k, 4M)",
@@ -176,6 +184,11 @@ static const struct settings_key keys[] = {
 	{ "passes", KEY_UINT, F(passes), 1, 1000000, NULL, "a count, 1 or more",
 	  "1", "passes to make; each writes a new pass number, so stale data "
 	  "is caught (with duration: as many as it allows)", TEST },
+	{ "powercut-file", KEY_STRING, F(powercut_file), 0, 0, NULL, "a file",
+	  "none", "kiln run: the file it writes once a power-cut test's "
+	  "writes are flushed (it holds bmc, or none without a BMC), so the "
+	  "init syncs and unmounts the stick and then has the BMC cycle the "
+	  "power (the image's init gives it)", R | OPT },
 	{ "profile", KEY_ENUM, F(profile), 0, 0, profiles,
 	  "smoke, burnin, soak or powercut", "burnin",
 	  "smoke (a quick span, one pass: minutes), burnin (one whole "

@@ -54,7 +54,7 @@ void settings_free(struct settings *s)
 			     &s->exclude, &s->iperf, &s->results, &s->config,
 			     &s->cmdline, &s->get, &s->sysfs_root, &s->from,
 			     &s->upload, &s->metrics, &s->expect,
-			     &s->expect_out };
+			     &s->expect_out, &s->powercut_file };
 	size_t i;
 
 	for (i = 0; i < sizeof(strings) / sizeof(strings[0]); i++) {

@@ -160,6 +160,7 @@ struct settings {
 	int selftest;			/* enum settings_selftest */
 	int leds;			/* enum settings_leds */
 	int reread;			/* the slowest requests read again */
+	int bmc;			/* the BMC's event log read */
 	int stress;			/* enum settings_stress mask */
 	struct settings_share stress_memory;	/* of what memory leaves */
 
@@ -167,6 +168,7 @@ struct settings {
 	char *results;			/* kiln run: the stick's mount point */
 	char *config;			/* kiln.cfg to read */
 	char *cmdline;			/* the kernel command line to read */
+	char *powercut_file;		/* kiln run: the power is to be cut */
 	char *get;			/* kiln settings --get KEY */
 	char *sysfs_root;		/* kiln discover on a captured tree */
 	char *expect_out;		/* kiln discover: write an expect file */

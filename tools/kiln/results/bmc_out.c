@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: the BMC in the results (see bmc_out.h): written and read
+ * back by the same names, each entry by its raw bytes, so a restored run
+ * is judged as the run judged itself.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "results/bmc_out.h"
+#include "results/report_html.h"
+#include "results/result_keys.h"
+
+static void raw_hex(const struct sel_entry *e, char *buf)
+{
+	int i;
+
+	for (i = 0; i < SEL_RECORD; i++)
+		sprintf(buf + 2 * i, "%02x", e->raw[i]);
+}
+
+static int raw_of(const char *s, struct sel_entry *e)
+{
+	uint8_t raw[SEL_RECORD];
+	unsigned v;
+	int i;
+
+	if (!s || strlen(s) != 2 * SEL_RECORD)
+		return -1;
+	for (i = 0; i < SEL_RECORD; i++) {
+		if (sscanf(s + 2 * i, "%2x", &v) != 1)
+			return -1;
+		raw[i] = (uint8_t)v;
+	}
+	sel_parse(raw, e);
+	return 0;
+}
+
+void bmc_out_json(struct json *j, const struct record *r)
+{
+	const struct bmc *b = &r->bmc;
+	char hex[2 * SEL_RECORD + 1], what[120];
+	int i;
+
+	if (b->state == BMC_OFF)
+		return;
+	json_begin(j, KEY_BMC);
+	json_str(j, KEY_STATE, bmc_state_name(b->state));
+	json_str(j, KEY_ADDRESS, b->address[0] ? b->address : NULL);
+	json_str(j, KEY_MAC, b->mac[0] ? b->mac : NULL);
+	json_bool(j, KEY_END_READ, b->end_read);
+	json_u64(j, KEY_ENTRIES_START, b->start_entries);
+	json_u64(j, KEY_ENTRIES_END, b->end_entries);
+	json_bool(j, KEY_CLEARED, b->change.cleared);
+	json_bool(j, KEY_WRAPPED, b->change.wrapped);
+	json_bool(j, KEY_OVERFLOW, b->change.overflow);
+	json_u64(j, KEY_ADDED, (uint64_t)b->added);
+	json_array(j, KEY_ENTRIES);
+	for (i = 0; i < b->nkept; i++) {
+		const struct sel_entry *e = &b->kept[i];
+		int c = sel_class(e);
+
+		raw_hex(e, hex);
+		sel_describe(e, what, sizeof(what));
+		json_begin(j, NULL);
+		json_u64(j, KEY_RECORD_ID, e->id);
+		json_str(j, KEY_RAW, hex);
+		json_str(j, KEY_CRITICAL, c == SEL_FACT ? NULL :
+			 sel_class_name(c));
+		json_str(j, KEY_WHAT, what);
+		json_end(j);
+	}
+	json_array_end(j);
+	json_str(j, KEY_PROBLEM, b->problem[0] ? b->problem : NULL);
+	json_str(j, KEY_VERDICT, judge_name(b->verdict));
+	json_str(j, KEY_WHY, b->why[0] ? b->why : NULL);
+	json_end(j);
+}
+
+static void copy(const struct jsonread_node *n, const char *key, char *out,
+		 size_t len)
+{
+	size_t got;
+
+	if (jsonread_get_bytes(n, key, out, len, &got))
+		out[0] = 0;
+}
+
+int bmc_out_read(const struct jsonread_node *doc, struct record *r)
+{
+	const struct jsonread_node *o = jsonread_get(doc, KEY_BMC), *es;
+	struct bmc *b = &r->bmc;
+	int i, state;
+
+	if (!o || jsonread_type(o) != JSONREAD_OBJECT)
+		return 0;
+	bmc_free(b);
+	memset(b, 0, sizeof(*b));
+	state = bmc_state_of(jsonread_str(o, KEY_STATE, NULL));
+	b->state = state < 0 ? BMC_UNREAD : state;
+	copy(o, KEY_ADDRESS, b->address, sizeof(b->address));
+	copy(o, KEY_MAC, b->mac, sizeof(b->mac));
+	b->end_read = jsonread_bool(o, KEY_END_READ, 0);
+	b->start_entries = (unsigned)jsonread_u64(o, KEY_ENTRIES_START, 0);
+	b->end_entries = (unsigned)jsonread_u64(o, KEY_ENTRIES_END, 0);
+	b->change.cleared = jsonread_bool(o, KEY_CLEARED, 0);
+	b->change.wrapped = jsonread_bool(o, KEY_WRAPPED, 0);
+	b->change.overflow = jsonread_bool(o, KEY_OVERFLOW, 0);
+	b->added = (int)jsonread_u64(o, KEY_ADDED, 0);
+	es = jsonread_get(o, KEY_ENTRIES);
+	for (i = 0; i < (int)jsonread_count(es) && b->nkept < BMC_KEPT; i++)
+		if (!raw_of(jsonread_str(jsonread_at(es, (size_t)i), KEY_RAW,
+					 NULL), &b->kept[b->nkept]))
+			b->nkept++;
+	copy(o, KEY_PROBLEM, b->problem, sizeof(b->problem));
+	/* As written, for kiln report; kiln finish judges them again. */
+	for (i = JUDGE_PASS; i <= JUDGE_FAIL; i++)
+		if (!strcmp(jsonread_str(o, KEY_VERDICT, ""), judge_name(i)))
+			b->verdict = i;
+	copy(o, KEY_WHY, b->why, sizeof(b->why));
+	return 0;
+}
+
+void bmc_out_summary(const struct record *r, FILE *f)
+{
+	const struct bmc *b = &r->bmc;
+	char what[120];
+	int i;
+
+	switch (b->state) {
+	case BMC_OFF:
+		return;
+	case BMC_ABSENT:
+		fprintf(f, "bmc: none found (no IPMI device): its event log "
+			"not read\n");
+		return;
+	case BMC_UNREAD:
+		fprintf(f, "bmc: %s: its event log could not be read: %s\n",
+			b->address[0] ? b->address : "address not known",
+			judge_name(b->verdict));
+		break;
+	default:
+		fprintf(f, "bmc: %s%s%s, event log %u entr%s before, %u after, "
+			"%d added during the run: %s\n",
+			b->address[0] ? b->address : "address not known",
+			b->mac[0] ? " " : "", b->mac, b->start_entries,
+			b->start_entries == 1 ? "y" : "ies", b->end_entries,
+			b->added, judge_name(b->verdict));
+	}
+	if (b->why[0])
+		fprintf(f, "  %s\n", b->why);
+	for (i = 0; i < b->nkept; i++) {
+		int c = sel_class(&b->kept[i]);
+
+		sel_describe(&b->kept[i], what, sizeof(what));
+		fprintf(f, "  record %04Xh: %s%s%s\n", b->kept[i].id, what,
+			c == SEL_FACT ? "" : ": CRITICAL, ",
+			c == SEL_FACT ? "" : sel_class_name(c));
+	}
+	if (b->added > b->nkept)
+		fprintf(f, "  %d more entries added (result.json keeps %d)\n",
+			b->added - b->nkept, b->nkept);
+}
+
+void bmc_out_html(FILE *f, const struct record *r)
+{
+	const struct bmc *b = &r->bmc;
+	char buf[120];
+	int i;
+
+	if (b->state == BMC_OFF)
+		return;
+	fprintf(f, "<h3>BMC: <span class=\"%s\">%s</span></h3>\n"
+		"<table class=\"bmc\">\n", judge_name(b->verdict),
+		judge_name(b->verdict));
+	fputs("<tr><th class=\"l\">state</th>", f);
+	report_cell(f, bmc_state_name(b->state));
+	fputs("</tr>\n<tr><th class=\"l\">address</th>", f);
+	report_cell(f, b->address[0] ? b->address : "-");
+	fputs("</tr>\n<tr><th class=\"l\">MAC</th>", f);
+	report_cell(f, b->mac[0] ? b->mac : "-");
+	snprintf(buf, sizeof(buf), "%u before, %u after, %d added",
+		 b->start_entries, b->end_entries, b->added);
+	fputs("</tr>\n<tr><th class=\"l\">event log</th>", f);
+	report_cell(f, b->state == BMC_READ ? buf : "-");
+	fputs("</tr>\n</table>\n", f);
+	if (b->nkept) {
+		fputs("<table class=\"bmc\">\n<tr><th>record</th><th>what</th>"
+		      "<th>critical</th></tr>\n", f);
+		for (i = 0; i < b->nkept; i++) {
+			int c = sel_class(&b->kept[i]);
+
+			snprintf(buf, sizeof(buf), "%04Xh", b->kept[i].id);
+			fputs("<tr>", f);
+			report_cell(f, buf);
+			sel_describe(&b->kept[i], buf, sizeof(buf));
+			report_cell(f, buf);
+			report_cell(f, c == SEL_FACT ? "-" : sel_class_name(c));
+			fputs("</tr>\n", f);
+		}
+		fputs("</table>\n", f);
+	}
+	if (b->why[0]) {
+		fputs("<p>", f);
+		report_text(f, b->why);
+		fputs("</p>\n", f);
+	}
+}
