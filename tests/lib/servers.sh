@@ -2,7 +2,10 @@
 # of 127.0.0.1, stopped when the test ends (source after tap.sh):
 #   servers_nginx       nginx serving boot/nginx-kiln.conf as a lab would:
 #                       $NGINX_URL, files under $NGINX_ROOT (= the upload
-#                       root), start_nginx / stop_nginx to restart it
+#                       root), start_nginx / stop_nginx to restart it;
+#                       NGINX_SITE=boot/nginx-kiln-tls.conf for the TLS
+#                       one (its /etc/nginx/kiln/ files are then $NGX's,
+#                       its Pushgateway port $NGINX_GW_PORT)
 #   servers_pushgateway a Pushgateway: $GW; gw_fetch NAME writes its
 #                       /metrics to $TEST_TMP/NAME, gw_sample reads one
 # Each returns non-zero when its server does not come up, with its log on
@@ -20,9 +23,11 @@ s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 # http_answers URL: whether anything answers HTTP there (any status).
 http_answers () {
 	python3 - "$1" <<'EOF'
-import sys, urllib.request, urllib.error
+import ssl, sys, urllib.request, urllib.error
+# Only whether a server is there: its certificate is the test's business.
+ctx = ssl._create_unverified_context()
 try:
-    urllib.request.urlopen(sys.argv[1], timeout=1)
+    urllib.request.urlopen(sys.argv[1], timeout=1, context=ctx)
 except urllib.error.HTTPError:
     pass
 except Exception:
@@ -49,11 +54,16 @@ servers_nginx () {
 	NGINX_ROOT="$TEST_TMP/srv/kiln/kiln-results"
 	mkdir -p "$NGX" "$NGINX_ROOT"
 	nginx_port=$(free_port)
-	NGINX_URL="http://127.0.0.1:$nginx_port"
-	sed -e "s|listen 8080;|listen 127.0.0.1:$nginx_port;|" \
-		-e '/listen \[::\]:8080;/d' \
+	site=${NGINX_SITE:-boot/nginx-kiln.conf}
+	scheme=http
+	grep -q 'listen [0-9]* ssl;' "$TOP/$site" && scheme=https
+	NGINX_URL="$scheme://127.0.0.1:$nginx_port"
+	sed -e "s|listen [0-9]*\( ssl\)*;|listen 127.0.0.1:$nginx_port\1;|" \
+		-e '/listen \[::\]:[0-9]*/d' \
 		-e "s|/srv/kiln|$TEST_TMP/srv/kiln|g" \
-		"$TOP/boot/nginx-kiln.conf" >"$NGX/kiln.conf"
+		-e "s|/etc/nginx/kiln|$NGX|g" \
+		-e "s|127.0.0.1:9091|127.0.0.1:${NGINX_GW_PORT:-9091}|g" \
+		"$TOP/$site" >"$NGX/kiln.conf"
 	cat >"$NGX/nginx.conf" <<EOF
 daemon off;
 master_process off;

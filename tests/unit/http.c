@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Description: the HTTP client's pure parts: the upload= and metrics=
- * URLs it takes and the ones it refuses (with the reason a person reads),
+ * URLs it takes (http and https, with a user part) and the ones it
+ * refuses (with the reason a person reads),
  * percent-encoding of the path segments kiln builds, and answer heads read
  * right, cut short or not HTTP at all. Then the uploader's bookkeeping
  * against a port that refuses: a newer version takes the older one's
@@ -234,10 +235,12 @@ int main(int argc, char **argv)
 	tap_ok(good("http://lab:00080/", "lab", "80", "/", 0),
 	       "a port with leading zeros is still 80");
 
-	tap_ok(bad("https://lab/", "TLS is not supported yet: use http://"),
-	       "https:// is refused, saying TLS is not supported yet");
-	tap_ok(bad("ftp://lab/", "'ftp://' is not supported"),
-	       "another scheme is refused");
+	tap_ok(good("https://lab/", "lab", "443", "/", 0),
+	       "https://, its default port 443");
+	tap_ok(good("HTTPS://[fd00::5]:8443/k/", "fd00::5", "8443", "/k/", 1),
+	       "https:// to an IPv6 address and a port");
+	tap_ok(bad("ftp://lab/", "'ftp://' is not supported: use http:// or "
+		   "https://"), "another scheme is refused");
 	tap_ok(bad("lab:8080/x", "not a URL"), "no scheme at all");
 	tap_ok(bad("http:///kiln", "no host"), "no host");
 	tap_ok(bad("http://:8080/", "no host"), "a port but no host");
@@ -255,8 +258,30 @@ int main(int argc, char **argv)
 	tap_ok(bad("http://[lab]/", "bad IPv6 address 'lab'"),
 	       "a name in brackets");
 	tap_ok(bad("http://[::1]x/", "not 'x'"), "junk after the bracket");
-	tap_ok(bad("http://user:pw@lab/", "user name or password"),
-	       "credentials in the URL");
+	{
+		struct http_url u;
+		char err[200] = "";
+
+		tap_ok(!http_url_parse("https://m-1:p%40ss%3Aw@lab:8443/k/",
+				       &u, err, sizeof(err)) &&
+		       u.has_user && !strcmp(u.user, "m-1") &&
+		       !strcmp(u.password, "p@ss:w") &&
+		       !strcmp(u.host, "lab") && !strcmp(u.port, "8443"),
+		       "a user part: user and password, percent-decoded");
+		tap_ok(!http_url_parse("http://tok@lab/", &u, err,
+				       sizeof(err)) && u.has_user &&
+		       !strcmp(u.user, "tok") && !u.password[0],
+		       "a user part with no password");
+	}
+	tap_ok(formats("https://m1:secret@lab:8443/k/",
+		       "https://lab:8443/k/") &&
+	       formats("https://lab:443/", "https://lab/"),
+	       "a URL for people has no user part, nor https's port 443");
+	tap_ok(bad("http://@lab/", "an empty user name"), "an empty user");
+	tap_ok(bad("http://a:b%zz@lab/", "'%' in the password must start"),
+	       "a broken %%-escape in the password");
+	tap_ok(bad("http://a:b%0a@lab/", "a control byte in the password"),
+	       "a control byte in the password");
 	tap_ok(bad("http://la b/", "bad character in the host name"),
 	       "a space in the host");
 	tap_ok(bad("http://lab/a b/", "' ' in the path must be percent-encoded:"
