@@ -1,6 +1,7 @@
 #!/bin/sh
 # What the built initramfs holds: the init, kiln, busybox, smartctl,
-# iperf3, ledctl and stressapptest with their libraries, pci.ids, /dev/console, the modules of
+# iperf3, ledctl, stressapptest and curl with their libraries (curl in
+# the manifest), pci.ids, /dev/console, the modules of
 # initramfs/modules.list with a modules.dep, and each module exactly as
 # Debian ships it (a stripped or recompressed module fails its signature
 # under Secure Boot).
@@ -33,6 +34,13 @@ test_expect_success 'smartctl, iperf3 and ledctl, each under its own name, with 
 test_expect_success 'stressapptest with its libraries (the load beside the burn)' '
 	has usr/bin/stressapptest &&
 	grep -q "libstdc++.so" "$list" && grep -q "libaio.so" "$list"
+'
+
+test_expect_success 'curl with libcurl and OpenSSL (https://), in the manifest' '
+	has usr/bin/curl &&
+	grep -q "libcurl.so" "$list" && grep -q "libssl.so" "$list" &&
+	grep -q "^package curl " "$TOP/out/manifest.initramfs" &&
+	grep -q "^package libcurl4 " "$TOP/out/manifest.initramfs"
 '
 
 test_expect_success 'pci.ids for controller names' '
