@@ -17,36 +17,14 @@ CURL=$(command -v curl) || test_skip_all "needs curl (scripts/deps.list)"
 command -v openssl >/dev/null 2>&1 || test_skip_all "needs openssl (scripts/deps.list)"
 command -v python3 >/dev/null 2>&1 || test_skip_all "needs python3"
 
-# The lab's CA, the server's certificate it signs (for 127.0.0.1), and a
-# CA of nobody's, which kiln must not trust.
-PKI="$TEST_TMP/pki"
-mkdir -p "$PKI"
-(
-	cd "$PKI" &&
-	openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=kiln lab CA" \
-		-keyout ca.key -out ca.pem &&
-	openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=other CA" \
-		-keyout other.key -out other.pem &&
-	openssl req -newkey rsa:2048 -nodes -subj "/CN=127.0.0.1" \
-		-keyout server.key -out server.csr &&
-	printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\n' >san.ext &&
-	openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key \
-		-CAcreateserial -days 2 -extfile san.ext -out server.pem
-) >"$TEST_TMP/pki.log" 2>&1 || {
-	sed -e 's/^/# /' "$TEST_TMP/pki.log"
-	test_bail "openssl could not make the test's certificates"
-}
-
+# The lab's CA, the server's certificate it signs (for 127.0.0.1), a CA
+# of nobody's, which kiln must not trust, and a password per machine.
+servers_pki || test_bail "openssl could not make the test's certificates"
 servers_pushgateway || test_bail "the Pushgateway did not start"
 NGINX_SITE=boot/nginx-kiln-tls.conf
 NGINX_GW_PORT=$pg_port
-mkdir -p "$TEST_TMP/nginx"
-cp "$PKI/server.pem" "$PKI/server.key" "$TEST_TMP/nginx/"
-# One password per machine, as htpasswd -m writes them.
-{
-	printf 'M1:%s\n' "$(openssl passwd -apr1 'pw-M1-right')"
-	printf 'M2:%s\n' "$(openssl passwd -apr1 'pw-M2-right')"
-} >"$TEST_TMP/nginx/htpasswd"
+servers_htpasswd M1:pw-M1-right M2:pw-M2-right ||
+	test_bail "openssl could not make the htpasswd"
 servers_nginx || test_bail "nginx did not start with $NGINX_SITE"
 HOST=127.0.0.1:$nginx_port
 CA="$PKI/ca.pem"

@@ -11,11 +11,11 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -25,6 +25,8 @@
 #include "base/secret.h"
 #include "base/timing.h"
 #include "base/version.h"
+
+extern char **environ;
 
 /* Past the request's timeout, curl is given this long to say why. */
 #define GRACE_MS 2000
@@ -196,52 +198,53 @@ static int fill(int fd, const char *p, size_t n)
 	return 0;
 }
 
+/*
+ * curl started as the other helpers are (subproc.c): posix_spawnp, its
+ * stdin, stdout and stderr our pipes; every descriptor of kiln's is
+ * close-on-exec, so curl holds no disk open.
+ */
 static int start(struct child *ch, struct http_result *res)
 {
 	char *const argv[] = { HTTP_CURL, "-q", "-K", "-", NULL };
-	int in[2], out[2], err[2], ret;
+	posix_spawn_file_actions_t fa;
+	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 };
+	int ret = 0;
 
-	if (pipe2(in, O_CLOEXEC) < 0)
-		return -errno;
-	ret = fill(in[1], ch->cfg, strlen(ch->cfg));
-	close(in[1]);
-	if (ret) {
-		close(in[0]);
-		return ret;
+	if (pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0 ||
+	    pipe2(err, O_CLOEXEC) < 0)
+		ret = -errno;
+	if (!ret)
+		ret = fill(in[1], ch->cfg, strlen(ch->cfg));
+	if (in[1] >= 0)
+		close(in[1]);
+	if (!ret) {
+		posix_spawn_file_actions_init(&fa);
+		posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+		posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+		posix_spawn_file_actions_adddup2(&fa, err[1], 2);
+		ret = -posix_spawnp(&ch->pid, HTTP_CURL, &fa, NULL, argv,
+				    environ);
+		posix_spawn_file_actions_destroy(&fa);
 	}
-	if (pipe2(out, O_CLOEXEC) < 0) {
+	if (in[0] >= 0)
 		close(in[0]);
-		return -errno;
-	}
-	if (pipe2(err, O_CLOEXEC) < 0) {
-		close(in[0]);
-		close(out[0]);
+	if (out[1] >= 0)
 		close(out[1]);
-		return -errno;
-	}
-	ch->pid = fork();
-	if (ch->pid == 0) {
-		/* Only what is safe after fork in a threaded program. */
-		dup2(in[0], 0);
-		dup2(out[1], 1);
-		dup2(err[1], 2);
-#ifdef SYS_close_range
-		syscall(SYS_close_range, 3, ~0u, 0);
-#endif
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	close(in[0]);
-	close(out[1]);
-	close(err[1]);
-	if (ch->pid < 0) {
-		int e = errno;
-
-		close(out[0]);
-		close(err[0]);
-		complain_to(res->error, sizeof(res->error), "cannot start "
-			    "%s: %s", HTTP_CURL, strerror(e));
-		return -e;
+	if (err[1] >= 0)
+		close(err[1]);
+	if (ret) {
+		if (out[0] >= 0)
+			close(out[0]);
+		if (err[0] >= 0)
+			close(err[0]);
+		if (ret == -ENOENT)
+			complain_to(res->error, sizeof(res->error), "%s is "
+				    "not installed: https:// needs it",
+				    HTTP_CURL);
+		else
+			complain_to(res->error, sizeof(res->error), "cannot "
+				    "start %s: %s", HTTP_CURL, strerror(-ret));
+		return ret;
 	}
 	ch->out = out[0];
 	ch->err = err[0];
