@@ -314,7 +314,8 @@ static int run(struct child *ch, const struct http_request *rq,
 {
 	uint64_t end = timing_now_ns() +
 		       (uint64_t)(rq->timeout_ms + GRACE_MS) * 1000000ull;
-	int status, ret = 0;
+	int status = 0, ret = 0;
+	pid_t w;
 
 	while (ch->out >= 0 || ch->err >= 0) {
 		if (rq->cancel && atomic_load(rq->cancel)) {
@@ -331,9 +332,10 @@ static int run(struct child *ch, const struct http_request *rq,
 		kill(ch->pid, SIGKILL);
 	close_fd(&ch->out);
 	close_fd(&ch->err);
-	while (waitpid(ch->pid, &status, 0) < 0 && errno == EINTR)
+	while ((w = waitpid(ch->pid, &status, 0)) < 0 && errno == EINTR)
 		;
-	ch->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	ch->exit_code = w == ch->pid && WIFEXITED(status) ?
+			WEXITSTATUS(status) : -1;
 	return ret;
 }
 
