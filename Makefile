@@ -196,6 +196,8 @@ $(FUZZ): tests/fuzz/jsonread.c $(wildcard tools/kiln/base/jsonread*.c tools/kiln
 
 # The ramboot: Debian's kernel (fetched and unpacked, never installed)
 # and kiln's initramfs; scripts/kernel.sh caches the .deb in cache/.
+# LAB_CA=FILE: the lab's CA (PEM) built in, for https:// with no ca=.
+export LAB_CA
 ramboot: $(OUT)/kiln | $(DEPS_STAMP)
 	$(Q)sh scripts/kernel.sh
 	$(Q)sh scripts/initramfs.sh

@@ -1,9 +1,10 @@
 #!/bin/sh
 # initramfs.sh: kiln's initramfs, built as a normal user (no root, no
 # loop mounts): busybox-static and its applet links, out/kiln, the init,
-# smartctl, iperf3, stressapptest and ipmitool with their libraries,
-# pci.ids, and the kernel modules of initramfs/modules.list with their
-# dependencies and firmware (copied
+# smartctl, iperf3, stressapptest, ipmitool and curl with their
+# libraries, pci.ids, the lab's CA when LAB_CA names one, and the kernel
+# modules of initramfs/modules.list with their dependencies and firmware
+# (copied
 # by dracut's dracut-install, as Debian ships them: never stripped or
 # recompressed, which would break their signatures). Leaves
 # out/initramfs.cpio.gz and adds what it used to out/manifest.txt.
@@ -24,6 +25,11 @@ say () {
 
 [ -x "$OUT/kiln" ] || { say "build out/kiln first (make)" >&2; exit 1; }
 [ -d "$kdir" ] || { say "no kernel in $OUT/kernel (scripts/kernel.sh)" >&2; exit 1; }
+if [ -n "${LAB_CA:-}" ] &&
+	! grep -q -- '-----BEGIN CERTIFICATE-----' "$LAB_CA" 2>/dev/null; then
+	say "LAB_CA=$LAB_CA is not a PEM certificate" >&2
+	exit 1
+fi
 
 rm -rf "$stage"
 mkdir -p "$stage/usr/bin" "$stage/usr/sbin" "$stage/usr/lib" \
@@ -54,14 +60,22 @@ cp /usr/share/misc/pci.ids "$stage/usr/share/misc/pci.ids"
 
 # smartctl, iperf3, ledmon's ledctl (the fault LEDs an HBA drives over
 # SGPIO or VMD, which have no sysfs files), stressapptest (the memory
-# and CPU load beside the burn) and ipmitool (the BMC's event log, its
-# address, a power-cut test's power cycle) with the libraries they link.
+# and CPU load beside the burn), ipmitool (the BMC's event log, its
+# address, a power-cut test's power cycle) and curl (kiln's https://: TLS
+# from Debian's libcurl and OpenSSL) with the libraries they link.
 "$dracut_install" -D "$stage" -a -l /usr/sbin/smartctl /usr/bin/iperf3 \
-	/usr/sbin/ledctl /usr/bin/stressapptest /usr/bin/ipmitool
+	/usr/sbin/ledctl /usr/bin/stressapptest /usr/bin/ipmitool /usr/bin/curl
 for b in usr/sbin/smartctl usr/bin/iperf3 usr/sbin/ledctl usr/bin/stressapptest \
-	usr/bin/ipmitool; do
+	usr/bin/ipmitool usr/bin/curl; do
 	[ -x "$stage/$b" ] || { say "$b missing from the initramfs" >&2; exit 1; }
 done
+
+# make image LAB_CA=FILE: the lab's CA, which kiln trusts for https://
+# when no ca= is given (a machine booted from the network, no stick).
+if [ -n "${LAB_CA:-}" ]; then
+	mkdir -p "$stage/etc/kiln"
+	install -m 0644 "$LAB_CA" "$stage/etc/kiln/lab-ca.pem"
+fi
 
 # Modules, their dependencies and firmware; a name this kernel lacks is
 # only noted.
@@ -100,10 +114,13 @@ mv "$image.tmp" "$image"
 {
 	echo "initramfs $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	for p in busybox-static smartmontools iperf3 ledmon stressapptest ipmitool \
+		curl libcurl4 libssl3 \
 		pci.ids dracut-core kmod cpio gzip musl-tools liburing-dev; do
 		dpkg-query -W -f='package ${Package} ${Version}\n' "$p" 2>/dev/null ||
 			echo "package $p not-installed"
 	done
+	[ -z "${LAB_CA:-}" ] ||
+		echo "lab-ca $(sha256sum "$LAB_CA" | cut -d' ' -f1)"
 	echo "kiln $("$OUT/kiln" version | cut -d' ' -f2)"
 } >"$OUT/manifest.initramfs"
 say "$(du -h "$image" | cut -f1) $image ($(find "$stage" -name '*.ko' | wc -l) modules)"

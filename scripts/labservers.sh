@@ -6,10 +6,12 @@
 #	free_port			a free TCP port of 127.0.0.1
 #	wait_http URL			until anything answers HTTP there
 #					(any status), at most 10 s
-#	labservers_nginx_conf DIR PORT SRV
-#					DIR/nginx.conf: boot/nginx-kiln.conf
-#					on 127.0.0.1:PORT, /srv/kiln as SRV,
-#					run as this user, every file in DIR
+#	labservers_nginx_conf DIR PORT SRV [SITE [GW_PORT]]
+#					DIR/nginx.conf: SITE (default
+#					boot/nginx-kiln.conf) on 127.0.0.1:PORT,
+#					/srv/kiln as SRV, /etc/nginx/kiln as
+#					DIR, the Pushgateway it proxies on
+#					GW_PORT (9091), run as this user
 #	labservers_nginx DIR		starts nginx on DIR/nginx.conf in
 #					the background: nginx_pid
 #	labservers_pushgateway PORT LOG	starts a Pushgateway that keeps
@@ -27,9 +29,11 @@ s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 # http_answers URL: whether anything answers HTTP there (any status).
 http_answers () {
 	python3 - "$1" <<'HTTP'
-import sys, urllib.request, urllib.error
+import ssl, sys, urllib.request, urllib.error
+# Only whether a server is there: its certificate is the caller's business.
+ctx = ssl._create_unverified_context()
 try:
-    urllib.request.urlopen(sys.argv[1], timeout=1)
+    urllib.request.urlopen(sys.argv[1], timeout=1, context=ctx)
 except urllib.error.HTTPError:
     pass
 except Exception:
@@ -52,10 +56,12 @@ wait_http () {
 # user (one process, no switch to another user, every file of its own).
 labservers_nginx_conf () {
 	mkdir -p "$1" "$3/kiln-results"
-	sed -e "s|listen 8080;|listen 127.0.0.1:$2;|" \
-		-e '/listen \[::\]:8080;/d' \
+	sed -e "s|listen [0-9]*\( ssl\)*;|listen 127.0.0.1:$2\1;|" \
+		-e '/listen \[::\]:[0-9]*/d' \
 		-e "s|/srv/kiln|$3|g" \
-		"$lab_top/boot/nginx-kiln.conf" >"$1/kiln.conf"
+		-e "s|/etc/nginx/kiln|$1|g" \
+		-e "s|127.0.0.1:9091|127.0.0.1:${5:-9091}|g" \
+		"$lab_top/${4:-boot/nginx-kiln.conf}" >"$1/kiln.conf"
 	cat >"$1/nginx.conf" <<EOF
 daemon off;
 master_process off;

@@ -10,12 +10,14 @@
 # Then boots with no stick, one a real PXE boot (SeaBIOS, QEMU's TFTP,
 # pxelinux and its per-MAC entry): the results exist only at the server,
 # and are complete; with no server, a minute of asking and exit 3 with no
-# disk touched.
+# disk touched. Last, an upload over https through the image's curl to
+# boot/nginx-kiln-tls.conf, with no password in any file.
 . "$(dirname "$0")/../lib/e2e.sh"
 . "$TOP/tests/lib/servers.sh"
 
 [ -x "$NGINX" ] || test_skip_all "needs nginx (scripts/deps.list)"
 [ -x "$PG" ] || test_skip_all "needs prometheus-pushgateway (scripts/deps.list)"
+command -v openssl >/dev/null 2>&1 || test_skip_all "needs openssl (scripts/deps.list)"
 
 servers_nginx || test_bail "nginx did not start with boot/nginx-kiln.conf"
 servers_pushgateway || test_bail "the Pushgateway did not start"
@@ -158,6 +160,33 @@ test_expect_success 'no stick, no server: a minute of asking, exit 3, nothing to
 	grep_in "kiln-init: kiln run: could not run" "$TEST_TMP/lost.log" &&
 	[ "$(md5sum <"$lab_dir/one.img")" = "$sum" ] &&
 	[ ! -e "$NGINX_ROOT/SN-LAB-D" ]
+'
+
+# Last, as it replaces the plain nginx: the TLS one (boot/
+# nginx-kiln-tls.conf) with a certificate for the guests' 10.0.2.2 and a
+# password for the machine, the lab's CA on the stick beside kiln.cfg.
+test_expect_success 'over https through the image'"'"'s curl: the run folder arrives, no password anywhere' '
+	stop_nginx &&
+	servers_pki 10.0.2.2 &&
+	servers_htpasswd SN-LAB-T:pw-lab-tee &&
+	NGINX_SITE=boot/nginx-kiln-tls.conf &&
+	NGINX_GW_PORT=$pg_port &&
+	servers_nginx &&
+	lab_init "$TEST_TMP/tls" && lab_disk ahci one 24 SN-LAB-T-ONE &&
+	lab_stick "ca=lab-ca.pem" &&
+	MTOOLS_SKIP_CHECK=1 mcopy -i "$lab_dir/stick.img@@1M" "$PKI/ca.pem" \
+		::lab-ca.pem &&
+	LAB_EXTRA="-smbios type=1,serial=SN-LAB-T" boot tls \
+		"kiln.upload=https://SN-LAB-T:pw-lab-tee@10.0.2.2:$nginx_port/kiln-results/ kiln.span=4M" &&
+	grep_in "kiln-init: kiln run: no disk failed" "$TEST_TMP/tls.log" &&
+	grep_in "results go to https://10.0.2.2:$nginx_port/kiln-results/SN-LAB-T/" \
+		"$TEST_TMP/tls.log" &&
+	dir=$(ls -d "$NGINX_ROOT/SN-LAB-T"/*/) &&
+	stick=$(ls -d "$TEST_TMP/tls.results/kiln-results/SN-LAB-T"/*/) &&
+	cmp "${stick}result.json" "${dir}result.json" &&
+	cmp "${stick}kmsg.log" "${dir}kmsg.log" &&
+	! grep -a -r pw-lab-tee "$TEST_TMP/tls.log" "$TEST_TMP/tls.results" \
+		"$dir"
 '
 
 e2e_done

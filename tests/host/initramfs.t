@@ -1,6 +1,8 @@
 #!/bin/sh
 # What the built initramfs holds: the init, kiln, busybox, smartctl,
-# iperf3, ledctl, stressapptest and ipmitool with their libraries, pci.ids,
+# What the built initramfs holds: the init, kiln, busybox, smartctl,
+# iperf3, ledctl, stressapptest, ipmitool and curl with their libraries
+# (curl in the manifest), the lab's CA when LAB_CA names one, pci.ids,
 # /dev/console, the modules of
 # initramfs/modules.list with a modules.dep, and each module exactly as
 # Debian ships it (a stripped or recompressed module fails its signature
@@ -41,6 +43,36 @@ test_expect_success 'ipmitool with its libraries, and the IPMI drivers (the BMC)
 	for m in ipmi_msghandler ipmi_devintf ipmi_si ipmi_ssif; do
 		grep -q "/$m\.ko$" "$list" || { echo "no $m.ko"; return 1; }
 	done
+test_expect_success 'curl with libcurl and OpenSSL (https://), in the manifest' '
+	has usr/bin/curl &&
+	grep -q "libcurl.so" "$list" && grep -q "libssl.so" "$list" &&
+	grep -q "^package curl " "$TOP/out/manifest.initramfs" &&
+	grep -q "^package libcurl4 " "$TOP/out/manifest.initramfs"
+'
+
+test_expect_success 'make image LAB_CA=FILE: the lab'"'"'s CA built in, its hash in the manifest' '
+	mkdir -p "$TEST_TMP/out" &&
+	ln -s "$TOP/out/kiln" "$TOP/out/kernel" "$TEST_TMP/out/" &&
+	printf "%s\n" "-----BEGIN CERTIFICATE-----" "MIIB" \
+		"-----END CERTIFICATE-----" >"$TEST_TMP/lab-ca.pem" &&
+	LAB_CA="$TEST_TMP/lab-ca.pem" OUT="$TEST_TMP/out" \
+		sh "$TOP/scripts/initramfs.sh" >"$TEST_TMP/ca.log" 2>&1 &&
+	python3 "$TOP/tests/lib/newc.py" extract "$TEST_TMP/out/initramfs.cpio.gz" \
+		"$TEST_TMP/ca" &&
+	cmp "$TEST_TMP/lab-ca.pem" "$TEST_TMP/ca/etc/kiln/lab-ca.pem" &&
+	grep -q "^lab-ca $(sha256sum "$TEST_TMP/lab-ca.pem" | cut -d" " -f1)\$" \
+		"$TEST_TMP/out/manifest.initramfs"
+'
+
+test_expect_success 'LAB_CA that is not a PEM certificate: refused, said, nothing built' '
+	printf "not a certificate\n" >"$TEST_TMP/junk.pem" &&
+	rm -f "$TEST_TMP/out/initramfs.cpio.gz" &&
+	{ LAB_CA="$TEST_TMP/junk.pem" OUT="$TEST_TMP/out" \
+		sh "$TOP/scripts/initramfs.sh" >"$TEST_TMP/junk.log" 2>&1
+	  test $? = 1; } &&
+	grep_in "LAB_CA=$TEST_TMP/junk.pem is not a PEM certificate" \
+		"$TEST_TMP/junk.log" &&
+	[ ! -e "$TEST_TMP/out/initramfs.cpio.gz" ]
 '
 
 test_expect_success 'pci.ids for controller names' '

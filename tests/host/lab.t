@@ -104,10 +104,15 @@ test_expect_success 'servers that are down: said, recorded, the burn passes' '
 '
 
 test_expect_success 'bad lab URLs: exit 2, nothing created' '
-	{ "$KILN" burn --size 4M --upload "https://lab/kiln-results/" \
+	{ "$KILN" burn --size 4M --upload "ftp://lab/kiln-results/" \
 		--out "$TEST_TMP/run4" "$TEST_TMP/d.img" 2>"$TEST_TMP/e4"
 	  test $? = 2; } &&
-	grep_in "TLS is not supported yet" "$TEST_TMP/e4" &&
+	grep_in "'"'"'ftp://'"'"' is not supported" "$TEST_TMP/e4" &&
+	{ "$KILN" burn --size 4M --ca "$TEST_TMP/no-such-ca.pem" \
+		--upload "https://lab/kiln-results/" \
+		--out "$TEST_TMP/run4" "$TEST_TMP/d.img" 2>"$TEST_TMP/e7"
+	  test $? = 2; } &&
+	grep_in "cannot read ca $TEST_TMP/no-such-ca.pem" "$TEST_TMP/e7" &&
 	{ "$KILN" burn --size 4M --upload "$UP" "$TEST_TMP/d.img" \
 		2>"$TEST_TMP/e5"; test $? = 2; } &&
 	grep_in "give --out DIR too" "$TEST_TMP/e5" &&

@@ -166,10 +166,10 @@ test_expect_success 'a name from /etc/hosts (localhost) is resolved' '
 	[ "$code" = 0 ] && cmp summary.txt "$RES/localhost.txt"
 '
 
-test_expect_success 'an https:// URL is refused before anything is sent' '
-	put "https://127.0.0.1:$port/kiln-results/" summary.txt &&
-	[ "$code" = 2 ] &&
-	grep_in "bad URL: TLS is not supported yet: use http://" "$out"
+test_expect_success 'an https:// URL to a plain HTTP server: a TLS failure, said' '
+	put "https://127.0.0.1:$port/kiln-results/tls.txt" summary.txt &&
+	[ "$code" = 1 ] && grep_in "status 0: TLS with 127.0.0.1 failed" "$out" &&
+	[ ! -e "$RES/tls.txt" ]
 '
 
 test_expect_success 'the queue delivers once the server is back; a newer version goes instead of the older' '

@@ -94,6 +94,7 @@ int main(int argc, char **argv)
 	struct record r;
 	struct metrics *m;
 	const char *state;
+	struct http_url url;
 	char err[256];
 	int opt, ret, n_set = 0;
 
@@ -118,8 +119,8 @@ int main(int argc, char **argv)
 		usage();
 	if (!n_set && !strcmp(state, "running"))
 		updates = 1;
-	if (metrics_start(&m, argv[optind], argv[optind + 1], err,
-			  sizeof(err))) {
+	if (http_url_parse(argv[optind], &url, err, sizeof(err)) ||
+	    metrics_start(&m, &url, argv[optind + 1], err, sizeof(err))) {
 		printf("bad URL: %s\n", err);
 		return 2;
 	}

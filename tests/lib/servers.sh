@@ -2,7 +2,15 @@
 # of 127.0.0.1, stopped when the test ends (source after tap.sh):
 #   servers_nginx       nginx serving boot/nginx-kiln.conf as a lab would:
 #                       $NGINX_URL, files under $NGINX_ROOT (= the upload
-#                       root), start_nginx / stop_nginx to restart it
+#                       root), start_nginx / stop_nginx to restart it;
+#                       NGINX_SITE=boot/nginx-kiln-tls.conf for the TLS
+#                       one (its /etc/nginx/kiln/ files are then $NGX's:
+#                       servers_pki's certificate, servers_htpasswd's
+#                       users; its Pushgateway port $NGINX_GW_PORT)
+#   servers_pki IP...   a lab CA ($PKI/ca.pem), a CA of nobody's
+#                       ($PKI/other.pem) and a server certificate the lab
+#                       CA signs for 127.0.0.1 and each IP, made by openssl
+#   servers_htpasswd USER:PASSWORD...  nginx's htpasswd of those users
 #   servers_pushgateway a Pushgateway: $GW; gw_fetch NAME writes its
 #                       /metrics to $TEST_TMP/NAME, gw_sample reads one
 # Each returns non-zero when its server does not come up, with its log on
@@ -11,13 +19,51 @@
 lab_top=${lab_top:-$TOP}
 . "$TOP/scripts/labservers.sh"
 
+servers_pki () {
+	PKI="$TEST_TMP/pki"
+	mkdir -p "$PKI"
+	san="IP:127.0.0.1,DNS:localhost"
+	for ip in "$@"; do
+		san="$san,IP:$ip"
+	done
+	(
+		cd "$PKI" &&
+		openssl req -x509 -newkey rsa:2048 -nodes -days 2 \
+			-subj "/CN=kiln lab CA" -keyout ca.key -out ca.pem &&
+		openssl req -x509 -newkey rsa:2048 -nodes -days 2 \
+			-subj "/CN=other CA" -keyout other.key -out other.pem &&
+		openssl req -newkey rsa:2048 -nodes -subj "/CN=127.0.0.1" \
+			-keyout server.key -out server.csr &&
+		printf 'subjectAltName=%s\n' "$san" >san.ext &&
+		openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key \
+			-CAcreateserial -days 2 -extfile san.ext -out server.pem
+	) >"$PKI/openssl.log" 2>&1 || {
+		sed -e 's/^/# /' "$PKI/openssl.log"
+		return 1
+	}
+}
+
+servers_htpasswd () {
+	mkdir -p "$TEST_TMP/nginx"
+	: >"$TEST_TMP/nginx/htpasswd"
+	for up in "$@"; do
+		printf '%s:%s\n' "${up%%:*}" "$(openssl passwd -apr1 "${up#*:}")" \
+			>>"$TEST_TMP/nginx/htpasswd" || return 1
+	done
+}
+
 # The shipped server block, on a free port and under $TEST_TMP.
 servers_nginx () {
 	NGX="$TEST_TMP/nginx"
 	NGINX_ROOT="$TEST_TMP/srv/kiln/kiln-results"
 	nginx_port=$(free_port)
-	NGINX_URL="http://127.0.0.1:$nginx_port"
-	labservers_nginx_conf "$NGX" "$nginx_port" "$TEST_TMP/srv/kiln"
+	site=${NGINX_SITE:-boot/nginx-kiln.conf}
+	scheme=http
+	grep -q 'listen [0-9]* ssl;' "$TOP/$site" && scheme=https
+	NGINX_URL="$scheme://127.0.0.1:$nginx_port"
+	labservers_nginx_conf "$NGX" "$nginx_port" "$TEST_TMP/srv/kiln" \
+		"$site" "${NGINX_GW_PORT:-9091}"
+	[ "$scheme" = http ] || cp "$PKI/server.pem" "$PKI/server.key" "$NGX/"
 	nginx_pid=""
 	test_at_exit '[ -z "$nginx_pid" ] || kill "$nginx_pid"'
 	start_nginx || {

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Description: the HTTP client's pure parts: the upload= and metrics=
- * URLs it takes and the ones it refuses (with the reason a person reads),
- * percent-encoding of the path segments kiln builds, and answer heads read
- * right, cut short or not HTTP at all. Then the uploader's bookkeeping
- * against a port that refuses: a newer version takes the older one's
- * place, the caps hold, lines are said, and what never arrived is listed.
+ * URLs it takes (http and https, with a user part) and the ones it
+ * refuses (with the reason a person reads), percent-encoding of the path
+ * segments kiln builds, and answer heads read right, cut short or not
+ * HTTP at all. Then the uploader's bookkeeping against a port that
+ * refuses: a newer version takes the older one's place, the caps hold,
+ * lines are said, and what never arrived is listed. Last, the
+ * Authorization header kiln's own client sends to a server here (Basic
+ * from the URL's user part, Bearer from auth-token, none without).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -13,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../lib/tap.h"
@@ -99,6 +103,76 @@ static int refusing_port(int *fd)
 	    getsockname(*fd, (struct sockaddr *)&a, &len))
 		tap_bail("cannot bind a port on 127.0.0.1");
 	return ntohs(a.sin_port);
+}
+
+/*
+ * One request's head, as a server on 127.0.0.1 received it (a child that
+ * answers 204), with url given as http://CREDS@127.0.0.1:PORT/ and token
+ * as auth-token: 0 or -errno of the request, the head in got.
+ */
+static int sent_head(const char *creds, const char *token, char *got,
+		     size_t len)
+{
+	struct http_request rq = { .method = "GET", .timeout_ms = 10000 };
+	struct http_result res;
+	struct http_url url;
+	char text[128], err[200];
+	int fd, port, pipefd[2], ret, status;
+	ssize_t n;
+	pid_t pid;
+
+	port = refusing_port(&fd);
+	if (listen(fd, 1) || pipe(pipefd))
+		tap_bail("cannot listen on 127.0.0.1");
+	pid = fork();
+	if (pid == 0) {
+		char buf[4096];
+		size_t at = 0;
+		int c = accept(fd, NULL, NULL);
+
+		while (c >= 0 && at < sizeof(buf) - 1) {
+			n = read(c, buf + at, sizeof(buf) - 1 - at);
+			if (n <= 0)
+				break;
+			at += (size_t)n;
+			buf[at] = 0;
+			if (strstr(buf, "\r\n\r\n"))
+				break;
+		}
+		if (write(pipefd[1], buf, at) < 0 ||
+		    write(c, "HTTP/1.1 204 No Content\r\n\r\n", 27) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(pipefd[1]);
+	snprintf(text, sizeof(text), "http://%s127.0.0.1:%d/", creds, port);
+	if (http_url_parse(text, &url, err, sizeof(err)))
+		tap_bail("%s: %s", text, err);
+	snprintf(url.token, sizeof(url.token), "%s", token);
+	ret = http_request(&url, &rq, &res);
+	n = read(pipefd[0], got, len - 1);
+	got[n > 0 ? n : 0] = 0;
+	close(pipefd[0]);
+	close(fd);
+	waitpid(pid, &status, 0);
+	return ret;
+}
+
+/* The URL's user part as Basic auth, auth-token as Bearer, by kiln's own. */
+static void test_auth(void)
+{
+	char got[4096];
+
+	tap_ok(sent_head("m1:p%40ss@", "", got, sizeof(got)) == 0 &&
+	       strstr(got, "\r\nAuthorization: Basic bTE6cEBzcw==\r\n"),
+	       "plain http: the URL's user part goes as Basic auth, decoded");
+	tap_ok(sent_head("m1:p%40ss@", "T0k3n", got, sizeof(got)) == 0 &&
+	       strstr(got, "\r\nAuthorization: Bearer T0k3n\r\n") &&
+	       !strstr(got, "Basic"),
+	       "auth-token goes as Bearer, instead of the user part");
+	tap_ok(sent_head("", "", got, sizeof(got)) == 0 && got[0] &&
+	       !strstr(got, "Authorization"),
+	       "no credentials: no Authorization header");
 }
 
 /* Lines said during a flush: how many, and how many say "refused". */
@@ -234,10 +308,12 @@ int main(int argc, char **argv)
 	tap_ok(good("http://lab:00080/", "lab", "80", "/", 0),
 	       "a port with leading zeros is still 80");
 
-	tap_ok(bad("https://lab/", "TLS is not supported yet: use http://"),
-	       "https:// is refused, saying TLS is not supported yet");
-	tap_ok(bad("ftp://lab/", "'ftp://' is not supported"),
-	       "another scheme is refused");
+	tap_ok(good("https://lab/", "lab", "443", "/", 0),
+	       "https://, its default port 443");
+	tap_ok(good("HTTPS://[fd00::5]:8443/k/", "fd00::5", "8443", "/k/", 1),
+	       "https:// to an IPv6 address and a port");
+	tap_ok(bad("ftp://lab/", "'ftp://' is not supported: use http:// or "
+		   "https://"), "another scheme is refused");
 	tap_ok(bad("lab:8080/x", "not a URL"), "no scheme at all");
 	tap_ok(bad("http:///kiln", "no host"), "no host");
 	tap_ok(bad("http://:8080/", "no host"), "a port but no host");
@@ -255,8 +331,30 @@ int main(int argc, char **argv)
 	tap_ok(bad("http://[lab]/", "bad IPv6 address 'lab'"),
 	       "a name in brackets");
 	tap_ok(bad("http://[::1]x/", "not 'x'"), "junk after the bracket");
-	tap_ok(bad("http://user:pw@lab/", "user name or password"),
-	       "credentials in the URL");
+	{
+		struct http_url u;
+		char err[200] = "";
+
+		tap_ok(!http_url_parse("https://m-1:p%40ss%3Aw@lab:8443/k/",
+				       &u, err, sizeof(err)) &&
+		       u.has_user && !strcmp(u.user, "m-1") &&
+		       !strcmp(u.password, "p@ss:w") &&
+		       !strcmp(u.host, "lab") && !strcmp(u.port, "8443"),
+		       "a user part: user and password, percent-decoded");
+		tap_ok(!http_url_parse("http://tok@lab/", &u, err,
+				       sizeof(err)) && u.has_user &&
+		       !strcmp(u.user, "tok") && !u.password[0],
+		       "a user part with no password");
+	}
+	tap_ok(formats("https://m1:secret@lab:8443/k/",
+		       "https://lab:8443/k/") &&
+	       formats("https://lab:443/", "https://lab/"),
+	       "a URL for people has no user part, nor https's port 443");
+	tap_ok(bad("http://@lab/", "an empty user name"), "an empty user");
+	tap_ok(bad("http://a:b%zz@lab/", "'%' in the password must start"),
+	       "a broken %%-escape in the password");
+	tap_ok(bad("http://a:b%0a@lab/", "a control byte in the password"),
+	       "a control byte in the password");
 	tap_ok(bad("http://la b/", "bad character in the host name"),
 	       "a space in the host");
 	tap_ok(bad("http://lab/a b/", "' ' in the path must be percent-encoded:"
@@ -338,5 +436,6 @@ int main(int argc, char **argv)
 	       "not HTTP, or a bad status line: -EPROTO, early");
 
 	TAP_RUN(test_upload);
+	TAP_RUN(test_auth);
 	return tap_done();
 }

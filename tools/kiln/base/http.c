@@ -22,6 +22,7 @@
 
 #include "base/complain.h"
 #include "base/http.h"
+#include "base/http_curl.h"
 #include "base/http_head.h"
 #include "base/timing.h"
 #include "base/version.h"
@@ -180,25 +181,6 @@ static int send_file(struct conn *c, int fd, uint64_t len,
 	return ret;
 }
 
-static void keep_body(struct http_result *res, const char *p, size_t n)
-{
-	size_t room = sizeof(res->body) - 1 - res->body_len;
-
-	if (res->keep && res->got < res->keep_max) {
-		size_t k = res->keep_max - res->got < n ?
-			   res->keep_max - res->got : n;
-
-		memcpy(res->keep + res->got, p, k);
-		res->keep[res->got + k] = 0;
-	}
-	res->got += n;
-	if (n > room)
-		n = room;
-	memcpy(res->body + res->body_len, p, n);
-	res->body_len += n;
-	res->body[res->body_len] = 0;
-}
-
 /* Enough of the answer read: all of its body, or all that we keep. */
 static int answer_done(const struct http_result *res)
 {
@@ -269,7 +251,7 @@ static int read_answer(struct conn *c, struct http_result *res,
 			return -ECONNRESET;
 		}
 		if (hlen) {
-			keep_body(res, buf, (size_t)n);
+			http_head_keep(res, buf, (size_t)n);
 			continue;
 		}
 		hl += (size_t)n;
@@ -280,7 +262,7 @@ static int read_answer(struct conn *c, struct http_result *res,
 			return -EPROTO;
 		}
 		if (hlen)
-			keep_body(res, head + hlen, hl - (size_t)hlen);
+			http_head_keep(res, head + hlen, hl - (size_t)hlen);
 	}
 }
 
@@ -321,12 +303,53 @@ static int open_body(const struct http_request *rq, int *file, uint64_t *len,
 	return 0;
 }
 
+/* RFC 4648 base64 of n bytes into out (room for 4 * (n + 2) / 3 + 1). */
+static void base64(const unsigned char *p, size_t n, char *out)
+{
+	static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				  "abcdefghijklmnopqrstuvwxyz0123456789+/";
+	size_t i;
+
+	for (i = 0; i + 2 < n; i += 3) {
+		*out++ = abc[p[i] >> 2];
+		*out++ = abc[(p[i] & 3) << 4 | p[i + 1] >> 4];
+		*out++ = abc[(p[i + 1] & 15) << 2 | p[i + 2] >> 6];
+		*out++ = abc[p[i + 2] & 63];
+	}
+	if (i < n) {
+		*out++ = abc[p[i] >> 2];
+		*out++ = abc[(p[i] & 3) << 4 | (i + 1 < n ? p[i + 1] >> 4 : 0)];
+		*out++ = i + 1 < n ? abc[(p[i + 1] & 15) << 2] : '=';
+		*out++ = '=';
+	}
+	*out = 0;
+}
+
+/*
+ * The Authorization header's line, or "": auth-token as a Bearer token,
+ * else the URL's user part as Basic.
+ */
+static void auth_line(const struct http_url *u, char *out, size_t len)
+{
+	char pair[2 * HTTP_URL_CRED_MAX + 2];
+	char b64[4 * sizeof(pair) / 3 + 8];
+
+	out[0] = 0;
+	if (u->token[0]) {
+		snprintf(out, len, "Authorization: Bearer %s\r\n", u->token);
+	} else if (u->has_user) {
+		snprintf(pair, sizeof(pair), "%s:%s", u->user, u->password);
+		base64((const unsigned char *)pair, strlen(pair), b64);
+		snprintf(out, len, "Authorization: Basic %s\r\n", b64);
+	}
+}
+
 /* The request's head, blank line included: its length, or -ENAMETOOLONG. */
 static int make_head(const struct http_url *u, const struct http_request *rq,
 		     const char *path, uint64_t len, char *head, size_t size,
 		     struct http_result *res)
 {
-	char host[HTTP_URL_HOST_MAX + 16];
+	char host[HTTP_URL_HOST_MAX + 16], auth[800];
 	int n;
 
 	http_url_authority(u, host, sizeof(host));
@@ -336,6 +359,9 @@ static int make_head(const struct http_url *u, const struct http_request *rq,
 	if (rq->type && n > 0 && (size_t)n < size)
 		n += snprintf(head + n, size - (size_t)n,
 			      "Content-Type: %s\r\n", rq->type);
+	auth_line(u, auth, sizeof(auth));
+	if (n > 0 && (size_t)n < size)
+		n += snprintf(head + n, size - (size_t)n, "%s", auth);
 	/* PUT and POST say their length even when it is 0. */
 	if ((len || rq->file || rq->body || !strcmp(rq->method, "PUT") ||
 	     !strcmp(rq->method, "POST")) && n > 0 && (size_t)n < size)
@@ -460,7 +486,7 @@ int http_request(const struct http_url *u, const struct http_request *rq,
 {
 	struct conn c = { .fd = -1, .cancel = rq->cancel };
 	const char *path = rq->path ? rq->path : u->path;
-	char head[2 * HTTP_URL_PATH_MAX + 512], secs[32];
+	char head[2 * HTTP_URL_PATH_MAX + 1536], secs[32];
 	uint64_t len;
 	int file = -1, n = 0, ret;
 
@@ -477,6 +503,8 @@ int http_request(const struct http_url *u, const struct http_request *rq,
 		complain_to(res->error, sizeof(res->error), "bad request");
 		return -EINVAL;
 	}
+	if (u->tls)
+		return http_curl_request(u, rq, res);
 	ret = open_body(rq, &file, &len, res);
 	if (!ret)
 		ret = n = make_head(u, rq, path, len, head, sizeof(head), res);

@@ -9,11 +9,14 @@
 #include "base/http_url.h"
 
 /*
- * kiln's own small HTTP/1.1 client: enough to PUT a run folder to a stock
- * web server (nginx's WebDAV module) and to push metrics to a Prometheus
- * Pushgateway, from a static binary with no libcurl. Plain http:// only.
- * One request per connection (Connection: close), the whole of it bounded
- * by one deadline, and never a SIGPIPE.
+ * kiln's HTTP client: enough to PUT a run folder to a stock web server
+ * (nginx's WebDAV module), to push metrics to a Prometheus Pushgateway
+ * and to GET the lab's settings. Plain http:// is kiln's own small
+ * HTTP/1.1 client, in-process in the static binary; https:// goes through
+ * curl (http_curl.h), so TLS is code labs already trust. Either way one
+ * request per connection, the whole of it bounded by one deadline, never
+ * a SIGPIPE, and the URL's user part (or auth-token) sent as its
+ * Authorization: Basic, or Bearer.
  */
 
 struct http_request {

@@ -139,3 +139,22 @@ void http_head_status(struct http_result *res)
 				 ": %s", first);
 	}
 }
+
+void http_head_keep(struct http_result *res, const char *p, size_t n)
+{
+	size_t room = sizeof(res->body) - 1 - res->body_len;
+
+	if (res->keep && res->got < res->keep_max) {
+		size_t k = res->keep_max - res->got < n ?
+			   res->keep_max - res->got : n;
+
+		memcpy(res->keep + res->got, p, k);
+		res->keep[res->got + k] = 0;
+	}
+	res->got += n;
+	if (n > room)
+		n = room;
+	memcpy(res->body + res->body_len, p, n);
+	res->body_len += n;
+	res->body[res->body_len] = 0;
+}

@@ -20,4 +20,10 @@ int http_head_parse(const char *buf, size_t len, struct http_result *res);
  */
 void http_head_status(struct http_result *res);
 
+/*
+ * n bytes of the answer's body, as they come: kept whole in res->keep
+ * (up to keep_max), the start of it in res->body, all counted in got.
+ */
+void http_head_keep(struct http_result *res, const char *p, size_t n);
+
 #endif

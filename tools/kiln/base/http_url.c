@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Description: the URLs of kiln's HTTP client (see http_url.h): the
- * http:// URL a lab gives in upload= or metrics=, checked strictly and
- * split into host, port and path, written back for people, and the path
+ * http:// or https:// URL a lab gives in upload=, metrics= or lab=,
+ * checked strictly and split into credentials, host, port and path,
+ * written back for people with no credentials, and the path
  * segments kiln appends to it (a machine id, a run folder, a file name)
  * percent-encoded so that each stays one segment whatever it holds.
  */
@@ -16,6 +17,7 @@
 
 #include "base/complain.h"
 #include "base/http_url.h"
+#include "base/secret.h"
 
 /* Not isalnum(): the locale must not decide what goes into a URL. */
 static int alnum(int c)
@@ -106,7 +108,7 @@ static int parse_port(const char *colon, const char *end, struct http_url *u,
 	size_t n;
 
 	if (!colon) {
-		strcpy(u->port, "80");
+		strcpy(u->port, u->tls ? "443" : "80");
 		return 0;
 	}
 	n = (size_t)(end - colon - 1);
@@ -172,34 +174,96 @@ static int parse_path(const char *p, struct http_url *u, char *err,
 	return 0;
 }
 
+/* One of the user part's two pieces, percent-decoded into out. */
+static int decode_cred(const char *p, const char *end, char *out,
+		       size_t size, const char *what, char *err, size_t len)
+{
+	size_t n = 0;
+
+	for (; p < end; p++) {
+		unsigned c = (unsigned char)*p;
+
+		if (c == '%') {
+			if (end - p < 3 || !hexdigit(p[1]) || !hexdigit(p[2])) {
+				complain_to(err, len, "'%%' in the %s must "
+					    "start a %%XX escape", what);
+				return -EINVAL;
+			}
+			c = (unsigned)strtoul((char[]){ p[1], p[2], 0 }, NULL,
+					      16);
+			p += 2;
+		}
+		/* It goes into a header and curl's config: no control byte. */
+		if (c < 0x20 || c == 0x7f) {
+			complain_to(err, len, "a control byte in the %s", what);
+			return -EINVAL;
+		}
+		if (n + 1 >= size) {
+			complain_to(err, len, "the %s is too long (at most "
+				    "%zu bytes)", what, size - 1);
+			return -EINVAL;
+		}
+		out[n++] = (char)c;
+	}
+	out[n] = 0;
+	return 0;
+}
+
+/* USER[:PASSWORD] before the '@' at at. */
+static int parse_user(const char *auth, const char *at, struct http_url *u,
+		      char *err, size_t len)
+{
+	const char *colon = memchr(auth, ':', (size_t)(at - auth));
+	int ret;
+
+	ret = decode_cred(auth, colon ? colon : at, u->user, sizeof(u->user),
+			  "user name", err, len);
+	if (!ret && colon)
+		ret = decode_cred(colon + 1, at, u->password,
+				  sizeof(u->password), "password", err, len);
+	if (ret)
+		return ret;
+	if (!u->user[0]) {
+		complain_to(err, len, "an empty user name before '@'");
+		return -EINVAL;
+	}
+	u->has_user = 1;
+	return secret_add(u->password);
+}
+
 int http_url_parse(const char *text, struct http_url *u, char *err,
 		   size_t len)
 {
-	const char *auth, *end, *colon, *p;
+	const char *auth, *end, *colon, *p, *at;
 	int ret;
 
 	memset(u, 0, sizeof(*u));
 	if (!strncasecmp(text, "https://", 8)) {
-		complain_to(err, len, "TLS is not supported yet: use http://");
-		return -EINVAL;
-	}
-	if (strncasecmp(text, "http://", 7)) {
+		u->tls = 1;
+		auth = text + 8;
+	} else if (!strncasecmp(text, "http://", 7)) {
+		auth = text + 7;
+	} else {
 		p = strstr(text, "://");
 		if (p)
 			complain_to(err, len, "'%.*s://' is not supported: "
-				    "use http://",
+				    "use http:// or https://",
 				    (int)(p - text < 16 ? p - text : 16), text);
 		else
 			complain_to(err, len, "not a URL: want "
-				    "http://HOST[:PORT]/PATH");
+				    "http[s]://HOST[:PORT]/PATH");
 		return -EINVAL;
 	}
-	auth = text + 7;
 	end = auth + strcspn(auth, "/?#");
-	if (memchr(auth, '@', (size_t)(end - auth))) {
-		complain_to(err, len, "a user name or password in the URL is "
-			    "not supported");
-		return -EINVAL;
+	at = NULL;
+	for (p = auth; p < end; p++)
+		if (*p == '@')
+			at = p;
+	if (at) {
+		ret = parse_user(auth, at, u, err, len);
+		if (ret)
+			return ret;
+		auth = at + 1;
 	}
 	ret = parse_host(auth, end, u, &colon, err, len);
 	if (!ret)
@@ -211,7 +275,7 @@ int http_url_parse(const char *text, struct http_url *u, char *err,
 
 void http_url_authority(const struct http_url *u, char *out, size_t len)
 {
-	int dflt = !strcmp(u->port, "80");
+	int dflt = !strcmp(u->port, u->tls ? "443" : "80");
 
 	snprintf(out, len, "%s%s%s%s%s", u->ipv6 ? "[" : "", u->host,
 		 u->ipv6 ? "]" : "", dflt ? "" : ":", dflt ? "" : u->port);
@@ -223,7 +287,8 @@ void http_url_format(const struct http_url *u, const char *path, char *out,
 	char host[HTTP_URL_HOST_MAX + 16];
 
 	http_url_authority(u, host, sizeof(host));
-	snprintf(out, len, "http://%s%s", host, path ? path : u->path);
+	snprintf(out, len, "%s://%s%s", u->tls ? "https" : "http", host,
+		 path ? path : u->path);
 }
 
 int http_url_append_segment(char *out, size_t len, const char *segment)

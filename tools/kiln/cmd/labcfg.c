@@ -61,7 +61,7 @@ int labcfg_fetch(const struct settings *s, const char *ext, char **text,
 	*text = NULL;
 	*len = 0;
 	why[0] = url[0] = 0;
-	if (http_url_parse(s->lab, &base, why, wlen))
+	if (settings_url(s, s->lab, &base, why, wlen))
 		return -EINVAL;
 	if (s->machine_id)
 		snprintf(id, sizeof(id), "%s", s->machine_id);

@@ -22,6 +22,7 @@
 #include "cmd/expect_use.h"
 #include "cmd/labcfg.h"
 #include "base/http_url.h"
+#include "base/secret.h"
 #include "base/complain.h"
 #include "discover/discover.h"
 #include "discover/inventory.h"
@@ -209,7 +210,7 @@ static void send_finished(const char *dir, void *arg)
 {
 	const struct record *r = arg;
 
-	lab_send_folder(r->s->upload, r->machine, dir, stdout);
+	lab_send_folder(r->s, r->machine, dir, stdout);
 }
 
 /*
@@ -220,6 +221,8 @@ static void send_finished(const char *dir, void *arg)
 static int upload_only(struct settings *s, struct record *r, char *folder,
 		       size_t len)
 {
+	char shown[HTTP_URL_HOST_MAX + HTTP_URL_PATH_MAX];
+
 	free(s->results);
 	s->results = strdup(LAB_RAM_RESULTS);
 	if (!s->results) {
@@ -229,8 +232,9 @@ static int upload_only(struct settings *s, struct record *r, char *folder,
 	r->lab.upload_only = 1;
 	folder_run_path(s->results, r->machine, r->run_id, folder, len);
 	printf("kiln: no stick: the results live at the lab server %s "
-	       "(kept in RAM meanwhile)\n", s->upload);
-	if (lab_reach(s->upload, LAB_REACH_SECONDS, stdout)) {
+	       "(kept in RAM meanwhile)\n",
+	       secret_mask(s->upload, shown, sizeof(shown)));
+	if (lab_reach(s, LAB_REACH_SECONDS, stdout)) {
 		complain_out("not starting: without a stick the lab server "
 			     "is the only results medium; nothing was "
 			     "touched");
@@ -440,11 +444,13 @@ static int lab_settings(struct options_args *a, char *said, size_t slen)
 		snprintf(said, slen, "lab server %s has no settings for this "
 			 "machine (nor a default.cfg): the stick's and the "
 			 "command line's", a->s.lab);
+		secret_mask(said, said, slen);
 		return 0;
 	}
 	if (ret) {
 		snprintf(said, slen, "lab server: cannot fetch %s: %s",
 			 url[0] ? url : a->s.lab, why);
+		secret_mask(said, said, slen);
 		return ret;
 	}
 	settings_free(&a->s);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/kiln.h"
+#include "base/secret.h"
 #include "judge/nvmejudge.h"
 #include "judge/record.h"
 #include "judge/zones.h"
@@ -37,13 +38,37 @@ int record_state_of(const char *name)
 	return -1;
 }
 
+/*
+ * argv as the record keeps it (result.json, ocptv.jsonl): a copy with
+ * every credential masked (secret.h), the value after --auth-token too.
+ */
+static char **mask_argv(int argc, char **argv)
+{
+	char **m = calloc((size_t)argc + 1, sizeof(*m));
+	int i;
+
+	for (i = 0; m && i < argc; i++) {
+		m[i] = i && secret_takes_next(argv[i - 1]) ?
+		       strdup(SECRET_MASK) : secret_masked(argv[i]);
+		if (!m[i]) {
+			while (i--)
+				free(m[i]);
+			free(m);
+			return NULL;
+		}
+	}
+	return m;
+}
+
 void record_init(struct record *r, const char *command, int argc,
 		 char **argv, struct settings *s)
 {
 	memset(r, 0, sizeof(*r));
 	r->command = command;
 	r->argc = argc;
-	r->argv = argv;
+	r->argv = mask_argv(argc, argv);
+	if (!r->argv)
+		r->argc = 0;
 	r->s = s;
 	r->state = RECORD_RUNNING;
 	r->net.fd = -1;
@@ -196,6 +221,11 @@ void record_free(struct record *r)
 
 	free(r->expect);
 	r->expect = NULL;
+	for (i = 0; r->argv && i < r->argc; i++)
+		free(r->argv[i]);
+	free(r->argv);
+	r->argv = NULL;
+	r->argc = 0;
 	for (i = 0; i < r->n; i++) {
 		struct record_disk *d = &r->disks[i];
 

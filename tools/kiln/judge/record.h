@@ -108,7 +108,7 @@ int record_state_of(const char *name);
 struct record {
 	const char *command;		/* "burn" or "run" */
 	int argc;
-	char **argv;
+	char **argv;			/* a copy, credentials masked */
 	struct settings *s;
 	uint64_t run_id;
 	const char *out;		/* the run folder; NULL: console only */

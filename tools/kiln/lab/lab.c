@@ -205,7 +205,7 @@ static void start_upload(struct lab *l, struct record *r)
 	char err[300], name[PATH_MAX];
 	int ret;
 
-	if (http_url_parse(r->s->upload, &url, err, sizeof(err)) ||
+	if (settings_url(r->s, r->s->upload, &url, err, sizeof(err)) ||
 	    !r->out) {
 		/* settings_check and the commands keep these out. */
 		record_note(r, "upload: not started: %s", r->out ? err :
@@ -229,19 +229,20 @@ static void start_upload(struct lab *l, struct record *r)
 
 static void start_metrics(struct lab *l, struct record *r)
 {
+	struct http_url url;
 	char err[300];
 
-	if (metrics_start(&l->m, r->s->metrics, r->machine, err,
-			  sizeof(err))) {
+	if (settings_url(r->s, r->s->metrics, &url, err, sizeof(err)) ||
+	    metrics_start(&l->m, &url, r->machine, err, sizeof(err))) {
 		complain("metrics: cannot start: %s", err);
 		record_note(r, "metrics: not started: %s", err);
 		l->m = NULL;
 		return;
 	}
-	snprintf(r->lab.metrics, sizeof(r->lab.metrics), "%s",
-		 r->s->metrics);
+	/* The URL as people see it: never its user part. */
+	http_url_format(&url, NULL, r->lab.metrics, sizeof(r->lab.metrics));
 	fprintf(l->con, "kiln: metrics to %s every %u s as machine %s\n",
-		r->s->metrics, r->s->interval, r->machine);
+		r->lab.metrics, r->s->interval, r->machine);
 }
 
 void lab_start(struct lab **lp, struct record *r, FILE *con)
@@ -438,19 +439,20 @@ void lab_free(struct lab *l)
 	free(l);
 }
 
-int lab_reach(const char *upload, unsigned seconds, FILE *con)
+int lab_reach(const struct settings *s, unsigned seconds, FILE *con)
 {
 	struct http_request rq = { .method = "GET", .timeout_ms = 5000 };
 	uint64_t end = timing_now_ns() + (uint64_t)seconds * TIMING_SEC;
 	struct http_result res;
 	struct http_url url;
-	char err[300];
+	char err[300], upload[HTTP_URL_HOST_MAX + HTTP_URL_PATH_MAX + 16];
 	int ret, said = 0;
 
-	if (http_url_parse(upload, &url, err, sizeof(err))) {
+	if (settings_url(s, s->upload, &url, err, sizeof(err))) {
 		complain("upload: %s", err);
 		return -EINVAL;
 	}
+	http_url_format(&url, NULL, upload, sizeof(upload));
 	for (;;) {
 		ret = http_request(&url, &rq, &res);
 		/* Any answer at all: a server is there. */
@@ -470,7 +472,7 @@ int lab_reach(const char *upload, unsigned seconds, FILE *con)
 	return ret;
 }
 
-int lab_send_folder(const char *upload, const char *machine,
+int lab_send_folder(const struct settings *s, const char *machine,
 		    const char *dir, FILE *con)
 {
 	struct upload *up = NULL;
@@ -481,7 +483,7 @@ int lab_send_folder(const char *upload, const char *machine,
 	DIR *d;
 	int ret, i;
 
-	if (http_url_parse(upload, &url, err, sizeof(err)))
+	if (settings_url(s, s->upload, &url, err, sizeof(err)))
 		return -EINVAL;
 	ret = upload_start(&up, &url, machine,
 			   base_name(dir, name, sizeof(name)), 0, err,

@@ -59,17 +59,18 @@ void lab_free(struct lab *l);
 
 /*
  * Before anything is touched, when the upload is the only results medium:
- * whether the server answers at all (any HTTP status), asked every few
+ * whether the server of s->upload answers at all (any HTTP status: a 401
+ * too), asked every few
  * seconds for at most seconds. 0, or -errno after saying why on con.
  */
-int lab_reach(const char *upload, unsigned seconds, FILE *con);
+int lab_reach(const struct settings *s, unsigned seconds, FILE *con);
 
 /*
  * A whole run folder sent at once (one finished at this boot, kiln
- * finish's path): every regular file in dir under upload's
+ * finish's path): every regular file in dir under s->upload's
  * <machine>/<basename of dir>/. 0 when all arrived, else -errno (said).
  */
-int lab_send_folder(const char *upload, const char *machine,
+int lab_send_folder(const struct settings *s, const char *machine,
 		    const char *dir, FILE *con);
 
 /* The machine id of this machine, as discovery chooses it. */

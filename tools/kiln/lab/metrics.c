@@ -199,8 +199,8 @@ static int group_path(struct metrics *m, const char *machine)
 	return ret;
 }
 
-int metrics_start(struct metrics **mp, const char *url, const char *machine,
-		  char *err, size_t len)
+int metrics_start(struct metrics **mp, const struct http_url *url,
+		  const char *machine, char *err, size_t len)
 {
 	struct metrics *m = calloc(1, sizeof(*m));
 	int ret;
@@ -211,11 +211,7 @@ int metrics_start(struct metrics **mp, const char *url, const char *machine,
 		return -ENOMEM;
 	}
 	said_init(&m->said, LINES);
-	ret = http_url_parse(url, &m->url, err, len);
-	if (ret) {
-		free(m);
-		return ret;
-	}
+	m->url = *url;
 	ret = group_path(m, machine ? machine : "");
 	if (ret) {
 		snprintf(err, len, "cannot push metrics for a machine named "

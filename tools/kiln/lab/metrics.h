@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 
+#include "base/http_url.h"
 #include "judge/record.h"
 
 /*
@@ -44,12 +45,12 @@ struct metrics_stats {
 };
 
 /*
- * Starts the pusher for url (http://HOST[:PORT][/PATH], the gateway's
- * base) and the group of this machine ("unknown" when machine is empty).
- * 0 or -errno, err says why.
+ * Starts the pusher for url (the gateway's base, http_url.h: with its
+ * credentials and CA) and the group of this machine ("unknown" when
+ * machine is empty). 0 or -errno, err says why.
  */
-int metrics_start(struct metrics **m, const char *url, const char *machine,
-		  char *err, size_t len);
+int metrics_start(struct metrics **m, const struct http_url *url,
+		  const char *machine, char *err, size_t len);
 
 /*
  * The run as it stands, to push next: c is each disk's latest counters

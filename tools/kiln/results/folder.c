@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "base/crc32c.h"
+#include "base/secret.h"
 #include "results/folder.h"
 #include "base/timing.h"
 
@@ -364,7 +365,7 @@ int folder_write(struct folder *r, const char *name, const void *data,
 
 int folder_write_kmsg(struct folder *r, const char *kmsg)
 {
-	char rec[8192], *text = NULL;
+	char rec[8192], *text = NULL, *masked;
 	size_t len = 0;
 	FILE *out;
 	int fd, ret;
@@ -397,7 +398,11 @@ int folder_write_kmsg(struct folder *r, const char *kmsg)
 	}
 	close(fd);
 	fclose(out);
-	ret = folder_write(r, "kmsg.log", text, len);
+	/* The kernel logs its command line, kiln.upload=... and all. */
+	masked = secret_masked(text);
+	ret = masked ? folder_write(r, "kmsg.log", masked, strlen(masked)) :
+	      -ENOMEM;
+	free(masked);
 	free(text);
 	return ret;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/http.h"
+#include "base/secret.h"
 #include "settings/keys.h"
 #include "settings/settings.h"
 
@@ -35,10 +36,24 @@ int settings_safe_id(const char *id)
 	return n && n == strlen(id) && n < 64 && id[0] != '.' && id[0] != '-';
 }
 
+/* One of the lab's URLs, with its ca and auth-token, said masked if bad. */
+static int bad_url(const struct settings *s, const char *key,
+		   const char *text, char *err, size_t errlen)
+{
+	struct http_url url;
+	char why[300], name[64], shown[128];
+
+	if (!text || !settings_url(s, text, &url, why, sizeof(why)))
+		return 0;
+	snprintf(err, errlen, "bad value for %s: '%s' (%s)",
+		 named(s, key, name, sizeof(name)),
+		 secret_mask(text, shown, sizeof(shown)), why);
+	return 1;
+}
+
 int settings_check(const struct settings *s, char *err, size_t errlen)
 {
-	char name[72], why[240], value[48];
-	struct http_url url;
+	char name[72], value[48];
 
 	if (!s->bs || s->bs % KEY_UNIT || s->bs > KEY_MAX_BS) {
 		snprintf(err, errlen, "bad value for %s: %s (want a multiple "
@@ -79,23 +94,10 @@ int settings_check(const struct settings *s, char *err, size_t errlen)
 			 s->machine_id);
 		return -EINVAL;
 	}
-	if (s->upload && http_url_parse(s->upload, &url, why, sizeof(why))) {
-		snprintf(err, errlen, "bad value for %s: '%.100s' (%s)",
-			 named(s, "upload", name, sizeof(name)), s->upload,
-			 why);
+	if (bad_url(s, "upload", s->upload, err, errlen) ||
+	    bad_url(s, "lab", s->lab, err, errlen) ||
+	    bad_url(s, "metrics", s->metrics, err, errlen))
 		return -EINVAL;
-	}
-	if (s->lab && http_url_parse(s->lab, &url, why, sizeof(why))) {
-		snprintf(err, errlen, "bad value for %s: '%.100s' (%s)",
-			 named(s, "lab", name, sizeof(name)), s->lab, why);
-		return -EINVAL;
-	}
-	if (s->metrics && http_url_parse(s->metrics, &url, why, sizeof(why))) {
-		snprintf(err, errlen, "bad value for %s: '%.100s' (%s)",
-			 named(s, "metrics", name, sizeof(name)), s->metrics,
-			 why);
-		return -EINVAL;
-	}
 	if (s->mode == SETTINGS_VERIFY && !s->run_id_set && !s->from) {
 		snprintf(err, errlen, "mode verify needs the record of the "
 			 "write it checks: --from RUN_DIR, or at least its "

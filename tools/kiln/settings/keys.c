@@ -43,6 +43,10 @@ static const struct settings_key keys[] = {
 	  "wait, poweroff, reboot or shell", "wait",
 	  "what the image does after a run: wait (the verdict stays on "
 	  "screen), poweroff, reboot or shell", R | SCOPE_INIT },
+	{ "auth-token", KEY_SECRET, F(auth_token), 0, 0, NULL,
+	  "a token, one word", "none",
+	  "a Bearer token sent to the lab's servers (upload, metrics, lab) "
+	  "instead of the URL's user part; never shown (said as ***)", TEST },
 	{ "bmc", KEY_FLAG, F(bmc), 0, 0, NULL, "1 or 0", "1",
 	  "the BMC's event log read before and after the burn (in-band, "
 	  "ipmitool): an entry added of a power supply failure, a critical "
@@ -55,6 +59,11 @@ static const struct settings_key keys[] = {
 	  "such as 128k, 1M or 4M", "1M",
 	  "bytes a request, a multiple of 4 KiB up to 64 MiB (128k, 4M)",
 	  TEST },
+	{ "ca", KEY_STRING, F(ca), 0, 0, NULL, "a PEM file",
+	  "the image's " SETTINGS_LAB_CA " when built in",
+	  "the lab's CA, trusted for https:// upload, metrics and lab "
+	  "(kiln run: a path relative to the stick); without it the image's "
+	  "own, from make image LAB_CA=FILE", TEST },
 	{ "checkpoint", KEY_UINT, F(checkpoint), 1, 86400, NULL,
 	  "seconds, 1 to 86400", "60",
 	  "seconds between result checkpoints", TEST },
@@ -124,7 +133,8 @@ static const struct settings_key keys[] = {
 	  "the result (or inventory) document on stdout, everything else on "
 	  "stderr", TEST | SCOPE_DISCOVER | SCOPE_PROBE },
 	{ "lab", KEY_STRING, F(lab), 0, 0, NULL,
-	  "a lab server: http://HOST[:PORT]/PATH/", "none",
+	  "a lab server: http[s]://[USER:PASSWORD@]HOST[:PORT]/PATH/",
+	  "none",
 	  "the lab server's base URL: kiln run reads its settings from "
 	  "LAB/config/<machine id>.cfg, else LAB/config/default.cfg (after "
 	  "kiln.cfg, before the kernel command line)", R },
@@ -159,8 +169,8 @@ static const struct settings_key keys[] = {
 	  "does not wear out SSDs (2 on non-rotational disks, else none); "
 	  "0: no cap", TEST },
 	{ "metrics", KEY_STRING, F(metrics), 0, 0, NULL,
-	  "a Pushgateway: http://HOST:PORT/", "none",
-	  "a Prometheus Pushgateway (http://HOST:PORT/): every interval each "
+	  "a Pushgateway: http[s]://[USER:PASSWORD@]HOST:PORT/", "none",
+	  "a Prometheus Pushgateway (http[s]://HOST:PORT/): every interval each "
 	  "disk's gauges (phase, bytes, MB/s, errors, bad units, verdict) are "
 	  "pushed under job=kiln, machine=<machine id>", TEST | SCOPE_INIT },
 	{ "mode", KEY_ENUM, F(mode), 0, 0, modes,
@@ -282,8 +292,10 @@ static const struct settings_key keys[] = {
 	  "drive; 0: the drive's own limit when it reports one, else 60 for "
 	  "HDDs and 70 for SSDs", TEST },
 	{ "upload", KEY_STRING, F(upload), 0, 0, NULL,
-	  "a server taking PUT: http://HOST[:PORT]/PATH/", "none",
-	  "a lab server taking HTTP PUT (http://HOST[:PORT]/PATH/): the run "
+	  "a server taking PUT: http[s]://[USER:PASSWORD@]HOST[:PORT]/PATH/",
+	  "none",
+	  "a lab server taking HTTP PUT (http[s]://HOST[:PORT]/PATH/, a user "
+	  "part sent as Basic auth): the run "
 	  "folder goes to PATH/<machine id>/<run folder>/, checkpoints as the "
 	  "run goes and every file at the end; without a stick it is where "
 	  "the results live", TEST | SCOPE_INIT },

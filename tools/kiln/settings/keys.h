@@ -14,7 +14,9 @@
  */
 enum key_type { KEY_ENUM, KEY_SIZE, KEY_UINT, KEY_DURATION, KEY_FLAG,
 		KEY_STRING, KEY_RUNID, KEY_SPAN, KEY_MAXW, KEY_CONSENT,
-		KEY_PATHS, KEY_SHARE };
+		KEY_PATHS, KEY_SHARE,
+		/* a string never shown: said as *** (auth-token) */
+		KEY_SECRET };
 
 /* What quick samples: this much in all, a third each at start, middle, end. */
 #define KEY_QUICK_DEFAULT (3ull << 30)

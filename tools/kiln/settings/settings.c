@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/secret.h"
 #include "settings/keys.h"
 #include "settings/settings.h"
 
@@ -33,7 +34,8 @@ void settings_defaults_from(struct settings *s,
 	memset(s, 0, sizeof(*s));
 	/* A value that does not parse sets nothing: the field stays zero. */
 	for (i = 0; i < n; i++)
-		if (keys[i].type != KEY_STRING && keys[i].type != KEY_PATHS)
+		if (keys[i].type != KEY_STRING && keys[i].type != KEY_PATHS &&
+		    keys[i].type != KEY_SECRET)
 			(void)set_value(s, &keys[i],
 					settings_key_default(&keys[i],
 							     command));
@@ -54,7 +56,8 @@ void settings_free(struct settings *s)
 			     &s->exclude, &s->iperf, &s->results, &s->config,
 			     &s->cmdline, &s->get, &s->sysfs_root, &s->from,
 			     &s->upload, &s->metrics, &s->expect,
-			     &s->expect_out, &s->powercut_file };
+			     &s->expect_out, &s->powercut_file, &s->ca,
+			     &s->auth_token };
 	size_t i;
 
 	for (i = 0; i < sizeof(strings) / sizeof(strings[0]); i++) {
@@ -372,6 +375,11 @@ static int set_value(struct settings *s, const struct settings_key *k,
 		return 0;
 	case KEY_STRING:
 		return set_string((char **)(void *)field, value);
+	case KEY_SECRET:
+		/* Whatever says it later (a helper's error line) masks it. */
+		if (value && secret_add(value))
+			return -ENOMEM;
+		return set_string((char **)(void *)field, value);
 	case KEY_PATHS:
 		return set_paths(s, value);
 	case KEY_CONSENT:
@@ -413,8 +421,11 @@ int settings_set(struct settings *s, const struct settings_key *k,
 		return -EINVAL;
 	}
 	s->source[settings_key_index(k)] = (unsigned char)source;
-	snprintf(s->given[settings_key_index(k)], sizeof(s->given[0]), "%s",
-		 value ? value : "");
+	secret_mask(value ? value : "", s->given[settings_key_index(k)],
+		    sizeof(s->given[0]));
+	if (k->type == KEY_SECRET && value)
+		snprintf(s->given[settings_key_index(k)], sizeof(s->given[0]),
+			 "%s", SECRET_MASK);
 	return 0;
 }
 
@@ -446,8 +457,13 @@ const char *settings_get(const struct settings *s, const char *key, char *buf,
 		snprintf(buf, len, "%d", *(const int *)(const void *)field);
 		break;
 	case KEY_STRING:
+		/* A URL's password is never shown, not even to the init. */
+		secret_mask(*(char *const *)(const void *)field ?
+			    *(char *const *)(const void *)field : "", buf, len);
+		break;
+	case KEY_SECRET:
 		snprintf(buf, len, "%s", *(char *const *)(const void *)field ?
-			 *(char *const *)(const void *)field : "");
+			 SECRET_MASK : "");
 		break;
 	case KEY_PATHS: {
 		size_t used = 0;

@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct http_url;
+
 /*
  * kiln's settings: one set of keys, the same on the command line
  * (--KEY=VALUE or --KEY VALUE), in kiln.cfg (KEY=VALUE) and on the kernel
@@ -145,7 +147,9 @@ struct settings {
 	char *iperf;
 	int net;			/* the init takes DHCP */
 	char *from;			/* verify against this run folder */
-	char *upload;			/* http://HOST[:PORT]/PATH/ */
+	char *upload;			/* http[s]://HOST[:PORT]/PATH/ */
+	char *ca;			/* the lab's CA: a PEM file */
+	char *auth_token;		/* a Bearer token for the lab */
 	char *metrics;			/* http://HOST:PORT/ of a Pushgateway */
 	char *expect;			/* the expected-machine file */
 	char *machine_id;		/* the machine's id, as given */
@@ -264,6 +268,18 @@ int settings_check(const struct settings *s, char *err, size_t errlen);
  * [A-Za-z0-9._-], not starting with . or -, so it names one folder.
  */
 int settings_safe_id(const char *id);
+
+/* The CA built into the image (make image LAB_CA=FILE), used when ca is not. */
+#define SETTINGS_LAB_CA "/etc/kiln/lab-ca.pem"
+
+/*
+ * One of the lab's URLs (upload, metrics, lab: text) read into u with
+ * what goes with it: auth-token, and the CA to trust: ca, relative to
+ * the results root in kiln run (the stick), else SETTINGS_LAB_CA when
+ * the image has one. 0, or -EINVAL with one line in err.
+ */
+int settings_url(const struct settings *s, const char *text,
+		 struct http_url *u, char *err, size_t len);
 
 /* The passes the engine makes: 0 is as many as duration allows. */
 unsigned settings_passes(const struct settings *s);
