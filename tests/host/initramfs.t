@@ -43,6 +43,8 @@ test_expect_success 'ipmitool with its libraries, and the IPMI drivers (the BMC)
 	for m in ipmi_msghandler ipmi_devintf ipmi_si ipmi_ssif; do
 		grep -q "/$m\.ko$" "$list" || { echo "no $m.ko"; return 1; }
 	done
+'
+
 test_expect_success 'curl with libcurl and OpenSSL (https://), in the manifest' '
 	has usr/bin/curl &&
 	grep -q "libcurl.so" "$list" && grep -q "libssl.so" "$list" &&
