@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/http.h"
+#include "settings/iperfspec.h"
 #include "settings/keys.h"
 #include "settings/settings.h"
 
@@ -94,6 +95,11 @@ int settings_check(const struct settings *s, char *err, size_t errlen)
 		snprintf(err, errlen, "bad value for %s: '%.100s' (%s)",
 			 named(s, "metrics", name, sizeof(name)), s->metrics,
 			 why);
+		return -EINVAL;
+	}
+	if (s->iperf && iperfspec_check(s->iperf, why, sizeof(why))) {
+		snprintf(err, errlen, "bad value for %s: '%.100s' (%s)",
+			 named(s, "iperf", name, sizeof(name)), s->iperf, why);
 		return -EINVAL;
 	}
 	if (s->mode == SETTINGS_VERIFY && !s->run_id_set && !s->from) {
