@@ -76,10 +76,12 @@ int iperfspec_server(const char *spec, int k, char *host, size_t hlen,
 			 k + 1);
 		return -EINVAL;
 	}
-	if (entry(spec, n > 1 ? k : 0, one, sizeof(one)) < 0 ||
-	    host_port(one, host, hlen, port)) {
-		snprintf(err, errlen, "'%.100s' is not HOST or HOST:PORT",
-			 one[0] ? one : spec);
+	if (entry(spec, n > 1 ? k : 0, one, sizeof(one)) < 0) {
+		snprintf(err, errlen, "a server's name is too long");
+		return -EINVAL;
+	}
+	if (host_port(one, host, hlen, port)) {
+		snprintf(err, errlen, "'%.100s' is not HOST or HOST:PORT", one);
 		return -EINVAL;
 	}
 	/* One server for every NIC: each its own port of it. */
