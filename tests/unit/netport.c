@@ -58,7 +58,8 @@ static void test_spec(void)
 	       "one server: NIC k on its PORT+k, 5201 unless given");
 	tap_ok(server_is("10.0.2.2:7000,10.0.3.2:7100", 0, "10.0.2.2", 7000) &&
 	       server_is("10.0.2.2:7000,10.0.3.2:7100", 1, "10.0.3.2", 7100) &&
-	       server_is("a,b:9", 0, "a", 5201) && server_is("a,b:9", 1, "b", 9),
+	       server_is("a,b:9", 0, "a", 5201) &&
+	       server_is("a,b:9", 1, "b", 9),
 	       "several: NIC k to the k-th, on its own port");
 	tap_ok(server_is("[fd00::1]:5300", 2, "fd00::1", 5302) &&
 	       server_is("fd00::1", 0, "fd00::1", 5201) &&

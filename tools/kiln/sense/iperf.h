@@ -32,7 +32,7 @@ struct iperf {
 	uint64_t stop_ns;		/* when it was stopped, 0 not yet */
 	unsigned runs;			/* started, the first included */
 	double seconds, bits;		/* over every run's intervals */
-	double min_bps;			/* the slowest whole interval; -1 */
+	double min_bps;			/* slowest whole interval, -1 */
 	double best_seconds;		/* of the run whose JSON is kept */
 	char *kept;			/* that JSON (owned) */
 	size_t kept_len;
@@ -41,7 +41,7 @@ struct iperf {
 
 /* One run's figures, as iperf_parse() reads them from its JSON. */
 struct iperf_figures {
-	double seconds, bits, min_bps;	/* min_bps -1: no whole interval */
+	double seconds, bits, min_bps;	/* min_bps -1: none whole */
 	char error[240];		/* iperf3's own, or ours; "" none */
 };
 
