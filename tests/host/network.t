@@ -41,7 +41,7 @@ iperf3_server () {
 # clients PORT: the pids of iperf3 clients to 127.0.0.1 PORT.
 clients () {
 	for c in /proc/[0-9]*/cmdline; do
-		tr "\0" " " <"$c" 2>/dev/null | grep -q "^/usr/bin/iperf3 -c 127.0.0.1 -p $1 " &&
+		tr "\0" " " 2>/dev/null <"$c" | grep -q "^/usr/bin/iperf3 -c 127.0.0.1 -p $1 " &&
 			{ p=${c#/proc/}; echo "${p%/cmdline}"; }
 	done
 	return 0
@@ -59,8 +59,8 @@ test_expect_success 'iperf3 on lo for the whole burn, its counters watched' '
 		--iperf "127.0.0.1:$p1" --sysfs-root "$sys" \
 		--out "$TEST_TMP/one" "$d1" >"$TEST_TMP/one.out" 2>&1 &
 	kpid=$! &&
-	under_way "$TEST_TMP/one" 2 &&
-	test_wait_for "[ -n \"\$(clients $p1)\" ]" &&
+	test_wait_for "[ -n \"\$(clients $p1)\" ] || ! kill -0 $kpid" &&
+	test_wait_for "grep -q \"connected to\" \"$TEST_TMP/s1.log\" || ! kill -0 $kpid" &&
 	echo 2 >"$stats/rx_crc_errors" && echo 7 >"$stats/rx_dropped" &&
 	wait "$kpid"; rc=$?; cat "$TEST_TMP/one.out"; run="$TEST_TMP/one" &&
 	[ "$rc" = 0 ] &&
@@ -110,8 +110,7 @@ test_expect_success 'a server that goes mid-burn: the run ends early and starts 
 		--iperf "127.0.0.1:$p2" --iperf-min 0 --sysfs-root "$sys" \
 		--out "$TEST_TMP/two" "$d1" >"$TEST_TMP/two.out" 2>&1 &
 	kpid=$! &&
-	test_wait_for "[ -n \"\$(clients $p2)\" ]" &&
-	test_wait_for "grep -q \"connected to\" \"$TEST_TMP/s2.log\"" &&
+	test_wait_for "grep -q \"connected to\" \"$TEST_TMP/s2.log\" || ! kill -0 $kpid" &&
 	kill "$srv" && wait "$srv" 2>/dev/null;
 	iperf3_server "$p2" "$TEST_TMP/s2b.log" &&
 	test_wait_for "grep -q \"connected to\" \"$TEST_TMP/s2b.log\" || ! kill -0 $kpid" &&
@@ -128,7 +127,8 @@ test_expect_success 'kiln killed with SIGKILL: its iperf3 goes with it' '
 		--iperf "127.0.0.1:$p3" --sysfs-root "$sys" \
 		--out "$TEST_TMP/three" "$d1" >"$TEST_TMP/three.out" 2>&1 &
 	kpid=$! &&
-	test_wait_for "[ -n \"\$(clients $p3)\" ]" &&
+	test_wait_for "[ -n \"\$(clients $p3)\" ] || ! kill -0 $kpid" &&
+	[ -n "$(clients "$p3")" ] &&
 	kill -9 "$kpid" && { wait "$kpid"; true; } &&
 	test_wait_for "[ -z \"\$(clients $p3)\" ]"
 '
