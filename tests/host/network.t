@@ -55,9 +55,9 @@ make_loop d1 64M || test_bail "cannot make loop devices"
 
 test_expect_success 'iperf3 on lo for the whole burn, its counters watched' '
 	p1=$(free_port) && iperf3_server "$p1" "$TEST_TMP/s1.log" &&
-	"$KILN" burn --destroy-data --duration 20s --max-writes 0 \
+	{ "$KILN" burn --destroy-data --duration 20s --max-writes 0 \
 		--iperf "127.0.0.1:$p1" --sysfs-root "$sys" \
-		--out "$TEST_TMP/one" "$d1" >"$TEST_TMP/one.out" 2>&1 &
+		--out "$TEST_TMP/one" "$d1" >"$TEST_TMP/one.out" 2>&1 & } &&
 	kpid=$! &&
 	test_wait_for "[ -n \"\$(clients $p1)\" ] || ! kill -0 $kpid" &&
 	test_wait_for "grep -q \"connected to\" \"$TEST_TMP/s1.log\" || ! kill -0 $kpid" &&
@@ -106,9 +106,9 @@ test_expect_success '... iperf3s own JSON kept, every interval in it' '
 test_expect_success 'a server that goes mid-burn: the run ends early and starts again' '
 	for c in rx_crc_errors rx_dropped; do echo 0 >"$stats/$c"; done &&
 	p2=$(free_port) && iperf3_server "$p2" "$TEST_TMP/s2.log" &&
-	"$KILN" burn --destroy-data --duration 40s --max-writes 0 \
+	{ "$KILN" burn --destroy-data --duration 40s --max-writes 0 \
 		--iperf "127.0.0.1:$p2" --iperf-min 0 --sysfs-root "$sys" \
-		--out "$TEST_TMP/two" "$d1" >"$TEST_TMP/two.out" 2>&1 &
+		--out "$TEST_TMP/two" "$d1" >"$TEST_TMP/two.out" 2>&1 & } &&
 	kpid=$! &&
 	test_wait_for "grep -q \"connected to\" \"$TEST_TMP/s2.log\" || ! kill -0 $kpid" &&
 	kill "$srv" && wait "$srv" 2>/dev/null;
@@ -123,9 +123,9 @@ test_expect_success 'a server that goes mid-burn: the run ends early and starts 
 
 test_expect_success 'kiln killed with SIGKILL: its iperf3 goes with it' '
 	p3=$(free_port) && iperf3_server "$p3" "$TEST_TMP/s3.log" &&
-	"$KILN" burn --destroy-data --duration 60s --max-writes 0 \
+	{ "$KILN" burn --destroy-data --duration 60s --max-writes 0 \
 		--iperf "127.0.0.1:$p3" --sysfs-root "$sys" \
-		--out "$TEST_TMP/three" "$d1" >"$TEST_TMP/three.out" 2>&1 &
+		--out "$TEST_TMP/three" "$d1" >"$TEST_TMP/three.out" 2>&1 & } &&
 	kpid=$! &&
 	test_wait_for "[ -n \"\$(clients $p3)\" ] || ! kill -0 $kpid" &&
 	[ -n "$(clients "$p3")" ] &&
