@@ -138,7 +138,7 @@ test_expect_success 'a bad server list: a usage error in one line, nothing touch
 	{ "$KILN" burn --destroy-data --iperf "a,,b" --out "$TEST_TMP/bad" \
 		"$d1" >"$TEST_TMP/bad.out" 2>&1; rc=$?; } ;
 	cat "$TEST_TMP/bad.out" && [ "$rc" = 2 ] &&
-	grep -qx "kiln: bad setting: bad value for --iperf: '\''a,,b'\'' ('\'''\'' is not HOST or HOST:PORT)" \
+	grep -qx "kiln: bad value for --iperf: '\''a,,b'\'' ('\'''\'' is not HOST or HOST:PORT)" \
 		"$TEST_TMP/bad.out" &&
 	[ "$(sum_of "$d1")" = "$before" ]
 '
