@@ -174,6 +174,8 @@ void iperf_stop(struct iperf *n, uint64_t now_ns, unsigned wait_s)
 	n->stop_ns = now_ns;
 	if (!n->pid)
 		return;
+	/* Out of the idle class first, or a busy machine never runs it. */
+	subproc_wake_to_end(n->pid);
 	kill(n->pid, SIGTERM);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while (drain(n)) {
