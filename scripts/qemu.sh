@@ -17,6 +17,7 @@
 #					ipmi_sim, on 127.0.0.1:PORT)
 #	lab_usb IMAGE [KILN.CFG TEXT]	(a copy of a built stick, booted from)
 #	lab_boot "KERNEL ARGS" LOG	(returns when the guest powers off)
+#	lab_two_nets			(LAB_NET for two NICs, two networks)
 #	lab_firmware_boot seabios|ovmf|ovmf-sb LOG [QEMU ARGS]
 #					(no -kernel: the firmware boots a medium)
 #	lab_pxe "KERNEL ARGS"		(a TFTP root of out/pxe whose
@@ -333,10 +334,12 @@ lab_run () {
 }
 
 # lab_boot "KERNEL ARGS" LOG: boots kiln's kernel and initramfs (or
-# LAB_INITRD) straight from QEMU; LAB_EXTRA adds QEMU arguments. As
-# lab_run: QEMU's status, 124 when LAB_TIMEOUT ran out.
+# LAB_INITRD) straight from QEMU; LAB_EXTRA adds QEMU arguments, LAB_NET
+# replaces the one user-mode NIC (lab_two_nets: two). As lab_run: QEMU's
+# status, 124 when LAB_TIMEOUT ran out.
 lab_boot () {
 	log=$2
+	net=${LAB_NET:-"-netdev user,id=net0 -device e1000,netdev=net0"}
 	cpu=""
 	[ "$LAB_CPU" = default ] || cpu="-cpu $LAB_CPU"
 	# shellcheck disable=SC2086
@@ -344,8 +347,15 @@ lab_boot () {
 		-kernel "$lab_top/out/kernel/vmlinuz" \
 		-initrd "${LAB_INITRD:-$lab_top/out/initramfs.cpio.gz}" \
 		-append "console=ttyS0,115200 panic=-1 $1" \
-		-netdev user,id=net0 -device e1000,netdev=net0 \
-		$lab_args ${LAB_EXTRA:-}
+		$net $lab_args ${LAB_EXTRA:-}
+}
+
+# lab_two_nets: LAB_NET for two NICs (e1000, 1000 Mbit/s) on two user
+# networks, 10.0.2.0/24 and 10.0.3.0/24, each with its own gateway to the
+# host's loopback (10.0.2.2 and 10.0.3.2).
+lab_two_nets () {
+	echo "-netdev user,id=net0,net=10.0.2.0/24 -device e1000,netdev=net0" \
+		"-netdev user,id=net1,net=10.0.3.0/24 -device e1000,netdev=net1"
 }
 
 # lab_exec FILE: becomes the QEMU that LAB_ARGV=FILE wrote down (so a

@@ -5,6 +5,7 @@
 # One boot runs QEMU's default CPU (no SSE4.2): the portable CRC32C. A
 # boot checks several things where they do not meet.
 . "$(dirname "$0")/../lib/e2e.sh"
+. "$(dirname "$0")/../lib/servers.sh"
 
 test_expect_success 'no disks at all: nothing to test, FAIL on the stick' '
 	lab_init "$TEST_TMP/nodisks" && lab_stick "" &&
@@ -54,10 +55,14 @@ test_expect_success 'a bad value on the kernel command line; after=reboot' '
 	grep_in "kiln-init: after: reboot" "$TEST_TMP/badvalue.log"
 '
 
-# One boot: a second disk with kiln's boot files, and iperf3 beside.
+# One boot: a second disk with kiln's boot files, and the network beside:
+# two NICs on two user networks, each to its own iperf3 server on the
+# host's loopback (10.0.2.2 and 10.0.3.2 reach it), for the whole burn.
 test_expect_success 'another disk with kiln boot files is protected, even from destroy-data=1' '
-	port=$(python3 -c "import socket; s = socket.socket(); s.bind((\"127.0.0.1\", 0)); print(s.getsockname()[1])") &&
-	{ iperf3 -s -1 -p "$port" >"$TEST_TMP/iperf3.log" 2>&1 & } &&
+	p1=$(free_port) && p2=$(free_port) &&
+	{ iperf3 -s -p "$p1" >"$TEST_TMP/iperf3-1.log" 2>&1 & } &&
+	test_at_exit "kill $! 2>/dev/null" &&
+	{ iperf3 -s -p "$p2" >"$TEST_TMP/iperf3-2.log" 2>&1 & } &&
 	test_at_exit "kill $! 2>/dev/null" &&
 	lab_init "$TEST_TMP/twosticks" &&
 	truncate -s 32M "$lab_dir/other.img" &&
@@ -66,7 +71,7 @@ test_expect_success 'another disk with kiln boot files is protected, even from d
 	MTOOLS_SKIP_CHECK=1 mcopy -i "$lab_dir/other.img" "$TOP/README.md" ::kiln/vmlinuz &&
 	lab_disk virtio other 32 && lab_disk virtio blank 16 && lab_stick "" &&
 	other_sum=$(md5sum <"$lab_dir/other.img") &&
-	boot twosticks "kiln.destroy-data=1 kiln.iperf=10.0.2.2:$port" &&
+	LAB_NET=$(lab_two_nets) boot twosticks "kiln.destroy-data=1 kiln.duration=45s kiln.max-writes=0 kiln.iperf=10.0.2.2:$p1,10.0.3.2:$p2 kiln.iperf-min=0" &&
 	grep_in "kiln-init: /dev/vda holds kiln" "$TEST_TMP/twosticks.log" &&
 	grep_in "s boot files: protected" "$TEST_TMP/twosticks.log" &&
 	grep_in "vda not tested: in use: vda is the boot or results medium" "$run/summary.txt" &&
@@ -74,11 +79,31 @@ test_expect_success 'another disk with kiln boot files is protected, even from d
 	ran_clean "$run/summary.txt" 1
 '
 
-test_expect_success '... iperf3 beside the burn: the network up, its rate in the results' '
+# port K EXPR: EXPR of network.ports[K] in the last boot's result.json.
+port () {
+	result "d[\"network\"][\"ports\"][$1]$2"
+}
+
+test_expect_success '... both NICs under load for the whole burn, each to its own server' '
 	grep_in "kiln-init: network: eth0 is up" "$TEST_TMP/twosticks.log" &&
-	grep_in "network: " "$run/summary.txt" &&
-	[ "$(result "d[\"network\"][\"received_mbps\"] > 0")" = True ] &&
-	[ -s "$run/iperf3.json" ]
+	grep_in "kiln-init: network: eth1 is up" "$TEST_TMP/twosticks.log" &&
+	result "[(p[\"name\"], p[\"server\"], p[\"port\"], p[\"seconds\"], p[\"burn_seconds\"], p[\"restarts\"], p[\"verdict\"], p[\"why\"]) for p in d[\"network\"][\"ports\"]]" &&
+	[ "$(result "len(d[\"network\"][\"ports\"])")" = 2 ] &&
+	[ "$(port 0 "[\"name\"]")" = eth0 ] && [ "$(port 1 "[\"name\"]")" = eth1 ] &&
+	[ "$(port 0 "[\"server\"]")" = 10.0.2.2 ] && [ "$(port 0 "[\"port\"]")" = "$p1" ] &&
+	[ "$(port 1 "[\"server\"]")" = 10.0.3.2 ] && [ "$(port 1 "[\"port\"]")" = "$p2" ] &&
+	for k in 0 1; do
+		[ "$(port $k "[\"speed_mbps\"]")" = 1000 ] &&
+		[ "$(port $k "[\"restarts\"]")" = 0 ] &&
+		[ "$(port $k "[\"mean_mbps\"] > 0")" = True ] &&
+		[ "$(port $k "[\"burn_seconds\"] >= 40")" = True ] &&
+		[ "$(port $k "[\"seconds\"] >= 0.9 * d[\"network\"][\"ports\"][$k][\"burn_seconds\"]")" = True ] || return 1
+	done &&
+	grep_in "network eth0 (1000 Mbit/s) to 10.0.2.2:$p1: " "$run/summary.txt" &&
+	grep_in "network eth1 (1000 Mbit/s) to 10.0.3.2:$p2: " "$run/summary.txt" &&
+	[ -s "$run/iperf3-eth0.json" ] && [ -s "$run/iperf3-eth1.json" ] &&
+	grep -q "connected to" "$TEST_TMP/iperf3-1.log" &&
+	grep -q "connected to" "$TEST_TMP/iperf3-2.log"
 '
 
 test_expect_success 'a key on the serial console stops the countdown: nothing written' '

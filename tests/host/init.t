@@ -197,6 +197,22 @@ for key in upload metrics iperf; do
 	'
 done
 
+test_expect_success 'iperf set: every NIC takes DHCP, not only the first' '
+	machine iperfall && mkdir -p "$ROOT/sys/class/net/eth1/device" &&
+	printf "iperf=10.0.2.2\n" >>"$TEST_TMP/settings" &&
+	FAKE_STICK=/dev/sdz1 boot &&
+	grep -q "^udhcpc -i eth0 " "$MOCK" && grep -q "^udhcpc -i eth1 " "$MOCK" &&
+	grep_in "kiln-init: network: eth0 is up" "$TEST_TMP/out" &&
+	grep_in "kiln-init: network: eth1 is up" "$TEST_TMP/out"
+'
+
+test_expect_success 'no iperf: the first NIC that gets a lease is enough' '
+	machine netfirst && mkdir -p "$ROOT/sys/class/net/eth1/device" &&
+	printf "upload=http://10.0.2.2:8080/\n" >>"$TEST_TMP/settings" &&
+	FAKE_STICK=/dev/sdz1 boot &&
+	grep -q "^udhcpc -i eth0 " "$MOCK" && ! grep -q "^udhcpc -i eth1 " "$MOCK"
+'
+
 test_expect_success 'not PXE-booted: no DHCP' '
 	machine nopxe && FAKE_STICK= boot &&
 	! grep -q "^udhcpc" "$MOCK"

@@ -1,125 +1,135 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Description: what kiln takes from iperf3 -J: the sender's and the
- * receiver's bits per second of the whole test as Mbit/s, or iperf3's own
- * error; an empty or cut-off document is "no result from iperf3", never a
- * crash or a rate made of a number's first digits. The documents are real
- * iperf3 output (tests/fixtures/iperf3/README says how they were made),
- * and one run of the real iperf3 against a closed port goes through
- * iperf_start and iperf_finish.
+ * Description: what kiln takes from iperf3 -J: the bits its intervals
+ * moved, the seconds they cover and the slowest whole interval, or
+ * iperf3's own error; an empty, cut-off or foreign document is "no
+ * result from iperf3", never a crash or a made-up rate. The documents
+ * are real iperf3 output (tests/fixtures/iperf3/README says how they
+ * were made). Real iperf3 runs go through iperf_start, iperf_tick and
+ * iperf_stop: one against a closed port, one against a server that ends
+ * after one test (so the port's run ends early and is started again),
+ * and one stopped by kiln, whose interrupt is no error.
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <netinet/in.h>
+#include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../lib/tap.h"
+#include "base/timing.h"
 #include "sense/iperf.h"
 
 #define FIXTURES "tests/fixtures/iperf3/"
 
-static void parse(struct iperf *n, const char *json)
-{
-	memset(n, 0, sizeof(*n));
-	n->fd = -1;
-	iperf_parse(n, json);
-}
+extern char **environ;
 
 static int near(double x, double y)
 {
-	return fabs(x - y) < 1e-6;
+	return fabs(x - y) < 1e-3 * fabs(y) + 1e-9;
+}
+
+static void parse(struct iperf_figures *f, const char *json)
+{
+	iperf_parse(f, json, json ? strlen(json) : 0);
 }
 
 static void test_good(void)
 {
-	char *doc = tap_slurp(FIXTURES "good.json", NULL), *cut, *at;
-	struct iperf n;
+	char *doc = tap_slurp(FIXTURES "good.json", NULL), *cut;
+	struct iperf_figures f;
 
-	parse(&n, doc);
-	tap_ok(near(n.sent_mbps, 18751.2241307616) &&
-	       near(n.received_mbps, 18750.3244894369) && !n.error[0],
-	       "a good run: sum_sent and sum_received bits/s as Mbit/s "
-	       "(%.3f, %.3f)", n.sent_mbps, n.received_mbps);
-
-	/* Cut inside the received rate's number: its digits are gone. */
-	at = strstr(strstr(doc, "\"sum_received\""), "\"bits_per_second\"");
-	cut = strndup(doc, (size_t)(at - doc) + strlen("\"bits_per_second\":"));
-	parse(&n, cut);
-	tap_ok(near(n.sent_mbps, 18751.2241307616) && n.received_mbps == -1 &&
-	       !strcmp(n.error, "no result from iperf3"),
-	       "cut before the received rate: no result, the sent rate kept");
-	free(cut);
-
-	/* Cut inside the number: 18750324489.4369 read as 18750 bits/s. */
-	cut = strndup(doc, (size_t)(at - doc) + strlen("\"bits_per_second\":") +
-		      6);
-	parse(&n, cut);
-	tap_ok(n.received_mbps == -1 &&
-	       !strcmp(n.error, "no result from iperf3"),
-	       "cut inside the received rate: no result, not a rate of its "
-	       "first digits (%f)", n.received_mbps);
-	free(cut);
-
-	cut = strndup(doc, (size_t)(strstr(doc, "\"end\":\t{") - doc));
-	parse(&n, cut);
-	tap_ok(n.sent_mbps == -1 && n.received_mbps == -1 &&
-	       !strcmp(n.error, "no result from iperf3"),
-	       "cut before the end section: no result, no rate");
+	parse(&f, doc);
+	tap_ok(f.seconds > 0.99 && f.seconds < 1.01 && f.bits > 1e9 &&
+	       f.min_bps < 0 && !f.error[0],
+	       "a 1 s run: its interval's bits and seconds, no whole %u s "
+	       "interval for a slowest (%.3f s, %.0f bits)", IPERF_INTERVAL_S,
+	       f.seconds, f.bits);
+	cut = strndup(doc, strlen(doc) / 2);
+	parse(&f, cut);
+	tap_ok(f.seconds == 0 && f.bits == 0 &&
+	       !strcmp(f.error, "no result from iperf3"),
+	       "cut in half: no result, no rate of what was there");
 	free(cut);
 	free(doc);
+
+	doc = tap_slurp(FIXTURES "interrupted.json", NULL);
+	parse(&f, doc);
+	tap_ok(near(f.seconds, 3.2901) &&
+	       near(f.bits, 8.0 * (1600389120.0 + 1608253440.0 +
+				   1698693120.0 + 444334080.0)) &&
+	       !strcmp(f.error, "interrupt - the client has terminated"),
+	       "a -t 0 run stopped by SIGTERM: every interval summed, its "
+	       "error kept (%.4f s)", f.seconds);
+	free(doc);
+}
+
+static void test_min(void)
+{
+	struct iperf_figures f;
+
+	/* Two whole 10 s intervals and a cut one, as -i 10 writes them. */
+	parse(&f, "{\"intervals\": ["
+	      "{\"sum\": {\"seconds\": 10.0, \"bytes\": 1250000000}},"
+	      "{\"sum\": {\"seconds\": 10.0, \"bytes\": 625000000}},"
+	      "{\"sum\": {\"seconds\": 0.5, \"bytes\": 1000}}]}");
+	tap_ok(near(f.seconds, 20.5) && near(f.min_bps, 5e8) && !f.error[0],
+	       "the slowest whole interval is the minimum; the cut last one "
+	       "is not (%.0f bit/s)", f.min_bps);
+	parse(&f, "{\"intervals\": [{\"sum\": {\"seconds\": 0, "
+	      "\"bytes\": 5}}, {\"sum\": {\"bytes\": 5}}, 7]}");
+	tap_ok(f.seconds == 0 && f.bits == 0 && f.min_bps < 0,
+	       "intervals of no time, no seconds or no object are passed by");
 }
 
 static void test_errors(void)
 {
 	char *doc = tap_slurp(FIXTURES "refused.json", NULL);
-	char longer[600];
-	struct iperf n;
+	struct iperf_figures f;
 
-	parse(&n, doc);
-	tap_ok(n.sent_mbps == -1 && n.received_mbps == -1 &&
-	       !strcmp(n.error, "unable to connect to server: Connection "
-		       "refused"), "iperf3's own error is kept: %s", n.error);
+	parse(&f, doc);
+	tap_ok(f.seconds == 0 && strstr(f.error, "Connection refused"),
+	       "iperf3's own error is kept: %s", f.error);
 	free(doc);
-
-	parse(&n, "");
-	tap_ok(n.sent_mbps == -1 && n.received_mbps == -1 &&
-	       !strcmp(n.error, "no result from iperf3"),
+	parse(&f, "");
+	tap_ok(!strcmp(f.error, "no result from iperf3"),
 	       "an empty document: no result from iperf3");
-	parse(&n, "{\n\t\"start\":\t{\n\t\t\"connected\":\t[");
-	tap_ok(!strcmp(n.error, "no result from iperf3"),
-	       "a document cut at its start: no result from iperf3");
-	parse(&n, "iperf3: error - the server is busy running a test\n");
-	tap_ok(!strcmp(n.error, "no result from iperf3"),
+	parse(&f, NULL);
+	tap_ok(!strcmp(f.error, "no result from iperf3"),
+	       "no output at all: no result from iperf3");
+	parse(&f, "iperf3: error - the server is busy running a test\n");
+	tap_ok(!strcmp(f.error, "no result from iperf3"),
 	       "not JSON at all: no result from iperf3");
-	parse(&n, "{\"error\"");
-	tap_ok(!strcmp(n.error, "no result from iperf3"),
-	       "cut right after \"error\": no result, no read past the end");
-	parse(&n, "{\"error\": \"control socket has clo");
-	tap_ok(!strcmp(n.error, "control socket has clo"),
-	       "cut inside the error: what there is of it");
+	parse(&f, "warning: something\n{\"intervals\": [], \"error\": "
+	      "\"the server is busy\"}");
+	tap_ok(!strcmp(f.error, "the server is busy"),
+	       "a line before the document is passed by");
+	parse(&f, "{\"intervals\": []}");
+	tap_ok(!strcmp(f.error, "no result from iperf3"),
+	       "no interval and no error: no result from iperf3");
+}
 
-	memset(longer, 'x', sizeof(longer));
-	memcpy(longer, "{\"error\": \"", 11);
-	memcpy(longer + sizeof(longer) - 3, "\"}", 3);
-	parse(&n, longer);
-	tap_ok(strlen(n.error) == sizeof(n.error) - 1 && n.error[0] == 'x',
-	       "an error longer than its room is cut, never overruns");
+/* Whether the file log holds text. */
+static int said(const char *log, const char *text)
+{
+	char *all = tap_slurp(log, NULL);
+	int found = all && strstr(all, text);
 
-	parse(&n, "{\"end\": {\"sum_sent\": {\"bits_per_second\": 1e9}, "
-	      "\"sum_received\": {\"bits_per_second\": 5e8}}, "
-	      "\"error\": \"interrupt - the client has terminated\"}");
-	tap_ok(n.sent_mbps == 1000 && n.received_mbps == 500 &&
-	       !strcmp(n.error, "interrupt - the client has terminated"),
-	       "a run cut short: its rates and its error both kept");
+	free(all);
+	return found;
 }
 
 /* A port on loopback that nothing listens on (a moment ago). */
-static int closed_port(void)
+static int free_port(void)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET };
 	socklen_t len = sizeof(a);
@@ -134,35 +144,130 @@ static int closed_port(void)
 	return port;
 }
 
+/*
+ * An iperf3 server on 127.0.0.1:port, its output to log; one_off: it
+ * ends after one test. Returns once it listens.
+ */
+static pid_t server(int port, int one_off, const char *log)
+{
+	posix_spawn_file_actions_t fa;
+	char p[16];
+	/* --forceflush: each line in the log as it is said. */
+	char *argv[] = { IPERF_IPERF3, "-s", "--forceflush", "-B",
+			 "127.0.0.1", "-p", p, one_off ? "-1" : NULL, NULL };
+	pid_t pid;
+	int i;
+
+	snprintf(p, sizeof(p), "%d", port);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT |
+					 O_TRUNC, 0644);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	if (posix_spawn(&pid, IPERF_IPERF3, &fa, NULL, argv, environ))
+		tap_bail("cannot start iperf3 -s: %s", strerror(errno));
+	posix_spawn_file_actions_destroy(&fa);
+	for (i = 0; i < 600 && !said(log, "Server listening"); i++)
+		usleep(100 * 1000);
+	return pid;
+}
+
+/* Ticks n until cond holds (a state, not a time), at most 60 s. */
+#define TICK_UNTIL(n, cond) do {					\
+		int tries_;						\
+		for (tries_ = 0; tries_ < 600 && !(cond); tries_++) {	\
+			usleep(100 * 1000);				\
+			iperf_tick(n, timing_now_ns());			\
+		}							\
+	} while (0)
+
 static void test_real(void)
 {
 	struct iperf n;
-	char spec[64];
-	int port = closed_port();
+	pid_t srv;
+	int port = free_port(), tries;
 
 	if (access(IPERF_IPERF3, X_OK)) {
+		tap_skip("%s is not installed", IPERF_IPERF3);
+		tap_skip("%s is not installed", IPERF_IPERF3);
 		tap_skip("%s is not installed", IPERF_IPERF3);
 		tap_skip("%s is not installed", IPERF_IPERF3);
 		return;
 	}
 	if (port < 0)
 		tap_bail("no loopback port: %s", strerror(errno));
-	snprintf(spec, sizeof(spec), "127.0.0.1:%d", port);
-	tap_ok(iperf_start(&n, IPERF_IPERF3, spec, 1) == 0 &&
-	       !strcmp(n.server, spec) && n.seconds == 1,
-	       "iperf_start runs iperf3 against HOST:PORT");
-	iperf_finish(&n, 30);
-	tap_ok(n.done && n.sent_mbps == -1 && n.received_mbps == -1 &&
-	       strstr(n.error, "Connection refused"),
-	       "...and iperf_finish reads its error: %s", n.error);
+	tap_ok(iperf_start(&n, IPERF_IPERF3, "lo", "127.0.0.1",
+			   (unsigned)port, timing_now_ns()) == 0 &&
+	       n.runs == 1 && n.pid > 0,
+	       "iperf_start runs iperf3 against 127.0.0.1 on lo");
+	TICK_UNTIL(&n, !n.pid);
+	tap_ok(!n.pid && n.seconds == 0 && strstr(n.error, "refused"),
+	       "a closed port: the run ends with iperf3's error: %s",
+	       n.error);
+	iperf_stop(&n, timing_now_ns(), 10);
 	iperf_free(&n);
+
+	/* The server goes mid-test: kiln's run ends early, then again. */
+	srv = server(port, 1, "out/tests/iperf-server.log");
+	iperf_start(&n, IPERF_IPERF3, "lo", "127.0.0.1", (unsigned)port,
+		    timing_now_ns());
+	for (tries = 0; tries < 600 &&
+	     !said("out/tests/iperf-server.log", "connected to"); tries++)
+		usleep(100 * 1000);
+	kill(srv, SIGKILL);
+	waitpid(srv, NULL, 0);
+	TICK_UNTIL(&n, !n.pid);
+	tap_ok(!n.pid && n.runs == 1 && n.error[0],
+	       "the server went mid-test: the run ended, its error kept: %s",
+	       n.error);
+	/* Later than IPERF_RESTART_S: the tick starts it again. */
+	n.ended_ns -= (IPERF_RESTART_S + 1) * TIMING_SEC;
+	iperf_tick(&n, timing_now_ns());
+	tap_ok(n.runs == 2 && n.pid > 0,
+	       "...and one more is started %u s after (%u runs)",
+	       IPERF_RESTART_S, n.runs);
+	iperf_stop(&n, timing_now_ns(), 10);
+	iperf_free(&n);
+}
+
+static void test_stopped(void)
+{
+	struct iperf n;
+	pid_t srv;
+	int port = free_port(), tries;
+	uint64_t t0;
+
+	if (access(IPERF_IPERF3, X_OK)) {
+		tap_skip("%s is not installed", IPERF_IPERF3);
+		return;
+	}
+	srv = server(port, 0, "out/tests/iperf-server.log");
+	t0 = timing_now_ns();
+	iperf_start(&n, IPERF_IPERF3, "lo", "127.0.0.1", (unsigned)port, t0);
+	/* Stopped once its test is under way, as a burn's end stops it. */
+	for (tries = 0; tries < 600 &&
+	     !said("out/tests/iperf-server.log", "connected to"); tries++)
+		usleep(100 * 1000);
+	usleep(200 * 1000);
+	iperf_tick(&n, timing_now_ns());
+	iperf_stop(&n, timing_now_ns(), 10);
+	tap_ok(!n.pid && n.runs == 1 && n.seconds > 0 && n.bits > 0 &&
+	       !n.error[0] && n.kept && strstr(n.kept, "\"intervals\"") &&
+	       iperf_mean_bps(&n) > 0 && iperf_window(&n, 0) > 0,
+	       "stopped by kiln: its intervals read, its JSON kept, and its "
+	       "interrupt no error ('%s', %.1f s of %.1f)", n.error,
+	       n.seconds, iperf_window(&n, 0));
+	iperf_free(&n);
+	kill(srv, SIGTERM);
+	waitpid(srv, NULL, 0);
 }
 
 int main(int argc, char **argv)
 {
 	tap_args(argc, argv);
 	TAP_RUN(test_good);
+	TAP_RUN(test_min);
 	TAP_RUN(test_errors);
 	TAP_RUN(test_real);
+	TAP_RUN(test_stopped);
 	return tap_done();
 }

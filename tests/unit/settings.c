@@ -300,6 +300,26 @@ int main(int argc, char **argv)
 	tap_ok(s.slow_warn == 85 && s.slow_fail == 50 && s.solo == 0,
 	       "by default: slow-warn 85%%, slow-fail 50%%, no solo phase");
 	settings_free(&s);
+
+	snprintf(line, sizeof(line), "--iperf-min 30%% x");
+	ret = parse(&s, line, args, &n, err, sizeof(err));
+	tap_ok(ret == 0 && s.iperf_min == 30 &&
+	       !strcmp(settings_get(&s, "iperf-min", buf, sizeof(buf)),
+		       "30%"),
+	       "--iperf-min takes a percentage, its %% sign said back");
+	settings_free(&s);
+	snprintf(line, sizeof(line), "--iperf-min 5 x");
+	ret = parse(&s, line, args, &n, err, sizeof(err));
+	tap_ok(ret == 0 && s.iperf_min == 5, "--iperf-min 5: the %% optional");
+	settings_free(&s);
+	settings_defaults(&s, SCOPE_RUN);
+	tap_ok(s.iperf_min == 50, "iperf-min is 50%% by default");
+	settings_free(&s);
+	tap_ok(bad_line("--iperf-min 101% x", "bad value for --iperf-min") &&
+	       bad_line("--iperf-min % x", "bad value for --iperf-min") &&
+	       bad_line("--iperf-min 5%% x", "bad value for --iperf-min") &&
+	       bad_line("--iperf-min -1 x", "bad value for --iperf-min"),
+	       "--iperf-min refuses past 100%%, no number, junk");
 	/* Made from the key table's defaults alone: what README says. */
 	settings_defaults(&s, SCOPE_RUN);
 	tap_ok(s.mode == SETTINGS_WRITE_VERIFY && s.bs == 1 << 20 &&

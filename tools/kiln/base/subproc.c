@@ -4,12 +4,14 @@
  * output without blocking (see subproc.h), the one way health.c and the
  * sampler (smartctl) and iperf.c (iperf3) do it.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <sched.h>
 #include <spawn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -225,4 +227,24 @@ int subproc_many(struct subproc_job *jobs, int n, unsigned timeout_ms)
 	if (!started && n)
 		return -ENOENT;
 	return ret;
+}
+
+void subproc_wake_to_end(pid_t pid)
+{
+	struct sched_param sp = { 0 };
+	char path[64];
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d) {
+		syscall(SYS_sched_setscheduler, pid, SCHED_OTHER, &sp);
+		return;
+	}
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			syscall(SYS_sched_setscheduler, atoi(e->d_name),
+				SCHED_OTHER, &sp);
+	closedir(d);
 }

@@ -38,6 +38,14 @@ int subproc_start_low(const char *path, char *const argv[],
 		      char *const envp[], pid_t *pid, int *fd);
 
 /*
+ * Every thread of pid out of SCHED_IDLE (nice 19 stays), before it is
+ * told to stop: on a machine whose CPUs are all busy an idle-class
+ * thread never runs, not even to die, so a load asked to stop would
+ * outlive kiln. The system call: musl's sched_setscheduler() is ENOSYS.
+ */
+void subproc_wake_to_end(pid_t pid);
+
+/*
  * Reads what is there now into *buf (grown as needed, kept NUL-ended):
  * 1 when more may come, 0 at the end of the output (or no memory).
  */

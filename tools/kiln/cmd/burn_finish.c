@@ -23,8 +23,8 @@
 #include "results/result.h"
 #include "results/summary.h"
 
-/* How long iperf3 runs beside the burn. */
-#define IPERF_SECONDS 30
+/* How long iperf3 may take to write its JSON once told to stop. */
+#define IPERF_STOP_WAIT_S 10
 
 /* Writes one results file; a failure is said and remembered, never silent. */
 static void keep(struct burn *b, const char *name, const void *data,
@@ -107,6 +107,10 @@ static void after_burn(struct burn *b)
 	/* The load ends with the burn: the re-read and SMART run without. */
 	if (r->have_stress)
 		stress_stop(&r->stress, STRESS_STOP_WAIT_S);
+	for (i = 0; i < r->nnet; i++)
+		netport_stop(&r->net[i], b->s->sysfs_root ? b->s->sysfs_root :
+			     b->env.sysroot, timing_now_ns(),
+			     IPERF_STOP_WAIT_S);
 	if (!burn_interrupted && b->s->reread)
 		reread_run(r, b->job.deadline_ns, &b->job.stop, b->con);
 	sampler_finish(&b->smp, b->con, &burn_interrupted);
@@ -114,8 +118,6 @@ static void after_burn(struct burn *b)
 	burn_fault_logs(b, 1);
 	/* What the BMC logged while the disks and the load ran. */
 	bmc_end(&r->bmc);
-	if (r->have_net)
-		iperf_finish(&r->net, IPERF_SECONDS + 30);
 	r->ended = time(NULL);
 	r->elapsed_ns = timing_now_ns() - b->t0;
 	for (i = 0; i < r->n; i++)
@@ -149,6 +151,7 @@ static void write_files(struct burn *b)
 	struct record *r = b->r;
 	char *html;
 	size_t hlen;
+	int i;
 
 	folder_release(&b->res);
 	save_units(b);
@@ -157,8 +160,14 @@ static void write_files(struct burn *b)
 	free(html);
 	save_health(b);
 	burn_fault_keep(b);
-	if (r->net.out)
-		keep(b, "iperf3.json", r->net.out, r->net.len);
+	for (i = 0; i < r->nnet; i++) {
+		const struct iperf *ip = &r->net[i].ip;
+		char name[64];
+
+		snprintf(name, sizeof(name), "iperf3-%s.json", ip->nic);
+		if (ip->kept)
+			keep(b, name, ip->kept, ip->kept_len);
+	}
 	if (r->inventory)
 		keep(b, "inventory.json", r->inventory, r->inventory_len);
 	if (r->kmsg && folder_write_kmsg(&b->res, "/dev/kmsg"))

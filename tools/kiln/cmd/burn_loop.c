@@ -163,7 +163,7 @@ void burn_loop(struct burn *b)
 	struct settings *s = b->s;
 	uint64_t next_sample, next_status, next_table, next_checkpoint, now;
 	char line[160], ctrls[2 * 160];
-	int running;
+	int running, i;
 
 	now = timing_now_ns();
 	next_sample = now + TIMING_SEC;
@@ -184,8 +184,8 @@ void burn_loop(struct burn *b)
 			continue;
 		sample(b, now);
 		sampler_tick(&b->smp);
-		if (r->have_net)
-			iperf_poll(&r->net);
+		for (i = 0; i < r->nnet; i++)
+			netport_tick(&r->net[i], now);
 		if (r->have_stress && r->stress.end == STRESS_RUNNING) {
 			stress_poll(&r->stress);
 			/* Said at once: the rest of the burn has no load. */

@@ -23,12 +23,12 @@
 #include "lab/lab.h"
 #include "results/notes.h"
 #include "results/result.h"
+#include "settings/iperfspec.h"
 #include "sense/health.h"
 #include "sense/bmc.h"
+#include "sense/netport.h"
 #include "sense/stress.h"
 
-/* How long iperf3 runs beside the burn. */
-#define IPERF_SECONDS 30
 /* How long smartctl may take, for all disks at once. */
 #define SMART_TIMEOUT_S 60
 /* A disk's plan line, its why and its extents' offsets included. */
@@ -303,21 +303,49 @@ static int start_workers(struct burn *b)
 	return 0;
 }
 
-/* The network beside the disks, while they are busy. */
+/*
+ * The network beside the disks, for as long as they burn: every NIC with
+ * a link and an address, each to its own iperf3 server port.
+ */
 static void start_iperf(struct burn *b)
 {
 	struct record *r = b->r;
 	struct settings *s = b->s;
+	const char *sysroot = s->sysfs_root ? s->sysfs_root : b->env.sysroot;
+	char host[256], err[240];
+	unsigned port;
+	int i, n;
 
 	if (!s->iperf)
 		return;
 	r->have_net = 1;
-	if (iperf_start(&r->net, IPERF_IPERF3, s->iperf, IPERF_SECONDS) == 0)
-		fprintf(b->con,
-			"kiln: iperf3 to %s for %u s beside the burn\n",
-			s->iperf, IPERF_SECONDS);
-	else
-		r->net.done = 1;
+	r->net = calloc(NETPORT_MAX, sizeof(*r->net));
+	if (!r->net) {
+		complain("out of memory: no iperf3 beside the burn");
+		return;
+	}
+	n = netport_find(sysroot, r->net, NETPORT_MAX);
+	if (n <= 0) {
+		record_note(r, "iperf: no NIC with a link and an address: "
+			    "no network load");
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		struct netport *p = &r->net[r->nnet];
+
+		if (iperfspec_server(s->iperf, i, host, sizeof(host), &port,
+				     err, sizeof(err))) {
+			record_note(r, "iperf: %s not loaded: %s", p->nic, err);
+			continue;
+		}
+		if (p != &r->net[i])
+			*p = r->net[i];
+		netport_start(p, sysroot, IPERF_IPERF3, host, port,
+			      b->job.start_ns);
+		r->nnet++;
+		fprintf(b->con, "kiln: iperf3 on %s to %s port %u for the "
+			"whole burn\n", p->nic, host, port);
+	}
 }
 
 /*

@@ -71,7 +71,6 @@ void record_init(struct record *r, const char *command, int argc,
 		r->argc = 0;
 	r->s = s;
 	r->state = RECORD_RUNNING;
-	r->net.fd = -1;
 	/* machine-id given: the id everywhere, whatever the serial says. */
 	if (s && s->machine_id)
 		snprintf(r->machine, sizeof(r->machine), "%s", s->machine_id);
@@ -238,7 +237,9 @@ void record_free(struct record *r)
 	}
 	for (i = 0; i < r->nnotes; i++)
 		free(r->notes[i]);
-	iperf_free(&r->net);
+	for (i = 0; i < r->nnet; i++)
+		netport_free(&r->net[i]);
+	free(r->net);
 	bmc_free(&r->bmc);
 	free(r->lab.lost);
 	links_free(&r->links);

@@ -17,7 +17,7 @@
 #include "engine/memplan.h"
 #include "judge/monitor.h"
 #include "sense/nvmelog.h"
-#include "sense/iperf.h"
+#include "sense/netport.h"
 #include "sense/bmc.h"
 #include "sense/stress.h"
 #include "judge/peers.h"
@@ -147,8 +147,9 @@ struct record {
 	uint64_t elapsed_ns;
 	enum record_state state;
 	struct machine_firmware firmware;
-	struct iperf net;		/* iperf3 beside the burn */
-	int have_net;
+	int have_net;			/* iperf asked for: ports loaded */
+	int nnet;
+	struct netport *net;		/* every port under load (owned) */
 	struct stress stress;		/* stressapptest beside the burn */
 	int have_stress;		/* asked for: its facts are there */
 	struct bmc bmc;			/* the BMC's event log, its address */

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "judge/netjudge.h"
 #include "judge/record.h"
 #include "judge/vitals.h"
 
@@ -481,6 +482,7 @@ void vitals_judge_machine(struct record *r)
 	judge_hidden(m);
 	judge_stress(r, m);
 	judge_bmc(r, m);
+	netjudge_machine(r, m);
 	snprintf(r->failure, sizeof(r->failure), "%s%s%s", m->failure_base,
 		 m->failure_base[0] && m->failure[0] ? "; " : "", m->failure);
 }

@@ -210,20 +210,6 @@ static void run_info(FILE *f, const struct record *o)
 		text(f, summary_work_line(o, run, sizeof(run)));
 		fputs("</p>\n", f);
 	}
-	if (o->have_net && o->net.done) {
-		char *line = NULL;
-		size_t n = 0;
-		FILE *m = open_memstream(&line, &n);
-
-		if (m) {
-			summary_network(o, m);
-			fclose(m);
-			fputs("<p>", f);
-			text(f, line);
-			fputs("</p>\n", f);
-			free(line);
-		}
-	}
 	if (o->failure[0]) {
 		fputs("<p class=\"FAIL\">", f);
 		text(f, o->failure);

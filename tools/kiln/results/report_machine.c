@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "results/net_out.h"
 #include "results/linkerr_out.h"
 #include "results/peers_out.h"
 #include "results/report_cpu.h"
@@ -504,5 +505,6 @@ void report_machine_html(FILE *f, const struct record *r)
 	}
 	stress_out_html(f, r);
 	bmc_out_html(f, r);
+	net_out_html(f, r);
 	fputs("</div>\n", f);
 }

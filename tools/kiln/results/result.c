@@ -22,6 +22,7 @@
 #include "results/linkerr_out.h"
 #include "results/vitals_out.h"
 #include "results/summary.h"
+#include "results/net_out.h"
 #include "results/stress_out.h"
 #include "results/bmc_out.h"
 #include "base/timing.h"
@@ -381,23 +382,7 @@ static void json_machine(struct json *j, const struct record *o)
 	json_str(j, KEY_LOCKDOWN, o->firmware.lockdown[0] ?
 		 o->firmware.lockdown : NULL);
 	json_end(j);
-	if (o->have_net) {
-		const struct iperf *n = &o->net;
-
-		json_begin(j, KEY_NETWORK);
-		json_str(j, KEY_IPERF3_SERVER, n->server);
-		json_u64(j, KEY_SECONDS, n->seconds);
-		if (n->sent_mbps >= 0)
-			json_num(j, KEY_SENT_MBPS, n->sent_mbps);
-		else
-			json_null(j, KEY_SENT_MBPS);
-		if (n->received_mbps >= 0)
-			json_num(j, KEY_RECEIVED_MBPS, n->received_mbps);
-		else
-			json_null(j, KEY_RECEIVED_MBPS);
-		json_str(j, KEY_ERROR, n->error[0] ? n->error : NULL);
-		json_end(j);
-	}
+	net_out_json(j, o);
 }
 
 /* The run: what started it, when, and how far it got. */

@@ -70,7 +70,6 @@
 #define KEY_IDENTITY_HASH	"identity_hash"
 #define KEY_INTERVAL_SECONDS	"interval_seconds"
 #define KEY_IO_ERRORS		"io_errors"
-#define KEY_IPERF3_SERVER	"iperf3_server"
 #define KEY_KERNEL		"kernel"
 #define KEY_KERNEL_BUILD	"kernel_build"
 #define KEY_KILN_VERSION	"kiln_version"
@@ -184,6 +183,24 @@
 #define KEY_SERIAL		"serial"
 #define KEY_SLOT		"slot"
 #define KEY_WWN			"wwn"
+
+/* The "network" object's ports (net_out.c), beside the above. */
+#define KEY_PORTS		"ports"
+#define KEY_SPEED_MBPS		"speed_mbps"
+#define KEY_SERVER		"server"
+#define KEY_PORT		"port"
+#define KEY_MEAN_MBPS		"mean_mbps"
+#define KEY_BURN_SECONDS	"burn_seconds"
+#define KEY_RUNS		"runs"
+#define KEY_RESTARTS		"restarts"
+#define KEY_COUNTERS		"counters"
+#define KEY_GROWTH		"growth"
+#define KEY_LLDP		"lldp"
+#define KEY_CHASSIS_ID		"chassis_id"
+#define KEY_PORT_ID		"port_id"
+#define KEY_SYSTEM_NAME		"system_name"
+#define KEY_PORT_DESCRIPTION	"port_description"
+#define KEY_NOT_HEARD		"not_heard"
 
 /* The top-level "stress" object (stress_out.c), beside the above. */
 #define KEY_STRESS		"stress"

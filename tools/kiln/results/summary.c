@@ -17,6 +17,7 @@
 #include "results/vitals_text.h"
 #include "results/summary.h"
 #include "results/summary_groups.h"
+#include "results/net_out.h"
 #include "results/stress_out.h"
 #include "results/bmc_out.h"
 #include "base/timing.h"
@@ -409,8 +410,7 @@ void summary_text(const struct record *o, FILE *f)
 	if (o->n)
 		fprintf(f, "%s\n", summary_work_line(o, line, sizeof(line)));
 	notes_print(o->notes, o->nnotes, f);
-	if (o->have_net && o->net.done)
-		summary_network(o, f);
+	net_out_summary(o, f);
 	stress_out_summary(o, f);
 	bmc_out_summary(o, f);
 	if (o->failure[0])
@@ -455,19 +455,6 @@ void summary_text(const struct record *o, FILE *f)
 		       judge_name(o->verdict), f);
 	fprintf(f, "    %s\n\n", machine_firmware_text(&o->firmware, fw,
 						       sizeof(fw)));
-}
-
-void summary_network(const struct record *o, FILE *f)
-{
-	const struct iperf *n = &o->net;
-
-	if (n->received_mbps >= 0)
-		fprintf(f, "network: %.0f Mbit/s received by iperf3 server %s "
-			"(%.0f sent), %u s during the burn\n", n->received_mbps,
-			n->server, n->sent_mbps, n->seconds);
-	else
-		fprintf(f, "network: iperf3 to %s failed: %s\n", n->server,
-			n->error);
 }
 
 /* 5x5 letters, each cell drawn two characters wide. */

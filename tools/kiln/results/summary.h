@@ -31,8 +31,6 @@ char *summary_kiln_line(const struct record *r, char *buf, size_t len);
 /* "work: 6300 passes, 390 GiB written, 390 GiB read (60 disks)". */
 char *summary_work_line(const struct record *r, char *buf, size_t len);
 
-/* The network line: what iperf3 beside the burn measured. */
-void summary_network(const struct record *r, FILE *f);
 
 /* The verdict in letters readable across a room. */
 void summary_banner(const char *word, FILE *f);

@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Description: iperf3 against a lab server while the disks burn. kiln
- * needs two numbers from its JSON (the sender's and the receiver's bits
- * per second of the whole test) or its error, and keeps the rest as it is.
+ * Description: one port's iperf3 for the whole burn. kiln starts
+ * iperf3 -c HOST -p PORT -t 0 --bind-dev NIC -J, reads its output as it
+ * comes (a pipe that is not read stops iperf3), starts it again when it
+ * ends early, and stops it with SIGTERM when the burn ends: iperf3 then
+ * writes its JSON, every interval in it. From each run kiln takes the
+ * bits the intervals moved, the seconds they cover and the slowest whole
+ * interval, or iperf3's error, and keeps the JSON of the longest run.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,133 +19,202 @@
 #include <unistd.h>
 
 #include "sense/iperf.h"
+#include "base/jsonread.h"
 #include "base/subproc.h"
+#include "base/timing.h"
 
-/* The number after "key": within the object that follows section. */
-static double number_in(const char *json, const char *section, const char *key)
+/* An interval cut short (the last of a run) is no figure of a rate. */
+#define WHOLE_SHARE 0.5
+
+void iperf_parse(struct iperf_figures *f, const char *json, size_t len)
 {
-	const char *p = strstr(json, section);
-	char *end;
-	double v;
-
-	if (!p || !(p = strstr(p, key)) || !(p = strchr(p + strlen(key), ':')))
-		return -1;
-	v = strtod(p + 1, &end);
-	if (end == p + 1)
-		return -1;
-	/* Output cut off inside a number lost digits: no number, then. */
-	end += strspn(end, " \t\r\n");
-	return *end == ',' || *end == '}' ? v : -1;
-}
-
-void iperf_parse(struct iperf *n, const char *json)
-{
+	const struct jsonread_node *root, *iv, *sum;
+	struct jsonread *doc = NULL;
+	const char *start = json ? memchr(json, '{', len) : NULL;
 	const char *e;
-	double sent = number_in(json, "\"sum_sent\"", "\"bits_per_second\"");
-	double recv =
-		number_in(json, "\"sum_received\"", "\"bits_per_second\"");
+	double secs, bytes;
+	size_t i;
 
-	n->sent_mbps = sent >= 0 ? sent / 1e6 : -1;
-	n->received_mbps = recv >= 0 ? recv / 1e6 : -1;
-	/* "error": "unable to connect to server: Connection refused" */
-	e = strstr(json, "\"error\"");
-	if (e && (e = strchr(e + 7, '"'))) {
-		size_t len = strcspn(e + 1, "\"");
-
-		if (len >= sizeof(n->error))
-			len = sizeof(n->error) - 1;
-		memcpy(n->error, e + 1, len);
-		n->error[len] = 0;
-	} else if (n->received_mbps < 0 && !n->error[0]) {
-		snprintf(n->error, sizeof(n->error), "no result from iperf3");
+	f->seconds = f->bits = 0;
+	f->min_bps = -1;
+	f->error[0] = 0;
+	/* A warning of iperf3's own may come before the document. */
+	if (!start || jsonread_parse(&doc, start, len - (size_t)(start - json),
+				     NULL, NULL, 0)) {
+		snprintf(f->error, sizeof(f->error), "no result from iperf3");
+		return;
 	}
+	root = jsonread_root(doc);
+	iv = jsonread_get(root, "intervals");
+	for (i = 0; i < jsonread_count(iv); i++) {
+		sum = jsonread_get(jsonread_at(iv, i), "sum");
+		if (jsonread_get_num(sum, "seconds", &secs) ||
+		    jsonread_get_num(sum, "bytes", &bytes) || secs <= 0)
+			continue;
+		f->seconds += secs;
+		f->bits += bytes * 8;
+		if (secs >= IPERF_INTERVAL_S * WHOLE_SHARE &&
+		    (f->min_bps < 0 || bytes * 8 / secs < f->min_bps))
+			f->min_bps = bytes * 8 / secs;
+	}
+	/* "error": "unable to connect to server: Connection refused" */
+	if (!jsonread_get_str(root, "error", &e, NULL))
+		snprintf(f->error, sizeof(f->error), "%s", e);
+	else if (!jsonread_count(iv))
+		snprintf(f->error, sizeof(f->error), "no result from iperf3");
+	jsonread_free(doc);
 }
 
-int iperf_start(struct iperf *n, const char *iperf3, const char *spec,
-		unsigned seconds)
+/* One run, from now_ns. */
+static int run(struct iperf *n, uint64_t now_ns)
 {
-	char host[256], port[16] = "5201", secs[16], *colon;
-	char *argv[] = { (char *)iperf3, "-J", "-c", host, "-p", port, "-t",
-			 secs, NULL };
+	/* Nothing of kiln's environment: a lab's URLs may hold secrets. */
+	char *envp[] = { "PATH=/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL=C",
+			 NULL };
+	char port[16], every[16];
+	char *argv[] = { n->iperf3, "-c", n->host, "-p", port, "-t", "0",
+			 "-i", every, "--bind-dev", n->nic, "-J", NULL };
 	int ret;
 
-	memset(n, 0, sizeof(*n));
-	n->fd = -1;
-	n->sent_mbps = n->received_mbps = -1;
-	n->seconds = seconds;
-	snprintf(n->server, sizeof(n->server), "%s", spec);
-	snprintf(host, sizeof(host), "%s", spec);
-	colon = strrchr(host, ':');
-	if (colon && !strchr(colon + 1, ']')) {
-		*colon = 0;
-		snprintf(port, sizeof(port), "%.15s", colon + 1);
-	}
-	snprintf(secs, sizeof(secs), "%u", seconds);
-	ret = subproc_start(iperf3, argv, SUBPROC_STDERR_KEEP, &n->pid,
-			    &n->fd);
-	if (ret)
+	snprintf(port, sizeof(port), "%u", n->port);
+	snprintf(every, sizeof(every), "%u", IPERF_INTERVAL_S);
+	n->len = 0;
+	n->runs++;
+	n->ended_ns = 0;
+	/*
+	 * Below the disks in priority, in its own process group and killed
+	 * with kiln, as the stress is: it never outlives the burn.
+	 */
+	ret = subproc_start_low(n->iperf3, argv, envp, &n->pid, &n->fd);
+	if (ret) {
 		snprintf(n->error, sizeof(n->error), "cannot run %s: %s",
-			 iperf3, strerror(-ret));
+			 n->iperf3, strerror(-ret));
+		n->pid = 0;
+		n->ended_ns = now_ns;
+	}
 	return ret;
 }
 
-void iperf_poll(struct iperf *n)
+int iperf_start(struct iperf *n, const char *iperf3, const char *nic,
+		const char *host, unsigned port, uint64_t now_ns)
+{
+	memset(n, 0, sizeof(*n));
+	n->fd = -1;
+	n->min_bps = -1;
+	snprintf(n->iperf3, sizeof(n->iperf3), "%s", iperf3);
+	snprintf(n->nic, sizeof(n->nic), "%s", nic);
+	snprintf(n->host, sizeof(n->host), "%s", host);
+	n->port = port;
+	n->first_ns = now_ns;
+	return run(n, now_ns);
+}
+
+/* The run's end: its figures added to the port's, its JSON kept. */
+static void fold(struct iperf *n, uint64_t now_ns)
+{
+	struct iperf_figures f;
+
+	if (n->fd >= 0)
+		close(n->fd);
+	n->fd = -1;
+	waitpid(n->pid, NULL, 0);
+	n->pid = 0;
+	n->ended_ns = now_ns;
+	iperf_parse(&f, n->out, n->len);
+	n->seconds += f.seconds;
+	n->bits += f.bits;
+	if (f.min_bps >= 0 && (n->min_bps < 0 || f.min_bps < n->min_bps))
+		n->min_bps = f.min_bps;
+	/* Stopped by kiln is the end asked for, not an error of the run. */
+	if (n->stop_ns && strstr(f.error, "interrupt"))
+		f.error[0] = 0;
+	if (f.error[0])
+		snprintf(n->error, sizeof(n->error), "%s", f.error);
+	if (n->out && (!n->kept || f.seconds > n->best_seconds)) {
+		free(n->kept);
+		n->kept = n->out;
+		n->kept_len = n->len;
+		n->best_seconds = f.seconds;
+		n->out = NULL;
+		n->len = n->cap = 0;
+	}
+}
+
+/* 1 while the run's output goes on, 0 once it ended. */
+static int drain(struct iperf *n)
 {
 	size_t before;
 
 	while (n->fd >= 0) {
 		before = n->len;
-		if (!subproc_read(n->fd, &n->out, &n->len, &n->cap)) {
-			close(n->fd);
-			n->fd = -1;
-			return;
-		}
+		if (!subproc_read(n->fd, &n->out, &n->len, &n->cap))
+			return 0;
 		if (n->len == before)
-			return;		/* nothing more for now */
+			return 1;	/* nothing more for now */
 	}
+	return 0;
 }
 
-void iperf_finish(struct iperf *n, unsigned wait_s)
+void iperf_tick(struct iperf *n, uint64_t now_ns)
+{
+	if (n->stop_ns || !n->runs)
+		return;
+	if (n->pid && !drain(n))
+		fold(n, now_ns);
+	if (!n->pid && now_ns - n->ended_ns >= IPERF_RESTART_S * TIMING_SEC)
+		run(n, now_ns);
+}
+
+void iperf_stop(struct iperf *n, uint64_t now_ns, unsigned wait_s)
 {
 	struct timespec t0, now;
 
-	if (!n->pid || n->done)
+	if (!n->runs || n->stop_ns)
 		return;
+	n->stop_ns = now_ns;
+	if (!n->pid)
+		return;
+	/* Out of the idle class first, or a busy machine never runs it. */
+	subproc_wake_to_end(n->pid);
+	kill(n->pid, SIGTERM);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while (n->fd >= 0) {
+	while (drain(n)) {
 		struct pollfd p = { .fd = n->fd, .events = POLLIN };
 
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (now.tv_sec - t0.tv_sec >= (time_t)wait_s) {
 			kill(n->pid, SIGKILL);
-			snprintf(n->error, sizeof(n->error),
-				 "iperf3 did not end "
-				 "in time");
 			break;
 		}
 		poll(&p, 1, 1000);
-		iperf_poll(n);
 	}
-	if (n->fd >= 0)
-		close(n->fd);
-	n->fd = -1;
-	waitpid(n->pid, NULL, 0);
-	n->done = 1;
-	if (n->out && !n->error[0])
-		iperf_parse(n, n->out);
-	else if (!n->out && !n->error[0])
-		snprintf(n->error, sizeof(n->error), "no output from iperf3");
+	fold(n, now_ns);
+}
+
+double iperf_window(const struct iperf *n, uint64_t now_ns)
+{
+	uint64_t end = n->stop_ns ? n->stop_ns : now_ns;
+
+	return n->runs && end > n->first_ns ?
+	       (double)(end - n->first_ns) / TIMING_SEC : 0;
+}
+
+double iperf_mean_bps(const struct iperf *n)
+{
+	return n->seconds > 0 ? n->bits / n->seconds : -1;
 }
 
 void iperf_free(struct iperf *n)
 {
-	if (n->pid && !n->done) {
+	if (n->pid) {
 		kill(n->pid, SIGKILL);
 		waitpid(n->pid, NULL, 0);
+		n->pid = 0;
 	}
 	if (n->fd >= 0)
 		close(n->fd);
 	n->fd = -1;
 	free(n->out);
-	n->out = NULL;
+	free(n->kept);
+	n->out = n->kept = NULL;
 }

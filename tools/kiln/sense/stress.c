@@ -6,16 +6,13 @@
  * none is kept but the facts), and it stopped at the end, never waited
  * for longer than a bound.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -286,32 +283,6 @@ void stress_poll(struct stress *st)
 		died(st, status);
 }
 
-/*
- * Every thread of pid out of SCHED_IDLE (nice 19 stays): on a machine
- * whose CPUs are all busy an idle-class thread never runs, not even to
- * die, so a stress asked to stop would outlive kiln. The system call:
- * musl's sched_setscheduler() is ENOSYS.
- */
-static void wake_to_end(pid_t pid)
-{
-	struct sched_param sp = { 0 };
-	char path[64];
-	struct dirent *e;
-	DIR *d;
-
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	d = opendir(path);
-	if (!d) {
-		syscall(SYS_sched_setscheduler, pid, SCHED_OTHER, &sp);
-		return;
-	}
-	while ((e = readdir(d)))
-		if (e->d_name[0] != '.')
-			syscall(SYS_sched_setscheduler, atoi(e->d_name),
-				SCHED_OTHER, &sp);
-	closedir(d);
-}
-
 void stress_stop(struct stress *st, unsigned wait_s)
 {
 	uint64_t end;
@@ -322,7 +293,7 @@ void stress_stop(struct stress *st, unsigned wait_s)
 	if (st->end != STRESS_RUNNING)
 		goto out;
 	ran(st);
-	wake_to_end(st->pid);
+	subproc_wake_to_end(st->pid);
 	kill(st->pid, SIGTERM);
 	end = timing_now_ns() + (uint64_t)wait_s * TIMING_SEC;
 	for (;;) {
@@ -334,7 +305,7 @@ void stress_stop(struct stress *st, unsigned wait_s)
 			if (killed)
 				break;
 			/* Ten seconds more for the kill; then it is left. */
-			wake_to_end(st->pid);
+			subproc_wake_to_end(st->pid);
 			kill(st->pid, SIGKILL);
 			killed = 1;
 			end = timing_now_ns() + 10 * TIMING_SEC;

@@ -11,6 +11,7 @@
 
 #include "base/http.h"
 #include "base/secret.h"
+#include "settings/iperfspec.h"
 #include "settings/keys.h"
 #include "settings/settings.h"
 
@@ -53,7 +54,7 @@ static int bad_url(const struct settings *s, const char *key,
 
 int settings_check(const struct settings *s, char *err, size_t errlen)
 {
-	char name[72], value[48];
+	char name[72], value[48], why[300];
 
 	if (!s->bs || s->bs % KEY_UNIT || s->bs > KEY_MAX_BS) {
 		snprintf(err, errlen, "bad value for %s: %s (want a multiple "
@@ -98,6 +99,11 @@ int settings_check(const struct settings *s, char *err, size_t errlen)
 	    bad_url(s, "lab", s->lab, err, errlen) ||
 	    bad_url(s, "metrics", s->metrics, err, errlen))
 		return -EINVAL;
+	if (s->iperf && iperfspec_check(s->iperf, why, sizeof(why))) {
+		snprintf(err, errlen, "bad value for %s: '%.100s' (%s)",
+			 named(s, "iperf", name, sizeof(name)), s->iperf, why);
+		return -EINVAL;
+	}
 	if (s->mode == SETTINGS_VERIFY && !s->run_id_set && !s->from) {
 		snprintf(err, errlen, "mode verify needs the record of the "
 			 "write it checks: --from RUN_DIR, or at least its "

@@ -126,9 +126,15 @@ static const struct settings_key keys[] = {
 	{ "interval", KEY_UINT, F(interval), 1, 3600, NULL,
 	  "seconds, 1 to 3600", "10", "seconds between status lines", TEST },
 	{ "iperf", KEY_STRING, F(iperf), 0, 0, NULL,
-	  "an iperf3 server: HOST or HOST:PORT", "none",
-	  "HOST or HOST:PORT of an iperf3 server: 30 s of iperf3 beside the "
-	  "burn (the image then takes DHCP)", TEST | SCOPE_INIT },
+	  "iperf3 servers: HOST[:PORT][,HOST[:PORT]]...", "none",
+	  "iperf3 servers: iperf3 on every NIC with a link and an address for "
+	  "the whole burn, NIC k (in name order) to the k-th server if several "
+	  "are given, else to the one, on PORT+k (PORT 5201 unless given); the "
+	  "image then takes DHCP on every NIC", TEST | SCOPE_INIT },
+	{ "iperf-min", KEY_PERCENT, F(iperf_min), 0, 100, NULL,
+	  "a percentage such as 50%", "50%",
+	  "a port whose mean iperf3 rate is below this share of its link "
+	  "speed WARNs", TEST },
 	{ "json", KEY_FLAG, F(json), 0, 0, NULL, "1 or 0", "0",
 	  "the result (or inventory) document on stdout, everything else on "
 	  "stderr", TEST | SCOPE_DISCOVER | SCOPE_PROBE },

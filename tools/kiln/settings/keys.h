@@ -14,7 +14,7 @@
  */
 enum key_type { KEY_ENUM, KEY_SIZE, KEY_UINT, KEY_DURATION, KEY_FLAG,
 		KEY_STRING, KEY_RUNID, KEY_SPAN, KEY_MAXW, KEY_CONSENT,
-		KEY_PATHS, KEY_SHARE,
+		KEY_PATHS, KEY_SHARE, KEY_PERCENT,
 		/* a string never shown: said as *** (auth-token) */
 		KEY_SECRET };
 

@@ -318,6 +318,26 @@ static int set_share(const struct settings_key *k, struct settings_share *sh,
 	return 0;
 }
 
+/* A percentage from k->min to k->max, its % sign optional: 50% or 50. */
+static int set_percent(const struct settings_key *k, unsigned *field,
+		       const char *value)
+{
+	size_t n = strlen(value);
+	char num[16];
+	unsigned u;
+
+	if (n && value[n - 1] == '%')
+		n--;
+	if (!n || n >= sizeof(num))
+		return -EINVAL;
+	memcpy(num, value, n);
+	num[n] = 0;
+	if (settings_parse_uint(num, k->max, &u) || u < k->min)
+		return -EINVAL;
+	*field = u;
+	return 0;
+}
+
 /* A size, quick (3 GiB sampled) or quick:SIZE. */
 static int set_span(struct settings *s, const char *value)
 {
@@ -394,6 +414,8 @@ static int set_value(struct settings *s, const struct settings_key *k,
 	case KEY_SHARE:
 		return set_share(k, (struct settings_share *)(void *)field,
 				 value);
+	case KEY_PERCENT:
+		return set_percent(k, (unsigned *)(void *)field, value);
 	}
 	return -EINVAL;
 }
@@ -504,6 +526,10 @@ const char *settings_get(const struct settings *s, const char *key, char *buf,
 			snprintf(buf, len, "%u%%", sh->percent);
 		break;
 	}
+	case KEY_PERCENT:
+		snprintf(buf, len, "%u%%",
+			 *(const unsigned *)(const void *)field);
+		break;
 	}
 	return buf;
 }

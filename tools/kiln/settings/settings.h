@@ -143,8 +143,9 @@ struct settings {
 	int after;			/* enum settings_after */
 	unsigned settle;		/* seconds the init waits for disks */
 	unsigned expect_disks;		/* fewer found is a FAIL; 0: any */
-	/* HOST[:PORT]: iperf3 beside the burn */
+	/* HOST[:PORT][,HOST[:PORT]]...: iperf3 on every NIC */
 	char *iperf;
+	unsigned iperf_min;		/* % of a port's link speed: WARN */
 	int net;			/* the init takes DHCP */
 	char *from;			/* verify against this run folder */
 	char *upload;			/* http[s]://HOST[:PORT]/PATH/ */
