@@ -19,7 +19,7 @@ test_expect_success 'four loop devices: write-verify passes on all' '
 
 test_expect_success 'result.json holds every target, all bytes verified' '
 	r="$TEST_TMP/run/result.json" &&
-	[ "$(json_get "$r" "d[\"schema_version\"]")" = 3 ] &&
+	[ "$(json_get "$r" "d[\"schema_version\"]")" = 4 ] &&
 	[ "$(json_get "$r" "d[\"state\"]")" = complete ] &&
 	[ "$(json_get "$r" "d[\"verdict\"]")" = PASS ] &&
 	[ "$(json_get "$r" "len(d[\"targets\"])")" = 4 ] &&

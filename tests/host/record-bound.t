@@ -23,7 +23,7 @@ test_expect_success 'a soak of four 4 KiB files' '
 # Counts, not times: the soak must have run well past the folding.
 test_expect_success 'every target ran its phases more than 16 times' '
 	r="$R/result.json" &&
-	[ "$(json_get "$r" "d[\"schema_version\"]")" = 3 ] &&
+	[ "$(json_get "$r" "d[\"schema_version\"]")" = 4 ] &&
 	[ "$(json_get "$r" "min(t[\"pass_totals\"][p][\"passes\"]
 		for t in d[\"targets\"] for p in (\"write\", \"verify\"))")" \
 		-gt 16 ]

@@ -91,7 +91,7 @@ test_expect_success 'bad input: one line, exit 2 or 3, nothing written' '
 	mkdir -p "$TEST_TMP/torn" && printf "{\"schema\": \"kiln-res" >"$TEST_TMP/torn/result.json" &&
 	bad "$TEST_TMP/torn" 3 "$TEST_TMP/torn/result.json: " &&
 	mkdir -p "$TEST_TMP/new" &&
-	sed "s/\"schema_version\": 3/\"schema_version\": 99/" "$G/sixty/result.json" \
+	sed "s/\"schema_version\": 4/\"schema_version\": 99/" "$G/sixty/result.json" \
 		>"$TEST_TMP/new/result.json" &&
 	bad "$TEST_TMP/new" 3 "schema version 99, which this kiln does not know" &&
 	mkdir -p "$TEST_TMP/other" && printf "{\"a\": 1}" >"$TEST_TMP/other/result.json" &&

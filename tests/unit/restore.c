@@ -111,8 +111,8 @@ static void test_restore(void)
 	char ver[16];
 
 	snprintf(ver, sizeof(ver), "%d", RESULT_SCHEMA + 1);
-	restore_refuses(ver, "schema version 4, which this kiln does not "
-			"know (it reads 1 to 3)");
+	restore_refuses(ver, "schema version 5, which this kiln does not "
+			"know (it reads 1 to 4)");
 	restore_refuses("99", "schema version 99");
 	restore_refuses("0", "schema version 0");
 	restore_refuses("", "schema version 0");

@@ -288,8 +288,8 @@ static void test_document(const struct record *r, const char *text,
 	b = target(doc, 1);
 	id = jsonread_str(root, "run_id", "");
 	tap_ok(!strcmp(jsonread_str(root, "schema", ""), "kiln-result") &&
-	       jsonread_u64(root, "schema_version", 0) == 3,
-	       "schema kiln-result, schema_version 3");
+	       jsonread_u64(root, "schema_version", 0) == 4,
+	       "schema kiln-result, schema_version 4");
 	tap_ok(!strcmp(id, "0123456789abcdef"),
 	       "run_id: 16 lowercase hex digits (%s)", id);
 	tap_ok(!strcmp(jsonread_str(root, "state", ""), "interrupted") &&
@@ -369,7 +369,7 @@ static void test_load(const char *dir)
 	int ret;
 
 	ret = result_load(dir, &rec, err, sizeof(err));
-	tap_ok(ret == 0 && rec.schema_version == 3 && !rec.from_checkpoint &&
+	tap_ok(ret == 0 && rec.schema_version == 4 && !rec.from_checkpoint &&
 	       rec.run_id == 0x0123456789abcdefull && rec.n == 2 &&
 	       rec.state == RECORD_INTERRUPTED &&
 	       !strcmp(rec.verdict, "FAIL") && rec.bs > 0,
@@ -647,8 +647,8 @@ static void test_bad(const char *text, size_t len)
 	expect_error("JSON, but no kiln result", "{\"schema\": \"kiln-"
 		     "inventory\"}", -EBADMSG, "not a kiln result");
 	expect_error("a schema version from the future", "{\"schema\": "
-		     "\"kiln-result\", \"schema_version\": 4}", -EBADMSG,
-		     "schema version 4, which this kiln does not know");
+		     "\"kiln-result\", \"schema_version\": 5}", -EBADMSG,
+		     "schema version 5, which this kiln does not know");
 	expect_error("no run id", "{\"schema\": \"kiln-result\", "
 		     "\"schema_version\": 2, \"run_id\": \"xyz\"}", -EBADMSG,
 		     "no run id");

@@ -16,9 +16,11 @@
  * valid UTF-8 as it is (before, every byte above 0x7e was a code point);
  * and a target's "passes" lists every run of a phase only up to 16 of
  * them, then the first, last and worst (engine.h); "pass_totals" counts
- * them all.
+ * them all. Version 4: "network" holds a port each in "ports" (iperf3 on
+ * every NIC for the whole burn); its received_mbps, sent_mbps and
+ * iperf3_server are gone.
  */
-#define RESULT_SCHEMA 3
+#define RESULT_SCHEMA 4
 #define RESULT_SCHEMA_NAME "kiln-result"	/* "schema" */
 #define RESULT_SCHEMA_UTF8 3
 
