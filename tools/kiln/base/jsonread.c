@@ -398,6 +398,13 @@ int jsonread_get_bytes(const struct jsonread_node *n, const char *key,
 	return 0;
 }
 
+void jsonread_copy(const struct jsonread_node *n, const char *key, char *out,
+		   size_t len)
+{
+	if (jsonread_get_bytes(n, key, out, len, NULL))
+		out[0] = 0;
+}
+
 void jsonread_bytes_latin1(const struct jsonread_node *n)
 {
 	/* The tree is the document's own memory; only a flag changes. */

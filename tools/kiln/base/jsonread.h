@@ -138,6 +138,13 @@ int jsonread_get_bytes(const struct jsonread_node *n, const char *key,
 		       char *buf, size_t size, size_t *len);
 
 /*
+ * The same into out, or "" when it is missing, no string, or does not
+ * fit: for the fields a reader takes as they come.
+ */
+void jsonread_copy(const struct jsonread_node *n, const char *key, char *out,
+		   size_t len);
+
+/*
  * Marks n and all under it as written by a kiln before names were escaped
  * so (kiln-result versions 1 and 2, RESULT_SCHEMA_UTF8): its writer gave
  * every byte above 0x7e as \u00XX and a backslash as itself, and

@@ -77,15 +77,6 @@ void bmc_out_json(struct json *j, const struct record *r)
 	json_end(j);
 }
 
-static void copy(const struct jsonread_node *n, const char *key, char *out,
-		 size_t len)
-{
-	size_t got;
-
-	if (jsonread_get_bytes(n, key, out, len, &got))
-		out[0] = 0;
-}
-
 int bmc_out_read(const struct jsonread_node *doc, struct record *r)
 {
 	const struct jsonread_node *o = jsonread_get(doc, KEY_BMC), *es;
@@ -98,8 +89,8 @@ int bmc_out_read(const struct jsonread_node *doc, struct record *r)
 	memset(b, 0, sizeof(*b));
 	state = bmc_state_of(jsonread_str(o, KEY_STATE, NULL));
 	b->state = state < 0 ? BMC_UNREAD : state;
-	copy(o, KEY_ADDRESS, b->address, sizeof(b->address));
-	copy(o, KEY_MAC, b->mac, sizeof(b->mac));
+	jsonread_copy(o, KEY_ADDRESS, b->address, sizeof(b->address));
+	jsonread_copy(o, KEY_MAC, b->mac, sizeof(b->mac));
 	b->end_read = jsonread_bool(o, KEY_END_READ, 0);
 	b->start_entries = (unsigned)jsonread_u64(o, KEY_ENTRIES_START, 0);
 	b->end_entries = (unsigned)jsonread_u64(o, KEY_ENTRIES_END, 0);
@@ -112,12 +103,12 @@ int bmc_out_read(const struct jsonread_node *doc, struct record *r)
 		if (!raw_of(jsonread_str(jsonread_at(es, (size_t)i), KEY_RAW,
 					 NULL), &b->kept[b->nkept]))
 			b->nkept++;
-	copy(o, KEY_PROBLEM, b->problem, sizeof(b->problem));
+	jsonread_copy(o, KEY_PROBLEM, b->problem, sizeof(b->problem));
 	/* As written, for kiln report; kiln finish judges them again. */
 	for (i = JUDGE_PASS; i <= JUDGE_FAIL; i++)
 		if (!strcmp(jsonread_str(o, KEY_VERDICT, ""), judge_name(i)))
 			b->verdict = i;
-	copy(o, KEY_WHY, b->why, sizeof(b->why));
+	jsonread_copy(o, KEY_WHY, b->why, sizeof(b->why));
 	return 0;
 }
 

@@ -94,12 +94,6 @@ void linkerr_out_machine(struct json *j, const struct record *r)
 	json_array_end(j);
 }
 
-static void copy(node *n, const char *key, char *out, size_t len)
-{
-	if (jsonread_get_bytes(n, key, out, len, NULL))
-		out[0] = 0;
-}
-
 static long long read_figure(node *n, const char *key)
 {
 	int64_t v;
@@ -142,8 +136,8 @@ void linkerr_out_read_disk(node *t, struct record_disk *d)
 		node *n = jsonread_at(o, i);
 		struct linkerr_count *c;
 
-		copy(n, K_SOURCE, src, sizeof(src));
-		copy(n, K_COUNTER, name, sizeof(name));
+		jsonread_copy(n, K_SOURCE, src, sizeof(src));
+		jsonread_copy(n, K_COUNTER, name, sizeof(name));
 		if (!src[0] || !name[0] ||
 		    !(c = linkerr_disk_count(&d->lerr, src, name)))
 			continue;
@@ -168,11 +162,11 @@ int linkerr_out_read_machine(node *doc, struct record *r)
 		node *cs = jsonread_get(e, K_COUNTERS);
 		struct linkerr_phy *p = &r->lerr.phys[r->lerr.nphys];
 
-		copy(e, K_PHY, p->name, sizeof(p->name));
+		jsonread_copy(e, K_PHY, p->name, sizeof(p->name));
 		if (!p->name[0])
 			continue;
-		copy(e, K_OWNER, p->owner, sizeof(p->owner));
-		copy(e, K_CONTROLLER, p->ctrl, sizeof(p->ctrl));
+		jsonread_copy(e, K_OWNER, p->owner, sizeof(p->owner));
+		jsonread_copy(e, K_CONTROLLER, p->ctrl, sizeof(p->ctrl));
 		p->in_use = jsonread_bool(e, K_IN_USE, 0);
 		p->to_expander = jsonread_bool(e, K_TO_EXPANDER, 0);
 		for (k = 0; k < SASPHY_COUNTERS; k++) {

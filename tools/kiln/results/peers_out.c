@@ -198,13 +198,6 @@ void peers_out_json(struct json *j, const struct record *r)
 	json_array_end(j);
 }
 
-static void copy(const struct jsonread_node *n, const char *key, char *out,
-		 size_t len)
-{
-	if (jsonread_get_bytes(n, key, out, len, NULL))
-		out[0] = 0;
-}
-
 /* The groups as the document has them, until the run is judged again. */
 static int restore_groups(const struct jsonread_node *doc, struct record *r)
 {
@@ -221,9 +214,9 @@ static int restore_groups(const struct jsonread_node *doc, struct record *r)
 		const struct jsonread_node *m = jsonread_get(n, "median_mbps");
 		struct peers_group *g = &r->peers.groups[r->peers.n++];
 
-		copy(n, "group", g->key, sizeof(g->key));
-		copy(n, "name", g->name, sizeof(g->name));
-		copy(n, "note", g->note, sizeof(g->note));
+		jsonread_copy(n, "group", g->key, sizeof(g->key));
+		jsonread_copy(n, "name", g->name, sizeof(g->name));
+		jsonread_copy(n, "note", g->note, sizeof(g->note));
 		g->n = (int)jsonread_u64(n, "disks", 0);
 		for (p = 0; p < NPHASES; p++)
 			g->median[phase_of[p]] = jsonread_num(m, phase_keys[p],
@@ -252,13 +245,15 @@ int peers_out_restore(const struct jsonread_node *doc, struct record *r)
 		int k;
 
 		memset(&pc, 0, sizeof(pc));
-		copy(n, "pci", pc.pci, sizeof(pc.pci));
-		copy(n, "kind", pc.kind, sizeof(pc.kind));
-		copy(n, "vendor", pc.vendor_name, sizeof(pc.vendor_name));
-		copy(n, "device", pc.device_name, sizeof(pc.device_name));
-		copy(n, "driver", pc.driver, sizeof(pc.driver));
-		copy(e, "speed", pc.link_speed, sizeof(pc.link_speed));
-		copy(e, "max_speed", pc.max_link_speed,
+		jsonread_copy(n, "pci", pc.pci, sizeof(pc.pci));
+		jsonread_copy(n, "kind", pc.kind, sizeof(pc.kind));
+		jsonread_copy(n, "vendor",
+			      pc.vendor_name, sizeof(pc.vendor_name));
+		jsonread_copy(n, "device",
+			      pc.device_name, sizeof(pc.device_name));
+		jsonread_copy(n, "driver", pc.driver, sizeof(pc.driver));
+		jsonread_copy(e, "speed", pc.link_speed, sizeof(pc.link_speed));
+		jsonread_copy(e, "max_speed", pc.max_link_speed,
 		     sizeof(pc.max_link_speed));
 		pc.link_width = (int)jsonread_i64(e, "width", 0);
 		pc.max_link_width = (int)jsonread_i64(e, "max_width", 0);
@@ -285,7 +280,7 @@ static void restore_peer(const struct jsonread_node *n,
 	int g;
 
 	/* As the groups' keys were read: bytes, json.c's \xNN taken back. */
-	copy(n, "group", key, sizeof(key));
+	jsonread_copy(n, "group", key, sizeof(key));
 	for (g = 0; g < r->peers.n && strcmp(r->peers.groups[g].key, key); g++)
 		;
 	p->group = g < r->peers.n ? g : -1;
@@ -308,9 +303,11 @@ void peers_out_restore_disk(const struct jsonread_node *t,
 	char pci[32];
 	int k;
 
-	copy(t, "firmware", d->link.firmware, sizeof(d->link.firmware));
-	copy(t, "transport", d->link.transport, sizeof(d->link.transport));
-	copy(t, "controller", pci, sizeof(pci));
+	jsonread_copy(t, "firmware",
+		      d->link.firmware, sizeof(d->link.firmware));
+	jsonread_copy(t, "transport",
+		      d->link.transport, sizeof(d->link.transport));
+	jsonread_copy(t, "controller", pci, sizeof(pci));
 	d->link.ctrl = -1;
 	for (k = 0; pci[0] && k < r->links.n; k++)
 		if (!strcmp(r->links.ctrls[k].pci.pci, pci))
@@ -319,8 +316,8 @@ void peers_out_restore_disk(const struct jsonread_node *t,
 					  "write", 0);
 	d->link.read_mbps = jsonread_num(jsonread_get(t, "busiest_mbps"),
 					 "read", 0);
-	copy(l, "kind", d->link.kind, sizeof(d->link.kind));
-	copy(l, "rate", d->link.rate, sizeof(d->link.rate));
+	jsonread_copy(l, "kind", d->link.kind, sizeof(d->link.kind));
+	jsonread_copy(l, "rate", d->link.rate, sizeof(d->link.rate));
 	d->link.mbps = jsonread_num(l, "mbps", 0);
 	if (jsonread_type(s) == JSONREAD_OBJECT) {
 		d->solo.ran = 1;

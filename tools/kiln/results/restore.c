@@ -41,27 +41,18 @@ static const char *mode_namer(int i)
 	return engine_mode_name(i);
 }
 
-static void copy_str(const struct jsonread_node *n, const char *key,
-		     char *out, size_t len)
-{
-	size_t got;
-
-	if (jsonread_get_bytes(n, key, out, len, &got))
-		out[0] = 0;
-}
-
 /* Its enclosure bay (enclosure_json's), and what its fault LED got. */
 static void restore_slot(const struct jsonread_node *t, struct record_disk *d)
 {
 	const struct jsonread_node *slot = jsonread_get(t, KEY_SLOT);
 
-	copy_str(t, KEY_FAULT_LED, d->led, sizeof(d->led));
+	jsonread_copy(t, KEY_FAULT_LED, d->led, sizeof(d->led));
 	if (jsonread_type(slot) != JSONREAD_OBJECT)
 		return;
 	d->has_slot = 1;
-	copy_str(slot, KEY_ENCLOSURE, d->slot.enclosure,
+	jsonread_copy(slot, KEY_ENCLOSURE, d->slot.enclosure,
 		 sizeof(d->slot.enclosure));
-	copy_str(slot, KEY_NAME, d->slot.name, sizeof(d->slot.name));
+	jsonread_copy(slot, KEY_NAME, d->slot.name, sizeof(d->slot.name));
 	d->slot.number = jsonread_type(jsonread_get(slot, KEY_SLOT)) ==
 			 JSONREAD_NUMBER ?
 			 (long)jsonread_u64(slot, KEY_SLOT, 0) : -1;
@@ -73,16 +64,17 @@ static void restore_what(const struct jsonread_node *t, struct record_disk *d,
 {
 	int c;
 
-	copy_str(t, KEY_LABEL, d->label, sizeof(d->label));
-	copy_str(t, KEY_NAME, d->t.id.name, sizeof(d->t.id.name));
+	jsonread_copy(t, KEY_LABEL, d->label, sizeof(d->label));
+	jsonread_copy(t, KEY_NAME, d->t.id.name, sizeof(d->t.id.name));
 	if (!d->label[0])
 		snprintf(d->label, sizeof(d->label), "%s", d->t.id.name);
-	copy_str(t, KEY_IDENTITY, d->t.id.identity, sizeof(d->t.id.identity));
-	copy_str(t, KEY_MODEL, d->t.id.model, sizeof(d->t.id.model));
-	copy_str(t, KEY_SERIAL, d->t.id.serial, sizeof(d->t.id.serial));
-	copy_str(t, KEY_WWN, d->t.id.wwid, sizeof(d->t.id.wwid));
+	jsonread_copy(t, KEY_IDENTITY,
+		      d->t.id.identity, sizeof(d->t.id.identity));
+	jsonread_copy(t, KEY_MODEL, d->t.id.model, sizeof(d->t.id.model));
+	jsonread_copy(t, KEY_SERIAL, d->t.id.serial, sizeof(d->t.id.serial));
+	jsonread_copy(t, KEY_WWN, d->t.id.wwid, sizeof(d->t.id.wwid));
 	if (!d->t.id.wwid[0])
-		copy_str(t, KEY_WWID, d->t.id.wwid, sizeof(d->t.id.wwid));
+		jsonread_copy(t, KEY_WWID, d->t.id.wwid, sizeof(d->t.id.wwid));
 	d->t.kind = strcmp(jsonread_str(t, KEY_KIND, "block"), "file") ?
 		    TARGET_BLOCK : TARGET_FILE;
 	d->t.size = jsonread_u64(t, KEY_SIZE, 0);
@@ -98,11 +90,11 @@ static void restore_what(const struct jsonread_node *t, struct record_disk *d,
 	c = result_target_index(jsonread_str(t, KEY_CLASS, NULL), class_namer,
 				SAFETY_BLANK + 1);
 	d->t.safety.class = c < 0 ? SAFETY_HAS_DATA : c;
-	copy_str(t, KEY_CLASS_REASONS, d->t.safety.why,
+	jsonread_copy(t, KEY_CLASS_REASONS, d->t.safety.why,
 		 sizeof(d->t.safety.why));
 	restore_slot(t, d);
 	/* What the plan decided and why, for the document written again. */
-	copy_str(t, KEY_SAFETY, safety, len);
+	jsonread_copy(t, KEY_SAFETY, safety, len);
 	d->plan.why = safety[0] ? safety : NULL;
 }
 
@@ -140,7 +132,7 @@ static void restore_burn(const struct jsonread_node *t, struct record_disk *d)
 	c = result_target_index(jsonread_str(t, KEY_STATE, NULL), state_namer,
 				STATE_NOT_STARTED + 1);
 	s->c.state = c < 0 ? STATE_STOPPED : c;
-	copy_str(t, KEY_STOPPED_BECAUSE, s->why, sizeof(s->why));
+	jsonread_copy(t, KEY_STOPPED_BECAUSE, s->why, sizeof(s->why));
 	s->c.bytes_written = jsonread_u64(t, KEY_BYTES_WRITTEN, 0);
 	s->c.bytes_read = jsonread_u64(t, KEY_BYTES_READ, 0);
 	s->c.io_errors = (unsigned)jsonread_u64(jsonread_get(t, KEY_IO_ERRORS),
@@ -169,7 +161,8 @@ static void restore_burn(const struct jsonread_node *t, struct record_disk *d)
 		s->guard_at = jsonread_u64(g, KEY_STOPPED_AT, 0);
 		/* Which error is kept in words only: EIO says "not read". */
 		s->guard_err = jsonread_get(g, KEY_ERROR) ? EIO : 0;
-		copy_str(g, KEY_FOUND, d->guard_found, sizeof(d->guard_found));
+		jsonread_copy(g, KEY_FOUND,
+			      d->guard_found, sizeof(d->guard_found));
 	}
 }
 
@@ -201,7 +194,7 @@ static void restore_judged(const struct jsonread_node *t,
 	if (d->j.verdict < 0)
 		d->j.verdict = JUDGE_PASS;
 	for (i = 0; i < jsonread_count(reasons) && i < JUDGE_MAX_REASONS; i++) {
-		copy_str(jsonread_at(reasons, i), NULL, why, sizeof(why));
+		jsonread_copy(jsonread_at(reasons, i), NULL, why, sizeof(why));
 		snprintf(d->j.reasons[d->j.nreasons++], sizeof(why), "%s", why);
 	}
 }
@@ -266,13 +259,13 @@ static int restore_expect(const struct jsonread_node *e, struct record *r)
 	r->expect = calloc(1, sizeof(*r->expect));
 	if (!r->expect)
 		return -ENOMEM;
-	copy_str(e, KEY_FILE, r->expect_file, sizeof(r->expect_file));
+	jsonread_copy(e, KEY_FILE, r->expect_file, sizeof(r->expect_file));
 	for (i = 0; i < jsonread_count(diffs); i++) {
 		if (r->expect->n == EXPECT_MAX_DIFFS) {
 			r->expect->more++;
 			continue;
 		}
-		copy_str(jsonread_at(diffs, i), NULL,
+		jsonread_copy(jsonread_at(diffs, i), NULL,
 			 r->expect->line[r->expect->n],
 			 sizeof(r->expect->line[0]));
 		r->expect->n++;
@@ -299,32 +292,33 @@ int restore_record(const struct jsonread_node *doc, struct restored *out,
 	if (ret < 0)
 		return ret;
 	restore_settings(jsonread_get(doc, KEY_SETTINGS), &out->s);
-	copy_str(doc, KEY_COMMAND, out->command, sizeof(out->command));
+	jsonread_copy(doc, KEY_COMMAND, out->command, sizeof(out->command));
 	record_init(r, out->command[0] ? out->command : "burn", 0, NULL,
 		    &out->s);
-	copy_str(doc, KEY_VERIFIED_FROM, out->from, sizeof(out->from));
+	jsonread_copy(doc, KEY_VERIFIED_FROM, out->from, sizeof(out->from));
 	if (out->from[0])
 		r->from = out->from;
 	r->run_id = strtoull(jsonread_str(doc, KEY_RUN_ID, "0"), NULL, 16);
-	copy_str(doc, KEY_MACHINE_ID, r->machine, sizeof(r->machine));
-	copy_str(sys, KEY_VENDOR, r->system.vendor, sizeof(r->system.vendor));
-	copy_str(sys, KEY_PRODUCT, r->system.product,
+	jsonread_copy(doc, KEY_MACHINE_ID, r->machine, sizeof(r->machine));
+	jsonread_copy(sys, KEY_VENDOR,
+		      r->system.vendor, sizeof(r->system.vendor));
+	jsonread_copy(sys, KEY_PRODUCT, r->system.product,
 		 sizeof(r->system.product));
-	copy_str(sys, KEY_MAC, r->system.mac, sizeof(r->system.mac));
-	copy_str(sys, KEY_ADDRESS, r->system.address,
+	jsonread_copy(sys, KEY_MAC, r->system.mac, sizeof(r->system.mac));
+	jsonread_copy(sys, KEY_ADDRESS, r->system.address,
 		 sizeof(r->system.address));
-	copy_str(sys, KEY_ASSET_TAG, r->system.asset_tag,
+	jsonread_copy(sys, KEY_ASSET_TAG, r->system.asset_tag,
 		 sizeof(r->system.asset_tag));
-	copy_str(sys, KEY_CHASSIS_SERIAL, r->system.chassis_serial,
+	jsonread_copy(sys, KEY_CHASSIS_SERIAL, r->system.chassis_serial,
 		 sizeof(r->system.chassis_serial));
 	nics = jsonread_get(sys, KEY_NICS);
 	for (i = 0; i < jsonread_count(nics) && i < RECORD_NICS; i++) {
 		const struct jsonread_node *k = jsonread_at(nics, i);
 		struct record_nic *to = &r->system.nics[r->system.nnics++];
 
-		copy_str(k, KEY_NAME, to->name, sizeof(to->name));
-		copy_str(k, KEY_MAC, to->mac, sizeof(to->mac));
-		copy_str(k, KEY_ADDRESS, to->address, sizeof(to->address));
+		jsonread_copy(k, KEY_NAME, to->name, sizeof(to->name));
+		jsonread_copy(k, KEY_MAC, to->mac, sizeof(to->mac));
+		jsonread_copy(k, KEY_ADDRESS, to->address, sizeof(to->address));
 	}
 	r->started = timing_parse_utc(jsonread_str(doc, KEY_STARTED, NULL));
 	r->ended = timing_parse_utc(jsonread_str(doc, KEY_ENDED, NULL));
@@ -334,13 +328,13 @@ int restore_record(const struct jsonread_node *doc, struct restored *out,
 	r->firmware.secure_boot =
 		jsonread_type(jsonread_get(fw, KEY_SECURE_BOOT)) ==
 		JSONREAD_BOOL ? jsonread_bool(fw, KEY_SECURE_BOOT, 0) : -1;
-	copy_str(fw, KEY_LOCKDOWN, r->firmware.lockdown,
+	jsonread_copy(fw, KEY_LOCKDOWN, r->firmware.lockdown,
 		 sizeof(r->firmware.lockdown));
-	copy_str(doc, KEY_FAILURE, r->failure, sizeof(r->failure));
-	copy_str(doc, KEY_CRC32C, r->crc32c, sizeof(r->crc32c));
+	jsonread_copy(doc, KEY_FAILURE, r->failure, sizeof(r->failure));
+	jsonread_copy(doc, KEY_CRC32C, r->crc32c, sizeof(r->crc32c));
 	r->results_lost = !jsonread_bool(doc, KEY_RESULTS_COMPLETE, 1);
 	for (i = 0; i < jsonread_count(notes); i++) {
-		copy_str(jsonread_at(notes, i), NULL, text, sizeof(text));
+		jsonread_copy(jsonread_at(notes, i), NULL, text, sizeof(text));
 		record_note(r, "%s", text);
 	}
 	if (peers_out_restore(doc, r) ||
@@ -355,7 +349,7 @@ int restore_record(const struct jsonread_node *doc, struct restored *out,
 		const struct jsonread_node *t = jsonread_at(targets, i);
 		struct record_disk *d;
 
-		copy_str(t, KEY_PATH, text, sizeof(text));
+		jsonread_copy(t, KEY_PATH, text, sizeof(text));
 		d = record_add(r, text[0] ? text : "?", out->s.mode);
 		if (!d)
 			return -ENOMEM;
@@ -400,12 +394,12 @@ void restore_verdicts(const struct jsonread_node *doc, struct restored *out)
 	j->verdict = v < 0 ? JUDGE_PASS : v;
 	j->nreasons = 0;
 	for (i = 0; i < jsonread_count(reasons) && i < JUDGE_MAX_REASONS; i++)
-		copy_str(jsonread_at(reasons, i), NULL,
+		jsonread_copy(jsonread_at(reasons, i), NULL,
 			 j->reasons[j->nreasons++], sizeof(j->reasons[0]));
-	copy_str(m, KEY_FAILURE, r->sig.failure, sizeof(r->sig.failure));
-	copy_str(doc, KEY_KILN_VERSION, out->kiln_version,
+	jsonread_copy(m, KEY_FAILURE, r->sig.failure, sizeof(r->sig.failure));
+	jsonread_copy(doc, KEY_KILN_VERSION, out->kiln_version,
 		 sizeof(out->kiln_version));
-	copy_str(doc, KEY_KERNEL, out->kernel, sizeof(out->kernel));
+	jsonread_copy(doc, KEY_KERNEL, out->kernel, sizeof(out->kernel));
 	r->kiln_version = out->kiln_version[0] ? out->kiln_version : NULL;
 	r->kernel = out->kernel[0] ? out->kernel : NULL;
 }

@@ -54,15 +54,6 @@ void stress_out_json(struct json *j, const struct record *r)
 	json_end(j);
 }
 
-static void copy(const struct jsonread_node *n, const char *key, char *out,
-		 size_t len)
-{
-	size_t got;
-
-	if (jsonread_get_bytes(n, key, out, len, &got))
-		out[0] = 0;
-}
-
 static uint64_t hex_of(const struct jsonread_node *n, const char *key)
 {
 	unsigned long long v = 0;
@@ -86,8 +77,8 @@ int stress_out_read(const struct jsonread_node *doc, struct record *r)
 	memset(st, 0, sizeof(*st));
 	st->fd = -1;
 	r->have_stress = 1;
-	copy(o, KEY_TOOL, st->tool, sizeof(st->tool));
-	copy(o, KEY_LOAD, what, sizeof(what));
+	jsonread_copy(o, KEY_TOOL, st->tool, sizeof(st->tool));
+	jsonread_copy(o, KEY_LOAD, what, sizeof(what));
 	for (i = 0; i < 4; i++)
 		if (!strcmp(what, stress_what_name(i)))
 			st->what = i;
@@ -110,9 +101,9 @@ int stress_out_read(const struct jsonread_node *doc, struct record *r)
 		st->kept[i].found = hex_of(k, KEY_FOUND);
 		st->nkept = i + 1;
 	}
-	copy(o, KEY_TOOL_STATUS, st->status, sizeof(st->status));
-	copy(o, KEY_NOTE, st->note, sizeof(st->note));
-	copy(o, KEY_PROBLEM, st->problem, sizeof(st->problem));
+	jsonread_copy(o, KEY_TOOL_STATUS, st->status, sizeof(st->status));
+	jsonread_copy(o, KEY_NOTE, st->note, sizeof(st->note));
+	jsonread_copy(o, KEY_PROBLEM, st->problem, sizeof(st->problem));
 	return 0;
 }
 
