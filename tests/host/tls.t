@@ -156,11 +156,12 @@ test_expect_success 'nothing received is served back, not even to its own machin
 
 # kiln run reads /dev/kmsg and every disk: root only, the rest does not.
 if [ "$(id -u)" = 0 ]; then
-test_expect_success 'kiln run: lab settings over https, ca beside kiln.cfg; kmsg.log masked' '
+test_expect_success 'kiln run: lab settings and expect file over https, ca beside kiln.cfg; kmsg.log masked' '
 	mkdir -p "$TEST_TMP/stick" "${NGINX_ROOT%/*}/config" &&
 	cp "$CA" "$TEST_TMP/stick/lab-ca.pem" &&
 	printf "ca=lab-ca.pem\n" >"$TEST_TMP/stick/kiln.cfg" &&
 	printf "max-detail=7\n" >"${NGINX_ROOT%/*}/config/M1.cfg" &&
+	printf "disks=99\n" >"${NGINX_ROOT%/*}/config/M1.expect" &&
 	echo "kiln tls.t: kiln.upload=https://M1:pw-M1-kmsg@lab/ kiln.auth-token=tok-kmsg-sekrit" \
 		>/dev/kmsg &&
 	printf "%s\n" "kiln.lab=https://M1:pw-M1-right@$HOST/ kiln.machine-id=M1 kiln.stress=off kiln.countdown=0 kiln.include=NOSUCHDISK*" \
@@ -171,6 +172,9 @@ test_expect_success 'kiln run: lab settings over https, ca beside kiln.cfg; kmsg
 	grep_in "settings from the lab server: https://$HOST/config/M1.cfg" \
 		"$TEST_TMP/run5.out" &&
 	grep -Eq "^  max-detail +7 +lab server\$" "$TEST_TMP/run5.out" &&
+	grep_in "the expected machine from the lab server: https://$HOST/config/M1.expect" \
+		"$TEST_TMP/run5.out" &&
+	grep_in "machine FAIL: disks: expected 99" "$TEST_TMP/run5.out" &&
 	kmsg=$(find "$TEST_TMP/stick/kiln-results/M1" -name kmsg.log) &&
 	[ -n "$kmsg" ] &&
 	grep_in "kiln tls.t: kiln.upload=https://M1:***@lab/ kiln.auth-token=***" \

@@ -488,6 +488,7 @@ static int lab_expect(const struct settings *s, char **text, char *url,
 	else
 		snprintf(said, slen, "the expected machine from the lab "
 			 "server: %s", url);
+	secret_mask(said, said, slen);
 	return ret;
 }
 
