@@ -144,9 +144,17 @@ $(LYINGDISK): tests/lib/lyingdisk.c | $(DEPS_STAMP)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(HOST_CC) $(CFLAGS) $(SANITIZE) -o $@ $< $(FUSE_FLAGS) -lpthread
 
-# What the host tests run: the tester, its ASan and TSan builds, the
-# lying disk and the small drivers of single parts.
-HOST_NEEDS := $(OUT)/kiln $(HOST_TOOLS) $(ASAN_KILN) $(TSAN_KILN) $(LYINGDISK)
+# What host test files run, from the "# needs:" line at the top of each
+# (tests/host/needs.t holds each line to what its file uses): kiln is
+# out/kiln, any other name out/tests/NAME (kiln-asan, kiln-tsan,
+# lyingdisk, httpput, metricspush, or a unit test's binary). So one file
+# builds only what it runs: `make test T=tests/host/init.t` builds no
+# sanitized tester.
+host_needs = $(foreach n,$(sort $(shell sed -n 's/^\# needs: //p' $(1))),\
+	$(if $(filter kiln,$(n)),$(OUT)/kiln,$(OUT)/tests/$(n)))
+# Every host file's: the tester, its ASan and TSan builds, the lying disk
+# and the small drivers of single parts.
+HOST_NEEDS := $(call host_needs,$(sort $(wildcard tests/host/*.t)))
 # prove, each file under runone.sh's timeout, then the slowest files.
 CHECK := sh tests/lib/check.sh
 
@@ -177,12 +185,20 @@ check-e2e: $(OUT)/kiln image | $(DEPS_STAMP)
 
 # One file, verbose: make test T=tests/host/guard.t [ARGS='-i --run=1-3'],
 # or a unit test: make test T=tests/unit/guard.c [ARGS='guard_stop'].
-# It builds what that file's area needs: a unit test its own binary.
+# It builds what that file runs: a unit test its own binary, a host test
+# what its "# needs:" line names (a folder: every host file's), an e2e
+# test the image.
 TEST_NEEDS = $(if $(findstring /unit/,$(T)),$(OUT)/tests/$(basename $(notdir $(T))),\
-	$(if $(findstring /e2e/,$(T)),$(OUT)/kiln image,$(HOST_NEEDS)))
+	$(if $(findstring /e2e/,$(T)),$(OUT)/kiln image,\
+	$(if $(filter %.t,$(T)),$(call host_needs,$(T)),$(HOST_NEEDS))))
 test: $(TEST_NEEDS) | $(DEPS_STAMP)
 	@[ -n "$(T)" ] || { echo "make test: name the file: make test T=tests/host/guard.t" >&2; exit 2; }
 	prove -v -e 'sh tests/lib/runone.sh' $(T) :: $(ARGS)
+
+# The man pages' parts that kiln's tables make (scripts/manual.sh): run
+# after changing a usage string, a key or the safety decision.
+man: $(OUT)/kiln
+	$(Q)sh scripts/manual.sh $(OUT)/kiln
 
 # The libFuzzer target of kiln's JSON reader (tests/fuzz/jsonread.c says
 # how to run it); not part of check.
@@ -237,7 +253,7 @@ clean:
 		$(MUSL_INC)
 
 .PHONY: all bench check check-e2e check-host check-layers check-unit clean deps fuzz image \
-	lab lab-fail lab-host ramboot test
+	lab lab-fail lab-host man ramboot test
 .DELETE_ON_ERROR:
 .SECONDARY:
 

@@ -24,7 +24,7 @@
 # LAB_MIB (64) the size of each disk, LAB_CPU (max), LAB_MEM (1024),
 # LAB_TIMEOUT (900 s), LAB_APPEND (kernel arguments, direct boot), LAB_EXTRA
 # (QEMU arguments), LAB_DIR (out/lab or out/lab-fail), LAB_DRY (print the
-# QEMU command line, boot nothing). README has them all.
+# QEMU command line, boot nothing). docs/lab.md has them all.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -72,7 +72,7 @@ else
 	lab_disk vscsi vscsi-a "$mib"
 	lab_disk vscsi vscsi-b "$mib"
 fi
-cfg="# kiln.cfg of the lab's stick (README has the keys)
+cfg="# kiln.cfg of the lab's stick (kiln.cfg(5) has the keys)
 countdown=5
 after=poweroff
 # stressapptest beside the burn, as on a real machine (kiln run's default)

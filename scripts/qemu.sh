@@ -233,7 +233,7 @@ lab_usb () {
 # lab_pxe "KERNEL ARGS": the lab boots from the network as a lab's machine
 # does: SeaBIOS's PXE ROM asks QEMU's DHCP and TFTP for pxelinux, and
 # pxelinux reads the entry of this machine's MAC (LAB_MAC, default
-# 52:54:00:12:34:56), which carries ARGS, as README's per-machine entry
+# 52:54:00:12:34:56), which carries ARGS, as docs/lab.md's per-machine entry
 # does; the menu appends BOOTIF=, so the image knows it was PXE-booted.
 # Boot with lab_firmware_boot seabios.
 lab_pxe () {

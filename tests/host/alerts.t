@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln
 # The lab's Prometheus side: boot/kiln-alerts.yml passes promtool's check
 # and its unit tests (tests/fixtures/alerts: a machine that FAILed, one
 # that stopped pushing mid-run and not one whose run ended, a disk over

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln lyingdisk
 # Transfer errors placed where they belong, on real loop devices over the
 # lying disk (tests/lib/lyingdisk.c, flaky: each unit written in a range
 # reads wrong once, then right): one disk alone FAILs for a transfer

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln
 # kiln burn on healthy targets: four loop devices written and verified at
 # once pass, with every result file in place; files are created and burnt
 # too; the shipped binary is static.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln
 # kiln burn finds what a faulty data path does to data: damage made in a
 # loop device's backing file between a write and a verify is found at the
 # exact offset and classified (bit flips with their bits, misdirected,

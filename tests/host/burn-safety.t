@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln
 # kiln burn never destroys what was not meant to be destroyed: a device
 # with a real partition table (made by sfdisk) is written only with
 # --destroy-data and is read freely; a mounted device is refused always;

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln
 # Bad input to kiln burn gets one clear line on stderr and exit 2, before
 # any I/O: nothing is created, nothing is written.
 . "$(dirname "$0")/../lib/tap.sh"

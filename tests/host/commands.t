@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln
 # Every command reads its options with the one parser and the one key
 # table: kiln CMD --help is that command's own usage, listing every key it
 # takes; kiln settings lists every key with its default and help; the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln
 # No disk that holds anything is written unless the user named it. Each
 # case here once wrote a disk without consent; now each is refused (exit
 # 2, the reason named, the disk's sha256 unchanged): flag words that took

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln
 # What kiln burn says on the console while it runs and at its end: the
 # passes and bytes in the status line, the per-disk table, like disks'
 # plans said once, a pass cap said where it binds, and a write-only burn

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln kiln-asan
 # kiln discover on sysfs trees captured from real kernels in QEMU
 # (scripts/sysfs-capture.sh): it lists exactly the guest's disks and
 # storage controllers, each disk under the controller the guest saw it

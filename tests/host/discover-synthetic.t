@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln
 # What QEMU cannot emulate, on small sysfs trees laid out as the kernel
 # lays them out: NVMe behind Intel VMD (a PCI domain of its own), a SAS
 # enclosure's slot, a SAS drive formatted with 520-byte sectors (capacity

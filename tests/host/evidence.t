@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln
 # A PASS means the disk kept every byte: a verify reads the run record a
 # write left (result.json), finds its disks by identity, and FAILs a disk
 # that shrank or holds an older pass than the last one written; a pass cut

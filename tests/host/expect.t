@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln
 # The expected machine on a synthetic sysfs tree (as discover-synthetic.t
 # lays one out, with two DIMMs in its SMBIOS table): kiln discover
 # --expect-out writes an expect file of it, which read back with --expect

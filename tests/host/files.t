@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln
 # kiln burn on regular files, for anyone (no root, no loop devices): the
 # shipped binary is static; a missing file is created with --size and
 # burnt; kiln's own data is written again; an existing foreign file needs

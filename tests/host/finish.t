@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln
 # A run cut off (kill -9, a power cut) leaves checkpoints and no
 # result.json; kiln finish makes it a finished folder from the newest good
 # checkpoint: result.json (state interrupted), summary.txt, report.html,

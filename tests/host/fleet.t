@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln kiln-asan
 # kiln fleet on a lab's tree made by the real binary (no root needed): a
 # passing run, a failing one (a file damaged between a write and its
 # verify), a run killed with SIGKILL (checkpoints only: cut off once old,

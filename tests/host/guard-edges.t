@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln lyingdisk
 # The guarded write at its edges: data in the first or the last unit of
 # the region, past an extent boundary of --span quick, at a bs that is not
 # a power of two, on a disk whose blank byte is 0xff; kiln's own data of

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln lyingdisk
 # The guarded write: a disk written because of its class (blank or
 # kiln-data, no consent names it) is never written at a byte kiln has not
 # read in this run and found blank or kiln's. The class is proven by

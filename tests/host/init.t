@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln
 # The init, on the host: a fake root (proc, sys) under ROOT and MOCK=FILE,
 # so every command that would change the machine is logged instead of run,
 # and fakes of kiln and findfs first in PATH. It must mount only what is

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln
 # What the built initramfs holds: the init, kiln, busybox, smartctl,
 # What the built initramfs holds: the init, kiln, busybox, smartctl,
 # iperf3, ledctl, stressapptest, ipmitool and curl with their libraries

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln
 # A burn handed to a lab's servers as it goes: Debian's nginx serving
 # boot/nginx-kiln.conf takes the run folder by PUT, Debian's Pushgateway
 # takes the gauges. Every file arrives whole (compared with the run folder

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln
 # kiln run's settings from the lab server (lab=URL), against Debian's real
 # nginx on a free port of 127.0.0.1: the machine's own file
 # (LAB/config/<machine id>.cfg), else default.cfg, read after kiln.cfg and

@@ -1,9 +1,10 @@
 #!/bin/sh
+# needs: kiln
 # make lab's scripts without QEMU: the QEMU command lines scripts/lab.sh
 # builds (LAB_DRY prints them and boots nothing) for make lab and for
 # make lab-fail, whose disks are lab_failing_disks in scripts/qemu.sh, the
 # one definition tests/e2e/faults.t boots too; bad LAB_* values refused;
-# every LAB_* variable the lab honours named in README; the build line's
+# every LAB_* variable the lab honours named in docs/lab.md; the build line's
 # sizes are the files', not their symlinks'.
 . "$(dirname "$0")/../lib/tap.sh"
 
@@ -109,7 +110,7 @@ test_expect_success 'bad LAB_BOOT, LAB_MIB or lab: one line, exit 2, nothing mad
 	grep_in "scripts/lab.sh [fail], not broken" "$TEST_TMP/err"
 '
 
-test_expect_success 'README names every LAB_* variable make lab and lab-host honour' '
+test_expect_success 'docs/lab.md names every LAB_* variable make lab and lab-host honour' '
 	# LAB_SHOW, LAB_KEYS, LAB_UNTIL and LAB_ARGV are the e2e tests'"'"'
 	# hooks into lab_run (scripts/qemu.sh), not settings of a lab.
 	grep -oh "LAB_[A-Z_]*" "$TOP/scripts/lab.sh" "$TOP/scripts/qemu.sh" \
@@ -118,9 +119,9 @@ test_expect_success 'README names every LAB_* variable make lab and lab-host hon
 	[ "$(wc -l <"$TEST_TMP/vars")" -ge 10 ] &&
 	missing= &&
 	for v in $(cat "$TEST_TMP/vars"); do
-		grep -q "\`$v\`" "$TOP/README.md" || missing="$missing $v"
+		grep -q "\`$v\`" "$TOP/docs/lab.md" || missing="$missing $v"
 	done &&
-	test_eq "$missing" "" "not in README"
+	test_eq "$missing" "" "not in docs/lab.md"
 '
 
 test_expect_success 'the build line gives a symlinked kernel its own size' '

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln
 # make check-layers (scripts/check-layers.sh) on kiln's own tree and on
 # small made-up ones: an include that points up, one that names no
 # folder, a file outside the folders, a folder not in docs/design.md's

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln kiln-asan
 # The LEDs kiln sets, on a copy of the hand-built SAS/SES fixture
 # (tests/fixtures/sysfs/ses-expander, README there), by the files kiln
 # writes: kiln locate DISK lights its bay's locate file ("1"; --off "0"),

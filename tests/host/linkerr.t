@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln
 # Link error counters read by the real binary during a burn of a file, its
 # sysfs the before/ of tests/fixtures/sysfs/sasexp (an HBA, an expander,
 # three disks; built by hand from the kernel's documentation) given with

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln lyingdisk
 # A disk that lies never passes, and one that stops answering never hangs
 # the run: a FUSE disk under a loop device (tests/lib/lyingdisk.c) drops
 # acknowledged writes, loses its flushed cache at a power cut, reverts to

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln lyingdisk
 # The lying disk that kiln's tests put under a loop device lies as told,
 # and every lie shows through the loop device to a tester that uses
 # O_DIRECT, as kiln does: dropped writes, a volatile cache lost at a power

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln
 # Memory planned, never killed: kiln burn in a memory cgroup of its own.
 # Two 1 GiB files at --qd 256 --bs 64M would pin 2 GiB of buffers: in a
 # 1 GiB cgroup kiln runs at a smaller qd, says so once and keeps it in

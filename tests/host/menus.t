@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln
 # make image LAB_SETTINGS=...: a lab's settings go into every boot menu
 # alike (the stick's syslinux and GRUB, the PXE root's pxelinux, GRUB and
 # iPXE, the ISO's isolinux and GRUB), each kernel line ending in them; a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln httpput metricspush
 # kiln's metrics pusher against Debian's real Pushgateway, on a free port
 # of 127.0.0.1, driven by tests/lib/metricspush: a run going, then over,
 # read back from the gateway's /metrics (the machine's group, each disk's

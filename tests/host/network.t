@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln
 # Every network port under load for the whole burn (iperf=), with real
 # iperf3 servers on 127.0.0.1 and the lo device, found through a sysfs
 # tree made here (--sysfs-root: lo with a device, a link, a speed and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln lyingdisk
 # No device kiln is not testing can stall a target, and kiln exits
 # whatever a dead disk does. A loop device over a lying disk
 # (tests/lib/lyingdisk.c) that stops answering, stat included ("hang all",

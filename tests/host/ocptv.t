@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln ocptv
 # ocptv.jsonl held to the OCP Test & Validation schemas themselves (draft
 # 2020-12, from ../shared/ocptv beside the project, $refs resolved there)
 # by Debian's python3-jsonschema, every line: the runs the unit test makes

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln lyingdisk
 # Like disks compared on real block devices: four loop devices of one
 # size, three over files in /dev/shm and one over the lying disk
 # (tests/lib/lyingdisk.c) told to answer every request 60 ms late. At

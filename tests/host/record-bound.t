@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln
 # The run record is bounded by its disks, not by its passes: a soak of
 # four 4 KiB files runs each phase thousands of times, and its result.json
 # and checkpoints stay small (past 16 runs of a phase the rest is folded

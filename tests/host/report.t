@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln
 # kiln report RUN_DIR: summary.txt and report.html made again from a run's
 # result.json, the record's verdicts kept, nothing else of the folder
 # touched; bad input is one line and exit 2 (no folder) or 3 (no, broken

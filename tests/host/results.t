@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln
 # Results are never lost silently: the run folder is proven writable with
 # room before any disk is touched (exit 3, nothing touched), must be absent
 # or empty, keeps one good checkpoint whatever is torn, and a run whose

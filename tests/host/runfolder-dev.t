@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln
 # A run folder on a target is refused before anything is written, in one
 # line naming both (exit 2): on a filesystem of the target disk itself, of
 # one of its partitions, of a device built on it (device-mapper), or in the

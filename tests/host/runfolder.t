@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln
 # Every run keeps its run folder, for anyone (no root, files only; the
 # folder on a target's own filesystem is in runfolder-dev.t): kiln burn
 # without --out files its results under ./kiln-results/<machine id>/<run

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln
 # The machine's own signals sampled by the real binary during a burn of a
 # file, its sysfs a copy of tests/fixtures/sensors/server (EDAC by DIMM
 # and by csrow, AER of a root port and the NVMe below it, hwmon) given

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln
 # Every kind of data a disk can hold is found, on images made by the real
 # tools (sfdisk, mkfs.*, mkswap, cryptsetup, xorriso, pvcreate, mdadm),
 # and the disk is classed has-data with the right reason; zeros are blank;

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln
 # The memory and CPU stress beside kiln burn (stress is off for kiln burn
 # unless asked): stressapptest runs while the disks burn, below them in
 # priority (SCHED_IDLE, nice 19), with none of kiln's environment, and its

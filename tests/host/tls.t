@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln
 # A lab secured: Debian's nginx serving boot/nginx-kiln-tls.conf (TLS with
 # a CA and a server certificate made here by openssl, a password per
 # machine, each held to its own folder) takes the run folder over https,

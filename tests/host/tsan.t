@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln kiln-tsan
 # The host burn tests again, run by the tester built with ThreadSanitizer:
 # the workers write what the main thread reads (counters, snapshots, the
 # pass list) while checkpoints, the table and stall checks run, and a race

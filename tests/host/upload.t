@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln httpput
 # kiln's HTTP client and uploader against the real thing: Debian's nginx
 # serving boot/nginx-kiln.conf as a lab would, a Pushgateway when there is
 # one, and small servers a lab should not have (tests/lib/httpfake.py)

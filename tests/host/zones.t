@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kiln lyingdisk
 # Throughput where it happens, and latency, on a disk that answers slowly
 # at chosen offsets (tests/lib/lyingdisk.c under a loop device, marked
 # rotational as an HDD is): the slow offsets show as dips in the zones of

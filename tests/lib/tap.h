@@ -185,21 +185,33 @@ static void tap_sh(const char *fmt, ...)
 }
 
 /*
- * Whether README.md (tests run from the top of the tree) holds text
- * exactly: tables in README are made by the code, and this holds them to
- * it. -1 when README.md cannot be read.
+ * The part of a man page (docs/kiln.1, tests run from the top of the
+ * tree) between its lines `.\" BEGIN kiln --man PART ...` and `.\" END
+ * kiln --man PART`: what kiln's tables make (scripts/manual.sh splices
+ * it), which tests hold to the code. Allocated; NULL when the page cannot
+ * be read or has no such part.
  */
 __attribute__((unused))
-static int tap_readme_has(const char *text)
+static char *tap_man_part(const char *page, const char *part)
 {
-	char *readme = tap_read_file("README.md", NULL);
-	int found;
+	char *text = tap_read_file(page, NULL), *from, *to, *out = NULL;
+	char begin[96], end[96];
 
-	if (!readme)
-		return -1;
-	found = strstr(readme, text) != NULL;
-	free(readme);
-	return found;
+	if (!text)
+		return NULL;
+	snprintf(begin, sizeof(begin), ".\\\" BEGIN kiln --man %s ", part);
+	snprintf(end, sizeof(end), "\n.\\\" END kiln --man %s\n", part);
+	from = strstr(text, begin);
+	if (from)
+		from = strchr(from, '\n');
+	to = from ? strstr(from, end) : NULL;
+	if (to) {
+		out = strndup(from + 1, (size_t)(to - from));
+		if (!out)
+			tap_bail("out of memory");
+	}
+	free(text);
+	return out;
 }
 
 /* Ends the test: prints the plan when none was given up front. */

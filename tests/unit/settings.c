@@ -82,22 +82,26 @@ static int bad_line(const char *line, const char *want)
 	return ok;
 }
 
-/* README.md's table of keys is settings_table()'s, character for character. */
-static void test_readme(void)
+/*
+ * kiln.cfg(5)'s list of keys is settings_man()'s, character for character
+ * (make man writes it there: scripts/manual.sh).
+ */
+static void test_manual(void)
 {
-	char *table = NULL;
+	char *keys = NULL, *page = tap_man_part("docs/kiln.cfg.5", "keys");
 	size_t len = 0;
-	FILE *f = open_memstream(&table, &len);
-	int found;
+	FILE *f = open_memstream(&keys, &len);
 
-	settings_table(f);
+	settings_man(f);
 	fclose(f);
-	found = tap_readme_has(table);
-	if (found < 0)
-		tap_skip("README.md not found (run from the top of the tree)");
-	else if (!tap_ok(found, "README's table of keys is the key table's own"))
-		tap_diag("settings_table() says:\n%s", table);
-	free(table);
+	if (!page)
+		tap_skip("docs/kiln.cfg.5 or its keys not found (run from the "
+			 "top of the tree)");
+	else if (!tap_ok(!strcmp(page, keys), "kiln.cfg(5)'s keys are the "
+			 "key table's own (make man makes them again)"))
+		tap_diag("settings_man() says:\n%s", keys);
+	free(page);
+	free(keys);
 }
 
 #define F(field) offsetof(struct settings, field)
@@ -106,7 +110,7 @@ static void test_readme(void)
 /*
  * A default of a key's own for one command (stress will be memory,cpu for
  * kiln run and off for kiln burn): no key of kiln's has one yet, so a
- * made-up table shows each command gets its own, and README both.
+ * made-up table shows each command gets its own, and kiln.cfg(5) both.
  */
 static void test_other_default(void)
 {
@@ -117,7 +121,7 @@ static void test_other_default(void)
 		  "10", "between status lines", TEST, { SCOPE_RUN, "30" } },
 		{ "qd", KEY_UINT, F(qd), 1, 256, NULL, "a count", "8",
 		  "requests in flight", TEST, { SCOPE_BURN, "2" } },
-		/* kiln burn takes no settle: README names no burn default. */
+		/* kiln burn takes no settle: kiln.cfg(5) names no burn default. */
 		{ "settle", KEY_UINT, F(settle), 1, 3600, NULL, "seconds",
 		  "60", "the init waits", SCOPE_RUN, { SCOPE_BURN, "5" } },
 		{ "slow-warn", KEY_UINT, F(slow_warn), 1, 100, NULL, "a %",
@@ -125,11 +129,14 @@ static void test_other_default(void)
 	};
 #pragma GCC diagnostic pop
 	static const char want[] =
-		"| key | default | what |\n| --- | --- | --- |\n"
-		"| `interval` | 30 (kiln burn: 10) | between status lines |\n"
-		"| `qd` | 8 (kiln burn: 2) | requests in flight |\n"
-		"| `settle` | 60 | the init waits |\n"
-		"| `slow-warn` | 85 | slow |\n";
+		".TP\n.B interval\nbetween status lines. Value: seconds; "
+		"default: 30 (kiln burn: 10). Taken by kiln\nrun, kiln burn.\n"
+		".TP\n.B qd\nrequests in flight. Value: a count; default: 8 "
+		"(kiln burn: 2). Taken by kiln\nrun, kiln burn.\n"
+		".TP\n.B settle\nthe init waits. Value: seconds; default: 60. "
+		"Taken by kiln run.\n"
+		".TP\n.B slow\\-warn\nslow. Value: a %; default: 85. Taken by "
+		"kiln run, kiln burn.\n";
 	struct settings burn, run, burn2, run2;
 	char *table = NULL;
 	size_t len = 0;
@@ -148,10 +155,10 @@ static void test_other_default(void)
 					    SCOPE_RUN | SCOPE_SETTINGS), "8") &&
 	       !strcmp(settings_key_default(&made_up[3], SCOPE_BURN), "85"),
 	       "usage and kiln settings say the command's own default");
-	settings_table_from(f, made_up, 4);
+	settings_man_from(f, made_up, 4);
 	fclose(f);
 	if (!tap_ok(!strcmp(table, want),
-		    "README's table says kiln run's default, and another "
+		    "kiln.cfg(5) says kiln run's default, and another "
 		    "command's beside it where it differs"))
 		tap_diag("got:\n%s", table);
 	free(table);
@@ -320,7 +327,7 @@ int main(int argc, char **argv)
 	       bad_line("--iperf-min 5%% x", "bad value for --iperf-min") &&
 	       bad_line("--iperf-min -1 x", "bad value for --iperf-min"),
 	       "--iperf-min refuses past 100%%, no number, junk");
-	/* Made from the key table's defaults alone: what README says. */
+	/* Made from the key table's defaults alone: what kiln.cfg(5) says. */
 	settings_defaults(&s, SCOPE_RUN);
 	tap_ok(s.mode == SETTINGS_WRITE_VERIFY && s.bs == 1 << 20 &&
 	       s.qd == 8 && s.passes == 1 && s.interval == 10 &&
@@ -579,12 +586,12 @@ int main(int argc, char **argv)
 
 		tap_ok(!strcmp(settings_get(&s, "passes", val, sizeof(val)), "1") &&
 		       settings_passes(&s) == 1,
-		       "passes is 1 by default, as README says");
+		       "passes is 1 by default, as kiln.cfg(5) says");
 	}
 	settings_free(&s);
 	tap_ok(!strcmp(settings_mode_name(SETTINGS_VERIFY), "verify") &&
 	       !strcmp(settings_mode_name(99), "unknown"), "mode names");
-	TAP_RUN(test_readme);
+	TAP_RUN(test_manual);
 	TAP_RUN(test_other_default);
 	return tap_done();
 }

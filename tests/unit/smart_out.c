@@ -3,7 +3,7 @@
  * Description: a drive's SMART counters in result.json, written by one
  * function and read back by one: the "smart" object of a target (passed
  * and seven counters) and the signals' smart_start and smart_end (two
- * more), each key as README names it, null for a counter not reported,
+ * more), each key as docs/results.md names it, null for a counter not reported,
  * null for a drive smartctl did not answer; read back as written.
  */
 #include <stdio.h>

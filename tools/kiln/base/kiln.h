@@ -4,7 +4,7 @@
 
 /*
  * kiln's exit codes, the same for every command: an interface lab
- * automation relies on to tell a bad disk from a broken run (README).
+ * automation relies on to tell a bad disk from a broken run (kiln(1), EXIT STATUS).
  */
 enum kiln_exit {
 	KILN_EXIT_PASS = 0, /* nothing failed (warnings listed) */

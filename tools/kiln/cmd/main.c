@@ -19,11 +19,13 @@
 #include "cmd/burncmd.h"
 #include "cmd/finish.h"
 #include "cmd/locate.h"
+#include "cmd/manual.h"
 #include "cmd/probe.h"
 #include "cmd/report.h"
 #include "cmd/run.h"
 #include "discover/inventory.h"
 #include "fleet/fleet.h"
+#include "plan/plan.h"
 #include "settings/options.h"
 
 /* What a command's start needs, besides its options and --help. */
@@ -219,6 +221,34 @@ static int run_command_at(const struct command *c, int argc, char **argv)
 	return code;
 }
 
+/*
+ * kiln --man PART: a part of the man pages, printed from the tables kiln
+ * runs from (make man splices each into docs/kiln.1 or docs/kiln.cfg.5,
+ * and the tests hold the pages to it). Not in kiln help: it is the
+ * build's, not the user's.
+ */
+static int man_command(const char *part)
+{
+	const struct options_cmd *cmds[NCOMMANDS];
+	size_t i;
+
+	for (i = 0; i < NCOMMANDS; i++)
+		cmds[i] = commands[i].opts;
+	if (part && !strcmp(part, "synopsis"))
+		manual_synopsis(stdout, cmds, (int)NCOMMANDS);
+	else if (part && !strcmp(part, "commands"))
+		manual_commands(stdout, cmds, (int)NCOMMANDS);
+	else if (part && !strcmp(part, "keys"))
+		settings_man(stdout);
+	else if (part && !strcmp(part, "safety"))
+		plan_man(stdout);
+	else {
+		complain("--man takes synopsis, commands, keys or safety");
+		return KILN_EXIT_USAGE;
+	}
+	return fflush(stdout) ? KILN_EXIT_CANNOT : KILN_EXIT_PASS;
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : NULL;
@@ -233,6 +263,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "--version"))
 		return version_command(NULL);
+	if (!strcmp(cmd, "--man"))
+		return man_command(argc == 3 ? argv[2] : NULL);
 	for (i = 0; i < NCOMMANDS; i++)
 		if (!strcmp(cmd, commands[i].opts->name))
 			return run_command_at(&commands[i], argc - 1, argv + 1);

@@ -11,7 +11,7 @@
 /*
  * The expected machine (expect=FILE): what a machine must have, in
  * kiln.cfg's KEY=VALUE style, every key optional. Each difference from
- * what discovery finds FAILs the machine. README "The expected machine"
+ * what discovery finds FAILs the machine. kiln.cfg(5) "THE EXPECT FILE"
  * lists the keys; DIMMs are SMBIOS type 17's (discover/smbios.c).
  */
 #define EXPECT_MAX_ITEMS 64

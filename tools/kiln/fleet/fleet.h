@@ -171,8 +171,8 @@ void fleet_like_free(struct fleet_like_group *groups, int n);
 /* Whether d is under FLEET_LIKE_SLOW of its like disks' median. */
 int fleet_like_slow(const struct fleet_disk *d);
 /*
- * What fleet.csv and fleet.html say after such a disk's name, in README's
- * words: ": write 61%, verify 58% of like disks".
+ * What fleet.csv and fleet.html say after such a disk's name, in
+ * docs/results.md's words: ": write 61%, verify 58% of like disks".
  */
 void fleet_like_below(FILE *f, const struct fleet_disk *d);
 

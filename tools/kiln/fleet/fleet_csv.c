@@ -2,7 +2,7 @@
 /*
  * Description: fleet.csv, for the lab's own tools and spreadsheets: one
  * line per machine's latest run, in the order and with the columns of
- * fleet.html's table (README lists them). RFC 4180: a header line, CRLF
+ * fleet.html's table (docs/results.md lists them). RFC 4180: a header line, CRLF
  * line ends, every text field quoted with its quotes doubled; names with
  * odd bytes are written as fleet_text() writes them, so each machine
  * stays one line whatever its folder is called, and a cell a spreadsheet

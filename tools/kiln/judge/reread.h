@@ -14,7 +14,7 @@
  * disks on one controller) is not the drive's latency, so after the burn
  * the regions of each disk's slowest requests are read again, alone, at
  * qd 1, 4 KiB at a time, and timed on the surface scanners' grid. The
- * thresholds (README, "Verdicts"):
+ * thresholds (kiln(1), VERDICTS):
  */
 /* A rotational disk with a read this slow WARNs. */
 #define REREAD_SLOW_MS 500

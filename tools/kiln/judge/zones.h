@@ -9,8 +9,8 @@
 
 /*
  * Throughput where it happens: the shape of a phase's 100 zone rates, as
- * the engineers in the seeds read it by eye. Thresholds (README,
- * "Verdicts"):
+ * the engineers in the seeds read it by eye. Thresholds (kiln(1),
+ * VERDICTS):
  */
 /* A zone (or a few) under half the rate on either side of it is a dip. */
 #define ZONES_DIP_SHARE 0.5

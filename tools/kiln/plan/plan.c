@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/kiln.h"
+#include "base/roff.h"
 #include "plan/plan.h"
 
 const char *plan_action_name(int action)
@@ -90,7 +92,7 @@ struct plan_decision plan_decide(const struct plan_input *in)
 		       "has data; no consent (destroy-data)");
 }
 
-/* One row of README's table: a situation, as the decision's inputs. */
+/* One row of kiln(1)'s table: a situation, as the decision's inputs. */
 struct situation {
 	const char *what;
 	struct plan_input in;
@@ -114,7 +116,15 @@ static const char *cell(const struct situation *st, int command, int mode)
 	return d.guarded ? "written, guarded" : "written";
 }
 
-void plan_table(FILE *f)
+/* A cell of the table: tbl(1)'s text block, so a long one wraps. */
+static void man_cell(FILE *f, const char *text, const char *sep)
+{
+	fputs("T{\n", f);
+	roff_text(f, text);
+	fprintf(f, "T}%s", sep);
+}
+
+void plan_man(FILE *f)
 {
 	static const struct situation rows[] = {
 		{ "`in-use`", { .class = SAFETY_IN_USE, .consent = 1 } },
@@ -139,17 +149,29 @@ void plan_table(FILE *f)
 		{ "any other file, `--destroy-data`",
 		  { .class = SAFETY_HAS_DATA, .file = 1, .consent = 1 } },
 	};
+	static const char *const head[] = {
+		"target", "kiln run", "kiln run, mode read or verify",
+		"kiln burn, mode write or write-verify",
+		"kiln burn, mode read or verify",
+	};
 	size_t i;
 
-	fprintf(f, "| target | `kiln run` | `kiln run`, mode read or verify "
-		"| `kiln burn`, mode write or write-verify | `kiln burn`, mode "
-		"read or verify |\n| --- | --- | --- | --- | --- |\n");
-	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
-		fprintf(f, "| %s | %s | %s | %s | %s |\n", rows[i].what,
-			cell(&rows[i], PLAN_RUN, SETTINGS_WRITE_VERIFY),
-			cell(&rows[i], PLAN_RUN, SETTINGS_READ),
-			cell(&rows[i], PLAN_BURN, SETTINGS_WRITE_VERIFY),
-			cell(&rows[i], PLAN_BURN, SETTINGS_READ));
+	/* 19 + 4 x 11 columns and their gaps fit man's 80 less its indent. */
+	fprintf(f, ".TS\nallbox tab(|);\n"
+		"lbw(17n) lbw(9n) lbw(9n) lbw(9n) lbw(9n)\n"
+		"lw(17n) lw(9n) lw(9n) lw(9n) lw(9n) .\n");
+	for (i = 0; i < ARRAY_SIZE(head); i++)
+		man_cell(f, head[i], i + 1 < ARRAY_SIZE(head) ? "|" : "\n");
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		man_cell(f, rows[i].what, "|");
+		man_cell(f, cell(&rows[i], PLAN_RUN, SETTINGS_WRITE_VERIFY),
+			 "|");
+		man_cell(f, cell(&rows[i], PLAN_RUN, SETTINGS_READ), "|");
+		man_cell(f, cell(&rows[i], PLAN_BURN, SETTINGS_WRITE_VERIFY),
+			 "|");
+		man_cell(f, cell(&rows[i], PLAN_BURN, SETTINGS_READ), "\n");
+	}
+	fprintf(f, ".TE\n");
 }
 
 void plan_choose(const struct settings *s, const struct discover_inventory *inv,

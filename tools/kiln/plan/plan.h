@@ -136,9 +136,10 @@ void plan_disk(const struct target *t, struct engine_disk *d);
 const char *plan_action_name(int action);
 
 /*
- * README's safety table, made from plan_decide(): a Markdown table of
- * every situation and what each command does (tests hold README to it).
+ * kiln(1)'s safety table, made from plan_decide(): a tbl(1) table of
+ * every situation and what each command does (kiln --man safety;
+ * tests/unit/plan.c holds docs/kiln.1 to it).
  */
-void plan_table(FILE *f);
+void plan_man(FILE *f);
 
 #endif

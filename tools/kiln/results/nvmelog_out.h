@@ -11,7 +11,7 @@
  * kiln finish: a target's "error_log" (entries_before, entries_after and
  * the new entries) and "nvme_logs" (the controller, the health and OCP
  * C0h logs before and after, the telemetry log kept). Their field names
- * are this file's own, its writer's and its reader's (README, "Results").
+ * are this file's own, its writer's and its reader's (docs/results.md).
  * Nothing is written for a disk whose logs were never asked for.
  */
 void nvmelog_out_disk(struct json *j, const struct record_disk *d);

@@ -9,7 +9,7 @@
 
 /*
  * rma-<serial>.txt: what a FAILed disk's vendor asks for with a return,
- * in one plain-text file of the run folder (README, "Results"): model,
+ * in one plain-text file of the run folder (docs/results.md): model,
  * serial, firmware, WWN, capacity, power-on hours; the failure with its
  * reasons, the I/O errors and the bad units with their offsets and
  * classes; the SMART or NVMe logs before and after the run.

@@ -9,7 +9,7 @@
 /*
  * A drive's SMART counters (smartjson.h) in result.json: a target's
  * "smart" "before" and "after", and its signals' "smart_start" and
- * "smart_end" (README, "Results"). Both name a counter the same way;
+ * "smart_end" (docs/results.md). Both name a counter the same way;
  * the signals add error_log_entries and scsi_uncorrected.
  */
 enum smart_out_keys {

@@ -8,7 +8,7 @@
 
 /*
  * The machine's own signals told (vitals.h): in result.json, a target's
- * "signals" and the run's "machine" (README, "Results"), read back the
+ * "signals" and the run's "machine" (docs/results.md), read back the
  * same way for kiln finish.
  */
 

@@ -2,12 +2,15 @@
 /*
  * Description: the one table of the keys kiln understands: each key's
  * type, default, help and the commands that take it. Usage texts, kiln
- * settings, the defaults and README's table are all read from it.
+ * settings, the defaults and kiln.cfg(5)'s list of keys (kiln --man
+ * keys, docs/kiln.cfg.5) are all read from it.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/kiln.h"
+#include "base/roff.h"
 #include "settings/keys.h"
 #include "settings/settings.h"
 
@@ -32,7 +35,7 @@ static const char *const labcfgs[] = { "optional", "required", NULL };
 #define OPT SCOPE_OPTION_ONLY
 
 /*
- * Sorted by name: usage texts, kiln settings and README list them so. A
+ * Sorted by name: usage texts, kiln settings and kiln.cfg(5) list them so. A
  * key with a default of its own for some commands ends its entry with
  * { SCOPES, "default" } (.other); the rest leave it out, zero.
  */
@@ -99,7 +102,7 @@ static const struct settings_key keys[] = {
 	  "the targets it is given" },
 	{ "expect", KEY_STRING, F(expect), 0, 0, NULL, "an expect file",
 	  "none (kiln run: the lab server's, else ROOT/expect.cfg when there)",
-	  "the expected machine (README \"The expected machine\"): CPU, "
+	  "the expected machine (kiln.cfg(5), EXPECT FILE): CPU, "
 	  "memory, DIMMs, disks by model, firmware and size, controllers' PCIe "
 	  "links, NICs' speeds; each difference FAILs the machine; a file "
 	  "that does not parse is a bad setting; kiln discover: says each "
@@ -163,8 +166,9 @@ static const struct settings_key keys[] = {
 	{ "machine-id", KEY_STRING, F(machine_id), 0, 0, NULL,
 	  "letters, digits and ._- (at most 63)", "the machine's serial",
 	  "the machine's id, for a machine whose serial is a placeholder "
-	  "(README lists those kiln knows): its folder, its uploads' and "
-	  "metrics' name, its line on the fleet page", TEST | SCOPE_DISCOVER },
+	  "(docs/results.md lists those kiln knows): its folder, its uploads' "
+	  "and metrics' name, its line on the fleet page",
+	  TEST | SCOPE_DISCOVER },
 	{ "max-detail", KEY_UINT, F(max_detail), 0, 100000, NULL, "a count",
 	  "100", "errors and bad units listed per disk (all are counted); a "
 	  "run lists 32768 of each in all, so among many disks each lists "
@@ -419,28 +423,53 @@ static unsigned not_as_run(const struct settings_key *k)
 	return k->scope & other & ~SCOPE_RUN;
 }
 
-void settings_table_from(FILE *f, const struct settings_key *k, int n)
+void settings_man_from(FILE *f, const struct settings_key *k, int n)
 {
-	unsigned rest;
+	unsigned rest, takers;
+	char *text;
+	size_t len;
+	FILE *m;
 	int i;
 
-	fprintf(f, "| key | default | what |\n| --- | --- | --- |\n");
 	for (i = 0; i < n; i++, k++) {
 		if (k->scope & SCOPE_OPTION_ONLY)
 			continue;
-		fprintf(f, "| `%s` | %s", k->name,
+		fprintf(f, ".TP\n.B ");
+		roff_literal(f, k->name);
+		fputc('\n', f);
+		text = NULL;
+		m = open_memstream(&text, &len);
+		if (!m) {
+			fprintf(f, "(out of memory)\n");
+			continue;
+		}
+		fprintf(m, "%s. Value: %s; default: %s", k->help, k->want,
 			settings_key_default(k, SCOPE_RUN));
 		rest = not_as_run(k);
 		if (rest) {
-			fprintf(f, " (");
-			commands_of(f, rest);
-			fprintf(f, ": %s)", settings_key_default(k, rest));
+			fprintf(m, " (");
+			commands_of(m, rest);
+			fprintf(m, ": %s)", settings_key_default(k, rest));
 		}
-		fprintf(f, " | %s |\n", k->help);
+		/* kiln settings shows kiln run's: kiln run is the name. */
+		takers = k->scope & ~(SCOPE_INIT | SCOPE_SETTINGS);
+		fprintf(m, ". Taken by ");
+		commands_of(m, takers);
+		if (k->scope & SCOPE_INIT)
+			fprintf(m, "; read by the init before kiln starts, so "
+				"from kiln.cfg or the kernel command line, "
+				"never the lab server");
+		else if (!(k->scope & SCOPE_RUN))
+			fprintf(m, "; on the command line only (kiln.cfg and "
+				"the kernel command line are kiln run's)");
+		fprintf(m, ".");
+		fclose(m);
+		roff_text(f, text ? text : "(out of memory)");
+		free(text);
 	}
 }
 
-void settings_table(FILE *f)
+void settings_man(FILE *f)
 {
-	settings_table_from(f, keys, NKEYS);
+	settings_man_from(f, keys, NKEYS);
 }

@@ -33,12 +33,12 @@ const char *settings_key_as_given(int source, const char *key, char *buf,
 				  size_t len);
 
 /*
- * settings_defaults() and settings_table() over a table of the caller's:
+ * settings_defaults() and settings_man() over a table of the caller's:
  * the unit test's made-up keys show what no key of kiln's shows yet.
  */
 void settings_defaults_from(struct settings *s,
 			    const struct settings_key *keys, int n,
 			    unsigned command);
-void settings_table_from(FILE *f, const struct settings_key *keys, int n);
+void settings_man_from(FILE *f, const struct settings_key *keys, int n);
 
 #endif

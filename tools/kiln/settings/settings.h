@@ -196,7 +196,7 @@ struct settings {
  */
 struct settings_def {
 	unsigned scope;			/* the commands: enum settings_scope */
-	const char *def;		/* as README says it */
+	const char *def;		/* as kiln.cfg(5) says it */
 };
 
 /* One key of the table, for those that list them (usage, kiln settings). */
@@ -207,7 +207,7 @@ struct settings_key {
 	unsigned min, max;		/* counts */
 	const char *const *choices;	/* enums */
 	const char *want;		/* what a good value looks like */
-	const char *def;		/* the default, as README says it */
+	const char *def;		/* the default, as kiln.cfg(5) says it */
 	const char *help;		/* one line for people */
 	unsigned scope;			/* enum settings_scope mask */
 	struct settings_def other;	/* other.scope's commands: other.def */
@@ -232,7 +232,7 @@ const struct settings_key *settings_key(const char *name);
 int settings_key_is_flag(const struct settings_key *k);
 
 /*
- * The key's default for a command, as README says it: command is the
+ * The key's default for a command, as kiln.cfg(5) says it: command is the
  * command's scope (SCOPE_BURN; kiln run and kiln settings are SCOPE_RUN,
  * and an options_cmd's .scope will do).
  */
@@ -317,10 +317,11 @@ const char *settings_size_given(const struct settings *s, const char *key,
 				uint64_t bytes, char *buf, size_t len);
 
 /*
- * README's table of keys, made from the key table (tests hold README to
- * it): kiln run's default, and another command's beside it where it
- * differs.
+ * kiln.cfg(5)'s list of keys, made from the key table (kiln --man keys;
+ * tests/unit/settings.c holds docs/kiln.cfg.5 to it): each key's help,
+ * value, kiln run's default and another command's beside it where it
+ * differs, and who takes it.
  */
-void settings_table(FILE *f);
+void settings_man(FILE *f);
 
 #endif
