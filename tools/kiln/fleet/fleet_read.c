@@ -118,7 +118,7 @@ static uint64_t passes_made(const struct jsonread_node *t, int *oom)
 		engine_snap_free(&s);
 		return 0;
 	}
-	n = result_passes_made(&s, mode < 0 ? ENGINE_WRITE_VERIFY : mode);
+	n = figures_passes(&s, mode < 0 ? ENGINE_WRITE_VERIFY : mode);
 	engine_snap_free(&s);
 	return n;
 }

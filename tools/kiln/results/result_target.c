@@ -65,6 +65,13 @@ void result_target_phase(const struct jsonread_node *t, int phase,
 	out->avg_mbps = jsonread_num(ph, KEY_AVG_MBPS, 0);
 	out->min_mbps = jsonread_num(ph, KEY_MIN_MBPS, -1);
 	out->max_mbps = jsonread_num(ph, KEY_MAX_MBPS, 0);
+	/* Before kiln said them apart, min and max were whole seconds. */
+	out->second_min = jsonread_get(ph, KEY_SLOWEST_SECOND_MBPS) ?
+			  jsonread_num(ph, KEY_SLOWEST_SECOND_MBPS, -1) :
+			  out->min_mbps;
+	out->second_max = jsonread_get(ph, KEY_FASTEST_SECOND_MBPS) ?
+			  jsonread_num(ph, KEY_FASTEST_SECOND_MBPS, 0) :
+			  out->max_mbps;
 }
 
 int result_target_verdict(const struct jsonread_node *t)
