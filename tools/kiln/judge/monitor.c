@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "judge/figures.h"
 #include "judge/monitor.h"
 #include "base/timing.h"
 #include "settings/settings.h"
@@ -30,9 +31,11 @@ int monitor_init(struct monitor *m, const char *const *names, int n,
 	m->names = names;
 	m->csv = csv;
 	m->t0 = m->last_ns = m->status_ns = m->table_ns = t0;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		for (p = 0; p < PHASES; p++)
 			m->mt[i].min[p] = -1;
+		m->mt[i].made = -1;
+	}
 	return 0;
 }
 
@@ -246,10 +249,22 @@ static void status_pass(const struct monitor *m, int running, char *buf,
 			size_t len)
 {
 	unsigned lo = 0, hi = 0, cap = 0;
+	int64_t made_lo = -1, made_hi = -1;
 	int capped = 0;
 	int i;
 
 	buf[0] = 0;
+	/* Once over, the passes each made, as summary.txt says them. */
+	for (i = 0; !running && i < m->n; i++) {
+		int64_t v = m->mt[i].made;
+
+		if (v < 0)
+			continue;
+		if (made_lo < 0 || v < made_lo)
+			made_lo = v;
+		if (v > made_hi)
+			made_hi = v;
+	}
 	for (i = 0; i < m->n; i++) {
 		const struct engine_counters *c = &m->c[i];
 		unsigned wp = m->mt[i].write_passes;
@@ -265,14 +280,19 @@ static void status_pass(const struct monitor *m, int running, char *buf,
 			cap = wp;
 		}
 	}
-	if (!hi)
+	if (made_hi >= 0) {
+		snprintf(buf, len, "  ");
+		figures_passes_text((uint64_t)made_lo, (uint64_t)made_hi,
+				    buf + 2, len - 2);
+	} else if (!hi) {
 		return;
-	if (!running)
+	} else if (!running) {
 		snprintf(buf, len, "  %u pass%s", hi, hi == 1 ? "" : "es");
-	else if (lo == hi)
+	} else if (lo == hi) {
 		snprintf(buf, len, " pass %u", hi);
-	else
+	} else {
 		snprintf(buf, len, " pass %u-%u", lo, hi);
+	}
 	if (!capped)
 		return;
 	if (running)

@@ -183,6 +183,8 @@ static void json_target_passes(struct json *j, const struct record_disk *d)
 	if (d->ep.guard)
 		json_phase_stats(j, d, PHASE_GUARD);
 	json_end(j);
+	/* Every output's count of them (figures_passes()). */
+	json_u64(j, KEY_PASSES_MADE, figures_passes(et, d->ep.mode));
 	json_array(j, KEY_PASSES);
 	for (i = 0; i < et->npasses; i++) {
 		const struct engine_pass *ps = &et->passes[i];

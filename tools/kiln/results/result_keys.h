@@ -108,6 +108,7 @@
 #define KEY_PASSED		"passed"
 #define KEY_PASSES		"passes"
 #define KEY_PASSES_FOLDED	"passes_folded"
+#define KEY_PASSES_MADE		"passes_made"
 #define KEY_PASS_FOUND_ON_DISK	"pass_found_on_disk"
 #define KEY_PASS_TOTALS		"pass_totals"
 #define KEY_PATH		"path"
