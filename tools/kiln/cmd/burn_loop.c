@@ -66,7 +66,12 @@ void burn_loop_checkpoint(struct burn *b)
 
 	if (!b->have_results)
 		return;
-	b->r->elapsed_ns = timing_now_ns() - b->t0;
+	/*
+	 * Once the run has ended its duration is said: a checkpoint after
+	 * report.html must not give summary.txt a longer one.
+	 */
+	if (!b->r->ended)
+		b->r->elapsed_ns = timing_now_ns() - b->t0;
 	doc = result_json(b->r, &len);
 	ret = doc ? folder_checkpoint(&b->res, doc, len) : -ENOMEM;
 	if (!ret)
