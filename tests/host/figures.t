@@ -9,7 +9,8 @@
 # last; each read from the console, summary.txt, result.json,
 # report.html (and its DOM as headless chromium renders it), ocptv.jsonl,
 # an rma-*.txt, the metrics a real Pushgateway holds, and kiln fleet's
-# fleet.csv and fleet.html. Outputs are compared with each other, never
+# fleet.csv and fleet.html, and summary.txt and report.html as kiln
+# report writes them again from result.json. Outputs are compared with each other, never
 # with expected speeds.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/host.sh"
@@ -75,6 +76,17 @@ test_expect_success 'kiln fleet says the passes and the duration the runs say' '
 			>"$TEST_TMP/fleet.out" 2>&1 &&
 		$FIG "$TEST_TMP/$run/figures-helper/run" \
 			--fleet "$TEST_TMP/fleet-$run" || return 1
+	done
+'
+
+test_expect_success 'kiln report writes them again from result.json: the same figures' '
+	for run in time zeroed; do
+		cp -a "$TEST_TMP/$run/figures-helper/run" "$TEST_TMP/again-$run" &&
+		rm "$TEST_TMP/again-$run/summary.txt" \
+			"$TEST_TMP/again-$run/report.html" &&
+		{ "$KILN" report "$TEST_TMP/again-$run" >/dev/null 2>&1
+		  test $? -le 1; } &&
+		$FIG "$TEST_TMP/again-$run" || return 1
 	done
 '
 

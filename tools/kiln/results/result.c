@@ -43,7 +43,7 @@ static void json_phase_stats(struct json *j, const struct record_disk *d,
 
 	json_begin(j, engine_phase_name(phase));
 	json_u64(j, KEY_BYTES, s->phase_bytes[phase]);
-	json_num(j, KEY_SECONDS, timing_secs(s->phase_ns[phase]));
+	json_secs(j, KEY_SECONDS, s->phase_ns[phase]);
 	json_num(j, KEY_AVG_MBPS, figures_rate(s, phase));
 	/* The slowest and fastest pass: the table's min and max. */
 	if (figures_pass_range(s, phase, &min, &max)) {
@@ -193,7 +193,7 @@ static void json_target_passes(struct json *j, const struct record_disk *d)
 		json_u64(j, KEY_PASS, ps->pass);
 		json_str(j, KEY_PHASE, engine_phase_name(ps->phase));
 		json_u64(j, KEY_BYTES, ps->bytes);
-		json_num(j, KEY_SECONDS, timing_secs(ps->ns));
+		json_secs(j, KEY_SECONDS, ps->ns);
 		json_u64(j, KEY_REACHED, ps->reached);
 		json_bool(j, KEY_COMPLETE, ps->complete);
 		json_u64(j, KEY_ERRORS, ps->errors);
@@ -211,7 +211,7 @@ static void json_target_passes(struct json *j, const struct record_disk *d)
 		json_begin(j, engine_phase_name(c));
 		json_u64(j, KEY_PASSES, pt->passes);
 		json_u64(j, KEY_BYTES, pt->bytes);
-		json_num(j, KEY_SECONDS, timing_secs(pt->ns));
+		json_secs(j, KEY_SECONDS, pt->ns);
 		json_u64(j, KEY_ERRORS, pt->errors);
 		json_u64(j, KEY_BAD_UNITS, pt->bad_units);
 		json_end(j);
