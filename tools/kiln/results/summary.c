@@ -187,7 +187,7 @@ static unsigned run_length(const struct engine_snap *et, unsigned i)
 
 char *summary_duration(const struct record *o, char *buf, size_t len)
 {
-	return timing_fmt_hms(o->elapsed_ns / TIMING_SEC, buf, len);
+	return timing_fmt_hms(figures_duration_s(o), buf, len);
 }
 
 char *summary_run_line(const struct record *o, char *buf, size_t len)
