@@ -269,6 +269,17 @@ def main():
                                   int(pc.group(2))) > 1:
                         differ("%s share of its link" % l, pc.group(0))
             checked += 1
+        # The limit line is one text: result.json's, summary.txt's and
+        # report.html's (wrapped as each wraps it).
+        lim = t.get("rate_limit")
+        if lim:
+            flat = " ".join(lim.split())
+            for name, text in (("summary.txt", summary),
+                               ("report.html", page_text)):
+                if flat not in " ".join(text.split()):
+                    differ("%s limit, %s" % (l, name),
+                           "not '%s'" % flat)
+            checked += 1
         # The first bad byte, wherever it is said.
         bu = t.get("bad_units") or {}
         if bu.get("count"):
