@@ -44,6 +44,20 @@ def hms(secs):
     return "%02d:%02d:%02d" % (s // 3600, s // 60 % 60, s % 60)
 
 
+def size(n):
+    """Bytes as kiln says them (settings_fmt_size)."""
+    v, u = float(n), 0
+    units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"]
+    while v >= 1024 and u < 6:
+        v /= 1024
+        u += 1
+    if u == 0:
+        return "%d B" % n
+    if v == int(v):
+        return "%d %s" % (v, units[u])
+    return "%.1f %s" % (v, units[u])
+
+
 def passes_text(lo, hi):
     if lo != hi:
         return "%d-%d passes" % (lo, hi)
@@ -140,9 +154,27 @@ def main():
             if not m or m[-1] != want:
                 differ("the run's passes, the last status line",
                        m and m[-1], want)
+            last = [x for x in con.splitlines()
+                    if re.match(r"^\d\d:\d\d:\d\d (done|stopped) ", x)]
+            w = sum(t["bytes_written"] for t in targets)
+            rb = sum(t["bytes_read"] for t in targets)
+            for n, key in ((w, "written"), (rb, "read")):
+                if n and last and " %s %s" % (key, size(n)) not in last[-1]:
+                    differ("the run's bytes %s, the last status line" % key,
+                           last[-1], size(n))
             if summary.strip() not in con:
                 differ("the console says summary.txt whole", "not in it")
             checked += 2
+
+    # The run's bytes, in all.
+    live = [t for t in targets if t.get("state") != "not_started"]
+    if len(live) > 1:
+        want = "%s written, %s read in all" % (
+            size(sum(t["bytes_written"] for t in live)),
+            size(sum(t["bytes_read"] for t in live)))
+        if ("work: " not in summary) or want not in summary:
+            differ("the run's bytes, summary.txt", "no '%s'" % want)
+        checked += 1
 
     # The per-disk table: summary.txt's and report.html's rows.
     srows = {}
@@ -229,6 +261,11 @@ def main():
             for k in range(6):
                 same_rate("%s %s, report.html's table" % (l, names[k]),
                           hrows[l][3 + k], cols[k])
+            if (hrows[l][10], hrows[l][11]) != (size(t["bytes_written"]),
+                                                size(t["bytes_read"])):
+                differ("%s bytes, report.html's table" % l,
+                       hrows[l][10:12], size(t["bytes_written"]),
+                       size(t["bytes_read"]))
             if hrows[l][9] != str(t["passes_made"]):
                 differ("%s passes, report.html's table" % l, hrows[l][9],
                        t["passes_made"])
@@ -238,10 +275,15 @@ def main():
                       summary, re.M)
         if m:
             body = m.group(1)
-            pm = re.search(r"^  (\d+) pass(?:es)?, ", body, re.M)
+            pm = re.search(r"^  (\d+) pass(?:es)?, (.*) written, (.*) "
+                           r"read$", body, re.M)
             if not pm or int(pm.group(1)) != t["passes_made"]:
                 differ("%s passes, summary.txt" % l, pm and pm.group(1),
                        t["passes_made"])
+            elif (pm.group(2), pm.group(3)) != (size(t["bytes_written"]),
+                                                size(t["bytes_read"])):
+                differ("%s bytes, summary.txt" % l, pm.group(0).strip(),
+                       size(t["bytes_written"]), size(t["bytes_read"]))
             lm = re.search(r"ran at (\d+) MB/s (write|read)", body)
             # Each way's rate over its busy time, as result.json says it.
             bm = t.get("busiest_mbps") or {}
