@@ -134,6 +134,14 @@ def main():
                   page_text)
     if not m or m.group(1) != dur:
         differ("duration, report.html", m and m.group(1), dur)
+    # The times said are as far apart as the duration says.
+    if r.get("started") and r.get("ended"):
+        import datetime
+        t = [datetime.datetime.strptime(r[k], "%Y-%m-%dT%H:%M:%SZ")
+             for k in ("started", "ended")]
+        apart = int((t[1] - t[0]).total_seconds())
+        if hms(apart) != dur:
+            differ("started .. ended", "%d s apart" % apart, dur)
     checked += 2
 
     # The work line: passes each disk's (a range), bytes in all.
