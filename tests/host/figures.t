@@ -3,15 +3,16 @@
 # One figure, one value: real burns of loop devices read back through
 # every output, each figure held to result.json's at the rounding each
 # prints it with (tests/lib/figures.py): a burn of several passes by
-# time, with a group of like disks and one throttled through the lying
-# disk, so the disks make different passes; a verify of a disk whose
-# every unit reads zeroed, byte 0 included, and whose byte 0 comes back
-# last; a burn interrupted mid-pass; each read from the console, summary.txt, result.json,
-# report.html (and its DOM as headless chromium renders it), ocptv.jsonl,
-# an rma-*.txt, the metrics a real Pushgateway holds, and kiln fleet's
-# fleet.csv and fleet.html, and summary.txt and report.html as kiln
-# report writes them again from result.json. Outputs are compared with each other, never
-# with expected speeds.
+# time, with a group of 9 like disks (said once in summary.txt) and one
+# throttled through the lying disk, so the disks make different passes;
+# a verify of a disk whose every unit reads zeroed, byte 0 included, and
+# whose byte 0 comes back last; a burn interrupted mid-pass. Each is read
+# from the console, summary.txt, result.json, report.html (and its DOM as
+# headless chromium renders it), ocptv.jsonl, an rma-*.txt, the metrics a
+# real Pushgateway holds, kiln fleet's fleet.csv and fleet.html, and
+# summary.txt and report.html as kiln report writes them again from
+# result.json. Outputs are compared with each other, never with expected
+# speeds.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/host.sh"
 . "$(dirname "$0")/../lib/lying.sh"
@@ -30,12 +31,18 @@ else
 fi
 
 test_expect_success 'a burn by time: like disks and a throttled one, all outputs agree' '
-	make_loop a1 24M /dev/shm && make_loop a2 24M /tmp &&
-	make_loop a3 24M /var/tmp && make_lying sl 24M &&
+	set -- &&
+	for i in 1 2 3; do
+		for dir in /dev/shm /tmp /var/tmp; do
+			make_loop a 16M "$dir" && set -- "$@" "$a" || return 1
+		done
+	done &&
+	make_lying sl 24M &&
 	lying "$sl" slow 0 24M 20 write &&
 	"$KILN" burn --destroy-data --duration 4 --max-writes 0 \
 		--interval 1 $METRICS --out "$TEST_TMP/time/figures-helper/run" \
-		"$a1" "$a2" "$a3" "$sl" >"$TEST_TMP/time.out" 2>&1 &&
+		"$@" "$sl" >"$TEST_TMP/time.out" 2>&1 &&
+	grep -q " (9 like disks)$" "$TEST_TMP/time/figures-helper/run/summary.txt" &&
 	cat "$TEST_TMP/time.out" | sed -n "/ done /p" &&
 	grep -q "^work: [0-9]*-[0-9]* passes, " \
 		"$TEST_TMP/time/figures-helper/run/summary.txt" &&

@@ -58,6 +58,57 @@ def size(n):
     return "%.1f %s" % (v, units[u])
 
 
+def size_range(v):
+    """Bytes of several disks each, as a group's line says them."""
+    a, b = size(min(v)), size(max(v))
+    if a == b:
+        return a
+    if a.split()[1] == b.split()[1]:
+        return "%s-%s" % (a.split()[0], b)
+    return "%s to %s" % (a, b)
+
+
+def group_names(text):
+    """A group's names said as ranges ("loop0-3, loop7") one by one;
+    None when a range is not of numbered names."""
+    out = []
+    for part in text.split(", "):
+        m = re.fullmatch(r"([a-z]+)(\d+)-(\d+)", part)
+        if m:
+            out += ["%s%d" % (m.group(1), i)
+                    for i in range(int(m.group(2)), int(m.group(3)) + 1)]
+        elif re.fullmatch(r"[a-z]+\d+", part):
+            out.append(part)
+        else:
+            return None
+    return out
+
+
+def table_rows(summary, labels):
+    """summary.txt's per-disk table: {label: cols} and [(names, cols)]
+    for a group's line, cols the six rates as printed."""
+    rows, groups, pending, on = {}, [], None, False
+    for line in summary.splitlines():
+        if line.startswith("                        avg   min   max"):
+            on = True
+            continue
+        if not on:
+            continue
+        if not line.strip():
+            break
+        name, rest = line[:10].strip(), line[11:].split()
+        if len(rest) < 11:
+            pending = line.strip()
+            continue
+        name = name or pending
+        pending = None
+        if name in labels:
+            rows[name] = rest[2:8]
+        else:
+            groups.append((name, rest[2:8]))
+    return rows, groups
+
+
 def passes_text(lo, hi):
     if lo != hi:
         return "%d-%d passes" % (lo, hi)
@@ -185,12 +236,7 @@ def main():
         checked += 1
 
     # The per-disk table: summary.txt's and report.html's rows.
-    srows = {}
-    for line in summary.splitlines():
-        f = line.split()
-        if len(f) >= 12 and f[0] in labels and f[2] in \
-                ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
-            srows[f[0]] = f[3:9]
+    srows, grows = table_rows(summary, labels)
     hrows = {}
     for row in doc.rows:
         if len(row) >= 15 and row[0] in labels and row[2] in \
@@ -324,8 +370,11 @@ def main():
         lim = t.get("rate_limit")
         if lim:
             flat = " ".join(lim.split())
-            for name, text in (("summary.txt", summary),
-                               ("report.html", page_text)):
+            # A disk said in a group has no lines of its own there.
+            said = [("report.html", page_text)]
+            if m:
+                said.append(("summary.txt", summary))
+            for name, text in said:
                 if flat not in " ".join(text.split()):
                     differ("%s limit, %s" % (l, name),
                            "not '%s'" % flat)
@@ -379,6 +428,42 @@ def main():
                     differ("%s %s, the metrics" % (l, fam),
                            gw.get((fam, l)), t[key])
             checked += 1
+
+    # A group of like disks said once: its figures are its disks'.
+    by_label = dict((t["label"], t) for t in targets)
+    for gname, cols in grows:
+        members = group_names(gname)
+        if not members or not all(m in by_label for m in members):
+            differ("a group's names, summary.txt", gname)
+            continue
+        ts = [by_label[m] for m in members]
+        for k, pn in ((0, "write"), (3, "verify")):
+            ps = [read_phase(t, pn) or read_phase(t, "read" if pn ==
+                                                  "verify" else pn)
+                  for t in ts]
+            ps = [p for p in ps if p]
+            if not ps:
+                continue
+            same_rate("group %s %s avg (the mean of its disks')" %
+                      (gname, pn), cols[k],
+                      sum(p["avg_mbps"] for p in ps) / len(ps))
+            mins = [p["min_mbps"] for p in ps if p["min_mbps"] is not None]
+            maxs = [p["max_mbps"] for p in ps if p["max_mbps"] is not None]
+            same_rate("group %s %s min" % (gname, pn), cols[k + 1],
+                      min(mins) if mins else None)
+            same_rate("group %s %s max" % (gname, pn), cols[k + 2],
+                      max(maxs) if maxs else None)
+        m = re.search(r"^%s: .* \(%d like disks\)\n  (.*)$" %
+                      (re.escape(gname), len(ts)), summary, re.M)
+        want = "%s, %s written, %s read each" % (
+            passes_text(min(t["passes_made"] for t in ts),
+                        max(t["passes_made"] for t in ts)),
+            size_range([t["bytes_written"] for t in ts]),
+            size_range([t["bytes_read"] for t in ts]))
+        if not m or m.group(1) != want:
+            differ("group %s's work, summary.txt" % gname,
+                   m and m.group(1), want)
+        checked += 1
 
     if gw:
         e = gw.get(("kiln_run_elapsed_seconds", None))
