@@ -6,7 +6,8 @@
 # time, with a group of 9 like disks (said once in summary.txt) and one
 # throttled through the lying disk, so the disks make different passes;
 # a verify of a disk whose every unit reads zeroed, byte 0 included, and
-# whose byte 0 comes back last; a burn interrupted mid-pass. Each is read
+# whose byte 0 comes back last; a burn interrupted mid-pass; one killed
+# and finished by kiln finish. Each is read
 # from the console, summary.txt, result.json, report.html (and its DOM as
 # headless chromium renders it), ocptv.jsonl, an rma-*.txt, the metrics a
 # real Pushgateway holds, kiln fleet's fleet.csv and fleet.html, and
@@ -97,8 +98,24 @@ test_expect_success 'a burn interrupted mid-pass: the pass cut short is counted 
 	$FIG "$TEST_TMP/cut/figures-helper/run" --console "$TEST_TMP/cut.out" $m
 '
 
+test_expect_success 'a burn killed, then kiln finish: its end is where its duration says' '
+	mkdir -p "$TEST_TMP/killed/figures-helper" &&
+	make_loop k1 32M /var/tmp &&
+	{ "$KILN" burn --destroy-data --duration 600 --passes 1000000 \
+		--max-writes 0 --checkpoint 1 \
+		--out "$TEST_TMP/killed/figures-helper/run" "$k1" \
+		>/dev/null 2>&1 & } &&
+	kpid=$! &&
+	test_at_exit "kill -9 $kpid 2>/dev/null" &&
+	checkpointed "$TEST_TMP/killed/figures-helper/run" 4 &&
+	kill -9 $kpid && { wait $kpid; true; } &&
+	{ "$KILN" finish "$TEST_TMP/killed/figures-helper/run" >/dev/null 2>&1
+	  test $? = 4; } &&
+	$FIG "$TEST_TMP/killed/figures-helper/run"
+'
+
 test_expect_success 'kiln fleet says the passes and the duration the runs say' '
-	for run in time zeroed cut; do
+	for run in time zeroed cut killed; do
 		"$KILN" fleet --out "$TEST_TMP/fleet-$run" "$TEST_TMP/$run" \
 			>"$TEST_TMP/fleet.out" 2>&1 &&
 		$FIG "$TEST_TMP/$run/figures-helper/run" \
@@ -107,7 +124,7 @@ test_expect_success 'kiln fleet says the passes and the duration the runs say' '
 '
 
 test_expect_success 'kiln report writes them again from result.json: the same figures' '
-	for run in time zeroed cut; do
+	for run in time zeroed cut killed; do
 		cp -a "$TEST_TMP/$run/figures-helper/run" "$TEST_TMP/again-$run" &&
 		rm "$TEST_TMP/again-$run/summary.txt" \
 			"$TEST_TMP/again-$run/report.html" &&

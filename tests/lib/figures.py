@@ -13,6 +13,7 @@
 # read instead of the file.
 import argparse
 import csv
+import datetime
 import html.parser
 import json
 import os
@@ -186,13 +187,19 @@ def main():
     if not m or m.group(1) != dur:
         differ("duration, report.html", m and m.group(1), dur)
     # The times said are as far apart as the duration says.
-    if r.get("started") and r.get("ended"):
-        import datetime
-        t = [datetime.datetime.strptime(r[k], "%Y-%m-%dT%H:%M:%SZ")
-             for k in ("started", "ended")]
+    said = [("result.json", r.get("started"), r.get("ended"))]
+    for name, text in (("summary.txt", summary), ("report.html", page_text)):
+        m = re.search(r"run [0-9a-f]{16}  (\S+) \.\. (\S+)  \(", text)
+        if m:
+            said.append((name, m.group(1), m.group(2)))
+    for name, began, ended in said:
+        if not began or not ended:
+            continue
+        t = [datetime.datetime.strptime(x, "%Y-%m-%dT%H:%M:%SZ")
+             for x in (began, ended)]
         apart = int((t[1] - t[0]).total_seconds())
         if hms(apart) != dur:
-            differ("started .. ended", "%d s apart" % apart, dur)
+            differ("started .. ended, " + name, "%d s apart" % apart, dur)
     checked += 2
 
     # The work line: passes each disk's (a range), bytes in all.

@@ -119,12 +119,7 @@ static void after_burn(struct burn *b)
 	/* What the BMC logged while the disks and the load ran. */
 	bmc_end(&r->bmc);
 	r->elapsed_ns = timing_now_ns() - b->t0;
-	/*
-	 * The end is the start and the duration, so the times said are as
-	 * far apart as the duration says, whatever the clock did since (a
-	 * lab's boot may set it mid-run).
-	 */
-	r->ended = r->started + (time_t)figures_duration_s(r);
+	r->ended = figures_ended(r);
 	for (i = 0; i < r->n; i++)
 		if (r->disks[i].t.fd >= 0 &&
 		    !target_path_current(&r->disks[i].t))

@@ -131,6 +131,9 @@ int finish_folder(const char *dir, FILE *con, int *code)
 				   sizeof(hms)));
 	record_judge(&rs.r, 1, 1);
 	rs.r.state = RECORD_INTERRUPTED;
+	/* It ended where its last checkpoint saw it, as its duration says. */
+	if (!rs.r.ended)
+		rs.r.ended = figures_ended(&rs.r);
 
 	text = summary_string(&rs.r, &tlen);
 	json = result_json(&rs.r, &jlen);

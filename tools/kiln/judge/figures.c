@@ -140,3 +140,8 @@ uint64_t figures_duration_s(const struct record *r)
 {
 	return r->elapsed_ns / TIMING_SEC;
 }
+
+time_t figures_ended(const struct record *r)
+{
+	return r->started + (time_t)figures_duration_s(r);
+}

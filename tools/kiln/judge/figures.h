@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "engine/engine.h"
 
@@ -80,5 +81,13 @@ double figures_ctrl_rate(const struct record *r, int ctrl, int dir);
 
 /* The run's duration in whole seconds, from the command's start. */
 uint64_t figures_duration_s(const struct record *r);
+
+/*
+ * When the run ended, as said beside its start: the start and the
+ * duration, so the two times are as far apart as the duration says
+ * whatever the clock did (a lab's boot may set it mid-run), and a run
+ * finished later from a checkpoint ends where that checkpoint saw it.
+ */
+time_t figures_ended(const struct record *r);
 
 #endif

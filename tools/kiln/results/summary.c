@@ -197,7 +197,7 @@ char *summary_run_line(const struct record *o, char *buf, size_t len)
 	snprintf(buf, len, "run %016llx  %s .. %s  (%s)%s",
 		 (unsigned long long)o->run_id,
 		 timing_fmt_utc(o->started, 0, a, sizeof(a)),
-		 timing_fmt_utc(o->ended ? o->ended : o->started, 0, b,
+		 timing_fmt_utc(figures_ended(o), 0, b,
 				sizeof(b)),
 		 summary_duration(o, hms, sizeof(hms)),
 		 timing_clock_trusted(o->started) ? "" : "  clock not set");
