@@ -98,6 +98,26 @@ test_expect_success 'a burn interrupted mid-pass: the pass cut short is counted 
 	$FIG "$TEST_TMP/cut/figures-helper/run" --console "$TEST_TMP/cut.out" $m
 '
 
+test_expect_success 'a write-only burn and a read-only one: passes and rates of their phase' '
+	make_loop w1 16M /tmp && make_loop w2 16M /dev/shm &&
+	for mode in write read; do
+		mkdir -p "$TEST_TMP/$mode/figures-helper" &&
+		"$KILN" burn --destroy-data --mode $mode --passes 3 \
+			--max-writes 0 $METRICS \
+			--out "$TEST_TMP/$mode/figures-helper/run" "$w1" "$w2" \
+			>"$TEST_TMP/$mode.out" 2>&1 &&
+		[ "$(json_get "$TEST_TMP/$mode/figures-helper/run/result.json" \
+			"[t[\"passes_made\"] for t in d[\"targets\"]]")" = "[3, 3]" ] &&
+		if [ -n "$METRICS" ]; then
+			gw_fetch $mode.prom && m="--metrics $TEST_TMP/$mode.prom"
+		else
+			m=
+		fi &&
+		$FIG "$TEST_TMP/$mode/figures-helper/run" \
+			--console "$TEST_TMP/$mode.out" $m || return 1
+	done
+'
+
 test_expect_success 'a burn killed, then kiln finish: its end is where its duration says' '
 	mkdir -p "$TEST_TMP/killed/figures-helper" &&
 	make_loop k1 32M /var/tmp &&
@@ -115,7 +135,7 @@ test_expect_success 'a burn killed, then kiln finish: its end is where its durat
 '
 
 test_expect_success 'kiln fleet says the passes and the duration the runs say' '
-	for run in time zeroed cut killed; do
+	for run in time zeroed cut killed write read; do
 		"$KILN" fleet --out "$TEST_TMP/fleet-$run" "$TEST_TMP/$run" \
 			>"$TEST_TMP/fleet.out" 2>&1 &&
 		$FIG "$TEST_TMP/$run/figures-helper/run" \
@@ -124,7 +144,7 @@ test_expect_success 'kiln fleet says the passes and the duration the runs say' '
 '
 
 test_expect_success 'kiln report writes them again from result.json: the same figures' '
-	for run in time zeroed cut killed; do
+	for run in time zeroed cut killed write read; do
 		cp -a "$TEST_TMP/$run/figures-helper/run" "$TEST_TMP/again-$run" &&
 		rm "$TEST_TMP/again-$run/summary.txt" \
 			"$TEST_TMP/again-$run/report.html" &&
@@ -143,7 +163,7 @@ fi
 . "$TOP/tests/lib/chromium.sh"
 if have_chromium; then
 	test_expect_success 'report.html as chromium renders it says the same figures' '
-		for run in time zeroed cut; do
+		for run in time zeroed cut killed write read; do
 			render "$TEST_TMP/$run/figures-helper/run/report.html" \
 				"$TEST_TMP/$run.dom" &&
 			$FIG "$TEST_TMP/$run/figures-helper/run" \
