@@ -161,6 +161,23 @@ static void sample(struct burn *b, uint64_t now)
 	links_sample(&b->r->links, b->burning, b->counters, b->ne, now);
 }
 
+/* The controllers' line: each one's disks' rates on the status line. */
+static void status_ctrls(struct burn *b, uint64_t now, char *out,
+			 size_t len)
+{
+	double *mbps = calloc((size_t)b->ne + 1, sizeof(*mbps));
+	int i;
+
+	if (!mbps) {
+		links_status(&b->r->links, now, out, len);
+		return;
+	}
+	for (i = 0; i < b->ne; i++)
+		mbps[i] = b->mon.mt[i].rate;
+	links_status_of(&b->r->links, b->burning, mbps, b->ne, now, out, len);
+	free(mbps);
+}
+
 /* Watches the workers: samples, status lines, the table, checkpoints. */
 void burn_loop(struct burn *b)
 {
@@ -204,7 +221,7 @@ void burn_loop(struct burn *b)
 		if (now >= next_status && running) {
 			monitor_status(&b->mon, now, 0, line, sizeof(line));
 			fprintf(b->con, "%s\n", line);
-			links_status(&r->links, now, ctrls, sizeof(ctrls));
+			status_ctrls(b, now, ctrls, sizeof(ctrls));
 			if (ctrls[0])
 				fprintf(b->con, "%s\n", ctrls);
 			if (b->lab) {

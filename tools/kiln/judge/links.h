@@ -110,6 +110,15 @@ void links_sample(struct links *l, struct record_disk *const *disks,
  */
 void links_status(struct links *l, uint64_t now, char *out, size_t len);
 
+/*
+ * The same line of a controller's total as the status line says its
+ * disks: each controller's MB/s the sum of its disks' mbps[i] (disks[i]
+ * the record disk of the i-th of n), so it is never below one of them.
+ */
+void links_status_of(struct links *l, struct record_disk *const *disks,
+		     const double *mbps, int n, uint64_t now, char *out,
+		     size_t len);
+
 /* MB/s a SATA or SAS link carries at "6.0 Gbps" or "12.0 Gbit"; 0. */
 double links_rate_mbps(const char *rate);
 
