@@ -257,9 +257,10 @@ static void test_controllers(void)
 		tap_bail("out of memory");
 	summary_text(&r, f);
 	fclose(f);
-	tap_ok(text && strstr(text, "  limit: ran at 1820 MB/s write, a quarter "
-			      "of the controller's PCIe 3.0 x8\n"
-			      "    (7877 MB/s); its 4 disks together 92% of it\n"),
+	tap_ok(text && strstr(text, "  limit: ran at 1820 MB/s write, a "
+			      "quarter of the controller's PCIe 3.0 x8\n"
+			      "    (7877 MB/s); its 4 disks together 92% "
+			      "of it\n"),
 	       "a limit line longer than 80 columns goes on, indented");
 	if (text && strstr(text, "  limit: ran"))
 		tap_diag("%.200s", strstr(text, "  limit: ran"));

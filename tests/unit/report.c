@@ -196,7 +196,8 @@ int main(int argc, char **argv)
 	html = report_html(&r, &len);
 	tap_ok(at(html, "<td>102</td><td>6.4 GiB</td><td>6.4 GiB</td>") &&
 	       at(html, "work: 0-102 passes, 6.4 GiB written, 6.4 GiB read "
-		  "in all (4 disks)"), "passes and bytes: the disk's, the run's");
+		  "in all (4 disks)"),
+	       "passes and bytes: the disk's, the run's");
 	free(html);
 
 	/* SMART counters that changed during the run, and only those. */

@@ -14,9 +14,10 @@
  *   bytes in, from the monitor's points (at most OCPTV_MAX_POINTS; more
  *   merge in pairs, as the monitor's own do). A point's timestamp is the
  *   end of the seconds it covers. Then measurements: bytes written and
- *   read, passes made (figures_passes); per phase its average and its slowest and fastest second (MB/s)
- *   and the seconds spent flushing; I/O errors, bad units, those of them
- *   good on a re-read, units not written; SMART's counters after the run.
+ *   read, passes made (figures_passes); per phase its average and its
+ *   slowest and fastest second (MB/s) and the seconds spent flushing;
+ *   I/O errors, bad units, those of them good on a re-read, units not
+ *   written; SMART's counters after the run.
  *   Validators state the judge's thresholds where it has one: an I/O error
  *   or a bad unit fails (EQUAL 0), a slowest second below 20% of its
  *   phase's average warns (GREATER_THAN_OR_EQUAL, once the phase ran 10
