@@ -231,7 +231,7 @@ static void cfg_text(struct settings *s, const char *text, size_t len,
 	if (len >= 3 && !memcmp(line, "\xef\xbb\xbf", 3))
 		line += 3;
 	for (; line < end; line = next) {
-		char *t, *eq, *cut = line;
+		char *t, *eq, *value, *hash, *cut = line;
 
 		n++;
 		while (cut < end && *cut != '\r' && *cut != '\n')
@@ -268,7 +268,19 @@ static void cfg_text(struct settings *s, const char *text, size_t len,
 					"it says where the lab server is");
 			continue;
 		}
-		apply(s, where, t, options_trim(eq + 1), source, p);
+		value = options_trim(eq + 1);
+		/* Uncommenting "# max-writes=" gives the default, not an error. */
+		if (!*value)
+			continue;
+		hash = strchr(value, '#');
+		if (hash && hash > value &&
+		    (hash[-1] == ' ' || hash[-1] == '\t')) {
+			options_problem(p, "%s: '#' after the value of %s: a "
+					"comment stands on its own line (a "
+					"serial may hold '#')", where, t);
+			continue;
+		}
+		apply(s, where, t, value, source, p);
 	}
 	free(copy);
 }
