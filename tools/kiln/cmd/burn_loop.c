@@ -77,6 +77,8 @@ void burn_loop_checkpoint(struct burn *b)
 			 b->res.dir, strerror(-ret));
 	}
 	free(doc);
+	if (!ret)
+		burn_checkpointed(b->r);
 	if (b->lab && !ret)
 		upload_progress(b);
 }
