@@ -100,4 +100,13 @@ test_expect_success 'kiln burn: an --out folder others can write is refused, exi
 	[ -z "$(ls -A "$TEST_TMP/w")" ] && [ ! -e "$TEST_TMP/w.img" ]
 '
 
+test_expect_success 'kiln discover --expect-out a link: refused, exit 2, its target unchanged' '
+	mkdir -p "$TEST_TMP/sys" && victim v6 &&
+	ln -s "$TEST_TMP/v6" "$TEST_TMP/expect.cfg" &&
+	{ "$KILN" discover --sysfs-root "$TEST_TMP/sys" \
+		--expect-out "$TEST_TMP/expect.cfg" >"$TEST_TMP/o" 2>&1
+	  test $? = 2; } &&
+	grep_in "a symbolic link: nothing written" "$TEST_TMP/o" && intact v6
+'
+
 test_done

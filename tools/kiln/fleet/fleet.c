@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/newfile.h"
 #include "fleet/fleet.h"
 #include "results/folder.h"
 #include "base/json.h"
@@ -390,20 +391,30 @@ static void fleet_free(struct fleet *fl)
 	free(fl->machines);
 }
 
-/* Both files, each whole or not at all (a .tmp renamed): 0 or -errno. */
+/*
+ * Both files, each whole or not at all (a .tmp renamed), made under the
+ * folder's descriptor so that a link planted there is never followed; a
+ * folder others can write is said. 0 or -errno.
+ */
 static int write_out(const char *dir, const char *html, size_t hlen,
 		     const char *csv, size_t clen)
 {
-	struct folder f = { .dir = (char *)dir };
-	int ret;
+	char why[PATH_MAX + 100];
+	int dfd, ret;
 
 	if (!html || !csv)
 		return -ENOMEM;
 	if (mkdir(dir, 0755) && errno != EEXIST)
 		return -errno;
-	ret = folder_write(&f, "fleet.csv", csv, clen);
+	dfd = newfile_dir(dir);
+	if (dfd < 0)
+		return dfd;
+	if (newfile_others(dfd, dir, why, sizeof(why)))
+		fprintf(stderr, "kiln: fleet: %s\n", why);
+	ret = newfile_write(dfd, "fleet.csv", csv, clen);
 	if (!ret)
-		ret = folder_write(&f, "fleet.html", html, hlen);
+		ret = newfile_write(dfd, "fleet.html", html, hlen);
+	close(dfd);
 	return ret;
 }
 
