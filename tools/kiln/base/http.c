@@ -288,7 +288,7 @@ static int open_body(const struct http_request *rq, int *file, uint64_t *len,
 	*len = rq->len;
 	if (!rq->file)
 		return 0;
-	*file = open(rq->file, O_RDONLY | O_CLOEXEC);
+	*file = open(rq->file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (*file < 0 || fstat(*file, &st) < 0) {
 		int err = errno;
 

@@ -172,6 +172,7 @@ static int is_run(const char *dir, const char *name)
 	return run_name(name) || exists(dir, "result.json") ||
 	       exists(dir, folder_checkpoints[0]) ||
 	       exists(dir, folder_checkpoints[1]) ||
+	       exists(dir, FOLDER_PROGRESS) ||
 	       exists(dir, "summary.txt") || exists(dir, "samples.csv");
 }
 
@@ -264,7 +265,8 @@ static int walk_root(struct fleet *fl, const char *root)
 		return each_folder(fl, path, NULL, 0);
 	if (exists(root, "result.json") ||
 	    exists(root, folder_checkpoints[0]) ||
-	    exists(root, folder_checkpoints[1])) {
+	    exists(root, folder_checkpoints[1]) ||
+	    exists(root, FOLDER_PROGRESS)) {
 		/* One run folder: its machine is the folder above. */
 		snprintf(up, sizeof(up), "%s/..", root);
 		return add_run(fl, root, base(up, real, sizeof(real)),

@@ -34,6 +34,7 @@
 struct item {
 	struct item *next;
 	char *name;		/* in the run folder: "summary.txt" */
+	char *slot;		/* progress: a newer one of it goes instead */
 	char *path;		/* its URL path, percent-encoded */
 	char *file;		/* a file to send as it is when sent, or */
 	char *data;		/* a copy of the bytes, len of them */
@@ -91,18 +92,28 @@ static void free_item(struct item *it)
 	if (!it)
 		return;
 	free(it->name);
+	free(it->slot);
 	free(it->path);
 	free(it->file);
 	free(it->data);
 	free(it);
 }
 
-static struct item *find(struct upload *u, const char *name)
+/* Whether it is what slot (progress) or else name names. */
+static int same_item(const struct item *it, const char *slot,
+		     const char *name)
+{
+	if (slot || it->slot)
+		return slot && it->slot && !strcmp(it->slot, slot);
+	return !strcmp(it->name, name);
+}
+
+static struct item *find(struct upload *u, const char *slot, const char *name)
 {
 	struct item *it;
 
 	for (it = u->head; it; it = it->next)
-		if (!strcmp(it->name, name))
+		if (same_item(it, slot, name))
 			return it;
 	return NULL;
 }
@@ -299,7 +310,7 @@ static void settle(struct upload *u, struct item *it, int ret,
 		   const struct http_result *res)
 {
 	uint64_t now = timing_now_ns();
-	struct item *newer = find(u, it->name);
+	struct item *newer = find(u, it->slot, it->name);
 	unsigned wait;
 	int quiet;
 
@@ -477,10 +488,10 @@ int upload_start(struct upload **up, const struct http_url *base,
 	return 0;
 }
 
-static int enqueue(struct upload *u, const char *name, char *file,
-		   char *data, size_t len)
+static int enqueue(struct upload *u, const char *slot, const char *name,
+		   char *file, char *data, size_t len)
 {
-	char path[HTTP_URL_PATH_MAX];
+	char path[HTTP_URL_PATH_MAX], *nname = NULL, *npath = NULL;
 	struct item *it, *old;
 	int ret = 0, known;
 
@@ -492,10 +503,19 @@ static int enqueue(struct upload *u, const char *name, char *file,
 		return ret;
 	}
 	pthread_mutex_lock(&u->lock);
-	old = find(u, name);
+	old = find(u, slot, name);
 	/* A version on its way merges with this one when it is done. */
-	known = old || (u->inflight && !strcmp(u->inflight->name, name));
-	if (atomic_load(&u->stop)) {
+	known = old || (u->inflight && same_item(u->inflight, slot, name));
+	if (old && slot && strcmp(old->name, name)) {
+		/* A newer progress file, under a name of its own. */
+		nname = strdup(name);
+		npath = strdup(path);
+		if (!nname || !npath)
+			ret = -ENOMEM;
+	}
+	if (ret) {
+		/* No memory for the newer name: the older one stays. */
+	} else if (atomic_load(&u->stop)) {
 		ret = -ESHUTDOWN;
 	} else if (u->bytes - (old && old->data ? old->len : 0) + len >
 		   UPLOAD_MAX_BYTES ||
@@ -515,13 +535,21 @@ static int enqueue(struct upload *u, const char *name, char *file,
 		old->len = len;
 		u->bytes += len;
 		file = data = NULL;
+		if (nname) {
+			free(old->name);
+			free(old->path);
+			old->name = nname;
+			old->path = npath;
+			nname = npath = NULL;
+		}
 	} else {
 		it = calloc(1, sizeof(*it));
 		if (it) {
 			it->name = strdup(name);
 			it->path = strdup(path);
+			it->slot = slot ? strdup(slot) : NULL;
 		}
-		if (!it || !it->name || !it->path) {
+		if (!it || !it->name || !it->path || (slot && !it->slot)) {
 			free_item(it);
 			ret = -ENOMEM;
 		} else {
@@ -536,6 +564,8 @@ static int enqueue(struct upload *u, const char *name, char *file,
 		}
 	}
 	pthread_mutex_unlock(&u->lock);
+	free(nname);
+	free(npath);
 	free(file);
 	free(data);
 	return ret;
@@ -553,7 +583,21 @@ int upload_put_data(struct upload *u, const char *name, const void *data,
 	if (!copy)
 		return -ENOMEM;
 	memcpy(copy, data, len);
-	return enqueue(u, name, NULL, copy, len);
+	return enqueue(u, NULL, name, NULL, copy, len);
+}
+
+int upload_put_progress(struct upload *u, const char *slot, const char *name,
+			const void *data, size_t len)
+{
+	char *copy;
+
+	if (len > UPLOAD_MAX_BYTES)
+		return -ENOBUFS;
+	copy = malloc(len ? len : 1);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, data, len);
+	return enqueue(u, slot, name, NULL, copy, len);
 }
 
 int upload_put_file(struct upload *u, const char *name, const char *path)
@@ -562,7 +606,7 @@ int upload_put_file(struct upload *u, const char *name, const char *path)
 
 	if (!copy)
 		return -ENOMEM;
-	return enqueue(u, name, copy, NULL, 0);
+	return enqueue(u, NULL, name, copy, NULL, 0);
 }
 
 int upload_said(struct upload *u, char *line, size_t len)

@@ -446,6 +446,45 @@ int folder_run_path(const char *root, const char *machine, uint64_t run_id,
 	return 0;
 }
 
+int folder_progress_name(const char *kind, uint64_t seq, const char *ext,
+			 char *out, size_t len)
+{
+	if (snprintf(out, len, "%s/%s-%06llu.%s", FOLDER_PROGRESS, kind,
+		     (unsigned long long)seq, ext) >= (int)len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+int folder_progress_seqs(const char *dir, uint64_t *seqs, int max)
+{
+	char path[PATH_MAX], end[8];
+	unsigned long long s;
+	struct dirent *e;
+	int n = 0, i;
+	DIR *d;
+
+	if (max <= 0 || snprintf(path, sizeof(path), "%s/%s", dir,
+				 FOLDER_PROGRESS) >= (int)sizeof(path))
+		return 0;
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		if (sscanf(e->d_name, "checkpoint-%llu.%7s", &s, end) != 2 ||
+		    strcmp(end, "json") || e->d_name[11] < '0' ||
+		    e->d_name[11] > '9')
+			continue;
+		/* Kept sorted, largest first: an insertion into max slots. */
+		for (i = n < max ? n++ : max; i > 0 && seqs[i - 1] < s; i--)
+			if (i < max)
+				seqs[i] = seqs[i - 1];
+		if (i < max)
+			seqs[i] = s;
+	}
+	closedir(d);
+	return n;
+}
+
 int folder_others(const char *dir, char *why, size_t len)
 {
 	int dfd = newfile_dir(dir), ret;

@@ -108,6 +108,29 @@ int folder_overlaps(const char *sysroot, const char *dir, const char *target,
 extern const char *const folder_checkpoints[2];
 
 /*
+ * On a lab server a run's progress never replaces a file (an upload
+ * creates and never replaces): each checkpoint and summary so far goes
+ * under a name of its own, numbered by the checkpoint's sequence number,
+ * in the run folder's subfolder "progress":
+ * "progress/checkpoint-000042.json", "progress/summary-000042.txt".
+ * kiln fleet reads the newest checkpoint of those that hold.
+ */
+#define FOLDER_PROGRESS "progress"
+
+/*
+ * The name of progress file kind ("checkpoint", "summary") number seq,
+ * ext its extension ("json"): 0, or -ENAMETOOLONG.
+ */
+int folder_progress_name(const char *kind, uint64_t seq, const char *ext,
+			 char *out, size_t len);
+
+/*
+ * The sequence numbers of the checkpoints in dir's progress folder,
+ * largest first, at most max of them: how many (0 when none).
+ */
+int folder_progress_seqs(const char *dir, uint64_t *seqs, int max);
+
+/*
  * The newest checkpoint in dir whose length and CRC hold: 0, its path and
  * sequence number (seq may be NULL); -ENOENT when none holds.
  */
