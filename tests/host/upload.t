@@ -38,13 +38,13 @@ port=$nginx_port
 SRV="$TEST_TMP/srv/kiln"
 
 fake_pids=""
-for mode in silent close 500 half early201 early413 dav409; do
+for mode in silent close 500 half early201 early413 dav409 landed; do
 	python3 "$TOP/tests/lib/httpfake.py" "$mode" "$TEST_TMP/$mode.port" \
 		"$TEST_TMP/dav" &
 	fake_pids="$fake_pids $!"
 done
 test_at_exit 'kill $fake_pids'
-for mode in silent close 500 half early201 early413 dav409; do
+for mode in silent close 500 half early201 early413 dav409 landed; do
 	wait_for "" "$TEST_TMP/$mode.port" || test_bail "httpfake $mode did not start"
 done
 fake () {
@@ -95,6 +95,16 @@ test_expect_success 'the uploader: a retry whose first try landed (the same byte
 	[ "$code" = 0 ] && grep_in "flush: done, 0 lost" "$out" &&
 	grep_in "summary.txt to $BASE/kiln-results/SN-5/RUN/: there already with the same bytes (a try that landed)" "$out" &&
 	cmp summary.txt "$RES/SN-5/RUN/summary.txt"
+'
+
+test_expect_success 'the uploader: a try that landed but whose answer was lost: its retry is 412, read back, arrived' '
+	put -u "$(fake landed)/k/" M R summary.txt=summary.txt \
+		"samples.csv@random.bin" &&
+	[ "$code" = 0 ] && grep_in "flush: done, 0 lost" "$out" &&
+	grep_in "summary.txt to $(fake landed)/k/M/R/: connection closed with no answer, retrying in" "$out" &&
+	grep_in "summary.txt to $(fake landed)/k/M/R/: there already with the same bytes (a try that landed)" "$out" &&
+	grep_in "samples.csv to $(fake landed)/k/M/R/: there already with the same bytes (a try that landed)" "$out" &&
+	[ "$(grep -c "stored /k/M/R/summary.txt" "$TEST_TMP/dav/landed.log")" = 1 ]
 '
 
 test_expect_success 'the uploader: another file at the name is a collision, said, never replaced, not retried' '
