@@ -301,7 +301,8 @@ static int open_folder(struct burn *b)
 	ret = folder_open(&b->res, b->r->out, reserve, more, err, sizeof(err));
 	if (ret) {
 		complain("%s", err);
-		return ret == -EEXIST ? KILN_EXIT_USAGE : KILN_EXIT_CANNOT;
+		return ret == -EEXIST || ret == -EPERM ? KILN_EXIT_USAGE :
+		       KILN_EXIT_CANNOT;
 	}
 	b->have_results = 1;
 	return 0;

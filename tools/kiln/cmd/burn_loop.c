@@ -89,10 +89,9 @@ static void upload_progress(struct burn *b)
 	char *text = NULL;
 	size_t len = 0;
 
-	lab_put_file(b->lab, folder_checkpoints[b->res.good - 1]);
 	text = summary_string(b->r, &len);
-	if (text)
-		lab_put(b->lab, "summary.txt", text, len);
+	lab_progress(b->lab, b->res.seq, folder_checkpoints[b->res.good - 1],
+		     text, len);
 	free(text);
 }
 
