@@ -104,7 +104,7 @@ static const char *mode_name(int i)
 	return engine_mode_name(i);
 }
 
-/* Passes made whole, counted as the run counted them (result.h). */
+/* Passes made whole, counted as the run counted them (figures.h). */
 static uint64_t passes_made(const struct jsonread_node *t, int *oom)
 {
 	struct engine_snap s;
@@ -118,7 +118,7 @@ static uint64_t passes_made(const struct jsonread_node *t, int *oom)
 		engine_snap_free(&s);
 		return 0;
 	}
-	n = result_passes_made(&s, mode < 0 ? ENGINE_WRITE_VERIFY : mode);
+	n = figures_passes(&s, mode < 0 ? ENGINE_WRITE_VERIFY : mode);
 	engine_snap_free(&s);
 	return n;
 }
