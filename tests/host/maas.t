@@ -37,6 +37,14 @@ r () {
 	json_get "$TEST_TMP/$1.json" "(lambda i: $2)(d[\"instances\"])"
 }
 
+# statuses NAME WANT: each instance's status as MAAS takes it, in order;
+# on a difference, what each instance said.
+statuses () {
+	test_eq "$(r "$1" "\" \".join(x[\"status\"] for x in i)")" "$2" statuses && return 0
+	cat "$TEST_TMP/$1/out/"*/kiln-burn.yaml "$TEST_TMP/$1/out/"*/kiln-burn.err
+	return 1
+}
+
 sha () {
 	sha256sum <"$1" | cut -d' ' -f1
 }
@@ -68,7 +76,7 @@ test_expect_success 'a PASS run: passed for each disk, one kiln run; a disk not 
 	dd if="$TEST_TMP/noise" of="$other" bs=1M seek=3 conv=fsync status=none &&
 	before=$(sha "$other") &&
 	maas pass --runtime 3600 "$p1" "$p2" "$p3" &&
-	test_eq "$(r pass "[x[\"status\"] for x in i]")" "[${Q}passed${Q}, ${Q}passed${Q}, ${Q}passed${Q}]" &&
+	statuses pass "passed passed passed" &&
 	test_eq "$(r pass "[x[\"exit_status\"] for x in i]")" "[0, 0, 0]" &&
 	test_eq "$(json_get "$TEST_TMP/pass.json" "d[\"node\"]")" OK &&
 	test_eq "$(r pass "[x[\"yaml\"][\"results\"][\"verdict\"] for x in i]")" "[${Q}PASS${Q}, ${Q}PASS${Q}, ${Q}PASS${Q}]" &&
@@ -91,7 +99,7 @@ test_expect_success 'a WARN run (stressapptest missing: a machine WARN) is degra
 	rm -f "$TEST_TMP/bin/stressapptest" &&
 	PATH="$TEST_TMP/bin" maas warn --runtime 3600 \
 		--param settings=stress=memory,stress-memory=64M "$p1" "$p2" &&
-	test_eq "$(r warn "[x[\"status\"] for x in i]")" "[${Q}degraded${Q}, ${Q}degraded${Q}]" &&
+	statuses warn "degraded degraded" &&
 	test_eq "$(r warn "[x[\"exit_status\"] for x in i]")" "[0, 0]" &&
 	test_eq "$(r warn "[x[\"yaml\"][\"results\"][\"verdict\"] for x in i]")" "[${Q}PASS${Q}, ${Q}PASS${Q}]" &&
 	test_eq "$(r warn "i[0][\"yaml\"][\"results\"][\"machine_verdict\"]")" WARN &&
@@ -101,7 +109,7 @@ test_expect_success 'a WARN run (stressapptest missing: a machine WARN) is degra
 test_expect_success 'a FAIL run: the disk that drops writes failed with its figures, the other passed' '
 	make_lying liar 32M && lying "$liar" drop on &&
 	maas fail --runtime 3600 "$liar" "$p1" &&
-	test_eq "$(r fail "[x[\"status\"] for x in i]")" "[${Q}failed${Q}, ${Q}passed${Q}]" &&
+	statuses fail "failed passed" &&
 	test_eq "$(r fail "[x[\"exit_status\"] for x in i]")" "[1, 0]" &&
 	test_eq "$(json_get "$TEST_TMP/fail.json" "d[\"node\"]")" FAILED &&
 	test_eq "$(r fail "i[0][\"yaml\"][\"results\"][\"verdict\"]")" FAIL &&
@@ -118,14 +126,14 @@ test_expect_success 'a disk kiln finds in use (mounted) is never written: failed
 	sync && before=$(sha "$(backing "$used")") &&
 	maas used --runtime 3600 "$used" "$p2" &&
 	test_eq "$(sha "$(backing "$used")")" "$before" "the mounted disk" &&
-	test_eq "$(r used "[x[\"status\"] for x in i]")" "[${Q}failed${Q}, ${Q}passed${Q}]" &&
+	statuses used "failed passed" &&
 	test_eq "$(r used "i[0][\"yaml\"][\"results\"][\"verdict\"]")" "NOT TESTED" &&
 	r used "i[0][\"yaml\"][\"results\"][\"reasons\"][0]" | grep -q "in use, never written: .*mounted at"
 '
 
 test_expect_success 'a short RUNTIME: kiln runs for less, the YAML written, not timed out' '
 	maas short --runtime 40 --param settings=passes=100000 "$p1" "$p2" &&
-	test_eq "$(r short "[x[\"status\"] for x in i]")" "[${Q}passed${Q}, ${Q}passed${Q}]" &&
+	statuses short "passed passed" &&
 	d=$(r short "i[0][\"yaml\"][\"results\"][\"duration_seconds\"]") &&
 	[ "$d" -gt 0 ] && [ "$d" -lt 40 ] &&
 	test_eq "$(r short "[x[\"yaml\"][\"results\"][\"passes_made\"] < 100000 for x in i]")" "[True, True]" "cut by the duration"
@@ -139,6 +147,12 @@ test_expect_success 'bad parameters: exit 2, one line, nothing written' '
 	grep_in "settings: destroy-data may not be given here" \
 		"$TEST_TMP/bad/out/kiln-burn.101/kiln-burn.err" &&
 	test_eq "$(sha "$p3")" "$before"
+'
+
+test_expect_success 'a disk MAAS named that is not here fails alone, NOT TESTED' '
+	maas gone --runtime 3600 /dev/kiln-maas-not-a-disk "$p3" &&
+	statuses gone "failed passed" &&
+	r gone "i[0][\"yaml\"][\"results\"][\"reasons\"][0]" | grep -q "not a block device"
 '
 
 test_done
