@@ -7,7 +7,10 @@
 # a WARN run degraded, a FAIL run failed with kiln's reasons and figures
 # as named results, all disks named in one kiln run; a disk not named is
 # never touched, nor one kiln finds in use (mounted), whose instance
-# fails NOT TESTED; a short RUNTIME sets kiln's duration below it.
+# fails NOT TESTED, as does a named path that is no disk here; a short
+# RUNTIME sets kiln's duration below it; an instance the runner started
+# after the gathering closed burns its disk alone; a setting that would
+# undo the script's consent or name files is refused, nothing written.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/host.sh"
 . "$(dirname "$0")/../lib/lying.sh"
@@ -137,6 +140,13 @@ test_expect_success 'a short RUNTIME: kiln runs for less, the YAML written, not 
 	d=$(r short "i[0][\"yaml\"][\"results\"][\"duration_seconds\"]") &&
 	[ "$d" -gt 0 ] && [ "$d" -lt 40 ] &&
 	test_eq "$(r short "[x[\"yaml\"][\"results\"][\"passes_made\"] < 100000 for x in i]")" "[True, True]" "cut by the duration"
+'
+
+test_expect_success 'an instance that comes after the gathering closed burns its disk alone' '
+	maas late --serial --runtime 200 "$p1" "$p2" &&
+	statuses late "passed passed" &&
+	test_eq "$(r late "[x[\"yaml\"][\"results\"][\"disks_in_run\"] for x in i]")" "[1, 1]" &&
+	test_eq "$(r late "i[0][\"yaml\"][\"results\"][\"run_id\"] != i[1][\"yaml\"][\"results\"][\"run_id\"]")" True
 '
 
 test_expect_success 'bad parameters: exit 2, one line, nothing written' '

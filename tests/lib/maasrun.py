@@ -3,7 +3,7 @@
 
     maasrun.py --check SCRIPT
     maasrun.py [--dir DIR] [--kiln FILE] [--runtime S] [--param NAME=VALUE]...
-        SCRIPT DISK...
+        [--serial] SCRIPT DISK...
 
 What MAAS does, read from canonical/maas and written again here, small:
 the region reads the "MAAS 1.0 script metadata" block as its script form
@@ -20,7 +20,9 @@ DOWNLOAD_PATH, RUNTIME (the timeout in seconds, a float) and HAS_STARTED,
 kills one past RUNTIME + 5 minutes (TIMEDOUT), and the region reads
 RESULT_PATH's YAML (src/maasserver/models/scriptresult.py): its status,
 when valid, over the one the exit code gives. --kiln puts kiln in the
-download folder, as a packages: url: entry would.
+download folder, as a packages: url: entry would. --serial starts each
+instance when the one before has ended, as if the runner were slow to
+start the rest.
 
 --check prints the metadata as MAAS takes it, as JSON: exit 0 when it is a
 destructive storage testing script, else 1 with why. A run prints JSON:
@@ -258,7 +260,7 @@ def run(args):
         inst["runtime"] = time.monotonic() - t0
 
     mode = PARALLEL.get(str(doc.get("parallel")).lower())
-    if mode == "disabled":
+    if mode == "disabled" or args["serial"]:
         for inst in insts:
             one(inst)
     else:
@@ -291,12 +293,14 @@ def run(args):
 
 def main(argv):
     args = {"dir": None, "kiln": None, "runtime": None, "params": {},
-        "disks": []}
+        "disks": [], "serial": False}
     i, check_only = 0, False
     while i < len(argv):
         a = argv[i]
         if a == "--check":
             check_only = True
+        elif a == "--serial":
+            args["serial"] = True
         elif a in ("--dir", "--kiln", "--runtime", "--param") and \
                 i + 1 < len(argv):
             i += 1
