@@ -132,7 +132,7 @@ print(re.search(r\"kiln burn: run ([0-9a-f]{16})\", open(sys.argv[1]).read()).gr
 	python3 - "$TEST_TMP/fl/fleet.csv" "prog-$rid" "$last" <<-\PY
 	import csv, sys
 	rows = [r for r in csv.DictReader(open(sys.argv[1], newline="")) if r["folder"].endswith(sys.argv[2])]
-	assert rows, "no row of %s" % sys.argv[2]
+	assert rows, "no row of %s in %s: %s" % (sys.argv[2], sys.argv[1], open(sys.argv[1]).read()[:2000])
 	assert rows[0]["checkpoint"] == sys.argv[3], (rows[0]["checkpoint"], sys.argv[3])
 	PY
 '

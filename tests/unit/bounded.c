@@ -27,6 +27,7 @@
 #include "../lib/tap.h"
 #include "engine/engine_private.h"
 #include "fleet/fleet.h"
+#include "base/newfile.h"
 #include "results/folder.h"
 #include "base/jsonread.h"
 #include "base/jsonread_tree.h"
@@ -466,8 +467,10 @@ static void test_readers(char *path)
 		tap_bail("cannot write result.json");
 	memset(&f, 0, sizeof(f));
 	f.dir = dir;
-	if (folder_checkpoint(&f, text, len))
+	f.dfd = newfile_dir(dir);
+	if (f.dfd < 0 || folder_checkpoint(&f, text, len))
 		tap_bail("cannot write a checkpoint");
+	close(f.dfd);
 
 	ret = result_load(dir, &rec, err, sizeof(err));
 	tap_ok(ret == 0 && rec.n == 4 && rec.schema_version == RESULT_SCHEMA,
