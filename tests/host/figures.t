@@ -6,7 +6,7 @@
 # time, with a group of like disks and one throttled through the lying
 # disk, so the disks make different passes; a verify of a disk whose
 # every unit reads zeroed, byte 0 included, and whose byte 0 comes back
-# last; each read from the console, summary.txt, result.json,
+# last; a burn interrupted mid-pass; each read from the console, summary.txt, result.json,
 # report.html (and its DOM as headless chromium renders it), ocptv.jsonl,
 # an rma-*.txt, the metrics a real Pushgateway holds, and kiln fleet's
 # fleet.csv and fleet.html, and summary.txt and report.html as kiln
@@ -70,8 +70,28 @@ test_expect_success 'every unit zeroed, byte 0 read last: the first bad byte is 
 	$FIG "$TEST_TMP/zeroed/figures-helper/run" --console "$TEST_TMP/zeroed.out" $m
 '
 
+test_expect_success 'a burn interrupted mid-pass: the pass cut short is counted by none' '
+	mkdir -p "$TEST_TMP/cut/figures-helper" &&
+	make_loop c1 32M /dev/shm && make_loop c2 48M /tmp &&
+	{ "$KILN" burn --destroy-data --duration 600 --passes 1000000 \
+		--max-writes 0 --interval 1 $METRICS \
+		--out "$TEST_TMP/cut/figures-helper/run" "$c1" "$c2" \
+		>"$TEST_TMP/cut.out" 2>&1 & } &&
+	burn=$! &&
+	test_at_exit "kill $burn 2>/dev/null" &&
+	under_way "$TEST_TMP/cut/figures-helper/run" 3 &&
+	kill -INT "$burn" && { wait "$burn"; [ $? = 4 ]; } &&
+	grep -q "^[0-9:]* stopped 2/2  " "$TEST_TMP/cut.out" &&
+	if [ -n "$METRICS" ]; then
+		gw_fetch cut.prom && m="--metrics $TEST_TMP/cut.prom"
+	else
+		m=
+	fi &&
+	$FIG "$TEST_TMP/cut/figures-helper/run" --console "$TEST_TMP/cut.out" $m
+'
+
 test_expect_success 'kiln fleet says the passes and the duration the runs say' '
-	for run in time zeroed; do
+	for run in time zeroed cut; do
 		"$KILN" fleet --out "$TEST_TMP/fleet-$run" "$TEST_TMP/$run" \
 			>"$TEST_TMP/fleet.out" 2>&1 &&
 		$FIG "$TEST_TMP/$run/figures-helper/run" \
@@ -80,7 +100,7 @@ test_expect_success 'kiln fleet says the passes and the duration the runs say' '
 '
 
 test_expect_success 'kiln report writes them again from result.json: the same figures' '
-	for run in time zeroed; do
+	for run in time zeroed cut; do
 		cp -a "$TEST_TMP/$run/figures-helper/run" "$TEST_TMP/again-$run" &&
 		rm "$TEST_TMP/again-$run/summary.txt" \
 			"$TEST_TMP/again-$run/report.html" &&
@@ -99,7 +119,7 @@ fi
 . "$TOP/tests/lib/chromium.sh"
 if have_chromium; then
 	test_expect_success 'report.html as chromium renders it says the same figures' '
-		for run in time zeroed; do
+		for run in time zeroed cut; do
 			render "$TEST_TMP/$run/figures-helper/run/report.html" \
 				"$TEST_TMP/$run.dom" &&
 			$FIG "$TEST_TMP/$run/figures-helper/run" \

@@ -44,6 +44,20 @@ def hms(secs):
     return "%02d:%02d:%02d" % (s // 3600, s // 60 % 60, s % 60)
 
 
+def size(n):
+    """Bytes as kiln says them (settings_fmt_size)."""
+    v, u = float(n), 0
+    units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"]
+    while v >= 1024 and u < 6:
+        v /= 1024
+        u += 1
+    if u == 0:
+        return "%d B" % n
+    if v == int(v):
+        return "%d %s" % (v, units[u])
+    return "%.1f %s" % (v, units[u])
+
+
 def passes_text(lo, hi):
     if lo != hi:
         return "%d-%d passes" % (lo, hi)
@@ -120,6 +134,14 @@ def main():
                   page_text)
     if not m or m.group(1) != dur:
         differ("duration, report.html", m and m.group(1), dur)
+    # The times said are as far apart as the duration says.
+    if r.get("started") and r.get("ended"):
+        import datetime
+        t = [datetime.datetime.strptime(r[k], "%Y-%m-%dT%H:%M:%SZ")
+             for k in ("started", "ended")]
+        apart = int((t[1] - t[0]).total_seconds())
+        if hms(apart) != dur:
+            differ("started .. ended", "%d s apart" % apart, dur)
     checked += 2
 
     # The work line: passes each disk's (a range), bytes in all.
@@ -140,9 +162,27 @@ def main():
             if not m or m[-1] != want:
                 differ("the run's passes, the last status line",
                        m and m[-1], want)
+            last = [x for x in con.splitlines()
+                    if re.match(r"^\d\d:\d\d:\d\d (done|stopped) ", x)]
+            w = sum(t["bytes_written"] for t in targets)
+            rb = sum(t["bytes_read"] for t in targets)
+            for n, key in ((w, "written"), (rb, "read")):
+                if n and last and " %s %s" % (key, size(n)) not in last[-1]:
+                    differ("the run's bytes %s, the last status line" % key,
+                           last[-1], size(n))
             if summary.strip() not in con:
                 differ("the console says summary.txt whole", "not in it")
             checked += 2
+
+    # The run's bytes, in all.
+    live = [t for t in targets if t.get("state") != "not_started"]
+    if len(live) > 1:
+        want = "%s written, %s read in all" % (
+            size(sum(t["bytes_written"] for t in live)),
+            size(sum(t["bytes_read"] for t in live)))
+        if ("work: " not in summary) or want not in summary:
+            differ("the run's bytes, summary.txt", "no '%s'" % want)
+        checked += 1
 
     # The per-disk table: summary.txt's and report.html's rows.
     srows = {}
@@ -229,6 +269,11 @@ def main():
             for k in range(6):
                 same_rate("%s %s, report.html's table" % (l, names[k]),
                           hrows[l][3 + k], cols[k])
+            if (hrows[l][10], hrows[l][11]) != (size(t["bytes_written"]),
+                                                size(t["bytes_read"])):
+                differ("%s bytes, report.html's table" % l,
+                       hrows[l][10:12], size(t["bytes_written"]),
+                       size(t["bytes_read"]))
             if hrows[l][9] != str(t["passes_made"]):
                 differ("%s passes, report.html's table" % l, hrows[l][9],
                        t["passes_made"])
@@ -238,10 +283,15 @@ def main():
                       summary, re.M)
         if m:
             body = m.group(1)
-            pm = re.search(r"^  (\d+) pass(?:es)?, ", body, re.M)
+            pm = re.search(r"^  (\d+) pass(?:es)?, (.*) written, (.*) "
+                           r"read$", body, re.M)
             if not pm or int(pm.group(1)) != t["passes_made"]:
                 differ("%s passes, summary.txt" % l, pm and pm.group(1),
                        t["passes_made"])
+            elif (pm.group(2), pm.group(3)) != (size(t["bytes_written"]),
+                                                size(t["bytes_read"])):
+                differ("%s bytes, summary.txt" % l, pm.group(0).strip(),
+                       size(t["bytes_written"]), size(t["bytes_read"]))
             lm = re.search(r"ran at (\d+) MB/s (write|read)", body)
             # Each way's rate over its busy time, as result.json says it.
             bm = t.get("busiest_mbps") or {}
@@ -268,6 +318,17 @@ def main():
                     if pc and abs(int(pc.group(1)) - 100 * int(lm.group(1)) /
                                   int(pc.group(2))) > 1:
                         differ("%s share of its link" % l, pc.group(0))
+            checked += 1
+        # The limit line is one text: result.json's, summary.txt's and
+        # report.html's (wrapped as each wraps it).
+        lim = t.get("rate_limit")
+        if lim:
+            flat = " ".join(lim.split())
+            for name, text in (("summary.txt", summary),
+                               ("report.html", page_text)):
+                if flat not in " ".join(text.split()):
+                    differ("%s limit, %s" % (l, name),
+                           "not '%s'" % flat)
             checked += 1
         # The first bad byte, wherever it is said.
         bu = t.get("bad_units") or {}

@@ -118,8 +118,13 @@ static void after_burn(struct burn *b)
 	burn_fault_logs(b, 1);
 	/* What the BMC logged while the disks and the load ran. */
 	bmc_end(&r->bmc);
-	r->ended = time(NULL);
 	r->elapsed_ns = timing_now_ns() - b->t0;
+	/*
+	 * The end is the start and the duration, so the times said are as
+	 * far apart as the duration says, whatever the clock did since (a
+	 * lab's boot may set it mid-run).
+	 */
+	r->ended = r->started + (time_t)figures_duration_s(r);
 	for (i = 0; i < r->n; i++)
 		if (r->disks[i].t.fd >= 0 &&
 		    !target_path_current(&r->disks[i].t))
