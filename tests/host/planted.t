@@ -109,4 +109,38 @@ test_expect_success 'kiln discover --expect-out a link: refused, exit 2, its tar
 	grep_in "a symbolic link: nothing written" "$TEST_TMP/o" && intact v6
 '
 
+test_expect_success 'kiln report and kiln finish say a run folder others can write' '
+	chmod 0777 "$TEST_TMP/run" &&
+	"$KILN" report "$TEST_TMP/run" >"$TEST_TMP/o" 2>&1 &&
+	grep_in "$TEST_TMP/run is writable by others" "$TEST_TMP/o" &&
+	chmod 0755 "$TEST_TMP/run" &&
+	"$KILN" report "$TEST_TMP/run" >"$TEST_TMP/o" 2>&1 &&
+	! grep -q "writable by others" "$TEST_TMP/o" &&
+	"$KILN" burn --checkpoint 1 --duration 1h --out "$TEST_TMP/cut2" \
+		--size 8M "$TEST_TMP/c2.img" >/dev/null 2>&1 &
+	pid=$! && checkpointed "$TEST_TMP/cut2" 2 && kill -9 $pid &&
+	{ wait $pid; true; } && chmod 0777 "$TEST_TMP/cut2" &&
+	{ "$KILN" finish "$TEST_TMP/cut2" >"$TEST_TMP/o" 2>&1; test $? = 4; } &&
+	grep_in "$TEST_TMP/cut2 is writable by others" "$TEST_TMP/o"
+'
+
+test_expect_success 'in /dev/shm and /var/tmp too: links at every temporary, a chain of them' '
+	for base in /dev/shm /var/tmp; do
+		w=$(mktemp -d "$base/kiln-planted-results-XXXXXX") &&
+		test_at_exit "rm -rf '"'"'$w'"'"'" &&
+		cp -r "$TEST_TMP/run" "$w/run" && rm -f "$w/run/"*.tmp &&
+		printf "victim\n" >"$w/victim" &&
+		ln -s "$w/victim" "$w/hop" &&
+		ln -s "$w/hop" "$w/run/summary.txt.tmp" &&
+		ln -s "$w/hop" "$w/run/report.html.tmp" &&
+		ln -s "$w/hop" "$w/run/result.json.tmp" &&
+		"$KILN" report "$w/run" >"$TEST_TMP/o" 2>&1 &&
+		mkdir "$w/page" && ln -s "$w/hop" "$w/page/fleet.csv.tmp" &&
+		ln -s "$w/hop" "$w/page/fleet.html.tmp" &&
+		"$KILN" fleet --out "$w/page" "$w/run" >"$TEST_TMP/o" 2>&1 &&
+		[ "$(cat "$w/victim")" = victim ] &&
+		[ -s "$w/page/fleet.csv" ] && [ ! -L "$w/page/fleet.csv" ] || return 1
+	done
+'
+
 test_done

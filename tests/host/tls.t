@@ -1,5 +1,5 @@
 #!/bin/sh
-# needs: kiln
+# needs: kiln httpput
 # A lab secured: Debian's nginx serving boot/nginx-kiln-tls.conf (TLS with
 # a CA and a server certificate made here by openssl, a password per
 # machine, each held to its own folder) takes the run folder over https,
@@ -157,6 +157,24 @@ test_expect_success 'over TLS too a PUT creates and never replaces: 412, the fil
 		"https://$HOST/kiln-results/M1/t/a.txt" >"$TEST_TMP/c0" &&
 	grep -qx 412 "$TEST_TMP/c0" &&
 	cmp "$TEST_TMP/first" "$NGINX_ROOT/M1/t/a.txt"
+'
+
+test_expect_success 'over TLS a retry that had landed is read back and arrived; another file is a collision' '
+	PUT="$TOP/out/tests/httpput" &&
+	printf "kiln 0.1 PASS\n" >"$TEST_TMP/sum.txt" &&
+	printf "{\"not\": \"mine\"}\n" >"$TEST_TMP/other.json" &&
+	"$CURL" -s -o /dev/null --cacert "$CA" -u M1:pw-M1-right \
+		-T "$TEST_TMP/sum.txt" "https://$HOST/kiln-results/M1/R/summary.txt" &&
+	"$CURL" -s -o /dev/null --cacert "$CA" -u M1:pw-M1-right \
+		-T "$TEST_TMP/other.json" "https://$HOST/kiln-results/M1/R/result.json" &&
+	{ timeout 60 "$PUT" -u -C "$CA" -w 5000 -f 500 \
+		"https://M1:pw-M1-right@$HOST/kiln-results/" M1 R \
+		summary.txt=$TEST_TMP/sum.txt "result.json@$TEST_TMP/sum.txt" \
+		>"$TEST_TMP/hp.out" 2>&1; test $? = 1; } &&
+	grep_in "summary.txt to https://$HOST/kiln-results/M1/R/: there already with the same bytes (a try that landed)" "$TEST_TMP/hp.out" &&
+	grep_in "lost result.json: another file of that name is there (HTTP 412)" "$TEST_TMP/hp.out" &&
+	! grep -q "lost summary.txt" "$TEST_TMP/hp.out" &&
+	cmp "$TEST_TMP/other.json" "$NGINX_ROOT/M1/R/result.json"
 '
 
 test_expect_success 'a machine reads back its own files only; no listing, no other'"'"'s' '

@@ -82,6 +82,7 @@ test_expect_success 'the plain server: any client'"'"'s PUT onto a name there is
 	! grep -q "^20" "$out" &&
 	curl -s -o got.txt "$BASE/kiln-results/one/summary.txt" &&
 	cmp summary.txt got.txt &&
+	curl -s "$BASE/kiln-results/one/" | grep -q "summary.txt" &&
 	curl -s -o /dev/null -w "%{http_code}\n" -X DELETE \
 		"$BASE/kiln-results/one/summary.txt" >"$out" &&
 	! grep -q "^20" "$out" && cmp summary.txt "$RES/one/summary.txt"

@@ -34,10 +34,11 @@ const struct options_cmd fleet_cmd = {
 	"(verdict, state, failing disks and why, warnings, start, duration, "
 	"kiln version) with the runs behind it, failures first, and disks of "
 	"one model and capacity compared across machines. A run with "
-	"checkpoints and no result.json is running, or cut off once its "
-	"newest checkpoint is older than --stale. What cannot be read is "
-	"said on the page. Exit 0 written, 2 no ROOT or one that is not a "
-	"folder, 3 DIR cannot be written.",
+	"checkpoints (an uploaded one's are under progress/, the newest "
+	"read) and no result.json is running, or cut off once its newest "
+	"checkpoint is older than --stale. What cannot be read is said on "
+	"the page; a DIR others can write is said too. Exit 0 written, 2 no "
+	"ROOT or one that is not a folder, 3 DIR cannot be written.",
 	SCOPE_FLEET,
 };
 

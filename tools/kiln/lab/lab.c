@@ -384,14 +384,22 @@ static char *slurp(const char *path, size_t *len)
 static void put_progress(struct lab *l, const char *slot, const char *name,
 			 const void *data, size_t len)
 {
-	int ret = upload_put_progress(l->up, slot, name, data, len);
+	int ret = upload_put_progress(l->up, slot, name, data, len), i;
+	size_t kind;
 
 	if (ret == -ENOBUFS) {
 		upload_flush(l->up, LAB_DRAIN_MS, say, l->con);
 		ret = upload_put_progress(l->up, slot, name, data, len);
 	}
-	if (ret)
+	if (ret) {
 		dropped(l, name, ret);
+		return;
+	}
+	/* A newer one was taken: an older one dropped is not lost. */
+	kind = strcspn(name, "0123456789");
+	for (i = 0; i < l->ndropped; i++)
+		if (!strncmp(l->dropped[i].name, name, kind))
+			l->dropped[i--] = l->dropped[--l->ndropped];
 }
 
 void lab_progress(struct lab *l, uint64_t seq, const char *checkpoint,

@@ -288,8 +288,12 @@ static int send_item(struct upload *u, struct item *it, unsigned timeout_ms,
 	}
 	if (ret != -EREMOTEIO || res->status != 412)
 		return ret;
-	/* The name is there: this file, landed on an earlier try, or not. */
-	same = same_there(u, it, timeout_ms, &got);
+	/*
+	 * The name is there: this file, landed on an earlier try, or not.
+	 * Read back within the same deadline (a flush's bound holds); one
+	 * that runs out is tried again, 412 and all, like any failure.
+	 */
+	same = same_there(u, it, timing_ms_left(deadline), &got);
 	if (same == 1) {
 		it->landed = 1;
 		return 0;

@@ -79,7 +79,8 @@ int upload_pending(struct upload *u);
 /*
  * Tries everything waiting now, then waits for it to arrive, retrying as
  * usual, for at most timeout_ms: 0 when nothing is left, -ETIMEDOUT when
- * something is. Each line said meanwhile goes to say (if not NULL), on
+ * something is, -EEXIST when nothing is but a file met another of its
+ * name on the server (a collision: upload_lost lists it). Each line said meanwhile goes to say (if not NULL), on
  * the caller's thread. The worker goes on afterwards.
  */
 int upload_flush(struct upload *u, unsigned timeout_ms,
@@ -94,7 +95,8 @@ void upload_stop(struct upload *u);
 
 /*
  * The i-th file that has not arrived (from 0): its name and its last
- * failure, 0; -ENOENT past the last one. Best after upload_stop, when
+ * failure, 0; -ENOENT past the last one. Those still waiting come first,
+ * then those another file's name stood in the way of. Best after upload_stop, when
  * nothing can arrive any more.
  */
 int upload_lost(struct upload *u, int i, char *name, size_t nlen, char *why,

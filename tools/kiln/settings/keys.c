@@ -306,9 +306,10 @@ static const struct settings_key keys[] = {
 	  "none",
 	  "a lab server taking HTTP PUT (http[s]://HOST[:PORT]/PATH/, a user "
 	  "part sent as Basic auth): the run "
-	  "folder goes to PATH/<machine id>/<run folder>/, checkpoints as the "
-	  "run goes and every file at the end; without a stick it is where "
-	  "the results live", TEST | SCOPE_INIT },
+	  "folder goes to PATH/<machine id>/<run folder>/ (its name with "
+	  "the run id), each file created and never replaced: checkpoints "
+	  "under progress/ as the run goes and every file at the end; "
+	  "without a stick it is where the results live", TEST | SCOPE_INIT },
 };
 #pragma GCC diagnostic pop
 
