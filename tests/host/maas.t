@@ -165,4 +165,18 @@ test_expect_success 'a disk MAAS named that is not here fails alone, NOT TESTED'
 	r gone "i[0][\"yaml\"][\"results\"][\"reasons\"][0]" | grep -q "not a block device"
 '
 
+test_expect_success 'no kiln, or no time left: could not run (exit 3), failed, nothing written' '
+	before=$(sha "$p3") &&
+	PATH=/usr/bin:/bin python3 "$RUN" --dir "$TEST_TMP/nokiln" --runtime 3600 \
+		"$SCRIPT" "$p3" >"$TEST_TMP/nokiln.json" &&
+	test_eq "$(r nokiln "i[0][\"exit_status\"]")" 3 &&
+	statuses nokiln failed &&
+	r nokiln "i[0][\"yaml\"][\"results\"][\"reasons\"][0]" | grep -q "kiln is not in DOWNLOAD_PATH" &&
+	maas notime --runtime 3 "$p3" &&
+	test_eq "$(r notime "i[0][\"exit_status\"]")" 3 &&
+	statuses notime failed &&
+	r notime "i[0][\"yaml\"][\"results\"][\"reasons\"][0]" | grep -q "leaves no time for a burn" &&
+	test_eq "$(sha "$p3")" "$before"
+'
+
 test_done
