@@ -7,7 +7,8 @@
 # a WARN run degraded, a FAIL run failed with kiln's reasons and figures
 # as named results, all disks named in one kiln run; a disk not named is
 # never touched, nor one kiln finds in use (mounted), whose instance
-# fails NOT TESTED, as does a named path that is no disk here; a short
+# fails NOT TESTED, as does a named path that is no disk here; the run
+# folder reaches the lab server by the upload parameter; a short
 # RUNTIME sets kiln's duration below it; an instance the runner started
 # after the gathering closed burns its disk alone; a setting that would
 # undo the script's consent or name files is refused, nothing written.
@@ -140,6 +141,22 @@ test_expect_success 'a short RUNTIME: kiln runs for less, the YAML written, not 
 	d=$(r short "i[0][\"yaml\"][\"results\"][\"duration_seconds\"]") &&
 	[ "$d" -gt 0 ] && [ "$d" -lt 40 ] &&
 	test_eq "$(r short "[x[\"yaml\"][\"results\"][\"passes_made\"] < 100000 for x in i]")" "[True, True]" "cut by the duration"
+'
+
+test_expect_success 'upload: the run folder reaches the lab server, named as the YAML says' '
+	mkdir -p "$TEST_TMP/dav/kiln-results" &&
+	{ python3 "$TOP/tests/lib/httpfake.py" dav409 "$TEST_TMP/dav.port" \
+		"$TEST_TMP/dav" & } &&
+	test_at_exit "kill $!" &&
+	test_wait_for "[ -s \"\$TEST_TMP/dav.port\" ]" &&
+	maas up --runtime 3600 \
+		--param upload="http://127.0.0.1:$(cat "$TEST_TMP/dav.port")/kiln-results/" \
+		"$p1" "$p2" &&
+	statuses up "passed passed" &&
+	f=$(r up "i[1][\"yaml\"][\"results\"][\"run_folder\"]") &&
+	test_eq "$(r up "i[0][\"yaml\"][\"results\"][\"run_folder\"]")" "$f" &&
+	test_eq "$(json_get "$TEST_TMP/dav/kiln-results/$f/result.json" "d[\"run_id\"]")" \
+		"$(r up "i[0][\"yaml\"][\"results\"][\"run_id\"]")"
 '
 
 test_expect_success 'an instance that comes after the gathering closed burns its disk alone' '
