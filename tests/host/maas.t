@@ -7,7 +7,8 @@
 # a WARN run degraded, a FAIL run failed with kiln's reasons and figures
 # as named results, all disks named in one kiln run; a disk not named is
 # never touched, nor one kiln finds in use (mounted), whose instance
-# fails NOT TESTED, as does a named path that is no disk here; the run
+# fails NOT TESTED, as does a named path that is no disk here; a disk
+# named twice (by-id) is burned once; the run
 # folder reaches the lab server by the upload parameter; a short
 # RUNTIME sets kiln's duration below it; an instance the runner started
 # after the gathering closed burns its disk alone; a setting that would
@@ -174,6 +175,14 @@ test_expect_success 'bad parameters: exit 2, one line, nothing written' '
 	grep_in "settings: destroy-data may not be given here" \
 		"$TEST_TMP/bad/out/kiln-burn.101/kiln-burn.err" &&
 	test_eq "$(sha "$p3")" "$before"
+'
+
+test_expect_success 'one disk named twice (its kernel name, a by-id link) is burned once' '
+	mkdir "$TEST_TMP/by-id" && ln -s "$p3" "$TEST_TMP/by-id/kiln-maas-p3" &&
+	maas twice --runtime 3600 "$p3" "$TEST_TMP/by-id/kiln-maas-p3" &&
+	statuses twice "passed passed" &&
+	test_eq "$(r twice "[x[\"yaml\"][\"results\"][\"disks_in_run\"] for x in i]")" "[1, 1]" &&
+	test_eq "$(r twice "i[1][\"yaml\"][\"results\"][\"bytes_written\"]")" 67108864
 '
 
 test_expect_success 'a disk MAAS named that is not here fails alone, NOT TESTED' '
