@@ -18,6 +18,7 @@
 
 #include "../lib/tap.h"
 #include "../lib/reasons.h"
+#include "judge/figures.h"
 #include "judge/judge.h"
 
 #define MB 1000000ull
@@ -562,10 +563,10 @@ static void test_rate(void)
 	s.phase_bytes[PHASE_WRITE] = 1000 * MB;
 	s.phase_ns[PHASE_WRITE] = 2 * SEC;
 	s.phase_bytes[PHASE_READ] = 5 * MB;
-	tap_ok(judge_phase_rate(&s, PHASE_WRITE) == 500,
-	       "judge_phase_rate: 1000 MB in 2 s is 500 MB/s");
-	tap_ok(judge_phase_rate(&s, PHASE_READ) == 0 &&
-	       judge_phase_rate(&s, PHASE_VERIFY) == 0,
+	tap_ok(figures_rate(&s, PHASE_WRITE) == 500,
+	       "figures_rate: 1000 MB in 2 s is 500 MB/s");
+	tap_ok(figures_rate(&s, PHASE_READ) == 0 &&
+	       figures_rate(&s, PHASE_VERIFY) == 0,
 	       "...and 0 for a phase that took no time");
 }
 

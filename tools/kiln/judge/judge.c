@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "judge/blame.h"
+#include "judge/figures.h"
 #include "judge/judge.h"
 #include "sense/smartjson.h"
 #include "base/timing.h"
@@ -47,15 +48,6 @@ void judge_reason(struct judge *j, int verdict, const char *fmt, ...)
 	va_end(ap);
 }
 
-#define MB 1e6
-
-double judge_phase_rate(const struct engine_snap *s, int phase)
-{
-	uint64_t ns = s->phase_ns[phase];
-
-	return ns ? (double)s->phase_bytes[phase] / timing_secs(ns) / MB : 0;
-}
-
 /*
  * The first error and bad unit by offset. The lists are in the order
  * requests completed, and at a queue depth above 1 a later request often
@@ -73,17 +65,6 @@ static const struct engine_error *first_error(const struct engine_snap *s)
 		    s->errors[i].offset < e->offset)
 			e = &s->errors[i];
 	return e;
-}
-
-static uint64_t first_bad(const struct engine_snap *s)
-{
-	uint64_t at = s->nbad ? s->bad[0].offset : 0;
-	unsigned i;
-
-	for (i = 1; i < s->nbad; i++)
-		if (s->bad[i].pass == s->bad[0].pass && s->bad[i].offset < at)
-			at = s->bad[i].offset;
-	return at;
 }
 
 static void bad_units(const struct engine_snap *et, struct judge *j)
@@ -118,7 +99,7 @@ static void bad_units(const struct engine_snap *et, struct judge *j)
 	judge_reason(j, confirmed ? JUDGE_FAIL : JUDGE_PASS,
 		     "%u %s (%s), the first at byte %llu%s", et->c.bad_units,
 		     unit_plural(et->c.bad_units, "bad unit", "bad units"), list,
-		     (unsigned long long)first_bad(et), how);
+		     (unsigned long long)figures_first_bad(et), how);
 }
 
 void judge_target(const struct engine_snap *et, const struct monitor_target *mt,
@@ -187,7 +168,7 @@ void judge_target(const struct engine_snap *et, const struct monitor_target *mt,
 			     "write-verify");
 
 	for (p = PHASE_WRITE; p <= PHASE_READ; p++) {
-		double avg = judge_phase_rate(et, p);
+		double avg = figures_rate(et, p);
 
 		if (p == PHASE_FLUSH || !mt ||
 		    mt->seconds[p] < UNSTABLE_MIN_SECONDS || avg <= 0)

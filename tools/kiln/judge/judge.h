@@ -31,9 +31,6 @@ void judge_target(const struct engine_snap *s, const struct monitor_target *mt,
 void judge_health(const struct smart_counters *before,
 		  const struct smart_counters *after, struct judge *j);
 
-/* The phase's average MB/s over all passes, 0 when it did not run. */
-double judge_phase_rate(const struct engine_snap *s, int phase);
-
 const char *judge_name(int verdict);
 
 /* Adds a reason, raising the verdict to at least verdict. */

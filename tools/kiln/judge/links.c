@@ -110,17 +110,27 @@ void links_fastest(struct record *r)
 	size_t p;
 	int i, c;
 
-	for (c = 0; c < r->links.n; c++)
-		r->links.ctrls[c].fastest_mbps = 0;
+	for (c = 0; c < r->links.n; c++) {
+		struct links_ctrl *ct = &r->links.ctrls[c];
+
+		ct->fastest_mbps = 0;
+		/* Its total is its disks' rates added: never below one. */
+		ct->write_mbps = figures_ctrl_rate(r, c, FIGURES_WRITE);
+		ct->read_mbps = figures_ctrl_rate(r, c, FIGURES_READ);
+	}
 	for (i = 0; i < r->n; i++) {
 		struct links_ctrl *ct;
 
+		r->disks[i].link.write_mbps =
+			figures_dir_rate(&r->disks[i].snap, FIGURES_WRITE);
+		r->disks[i].link.read_mbps =
+			figures_dir_rate(&r->disks[i].snap, FIGURES_READ);
 		c = r->disks[i].link.ctrl;
 		if (c < 0 || c >= r->links.n)
 			continue;
 		ct = &r->links.ctrls[c];
 		for (p = 0; p < sizeof(phases) / sizeof(phases[0]); p++) {
-			double v = judge_phase_rate(&r->disks[i].snap,
+			double v = figures_rate(&r->disks[i].snap,
 						    phases[p]);
 
 			if (v > ct->fastest_mbps)

@@ -44,6 +44,11 @@ struct monitor_target {
 	uint64_t planned;		/* bytes the plan moves; 0: unknown */
 	unsigned write_passes;		/* passes it may write; 0: all */
 	uint64_t done_ns;		/* when it left running */
+	/*
+	 * Passes made whole (figures_passes()), set by the caller once the
+	 * burn is over, for the last status line; -1 until then.
+	 */
+	int64_t made;
 	struct monitor_series series;
 };
 

@@ -7,6 +7,7 @@
 
 #include "engine/engine.h"
 #include "judge/blame.h"
+#include "judge/figures.h"
 #include "sense/health.h"
 #include "judge/judge.h"
 #include "judge/links.h"

@@ -14,7 +14,7 @@
  *   bytes in, from the monitor's points (at most OCPTV_MAX_POINTS; more
  *   merge in pairs, as the monitor's own do). A point's timestamp is the
  *   end of the seconds it covers. Then measurements: bytes written and
- *   read, passes made (result_passes_made); per phase its average and its slowest and fastest second (MB/s)
+ *   read, passes made (figures_passes); per phase its average and its slowest and fastest second (MB/s)
  *   and the seconds spent flushing; I/O errors, bad units, those of them
  *   good on a re-read, units not written; SMART's counters after the run.
  *   Validators state the judge's thresholds where it has one: an I/O error
@@ -189,7 +189,7 @@ static void phase_measurements(struct ocptv_out *o, const struct record_disk *d,
 			       double t)
 {
 	const char *ph = engine_phase_name(p);
-	double avg = judge_phase_rate(&d->snap, p), min, max;
+	double avg = figures_rate(&d->snap, p), min, max;
 	char name[64], why[96];
 
 	if (!d->snap.phase_ns[p])
@@ -204,7 +204,7 @@ static void phase_measurements(struct ocptv_out *o, const struct record_disk *d,
 	ocptv_out_measure_begin(o, step, hw, name, "MB/s");
 	json_num(&o->j, "value", avg);
 	ocptv_out_measure_end(o, t);
-	if (!summary_min_max(d, p, &min, &max))
+	if (!summary_seconds_range(d, p, &min, &max))
 		return;
 	snprintf(name, sizeof(name), "%s-throughput-slowest-second", ph);
 	ocptv_out_measure_begin(o, step, hw, name, "MB/s");
@@ -319,7 +319,7 @@ static void disk_measurements(struct ocptv_out *o, const struct record_disk *d,
 	ocptv_out_measure_count(o, step, hw, "bytes-read", "bytes",
 				s->c.bytes_read, NULL, t1);
 	ocptv_out_measure_count(o, step, hw, "passes-made", "passes",
-				result_passes_made(s, d->ep.mode), NULL, t1);
+				figures_passes(s, d->ep.mode), NULL, t1);
 	for (c = PHASE_WRITE; c <= PHASE_READ; c++)
 		phase_measurements(o, d, step, hw, c, t1);
 	ocptv_out_measure_count(o, step, hw, "io-errors", "requests",
@@ -442,7 +442,7 @@ void ocptv_step_machine(struct ocptv_out *o, const struct record *r,
 	ocptv_out_step_close(o, t0);
 	for (i = 0; i < r->n; i++) {
 		const struct record_disk *d = &r->disks[i];
-		uint64_t p = result_passes_made(&d->snap, d->ep.mode);
+		uint64_t p = figures_passes(&d->snap, d->ep.mode);
 
 		w += d->snap.c.bytes_written;
 		rd += d->snap.c.bytes_read;

@@ -24,10 +24,10 @@
 #include "base/version.h"
 #include "judge/zones.h"
 
-int summary_min_max(const struct record_disk *d, int phase, double *min,
+int summary_seconds_range(const struct record_disk *d, int phase, double *min,
 		    double *max)
 {
-	double avg = judge_phase_rate(&d->snap, phase);
+	double avg = figures_rate(&d->snap, phase);
 	const struct monitor_target *mt = d->mt;
 
 	if (!mt || mt->seconds[phase] < SUMMARY_MIN_SECONDS || avg <= 0)
@@ -46,14 +46,14 @@ int summary_min_max(const struct record_disk *d, int phase, double *min,
 
 static void rate_cols(FILE *f, const struct record_disk *d, int phase)
 {
-	double avg = judge_phase_rate(&d->snap, phase), min, max;
+	double avg = figures_rate(&d->snap, phase), min, max;
 
 	if (avg <= 0) {
 		fprintf(f, " %5s %5s %5s", "-", "-", "-");
 		return;
 	}
 	fprintf(f, " %5.0f", avg);
-	if (summary_min_max(d, phase, &min, &max))
+	if (figures_pass_range(&d->snap, phase, &min, &max))
 		fprintf(f, " %5.0f %5.0f", min, max);
 	else
 		fprintf(f, " %5s %5s", "-", "-");
@@ -187,7 +187,7 @@ static unsigned run_length(const struct engine_snap *et, unsigned i)
 
 char *summary_duration(const struct record *o, char *buf, size_t len)
 {
-	return timing_fmt_hms(o->elapsed_ns / TIMING_SEC, buf, len);
+	return timing_fmt_hms(figures_duration_s(o), buf, len);
 }
 
 char *summary_run_line(const struct record *o, char *buf, size_t len)
@@ -329,13 +329,13 @@ static void group_rates(FILE *f, const struct record *o,
 
 	for (i = 0; i < g->n; i++) {
 		const struct record_disk *d = &o->disks[g->idx[i]];
-		double avg = judge_phase_rate(&d->snap, phase);
+		double avg = figures_rate(&d->snap, phase);
 
 		if (avg <= 0)
 			continue;
 		sum += avg;
 		n++;
-		if (!summary_min_max(d, phase, &min, &max))
+		if (!figures_pass_range(&d->snap, phase, &min, &max))
 			continue;
 		lo = !mm || min < lo ? min : lo;
 		hi = !mm || max > hi ? max : hi;

@@ -100,6 +100,10 @@ int options_parse(struct settings *s, const struct options_cmd *cmd,
 				 k->name, k->want);
 			return -EINVAL;
 		}
+		/* --duration 12 h: never 12 s and a target named h. */
+		if (settings_unit_apart(k, value, options && i + 1 < argc ?
+					argv[i + 1] : NULL, err, errlen))
+			return -EINVAL;
 		if (settings_set(s, k, value, SOURCE_OPTION, err, errlen))
 			return -EINVAL;
 	}
