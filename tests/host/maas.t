@@ -7,7 +7,9 @@
 # a WARN run degraded, a FAIL run failed with kiln's reasons and figures
 # as named results, all disks named in one kiln run; a disk not named is
 # never touched, nor one kiln finds in use (mounted), whose instance
-# fails NOT TESTED, as does a named path that is no disk here; a short
+# fails NOT TESTED, as does a named path that is no disk here; a disk
+# named twice (by-id) is burned once; the run
+# folder reaches the lab server by the upload parameter; a short
 # RUNTIME sets kiln's duration below it; an instance the runner started
 # after the gathering closed burns its disk alone; a setting that would
 # undo the script's consent or name files is refused, nothing written.
@@ -142,6 +144,22 @@ test_expect_success 'a short RUNTIME: kiln runs for less, the YAML written, not 
 	test_eq "$(r short "[x[\"yaml\"][\"results\"][\"passes_made\"] < 100000 for x in i]")" "[True, True]" "cut by the duration"
 '
 
+test_expect_success 'upload: the run folder reaches the lab server, named as the YAML says' '
+	mkdir -p "$TEST_TMP/dav/kiln-results" &&
+	{ python3 "$TOP/tests/lib/httpfake.py" dav409 "$TEST_TMP/dav.port" \
+		"$TEST_TMP/dav" & } &&
+	test_at_exit "kill $!" &&
+	test_wait_for "[ -s \"\$TEST_TMP/dav.port\" ]" &&
+	maas up --runtime 3600 \
+		--param upload="http://127.0.0.1:$(cat "$TEST_TMP/dav.port")/kiln-results/" \
+		"$p1" "$p2" &&
+	statuses up "passed passed" &&
+	f=$(r up "i[1][\"yaml\"][\"results\"][\"run_folder\"]") &&
+	test_eq "$(r up "i[0][\"yaml\"][\"results\"][\"run_folder\"]")" "$f" &&
+	test_eq "$(json_get "$TEST_TMP/dav/kiln-results/$f/result.json" "d[\"run_id\"]")" \
+		"$(r up "i[0][\"yaml\"][\"results\"][\"run_id\"]")"
+'
+
 test_expect_success 'an instance that comes after the gathering closed burns its disk alone' '
 	maas late --serial --runtime 200 "$p1" "$p2" &&
 	statuses late "passed passed" &&
@@ -159,10 +177,32 @@ test_expect_success 'bad parameters: exit 2, one line, nothing written' '
 	test_eq "$(sha "$p3")" "$before"
 '
 
+test_expect_success 'one disk named twice (its kernel name, a by-id link) is burned once' '
+	mkdir "$TEST_TMP/by-id" && ln -s "$p3" "$TEST_TMP/by-id/kiln-maas-p3" &&
+	maas twice --runtime 3600 "$p3" "$TEST_TMP/by-id/kiln-maas-p3" &&
+	statuses twice "passed passed" &&
+	test_eq "$(r twice "[x[\"yaml\"][\"results\"][\"disks_in_run\"] for x in i]")" "[1, 1]" &&
+	test_eq "$(r twice "i[1][\"yaml\"][\"results\"][\"bytes_written\"]")" 67108864
+'
+
 test_expect_success 'a disk MAAS named that is not here fails alone, NOT TESTED' '
 	maas gone --runtime 3600 /dev/kiln-maas-not-a-disk "$p3" &&
 	statuses gone "failed passed" &&
 	r gone "i[0][\"yaml\"][\"results\"][\"reasons\"][0]" | grep -q "not a block device"
+'
+
+test_expect_success 'no kiln, or no time left: could not run (exit 3), failed, nothing written' '
+	before=$(sha "$p3") &&
+	PATH=/usr/bin:/bin python3 "$RUN" --dir "$TEST_TMP/nokiln" --runtime 3600 \
+		"$SCRIPT" "$p3" >"$TEST_TMP/nokiln.json" &&
+	test_eq "$(r nokiln "i[0][\"exit_status\"]")" 3 &&
+	statuses nokiln failed &&
+	r nokiln "i[0][\"yaml\"][\"results\"][\"reasons\"][0]" | grep -q "kiln is not in DOWNLOAD_PATH" &&
+	maas notime --runtime 3 "$p3" &&
+	test_eq "$(r notime "i[0][\"exit_status\"]")" 3 &&
+	statuses notime failed &&
+	r notime "i[0][\"yaml\"][\"results\"][\"reasons\"][0]" | grep -q "leaves no time for a burn" &&
+	test_eq "$(sha "$p3")" "$before"
 '
 
 test_done
