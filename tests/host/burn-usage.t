@@ -216,6 +216,14 @@ test_expect_success '--help prints the usage and exits 0' '
 	grep_in "Exit codes" "$TEST_TMP/help"
 '
 
+# --destroy-data is a flag or a list: its list after a space is read as
+# a target, which does not exist; the line says the likely mistake.
+test_expect_success 'an identity given as a target says --destroy-data=LIST' '
+	usage_error "give --destroy-data=loop:/x.img (an .=., no space" burn --destroy-data loop:/x.img &&
+	usage_error "give --destroy-data=wwn:0x5000c500a1b2c3d4" burn --size 8M --destroy-data wwn:0x5000c500a1b2c3d4 &&
+	! [ -e "wwn:0x5000c500a1b2c3d4" ]
+'
+
 if [ "$(id -u)" -eq 0 ]; then
 	. "$(dirname "$0")/../lib/host.sh"
 	test_expect_success 'offsets not aligned to the logical block size' '
