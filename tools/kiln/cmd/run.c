@@ -525,6 +525,8 @@ int run_command(struct options_args *a)
 	o.protect = a->protect;
 	o.nprotect = a->nprotect;
 	o.deadline_ns = (uint64_t)s->deadline * TIMING_SEC;
+	/* Device-mapper devices only when disks are named (include). */
+	o.mapped = s->include != NULL;
 	o.machine_id = s->machine_id;
 	record_init(&rec, "run", a->argc, a->argv, s);
 	rec.run_id = s->run_id_set ? s->run_id : burn_new_run_id();
