@@ -18,6 +18,7 @@
  * 8 MB the same way.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,6 @@
 #include "../lib/tap.h"
 #include "engine/engine_private.h"
 #include "fleet/fleet.h"
-#include "base/newfile.h"
 #include "results/folder.h"
 #include "base/jsonread.h"
 #include "base/jsonread_tree.h"
@@ -467,7 +467,8 @@ static void test_readers(char *path)
 		tap_bail("cannot write result.json");
 	memset(&f, 0, sizeof(f));
 	f.dir = dir;
-	f.dfd = newfile_dir(dir);
+	/* Files are made under the folder's descriptor (base/newfile.h). */
+	f.dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (f.dfd < 0 || folder_checkpoint(&f, text, len))
 		tap_bail("cannot write a checkpoint");
 	close(f.dfd);
