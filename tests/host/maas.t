@@ -24,11 +24,24 @@ Q="'"
 SCRIPT="$TOP/boot/maas/kiln-burn"
 RUN="$TOP/tests/lib/maasrun.py"
 
-# maas NAME [OPTIONS] DISK...: runs the script on the disks as MAAS would;
-# the runner's report is NAME.json.
+# held DEV...: whether a process has one of the devices open.
+held () {
+	for h in "$@"; do
+		[ -b "$h" ] || continue
+		[ -n "$(find /proc/[0-9]*/fd -lname "$(readlink -f "$h")" 2>/dev/null | head -n 1)" ] &&
+			return 0
+	done
+	return 1
+}
+
+# maas NAME [OPTIONS] DISK...: runs the script on the disks as MAAS would,
+# once no process holds them (the kiln of the test before may be ending:
+# the script rightly leaves a disk that is open elsewhere unwritten); the
+# runner's report is NAME.json.
 maas () {
 	maas_n=$1
 	shift
+	test_wait_for "! held $*" || return 1
 	python3 "$RUN" --dir "$TEST_TMP/$maas_n" --kiln "$KILN" "$SCRIPT" "$@" \
 		>"$TEST_TMP/$maas_n.json" 2>"$TEST_TMP/$maas_n.err" || {
 		cat "$TEST_TMP/$maas_n.err"
@@ -157,7 +170,8 @@ test_expect_success 'upload: the run folder reaches the lab server, named as the
 	f=$(r up "i[1][\"yaml\"][\"results\"][\"run_folder\"]") &&
 	test_eq "$(r up "i[0][\"yaml\"][\"results\"][\"run_folder\"]")" "$f" &&
 	test_eq "$(json_get "$TEST_TMP/dav/kiln-results/$f/result.json" "d[\"run_id\"]")" \
-		"$(r up "i[0][\"yaml\"][\"results\"][\"run_id\"]")"
+		"$(r up "i[0][\"yaml\"][\"results\"][\"run_id\"]")" &&
+	r up "i[0][\"yaml\"][\"results\"][\"uploaded_to\"]" | grep -q "/kiln-results/$f/\$"
 '
 
 test_expect_success 'an instance that comes after the gathering closed burns its disk alone' '
