@@ -88,7 +88,9 @@ test_expect_success 'a disk that hangs while it is opened and classed: FAIL, res
 	lying "$h" resume &&
 	{ [ "$rc" = 1 ] || { cat "$TEST_TMP/h.out"; false; }; } &&
 	[ "$(verdicts "$TEST_TMP/h")" = "FAIL PASS" ] &&
-	grep_in "stalled: no answer in 3 s while it was opened" "$TEST_TMP/h/summary.txt"
+	grep_in "stalled: no answer in 3 s while it was opened" "$TEST_TMP/h/summary.txt" &&
+	test_eq "$(json_get "$TEST_TMP/h/result.json" "d[\"targets\"][0][\"name\"]")" \
+		"${h##*/}" "the stalled target'"'"'s name"
 '
 
 test_expect_success 'a disk that hangs at its flush: FAIL, results, and kiln exits' '

@@ -82,6 +82,8 @@ void burn_loop_checkpoint(struct burn *b)
 			 b->res.dir, strerror(-ret));
 	}
 	free(doc);
+	if (!ret)
+		burn_checkpointed(b->r);
 	if (b->lab && !ret)
 		upload_progress(b);
 }
@@ -92,10 +94,9 @@ static void upload_progress(struct burn *b)
 	char *text = NULL;
 	size_t len = 0;
 
-	lab_put_file(b->lab, folder_checkpoints[b->res.good - 1]);
 	text = summary_string(b->r, &len);
-	if (text)
-		lab_put(b->lab, "summary.txt", text, len);
+	lab_progress(b->lab, b->res.seq, folder_checkpoints[b->res.good - 1],
+		     text, len);
 	free(text);
 }
 

@@ -71,7 +71,7 @@ int finish_folder(const char *dir, FILE *con, int *code)
 	const struct jsonread_node *result;
 	struct jsonread *doc = NULL;
 	struct restored rs;
-	char path[PATH_MAX], state[32], err[300], hms[32];
+	char path[PATH_MAX], state[32], err[300], hms[32], why[PATH_MAX + 100];
 	char *text = NULL, *json, *html;
 	size_t tlen = 0, jlen, hlen;
 	uint64_t seq = 0;
@@ -138,6 +138,8 @@ int finish_folder(const char *dir, FILE *con, int *code)
 	text = summary_string(&rs.r, &tlen);
 	json = result_json(&rs.r, &jlen);
 	html = report_html(&rs.r, &hlen);
+	if (folder_others(dir, why, sizeof(why)))
+		fprintf(stderr, "kiln: %s\n", why);
 	ret = folder_write_in(dir, "report.html", html, hlen);
 	if (!ret)
 		ret = folder_write_in(dir, "summary.txt", text, tlen);
