@@ -17,6 +17,7 @@
 #include "judge/judge.h"
 #include "judge/record.h"
 #include "results/peers_out.h"
+#include "results/restore.h"
 #include "results/result.h"
 #include "results/summary.h"
 #include "base/jsonread.h"
@@ -279,15 +280,63 @@ static void first_bad(void)
 	       j.nreasons ? j.reasons[0] : "");
 }
 
+/*
+ * Read back from result.json (kiln report, kiln finish), a rate is the
+ * rate that was printed: a pass of 7 ms said to the millisecond was 7%
+ * off. Its seconds are kept whole.
+ */
+static void read_back(void)
+{
+	struct record r;
+	struct record_disk *d;
+	struct jsonread *doc = NULL;
+	struct restored back;
+	double min = 0, max = 0, bmin = 0, bmax = 0, dv = 1;
+	char err[200], *json;
+	size_t len;
+	int ok;
+
+	record_init(&r, "burn", 0, NULL, &s);
+	d = disk(&r, "/dev/loop3");
+	pass(&d->snap, PHASE_WRITE, 1, 2317.4, 16 * MB);
+	pass(&d->snap, PHASE_WRITE, 2, 9123.7, 16 * MB);
+	pass(&d->snap, PHASE_VERIFY, 1, 3001.9, 16 * MB);
+	pass(&d->snap, PHASE_VERIFY, 2, 7034.3, 16 * MB);
+	figures_pass_range(&d->snap, PHASE_WRITE, &min, &max);
+	json = result_json(&r, &len);
+	if (!json || jsonread_parse(&doc, json, len, NULL, err, sizeof(err)))
+		tap_bail("result.json does not parse");
+	ok = restore_record(jsonread_root(doc), &back, err, sizeof(err)) == 0;
+	if (ok) {
+		figures_pass_range(&back.r.disks[0].snap, PHASE_WRITE, &bmin,
+				   &bmax);
+		dv = figures_rate(&back.r.disks[0].snap, PHASE_VERIFY) -
+		     figures_rate(&d->snap, PHASE_VERIFY);
+	}
+	tap_ok(ok && bmin > min - 1e-6 && bmin < min + 1e-6 &&
+	       bmax > max - 1e-6 && bmax < max + 1e-6 && dv > -1e-6 &&
+	       dv < 1e-6,
+	       "read back, the passes' rates are the ones written "
+	       "(%.4f-%.4f, %.4f-%.4f)", min, max, bmin, bmax);
+	if (ok)
+		restore_free(&back);
+	jsonread_free(doc);
+	free(json);
+	free(d->snap.passes);
+	d->snap.passes = NULL;
+	record_free(&r);
+}
+
 int main(int argc, char **argv)
 {
 	tap_args(argc, argv);
-	tap_plan(15);
+	tap_plan(16);
 	settings_defaults(&s, SCOPE_BURN);
 	rates();
 	pass_range();
 	passes();
 	links();
 	first_bad();
+	read_back();
 	return tap_done();
 }
