@@ -83,7 +83,8 @@ test_expect_success "two loop devices over one file in $dir: a second kiln is re
 	loop a "$f" --direct-io=on && loop b "$f" --direct-io=on &&
 	ln "$f" "$w/hard.img" && loop h "$w/hard.img" --direct-io=on ||
 		return 1
-	"$KILN" burn --mode read --passes 1000 --out "$TEST_TMP/k1" "$a" \
+	rm -rf "$TEST_TMP/k1"
+	"$KILN" burn --mode read --duration 10m --out "$TEST_TMP/k1" "$a" \
 		>"$TEST_TMP/k1.out" 2>&1 &
 	pid=$! && test_at_exit "kill $pid" &&
 	under_way "$TEST_TMP/k1" && s=$(sha "$f") &&
@@ -96,7 +97,8 @@ test_expect_success "two loop devices over one file in $dir: a second kiln is re
 
 test_expect_success "a loop device over a file a kiln burns, in $dir: refused, the kiln named" '
 	workdir w "$dir" && f="$w/burnt.img" && truncate -s 32M "$f" || return 1
-	"$KILN" burn --destroy-data --passes 1000 --max-writes 0 --out "$TEST_TMP/k2" "$f" \
+	rm -rf "$TEST_TMP/k2"
+	"$KILN" burn --destroy-data --duration 10m --max-writes 0 --out "$TEST_TMP/k2" "$f" \
 		>"$TEST_TMP/k2.out" 2>&1 &
 	pid=$! && test_at_exit "kill $pid" &&
 	under_way "$TEST_TMP/k2" && ln "$f" "$w/burnt2.img" &&

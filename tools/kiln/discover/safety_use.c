@@ -33,10 +33,12 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/deadline.h"
 #include "base/sysfs.h"
+#include "base/timing.h"
 #include "discover/safety.h"
 #include "discover/safety_private.h"
 
@@ -112,6 +114,7 @@ struct ask {
 	dev_t dev;		/* its number */
 	const char *path;	/* its backing file; a path to stat */
 	int state;		/* ASK_*; written by the child */
+	uint64_t since;		/* when it was asked (timing_now_ns()) */
 	int ok;
 	struct safety_medium m;
 };
@@ -168,6 +171,8 @@ static void ask_round(void *arg)
 	int i;
 
 	for (i = r->from; i < r->n; i++) {
+		__atomic_store_n(&r->a[i].since, timing_now_ns(),
+				 __ATOMIC_RELEASE);
 		__atomic_store_n(&r->a[i].state, ASK_ASKING, __ATOMIC_RELEASE);
 		ask_one(&r->a[i]);
 		__atomic_store_n(&r->a[i].state, ASK_DONE, __ATOMIC_RELEASE);
@@ -175,16 +180,23 @@ static void ask_round(void *arg)
 }
 
 /*
- * Asks every question, in rounds of one child each: a round that does not
- * end in SAFETY_ASK_MS leaves the question it is in unanswered (its
- * child is left behind) and the next round goes on after it. A dead
- * device costs one wait, however many live ones there are.
+ * Asks every question, in rounds of one child each. A question the child
+ * has been in for SAFETY_ASK_MS is left unanswered (its child is left
+ * behind) and a new round goes on after it: a dead device costs one wait,
+ * however many live ones there are. Only a question's own time counts,
+ * never the round's: on a loaded machine a child may start late, and a
+ * live device left unanswered would be compared by its path alone. A
+ * round that is in no question ASK_START_MS after it began (a child that
+ * never started, or died) gives up the rest.
  */
+#define ASK_START_MS 10000
+
 static void ask_all(struct ask *q, int n)
 {
+	const struct timespec tick = { 0, 5000000 };
 	size_t len = (size_t)n * sizeof(*q);
 	struct ask *a;
-	int from = 0, i, done;
+	int from = 0, i;
 
 	if (!n)
 		return;
@@ -195,17 +207,40 @@ static void ask_all(struct ask *q, int n)
 	memcpy(a, q, len);
 	while (from < n) {
 		struct round r = { a, n, from };
-		int stuck = -1;
+		uint64_t start = timing_now_ns();
+		int stuck = -1, done = 0;
 
 		if (deadline_apart(ask_round, &r, sizeof(r), 1, -1,
 				   SAFETY_ASK_MS * 1000000ull, &done))
 			break;
-		for (i = from; i < n; i++)
-			if (__atomic_load_n(&a[i].state, __ATOMIC_ACQUIRE) ==
-			    ASK_ASKING)
-				stuck = i;
-		/* Ended, or never started: what it did not ask stays so. */
-		if (done || stuck < 0)
+		/* Left to run: it goes on through the rest, in a. */
+		while (!done) {
+			uint64_t now = timing_now_ns();
+			int asking = -1, left = 0;
+
+			for (i = from; i < n; i++) {
+				int st = __atomic_load_n(&a[i].state,
+							 __ATOMIC_ACQUIRE);
+
+				left += st != ASK_DONE;
+				if (st == ASK_ASKING)
+					asking = i;
+			}
+			if (!left)
+				break;
+			if (asking >= 0 &&
+			    now - __atomic_load_n(&a[asking].since,
+						  __ATOMIC_ACQUIRE) >=
+			    SAFETY_ASK_MS * 1000000ull) {
+				stuck = asking;
+				break;
+			}
+			if (asking < 0 &&
+			    now - start >= ASK_START_MS * 1000000ull)
+				break;
+			nanosleep(&tick, NULL);
+		}
+		if (stuck < 0)
 			break;
 		from = stuck + 1;
 	}
