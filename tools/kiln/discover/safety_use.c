@@ -55,6 +55,7 @@ struct bdev {
 	int disk;		/* a partition: its whole disk's index; else -1 */
 	int loop;		/* a loop device with a backing file */
 	int answered;		/* over is known */
+	int silent;		/* asked, and gave no answer */
 	struct safety_medium over;
 	char path[PATH_MAX];	/* sysfs's backing_file */
 	dev_t path_fs;		/* the filesystem the mount table puts it on */
@@ -419,6 +420,7 @@ static void picture_read(const struct safety_env *o, struct picture *p)
 		if (!p->b[i].loop)
 			continue;
 		p->b[i].answered = q[k].ok;
+		p->b[i].silent = q[k].state != ASK_DONE;
 		p->b[i].over = q[k++].m;
 		snprintf(p->b[i].over.name, sizeof(p->b[i].over.name), "%s",
 			 p->b[i].path);
@@ -541,20 +543,22 @@ static void reach_find(const struct picture *p, const char *me,
 		if (!b->loop)
 			break;
 		if (!b->answered) {
-			safety_note(s, "%s does not answer (its backing file "
-				    "%s gave no answer in %u ms): what it is "
-				    "over is compared by its path", b->name,
-				    b->path, SAFETY_ASK_MS);
+			if (b->silent)
+				safety_note(s, "%s does not answer (its backing "
+					    "file %s gave no answer in %u ms): "
+					    "what it is over is compared by its "
+					    "path", b->name, b->path,
+					    SAFETY_ASK_MS);
 			silent = b->path;
 			break;
 		}
+		cur = b->over.file ? -1 : bdev_by_dev(p, b->over.dev);
 		snprintf(prefix, sizeof(prefix), "%s is over %s, which is in "
-			 "use: ", me, b->over.name);
+			 "use: ", me, cur >= 0 ? p->b[cur].name : b->over.name);
 		if (b->over.file) {
 			reach_add(rs, p, &b->over, REACH_UNDER, 1, prefix);
 			break;
 		}
-		cur = bdev_by_dev(p, b->over.dev);
 		if (cur < 0) {
 			reach_add(rs, p, &b->over, REACH_UNDER, 1, prefix);
 			break;
@@ -699,7 +703,7 @@ static void backs(const struct picture *p, const struct safety_subject *d,
 				break;
 			}
 			/* Its file may be this one: not known, so in use. */
-			if (!l->answered && r->how == REACH_SELF &&
+			if (l->silent && r->how == REACH_SELF &&
 			    r->m.file && l->path_fs == r->m.dev) {
 				safety_why(s, "it may back loop device %s (its "
 					   "backing file %s is on the same "
@@ -710,7 +714,7 @@ static void backs(const struct picture *p, const struct safety_subject *d,
 				break;
 			}
 		}
-		if (!l->answered)
+		if (l->silent)
 			safety_note(s, "%s does not answer (its backing file "
 				    "%s gave no answer in %u ms): compared by "
 				    "its path", l->name, l->path,
