@@ -60,13 +60,29 @@ struct safety {
 	int nholds;
 };
 
+struct safety_look;
+
 /* Where the kernel's files are, and what the caller protects. */
 struct safety_env {
 	const char *sysroot;	/* "/sys", or a fixture's */
 	const char *procroot;	/* "/proc", or a fixture's */
 	const dev_t *protect;	/* devices named by --protect */
 	int nprotect;
+	/* the machine looked at once (safety_look()); NULL: each call looks */
+	const struct safety_look *look;
 };
+
+/*
+ * The machine looked at once for many disks classed at once (discover,
+ * probe): its block devices, what each loop device is over (asked, a
+ * bounded time each), its mounts and swap areas. Each call of
+ * safety_in_use() would ask every loop device again: with many disks and
+ * many loop devices, that is each of them asked by each. Put in
+ * env->look before the children that class are started; NULL when it
+ * could not be made (then each call looks for itself).
+ */
+struct safety_look *safety_look(const struct safety_env *env);
+void safety_look_free(struct safety_look *look);
 
 /* What is being classed. */
 struct safety_subject {
