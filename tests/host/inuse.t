@@ -115,6 +115,28 @@ test_expect_success "a loop device over a file a kiln burns, in $dir: refused, t
 	! grep -q FAIL "$TEST_TMP/k2.out"
 '
 
+# The claim alone, as a kiln that has not yet opened its target holds it
+# (a second kiln started at the same moment sees no open file yet): a
+# process that holds the claim on the file's device and inode.
+test_expect_success "a claim on a file's bytes in $dir: a kiln on a loop device over a hard link of it is refused" '
+	workdir w "$dir" && f="$w/claimed.img" && truncate -s 16M "$f" &&
+	ln "$f" "$w/claimed2.img" && loop l "$w/claimed2.img" || return 1
+	rm -f "$TEST_TMP/claimed"
+	python3 -c "
+import os, socket, sys, time
+st = os.stat(sys.argv[1])
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.bind(\"\\0kiln-bytes file %d:%d %d\" % (os.major(st.st_dev), os.minor(st.st_dev), st.st_ino))
+s.listen(4)
+open(sys.argv[2], \"w\").close()
+time.sleep(600)
+" "$f" "$TEST_TMP/claimed" &
+	pid=$! && test_at_exit "kill $pid" &&
+	test_wait_for "[ -e \"$TEST_TMP/claimed\" ]" && s=$(sha "$f") &&
+	refused "is being tested by another kiln (pid $pid)" burn --destroy-data "$l" &&
+	test_eq "$(sha "$f")" "$s" "sha256 of $f" && kill $pid
+'
+
 test_expect_success "a loop device over a loop device that holds a mounted ext4, in $dir" '
 	workdir w "$dir" && ext4 "$w/fs.img" 32M && loop c "$w/fs.img" &&
 	mounted "$c" "$w/m" && s=$(sha "$c") &&
