@@ -477,10 +477,15 @@ static int picture_copy(struct picture *to, const struct picture *from)
 		picture_free(to);
 		return -1;
 	}
-	memcpy(to->b, from->b, (size_t)from->nb * sizeof(*to->b));
-	memcpy(to->swap, from->swap, (size_t)from->nswap * sizeof(*to->swap));
-	memcpy(to->mount, from->mount,
-	       (size_t)from->nmount * sizeof(*to->mount));
+	/* An empty list is NULL: memcpy() is never given one. */
+	if (from->nb)
+		memcpy(to->b, from->b, (size_t)from->nb * sizeof(*to->b));
+	if (from->nswap)
+		memcpy(to->swap, from->swap,
+		       (size_t)from->nswap * sizeof(*to->swap));
+	if (from->nmount)
+		memcpy(to->mount, from->mount,
+		       (size_t)from->nmount * sizeof(*to->mount));
 	to->nb = from->nb;
 	to->nswap = from->nswap;
 	to->nmount = from->nmount;
