@@ -44,13 +44,18 @@ json_get () {
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
-# hold PIDVAR FILE: starts a sleep with FILE open on its stdin and returns
-# once /proc shows that very sleep holding that very file (same device
-# and inode), never after a guessed delay: a loaded machine may not have
-# run the child's open and exec yet when the test looks.
+# hold PIDVAR FILE [rw]: starts a sleep with FILE open on its stdin (to
+# read and write with rw, as a VM holds its disk) and returns once /proc
+# shows that very sleep holding that very file (same device and inode),
+# never after a guessed delay: a loaded machine may not have run the
+# child's open and exec yet when the test looks.
 hold () {
 	hold_want=$(stat -L -c %d:%i "$2") || return 1
-	{ sleep 600 <"$2" & } 2>/dev/null
+	if [ "$3" = rw ]; then
+		{ sleep 600 <>"$2" & } 2>/dev/null
+	else
+		{ sleep 600 <"$2" & } 2>/dev/null
+	fi
 	hold_pid=$!
 	test_at_exit "kill $hold_pid"
 	eval "$1=\$hold_pid"

@@ -23,13 +23,19 @@ need_lying () {
 	[ -x "$LYINGDISK" ] || test_bail "$LYINGDISK is not built: run make check"
 }
 
-# make_lying VAR SIZE: sets VAR to a new loop device, with direct I/O,
-# over a new lying disk of SIZE bytes (K, M, G allowed) mounted under
-# $TEST_TMP. Not in $( ): the cleanups it registers must reach this shell.
-# They run last first: resume, detach the loop device, unmount, stop.
+# make_lying VAR SIZE [DIR]: sets VAR to a new loop device, with direct
+# I/O, over a new lying disk of SIZE bytes (K, M, G allowed) mounted under
+# DIR (default $TEST_TMP). Not in $( ): the cleanups it registers must
+# reach this shell. They run last first: resume, detach the loop device,
+# unmount, stop.
 make_lying () {
 	lying_seq=$((lying_seq + 1))
-	lying_m="$TEST_TMP/lying-$lying_seq"
+	if [ -n "$3" ]; then
+		lying_m="$3/kiln-lying-$$-$lying_seq"
+		test_at_exit "rm -f '$lying_m.pid'; rmdir '$lying_m'"
+	else
+		lying_m="$TEST_TMP/lying-$lying_seq"
+	fi
 	mkdir "$lying_m" || return 1
 	# It returns once the mount is ready, leaving the daemon's pid.
 	"$LYINGDISK" "$lying_m" --size "$2" --pidfile "$lying_m.pid" ||

@@ -404,6 +404,17 @@ int gate_open(struct record *r_, struct settings *s_,
 		free(opened);
 	if (ret)
 		return ret;
+	/* Another kiln on the same bytes, by any path: taken here, held. */
+	for (i = 0; i < r->n; i++) {
+		struct record_disk *d = &r->disks[i];
+
+		if (d->failed[0] || d->t.fd < 0)
+			continue;
+		if (target_claim(&d->t, err, sizeof(err))) {
+			complain("%s", err);
+			return KILN_EXIT_USAGE;
+		}
+	}
 	for (i = 0; i < r->n; i++) {
 		struct record_disk *d = &r->disks[i];
 

@@ -188,6 +188,7 @@ static int say_error(const struct probing *p)
 int probe_command(struct options_args *a)
 {
 	struct safety_env env = { .sysroot = "/sys", .procroot = "/proc" };
+	struct safety_look *look = NULL;
 	const struct settings *set = &a->s;
 	struct probing *probes = NULL;
 	struct json j;
@@ -196,6 +197,9 @@ int probe_command(struct options_args *a)
 
 	probes = calloc((size_t)n + 1, sizeof(*probes));
 	done = calloc((size_t)n + 1, sizeof(*done));
+	/* Once for all: each child has its copy. */
+	look = n > 1 ? safety_look(&env) : NULL;
+	env.look = look;
 	for (i = 0; probes && i < n; i++) {
 		probes[i].path = a->args[i];
 		probes[i].env = env;
@@ -234,6 +238,7 @@ int probe_command(struct options_args *a)
 	}
 	json_free(&j);
 out:
+	safety_look_free(look);
 	/* A path still being read keeps its item: leave them then. */
 	if (!late)
 		free(probes);

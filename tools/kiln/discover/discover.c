@@ -349,6 +349,8 @@ static int classify_all(const struct discover_options *o,
 			    60ull * TIMING_SEC;
 	struct classing *c = calloc((size_t)inv->ndisks + 1, sizeof(*c));
 	int *done = calloc((size_t)inv->ndisks + 1, sizeof(*done));
+	struct safety_env env = discover_safety_env(o);
+	struct safety_look *look;
 	int i, late = 0, ret;
 
 	if (!c || !done) {
@@ -356,10 +358,13 @@ static int classify_all(const struct discover_options *o,
 		free(done);
 		return -ENOMEM;
 	}
+	/* Once for all: each child has its copy. */
+	look = inv->ndisks > 1 ? safety_look(&env) : NULL;
+	env.look = look;
 	for (i = 0; i < inv->ndisks; i++) {
 		const struct discover_disk *d = &inv->disks[i];
 
-		c[i].env = discover_safety_env(o);
+		c[i].env = env;
 		snprintf(c[i].path, sizeof(c[i].path), "%s/%s", o->devroot,
 			 d->id.name);
 		c[i].d.name = d->id.name;
@@ -369,6 +374,7 @@ static int classify_all(const struct discover_options *o,
 	}
 	ret = deadline_apart(class_one, c, sizeof(*c), inv->ndisks, -1,
 			     deadline, done);
+	safety_look_free(look);
 	for (i = 0; !ret && i < inv->ndisks; i++) {
 		struct discover_disk *d = &inv->disks[i];
 

@@ -25,6 +25,20 @@ enum safety_class {
 #define SAFETY_SAMPLES 64		/* evenly spaced samples of... */
 #define SAFETY_SAMPLE (64u << 10)	/* ...this size */
 
+/*
+ * Something that holds bytes: a block device, by its number, or a file,
+ * by its filesystem and inode (st_dev, st_ino), whatever path reaches it.
+ */
+struct safety_medium {
+	int file;		/* a file: dev and ino; else a block device */
+	dev_t dev;
+	ino_t ino;
+	char name[128];		/* as it is said: "loop5", a path, "it" */
+};
+
+/* The most media a disk's bytes are held by that are kept (holds[]). */
+#define SAFETY_HOLDS 24
+
 struct safety {
 	int class;		/* enum safety_class */
 	char why[800];		/* the reasons, for people */
@@ -36,7 +50,17 @@ struct safety {
 	/* what the class rests on, said: "loop7 does not answer ..." */
 	char notes[600];
 	struct signature_scan sig;
+	/*
+	 * What holds its bytes: itself and its partitions, and what it is
+	 * over down every chain of loop devices (the file, the device);
+	 * not a partition's disk, which holds other bytes too. Two runs on
+	 * one of these would write the same bytes (target_claim()).
+	 */
+	struct safety_medium holds[SAFETY_HOLDS];
+	int nholds;
 };
+
+struct safety_look;
 
 /* Where the kernel's files are, and what the caller protects. */
 struct safety_env {
@@ -44,7 +68,21 @@ struct safety_env {
 	const char *procroot;	/* "/proc", or a fixture's */
 	const dev_t *protect;	/* devices named by --protect */
 	int nprotect;
+	/* the machine looked at once (safety_look()); NULL: each call looks */
+	const struct safety_look *look;
 };
+
+/*
+ * The machine looked at once for many disks classed at once (discover,
+ * probe): its block devices, what each loop device is over (asked, a
+ * bounded time each), its mounts and swap areas. Each call of
+ * safety_in_use() would ask every loop device again: with many disks and
+ * many loop devices, that is each of them asked by each. Put in
+ * env->look before the children that class are started; NULL when it
+ * could not be made (then each call looks for itself).
+ */
+struct safety_look *safety_look(const struct safety_env *env);
+void safety_look_free(struct safety_look *look);
 
 /* What is being classed. */
 struct safety_subject {

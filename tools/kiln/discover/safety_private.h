@@ -25,12 +25,17 @@ static inline void safety_busy(struct safety *s)
 }
 
 /*
- * Whether d (the disk with its partitions fam, or a file when fam is
- * NULL) is open in another process, another kiln included: still open on
- * a second look a second later, so udev's short opens do not count.
+ * Which of the media m[0..n) another process holds open (another kiln
+ * included): still open on a second look a second later, so udev's short
+ * opens do not count. Each is said, "NAME is open in COMM (pid N)", with
+ * prefix[i] before it (a medium that is not d itself says how it reaches
+ * d's bytes), and makes s in use. A block device is found by its number
+ * and a file by its device and inode, through whatever node or link a
+ * process opened it by, in any mount namespace; no filesystem is waited
+ * for (safety_open.c).
  */
 void safety_open_elsewhere(const struct safety_env *o,
-			   const struct safety_subject *d,
-			   const struct sysfs_family *fam, struct safety *s);
+			   const struct safety_medium *m, char **prefix, int n,
+			   struct safety *s);
 
 #endif

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <limits.h>
 #include <linux/fs.h>
 #include <stdarg.h>
@@ -18,7 +19,9 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
@@ -363,9 +366,114 @@ int target_open(struct target *t, const struct safety_env *env,
 	return 0;
 }
 
+/*
+ * The lock on one medium: an abstract socket's name, which the kernel
+ * gives up when its last descriptor closes, however kiln ends; no file
+ * is needed anywhere. It listens, so a kiln that finds the name taken
+ * learns which kiln holds it (SO_PEERCRED).
+ */
+static socklen_t claim_name(const struct safety_medium *m,
+			    struct sockaddr_un *a)
+{
+	int len;
+
+	memset(a, 0, sizeof(*a));
+	a->sun_family = AF_UNIX;
+	len = snprintf(a->sun_path + 1, sizeof(a->sun_path) - 1,
+		       "kiln-bytes %s %u:%u %llu", m->file ? "file" : "block",
+		       major(m->dev), minor(m->dev),
+		       m->file ? (unsigned long long)m->ino : 0ull);
+	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 +
+			   (size_t)len);
+}
+
+/* The pid of the kiln that holds the claim at a, or 0. */
+static pid_t claim_holder(const struct sockaddr_un *a, socklen_t len)
+{
+	struct ucred cred = { 0 };
+	socklen_t clen = sizeof(cred);
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+			0);
+
+	if (fd < 0)
+		return 0;
+	if (connect(fd, (const struct sockaddr *)a, len) ||
+	    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen))
+		cred.pid = 0;
+	close(fd);
+	return cred.pid;
+}
+
+int target_claim(struct target *t, char *err, size_t errlen)
+{
+	const struct safety *s = &t->safety;
+	int i;
+
+	for (i = 0; i < s->nholds && t->nclaims < SAFETY_HOLDS; i++) {
+		struct sockaddr_un a;
+		socklen_t len = claim_name(&s->holds[i], &a);
+		int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0), k;
+		pid_t pid;
+
+		/* The same medium twice in one target (a partition's). */
+		for (k = 0; k < i && !(s->holds[k].file == s->holds[i].file &&
+				       s->holds[k].dev == s->holds[i].dev &&
+				       s->holds[k].ino == s->holds[i].ino);
+		     k++)
+			;
+		if (fd < 0 || k < i) {
+			if (fd >= 0)
+				close(fd);
+			continue;
+		}
+		if (bind(fd, (const struct sockaddr *)&a, len) == 0 &&
+		    listen(fd, 4) == 0) {
+			t->claims[t->nclaims++] = fd;
+			continue;
+		}
+		close(fd);
+		if (errno != EADDRINUSE)
+			continue;
+		pid = claim_holder(&a, len);
+		if (pid > 0)
+			snprintf(err, errlen, "refusing to touch %s: it is in "
+				 "use (%s is being tested by another kiln "
+				 "(pid %d))", t->path,
+				 !strcmp(s->holds[i].name, "it") ? "it" :
+				 s->holds[i].name, (int)pid);
+		else
+			snprintf(err, errlen, "refusing to touch %s: it is in "
+				 "use (%s is being tested by another kiln)",
+				 t->path, !strcmp(s->holds[i].name, "it") ?
+				 "it" : s->holds[i].name);
+		return -EBUSY;
+	}
+	return 0;
+}
+
+/* Whether a and b hold some of the same bytes, by their holds. */
+static int same_bytes(const struct target *a, const struct target *b)
+{
+	int i, k;
+
+	for (i = 0; i < a->safety.nholds; i++)
+		for (k = 0; k < b->safety.nholds; k++) {
+			const struct safety_medium *x = &a->safety.holds[i],
+						   *y = &b->safety.holds[k];
+
+			if (x->file == y->file && x->dev == y->dev &&
+			    (!x->file || x->ino == y->ino))
+				return 1;
+		}
+	return 0;
+}
+
 int target_same(const struct target *a, const struct target *b)
 {
 	const char *fa, *fb;
+
+	if (same_bytes(a, b))
+		return 1;
 
 	if (a->kind == b->kind && a->kind == TARGET_BLOCK && a->rdev == b->rdev)
 		return 1;
@@ -435,4 +543,6 @@ void target_close(struct target *t)
 	if (t->fd >= 0)
 		close(t->fd);
 	t->fd = -1;
+	while (t->nclaims > 0)
+		close(t->claims[--t->nclaims]);
 }

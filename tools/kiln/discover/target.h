@@ -34,6 +34,8 @@ struct target {
 	struct identity id;
 	uint64_t ident;		/* hash of id.identity */
 	struct safety safety;	/* class, signatures, in-use facts */
+	int claims[SAFETY_HOLDS];	/* target_claim()'s, -1 when none */
+	int nclaims;
 };
 
 /*
@@ -60,6 +62,15 @@ int target_same(const struct target *a, const struct target *b);
  * machine: a missing or wrong path, a busy or forbidden one; exit 2.
  */
 int target_bad_name(int err);
+
+/*
+ * Claims what holds the target's bytes (safety.holds: the file's device
+ * and inode, the block device's number, down every chain of loop
+ * devices) against every other kiln on this machine, for as long as t is
+ * open: one thing is never written by two runs, however each reached
+ * it. 0, or -EBUSY with the other kiln named in err.
+ */
+int target_claim(struct target *t, char *err, size_t errlen);
 
 /* 1 when path (not yet opened) names the device or file t holds. */
 int target_names_same(const char *path, const struct target *t);
