@@ -210,6 +210,16 @@ static void burn_free(struct burn *b, int keep_created)
 
 		if (d->t.fd >= 0 && d->t.created && !keep_created)
 			unlink(d->path);
+		/* A file's close may wait for its filesystem: bounded. */
+		if (d->t.fd >= 0 && d->t.kind == TARGET_FILE &&
+		    deadline_close(d->t.fd, b->job.deadline_ns ?
+				   b->job.deadline_ns :
+				   (uint64_t)b->s->deadline * TIMING_SEC) ==
+			    -ETIMEDOUT)
+			complain("%s: its close gave no answer (its filesystem "
+				 "stopped answering): left behind", d->path);
+		if (d->t.kind == TARGET_FILE)
+			d->t.fd = -1;
 		target_close(&d->t);
 		d->mt = NULL;
 	}

@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/deadline.h"
 #include "discover/target.h"
 
 /* Whether path would be made in /dev (or below): a mistyped device. */
@@ -527,11 +528,14 @@ int target_check(const struct target *t)
 	return 0;
 }
 
-int target_path_current(const struct target *t)
+int target_path_current(const struct target *t, uint64_t timeout_ns)
 {
 	struct stat st;
+	int ret = deadline_stat(t->path, &st, timeout_ns);
 
-	if (stat(t->path, &st) < 0)
+	if (ret == -ETIMEDOUT)
+		return ret;
+	if (ret < 0)
 		return 0;
 	if (t->kind == TARGET_BLOCK)
 		return S_ISBLK(st.st_mode) && st.st_rdev == t->rdev;
