@@ -94,9 +94,7 @@ test_expect_success 'a gateway that never answers holds no update, nor the end f
 	python3 "$TOP/tests/lib/httpfake.py" silent "$TEST_TMP/silent.port" &
 	fake=$! &&
 	test_at_exit "kill $fake" &&
-	i=0 && until [ -s "$TEST_TMP/silent.port" ]; do
-		i=$((i + 1)) && [ "$i" -lt 100 ] && sleep 0.1 || return 1
-	done &&
+	test_wait_for "[ -s \"$TEST_TMP/silent.port\" ]" &&
 	t0=$(date +%s) &&
 	push -n 50 -t 2000 "http://127.0.0.1:$(cat "$TEST_TMP/silent.port")/" \
 		SN-5 complete &&
