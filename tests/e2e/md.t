@@ -77,7 +77,13 @@ export PATH=/usr/bin:/usr/sbin:/bin:/sbin
 mount -t proc proc /proc; mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev; mount -t tmpfs tmpfs /run
 modprobe -a virtio_pci virtio_blk md_mod raid1
-sleep 2
+# Both disks there (devtmpfs makes their nodes as they are found), not a
+# guessed 2 s: a guest under TCG on a busy host finds them when it can.
+i=0
+while { [ ! -b /dev/vda ] || [ ! -b /dev/vdb ]; } && [ $i -lt 3000 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 for v in 0.90 1.0 1.1 1.2; do
 	mdadm --create /dev/md0 --run --force --level=1 --raid-devices=2 \
 		--assume-clean --metadata=$v /dev/vda /dev/vdb >/dev/null 2>&1

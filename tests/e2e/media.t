@@ -113,7 +113,7 @@ test_expect_success 'HTTP boot: the NIC ROM (iPXE) runs kiln.ipxe over HTTP' '
 		>"$TEST_TMP/httpd.log" 2>&1 & } &&
 	http=$! &&
 	test_at_exit "kill $http" &&
-	sleep 1 &&
+	test_wait_for "python3 -c \"import socket, sys; socket.create_connection((\\\"127.0.0.1\\\", int(sys.argv[1])))\" $port 2>/dev/null" &&
 	LAB_NET="-netdev user,id=net0,bootfile=http://10.0.2.2:$port/kiln.ipxe -device e1000,netdev=net0,bootindex=0" \
 		console seabios http &&
 	grep -q "GET /kiln/initrd.gz" "$TEST_TMP/httpd.log" &&

@@ -45,10 +45,7 @@ test_expect_success 'a run killed with SIGKILL leaves checkpoints only' '
 		--checkpoint 1 --out "$cut" "$TEST_TMP/k.img" \
 		>/dev/null 2>&1 & } &&
 	pid=$! &&
-	for i in $(seq 100); do
-		[ -e "$cut/checkpoint-b.json" ] && break
-		sleep 0.1
-	done &&
+	test_wait_for "[ -e \"$cut/checkpoint-b.json\" ]" &&
 	kill -KILL $pid && { wait $pid; test $? = 137; } &&
 	[ -e "$cut/checkpoint-a.json" ] && [ ! -e "$cut/result.json" ] &&
 	python3 "$GEN" --machine-id - "$cut" &&

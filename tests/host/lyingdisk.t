@@ -310,9 +310,7 @@ test_expect_success 'SIGTERM in a hang answers what was held, then unmounts' '
 	kill -TERM "$(cat "$tm.pid")" &&
 	wait &&
 	[ "$(cat "$TEST_TMP/term.rc")" = 0 ] &&
-	n=0 && until lying_gone "$(cat "$tm.pid")"; do
-		n=$((n + 1)) && [ "$n" -lt 100 ] && sleep 0.1 || return 1
-	done &&
+	test_wait_for "lying_gone $(cat "$tm.pid")" &&
 	! grep -q " $tm fuse" /proc/mounts &&
 	! dd if="$t" bs=4k count=1 iflag=direct of=/dev/null status=none
 '

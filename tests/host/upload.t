@@ -13,10 +13,11 @@ command -v python3 >/dev/null 2>&1 || test_skip_all "needs python3"
 PUT="$TOP/out/tests/httpput"
 [ -x "$PUT" ] || test_bail "$PUT is not built: run make check"
 
-# wait_for TEXT FILE: until FILE holds TEXT, at most 10 s.
+# wait_for TEXT FILE: until FILE holds TEXT (a state; the bound, 300 s
+# as test_wait_for's, only keeps a broken run from holding the suite).
 wait_for () {
 	i=0
-	while [ "$i" -lt 100 ]; do
+	while [ "$i" -lt 3000 ]; do
 		grep -qF -- "$1" "$2" 2>/dev/null && return 0
 		sleep 0.1
 		i=$((i + 1))
