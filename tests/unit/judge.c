@@ -512,6 +512,25 @@ static void test_shared_dips(void)
 	       "machine's dip is said once with its seconds");
 	tap_diag("said: %s", text);
 
+	/* Its edges: three of eight resumed a second later than the rest. */
+	{
+		const unsigned late[] = { 12, 13, 14 }, early[] = { 11, 12, 13 };
+
+		for (i = 0; i < SHARED_DISKS; i++)
+			series(&mt[i], i < 3 ? late : i == 3 ? early :
+			       together, i < 4 ? 3 : 2);
+		find(mt, NULL, SHARED_DISKS, &d);
+		tap_ok(count_warned(mt, SHARED_DISKS, warned) == 0 &&
+		       d.n == 2,
+		       "...and at its edges, a second before or after it, "
+		       "though fewer than half dipped then");
+		series(&mt[6], alone, 1);
+		find(mt, NULL, SHARED_DISKS, &d);
+		tap_ok(count_warned(mt, SHARED_DISKS, warned) == 1 &&
+		       warned[6],
+		       "...never further from it");
+	}
+
 	series(&mt[5], alone, 1);
 	for (i = 0; i < SHARED_DISKS; i++)
 		if (i != 5)

@@ -114,6 +114,46 @@ static void consider(struct dips_disk *d, int n, uint32_t ms,
 	}
 }
 
+/*
+ * A second next to a shared one (the sample before or after it): a
+ * freeze's edges fall in different seconds on different disks (each
+ * resumed a few milliseconds apart, each moving whole requests), so a
+ * disk's dip there is of the same event, though fewer than half dipped.
+ */
+#define DIPS_EDGE_MS 1500
+
+static int near(const struct dips *out, int ctrl, uint32_t ms)
+{
+	int i;
+
+	for (i = 0; i < out->n; i++)
+		if ((out->s[i].ctrl < 0 || out->s[i].ctrl == ctrl) &&
+		    (out->s[i].ms > ms ? out->s[i].ms - ms : ms - out->s[i].ms)
+		    <= DIPS_EDGE_MS)
+			return 1;
+	return 0;
+}
+
+static void edges(struct dips_disk *d, int n, const struct dips *out)
+{
+	struct monitor_slow *sl;
+	int i, p;
+	unsigned k;
+
+	for (i = 0; i < n; i++) {
+		if (!d[i].mt)
+			continue;
+		for (p = 0; p < PHASES; p++)
+			for (k = 0; k < d[i].mt->nslow[p]; k++) {
+				sl = &d[i].mt->slow[p][k];
+				if (!sl->shared && d[i].avg[p] > 0 &&
+				    sl->mbps < DIPS_SHARE * d[i].avg[p] &&
+				    near(out, d[i].ctrl, sl->ms))
+					sl->shared = 1;
+			}
+	}
+}
+
 void dips_find(struct dips_disk *d, int n, struct dips *out)
 {
 	int i, p;
@@ -139,6 +179,7 @@ void dips_find(struct dips_disk *d, int n, struct dips *out)
 					consider(d, n, d[i].mt->slow[p][k].ms,
 						 out);
 	}
+	edges(d, n, out);
 }
 
 void dips_text(const struct dips *d, int ctrl, const char *name, char *buf,
