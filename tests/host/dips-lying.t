@@ -33,7 +33,7 @@ burn () {
 		lying "$v" resume && lying "$v" slow clear &&
 		lying "$v" slow 0 268435456 60 || return 1
 	done
-	{ "$KILN" burn --qd 1 --deadline 30 --destroy-data \
+	{ "$KILN" burn --qd 1 --deadline 15 --destroy-data \
 		--out "$TEST_TMP/r$n" "$a" "$b" "$c" "$e" \
 		>"$TEST_TMP/o$n" 2>"$TEST_TMP/e$n" & } &&
 	pid=$! &&
