@@ -61,6 +61,8 @@ burn () {
 test_expect_success 'every disk hung together for 3 s: the machine'"'"'s dip, no disk WARNs' '
 	burn 1 "$a" "$b" "$c" "$e" &&
 	test_eq "$(unstable "$r/result.json")" "" "disks WARNed unstable" &&
+	test_eq "$(json_get "$r/result.json" "\" \".join(t[\"verdict\"] for t in d[\"targets\"])")" "PASS PASS PASS PASS" "verdicts" || {
+		json_get "$r/result.json" "[t[\"reasons\"] for t in d[\"targets\"]]"; false; } &&
 	grep_in "dips: the machine'"'"'s: most of its disks slowed together in second" "$r/summary.txt" &&
 	test_eq "$(json_get "$r/result.json" "len(d[\"shared_dips\"]) >= 1 and all(s[\"controller\"] is None and s[\"dipped\"] >= 3 for s in d[\"shared_dips\"])")" True "shared_dips"
 '
