@@ -195,10 +195,9 @@ void dips_text(const struct dips *d, int ctrl, const char *name, char *buf,
 			total++;
 	if (!total)
 		return;
-	used = (size_t)snprintf(buf, len, "%s: most of %s disks slowed "
+	used = (size_t)snprintf(buf, len, "%s: most of its disks slowed "
 				"together in %s ", ctrl < 0 ? "the machine's" :
-				name, ctrl < 0 ? "its" : "its", total > 1 ?
-				"seconds" : "second");
+				name, total > 1 ? "seconds" : "second");
 	for (i = 0; i < d->n && used < len; i++) {
 		if (d->s[i].ctrl != ctrl)
 			continue;
