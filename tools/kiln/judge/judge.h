@@ -16,6 +16,12 @@ struct judge {
 	int interrupted;
 	int nreasons;
 	char reasons[JUDGE_MAX_REASONS][240];
+	/*
+	 * Each streaming phase judged steady, in words ("write steady at
+	 * 15 MB/s, verify steady at 15 MB/s"): a flat disk says so, never
+	 * nothing; "" when none ran long enough to judge.
+	 */
+	char stability[160];
 };
 
 /* Judges one target on a snapshot of its engine and what the monitor saw. */

@@ -88,6 +88,42 @@ void monitor_series_add(struct monitor_series *s, double w, double r)
 	series_add(s, w, r);
 }
 
+void monitor_slow_add(struct monitor_target *mt, int p, uint32_t ms,
+		      double mbps)
+{
+	struct monitor_slow *sl = mt->slow[p];
+	unsigned n = mt->nslow[p], i;
+
+	if (!mt->busy || ms < mt->busy_from_ms)
+		mt->busy_from_ms = ms;
+	if (!mt->busy || ms > mt->busy_to_ms)
+		mt->busy_to_ms = ms;
+	mt->busy = 1;
+	if (n == MONITOR_SLOW && mbps >= sl[n - 1].mbps)
+		return;
+	if (n < MONITOR_SLOW)
+		n++;
+	for (i = n - 1; i > 0 && sl[i - 1].mbps > mbps; i--)
+		sl[i] = sl[i - 1];
+	sl[i].ms = ms;
+	sl[i].mbps = (float)mbps;
+	sl[i].shared = 0;
+	mt->nslow[p] = n;
+}
+
+double monitor_own_min(const struct monitor_target *mt, int p)
+{
+	unsigned i;
+
+	if (!mt->nslow[p])
+		return mt->min[p];
+	for (i = 0; i < mt->nslow[p]; i++)
+		if (!mt->slow[p][i].shared)
+			return mt->slow[p][i].mbps;
+	return mt->nslow[p] == MONITOR_SLOW ?
+	       mt->slow[p][MONITOR_SLOW - 1].mbps : -1;
+}
+
 void monitor_sample(struct monitor *m, uint64_t now,
 		    const struct engine_counters *c)
 {
@@ -135,6 +171,7 @@ void monitor_sample(struct monitor *m, uint64_t now,
 			if (rate > mt->max[phase])
 				mt->max[phase] = rate;
 			mt->seconds[phase]++;
+			monitor_slow_add(mt, phase, (uint32_t)ms, rate);
 		}
 		if (!mt->done_ns && c[i].state != STATE_RUNNING)
 			mt->done_ns = now;

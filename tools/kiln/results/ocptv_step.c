@@ -185,13 +185,26 @@ static void series(struct ocptv_out *o, const char *step, const char *hw,
 	free(pts);
 }
 
+static void unstable_validator(struct ocptv_out *o, const char *ph,
+			       double avg)
+{
+	char why[96];
+
+	snprintf(why, sizeof(why), "WARN: unstable %s below %.0f%% of "
+		 "its average", ph, 100 * UNSTABLE_SHARE);
+	ocptv_out_validator_begin(o, "GREATER_THAN_OR_EQUAL", why);
+	json_num(&o->j, "value", UNSTABLE_SHARE * avg);
+	ocptv_out_validator_end(o);
+}
+
 static void phase_measurements(struct ocptv_out *o, const struct record_disk *d,
 			       const char *step, const char *hw, int p,
 			       double t)
 {
 	const char *ph = engine_phase_name(p);
-	double avg = figures_rate(&d->snap, p), min, max;
-	char name[64], why[96];
+	double avg = figures_rate(&d->snap, p), min, max, own;
+	char name[64];
+	int shared;
 
 	if (!d->snap.phase_ns[p])
 		return;
@@ -207,17 +220,28 @@ static void phase_measurements(struct ocptv_out *o, const struct record_disk *d,
 	ocptv_out_measure_end(o, t);
 	if (!summary_seconds_range(d, p, &min, &max))
 		return;
+	/* Its slowest second is in the list first: was it a shared one? */
+	shared = d->mt->nslow[p] && d->mt->slow[p][0].shared;
+	own = monitor_own_min(d->mt, p);
 	snprintf(name, sizeof(name), "%s-throughput-slowest-second", ph);
 	ocptv_out_measure_begin(o, step, hw, name, "MB/s");
 	json_num(&o->j, "value", min);
-	if (d->mt->seconds[p] >= UNSTABLE_MIN_SECONDS) {
-		snprintf(why, sizeof(why), "WARN: unstable %s below %.0f%% of "
-			 "its average", ph, 100 * UNSTABLE_SHARE);
-		ocptv_out_validator_begin(o, "GREATER_THAN_OR_EQUAL", why);
-		json_num(&o->j, "value", UNSTABLE_SHARE * avg);
-		ocptv_out_validator_end(o);
-	}
+	if (d->mt->seconds[p] >= UNSTABLE_MIN_SECONDS && !shared)
+		unstable_validator(o, ph, avg);
 	ocptv_out_measure_end(o, t);
+	/*
+	 * Its slowest second was one most disks shared (judge/dips.c): the
+	 * machine's, so the judge's rule is held to its own slowest.
+	 */
+	if (shared && own >= 0) {
+		snprintf(name, sizeof(name), "%s-throughput-slowest-own-second",
+			 ph);
+		ocptv_out_measure_begin(o, step, hw, name, "MB/s");
+		json_num(&o->j, "value", own);
+		if (d->mt->seconds[p] >= UNSTABLE_MIN_SECONDS)
+			unstable_validator(o, ph, avg);
+		ocptv_out_measure_end(o, t);
+	}
 	snprintf(name, sizeof(name), "%s-throughput-fastest-second", ph);
 	ocptv_out_measure_begin(o, step, hw, name, "MB/s");
 	json_num(&o->j, "value", max);

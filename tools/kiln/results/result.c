@@ -14,6 +14,7 @@
 #include "base/crc32c.h"
 #include "base/json.h"
 #include "results/blame_out.h"
+#include "results/dips_out.h"
 #include "results/result_keys.h"
 #include "results/peers_out.h"
 #include "results/nvmelog_out.h"
@@ -288,6 +289,7 @@ static void json_target(struct json *j, const struct record *r,
 	vitals_out_disk(j, r, d);
 	nvmelog_out_disk(j, d);
 	linkerr_out_disk(j, d);
+	json_str(j, KEY_STABILITY, d->j.stability[0] ? d->j.stability : NULL);
 	json_str(j, KEY_VERDICT, judge_name(d->j.verdict));
 	if (d->led[0])
 		json_str(j, KEY_FAULT_LED, d->led);
@@ -480,6 +482,7 @@ char *result_json(const struct record *o, size_t *len)
 
 	vitals_out_machine(&j, o);
 	blame_out_json(&j, o);
+	dips_out_json(&j, o);
 	linkerr_out_machine(&j, o);
 	stress_out_json(&j, o);
 	bmc_out_json(&j, o);

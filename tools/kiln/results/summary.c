@@ -10,6 +10,7 @@
 
 #include "base/crc32c.h"
 #include "results/blame_out.h"
+#include "results/dips_out.h"
 #include "results/notes.h"
 #include "results/peers_out.h"
 #include "results/rma.h"
@@ -286,6 +287,8 @@ static void disk_section(const struct record *o, const struct record_disk *d,
 		fprintf(f, "  %s\n", summary_work_text(&w, 0, work,
 						       sizeof(work)));
 	peers_out_disk_line(o, d, f);
+	if (d->j.stability[0])
+		fprintf(f, "  %s\n", d->j.stability);
 	for (r = 0; r < d->j.nreasons; r++)
 		fprintf(f, "  - %s\n", d->j.reasons[r]);
 	zones_summary(f, et, o->s->bs, d->t.id.rotational);
@@ -416,6 +419,7 @@ void summary_text(const struct record *o, FILE *f)
 	if (o->failure[0])
 		fprintf(f, "FAIL: %s\n", o->failure);
 	blame_out_text(o, f);
+	dips_out_text(o, f);
 	if (o->results_lost)
 		fprintf(f, "results: some files of this run could not be "
 			"written (see the console)\n");
