@@ -532,6 +532,43 @@ static void test_series(void)
 	monitor_free(&m);
 }
 
+/*
+ * The slowest whole seconds of a phase, kept with their times (dips.h):
+ * the MONITOR_SLOW slowest, slowest first, and the first and last second
+ * the target was busy; monitor_own_min() leaves out the shared ones.
+ */
+static void test_slowest(void)
+{
+	struct monitor_target mt;
+	unsigned t, sorted = 1;
+
+	memset(&mt, 0, sizeof(mt));
+	mt.min[PHASE_WRITE] = mt.min[PHASE_READ] = -1;
+	/* 100 seconds at 200 MB/s but second 50 at 10, second 70 at 30. */
+	for (t = 1; t <= 100; t++)
+		monitor_slow_add(&mt, PHASE_WRITE, t * 1000,
+				 t == 50 ? 10 : t == 70 ? 30 : 200 + t % 7);
+	for (t = 1; t < mt.nslow[PHASE_WRITE]; t++)
+		sorted &= mt.slow[PHASE_WRITE][t - 1].mbps <=
+			  mt.slow[PHASE_WRITE][t].mbps;
+	tap_ok(mt.nslow[PHASE_WRITE] == MONITOR_SLOW && sorted &&
+	       mt.slow[PHASE_WRITE][0].ms == 50000 &&
+	       mt.slow[PHASE_WRITE][1].ms == 70000 &&
+	       mt.busy_from_ms == 1000 && mt.busy_to_ms == 100000,
+	       "the %d slowest seconds are kept, slowest first, with their "
+	       "times", MONITOR_SLOW);
+	mt.slow[PHASE_WRITE][0].shared = 1;
+	tap_ok(monitor_own_min(&mt, PHASE_WRITE) == 30,
+	       "its own slowest leaves out a shared second");
+	for (t = 0; t < MONITOR_SLOW; t++)
+		mt.slow[PHASE_WRITE][t].shared = 1;
+	tap_ok(monitor_own_min(&mt, PHASE_WRITE) ==
+	       mt.slow[PHASE_WRITE][MONITOR_SLOW - 1].mbps,
+	       "...all of them shared: the last kept, no slower than its own");
+	tap_ok(monitor_own_min(&mt, PHASE_READ) == -1 && mt.nslow[PHASE_READ] == 0,
+	       "a phase with no seconds has no slowest");
+}
+
 int main(int argc, char **argv)
 {
 	tap_args(argc, argv);
@@ -544,5 +581,6 @@ int main(int argc, char **argv)
 	TAP_RUN(test_eta);
 	TAP_RUN(test_table_rows);
 	TAP_RUN(test_series);
+	TAP_RUN(test_slowest);
 	return tap_done();
 }

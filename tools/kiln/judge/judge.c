@@ -23,8 +23,9 @@
 
 /*
  * A second below DIPS_SHARE of its phase's average is a dip, unless most
- * disks dipped then too (dips.h: the machine's, not the disk's), ...
- * counted once the phase has run this many whole seconds. */
+ * disks dipped then too (dips.h: the machine's, not the disk's); counted
+ * once the phase has run this many whole seconds.
+ */
 #define UNSTABLE_MIN_SECONDS 10
 
 const char *judge_name(int verdict)
