@@ -122,7 +122,7 @@ parse () {
 		printf '%s\n' "$args" >"$new/cmdline"
 		"$KILN" settings --cmdline "$new/cmdline" --config "$new/cfg/$name" \
 			>/dev/null 2>"$new/err" ||
-			die "$at: $(sed -e 's/^kiln: //' "$new/err" | head -n 1)"
+			die "$at: $(sed -e 's/^kiln: //' -e 's/kiln.cfg line [0-9]*: //' -e 's/kernel command line: //' "$new/err" | head -n 1)"
 		printf '%s %s %s\n' "$mac" "$name" "$args" >>"$new/lines"
 	done <"$file"
 	[ "$n" -gt 0 ] || true
