@@ -4,13 +4,15 @@
 #
 #   labserver.sh render --server URL [--metrics URL] MACHINES DIR
 #	every machine's boot entry (pxelinux, GRUB, iPXE) under DIR/tftp/,
-#	its lab settings and expect file under DIR/srv/kiln/kiln-results/config/,
+#	its lab settings and expect file under DIR/srv/kiln/config/,
 #	the server's htpasswd, the lab CA and the server's certificate (made
 #	once, when DIR/pki has none), dnsmasq's TFTP and proxy-DHCP config and
 #	the systemd units; again with a changed file, only what changed is
 #	written, and each file is said (added, changed, removed, unchanged)
-#   labserver.sh start DIR	nginx and a Pushgateway as this user on free
-#	ports of 127.0.0.1, no systemd (the tests, make lab LAB_BOOT=pxe)
+#   labserver.sh start [--tls] DIR	nginx and a Pushgateway as this user on
+#	free ports of 127.0.0.1, no systemd (the tests, make lab
+#	LAB_BOOT=pxe); --tls: boot/nginx-kiln-tls.conf with DIR's
+#	certificate and htpasswd, the Pushgateway behind it
 #   labserver.sh fleet DIR	the fleet page, DIR/srv/kiln/fleet/
 #   labserver.sh stop DIR	stops what start started
 #
@@ -37,7 +39,7 @@ fail () {
 }
 
 usage () {
-	die "usage: labserver.sh render --server URL [--metrics URL] MACHINES DIR | start DIR | fleet DIR | stop DIR"
+	die "usage: labserver.sh render --server URL [--metrics URL] MACHINES DIR | start [--tls] DIR | fleet DIR | stop DIR"
 }
 
 # Keys the init reads before kiln starts, and those that say where the
@@ -134,7 +136,7 @@ base_args="console=tty0 console=ttyS0,115200n8 quiet"
 render_entries () {
 	new=$1 out=$1/out
 	mkdir -p "$out/tftp/pxelinux.cfg" "$out/tftp/grub" \
-		"$out/srv/kiln/kiln-results/config" "$out/etc"
+		"$out/srv/kiln/config" "$out/etc"
 	: >"$out/etc/htpasswd"
 	while read -r mac name args; do
 		dashes=$(printf '%s' "$mac" | tr ':' '-')
@@ -173,10 +175,10 @@ EOF
 			{
 				echo "# kiln: $name's lab settings, rendered by scripts/labserver.sh"
 				cat "$new/cfg/$name"
-			} >"$out/srv/kiln/kiln-results/config/$name.cfg"
+			} >"$out/srv/kiln/config/$name.cfg"
 		fi
 		[ ! -f "$new/expect/$name" ] ||
-			cp "$new/expect/$name" "$out/srv/kiln/kiln-results/config/$name.expect"
+			cp "$new/expect/$name" "$out/srv/kiln/config/$name.expect"
 		# The server side of the machine's credential (issue 38 carries
 		# the secret to the machine; never on a TFTP-served entry). The
 		# salt is the secret's own, so the line changes with it only.
@@ -333,7 +335,9 @@ render () {
 	[ -x "$KILN" ] || die "$KILN: not built (make)"
 	server=${server%/}
 	check_url --server "$server/"
-	lab_args=" kiln.upload=$server/kiln-results/ kiln.lab=$server/kiln-results/"
+	# The settings beside the uploads, not among them (a machine named
+	# config): both nginx sites serve /config/ from /srv/kiln/config.
+	lab_args=" kiln.upload=$server/kiln-results/ kiln.lab=$server/"
 	if [ -n "$metrics" ]; then
 		check_url --metrics "$metrics"
 		lab_args="$lab_args kiln.metrics=$metrics"
@@ -364,6 +368,11 @@ render () {
 }
 
 start () {
+	site=boot/nginx-kiln.conf scheme=http
+	if [ "${1:-}" = --tls ]; then
+		site=boot/nginx-kiln-tls.conf scheme=https
+		shift
+	fi
 	[ "$#" -eq 1 ] || usage
 	[ -d "$1" ] || die "$1: not a folder (labserver.sh render first)"
 	dir=$(cd "$1" && pwd)
@@ -377,18 +386,29 @@ start () {
 	done
 	port=${LABSERVER_PORT:-$(free_port)}
 	gw=${LABSERVER_GW_PORT:-$(free_port)}
-	labservers_nginx_conf "$run/nginx" "$port" "$dir/srv/kiln" \
-		boot/nginx-kiln.conf "$gw"
+	labservers_nginx_conf "$run/nginx" "$port" "$dir/srv/kiln" "$site" "$gw"
+	if [ "$scheme" = https ]; then
+		for f in pki/server.pem pki/server.key etc/htpasswd; do
+			[ -s "$dir/$f" ] || die "$dir/$f: none (labserver.sh render first)"
+		done
+		(umask 077 && cp "$dir/pki/server.pem" "$dir/pki/server.key" \
+			"$dir/etc/htpasswd" "$run/nginx/")
+	fi
 	labservers_nginx "$run/nginx"
 	echo "$nginx_pid" >"$run/nginx.pid"
 	labservers_pushgateway "$gw" "$run/pushgateway.log"
 	echo "$pg_pid" >"$run/pushgateway.pid"
 	printf 'port=%s\ngw_port=%s\n' "$port" "$gw" >"$run/ports"
-	wait_http "http://127.0.0.1:$port/" ||
+	wait_http "$scheme://127.0.0.1:$port/" ||
 		fail "nginx did not start (see $run/nginx/error.log)"
 	wait_http "http://127.0.0.1:$gw/metrics" ||
 		fail "the Pushgateway did not start (see $run/pushgateway.log)"
 	fleet "$dir"
+	if [ "$scheme" = https ]; then
+		# The TLS site serves machines only: the page stays on the server.
+		echo "start: uploads to https://MACHINE:PASSWORD@127.0.0.1:$port/kiln-results/ (the lab CA $dir/pki/lab-ca.pem, passwords in $dir/secrets/), gauges at https://127.0.0.1:$port/pushgateway/ and http://127.0.0.1:$gw/metrics, the fleet page in $dir/srv/kiln/fleet/fleet.html (labserver.sh fleet $dir renders it again; labserver.sh stop $dir stops)"
+		return 0
+	fi
 	echo "start: uploads to http://127.0.0.1:$port/kiln-results/, gauges at http://127.0.0.1:$gw/metrics, the fleet page at http://127.0.0.1:$port/fleet/fleet.html (labserver.sh fleet $dir renders it again; labserver.sh stop $dir stops)"
 }
 

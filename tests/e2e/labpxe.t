@@ -86,7 +86,7 @@ test_expect_success 'iPXE: kiln.ipxe chains kiln.ipxe-01-<MAC>, the run folder a
 test_expect_success 'the settings came from the lab server by name' '
 	for m in bios:LAB-BIOS uefi:LAB-UEFI ipxe:LAB-IPXE; do
 		log="$TEST_TMP/${m%%:*}.log" &&
-		grep_in "kiln: settings from the lab server: http://10.0.2.2:$port/kiln-results/config/${m#*:}.cfg" "$log" &&
+		grep_in "kiln: settings from the lab server: http://10.0.2.2:$port/config/${m#*:}.cfg" "$log" &&
 		lab_screen "$log" | grep -a -q "^  duration  *12  *lab server" || return 1
 	done
 '

@@ -94,8 +94,8 @@ test_expect_success 'LAB_BOOT=pxe: no stick, SeaBIOS boots pxelinux over QEMU'"'
 	! grep -q "stick" "$TEST_TMP/pxe.args" && ! grep -qx -- "-kernel" "$TEST_TMP/pxe.args" &&
 	entry="$TEST_TMP/pxe/server/tftp/pxelinux.cfg/01-52-54-00-12-34-56" &&
 	grep -q "^SYSAPPEND 2$" "$entry" &&
-	grep -q "APPEND .*kiln.machine-id=kiln-lab kiln.after=poweroff kiln.upload=http://10.0.2.2:[0-9]*/kiln-results/ kiln.lab=http://10.0.2.2:[0-9]*/kiln-results/ kiln.metrics=http://10.0.2.2:[0-9]*/$" "$entry" &&
-	grep -qx "countdown=5" "$TEST_TMP/pxe/server/srv/kiln/kiln-results/config/kiln-lab.cfg" &&
+	grep -q "APPEND .*kiln.machine-id=kiln-lab kiln.after=poweroff kiln.upload=http://10.0.2.2:[0-9]*/kiln-results/ kiln.lab=http://10.0.2.2:[0-9]*/ kiln.metrics=http://10.0.2.2:[0-9]*/$" "$entry" &&
+	grep -qx "countdown=5" "$TEST_TMP/pxe/server/srv/kiln/config/kiln-lab.cfg" &&
 	cmp "$TOP/out/pxe/pxelinux.0" "$TEST_TMP/pxe/server/tftp/pxelinux.0" &&
 	[ ! -e "$TEST_TMP/pxe/server/run/nginx.pid" ]
 '

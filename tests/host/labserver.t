@@ -32,7 +32,7 @@ render () {
 
 test_expect_success 'three machines: a pxelinux, GRUB and iPXE entry each, with its kernel arguments' '
 	render "$TEST_TMP/m/machines" "$D" &&
-	lab=" kiln.upload=$SERVER/kiln-results/ kiln.lab=$SERVER/kiln-results/ kiln.metrics=http://10.0.2.2:9091/" &&
+	lab=" kiln.upload=$SERVER/kiln-results/ kiln.lab=$SERVER/ kiln.metrics=http://10.0.2.2:9091/" &&
 	for m in 52-54-00-12-34-56:SN-0001:" kiln.after=poweroff" \
 		52-54-00-ab-cd-ef:SN-0002: 52-54-00-00-00-03:SN-0003:; do
 		mac=${m%%:*} rest=${m#*:} && name=${rest%%:*} && extra=${rest#*:} &&
@@ -48,10 +48,10 @@ test_expect_success 'three machines: a pxelinux, GRUB and iPXE entry each, with 
 '
 
 test_expect_success 'lab settings and the expect file by machine id; htpasswd, no password on an entry' '
-	[ "$(grep -v "^#" "$D/srv/kiln/kiln-results/config/SN-0001.cfg")" = profile=smoke ] &&
-	[ "$(grep -v "^#" "$D/srv/kiln/kiln-results/config/SN-0003.cfg")" = mode=read ] &&
-	[ ! -e "$D/srv/kiln/kiln-results/config/SN-0002.cfg" ] &&
-	cmp "$TEST_TMP/m/golden.expect" "$D/srv/kiln/kiln-results/config/SN-0002.expect" &&
+	[ "$(grep -v "^#" "$D/srv/kiln/config/SN-0001.cfg")" = profile=smoke ] &&
+	[ "$(grep -v "^#" "$D/srv/kiln/config/SN-0003.cfg")" = mode=read ] &&
+	[ ! -e "$D/srv/kiln/config/SN-0002.cfg" ] &&
+	cmp "$TEST_TMP/m/golden.expect" "$D/srv/kiln/config/SN-0002.expect" &&
 	[ "$(cut -d: -f1 "$D/etc/htpasswd" | tr "\n" " ")" = "SN-0001 SN-0002 SN-0003 " ] &&
 	for n in SN-0001 SN-0002 SN-0003; do
 		pw=$(cat "$D/secrets/$n") && [ ${#pw} = 32 ] &&
@@ -115,7 +115,7 @@ test_expect_success 'a machine gone: its files removed, and said' '
 	sed -i "/SN-0002/d" "$TEST_TMP/m/machines" &&
 	render "$TEST_TMP/m/machines" "$D" &&
 	grep -qx "removed: tftp/pxelinux.cfg/01-52-54-00-ab-cd-ef" "$TEST_TMP/render.out" &&
-	grep -qx "removed: srv/kiln/kiln-results/config/SN-0002.expect" "$TEST_TMP/render.out" &&
+	grep -qx "removed: srv/kiln/config/SN-0002.expect" "$TEST_TMP/render.out" &&
 	[ ! -e "$D/tftp/grub/grub.cfg-01-52-54-00-ab-cd-ef" ] &&
 	! grep -q "^SN-0002:" "$D/etc/htpasswd"
 '
@@ -162,7 +162,7 @@ if [ -x "$NGINX" ] && [ -x "$PG" ]; then
 		. "$D/run/ports" &&
 		grep -q "uploads to http://127.0.0.1:$port/kiln-results/" "$TEST_TMP/start.out" &&
 		curl -sf "http://127.0.0.1:$gw_port/metrics" >/dev/null &&
-		curl -sf "http://127.0.0.1:$port/kiln-results/config/SN-0001.cfg" |
+		curl -sf "http://127.0.0.1:$port/config/SN-0001.cfg" |
 			grep -qx profile=smoke &&
 		! "$LS" start "$D" 2>"$TEST_TMP/again.err" &&
 		grep -q "already started" "$TEST_TMP/again.err"
@@ -186,6 +186,24 @@ if [ -x "$NGINX" ] && [ -x "$PG" ]; then
 		"$LS" stop "$D" >/dev/null &&
 		! kill -0 "$ngx" 2>/dev/null && ! kill -0 "$pg" 2>/dev/null &&
 		! curl -s "http://127.0.0.1:$port/" >/dev/null
+	'
+	test_expect_success 'start --tls: the machine'"'"'s own password and the lab CA, the Pushgateway behind TLS' '
+		"$LS" start --tls "$D" >"$TEST_TMP/tls.out" 2>&1 &&
+		. "$D/run/ports" &&
+		pw=$(cat "$D/secrets/SN-0003") &&
+		! grep -qF "$pw" "$TEST_TMP/tls.out" &&
+		curl -sf --cacert "$D/pki/lab-ca.pem" -u "SN-0003:$pw" \
+			"https://127.0.0.1:$port/config/SN-0003.cfg" | grep -qx mode=read &&
+		[ "$(curl -s -o /dev/null -w "%{http_code}" --cacert "$D/pki/lab-ca.pem" \
+			-u "SN-0003:wrong" "https://127.0.0.1:$port/config/SN-0003.cfg")" = 401 ] &&
+		timeout 300 "$KILN" burn --size 4M --interval 1 --machine-id SN-0003 \
+			--ca "$D/pki/lab-ca.pem" --out "$TEST_TMP/run3" \
+			--upload "https://SN-0003:$pw@127.0.0.1:$port/kiln-results/" \
+			--metrics "https://SN-0003:$pw@127.0.0.1:$port/pushgateway/" \
+			"$TEST_TMP/run3.img" >"$TEST_TMP/run3.out" 2>&1 &&
+		ls "$D/srv/kiln/kiln-results/SN-0003"/run3-*/result.json &&
+		curl -sf "http://127.0.0.1:$gw_port/metrics" | grep -q "machine=\"SN-0003\"" &&
+		"$LS" stop "$D" >/dev/null
 	'
 else
 	test_skip 'the loopback lab' "needs nginx and prometheus-pushgateway (scripts/deps.list)"
