@@ -24,6 +24,7 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck disable=SC2034 # scripts/labservers.sh reads it
 lab_top=$top
 KILN=${KILN:-$top/out/kiln}
 me=labserver
@@ -395,8 +396,10 @@ start () {
 			"$dir/etc/htpasswd" "$run/nginx/")
 	fi
 	labservers_nginx "$run/nginx"
+	# shellcheck disable=SC2154 # nginx_pid and pg_pid: labservers.sh's
 	echo "$nginx_pid" >"$run/nginx.pid"
 	labservers_pushgateway "$gw" "$run/pushgateway.log"
+	# shellcheck disable=SC2154
 	echo "$pg_pid" >"$run/pushgateway.pid"
 	printf 'port=%s\ngw_port=%s\n' "$port" "$gw" >"$run/ports"
 	wait_http "$scheme://127.0.0.1:$port/" ||
