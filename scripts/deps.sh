@@ -3,7 +3,7 @@
 # yet, with sudo when not root. Idempotent: a second run installs nothing.
 #
 # Some are servers that tests start on their own, on loopback ports
-# (nginx, prometheus-pushgateway). Debian's postinst starts them as system
+# (nginx, prometheus-pushgateway, dnsmasq). Debian's postinst starts them as system
 # services and enables them at boot: a build machine must not serve port
 # 80 or 9091 because kiln's tests use the same programs. So while apt-get
 # runs, a policy-rc.d (when there is none already) forbids every start,
@@ -13,7 +13,7 @@ set -eu
 
 list="$(dirname "$0")/deps.list"
 # Packages whose service must stay off, as they are named in deps.list.
-services="nginx prometheus-pushgateway prometheus"
+services="nginx prometheus-pushgateway prometheus dnsmasq"
 policy=/usr/sbin/policy-rc.d
 
 set --

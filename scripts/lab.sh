@@ -14,7 +14,9 @@
 # QEMU's DHCP and TFTP, pxelinux and its entry for the guest's MAC, which
 # names the two servers as 10.0.2.2), uploads its run folder and pushes
 # its gauges while it burns; the results are copied from the upload root
-# to out/lab/results/ when it powers off, and the servers stopped.
+# to out/lab/results/ when it powers off. The servers are
+# scripts/labserver.sh's, as a lab's admin starts them, on
+# LAB_DIR/server/; they stay up after (its stop stops them).
 #
 # make lab-fail (scripts/lab.sh fail): the same boot with a lab that
 # fails (lab_failing_disks in scripts/qemu.sh): a healthy disk, one whose
@@ -87,27 +89,38 @@ direct)
 	LAB_SHOW=1 lab_boot "quiet ${LAB_APPEND:-}" "$lab_dir/serial.log" || status=$?
 	;;
 pxe)
+	# The lab server as an admin stands it up (scripts/labserver.sh):
+	# a machines file of this one machine, its entries rendered, nginx
+	# and the Pushgateway started on free loopback ports as this user.
 	. "$top/scripts/labservers.sh"
-	srv=$lab_dir/srv
-	port=PORT pg=PORT
+	srv=$lab_dir/server
+	mac=${LAB_MAC:-52:54:00:12:34:56}
+	# The last lab's servers, left up, go first.
+	[ ! -d "$srv" ] || sh "$top/scripts/labserver.sh" stop "$srv" >/dev/null
+	rm -rf "$srv"
+	port=$(free_port)
+	pg=$(free_port)
+	# kiln.cfg's keys and LAB_APPEND's kiln.KEY=VALUE on the machine's line.
+	keys=$(printf '%s\n' "$cfg" | sed -e '/^#/d' | tr '\n' ' ')
+	for w in ${LAB_APPEND:-}; do
+		case $w in
+		kiln.?*=*) keys="$keys ${w#kiln.}" ;;
+		*)
+			echo "$title: LAB_APPEND with LAB_BOOT=pxe takes kiln.KEY=VALUE only, not $w" >&2
+			exit 2
+			;;
+		esac
+	done
+	printf '%s kiln-lab %s\n' "$mac" "$keys" >"$lab_dir/machines"
+	sh "$top/scripts/labserver.sh" render --server "http://10.0.2.2:$port" \
+		--metrics "http://10.0.2.2:$pg/" "$lab_dir/machines" "$srv" \
+		>"$lab_dir/render.log" || exit $?
+	cp -r "$top/out/pxe/." "$srv/tftp/"
 	if [ -z "${LAB_DRY:-}" ]; then
-		rm -rf "$srv"
-		port=$(free_port)
-		labservers_nginx_conf "$lab_dir/nginx" "$port" "$srv"
-		labservers_nginx "$lab_dir/nginx"
-		pg=$(free_port)
-		labservers_pushgateway "$pg" "$lab_dir/pushgateway.log"
-		trap 'kill "$nginx_pid" "$pg_pid" 2>/dev/null' EXIT
-		if ! wait_http "http://127.0.0.1:$port/" ||
-			! wait_http "http://127.0.0.1:$pg/metrics"; then
-			echo "$title: nginx or the Pushgateway did not start (see $lab_dir/nginx/error.log, $lab_dir/pushgateway.log)" >&2
-			exit 1
-		fi
-		echo "$title: uploads to http://127.0.0.1:$port/kiln-results/, gauges at http://127.0.0.1:$pg/metrics"
+		LABSERVER_PORT=$port LABSERVER_GW_PORT=$pg \
+			sh "$top/scripts/labserver.sh" start "$srv"
 	fi
-	# kiln.cfg's keys on the PXE entry's command line, as a lab has them.
-	keys=$(printf '%s\n' "$cfg" | sed -e '/^#/d' -e 's/^/kiln./' | tr '\n' ' ')
-	lab_pxe "quiet $keys kiln.upload=http://10.0.2.2:$port/kiln-results/ kiln.metrics=http://10.0.2.2:$pg/ ${LAB_APPEND:-}"
+	LAB_NET="-netdev user,id=net0,tftp=$srv/tftp,bootfile=pxelinux.0 -device e1000,netdev=net0,mac=$mac,bootindex=0"
 	# shellcheck disable=SC2086
 	LAB_SHOW=1 lab_firmware_boot seabios "$lab_dir/serial.log" ${LAB_EXTRA:-} ||
 		status=$?
@@ -131,7 +144,7 @@ rm -rf "$lab_dir/results"
 if [ "$boot" = pxe ]; then
 	# No stick: the lab server's copy is the results.
 	mkdir -p "$lab_dir/results"
-	cp -r "$srv/kiln-results" "$lab_dir/results/"
+	cp -r "$srv/srv/kiln/kiln-results" "$lab_dir/results/"
 else
 	lab_results "$lab_dir/results"
 fi
@@ -145,6 +158,11 @@ cat "$summary"
 echo
 echo "$title: results in $(dirname "$summary")"
 echo "$title: summary.txt is above; open report.html there in a browser"
+if [ "$boot" = pxe ]; then
+	# The servers stay up, so the gauges and the fleet page can be read.
+	sh "$top/scripts/labserver.sh" fleet "$srv" || true
+	echo "$title: the lab server is still up: the fleet page at http://127.0.0.1:$port/fleet/fleet.html, uploads at http://127.0.0.1:$port/kiln-results/, gauges at http://127.0.0.1:$pg/metrics; sh scripts/labserver.sh stop $srv stops it"
+fi
 if [ "$lab" = fail ] && ! head -n 1 "$summary" | grep -q ": FAIL,"; then
 	echo "$title: the run did not FAIL, as this lab should"
 	exit 1

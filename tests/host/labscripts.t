@@ -85,18 +85,19 @@ refused () {
 if [ ! -e "$TOP/out/pxe/pxelinux.0" ]; then
 	test_skip "LAB_BOOT=pxe: no out/pxe (make image builds it)"
 else
-test_expect_success 'LAB_BOOT=pxe: no stick, SeaBIOS boots pxelinux over QEMU'"'"'s TFTP, the MAC'"'"'s entry names the servers' '
+test_expect_success 'LAB_BOOT=pxe: no stick, SeaBIOS boots pxelinux over QEMU'"'"'s TFTP, the MAC'"'"'s entry from scripts/labserver.sh names the servers' '
 	LAB_DRY=1 LAB_BOOT=pxe LAB_DIR="$TEST_TMP/pxe" \
 		sh "$TOP/scripts/lab.sh" >"$TEST_TMP/pxe.cmd" &&
 	tr " " "\n" <"$TEST_TMP/pxe.cmd" >"$TEST_TMP/pxe.args" &&
-	grep -qx "user,id=net0,tftp=$TEST_TMP/pxe/tftp,bootfile=pxelinux.0" "$TEST_TMP/pxe.args" &&
+	grep -qx "user,id=net0,tftp=$TEST_TMP/pxe/server/tftp,bootfile=pxelinux.0" "$TEST_TMP/pxe.args" &&
 	grep -qx "e1000,netdev=net0,mac=52:54:00:12:34:56,bootindex=0" "$TEST_TMP/pxe.args" &&
 	! grep -q "stick" "$TEST_TMP/pxe.args" && ! grep -qx -- "-kernel" "$TEST_TMP/pxe.args" &&
-	entry="$TEST_TMP/pxe/tftp/pxelinux.cfg/01-52-54-00-12-34-56" &&
+	entry="$TEST_TMP/pxe/server/tftp/pxelinux.cfg/01-52-54-00-12-34-56" &&
 	grep -q "^SYSAPPEND 2$" "$entry" &&
-	grep -q "APPEND .*kiln.upload=http://10.0.2.2:PORT/kiln-results/ kiln.metrics=http://10.0.2.2:PORT/" "$entry" &&
-	grep -q "APPEND .*kiln.after=poweroff" "$entry" &&
-	cmp "$TOP/out/pxe/pxelinux.0" "$TEST_TMP/pxe/tftp/pxelinux.0"
+	grep -q "APPEND .*kiln.machine-id=kiln-lab kiln.after=poweroff kiln.upload=http://10.0.2.2:[0-9]*/kiln-results/ kiln.lab=http://10.0.2.2:[0-9]*/ kiln.metrics=http://10.0.2.2:[0-9]*/$" "$entry" &&
+	grep -qx "countdown=5" "$TEST_TMP/pxe/server/srv/kiln/config/kiln-lab.cfg" &&
+	cmp "$TOP/out/pxe/pxelinux.0" "$TEST_TMP/pxe/server/tftp/pxelinux.0" &&
+	[ ! -e "$TEST_TMP/pxe/server/run/nginx.pid" ]
 '
 fi
 

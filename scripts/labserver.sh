@@ -1,0 +1,447 @@
+#!/bin/sh
+# labserver.sh: a kiln lab server from one machines file, Debian's
+# packages only (nginx, prometheus-pushgateway, dnsmasq, openssl).
+#
+#   labserver.sh render --server URL [--metrics URL] MACHINES DIR
+#	every machine's boot entry (pxelinux, GRUB, iPXE) under DIR/tftp/,
+#	its lab settings and expect file under DIR/srv/kiln/config/,
+#	the server's htpasswd, the lab CA and the server's certificate (made
+#	once, when DIR/pki has none), dnsmasq's TFTP and proxy-DHCP config and
+#	the systemd units; again with a changed file, only what changed is
+#	written, and each file is said (added, changed, removed, unchanged)
+#   labserver.sh start [--tls] DIR	nginx and a Pushgateway as this user on
+#	free ports of 127.0.0.1, no systemd (the tests, make lab
+#	LAB_BOOT=pxe); --tls: boot/nginx-kiln-tls.conf with DIR's
+#	certificate and htpasswd, the Pushgateway behind it
+#   labserver.sh fleet DIR	the fleet page, DIR/srv/kiln/fleet/
+#   labserver.sh stop DIR	stops what start started
+#
+# The machines file: one machine a line, MAC NAME [KEY=VALUE]...
+# [expect=FILE]; # starts a comment, blank lines are skipped. NAME is
+# the machine's id (kiln.machine-id on its entry: the lab settings and
+# the results are found by it). Exit 0 done, 1 a server did not start or
+# a tool failed, 2 bad usage or a bad line (one line saying which).
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck disable=SC2034 # scripts/labservers.sh reads it
+lab_top=$top
+KILN=${KILN:-$top/out/kiln}
+me=labserver
+
+die () {
+	echo "$me: $*" >&2
+	exit 2
+}
+
+fail () {
+	echo "$me: $*" >&2
+	exit 1
+}
+
+usage () {
+	die "usage: labserver.sh render --server URL [--metrics URL] MACHINES DIR | start [--tls] DIR | fleet DIR | stop DIR"
+}
+
+# Keys the init reads before kiln starts, and those that say where the
+# lab is: they cannot come from the lab server, so they go on the entry.
+entry_key () {
+	case $1 in
+	settle | net | after | lab | lab-config | machine-id | upload | metrics) return 0 ;;
+	esac
+	return 1
+}
+
+# check_url WHAT URL: http(s)://HOST..., no character a menu would read.
+check_url () {
+	case $2 in
+	http://?* | https://?*) ;;
+	*) die "$1 $2: not an http:// or https:// URL" ;;
+	esac
+	case $2 in
+	*[!A-Za-z0-9._:/=,@%+~?-]*) die "$1 $2: only letters, digits and ._:/=,@%+~?- can go on a boot entry" ;;
+	esac
+}
+
+# parse MACHINES NEW: each line checked, then NEW/lines: "mac name args"
+# one a line, NEW/cfg/NAME and NEW/expect/NAME.
+parse () {
+	file=$1 new=$2 n=0
+	mkdir -p "$new/cfg" "$new/expect"
+	: >"$new/lines"
+	mdir=$(dirname "$file")
+	while IFS= read -r line || [ -n "$line" ]; do
+		n=$((n + 1))
+		line=${line%%#*}
+		set -f
+		# shellcheck disable=SC2086
+		set -- $line
+		set +f
+		[ "$#" -gt 0 ] || continue
+		at="$file:$n"
+		[ "$#" -ge 2 ] || die "$at: a MAC and a name, then KEY=VALUE..., not \"$*\""
+		mac=$(printf '%s' "$1" | tr 'A-F-' 'a-f:')
+		case $mac in
+		[0-9a-f][0-9a-f]:[0-9a-f][0-9a-f]:[0-9a-f][0-9a-f]:[0-9a-f][0-9a-f]:[0-9a-f][0-9a-f]:[0-9a-f][0-9a-f]) ;;
+		*) die "$at: $1: not a MAC (six hex bytes, : or - between)" ;;
+		esac
+		name=$2
+		case $name in
+		"" | .* | *[!A-Za-z0-9._-]*) die "$at: $name: a name is letters, digits and ._- (not first .)" ;;
+		esac
+		[ -z "$(awk -v m="$mac" '$1 == m' "$new/lines")" ] ||
+			die "$at: $1: that MAC is on an earlier line"
+		[ -z "$(awk -v n="$name" '$2 == n' "$new/lines")" ] ||
+			die "$at: $name: that name is on an earlier line"
+		shift 2
+		args="kiln.machine-id=$name"
+		: >"$new/cfg/$name"
+		for w in "$@"; do
+			case $w in
+			?*=*) ;;
+			*) die "$at: $w: not KEY=VALUE" ;;
+			esac
+			key=${w%%=*}
+			key=${key#kiln.}
+			val=${w#*=}
+			case $w in
+			*[!A-Za-z0-9._:/=,@%+~?-]*)
+				die "$at: $w: only letters, digits and ._:/=,@%+~?- go in a setting" ;;
+			esac
+			if [ "$key" = expect ]; then
+				case $val in
+				/*) ef=$val ;;
+				*) ef=$mdir/$val ;;
+				esac
+				[ -f "$ef" ] && [ -r "$ef" ] || die "$at: expect=$val: no such file to read"
+				cp "$ef" "$new/expect/$name"
+			elif entry_key "$key"; then
+				args="$args kiln.$key=$val"
+			else
+				printf '%s=%s\n' "$key" "$val" >>"$new/cfg/$name"
+			fi
+		done
+		# Every key held to kiln's own table, as kiln run will.
+		printf '%s\n' "$args" >"$new/cmdline"
+		"$KILN" settings --cmdline "$new/cmdline" --config "$new/cfg/$name" \
+			>/dev/null 2>"$new/err" ||
+			die "$at: $(sed -e 's/^kiln: //' -e 's/kiln.cfg line [0-9]*: //' -e 's/kernel command line: //' "$new/err" | head -n 1)"
+		printf '%s %s %s\n' "$mac" "$name" "$args" >>"$new/lines"
+	done <"$file"
+	[ "$n" -gt 0 ] || true
+}
+
+base_args="console=tty0 console=ttyS0,115200n8 quiet"
+
+# render_entries NEW: NEW/out/ holds every rendered file, as under DIR.
+render_entries () {
+	new=$1 out=$1/out
+	mkdir -p "$out/tftp/pxelinux.cfg" "$out/tftp/grub" \
+		"$out/srv/kiln/config" "$out/etc"
+	: >"$out/etc/htpasswd"
+	while read -r mac name args; do
+		dashes=$(printf '%s' "$mac" | tr ':' '-')
+		all="$base_args $args$lab_args"
+		head="kiln: $name ($mac), rendered by scripts/labserver.sh: edit the machines file, not this"
+		cat >"$out/tftp/pxelinux.cfg/01-$dashes" <<EOF
+# $head
+SERIAL 0 115200
+DEFAULT kiln
+SYSAPPEND 2
+LABEL kiln
+	KERNEL /kiln/vmlinuz
+	INITRD /kiln/initrd.gz
+	APPEND $all
+EOF
+		cat >"$out/tftp/grub/grub.cfg-01-$dashes" <<EOF
+# $head
+serial --unit=0 --speed=115200
+terminal_input console serial
+terminal_output console serial
+set timeout=5
+set default=0
+menuentry 'kiln $name' {
+	linux /kiln/vmlinuz $all BOOTIF=01-\$net_default_mac
+	initrd /kiln/initrd.gz
+}
+EOF
+		cat >"$out/tftp/kiln.ipxe-01-$dashes" <<EOF
+#!ipxe
+# $head
+kernel kiln/vmlinuz $all BOOTIF=01-\${netX/mac:hexhyp}
+initrd kiln/initrd.gz
+boot
+EOF
+		if [ -s "$new/cfg/$name" ]; then
+			{
+				echo "# kiln: $name's lab settings, rendered by scripts/labserver.sh"
+				cat "$new/cfg/$name"
+			} >"$out/srv/kiln/config/$name.cfg"
+		fi
+		[ ! -f "$new/expect/$name" ] ||
+			cp "$new/expect/$name" "$out/srv/kiln/config/$name.expect"
+		# The server side of the machine's credential (issue 38 carries
+		# the secret to the machine; never on a TFTP-served entry). The
+		# salt is the secret's own, so the line changes with it only.
+		sec="$secrets/$name"
+		if [ ! -s "$sec" ]; then
+			(umask 077 && openssl rand -hex 16 >"$sec")
+		fi
+		pw=$(cat "$sec")
+		salt=$(printf '%s %s' "$name" "$pw" | sha256sum | cut -c1-8)
+		printf '%s:%s\n' "$name" "$(openssl passwd -apr1 -salt "$salt" "$pw")" \
+			>>"$out/etc/htpasswd"
+	done <"$new/lines"
+}
+
+# render_server NEW DIR: dnsmasq's config and the systemd units.
+render_server () {
+	out=$1/out dir=$2
+	cat >"$out/etc/dnsmasq.conf" <<EOF
+# kiln: dnsmasq as TFTP and proxy-DHCP beside the lab's DHCP server,
+# rendered by scripts/labserver.sh (boot/dnsmasq-proxy.conf with this
+# lab's TFTP root). Set the interface and the subnet of the lab network.
+port=0
+interface=eth1
+bind-interfaces
+dhcp-range=192.168.50.0,proxy
+enable-tftp
+tftp-root=$dir/tftp
+dhcp-userclass=set:ipxe,iPXE
+pxe-service=tag:!ipxe,x86PC,"kiln (BIOS)",pxelinux
+pxe-service=tag:!ipxe,X86-64_EFI,"kiln (UEFI)",bootx64.efi
+pxe-service=tag:ipxe,x86PC,"kiln (iPXE)",kiln.ipxe
+EOF
+	mkdir -p "$out/systemd"
+	cat >"$out/systemd/kiln-fleet.service" <<EOF
+[Unit]
+Description=kiln: the fleet page of the lab's uploads
+
+[Service]
+Type=oneshot
+ExecStart=$top/scripts/labserver.sh fleet $dir
+EOF
+	cat >"$out/systemd/kiln-fleet.path" <<EOF
+[Unit]
+Description=kiln: the fleet page again when a machine's folder appears
+
+[Path]
+PathChanged=$dir/srv/kiln/kiln-results
+Unit=kiln-fleet.service
+
+[Install]
+WantedBy=multi-user.target
+EOF
+	cat >"$out/systemd/kiln-fleet.timer" <<EOF
+[Unit]
+Description=kiln: the fleet page every minute (uploads land deep in folders)
+
+[Timer]
+OnBootSec=1min
+OnUnitActiveSec=1min
+Unit=kiln-fleet.service
+
+[Install]
+WantedBy=timers.target
+EOF
+	cat >"$out/systemd/kiln-pushgateway-prune.service" <<EOF
+[Unit]
+Description=kiln: drop the Pushgateway's machines older than 14 days
+
+[Service]
+Type=oneshot
+ExecStart=/bin/sh $top/boot/pushgateway-prune.sh --days 14 http://127.0.0.1:9091
+EOF
+	cat >"$out/systemd/kiln-pushgateway-prune.timer" <<EOF
+[Unit]
+Description=kiln: the Pushgateway's prune, daily
+
+[Timer]
+OnCalendar=daily
+Persistent=true
+
+[Install]
+WantedBy=timers.target
+EOF
+}
+
+# pki DIR HOST: the lab CA and the server's certificate, made once.
+pki () {
+	p=$1/pki host=$2
+	if [ -s "$p/lab-ca.pem" ] && [ -s "$p/server.pem" ] && [ -s "$p/server.key" ]; then
+		echo "pki: kept $p/lab-ca.pem"
+		return 0
+	fi
+	mkdir -p "$p"
+	case $host in
+	*[!0-9.]*) san="DNS:$host" ;;
+	*) san="IP:$host" ;;
+	esac
+	(
+		cd "$p" && umask 077 &&
+		openssl req -x509 -newkey rsa:3072 -nodes -days 3650 \
+			-subj "/CN=kiln lab CA" -keyout ca.key -out lab-ca.pem &&
+		openssl req -newkey rsa:3072 -nodes -subj "/CN=$host" \
+			-keyout server.key -out server.csr &&
+		printf 'subjectAltName=%s,IP:127.0.0.1\n' "$san" >san.ext &&
+		openssl x509 -req -in server.csr -CA lab-ca.pem -CAkey ca.key \
+			-CAcreateserial -days 825 -extfile san.ext -out server.pem &&
+		chmod 644 lab-ca.pem server.pem
+	) >"$1/openssl.log" 2>&1 || fail "openssl: $(tail -n 1 "$1/openssl.log")"
+	echo "pki: made $p/lab-ca.pem (keep ca.key offline) and server.pem for $host; build the image with it: make image LAB_CA=$p/lab-ca.pem"
+}
+
+# install NEW DIR: each rendered file into DIR when it differs, the ones
+# rendered last time and not now removed (DIR/.rendered lists them).
+install_rendered () {
+	new=$1 dir=$2 same=0
+	(cd "$new/out" && find . -type f | sed 's|^\./||' | LC_ALL=C sort) >"$new/list"
+	touch "$dir/.rendered"
+	while IFS= read -r f; do
+		if [ -f "$dir/$f" ] && cmp -s "$new/out/$f" "$dir/$f"; then
+			same=$((same + 1))
+			continue
+		fi
+		what=changed
+		[ -f "$dir/$f" ] || what=added
+		mkdir -p "$(dirname "$dir/$f")"
+		cp "$new/out/$f" "$dir/$f.new" && mv "$dir/$f.new" "$dir/$f"
+		echo "$what: $f"
+	done <"$new/list"
+	LC_ALL=C sort "$dir/.rendered" | LC_ALL=C comm -23 - "$new/list" |
+	while IFS= read -r f; do
+		rm -f "$dir/$f"
+		echo "removed: $f"
+	done
+	cp "$new/list" "$dir/.rendered"
+	echo "unchanged: $same files"
+}
+
+render () {
+	server="" metrics=""
+	while [ "$#" -gt 0 ]; do
+		case $1 in
+		--server) [ "$#" -ge 2 ] || usage; server=$2; shift 2 ;;
+		--server=*) server=${1#*=}; shift ;;
+		--metrics) [ "$#" -ge 2 ] || usage; metrics=$2; shift 2 ;;
+		--metrics=*) metrics=${1#*=}; shift ;;
+		-*) usage ;;
+		*) break ;;
+		esac
+	done
+	[ "$#" -eq 2 ] || usage
+	[ -n "$server" ] || die "render needs --server URL, the lab server as the machines reach it"
+	machines=$1
+	[ -f "$machines" ] && [ -r "$machines" ] || die "$machines: no machines file to read"
+	[ -x "$KILN" ] || die "$KILN: not built (make)"
+	server=${server%/}
+	check_url --server "$server/"
+	# The settings beside the uploads, not among them (a machine named
+	# config): both nginx sites serve /config/ from /srv/kiln/config.
+	lab_args=" kiln.upload=$server/kiln-results/ kiln.lab=$server/"
+	if [ -n "$metrics" ]; then
+		check_url --metrics "$metrics"
+		lab_args="$lab_args kiln.metrics=$metrics"
+	fi
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/labserver.XXXXXX")
+	trap 'rm -rf "$tmp"' EXIT
+	# A bad line leaves DIR as it was.
+	parse "$machines" "$tmp"
+	mkdir -p "$2"
+	dir=$(cd "$2" && pwd)
+	secrets=$dir/secrets
+	mkdir -p "$secrets"
+	chmod 700 "$secrets"
+	render_entries "$tmp"
+	render_server "$tmp" "$dir"
+	mkdir -p "$dir/tftp"
+	install_rendered "$tmp" "$dir"
+	host=${server#*://}
+	host=${host#*@}
+	host=${host%%/*}
+	host=${host%:*}
+	pki "$dir" "$host"
+	if command -v dnsmasq >/dev/null 2>&1; then
+		dnsmasq --test -C "$dir/etc/dnsmasq.conf" >"$tmp/dnsmasq" 2>&1 ||
+			fail "dnsmasq --test: $(tail -n 1 "$tmp/dnsmasq")"
+	fi
+	echo "render: $(wc -l <"$tmp/lines") machines; copy the image's out/pxe/ into $dir/tftp/"
+}
+
+start () {
+	site=boot/nginx-kiln.conf scheme=http
+	if [ "${1:-}" = --tls ]; then
+		site=boot/nginx-kiln-tls.conf scheme=https
+		shift
+	fi
+	[ "$#" -eq 1 ] || usage
+	[ -d "$1" ] || die "$1: not a folder (labserver.sh render first)"
+	dir=$(cd "$1" && pwd)
+	. "$top/scripts/labservers.sh"
+	run=$dir/run
+	mkdir -p "$run" "$dir/srv/kiln/kiln-results" "$dir/srv/kiln/fleet"
+	for p in "$run"/*.pid; do
+		[ -f "$p" ] || continue
+		kill -0 "$(cat "$p")" 2>/dev/null &&
+			die "$dir: already started (labserver.sh stop $dir)"
+	done
+	port=${LABSERVER_PORT:-$(free_port)}
+	gw=${LABSERVER_GW_PORT:-$(free_port)}
+	labservers_nginx_conf "$run/nginx" "$port" "$dir/srv/kiln" "$site" "$gw"
+	if [ "$scheme" = https ]; then
+		for f in pki/server.pem pki/server.key etc/htpasswd; do
+			[ -s "$dir/$f" ] || die "$dir/$f: none (labserver.sh render first)"
+		done
+		(umask 077 && cp "$dir/pki/server.pem" "$dir/pki/server.key" \
+			"$dir/etc/htpasswd" "$run/nginx/")
+	fi
+	labservers_nginx "$run/nginx"
+	# shellcheck disable=SC2154 # nginx_pid and pg_pid: labservers.sh's
+	echo "$nginx_pid" >"$run/nginx.pid"
+	labservers_pushgateway "$gw" "$run/pushgateway.log"
+	# shellcheck disable=SC2154
+	echo "$pg_pid" >"$run/pushgateway.pid"
+	printf 'port=%s\ngw_port=%s\n' "$port" "$gw" >"$run/ports"
+	wait_http "$scheme://127.0.0.1:$port/" ||
+		fail "nginx did not start (see $run/nginx/error.log)"
+	wait_http "http://127.0.0.1:$gw/metrics" ||
+		fail "the Pushgateway did not start (see $run/pushgateway.log)"
+	fleet "$dir"
+	if [ "$scheme" = https ]; then
+		# The TLS site serves machines only: the page stays on the server.
+		echo "start: uploads to https://MACHINE:PASSWORD@127.0.0.1:$port/kiln-results/ (the lab CA $dir/pki/lab-ca.pem, passwords in $dir/secrets/), gauges at https://127.0.0.1:$port/pushgateway/ and http://127.0.0.1:$gw/metrics, the fleet page in $dir/srv/kiln/fleet/fleet.html (labserver.sh fleet $dir renders it again; labserver.sh stop $dir stops)"
+		return 0
+	fi
+	echo "start: uploads to http://127.0.0.1:$port/kiln-results/, gauges at http://127.0.0.1:$gw/metrics, the fleet page at http://127.0.0.1:$port/fleet/fleet.html (labserver.sh fleet $dir renders it again; labserver.sh stop $dir stops)"
+}
+
+fleet () {
+	[ "$#" -eq 1 ] || usage
+	mkdir -p "$1/srv/kiln/fleet" "$1/srv/kiln/kiln-results"
+	"$KILN" fleet --out "$1/srv/kiln/fleet" "$1/srv/kiln/kiln-results" \
+		>/dev/null || fail "kiln fleet failed"
+}
+
+stop () {
+	[ "$#" -eq 1 ] || usage
+	for p in "$1"/run/nginx.pid "$1"/run/pushgateway.pid; do
+		[ -f "$p" ] || continue
+		pid=$(cat "$p")
+		kill "$pid" 2>/dev/null || true
+		i=0
+		while kill -0 "$pid" 2>/dev/null && [ "$i" -lt 100 ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		rm -f "$p"
+	done
+	echo "stop: stopped"
+}
+
+[ "$#" -ge 1 ] || usage
+cmd=$1
+shift
+case $cmd in
+render | start | fleet | stop) "$cmd" "$@" ;;
+*) usage ;;
+esac
