@@ -206,6 +206,11 @@ print(f"guarded/consented first pass, time: {gw / cw:5.2f}  "
       f"(2 loop devices on the machine's disk; about 2 where reads and "
       f"writes share one disk)")
 print(f"guarded/consented first pass, CPU:  {gc / cc:5.2f}")
+# A span that waited for the checked front is read again before its write.
+gb = sum(t["phases"]["guard"]["bytes"] for t in g["targets"])
+rb = sum(t["region"][0]["length"] for t in g["targets"])
+print(f"guard reads / region (read again):  {gb / rb:5.2f}  "
+      f"({(gb - rb) >> 20} MiB read again before their writes)")
 PY
 
 # The fleet page over a lab's worth of run folders.

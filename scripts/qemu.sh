@@ -287,6 +287,25 @@ lab_firmware_boot () {
 		-no-reboot $net $lab_args "$@"
 }
 
+# lab_screen LOG: a serial console's log as its screen shows it. A loader
+# redraws with cursor moves, and the firmware's serial mirror puts its
+# own between the characters a loader writes (SYSLINUX's "booting kiln in
+# 5 s" came as "5<ESC>[11;69H<ESC>[11;70H s", where the moves fall by the
+# machine's speed): the escape sequences (CSI, charset, two-byte) are
+# taken out, and a carriage return that redraws a line starts a new one,
+# so a match sees the text, never where a redraw fell.
+lab_screen () {
+	LC_ALL=C sed -e 's|\x1b\[[0-?]*[ -/]*[@-~]||g' -e 's|\x1b[()*+][ -~]||g' \
+		-e 's|\x1b[ -~]||g' -e 's|\r$||' -e 's|\r|\n|g' "$1"
+}
+
+# lab_seen LOG PATTERN: the console shows PATTERN (grep's), in its bytes
+# or on its screen (lab_screen).
+lab_seen () {
+	grep -a -q -- "$2" "$1" 2>/dev/null ||
+		lab_screen "$1" 2>/dev/null | grep -a -q -- "$2"
+}
+
 # lab_run LOG QEMU ARGS...: one QEMU run, the console to LOG; 124 when
 # LAB_TIMEOUT runs out. LAB_SHOW: the console on this terminal too.
 # LAB_KEYS: a command whose output is typed on the console. LAB_UNTIL: the
@@ -322,8 +341,7 @@ lab_run () {
 			grep -a -q "^kiln run: run [0-9a-f]*, bs" "$log" 2>/dev/null; then
 			echo $(($(date +%s) - start)) >"$log.first"
 		fi
-		if [ -n "${LAB_UNTIL:-}" ] &&
-			grep -a -q -- "$LAB_UNTIL" "$log" 2>/dev/null; then
+		if [ -n "${LAB_UNTIL:-}" ] && lab_seen "$log" "$LAB_UNTIL"; then
 			kill "$qemu" 2>/dev/null
 			wait "$qemu"
 			return 0

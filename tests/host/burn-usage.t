@@ -129,10 +129,99 @@ test_expect_success 'expect-disks: a named target not there is a missing disk, t
 		"$TEST_TMP/x2/result.json" &&
 	"$KILN" burn --expect-disks 1 --mode read --out "$TEST_TMP/x3" "$f" >"$TEST_TMP/o" 2>&1
 '
+# A unit apart from its number (--duration 12 h) once ran 12 s and burned
+# a new file named h. A bare number stays what the key says; its unit,
+# apart, is exit 2 with what was likely meant, and nothing is made.
+# in_empty ARGS...: kiln run in an empty folder, which must stay empty.
+in_empty () {
+	rm -rf "$TEST_TMP/w" && mkdir "$TEST_TMP/w" &&
+	(cd "$TEST_TMP/w" && "$KILN" "$@" >"$TEST_TMP/out" 2>"$TEST_TMP/err")
+	code=$?
+	[ -z "$(ls -A "$TEST_TMP/w")" ] || { echo "made:"; ls -A "$TEST_TMP/w"; return 1; }
+	return $code
+}
+# unit_apart MEANT ARGS...: exit 2, one line naming what was meant.
+unit_apart () {
+	meant=$1
+	shift
+	in_empty "$@"
+	code=$?
+	[ "$code" = 2 ] || { echo "exit $code, want 2"; cat "$TEST_TMP/err"; return 1; }
+	[ "$(wc -l <"$TEST_TMP/err")" = 1 ] || { echo "want one line:"; cat "$TEST_TMP/err"; return 1; }
+	grep -qF -- "$meant" "$TEST_TMP/err" || { echo "want '$meant':"; cat "$TEST_TMP/err"; return 1; }
+	[ "$(md5sum <"$f")" = "$sum" ] || { echo "$f changed"; return 1; }
+}
+test_expect_success 'a time unit apart from its number: exit 2, the likely meaning' '
+	unit_apart "kiln: --duration 12 h: a unit apart from its number, not a target (--duration 12h?)" \
+		burn --duration 12 h --size 16M x.img &&
+	unit_apart "(--duration 12h?)" burn --duration=12 h --size 16M x.img &&
+	unit_apart "(--duration 12h?)" burn --duration 12 hours --size 16M x.img &&
+	unit_apart "(--duration 12h?)" burn --size 16M --duration 12 HOURS x.img &&
+	unit_apart "(--duration 30m?)" burn --duration 30 m --size 16M x.img &&
+	unit_apart "(--duration 90m?)" burn --duration 90 min --size 16M x.img &&
+	unit_apart "(--duration 45s?)" burn --duration 45 s --size 16M x.img &&
+	unit_apart "(--duration 2d?)" burn --duration 2 days --size 16M x.img &&
+	unit_apart "(--duration 14d?)" burn --duration 2 weeks --size 16M x.img &&
+	unit_apart "(--sensors 5m?)" burn --sensors 5 min --size 16M x.img &&
+	unit_apart "(--solo 30s?)" burn --solo 30 sec --size 16M x.img &&
+	unit_apart "(--deadline 3?)" burn --deadline 3 s --size 16M x.img &&
+	unit_apart "(--deadline 180?)" burn --deadline 3 m --size 16M x.img &&
+	unit_apart "(--interval 3600?)" burn --interval 1 h --size 16M x.img &&
+	unit_apart "(--checkpoint 120?)" burn --checkpoint 2 minutes --size 16M x.img
+'
+test_expect_success 'a size unit apart from its number: exit 2, the likely meaning' '
+	unit_apart "kiln: --size 16 M: a unit apart from its number, not a target (--size 16M?)" \
+		burn --size 16 M x.img &&
+	unit_apart "(--size 1G?)" burn --size 1 GiB x.img &&
+	unit_apart "(--size 1G?)" burn --size 1 G x.img &&
+	unit_apart "(--size 1G?)" burn --size 1 gb x.img &&
+	unit_apart "(--size 64k?)" burn --size 64 K x.img &&
+	unit_apart "(--size 4096?)" burn --size 4096 bytes x.img &&
+	unit_apart "(--bs 1M?)" burn --bs 1 MiB "$f" &&
+	unit_apart "(--span 8M?)" burn --span 8 M "$f" &&
+	unit_apart "(--offset 4k?)" burn --offset 4 KiB "$f" &&
+	unit_apart "(--size 16M?)" burn --mode read --size 16 M "$f"
+'
+test_expect_success 'a unit a count cannot take: exit 2, what the key takes' '
+	unit_apart "kiln: --qd 8 k: '"'"'k'"'"' is a unit, not a target, and --qd takes a count from 1 to 256" \
+		burn --qd 8 k --size 16M x.img &&
+	unit_apart "--passes 2 h: '"'"'h'"'"' is a unit" burn --passes 2 h --size 16M x.img &&
+	unit_apart "--duration 12 GiB: '"'"'GiB'"'"' is a unit" burn --duration 12 GiB --size 16M x.img &&
+	unit_apart "--size 16 h: '"'"'h'"'"' is a unit" burn --size 16 h x.img &&
+	unit_apart "--slow-warn 50 %" burn --slow-warn 50 % --size 16M x.img &&
+	unit_apart "--deadline 3 s" probe --deadline 3 s "$f" &&
+	unit_apart "--deadline 3 s" discover --deadline 3 s
+'
+test_expect_success 'a file named as a value is never created' '
+	unit_apart "kiln: refusing to create a file named '"'"'h'"'"': it reads as a value" \
+		burn --size 16M h &&
+	unit_apart "named '"'"'GiB'"'"'" burn --size 16M GiB &&
+	unit_apart "named '"'"'min'"'"'" burn --size 16M x.img min &&
+	unit_apart "named '"'"'16M'"'"'" burn --size 16M 16M &&
+	unit_apart "named '"'"'12h'"'"'" burn --size 16M --duration 12 12h &&
+	unit_apart "named '"'"'600'"'"'" burn --size 16M 600
+'
+test_expect_success 'a bare number stays seconds; x, ./h and an h that is there are targets' '
+	in_empty burn --size 1M --sensors 1 --duration 1 --deadline 60 --passes 1 \
+		--out "$TEST_TMP/bare" x 2>/dev/null >/dev/null
+	test_eq "$(ls -A "$TEST_TMP/w")" "x" "what the burn made" &&
+	grep -q "\"verdict\": \"PASS\"" "$TEST_TMP/bare/result.json" &&
+	(cd "$TEST_TMP/w" && "$KILN" burn --size 1M --out "$TEST_TMP/dot" ./h >/dev/null 2>&1) &&
+	(cd "$TEST_TMP/w" && "$KILN" burn --mode read --out "$TEST_TMP/there" h >/dev/null 2>&1) &&
+	(cd "$TEST_TMP/w" && "$KILN" burn --size 1M --duration 1 --out "$TEST_TMP/dx" x >/dev/null 2>&1)
+'
 test_expect_success '--help prints the usage and exits 0' '
 	"$KILN" burn --help >"$TEST_TMP/help" &&
 	grep_in "usage: kiln" "$TEST_TMP/help" &&
 	grep_in "Exit codes" "$TEST_TMP/help"
+'
+
+# --destroy-data is a flag or a list: its list after a space is read as
+# a target, which does not exist; the line says the likely mistake.
+test_expect_success 'an identity given as a target says --destroy-data=LIST' '
+	usage_error "give --destroy-data=loop:/x.img (an .=., no space" burn --destroy-data loop:/x.img &&
+	usage_error "give --destroy-data=wwn:0x5000c500a1b2c3d4" burn --size 8M --destroy-data wwn:0x5000c500a1b2c3d4 &&
+	! [ -e "wwn:0x5000c500a1b2c3d4" ]
 '
 
 if [ "$(id -u)" -eq 0 ]; then

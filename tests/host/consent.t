@@ -33,6 +33,43 @@ sample () {
 	python3 -c "import sys; s, i = int(sys.argv[1]), int(sys.argv[2]); print((i * ((s - 65536) // 63)) & ~4095)" "$1" "$2"
 }
 
+# mount_listed FILE: the mount FILE is on, by the mnt_id of an open of
+# it (sed's own fd 0), is in this process's mountinfo.
+mount_listed () {
+	mnt=$(sed -n 's/^mnt_id:[[:space:]]*//p' /proc/self/fdinfo/0 <"$1") &&
+		grep -q "^$mnt " /proc/self/mountinfo
+}
+
+# in_chroot ROOT: in a mount namespace of its own, a chroot at ROOT (a
+# folder, no mount point) with the static busybox and kiln, /dev/null
+# and its own /proc, where a sleep holds t/held2.img, a hard link of t/held.img (sha
+# in s), and kiln burns t/held.img: its exit in t/rc, its words in t/err.
+in_chroot () {
+	bb=$(command -v busybox) && command -v unshare >/dev/null &&
+		command -v chroot >/dev/null ||
+		{ echo "needs busybox, unshare and chroot"; return 1; }
+	mkdir -p "$1/bin" "$1/dev" "$1/proc" "$1/t" && cp "$bb" "$1/bin/busybox" &&
+	mknod -m 666 "$1/dev/null" c 1 3 &&
+	cp "$KILN" "$1/bin/kiln" && truncate -s 8M "$1/t/held.img" &&
+	ln "$1/t/held.img" "$1/t/held2.img" && s=$(sha "$1/t/held.img") &&
+	cat >"$1/t/run.sh" <<-\EOF &&
+	cd /t
+	/bin/busybox sleep 600 <held2.img &
+	pid=$!
+	i=0
+	until [ "$(/bin/busybox readlink /proc/$pid/fd/0)" = /t/held2.img ]; do
+		i=$((i + 1))
+		[ $i -lt 6000 ] || { echo "sleep never held held2.img" >err; exit 1; }
+		/bin/busybox sleep 0.01
+	done
+	/bin/kiln burn --destroy-data --span 1M --out /t/out /t/held.img >err 2>&1
+	echo $? >rc
+	kill $pid
+	EOF
+	unshare -m sh -c 'mount -t proc proc "$1/proc" && exec chroot "$1" /bin/busybox sh /t/run.sh' sh "$1"
+	cat "$1/t/err"
+}
+
 need_root
 command -v sfdisk >/dev/null && command -v wipefs >/dev/null ||
 	test_skip_all "needs sfdisk and wipefs"
@@ -235,11 +272,31 @@ test_expect_success 'a device open in another process is in use, the process nam
 	kill $pid
 '
 
-test_expect_success 'a file open in another process through a hard link is in use' '
+# The holder is open when kiln looks (hold waits for /proc to show it).
+# kiln finds it through a hard link by the device and inode its fdinfo
+# gives, the device from its mount in mountinfo; in a chroot whose root
+# is no mount point (a debootstrap'd machine) mountinfo leaves out the
+# mounts above the root, kiln finds no holder and writes the file: the
+# in-use defect issue 30 fixes. Known broken there until it lands.
+held_link='
 	f="$TEST_TMP/held.img" && truncate -s 8M "$f" && ln "$f" "$TEST_TMP/held2.img" &&
 	hold pid "$TEST_TMP/held2.img" &&
 	refused "open in sleep (pid $pid)" burn --destroy-data --span 1M "$f" &&
 	kill $pid
+'
+if mount_listed "$TEST_TMP"; then
+	test_expect_success 'a file open in another process through a hard link is in use' "$held_link"
+else
+	test_expect_todo "issue 30: $TEST_TMP is on a mount mountinfo leaves out (a chroot)" \
+		'a file open in another process through a hard link is in use' "$held_link"
+fi
+
+test_expect_todo "issue 30: no holder found on a mount mountinfo leaves out" \
+	'... also in a chroot whose root is no mount point' '
+	in_chroot "$TEST_TMP/root" &&
+	test_eq "$(cat "$TEST_TMP/root/t/rc")" 2 "kiln exit" &&
+	grep_in "is open in busybox (pid" "$TEST_TMP/root/t/err" &&
+	test_eq "$(sha "$TEST_TMP/root/t/held.img")" "$s" "sha256 of held.img"
 '
 
 test_expect_success 'two kilns on one file: the second is refused, the first goes on' '

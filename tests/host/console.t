@@ -59,7 +59,7 @@ test_expect_success 'every table-interval a per-disk table: each disk, 80 column
 	"$KILN" burn --destroy-data --duration 3s --max-writes 0 --interval 1 \
 		--table-interval 1 "$t1" "$t2" >"$TEST_TMP/t.out" 2>&1 &&
 	sed -n "/ per disk: /,/^$/p" "$TEST_TMP/t.out" &&
-	grep -q " per disk: MB/s, done, time left; \* the slowest$" "$TEST_TMP/t.out" &&
+	grep -q " per disk: MB/s since the last table, done, time left; \* the slowest$" "$TEST_TMP/t.out" &&
 	grep -q "^  disks: 2 disks, [0-9]* MB/s$" "$TEST_TMP/t.out" &&
 	grep -E "^   [ *]$(basename "$t1") +[0-9]+ +[0-9]+% " "$TEST_TMP/t.out" |
 		grep -q -E " [ *]$(basename "$t2") +[0-9]+ +[0-9]+% " &&

@@ -27,11 +27,9 @@ cut () {
 test_expect_success 'a verify from a run cut off after its checkpoint: later passes are no loss' '
 	"$KILN" burn --checkpoint 1 --out "$TEST_TMP/l" --mode write --passes 100000 \
 		--bs 4k --qd 1 --size 8M "$TEST_TMP/l.img" >/dev/null 2>&1 &
-	pid=$! && i=0 &&
-	while [ $i -lt 300 ] && ! grep -q "\"last_pass_written\": \([2-9]\|[1-9][0-9]\)" \
-		"$TEST_TMP/l"/checkpoint-*.json 2>/dev/null; do
-		sleep 0.1; i=$((i + 1))
-	done &&
+	pid=$! &&
+	test_wait_for "grep -q \"\\\"last_pass_written\\\": \\([2-9]\\|[1-9][0-9]\\)\" \
+		\"$TEST_TMP/l\"/checkpoint-*.json 2>/dev/null" &&
 	sleep 1 && kill -9 $pid && { wait $pid; true; } &&
 	"$KILN" burn --mode verify --from "$TEST_TMP/l" --out "$TEST_TMP/lv" \
 		"$TEST_TMP/l.img" >"$TEST_TMP/lv.out" 2>&1 &&
@@ -50,10 +48,8 @@ test_expect_success 'a verify cut off is finished against its record; a missing 
 	mv "$TEST_TMP/n2.img" "$TEST_TMP/n2.gone" &&
 	"$KILN" burn --out "$TEST_TMP/vn" --mode verify --from "$TEST_TMP/wn" \
 		--bs 4k --qd 1 --checkpoint 1 >/dev/null 2>&1 &
-	pid=$! && i=0 &&
-	while [ $i -lt 300 ] && [ ! -e "$TEST_TMP/vn/checkpoint-b.json" ]; do
-		sleep 0.1; i=$((i + 1))
-	done &&
+	pid=$! &&
+	test_wait_for "[ -e \"$TEST_TMP/vn/checkpoint-b.json\" ]" &&
 	kill -9 $pid && { wait $pid; true; } &&
 	{ "$KILN" finish "$TEST_TMP/vn" >/dev/null 2>&1; test $? = 1; } &&
 	r="$TEST_TMP/vn/result.json" &&

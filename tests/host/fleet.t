@@ -45,10 +45,7 @@ test_expect_success 'a run killed with SIGKILL leaves checkpoints only' '
 		--checkpoint 1 --out "$cut" "$TEST_TMP/k.img" \
 		>/dev/null 2>&1 & } &&
 	pid=$! &&
-	for i in $(seq 100); do
-		[ -e "$cut/checkpoint-b.json" ] && break
-		sleep 0.1
-	done &&
+	test_wait_for "[ -e \"$cut/checkpoint-b.json\" ]" &&
 	kill -KILL $pid && { wait $pid; test $? = 137; } &&
 	[ -e "$cut/checkpoint-a.json" ] && [ ! -e "$cut/result.json" ] &&
 	python3 "$GEN" --machine-id - "$cut" &&
@@ -533,6 +530,26 @@ test_expect_success 'fleet.html in headless chromium: failing first, all there' 
 	assert "report.html summary.txt" in ok[0], ok
 	assert ok[7].startswith("1 pass") and "16 MiB written" in ok[7], ok
 	assert "a.img: 1 pass, 8 MiB written, 8 MiB read" in ok[7], ok
+	PY
+'
+
+test_expect_success 'an uploaded run still going: the newest progress checkpoint that holds' '
+	up="$TEST_TMP/up/kiln-results/m-up/20261130T130000Z-00000000000000d1" &&
+	mkdir -p "$up/progress" &&
+	cp "$cut/checkpoint-a.json" "$up/progress/checkpoint-000001.json" &&
+	good=$(ls "$cut"/checkpoint-*.json | while read -r f; do
+		python3 -c "import json, sys; json.load(open(sys.argv[1]))" "$f" 2>/dev/null &&
+			echo "$f"; done | tail -n 1) &&
+	seq=$(sed -n "1s/.*\"seq\": \([0-9]*\).*/\1/p" "$good") &&
+	cp "$good" "$up/progress/checkpoint-000007.json" &&
+	head -c 300 "$good" >"$up/progress/checkpoint-000009.json" &&
+	"$KILN" fleet --out "$TEST_TMP/pu" "$TEST_TMP/up" >"$TEST_TMP/pu.out" 2>&1 &&
+	python3 - "$TEST_TMP/pu/fleet.csv" "$seq" <<-\PY
+	import csv, sys
+	rows = list(csv.DictReader(open(sys.argv[1], newline="", encoding="utf-8")))
+	assert len(rows) == 1 and rows[0]["machine"] == "m-up", rows
+	assert rows[0]["checkpoint"] == sys.argv[2], (rows[0], sys.argv[2])
+	assert rows[0]["state"] in ("running", "cut off"), rows[0]
 	PY
 '
 

@@ -134,12 +134,9 @@ test_expect_success 'a disk that hangs in the guard: stalled, FAIL, nothing writ
 	{ "$KILN" burn --deadline 5 --out "$TEST_TMP/h" "$h" \
 		>"$TEST_TMP/o" 2>&1 & } &&
 	pid=$! && test_at_exit "lying $h resume" &&
-	i=0 && while [ $i -lt 300 ] &&
-		[ "$(lying_get "$h" write_bytes)" -lt $((20 * MiB)) ]; do
-		sleep 0.1; i=$((i + 1)); done &&
+	test_wait_for "[ \$(lying_get \"$h\" write_bytes) -ge $((20 * MiB)) ]" &&
 	lying "$h" hang &&
-	i=0 && while [ $i -lt 300 ] && [ ! -e "$TEST_TMP/h/result.json" ]; do
-		sleep 0.1; i=$((i + 1)); done &&
+	test_wait_for "[ -e \"$TEST_TMP/h/result.json\" ]" &&
 	lying "$h" resume && lying "$h" slow clear &&
 	{ wait $pid; test $? = 1; } &&
 	[ "$(t "$TEST_TMP/h" "[\"verdict\"]")" = FAIL ] &&
@@ -155,9 +152,7 @@ test_expect_success 'SIGINT in a guarded pass: exit 4, nothing written past the 
 	lying "$s" slow 0 128M 200 read &&
 	{ "$KILN" burn --qd 4 --out "$TEST_TMP/s" "$s" >"$TEST_TMP/o" 2>&1 & } &&
 	pid=$! &&
-	i=0 && while [ $i -lt 300 ] &&
-		[ "$(lying_get "$s" write_bytes)" -lt $((4 * MiB)) ]; do
-		sleep 0.1; i=$((i + 1)); done &&
+	test_wait_for "[ \$(lying_get \"$s\" write_bytes) -ge $((4 * MiB)) ]" &&
 	kill -INT $pid && { wait $pid; test $? = 4; } &&
 	lying "$s" slow clear &&
 	intact "$s" $((90 * MiB)) &&
@@ -183,9 +178,7 @@ test_expect_success 'kiln finish of a guarded run cut off keeps what the guard f
 	{ "$KILN" burn --checkpoint 1 --out "$TEST_TMP/p" "$p" \
 		>"$TEST_TMP/o" 2>&1 & } &&
 	pid=$! &&
-	i=0 && while [ $i -lt 300 ] && ! grep -qs "\"stopped_at\"" \
-		"$TEST_TMP/p"/checkpoint-*.json; do
-		sleep 0.1; i=$((i + 1)); done &&
+	test_wait_for "grep -qs \"\\\"stopped_at\\\"\" \"$TEST_TMP/p\"/checkpoint-*.json" &&
 	kill -9 $pid && { wait $pid; true; } &&
 	lying "$p" slow clear &&
 	{ "$KILN" finish "$TEST_TMP/p" >/dev/null 2>&1; test $? = 2; } &&

@@ -24,14 +24,23 @@ field () {
 print($2)" "$1"
 }
 
-# same_tree A B: every file of run folder A is in B with the same bytes.
+# same_tree A B: every file of run folder A is in B with the same bytes,
+# but its two checkpoints: on the server those are progress/'s, each
+# under a name of its own.
 same_tree () {
 	n=0
 	for f in "$1"/*; do
+		case ${f##*/} in checkpoint-*) continue ;; esac
 		cmp "$f" "$2/${f##*/}" || return 1
 		n=$((n + 1))
 	done
-	[ "$n" -ge 6 ]
+	[ "$n" -ge 5 ]
+}
+
+# on_server RUN: the run folder RUN's folder on the server, <machine
+# id>/<RUN>-<run id>, in $srv.
+on_server () {
+	srv="$NGINX_ROOT/$(field "$TEST_TMP/$1/result.json" "j[\"machine_id\"]")/$1-$(field "$TEST_TMP/$1/result.json" "j[\"run_id\"]")"
 }
 
 test_expect_success 'the run folder arrives whole under <machine id>/<run folder>/' '
@@ -40,15 +49,15 @@ test_expect_success 'the run folder arrives whole under <machine id>/<run folder
 		"$TEST_TMP/a.img" "$TEST_TMP/b.img" >"$TEST_TMP/o1" 2>&1
 	  test $? = 0; } &&
 	machine=$(field "$TEST_TMP/run1/result.json" "j[\"machine_id\"]") &&
-	[ -n "$machine" ] &&
-	same_tree "$TEST_TMP/run1" "$NGINX_ROOT/$machine/run1" &&
-	grep_in "kiln: results go to $UP$machine/run1/ as the run goes" \
+	[ -n "$machine" ] && on_server run1 && rid=${srv##*-} &&
+	same_tree "$TEST_TMP/run1" "$srv" &&
+	grep_in "kiln: results go to $UP$machine/run1-$rid/ as the run goes" \
 		"$TEST_TMP/o1" &&
-	grep_in "kiln: every file is at $UP$machine/run1/" "$TEST_TMP/o1" &&
+	grep_in "kiln: every file is at $UP$machine/run1-$rid/" "$TEST_TMP/o1" &&
 	[ "$(field "$TEST_TMP/run1/result.json" \
 		"j[\"lab\"][\"upload\"][\"not_arrived\"]")" = "[]" ] &&
-	[ -e "$NGINX_ROOT/$machine/run1/samples.csv" ] &&
-	[ -e "$NGINX_ROOT/$machine/run1/ocptv.jsonl" ]
+	[ -e "$srv/samples.csv" ] && [ -e "$srv/ocptv.jsonl" ] &&
+	! grep -q "HTTP 412" "$TEST_TMP/o1"
 '
 
 test_expect_success 'the Pushgateway holds the run over, its verdict and each disk' '
@@ -82,11 +91,50 @@ test_expect_success 'a failing disk: its verdict at the gateway, its files on th
 		--upload "$UP" --metrics "$GW/" --out "$TEST_TMP/run2" \
 		"$TEST_TMP/a.img" "$TEST_TMP/b.img" >"$TEST_TMP/o2" 2>&1
 	  test $? = 1; } &&
-	same_tree "$TEST_TMP/run2" "$NGINX_ROOT/$machine/run2" &&
+	on_server run2 && same_tree "$TEST_TMP/run2" "$srv" &&
 	gw_fetch m2 &&
 	gw_sample m2 kiln_run_verdict 2 job=kiln "machine=$machine" &&
 	gw_sample m2 kiln_disk_verdict 2 "machine=$machine" disk=a.img &&
 	gw_sample m2 kiln_disk_verdict 0 "machine=$machine" disk=b.img
+'
+
+test_expect_success 'two runs given the same --out name: two folders on the server, neither replaced' '
+	mkdir -p "$TEST_TMP/x" "$TEST_TMP/y" &&
+	"$KILN" burn --size 4M --upload "$UP" --out "$TEST_TMP/x/same" \
+		"$TEST_TMP/s1.img" >"$TEST_TMP/ox" 2>&1 &&
+	"$KILN" burn --size 4M --upload "$UP" --out "$TEST_TMP/y/same" \
+		"$TEST_TMP/s2.img" >"$TEST_TMP/oy" 2>&1 &&
+	r1=$(field "$TEST_TMP/x/same/result.json" "j[\"run_id\"]") &&
+	r2=$(field "$TEST_TMP/y/same/result.json" "j[\"run_id\"]") &&
+	[ "$r1" != "$r2" ] &&
+	cmp "$TEST_TMP/x/same/result.json" "$NGINX_ROOT/$machine/same-$r1/result.json" &&
+	cmp "$TEST_TMP/y/same/result.json" "$NGINX_ROOT/$machine/same-$r2/result.json" &&
+	! grep -q "HTTP 412" "$TEST_TMP/ox" "$TEST_TMP/oy" &&
+	[ ! -e "$NGINX_ROOT/$machine/same" ]
+'
+
+test_expect_success 'progress goes under new names each checkpoint; kiln fleet reads the newest' '
+	{ "$KILN" burn --size 8M --duration 1h --checkpoint 1 --interval 1 \
+		--upload "$UP" --out "$TEST_TMP/prog" "$TEST_TMP/p.img" \
+		>"$TEST_TMP/op" 2>&1 & } &&
+	pid=$! && checkpointed "$TEST_TMP/prog" 4 &&
+	rid=$(python3 -c "import sys, re
+print(re.search(r\"kiln burn: run ([0-9a-f]{16})\", open(sys.argv[1]).read()).group(1))" "$TEST_TMP/op") &&
+	p="$NGINX_ROOT/$machine/prog-$rid/progress" &&
+	test_wait_for "[ -e \"$p/checkpoint-000004.json\" ]" &&
+	test_wait_for "[ -e \"$p/summary-000004.txt\" ]" &&
+	kill -9 $pid && { wait $pid; true; } &&
+	[ -e "$p/checkpoint-000002.json" ] && [ -e "$p/checkpoint-000003.json" ] &&
+	! grep -q "HTTP 412" "$TEST_TMP/op" &&
+	! grep -q "never arrived" "$TEST_TMP/op" &&
+	last=$(ls "$p" | sed -n "s/^checkpoint-0*\([0-9]*\)\.json\$/\1/p" | sort -n | tail -1) &&
+	"$KILN" fleet --out "$TEST_TMP/fl" "$NGINX_ROOT" >"$TEST_TMP/ofl" 2>&1 &&
+	python3 - "$TEST_TMP/fl/fleet.csv" "prog-$rid" "$last" <<-\PY
+	import csv, sys
+	rows = [r for r in csv.DictReader(open(sys.argv[1], newline="")) if r["folder"].endswith(sys.argv[2])]
+	assert rows, "no row of %s in %s: %s" % (sys.argv[2], sys.argv[1], open(sys.argv[1]).read()[:2000])
+	assert rows[0]["checkpoint"] == sys.argv[3], (rows[0]["checkpoint"], sys.argv[3])
+	PY
 '
 
 test_expect_success 'servers that are down: said, recorded, the burn passes' '

@@ -247,11 +247,51 @@ test_expect_success 'hang holds every request; resume lets them all finish' '
 		cmp - "$TEST_TMP/c4"
 '
 
+test_expect_success 'hold holds the requests of its range until resume; watch counts them' '
+	lying "$d" watch 3M 4K && lying "$d" hold 3M 4K read &&
+	grep_in "hold 3145728 4096 read" "$(lying_mnt "$d")/ctl" &&
+	grep_in "watch 3145728 4096 reads 0 writes 0 reads_before_write 0" \
+		"$(lying_mnt "$d")/ctl" || return 1
+	{ dd if="$d" bs=4k skip=768 count=1 iflag=direct of="$TEST_TMP/held" \
+		status=none; echo $? >"$TEST_TMP/hold.rc"; } &
+	lying_until "$d" pending 1 &&
+	put "$TEST_TMP/b" 5 && is "$TEST_TMP/b" 5 &&
+	head -c 4096 "$TEST_TMP/c" >"$TEST_TMP/c4" &&
+	dd if="$TEST_TMP/c4" of="$d" bs=4k seek=768 oflag=direct status=none &&
+	[ ! -e "$TEST_TMP/hold.rc" ] && [ "$(lying_get "$d" pending)" = 1 ] &&
+	grep_in "watch 3145728 4096 reads 0 writes 1 reads_before_write 0" \
+		"$(lying_mnt "$d")/ctl" &&
+	lying "$d" resume && wait &&
+	[ "$(cat "$TEST_TMP/hold.rc")" = 0 ] && cmp "$TEST_TMP/held" "$TEST_TMP/c4" &&
+	! grep -q "^hold" "$(lying_mnt "$d")/ctl" &&
+	dd if="$d" bs=4k skip=768 count=1 iflag=direct of=/dev/null status=none &&
+	grep_in "watch 3145728 4096 reads 2 writes 1 reads_before_write 0" \
+		"$(lying_mnt "$d")/ctl" &&
+	lying "$d" watch clear && ! grep -q "^watch" "$(lying_mnt "$d")/ctl"
+'
+
+test_expect_success 'hold after-write: reads before the first write go by, later ones are held' '
+	lying "$d" hold 3M 4K read after-write &&
+	grep_in "hold 3145728 4096 read after-write" "$(lying_mnt "$d")/ctl" &&
+	dd if="$d" bs=4k skip=768 count=1 iflag=direct of=/dev/null status=none &&
+	[ "$(lying_get "$d" pending)" = 0 ] &&
+	put "$TEST_TMP/b" 5 &&
+	grep_in "hold 3145728 4096 read" "$(lying_mnt "$d")/ctl" &&
+	! grep -q "after-write" "$(lying_mnt "$d")/ctl" || return 1
+	{ dd if="$d" bs=4k skip=768 count=1 iflag=direct of=/dev/null \
+		status=none; echo $? >"$TEST_TMP/after.rc"; } &
+	lying_until "$d" pending 1 &&
+	[ ! -e "$TEST_TMP/after.rc" ] &&
+	lying "$d" resume && wait &&
+	[ "$(cat "$TEST_TMP/after.rc")" = 0 ]
+'
+
 test_expect_success 'a bad command is refused with EINVAL, and changes nothing' '
 	before=$(cat "$(lying_mnt "$d")/ctl") &&
 	for c in "frobnicate" "drop maybe" "cache sometimes" "eio 1M" \
 		"eio 1M 0" "eio 1M 4K sideways" "eio x 4K" "slow 1M 4K" \
-		"slow 1M 4K 0" "shrink 1G" "shrink 1000" "powercut now" ""; do
+		"slow 1M 4K 0" "shrink 1G" "shrink 1000" "powercut now" \
+		"hold 1M" "hold 1M 4K sideways" "hold 1M 4K read later" "watch 1M" "watch 1M 0" ""; do
 		printf "%s\n" "$c" |
 			dd of="$(lying_mnt "$d")/ctl" status=none 2>"$TEST_TMP/err" &&
 			{ echo "accepted: $c"; return 1; }
@@ -270,9 +310,7 @@ test_expect_success 'SIGTERM in a hang answers what was held, then unmounts' '
 	kill -TERM "$(cat "$tm.pid")" &&
 	wait &&
 	[ "$(cat "$TEST_TMP/term.rc")" = 0 ] &&
-	n=0 && until lying_gone "$(cat "$tm.pid")"; do
-		n=$((n + 1)) && [ "$n" -lt 100 ] && sleep 0.1 || return 1
-	done &&
+	test_wait_for "lying_gone $(cat "$tm.pid")" &&
 	! grep -q " $tm fuse" /proc/mounts &&
 	! dd if="$t" bs=4k count=1 iflag=direct of=/dev/null status=none
 '

@@ -27,7 +27,9 @@ then
 else
 	cg_root=$(awk '$3 == "cgroup" && $4 ~ /(^|,)memory(,|$)/ { print $2; exit }' /proc/mounts)
 fi
-[ -n "$cg_root" ] || test_skip_all "no memory cgroup (v2 with memory for children, or v1's memory)"
+# A chroot (a debootstrap'd machine) has none mounted: the message says
+# how to give it one.
+[ -n "$cg_root" ] || test_skip_all "no memory cgroup (v2 with memory for children, or v1's memory): in a chroot, mount the host's first (mount --rbind /sys/fs/cgroup ROOT/sys/fs/cgroup from outside it), or run make test T=tests/host/memory.t outside it"
 cg_seq=0
 
 # make_cg VAR LIMIT: a new child cgroup limited to LIMIT bytes.
@@ -52,9 +54,9 @@ in_cg () {
 }
 
 make_cg big $((1 << 30)) ||
-	test_skip_all "cannot make a memory cgroup under $cg_root"
+	test_skip_all "cannot make a memory cgroup under $cg_root: run make test T=tests/host/memory.t as root where it is writable (not in a container that holds it read-only)"
 make_cg small $((300 << 20)) ||
-	test_skip_all "cannot make a memory cgroup under $cg_root"
+	test_skip_all "cannot make a memory cgroup under $cg_root: run make test T=tests/host/memory.t as root where it is writable (not in a container that holds it read-only)"
 
 D=$(mktemp -d /var/tmp/kiln-memory.XXXXXX) || test_bail "mktemp under /var/tmp"
 test_at_exit "rm -rf '$D'"

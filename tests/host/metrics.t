@@ -26,6 +26,18 @@ push () {
 	cat "$out"
 }
 
+# in_time MS: the last push (metrics_finish, as metricspush times it, not
+# the process a loaded machine starts slowly) gave up within its MS, with
+# 2 s of room for a busy scheduler; waiting out a dead or silent gateway
+# for ever, or retrying past MS, is far beyond. An update that does not
+# wait on the network takes microseconds, one that does its timeout:
+# under 1000 ms tells them apart on a busy machine too.
+in_time () {
+	took=$(sed -n "s/^finish took \([0-9]*\) ms$/\1/p" "$out") &&
+		echo "the last push took $took ms of its $1" &&
+		[ -n "$took" ] && [ "$took" -le $(($1 + 2000)) ]
+}
+
 servers_pushgateway || test_bail "the Pushgateway did not start"
 
 test_expect_success 'a run going: every gauge, in the machine group, each disk labelled' '
@@ -81,10 +93,8 @@ test_expect_success 'a burst of updates: none waits, the newest one is what stay
 
 test_expect_success 'a gateway not there: said, counted, the last push given up in time' '
 	dead=$(free_port) &&
-	t0=$(date +%s) &&
 	push -t 1500 "http://127.0.0.1:$dead/" SN-4 complete &&
-	t1=$(date +%s) &&
-	[ "$code" = 1 ] && [ $((t1 - t0)) -le 5 ] &&
+	[ "$code" = 1 ] && in_time 1500 &&
 	grep_in "metrics: http://127.0.0.1:$dead/metrics/job/kiln/machine/SN-4: " "$out" &&
 	grep_in "connection refused" "$out" &&
 	grep -q "^stats: 0 pushed, [1-9][0-9]* failed" "$out"
@@ -94,25 +104,19 @@ test_expect_success 'a gateway that never answers holds no update, nor the end f
 	python3 "$TOP/tests/lib/httpfake.py" silent "$TEST_TMP/silent.port" &
 	fake=$! &&
 	test_at_exit "kill $fake" &&
-	i=0 && until [ -s "$TEST_TMP/silent.port" ]; do
-		i=$((i + 1)) && [ "$i" -lt 100 ] && sleep 0.1 || return 1
-	done &&
-	t0=$(date +%s) &&
+	test_wait_for "[ -s \"$TEST_TMP/silent.port\" ]" &&
 	push -n 50 -t 2000 "http://127.0.0.1:$(cat "$TEST_TMP/silent.port")/" \
 		SN-5 complete &&
-	t1=$(date +%s) &&
-	[ "$code" = 1 ] && [ $((t1 - t0)) -le 8 ] &&
+	[ "$code" = 1 ] && in_time 2000 &&
 	grep -q "^updates: 50, the slowest " "$out" &&
-	awk "/^updates: 50, the slowest / { exit !(\$5 < 50) }" "$out" &&
+	awk "/^updates: 50, the slowest / { exit !(\$5 < 1000) }" "$out" &&
 	grep_in "no answer in" "$out" &&
 	grep -q "^finish: " "$out" && ! grep -q "^finish: ok" "$out"
 '
 
 test_expect_success 'a push the gateway refuses: said with its reason, not retried' '
-	t0=$(date +%s) &&
 	push -t 20000 "$GW/nowhere/" SN-6 complete &&
-	t1=$(date +%s) &&
-	[ "$code" = 1 ] && [ $((t1 - t0)) -le 10 ] &&
+	[ "$code" = 1 ] &&
 	grep_in "metrics: $GW/nowhere/metrics/job/kiln/machine/SN-6: HTTP 404 Not Found" "$out" &&
 	grep -q "^stats: 0 pushed, 1 failed" "$out"
 '

@@ -84,9 +84,7 @@ test_expect_success 'kiln killed with SIGKILL: its stressapptest goes with it' '
 	kpid=$! &&
 	seen_under "$kpid" &&
 	kill -KILL "$kpid" && { wait "$kpid" || :; } &&
-	i=0 && while kill -0 "$spid" 2>/dev/null && [ $i -lt 300 ]; do
-		sleep 0.2; i=$((i + 1)); done &&
-	! kill -0 "$spid" 2>/dev/null
+	test_wait_for "! kill -0 $spid 2>/dev/null"
 '
 
 test_expect_success 'a ^C to kiln and its group: stopped by kiln, not died (exit 4)' '

@@ -1,12 +1,12 @@
 #!/bin/sh
-# needs: kiln
+# needs: kiln httpput
 # A lab secured: Debian's nginx serving boot/nginx-kiln-tls.conf (TLS with
 # a CA and a server certificate made here by openssl, a password per
 # machine, each held to its own folder) takes the run folder over https,
 # and the Pushgateway behind it the gauges. A wrong password and an
 # untrusted CA are said and recorded, and never fail the burn; one
-# machine's credential cannot write another's folder, nor read anything
-# back; no credential is in the run folder, on the console or in curl's
+# machine's credential cannot write another's folder, nor read it, and
+# a PUT never replaces a file; no credential is in the run folder, on the console or in curl's
 # arguments (a curl on PATH that records them: kiln gives it all on
 # stdin). Targets are files: no root needed.
 . "$(dirname "$0")/../lib/tap.sh"
@@ -62,14 +62,17 @@ test_expect_success 'an upload over https with the machine'"'"'s password arrive
 		--upload "https://M1:pw-M1-right@$HOST/kiln-results/" \
 		--metrics "https://M1:pw-M1-right@$HOST/pushgateway/" &&
 	[ "$code" = 0 ] &&
-	grep_in "kiln: every file is at https://$HOST/kiln-results/M1/run1/" \
+	rid=$(field "$TEST_TMP/run1/result.json" "j[\"run_id\"]") &&
+	grep_in "kiln: every file is at https://$HOST/kiln-results/M1/run1-$rid/" \
 		"$TEST_TMP/run1.out" &&
 	[ "$(field "$TEST_TMP/run1/result.json" \
 		"j[\"lab\"][\"upload\"][\"not_arrived\"]")" = "[]" ] &&
 	n=0 && for f in "$TEST_TMP/run1"/*; do
-		cmp "$f" "$NGINX_ROOT/M1/run1/${f##*/}" || return 1
+		case ${f##*/} in checkpoint-*) continue ;; esac
+		cmp "$f" "$NGINX_ROOT/M1/run1-$rid/${f##*/}" || return 1
 		n=$((n + 1))
-	done && [ "$n" -ge 6 ]
+	done && [ "$n" -ge 5 ] &&
+	[ -s "$NGINX_ROOT/M1/run1-$rid/progress/checkpoint-000001.json" ]
 '
 
 test_expect_success 'metrics over https reach the Pushgateway behind nginx' '
@@ -115,7 +118,7 @@ test_expect_success 'a wrong password: 401 said and in not_arrived, the burn goe
 	[ "$(field "$TEST_TMP/run2/result.json" \
 		"\"401\" in j[\"lab\"][\"upload\"][\"not_arrived\"][0][\"why\"]")" = True ] &&
 	[ "$(field "$TEST_TMP/run2/result.json" "j[\"verdict\"]")" = PASS ] &&
-	[ ! -e "$NGINX_ROOT/M1/run2" ] &&
+	! ls -d "$NGINX_ROOT/M1/run2"* 2>/dev/null &&
 	! grep -r "pw-M1-wrong" "$TEST_TMP/run2" "$TEST_TMP/run2.out"
 '
 
@@ -129,7 +132,7 @@ test_expect_success 'an untrusted certificate: said and in not_arrived, the burn
 	[ "$(field "$TEST_TMP/run3/result.json" \
 		"\"TLS\" in j[\"lab\"][\"upload\"][\"not_arrived\"][0][\"why\"]")" = True ] &&
 	[ "$(field "$TEST_TMP/run3/result.json" "j[\"verdict\"]")" = PASS ] &&
-	[ ! -e "$NGINX_ROOT/M1/run3" ]
+	! ls -d "$NGINX_ROOT/M1/run3"* 2>/dev/null
 '
 
 test_expect_success 'a machine'"'"'s credential cannot PUT into another machine'"'"'s folder' '
@@ -143,11 +146,53 @@ test_expect_success 'a machine'"'"'s credential cannot PUT into another machine'
 	grep -qx 403 "$TEST_TMP/c1" && [ ! -e "$NGINX_ROOT/M2" ]
 '
 
-test_expect_success 'nothing received is served back, not even to its own machine' '
+test_expect_success 'over TLS too a PUT creates and never replaces: 412, the file kept' '
+	printf "first\n" >"$TEST_TMP/first" && printf "second\n" >"$TEST_TMP/second" &&
+	"$CURL" -s -o /dev/null -w "%{http_code}\n" --cacert "$CA" \
+		-u M1:pw-M1-right -T "$TEST_TMP/first" \
+		"https://$HOST/kiln-results/M1/t/a.txt" >"$TEST_TMP/c0" &&
+	grep -qx 201 "$TEST_TMP/c0" &&
+	"$CURL" -s -o /dev/null -w "%{http_code}\n" --cacert "$CA" \
+		-u M1:pw-M1-right -T "$TEST_TMP/second" \
+		"https://$HOST/kiln-results/M1/t/a.txt" >"$TEST_TMP/c0" &&
+	grep -qx 412 "$TEST_TMP/c0" &&
+	cmp "$TEST_TMP/first" "$NGINX_ROOT/M1/t/a.txt"
+'
+
+test_expect_success 'over TLS a retry that had landed is read back and arrived; another file is a collision' '
+	PUT="$TOP/out/tests/httpput" &&
+	printf "kiln 0.1 PASS\n" >"$TEST_TMP/sum.txt" &&
+	printf "{\"not\": \"mine\"}\n" >"$TEST_TMP/other.json" &&
+	"$CURL" -s -o /dev/null --cacert "$CA" -u M1:pw-M1-right \
+		-T "$TEST_TMP/sum.txt" "https://$HOST/kiln-results/M1/R/summary.txt" &&
+	"$CURL" -s -o /dev/null --cacert "$CA" -u M1:pw-M1-right \
+		-T "$TEST_TMP/other.json" "https://$HOST/kiln-results/M1/R/result.json" &&
+	{ timeout 60 "$PUT" -u -C "$CA" -w 5000 -f 500 \
+		"https://M1:pw-M1-right@$HOST/kiln-results/" M1 R \
+		summary.txt=$TEST_TMP/sum.txt "result.json@$TEST_TMP/sum.txt" \
+		>"$TEST_TMP/hp.out" 2>&1; test $? = 1; } &&
+	grep_in "summary.txt to https://$HOST/kiln-results/M1/R/: there already with the same bytes (a try that landed)" "$TEST_TMP/hp.out" &&
+	grep_in "lost result.json: another file of that name is there (HTTP 412)" "$TEST_TMP/hp.out" &&
+	! grep -q "lost summary.txt" "$TEST_TMP/hp.out" &&
+	cmp "$TEST_TMP/other.json" "$NGINX_ROOT/M1/R/result.json"
+'
+
+test_expect_success 'a machine reads back its own files only; no listing, no other'"'"'s' '
 	"$CURL" -s -o "$TEST_TMP/got" -w "%{http_code}\n" --cacert "$CA" \
 		-u M1:pw-M1-right \
-		"https://$HOST/kiln-results/M1/run1/summary.txt" >"$TEST_TMP/c2" &&
+		"https://$HOST/kiln-results/M1/t/a.txt" >"$TEST_TMP/c2" &&
+	grep -qx 200 "$TEST_TMP/c2" && cmp "$TEST_TMP/first" "$TEST_TMP/got" &&
+	"$CURL" -s -o /dev/null -w "%{http_code}\n" --cacert "$CA" \
+		-u M2:pw-M2-right \
+		"https://$HOST/kiln-results/M1/t/a.txt" >"$TEST_TMP/c2" &&
 	grep -qx 403 "$TEST_TMP/c2" &&
+	"$CURL" -s -o /dev/null -w "%{http_code}\n" --cacert "$CA" \
+		-u M1:pw-M1-right \
+		"https://$HOST/kiln-results/M1/t/" >"$TEST_TMP/c2" &&
+	grep -qx -e 403 -e 404 "$TEST_TMP/c2" &&
+	"$CURL" -s -o /dev/null -w "%{http_code}\n" --cacert "$CA" \
+		"https://$HOST/kiln-results/M1/t/a.txt" >"$TEST_TMP/c2" &&
+	grep -qx -e 401 -e 403 "$TEST_TMP/c2" &&
 	"$CURL" -s -o /dev/null -w "%{http_code}\n" --cacert "$CA" \
 		-T "$TEST_TMP/run1/summary.txt" \
 		"https://$HOST/kiln-results/M1/x/summary.txt" >"$TEST_TMP/c3" &&

@@ -13,10 +13,11 @@ command -v python3 >/dev/null 2>&1 || test_skip_all "needs python3"
 PUT="$TOP/out/tests/httpput"
 [ -x "$PUT" ] || test_bail "$PUT is not built: run make check"
 
-# wait_for TEXT FILE: until FILE holds TEXT, at most 10 s.
+# wait_for TEXT FILE: until FILE holds TEXT (a state; the bound, 300 s
+# as test_wait_for's, only keeps a broken run from holding the suite).
 wait_for () {
 	i=0
-	while [ "$i" -lt 100 ]; do
+	while [ "$i" -lt 3000 ]; do
 		grep -qF -- "$1" "$2" 2>/dev/null && return 0
 		sleep 0.1
 		i=$((i + 1))
@@ -38,13 +39,13 @@ port=$nginx_port
 SRV="$TEST_TMP/srv/kiln"
 
 fake_pids=""
-for mode in silent close 500 half early201 early413 dav409; do
+for mode in silent close 500 half early201 early413 dav409 landed; do
 	python3 "$TOP/tests/lib/httpfake.py" "$mode" "$TEST_TMP/$mode.port" \
 		"$TEST_TMP/dav" &
 	fake_pids="$fake_pids $!"
 done
 test_at_exit 'kill $fake_pids'
-for mode in silent close 500 half early201 early413 dav409; do
+for mode in silent close 500 half early201 early413 dav409 landed; do
 	wait_for "" "$TEST_TMP/$mode.port" || test_bail "httpfake $mode did not start"
 done
 fake () {
@@ -58,7 +59,7 @@ dd if=/dev/urandom of=random.bin bs=1M count=5 2>/dev/null
 dd if=/dev/zero of=big.bin bs=1M count=32 2>/dev/null
 RES="$SRV/kiln-results"
 
-test_expect_success 'PUT: files arrive whole, an empty one too, and overwrite' '
+test_expect_success 'PUT: files arrive whole, an empty one too, and are never replaced' '
 	put "$BASE/kiln-results/one/summary.txt" summary.txt &&
 	[ "$code" = 0 ] && grep_in "status 201: ok" "$out" &&
 	cmp summary.txt "$RES/one/summary.txt" &&
@@ -67,8 +68,62 @@ test_expect_success 'PUT: files arrive whole, an empty one too, and overwrite' '
 	put "$BASE/kiln-results/one/empty" empty &&
 	[ "$code" = 0 ] && [ -f "$RES/one/empty" ] && [ ! -s "$RES/one/empty" ] &&
 	put "$BASE/kiln-results/one/summary.txt" random.bin &&
-	[ "$code" = 0 ] && grep_in "status 204: ok" "$out" &&
-	cmp random.bin "$RES/one/summary.txt"
+	[ "$code" = 1 ] && grep_in "status 412: HTTP 412 Precondition Failed" "$out" &&
+	cmp summary.txt "$RES/one/summary.txt" &&
+	put "$BASE/kiln-results/one/empty" random.bin &&
+	[ "$code" = 1 ] && [ ! -s "$RES/one/empty" ]
+'
+
+test_expect_success 'the plain server: any client'"'"'s PUT onto a name there is 412, the file kept; GET reads it' '
+	curl -s -o /dev/null -w "%{http_code}\n" -T random.bin \
+		"$BASE/kiln-results/one/summary.txt" >"$out" &&
+	grep_in 412 "$out" && cmp summary.txt "$RES/one/summary.txt" &&
+	curl -s -o /dev/null -w "%{http_code}\n" -T random.bin \
+		"$BASE/kiln-results/one/" >"$out" &&
+	! grep -q "^20" "$out" &&
+	curl -s -o got.txt "$BASE/kiln-results/one/summary.txt" &&
+	cmp summary.txt got.txt &&
+	curl -s "$BASE/kiln-results/one/" | grep -q "summary.txt" &&
+	curl -s -o /dev/null -w "%{http_code}\n" -X DELETE \
+		"$BASE/kiln-results/one/summary.txt" >"$out" &&
+	! grep -q "^20" "$out" && cmp summary.txt "$RES/one/summary.txt"
+'
+
+test_expect_success 'the uploader: a retry whose first try landed (the same bytes there) has arrived' '
+	put "$BASE/kiln-results/SN-5/RUN/summary.txt" summary.txt &&
+	put "$BASE/kiln-results/SN-5/RUN/samples.csv" random.bin &&
+	put -u "$BASE/kiln-results/" SN-5 RUN summary.txt=summary.txt \
+		"samples.csv@random.bin" &&
+	[ "$code" = 0 ] && grep_in "flush: done, 0 lost" "$out" &&
+	grep_in "summary.txt to $BASE/kiln-results/SN-5/RUN/: there already with the same bytes (a try that landed)" "$out" &&
+	cmp summary.txt "$RES/SN-5/RUN/summary.txt"
+'
+
+test_expect_success 'the uploader: a try that landed but whose answer was lost: its retry is 412, read back, arrived' '
+	put -u "$(fake landed)/k/" M R summary.txt=summary.txt \
+		"samples.csv@random.bin" &&
+	[ "$code" = 0 ] && grep_in "flush: done, 0 lost" "$out" &&
+	grep_in "summary.txt to $(fake landed)/k/M/R/: connection closed with no answer, retrying in" "$out" &&
+	grep_in "summary.txt to $(fake landed)/k/M/R/: there already with the same bytes (a try that landed)" "$out" &&
+	grep_in "samples.csv to $(fake landed)/k/M/R/: there already with the same bytes (a try that landed)" "$out" &&
+	[ "$(grep -c "stored /k/M/R/summary.txt" "$TEST_TMP/dav/landed.log")" = 1 ]
+'
+
+test_expect_success 'the uploader: another file at the name is a collision, said, never replaced, not retried' '
+	put "$BASE/kiln-results/SN-6/RUN/result.json" random.bin &&
+	put "$BASE/kiln-results/SN-6/RUN/samples.csv" summary.txt &&
+	put -u -w 5000 -f 500 "$BASE/kiln-results/" SN-6 RUN result.json=summary.txt \
+		"samples.csv@random.bin" ok.txt=summary.txt &&
+	[ "$code" = 1 ] &&
+	grep_in "upload: result.json to $BASE/kiln-results/SN-6/RUN/: another file of that name is there (HTTP 412): not replaced; this one is kept where it was written" "$out" &&
+	grep_in "lost result.json: another file of that name is there (HTTP 412)" "$out" &&
+	grep_in "lost samples.csv: another file of that name is there (HTTP 412)" "$out" &&
+	! grep -q "lost ok.txt" "$out" &&
+	! grep -q "result.json.*retrying" "$out" &&
+	cmp random.bin "$RES/SN-6/RUN/result.json" &&
+	cmp summary.txt "$RES/SN-6/RUN/samples.csv" &&
+	cmp summary.txt "$RES/SN-6/RUN/ok.txt" &&
+	[ "$(grep -c "PUT /kiln-results/SN-6/RUN/result.json " "$NGX/access.log")" = 2 ]
 '
 
 test_expect_success 'the uploader: PATH/<machine id>/<run folder>/, subfolders made, names encoded' '

@@ -110,9 +110,9 @@ test_expect_success 'a healthy disk PASSes with zones, latency and re-read, no W
 	[ "$(t0 "$r" "[\"zones\"][\"phases\"][0][\"shape\"]")" = short ] &&
 	grep_in "too short to judge zones: 2.6 MiB zones, 1 MiB requests" \
 		"$r/summary.txt" && ! grep -q "plateaus\|steady at" "$r/summary.txt" &&
-	grep -q "^  limit: ran at [0-9.]* [MG]B/s; no known limit (a loop device)$" \
+	grep -q "^  limit: ran at [0-9.]* [MG]B/s \(write\|read\); no known limit (a loop device)$" \
 		"$r/summary.txt" &&
-	grep -q "<p class=\"limit\">limit: ran at [0-9.]* [MG]B/s; no known limit (a loop device)</p>" \
+	grep -q "<p class=\"limit\">limit: ran at [0-9.]* [MG]B/s \(write\|read\); no known limit (a loop device)</p>" \
 		"$r/report.html" &&
 	[ "$(t0 "$r" "[\"rate_limit\"].endswith(\"no known limit (a loop device)\")")" = True ] &&
 	grep -q "<span class=\"short\">too short to judge zones</span>" "$r/report.html"

@@ -10,6 +10,18 @@ command -v "$LAB_QEMU" >/dev/null 2>&1 || test_skip_all "needs $LAB_QEMU"
 [ -e "$TOP/out/kernel/vmlinuz" ] && [ -e "$TOP/out/initramfs.cpio.gz" ] ||
 	test_bail "no ramboot in out/: run make check (it builds make ramboot)"
 
+# grep_in TEXT FILE: as tap.sh's, and a console log is matched as its
+# screen shows it too (lab_screen): a loader's redraw or the firmware's
+# serial mirror puts cursor moves between the characters wherever the
+# machine's speed lets them fall.
+grep_in () {
+	grep -qF -- "$1" "$2" || lab_screen "$2" | grep -qF -- "$1" || {
+		echo "expected '$1' in $2 (as its screen shows it):"
+		lab_screen "$2"
+		return 1
+	}
+}
+
 e2e_start=$(date +%s)
 e2e_done () {
 	say "wall time $(( $(date +%s) - e2e_start )) s"
@@ -55,7 +67,7 @@ steady_of () {
 # targets failed none: PASS, or WARN, which a loaded host causes (see
 # steady(); a console gives no reasons to sort, so any WARN).
 ran_clean () {
-	grep -a -E -q "kiln run: (PASS|WARN), $2 targets?" "$1" && return 0
+	lab_seen "$1" "kiln run: \(PASS\|WARN\), $2 targets\?" && return 0
 	echo "expected a run of $2 targets that failed none in $1:"
 	grep -a "kiln run:" "$1"
 	return 1

@@ -15,6 +15,10 @@
 #   dav409  a strict WebDAV server (Apache's mod_dav, RFC 4918 9.7.1):
 #           a PUT into a folder that does not exist is 409 Conflict;
 #           MKCOL makes one folder (405 when it exists); files go to DIR
+#   landed  keeps what is PUT, in memory, but the first PUT of each name
+#           is stored and its answer lost (the connection closed); a PUT
+#           with "If-None-Match: *" onto a name it holds is 412, a GET
+#           of it gives the bytes; each store is logged to DIR/landed.log
 import os
 import socket
 import sys
@@ -24,6 +28,8 @@ import urllib.parse
 mode, portfile = sys.argv[1], sys.argv[2]
 root = sys.argv[3] if len(sys.argv) > 3 else None
 held = []
+store = {}
+lock = threading.Lock()
 
 
 def read_head(conn):
@@ -76,6 +82,28 @@ def dav(conn, method, target, body):
     answer(conn, "405 Method Not Allowed")
 
 
+def landed(conn, method, target, fields, body):
+    with lock:
+        have = target in store
+        if method == "PUT" and not have:
+            store[target] = body
+            os.makedirs(root, exist_ok=True)
+            with open(os.path.join(root, "landed.log"), "a") as f:
+                f.write("stored %s\n" % target)
+    if method == "PUT" and not have:
+        conn.close()
+    elif method == "PUT" and fields.get("if-none-match") == "*":
+        answer(conn, "412 Precondition Failed")
+    elif method == "PUT":
+        store[target] = body
+        answer(conn, "204 No Content")
+    elif method == "GET" and have:
+        answer(conn, "200 OK", store[target])
+    else:
+        answer(conn, "404 Not Found")
+    conn.close()
+
+
 def serve(conn):
     if mode == "silent":
         held.append(conn)
@@ -105,6 +133,8 @@ def serve(conn):
         conn.close()
         return
     body = read_body(conn, rest, length)
+    if mode == "landed":
+        return landed(conn, method, target, fields, body)
     if mode == "500":
         answer(conn, "500 Internal Server Error", b"disk full\n")
     elif mode == "dav409":

@@ -16,6 +16,8 @@
  *	and prints "lost NAME: why" for what never arrived. Exit 0 when all
  *	arrived.
  *
+ * -C CA trusts the PEM file CA for https:// (the ca= setting).
+ *
  * Bad usage or a bad URL: exit 2.
  */
 #include <errno.h>
@@ -31,7 +33,8 @@
 
 static void usage(void)
 {
-	fputs("usage: httpput [-t MS] [-m METHOD] [-T TYPE] [-b] URL [FILE]\n"
+	fputs("usage: httpput [-C CA] [-t MS] [-m METHOD] [-T TYPE] [-b] URL "
+	      "[FILE]\n"
 	      "       httpput -u [-t MS] [-w MS] [-f MS] URL MACHINE RUN "
 	      "NAME=FILE|NAME@FILE...\n", stderr);
 	exit(2);
@@ -134,14 +137,17 @@ static int uploader(const struct http_url *url, unsigned timeout,
 int main(int argc, char **argv)
 {
 	unsigned timeout = 10000, wait_ms = 10000, flush_ms = 5000;
-	const char *method = "PUT", *type = NULL;
+	const char *method = "PUT", *type = NULL, *ca = NULL;
 	struct http_result res;
 	struct http_url url;
 	int c, body = 0, upl = 0, ret;
 	char err[256];
 
-	while ((c = getopt(argc, argv, "t:m:T:bw:f:u")) != -1) {
+	while ((c = getopt(argc, argv, "t:m:T:bw:f:uC:")) != -1) {
 		switch (c) {
+		case 'C':
+			ca = optarg;
+			break;
 		case 't':
 			timeout = (unsigned)atoi(optarg);
 			break;
@@ -173,6 +179,8 @@ int main(int argc, char **argv)
 		printf("bad URL: %s\n", err);
 		return 2;
 	}
+	if (ca)
+		snprintf(url.ca, sizeof(url.ca), "%s", ca);
 	if (upl)
 		return uploader(&url, timeout, wait_ms, flush_ms,
 				argc - optind - 1, argv + optind + 1);

@@ -47,6 +47,25 @@ make_lying () {
 	eval "$1=\$lying_d"
 }
 
+# mount_lying VAR SIZE DIR: sets VAR to a new lying disk's mount point, a
+# new folder in DIR (a FUSE filesystem there, as an NFS mount would be),
+# with no loop device: MNT/disk is a regular file to burn. Not in $( ),
+# as for make_lying. The cleanups wake a stopped daemon first (SIGCONT),
+# then resume it, then stop it.
+mount_lying () {
+	lying_seq=$((lying_seq + 1))
+	lying_m=$(mktemp -d "$3/kiln-lying-$$-$lying_seq.XXXXXX") || return 1
+	"$LYINGDISK" "$lying_m" --size "$2" --pidfile "$lying_m.pid" || {
+		rmdir "$lying_m"
+		return 1
+	}
+	test_at_exit "rm -f '$lying_m.pid'; rmdir '$lying_m'"
+	test_at_exit "lying_stop '$lying_m'"
+	test_at_exit "printf 'resume\n' >'$lying_m/ctl'"
+	test_at_exit "kill -CONT \$(cat '$lying_m.pid')"
+	eval "$1=\$lying_m"
+}
+
 # lying_mnt DEV: the mount point of the lying disk under DEV; the daemon's
 # pid is in MNT.pid.
 lying_mnt () {

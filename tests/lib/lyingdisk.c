@@ -61,13 +61,28 @@
  *	hang at-flush		hang when the next flush comes (it is held)
  *	hang at-read LEN	hang when a read of LEN bytes comes (it is
  *				held): 4096 is a single unit read again
- *	resume			they all go on, in the order they came
+ *	hold OFF LEN [read|write|both] [after-write]	requests
+ *				touching the range are held until resume,
+ *				the rest go on (default both; 16 ranges):
+ *				one slow request, for as long as the test
+ *				needs; after-write: from the first write
+ *				answered after the command (a tester's
+ *				reads before it writes anything go by)
+ *	watch OFF LEN		count the reads and writes answered that
+ *				touch the range (16 ranges), so a test waits
+ *				until a range was read, or written
+ *	watch clear
+ *	resume			they all go on, in the order they came, and
+ *				hold ranges are gone
  *
  * Reading MNT/ctl gives the state and counters since start, one "key
  * value" a line: size, drop, cache, dirty (bytes cached and not durable),
- * snapshot (its size, or none), hang, hang_attr, pending (requests held by hang or
- * slow), an "eio OFF LEN KIND" or "slow OFF LEN MS KIND" line per range, a
- * "flaky OFF LEN" line per range, then reads, read_bytes, writes,
+ * snapshot (its size, or none), hang, hang_attr, pending (requests held by hang,
+ * slow or hold), an "eio OFF LEN KIND" or "slow OFF LEN MS KIND" line per
+ * range, a "flaky OFF LEN" line per range, a "hold OFF LEN KIND" line per
+ * range, a "watch OFF LEN reads R writes W" line per range (R and W
+ * answered so far, W counting from the first write, the reads before it
+ * said as "reads_before_write N"), then reads, read_bytes, writes,
  * write_bytes (acknowledged, dropped ones included), dropped_bytes,
  * flushes, errors (requests answered with an error) and flipped (units
  * answered wrong once by flaky). A read and a write is counted when it
@@ -134,7 +149,7 @@
 #define SECTOR 512
 #define UNIT 4096
 #define NRANGES 16
-#define CTL_MAX 4096
+#define CTL_MAX 8192
 
 enum { INO_ROOT = FUSE_ROOT_ID, INO_DISK, INO_CTL };
 enum { OP_READ, OP_WRITE, OP_FSYNC, OP_GETATTR };
@@ -156,6 +171,7 @@ struct held {
 	uint64_t off;
 	size_t len;
 	struct timespec due;
+	bool hold;		/* in a hold range: waits for resume */
 	unsigned char data[];	/* a write's bytes */
 };
 
@@ -175,7 +191,11 @@ struct disk {
 	bool drop, hang, hang_attr, hang_at_flush, quit;
 	uint64_t hang_at_read;	/* hang at a read of this length; 0: none */
 	struct range eio[NRANGES], slow[NRANGES], flaky[NRANGES];
-	int neio, nslow, nflaky;
+	struct range hold[NRANGES], watch[NRANGES];
+	int neio, nslow, nflaky, nhold, nwatch;
+	/* Per watch range: answered reads and writes, reads before a write. */
+	uint64_t watch_reads[NRANGES], watch_writes[NRANGES];
+	uint64_t watch_first[NRANGES];
 	/* One bit per UNIT: written in a flaky range, not read since. */
 	uint64_t *armed;
 	uint64_t flipped;
@@ -286,6 +306,37 @@ static unsigned int slow_ms(int op, uint64_t off, uint64_t len)
 	return ms;
 }
 
+static bool hold_hit(int op, uint64_t off, uint64_t len)
+{
+	unsigned int kind = op == OP_WRITE ? HIT_WRITE : HIT_READ;
+	int i;
+
+	if (op != OP_READ && op != OP_WRITE)
+		return false;
+	/* arg: still waiting for the first write. */
+	for (i = 0; i < d.nhold; i++)
+		if ((d.hold[i].kind & kind) && !d.hold[i].arg &&
+		    touches(&d.hold[i], off, len))
+			return true;
+	return false;
+}
+
+/* A read or write of [off, off + len) was answered: the watches count it. */
+static void watched(int op, uint64_t off, uint64_t len)
+{
+	int i;
+
+	for (i = 0; i < d.nwatch; i++) {
+		if (!touches(&d.watch[i], off, len))
+			continue;
+		if (op == OP_READ) {
+			d.watch_reads[i]++;
+		} else if (!d.watch_writes[i]++) {
+			d.watch_first[i] = d.watch_reads[i];
+		}
+	}
+}
+
 /* Arms each unit a write of [off, off + len) touches in a flaky range. */
 static void arm(uint64_t off, uint64_t len)
 {
@@ -340,6 +391,7 @@ static void answer(fuse_req_t req, int op, uint64_t off, size_t len,
 		   const void *buf)
 {
 	uint64_t n;
+	int i;
 
 	switch (op) {
 	case OP_READ:
@@ -353,6 +405,7 @@ static void answer(fuse_req_t req, int op, uint64_t off, size_t len,
 			n = len;
 		d.reads++;
 		d.read_bytes += n;
+		watched(OP_READ, off, len);
 		read_reply(req, off, n);
 		return;
 	case OP_WRITE:
@@ -369,6 +422,9 @@ static void answer(fuse_req_t req, int op, uint64_t off, size_t len,
 		}
 		d.writes++;
 		d.write_bytes += len;
+		watched(OP_WRITE, off, len);
+		for (i = 0; i < d.nhold; i++)
+			d.hold[i].arg = 0;
 		if (d.drop) {
 			d.dropped_bytes += len;
 		} else if (len) {
@@ -422,6 +478,7 @@ static void *replier(void *arg)
 {
 	struct timespec now, next;
 	struct held **pp, *h;
+	bool timing;
 
 	(void)arg;
 	pthread_mutex_lock(&d.lock);
@@ -433,12 +490,19 @@ static void *replier(void *arg)
 			continue;
 		}
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		next = d.head->due;
+		timing = false;
 		for (pp = &d.head; (h = *pp); pp = &h->next) {
-			if (d.quit || due(h, &now))
+			if (d.quit || (!h->hold && due(h, &now)))
 				break;
-			if (due(h, &next))
+			if (!h->hold && (!timing || due(h, &next))) {
 				next = h->due;
+				timing = true;
+			}
+		}
+		/* Only held ones: nothing is due before a resume. */
+		if (!h && !timing) {
+			pthread_cond_wait(&d.wake, &d.lock);
+			continue;
 		}
 		if (!h) {
 			pthread_cond_timedwait(&d.wake, &d.lock, &next);
@@ -461,6 +525,7 @@ static void disk_request(fuse_req_t req, int op, uint64_t off, size_t len,
 {
 	unsigned int ms;
 	struct held *h;
+	bool held;
 
 	pthread_mutex_lock(&d.lock);
 	ms = op == OP_FSYNC || op == OP_GETATTR ? 0 : slow_ms(op, off, len);
@@ -470,7 +535,8 @@ static void disk_request(fuse_req_t req, int op, uint64_t off, size_t len,
 		d.hang_at_flush = false;
 		d.hang_at_read = 0;
 	}
-	if (!(op == OP_GETATTR ? d.hang_attr : d.hang) && !ms) {
+	held = hold_hit(op, off, len);
+	if (!(op == OP_GETATTR ? d.hang_attr : d.hang) && !ms && !held) {
 		answer(req, op, off, len, buf);
 		goto out;
 	}
@@ -482,6 +548,7 @@ static void disk_request(fuse_req_t req, int op, uint64_t off, size_t len,
 		goto out;
 	}
 	h->next = NULL;
+	h->hold = held;
 	h->req = req;
 	h->op = op;
 	h->off = off;
@@ -532,6 +599,7 @@ static int add_range(struct range *t, int *n, char **w, unsigned int kind,
 {
 	struct range r;
 
+	memset(&r, 0, sizeof(r));
 	if (parse_num(w[1], &r.off) || parse_num(w[2], &r.len) || !r.len ||
 	    r.off + r.len < r.off)
 		return -EINVAL;
@@ -670,7 +738,34 @@ static int command(char **w, int n)
 		d.hang_attr = true;
 		return 0;
 	}
+	if (n >= 3 && !strcmp(w[0], "hold")) {
+		unsigned int kind = hit_kind(n >= 4 ? w[3] : "both");
+		bool after = n == 5 && !strcmp(w[4], "after-write");
+
+		if (!kind || (n == 5 && !after))
+			return -EINVAL;
+		return add_range(d.hold, &d.nhold, w, kind, after);
+	}
+	if (n == 2 && !strcmp(w[0], "watch") && !strcmp(w[1], "clear")) {
+		d.nwatch = 0;
+		return 0;
+	}
+	if (n == 3 && !strcmp(w[0], "watch")) {
+		int ret = add_range(d.watch, &d.nwatch, w, HIT_READ, 0);
+
+		if (!ret) {
+			d.watch_reads[d.nwatch - 1] = 0;
+			d.watch_writes[d.nwatch - 1] = 0;
+			d.watch_first[d.nwatch - 1] = 0;
+		}
+		return ret;
+	}
 	if (n == 1 && !strcmp(w[0], "resume")) {
+		struct held *h;
+
+		for (h = d.head; h; h = h->next)
+			h->hold = false;
+		d.nhold = 0;
 		d.hang = false;
 		d.hang_attr = false;
 		d.hang_at_flush = false;
@@ -713,7 +808,10 @@ static const char *cache_name(int c)
 	return c == CACHE_ON ? "on" : c == CACHE_LIE ? "lie" : "off";
 }
 
-/* At most 48 range lines of 60 bytes and 15 short ones: CTL_MAX fits. */
+/*
+ * At most 64 range lines of 60 bytes, 16 watch lines of 110 and 15 short
+ * ones: CTL_MAX fits.
+ */
 static char *ctl_text(void)
 {
 	static const char *const kinds[] = { "", "read", "write", "both" };
@@ -751,6 +849,20 @@ static char *ctl_text(void)
 		n += snprintf(t + n, CTL_MAX - n, "flaky %llu %llu\n",
 			      (unsigned long long)d.flaky[i].off,
 			      (unsigned long long)d.flaky[i].len);
+	for (i = 0; i < d.nhold; i++)
+		n += snprintf(t + n, CTL_MAX - n, "hold %llu %llu %s%s\n",
+			      (unsigned long long)d.hold[i].off,
+			      (unsigned long long)d.hold[i].len,
+			      kinds[d.hold[i].kind],
+			      d.hold[i].arg ? " after-write" : "");
+	for (i = 0; i < d.nwatch; i++)
+		n += snprintf(t + n, CTL_MAX - n, "watch %llu %llu reads %llu "
+			      "writes %llu reads_before_write %llu\n",
+			      (unsigned long long)d.watch[i].off,
+			      (unsigned long long)d.watch[i].len,
+			      (unsigned long long)d.watch_reads[i],
+			      (unsigned long long)d.watch_writes[i],
+			      (unsigned long long)d.watch_first[i]);
 	n += snprintf(t + n, CTL_MAX - n,
 		      "reads %llu\nread_bytes %llu\nwrites %llu\n"
 		      "write_bytes %llu\ndropped_bytes %llu\nflushes %llu\n"

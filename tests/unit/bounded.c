@@ -18,6 +18,7 @@
  * 8 MB the same way.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -466,8 +467,11 @@ static void test_readers(char *path)
 		tap_bail("cannot write result.json");
 	memset(&f, 0, sizeof(f));
 	f.dir = dir;
-	if (folder_checkpoint(&f, text, len))
+	/* Files are made under the folder's descriptor (base/newfile.h). */
+	f.dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (f.dfd < 0 || folder_checkpoint(&f, text, len))
 		tap_bail("cannot write a checkpoint");
+	close(f.dfd);
 
 	ret = result_load(dir, &rec, err, sizeof(err));
 	tap_ok(ret == 0 && rec.n == 4 && rec.schema_version == RESULT_SCHEMA,

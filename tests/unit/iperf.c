@@ -8,19 +8,22 @@
  * were made). Real iperf3 runs go through iperf_start, iperf_tick and
  * iperf_stop: one against a closed port, one against a server that ends
  * after one test (so the port's run ends early and is started again),
- * and one stopped by kiln, whose interrupt is no error.
+ * one stopped by kiln, whose interrupt is no error, and ones stopped
+ * before they reached a server that never answers, which say so.
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -70,6 +73,15 @@ static void test_good(void)
 	       !strcmp(f.error, "interrupt - the client has terminated"),
 	       "a -t 0 run stopped by SIGTERM: every interval summed, its "
 	       "error kept (%.4f s)", f.seconds);
+	tap_ok(f.reached, "... its stream connected: it reached its server");
+	free(doc);
+
+	doc = tap_slurp(FIXTURES "unreached.json", NULL);
+	parse(&f, doc);
+	tap_ok(!f.reached && f.seconds == 0 && f.min_bps < 0 &&
+	       !strcmp(f.error, "interrupt - the client has terminated"),
+	       "stopped while it connected: no stream, no interval, the "
+	       "interrupt its error");
 	free(doc);
 }
 
@@ -229,6 +241,78 @@ static void test_real(void)
 	iperf_free(&n);
 }
 
+/*
+ * A listener on 127.0.0.1 that never answers (it never accepts): iperf3's
+ * connection waits in its backlog. Returns the socket; *port its port.
+ */
+static int silent(int *port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t len = sizeof(a);
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) ||
+	    listen(fd, 8) || getsockname(fd, (struct sockaddr *)&a, &len))
+		tap_bail("no loopback listener: %s", strerror(errno));
+	*port = ntohs(a.sin_port);
+	return fd;
+}
+
+/*
+ * Stopped by kiln before it reached its server: the port says so, never
+ * a run with no figures and no reason. Whether iperf3 was still
+ * connecting or not yet under way at the stop depends on how soon a busy
+ * machine ran it: each is said as never reached.
+ */
+static void test_unreached(void)
+{
+	struct pollfd p;
+	struct iperf n;
+	int port, fd, tries;
+	FILE *f;
+
+	if (access(IPERF_IPERF3, X_OK)) {
+		tap_skip("%s is not installed", IPERF_IPERF3);
+		tap_skip("%s is not installed", IPERF_IPERF3);
+		return;
+	}
+	fd = silent(&port);
+	iperf_start(&n, IPERF_IPERF3, "lo", "127.0.0.1", (unsigned)port,
+		    timing_now_ns());
+	/* Its connection waits to be accepted: iperf3 is connecting. */
+	p.fd = fd;
+	p.events = POLLIN;
+	for (tries = 0; tries < 600 && poll(&p, 1, 100) <= 0; tries++)
+		iperf_tick(&n, timing_now_ns());
+	iperf_stop(&n, timing_now_ns(), 10);
+	tap_ok(!n.pid && n.runs == 1 && n.seconds == 0 &&
+	       !strcmp(n.error, "never reached its server: still connecting "
+		       "when the burn ended") && iperf_mean_bps(&n) < 0,
+	       "stopped while it connected: the port never reached its "
+	       "server, said as such: %s", n.error);
+	iperf_free(&n);
+
+	/*
+	 * Stopped before it caught SIGTERM (a stand-in that never does,
+	 * as iperf3 before its handler is set): not even under way.
+	 */
+	f = fopen("out/tests/iperf-slow", "w");
+	if (!f || fputs("#!/bin/sh\nexec sleep 600\n", f) < 0 || fclose(f) ||
+	    chmod("out/tests/iperf-slow", 0755))
+		tap_bail("cannot write out/tests/iperf-slow");
+	iperf_start(&n, "out/tests/iperf-slow", "lo", "127.0.0.1",
+		    (unsigned)port, timing_now_ns());
+	iperf_stop(&n, timing_now_ns(), 10);
+	tap_ok(!n.pid && n.seconds == 0 &&
+	       !strcmp(n.error, "never reached its server: stopped before "
+		       "it was under way"),
+	       "stopped before it was under way: never reached its server, "
+	       "said as such: %s", n.error);
+	iperf_free(&n);
+	close(fd);
+}
+
 static void test_stopped(void)
 {
 	struct iperf n;
@@ -243,11 +327,14 @@ static void test_stopped(void)
 	srv = server(port, 0, "out/tests/iperf-server.log");
 	t0 = timing_now_ns();
 	iperf_start(&n, IPERF_IPERF3, "lo", "127.0.0.1", (unsigned)port, t0);
-	/* Stopped once its test is under way, as a burn's end stops it. */
+	/*
+	 * Stopped once its test is under way, as a burn's end stops it: the
+	 * server has said its first second, so the client is sending (a
+	 * state, not a guessed delay after the connection).
+	 */
 	for (tries = 0; tries < 600 &&
-	     !said("out/tests/iperf-server.log", "connected to"); tries++)
+	     !said("out/tests/iperf-server.log", " sec "); tries++)
 		usleep(100 * 1000);
-	usleep(200 * 1000);
 	iperf_tick(&n, timing_now_ns());
 	iperf_stop(&n, timing_now_ns(), 10);
 	tap_ok(!n.pid && n.runs == 1 && n.seconds > 0 && n.bits > 0 &&
@@ -268,6 +355,7 @@ int main(int argc, char **argv)
 	TAP_RUN(test_min);
 	TAP_RUN(test_errors);
 	TAP_RUN(test_real);
+	TAP_RUN(test_unreached);
 	TAP_RUN(test_stopped);
 	return tap_done();
 }

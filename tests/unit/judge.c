@@ -18,6 +18,8 @@
 
 #include "../lib/tap.h"
 #include "../lib/reasons.h"
+#include "judge/dips.h"
+#include "judge/figures.h"
 #include "judge/judge.h"
 
 #define MB 1000000ull
@@ -424,6 +426,164 @@ static void test_unstable(void)
 	       "an unstable WARN after a stall's FAIL leaves it FAIL");
 }
 
+/*
+ * Disks writing 100 MB/s for 100 whole seconds, sampled as the monitor
+ * does; a disk of dip[] runs 10 MB/s in those seconds.
+ */
+#define SHARED_DISKS 8
+
+static void series(struct monitor_target *mt, const unsigned *dip,
+		   unsigned ndip)
+{
+	unsigned t, k;
+
+	steady(mt);
+	mt->min[PHASE_WRITE] = mt->min[PHASE_VERIFY] = -1;
+	mt->seconds[PHASE_WRITE] = 0;
+	mt->seconds[PHASE_VERIFY] = 0;
+	for (t = 1; t <= 100; t++) {
+		double rate = 100;
+
+		for (k = 0; k < ndip; k++)
+			if (dip[k] == t)
+				rate = 10;
+		mt->seconds[PHASE_WRITE]++;
+		if (mt->min[PHASE_WRITE] < 0 || rate < mt->min[PHASE_WRITE])
+			mt->min[PHASE_WRITE] = rate;
+		monitor_slow_add(mt, PHASE_WRITE, t * 1000, rate);
+	}
+}
+
+static int count_warned(struct monitor_target *mt, int n, int *warned)
+{
+	struct engine_snap s;
+	struct judge j;
+	int i, w = 0;
+
+	clean(&s);
+	s.plan.mode = ENGINE_WRITE;
+	for (i = 0; i < n; i++) {
+		judge_target(&s, &mt[i], &j);
+		warned[i] = j.verdict == JUDGE_WARN &&
+			    strstr(j.reasons[0], "unstable write");
+		w += warned[i];
+	}
+	return w;
+}
+
+static void find(struct monitor_target *mt, const int *ctrl, int n,
+		 struct dips *out)
+{
+	struct dips_disk d[SHARED_DISKS];
+	int i;
+
+	memset(d, 0, sizeof(d));
+	for (i = 0; i < n; i++) {
+		d[i].mt = &mt[i];
+		d[i].avg[PHASE_WRITE] = 100;
+		d[i].ctrl = ctrl ? ctrl[i] : -1;
+	}
+	dips_find(d, n, out);
+}
+
+static void test_shared_dips(void)
+{
+	static struct monitor_target mt[SHARED_DISKS];
+	const unsigned together[] = { 12, 13, 40 }, alone[] = { 70 };
+	const int ctrl[SHARED_DISKS] = { 0, 0, 0, 0, 1, 1, 1, 1 };
+	int warned[SHARED_DISKS], i;
+	struct engine_snap s;
+	struct dips d;
+	struct judge j;
+	char text[300];
+
+	for (i = 0; i < SHARED_DISKS; i++)
+		series(&mt[i], together, 3);
+	tap_ok(count_warned(mt, SHARED_DISKS, warned) == SHARED_DISKS,
+	       "unjudged, every disk that dipped with the others WARNs");
+	find(mt, NULL, SHARED_DISKS, &d);
+	dips_text(&d, -1, NULL, text, sizeof(text));
+	tap_ok(count_warned(mt, SHARED_DISKS, warned) == 0 && d.n == 3 &&
+	       d.s[0].ctrl == -1 && d.s[0].dipped == SHARED_DISKS &&
+	       !strcmp(text, "the machine's: most of its disks slowed "
+		       "together in seconds 12, 13 and 40 (up to 8 of 8 busy "
+		       "disks), not counted against any disk"),
+	       "all disks dipping in the same seconds: no disk WARNs, the "
+	       "machine's dip is said once with its seconds");
+	tap_diag("said: %s", text);
+
+	/* Its edges: three of eight resumed a second later than the rest. */
+	{
+		const unsigned late[] = { 12, 13, 14 }, early[] = { 11, 12, 13 };
+
+		for (i = 0; i < SHARED_DISKS; i++)
+			series(&mt[i], i < 3 ? late : i == 3 ? early :
+			       together, i < 4 ? 3 : 2);
+		find(mt, NULL, SHARED_DISKS, &d);
+		tap_ok(count_warned(mt, SHARED_DISKS, warned) == 0 &&
+		       d.n == 2,
+		       "...and at its edges, a second before or after it, "
+		       "though fewer than half dipped then");
+		series(&mt[6], alone, 1);
+		find(mt, NULL, SHARED_DISKS, &d);
+		tap_ok(count_warned(mt, SHARED_DISKS, warned) == 1 &&
+		       warned[6],
+		       "...never further from it");
+	}
+
+	series(&mt[5], alone, 1);
+	for (i = 0; i < SHARED_DISKS; i++)
+		if (i != 5)
+			series(&mt[i], NULL, 0);
+	find(mt, NULL, SHARED_DISKS, &d);
+	tap_ok(count_warned(mt, SHARED_DISKS, warned) == 1 && warned[5] &&
+	       d.n == 0,
+	       "a disk that dips alone WARNs, and nothing is the machine's");
+
+	/* A disk dipping alone beside the machine's dips still WARNs. */
+	{
+		const unsigned both[] = { 12, 13, 40, 70 };
+
+		for (i = 0; i < SHARED_DISKS; i++)
+			series(&mt[i], together, 3);
+		series(&mt[2], both, 4);
+		find(mt, NULL, SHARED_DISKS, &d);
+		count_warned(mt, SHARED_DISKS, warned);
+		clean(&s);
+		s.plan.mode = ENGINE_WRITE;
+		judge_target(&s, &mt[2], &j);
+		tap_ok(count_warned(mt, SHARED_DISKS, warned) == 1 &&
+		       warned[2] && strstr(j.reasons[0], "ran 10 MB/s") &&
+		       d.n == 3,
+		       "...also beside the machine's dips, for its own second");
+	}
+
+	for (i = 0; i < SHARED_DISKS; i++)
+		series(&mt[i], ctrl[i] == 0 ? together : NULL,
+		       ctrl[i] == 0 ? 3 : 0);
+	find(mt, ctrl, SHARED_DISKS, &d);
+	dips_text(&d, 0, "controller 0000:00:17.0", text, sizeof(text));
+	tap_ok(count_warned(mt, SHARED_DISKS, warned) == 0 && d.n == 3 &&
+	       d.s[0].ctrl == 0 && d.s[0].dipped == 4 && d.s[0].busy == 4 &&
+	       strstr(text, "controller 0000:00:17.0: ") &&
+	       strstr(text, "seconds 12, 13 and 40"),
+	       "half the disks dipping together, all behind one controller: "
+	       "the controller's, said so, and no disk WARNs for it");
+	tap_diag("said: %s", text);
+	dips_text(&d, -1, NULL, text, sizeof(text));
+	tap_ok(!text[0], "...and nothing said of the machine");
+
+	series(&mt[0], NULL, 0);
+	clean(&s);
+	s.plan.mode = ENGINE_WRITE;
+	s.phase_bytes[PHASE_WRITE] = 100 * 15 * MB;
+	judge_target(&s, &mt[0], &j);
+	tap_ok(check(&j, JUDGE_PASS, 1, "no I/O errors") &&
+	       !strcmp(j.stability, "write steady at 15 MB/s"),
+	       "a flat disk says it: \"write steady at 15 MB/s\"");
+	tap_diag("stability: %s", j.stability);
+}
+
 static void health_none(struct smart_counters *h)
 {
 	memset(h, 0, sizeof(*h));
@@ -562,10 +722,10 @@ static void test_rate(void)
 	s.phase_bytes[PHASE_WRITE] = 1000 * MB;
 	s.phase_ns[PHASE_WRITE] = 2 * SEC;
 	s.phase_bytes[PHASE_READ] = 5 * MB;
-	tap_ok(judge_phase_rate(&s, PHASE_WRITE) == 500,
-	       "judge_phase_rate: 1000 MB in 2 s is 500 MB/s");
-	tap_ok(judge_phase_rate(&s, PHASE_READ) == 0 &&
-	       judge_phase_rate(&s, PHASE_VERIFY) == 0,
+	tap_ok(figures_rate(&s, PHASE_WRITE) == 500,
+	       "figures_rate: 1000 MB in 2 s is 500 MB/s");
+	tap_ok(figures_rate(&s, PHASE_READ) == 0 &&
+	       figures_rate(&s, PHASE_VERIFY) == 0,
 	       "...and 0 for a phase that took no time");
 }
 
@@ -621,6 +781,7 @@ int main(int argc, char **argv)
 	TAP_RUN(test_verify);
 	TAP_RUN(test_nothing_checked);
 	TAP_RUN(test_unstable);
+	TAP_RUN(test_shared_dips);
 	TAP_RUN(test_health);
 	TAP_RUN(test_rate);
 	TAP_RUN(test_order_and_cap);

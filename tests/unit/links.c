@@ -327,6 +327,30 @@ static void test_live(void)
 	links_status(&r.links, 10 * TIMING_SEC, out, sizeof(out));
 	tap_ok(!out[0], "no disk behind any controller (loop devices, files): "
 	       "no line");
+
+	/*
+	 * From the status line's rates: a controller's is its disks' added,
+	 * never its bytes over time two of its disks sat done in.
+	 */
+	{
+		struct record_disk *ds[3];
+		double mbps[3] = { 1500, 1450, 900 };
+
+		r.links.ctrls[0].ndisks = 2;
+		r.links.ctrls[0].live = 1000000000ull;
+		for (i = 0; i < 3; i++)
+			if (!record_add(&r, "d", SETTINGS_READ))
+				tap_bail("out of memory");
+		for (i = 0; i < 3; i++) {
+			ds[i] = &r.disks[i];
+			ds[i]->link.ctrl = i < 2 ? 0 : -1;
+		}
+		links_status_of(&r.links, ds, mbps, 3, 20 * TIMING_SEC, out,
+				sizeof(out));
+		tap_ok(!strcmp(out, "  ctrl 03:00.0 2950 MB/s 37%"),
+		       "a controller's live MB/s: its disks' on the status "
+		       "line, added (%s)", out);
+	}
 }
 
 /* Each disk of a tree Linux made in QEMU (q35: SATA, SAS, NVMe, RAID). */

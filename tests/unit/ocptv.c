@@ -392,6 +392,43 @@ static void test_pass_warn(void)
 	settings_free(&s);
 }
 
+/*
+ * Every disk dipped in the same second: the machine's (judge/dips.c). No
+ * disk's verdict is unstable, and the judge's rule is held to each disk's
+ * own slowest second, said beside its slowest.
+ */
+static void test_shared_dip(void)
+{
+	const struct plan p[] = { { 100, 100, 1 }, { 100, 100, 1 },
+				  { 100, 100, 1 } };
+	struct settings s;
+	struct record r;
+
+	start(&r, &s);
+	disk(&r, "sda", STATE_DONE);
+	disk(&r, "sdb", STATE_DONE);
+	disk(&r, "sdc", STATE_DONE);
+	burn(&r, p);
+	judge(&r, 1, 0);
+	lines(&r, "shared");
+	tap_ok(!has("disk-warn-unstable-write") &&
+	       has("\"testRunEnd\":{\"status\":\"COMPLETE\",\"result\":\"PASS\"}"),
+	       "shared: a dip every disk shared WARNs none");
+	line_with("\"name\":\"write-throughput-slowest-second\","
+		  "\"unit\":\"MB/s\",\"hardwareInfoId\":\"1\"");
+	tap_ok(strstr(line, "\"value\":1.000") &&
+	       !strstr(line, "GREATER_THAN_OR_EQUAL"),
+	       "shared: its slowest second is said, not held to the rule");
+	line_with("\"name\":\"write-throughput-slowest-own-second\","
+		  "\"unit\":\"MB/s\",\"hardwareInfoId\":\"1\"");
+	tap_ok(strstr(line, "\"value\":100.000") &&
+	       strstr(line, "GREATER_THAN_OR_EQUAL"),
+	       "shared: its own slowest second is");
+	record_free(&r);
+	monitor_free(&mon);
+	settings_free(&s);
+}
+
 static void test_interrupted(void)
 {
 	const struct plan p[] = { { 100, 100, 0 }, { 100, 100, 0 },
@@ -563,6 +600,7 @@ int main(int argc, char **argv)
 	test_points();
 	test_mixed();
 	test_pass_warn();
+	test_shared_dip();
 	test_interrupted();
 	test_running();
 	test_nothing();

@@ -74,7 +74,7 @@ static void rate(int i, double mbps)
 static void took(int i, double secs)
 {
 	struct record_disk *d = &r.disks[i];
-	double mbps = judge_phase_rate(&d->snap, PHASE_READ);
+	double mbps = figures_rate(&d->snap, PHASE_READ);
 
 	d->snap.phase_ns[PHASE_READ] = (uint64_t)(secs * SEC);
 	d->snap.phase_ns[PHASE_FLUSH] = (uint64_t)((60 - secs) * SEC);

@@ -405,10 +405,12 @@ struct alone {
 	unsigned n;
 	uint64_t until;
 	struct deadline_read *reads;
+	const char *path;	/* ALONE_STAT: the path, its answer in buf */
+	volatile int done;	/* ALONE_STAT: ret and buf are final */
 	unsigned char buf[] __attribute__((aligned(4096)));
 };
 
-enum { ALONE_PREAD, ALONE_FDATASYNC, ALONE_PREADS };
+enum { ALONE_PREAD, ALONE_FDATASYNC, ALONE_PREADS, ALONE_STAT };
 
 /* CLOCK_MONOTONIC in ns, by the system call alone (the child's way). */
 __attribute__((no_sanitize("address", "thread", "undefined")))
@@ -428,6 +430,17 @@ static void alone_child(struct alone *a, int op, int fd, size_t len, off_t off)
 	unsigned i;
 	long r;
 
+	/*
+	 * A stat needs no descriptor, and a close can wait too: a dead FUSE
+	 * file's close sends the daemon a flush. It closes none; its exit
+	 * does, once ret is final and the waiting thread has it.
+	 */
+	if (op == ALONE_STAT) {
+		r = syscall(SYS_newfstatat, AT_FDCWD, a->path, a->buf, 0);
+		a->ret = r < 0 ? -errno : r;
+		a->done = 1;
+		syscall(SYS_exit, 0);
+	}
 	close_all_but(fd);
 	if (op == ALONE_PREADS) {
 		/* Piece after piece, each timed, until the clock says stop. */
@@ -538,4 +551,204 @@ int deadline_preads(int fd, size_t len, unsigned n, off_t off,
 int deadline_fdatasync(int fd)
 {
 	return (int)alone(ALONE_FDATASYNC, fd, 0, 0, NULL, NULL);
+}
+
+/*
+ * One deadline_stat(): the caller and the thread that waits for the
+ * child share it; whichever of them lets go last frees it, since a
+ * caller that gave up is gone while the thread may wait for ever.
+ */
+struct stat_wait {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int done;
+	int refs;
+	long ret;
+	struct stat st;
+	char path[];
+};
+
+static void stat_wait_put(struct stat_wait *w)
+{
+	int last;
+
+	pthread_mutex_lock(&w->lock);
+	last = !--w->refs;
+	pthread_mutex_unlock(&w->lock);
+	if (last) {
+		pthread_mutex_destroy(&w->lock);
+		pthread_cond_destroy(&w->cond);
+		free(w);
+	}
+}
+
+/*
+ * The thread: its vfork()ed child makes the call while it waits killably,
+ * then hands the answer over as soon as the child says it is final (a
+ * vfork() returns once the child has let go of our memory, before its
+ * exit closes its descriptors, which on a dead FUSE file can wait for
+ * ever; under ThreadSanitizer, where vfork() is a fork(), it polls the
+ * shared page). Only then does it reap the child, however long that is.
+ */
+static void *stat_waiter(void *arg)
+{
+	size_t size = (sizeof(struct alone) + sizeof(struct stat) + 4095) &
+		      ~(size_t)4095;
+	struct stat_wait *w = arg;
+	struct alone *a;
+	int status;
+	pid_t pid;
+	long ret = -ENOMEM;
+
+	a = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (a == MAP_FAILED)
+		a = NULL;
+	pid = -1;
+	if (a) {
+		a->ret = -EIO;
+		a->path = w->path;
+		pid = alone_start(a, ALONE_STAT, -1, 0, 0);
+		ret = pid < 0 ? -errno : -EIO;
+	}
+	while (pid > 0 && !a->done) {
+		struct timespec ms = { 0, 1000000 };
+
+		if (waitpid(pid, &status, WNOHANG) != 0) {
+			pid = -1;
+			break;
+		}
+		nanosleep(&ms, NULL);
+	}
+	pthread_mutex_lock(&w->lock);
+	if (a && a->done) {
+		ret = a->ret;
+		if (!ret)
+			memcpy(&w->st, a->buf, sizeof(w->st));
+	}
+	w->ret = ret;
+	w->done = 1;
+	pthread_cond_signal(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+	stat_wait_put(w);
+	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (a)
+		munmap(a, size);
+	return NULL;
+}
+
+int deadline_stat(const char *path, struct stat *st, uint64_t timeout_ns)
+{
+	size_t len = strlen(path) + 1;
+	struct stat_wait *w = calloc(1, sizeof(*w) + len);
+	struct timespec until;
+	pthread_attr_t attr;
+	pthread_t t;
+	sigset_t all, old;
+	int ret;
+
+	if (!w)
+		return -ENOMEM;
+	memcpy(w->path, path, len);
+	pthread_mutex_init(&w->lock, NULL);
+	timing_cond_init(&w->cond);
+	w->refs = 2;
+	/* Detached, its signals blocked: left behind, it holds nothing. */
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&attr, 64 * 1024);
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	ret = -pthread_create(&t, &attr, stat_waiter, w);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&attr);
+	if (ret) {
+		pthread_mutex_destroy(&w->lock);
+		pthread_cond_destroy(&w->cond);
+		free(w);
+		return ret;
+	}
+	until = timing_ts_in(timeout_ns);
+	pthread_mutex_lock(&w->lock);
+	while (!w->done &&
+	       pthread_cond_timedwait(&w->cond, &w->lock, &until) != ETIMEDOUT)
+		;
+	ret = w->done ? (int)w->ret : -ETIMEDOUT;
+	if (w->done && !ret)
+		*st = w->st;
+	pthread_mutex_unlock(&w->lock);
+	stat_wait_put(w);
+	return ret;
+}
+
+/* A closer was left holding kiln's descriptor table: see deadline_release(). */
+static int close_left;
+
+/*
+ * The closer: a process of its own that shares kiln's memory (nothing is
+ * copied) and descriptor table, on a small stack of its own, system calls
+ * only. Its close takes fd out of the table at once, then waits for the
+ * flush however long, uninterruptibly: a FUSE flush is a forced request.
+ */
+__attribute__((noreturn, no_sanitize("address", "thread", "undefined")))
+static int closer(void *arg)
+{
+	syscall(SYS_close, (int)(long)arg);
+	syscall(SYS_exit, 0);
+	for (;;)
+		;
+}
+
+#define CLOSER_STACK (64 * 1024)
+
+int deadline_close(int fd, uint64_t timeout_ns)
+{
+	uint64_t end = timing_now_ns() + timeout_ns;
+	sigset_t all, old;
+	int status;
+	void *stack;
+	pid_t pid;
+
+	stack = mmap(NULL, CLOSER_STACK, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (stack == MAP_FAILED) {
+		close(fd);
+		return 0;
+	}
+	/* No handler of ours may run on its stack: it starts with none. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	pid = clone(closer, (char *)stack + CLOSER_STACK,
+		    CLONE_VM | CLONE_FILES | SIGCHLD, (void *)(long)fd);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (pid < 0) {
+		munmap(stack, CLOSER_STACK);
+		close(fd);
+		return 0;
+	}
+	while (waitpid(pid, &status, WNOHANG) == 0) {
+		struct timespec tick = { 0, 10000000 };
+
+		if (timing_now_ns() >= end) {
+			/* Its stack stays: it may still run on it. */
+			close_left = 1;
+			return -ETIMEDOUT;
+		}
+		nanosleep(&tick, NULL);
+	}
+	munmap(stack, CLOSER_STACK);
+	return 0;
+}
+
+void deadline_release(void)
+{
+	/*
+	 * The closer left behind holds the table it shares with kiln: what
+	 * is still open at kiln's exit would stay open with it (a pipe's
+	 * reader would wait for an end, a disk stay held). Closed now, by
+	 * kiln, they are closed for both.
+	 */
+	if (close_left)
+		syscall(SYS_close_range, 0u, ~0u, 0u);
 }

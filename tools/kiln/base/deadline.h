@@ -58,6 +58,34 @@ int deadline_stats(const char *const *paths, int n, struct stat *st,
 		   int *err, uint64_t timeout_ns);
 
 /*
+ * One stat() of a path that may be on a filesystem that hangs, for any
+ * time, the burn's too (nothing of kiln's memory is copied): made by a
+ * vfork()ed child that a thread of its own waits for killably, so kiln
+ * can always exit. 0 (st holds the answer), -errno, or -ETIMEDOUT when
+ * no answer came in timeout_ns (the child and its thread are left).
+ */
+int deadline_stat(const char *path, struct stat *st, uint64_t timeout_ns);
+
+/*
+ * close() of a file whose filesystem may have stopped answering: a close
+ * can wait (a FUSE file's flush goes to its daemon and cannot be
+ * interrupted, an NFS file's goes to its server), and one left to kiln's
+ * exit would hold the exit for ever. A process of its own that shares
+ * kiln's descriptor table closes it; the caller waits timeout_ns at most:
+ * 0, or -ETIMEDOUT (the close took the descriptor out of the table before
+ * it waited, so kiln's exit no longer waits for it; call
+ * deadline_release() before exiting).
+ */
+int deadline_close(int fd, uint64_t timeout_ns);
+
+/*
+ * Just before kiln exits: when a deadline_close() was left behind, every
+ * descriptor is closed, so the closer holds none of them open (stdout's
+ * pipe, a disk). stdio must have been flushed.
+ */
+void deadline_release(void);
+
+/*
  * pread() and fdatasync() of a disk in a vfork()ed child that shares
  * kiln's memory and holds no other descriptor: the calling thread waits
  * for it killably, never in the disk's uninterruptible sleep, so whatever

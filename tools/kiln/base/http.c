@@ -189,6 +189,8 @@ static int answer_done(const struct http_result *res)
 	if (res->length >= 0 && res->got >= (unsigned long long)res->length)
 		return 1;
 	/* A body wanted whole is read to its end, or past what fits. */
+	if (res->sink)
+		return 0;
 	if (res->keep)
 		return res->got > res->keep_max;
 	return res->body_len == sizeof(res->body) - 1;
@@ -286,7 +288,7 @@ static int open_body(const struct http_request *rq, int *file, uint64_t *len,
 	*len = rq->len;
 	if (!rq->file)
 		return 0;
-	*file = open(rq->file, O_RDONLY | O_CLOEXEC);
+	*file = open(rq->file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (*file < 0 || fstat(*file, &st) < 0) {
 		int err = errno;
 
@@ -359,6 +361,9 @@ static int make_head(const struct http_url *u, const struct http_request *rq,
 	if (rq->type && n > 0 && (size_t)n < size)
 		n += snprintf(head + n, size - (size_t)n,
 			      "Content-Type: %s\r\n", rq->type);
+	if (rq->create_only && n > 0 && (size_t)n < size)
+		n += snprintf(head + n, size - (size_t)n,
+			      "If-None-Match: *\r\n");
 	auth_line(u, auth, sizeof(auth));
 	if (n > 0 && (size_t)n < size)
 		n += snprintf(head + n, size - (size_t)n, "%s", auth);
@@ -494,6 +499,8 @@ int http_request(const struct http_url *u, const struct http_request *rq,
 	res->length = -1;
 	res->keep = rq->keep;
 	res->keep_max = rq->keep_max;
+	res->sink = rq->sink;
+	res->sink_arg = rq->sink_arg;
 	if (rq->keep && rq->keep_max)
 		rq->keep[0] = 0;
 	c.deadline = timing_now_ns() + (uint64_t)rq->timeout_ms * 1000000ull;

@@ -36,6 +36,17 @@ struct http_request {
 	 */
 	char *keep;
 	size_t keep_max;
+	/*
+	 * Each piece of the answer's body as it comes, when not NULL; the
+	 * body is then read to its end.
+	 */
+	void (*sink)(void *arg, const char *p, size_t n);
+	void *sink_arg;
+	/*
+	 * A PUT that creates and never replaces: "If-None-Match: *" (RFC
+	 * 9110 13.1.2), which a server answers 412 when the name is there.
+	 */
+	int create_only;
 };
 
 struct http_result {
@@ -50,6 +61,8 @@ struct http_result {
 	char body[1024];	/* the start of the body, NUL-terminated */
 	char *keep;		/* the request's keep, keep_max */
 	size_t keep_max;
+	void (*sink)(void *arg, const char *p, size_t n);	/* the request's */
+	void *sink_arg;
 };
 
 /*

@@ -96,6 +96,8 @@ int http_curl_config(const struct http_url *u, const struct http_request *rq,
 		quoted(&c, "cacert", "", u->ca);
 	if (rq->type)
 		quoted(&c, "header", "Content-Type: ", rq->type);
+	if (rq->create_only)
+		quoted(&c, "header", "If-None-Match: ", "*");
 	quoted(&c, "user-agent", "kiln/", version_string());
 	snprintf(secs, sizeof(secs), "%.3f", rq->timeout_ms / 1000.0);
 	add(&c, "max-time = %s\n", secs);

@@ -151,6 +151,8 @@ void http_head_keep(struct http_result *res, const char *p, size_t n)
 		memcpy(res->keep + res->got, p, k);
 		res->keep[res->got + k] = 0;
 	}
+	if (res->sink)
+		res->sink(res->sink_arg, p, n);
 	res->got += n;
 	if (n > room)
 		n = room;

@@ -205,6 +205,13 @@ void json_num(struct json *j, const char *key, double v)
 		put(j, "null", 4);
 }
 
+void json_secs(struct json *j, const char *key, uint64_t ns)
+{
+	lead(j, key);
+	putf(j, "%llu.%09llu", (unsigned long long)(ns / 1000000000ull),
+	     (unsigned long long)(ns % 1000000000ull));
+}
+
 void json_i64_list(struct json *j, const char *key, const int64_t *v,
 		   size_t n)
 {

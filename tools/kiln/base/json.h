@@ -27,6 +27,11 @@ void json_str(struct json *j, const char *key, const char *v);
 void json_u64(struct json *j, const char *key, uint64_t v);
 void json_i64(struct json *j, const char *key, int64_t v);
 void json_num(struct json *j, const char *key, double v);
+/*
+ * Nanoseconds as seconds, every digit kept (12.000345678): a time a rate
+ * is worked out from again, so the rate read back is the rate written.
+ */
+void json_secs(struct json *j, const char *key, uint64_t ns);
 void json_bool(struct json *j, const char *key, int v);
 /* A list of numbers on one line: [1, 2, 3], for long series. */
 void json_i64_list(struct json *j, const char *key, const int64_t *v,

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,23 +32,78 @@
 #include "results/result.h"
 
 volatile sig_atomic_t burn_interrupted;
+/* A second interrupt came: the next ends kiln at once. */
+static volatile sig_atomic_t insisted;
+volatile sig_atomic_t burn_forced_code = KILN_EXIT_INTERRUPTED;
 static struct engine_job *signal_job;
+/*
+ * What a second and a third interrupt say, made before they can come: a
+ * handler may only write(2). Until the first checkpoint there is no
+ * record for kiln finish to complete; after it, the texts that name the
+ * folder are made whole, then swapped in at once.
+ */
+static _Atomic(const char *) said_again =
+	"kiln: interrupted again: stopping already, the results of what was "
+	"done follow (a third interrupt ends kiln at once)\n";
+static _Atomic(const char *) said_forced =
+	"kiln: interrupted a third time: ended at once, before its results "
+	"were written\n";
 
+static void say(const char *text)
+{
+	ssize_t n = write(STDERR_FILENO, text, strlen(text));
+
+	(void)n;
+}
+
+/*
+ * Ctrl-C twice is the user impatient, not a request to lose the record:
+ * the second says what is going on (I/O is stopping, the results follow)
+ * and the run ends as after the first; the third ends kiln at once,
+ * naming the folder whose checkpoint kiln finish completes.
+ */
 static void on_signal(int sig)
 {
+	(void)sig;
+	if (burn_interrupted && insisted) {
+		say(atomic_load(&said_forced));
+		_exit(burn_forced_code);
+	}
+	if (burn_interrupted) {
+		insisted = 1;
+		say(atomic_load(&said_again));
+		return;
+	}
 	burn_interrupted = 1;
 	if (signal_job) {
 		/* Lock-free: stops the confirming re-read too. */
 		atomic_store(&signal_job->stop, 1);
 		engine_wake(signal_job);
 	}
-	/* A second signal is the user insisting: let it kill. */
-	signal(sig, SIG_DFL);
 }
 
 void burn_catch(struct engine_job *job)
 {
 	signal_job = job;
+}
+
+void burn_checkpointed(const struct record *r)
+{
+	static char again[PATH_MAX + 200], forced[PATH_MAX + 200];
+
+	if (r->exit_code == KILN_EXIT_FAIL)
+		burn_forced_code = KILN_EXIT_FAIL;
+	if (again[0] || !r->out)
+		return;
+	snprintf(again, sizeof(again), "kiln: interrupted again: stopping "
+		 "already, the results of what was done follow (a third "
+		 "interrupt ends kiln at once; kiln finish %s then completes "
+		 "the record)\n", r->out);
+	snprintf(forced, sizeof(forced), "kiln: interrupted a third time: "
+		 "ended at once; kiln finish %s completes the record from its "
+		 "last checkpoint\n", r->out);
+	atomic_store(&said_again, again);
+	atomic_store(&said_forced, forced);
 }
 
 uint64_t burn_new_run_id(void)
@@ -154,6 +210,16 @@ static void burn_free(struct burn *b, int keep_created)
 
 		if (d->t.fd >= 0 && d->t.created && !keep_created)
 			unlink(d->path);
+		/* A file's close may wait for its filesystem: bounded. */
+		if (d->t.fd >= 0 && d->t.kind == TARGET_FILE &&
+		    deadline_close(d->t.fd, b->job.deadline_ns ?
+				   b->job.deadline_ns :
+				   (uint64_t)b->s->deadline * TIMING_SEC) ==
+			    -ETIMEDOUT)
+			complain("%s: its close gave no answer (its filesystem "
+				 "stopped answering): left behind", d->path);
+		if (d->t.kind == TARGET_FILE)
+			d->t.fd = -1;
 		target_close(&d->t);
 		d->mt = NULL;
 	}
@@ -245,7 +311,8 @@ static int open_folder(struct burn *b)
 	ret = folder_open(&b->res, b->r->out, reserve, more, err, sizeof(err));
 	if (ret) {
 		complain("%s", err);
-		return ret == -EEXIST ? KILN_EXIT_USAGE : KILN_EXIT_CANNOT;
+		return ret == -EEXIST || ret == -EPERM ? KILN_EXIT_USAGE :
+		       KILN_EXIT_CANNOT;
 	}
 	b->have_results = 1;
 	return 0;

@@ -95,6 +95,38 @@ static void save_units(struct burn *b)
 }
 
 /*
+ * Each path still names what kiln opened: a stat each, all within one
+ * deadline, since a file's filesystem may have stopped answering (a dead
+ * NFS server) and a stat there never returns.
+ */
+static void paths_current(struct burn *b)
+{
+	struct record *r = b->r;
+	uint64_t end = timing_now_ns() + b->job.deadline_ns, now;
+	int i, ret;
+
+	for (i = 0; i < r->n; i++) {
+		struct record_disk *d = &r->disks[i];
+
+		if (d->t.fd < 0)
+			continue;
+		now = timing_now_ns();
+		ret = now < end ? target_path_current(&d->t, end - now) :
+				  -ETIMEDOUT;
+		if (ret == -ETIMEDOUT)
+			record_note(r, "%s did not answer a stat in %llu s "
+				    "after the burn: whether it still names "
+				    "the device kiln opened is not known",
+				    d->path, (unsigned long long)
+				    (b->job.deadline_ns / TIMING_SEC));
+		else if (!ret)
+			record_note(r, "%s no longer names the device kiln "
+				    "opened (%s): the results are for that "
+				    "device", d->path, d->t.id.identity);
+	}
+}
+
+/*
  * After the workers: the confirming re-read, the sampler's last word,
  * SMART after, iperf3's end, and the record judged, with what the run
  * itself found about its disks noted first.
@@ -118,15 +150,9 @@ static void after_burn(struct burn *b)
 	burn_fault_logs(b, 1);
 	/* What the BMC logged while the disks and the load ran. */
 	bmc_end(&r->bmc);
-	r->ended = time(NULL);
 	r->elapsed_ns = timing_now_ns() - b->t0;
-	for (i = 0; i < r->n; i++)
-		if (r->disks[i].t.fd >= 0 &&
-		    !target_path_current(&r->disks[i].t))
-			record_note(r, "%s no longer names the device kiln "
-				    "opened (%s): the results are for that "
-				    "device", r->disks[i].path,
-				    r->disks[i].t.id.identity);
+	r->ended = figures_ended(r);
+	paths_current(b);
 	if (b->have_results && (folder_sync(&b->res) || b->res.samples_lost)) {
 		r->results_lost = 1;
 		complain("cannot write the results: samples.csv in %s is "

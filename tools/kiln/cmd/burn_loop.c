@@ -66,7 +66,12 @@ void burn_loop_checkpoint(struct burn *b)
 
 	if (!b->have_results)
 		return;
-	b->r->elapsed_ns = timing_now_ns() - b->t0;
+	/*
+	 * Once the run has ended its duration is said: a checkpoint after
+	 * report.html must not give summary.txt a longer one.
+	 */
+	if (!b->r->ended)
+		b->r->elapsed_ns = timing_now_ns() - b->t0;
 	doc = result_json(b->r, &len);
 	ret = doc ? folder_checkpoint(&b->res, doc, len) : -ENOMEM;
 	if (!ret)
@@ -77,6 +82,8 @@ void burn_loop_checkpoint(struct burn *b)
 			 b->res.dir, strerror(-ret));
 	}
 	free(doc);
+	if (!ret)
+		burn_checkpointed(b->r);
 	if (b->lab && !ret)
 		upload_progress(b);
 }
@@ -87,10 +94,9 @@ static void upload_progress(struct burn *b)
 	char *text = NULL;
 	size_t len = 0;
 
-	lab_put_file(b->lab, folder_checkpoints[b->res.good - 1]);
 	text = summary_string(b->r, &len);
-	if (text)
-		lab_put(b->lab, "summary.txt", text, len);
+	lab_progress(b->lab, b->res.seq, folder_checkpoints[b->res.good - 1],
+		     text, len);
 	free(text);
 }
 
@@ -156,6 +162,23 @@ static void sample(struct burn *b, uint64_t now)
 	links_sample(&b->r->links, b->burning, b->counters, b->ne, now);
 }
 
+/* The controllers' line: each one's disks' rates on the status line. */
+static void status_ctrls(struct burn *b, uint64_t now, char *out,
+			 size_t len)
+{
+	double *mbps = calloc((size_t)b->ne + 1, sizeof(*mbps));
+	int i;
+
+	if (!mbps) {
+		links_status(&b->r->links, now, out, len);
+		return;
+	}
+	for (i = 0; i < b->ne; i++)
+		mbps[i] = b->mon.mt[i].rate;
+	links_status_of(&b->r->links, b->burning, mbps, b->ne, now, out, len);
+	free(mbps);
+}
+
 /* Watches the workers: samples, status lines, the table, checkpoints. */
 void burn_loop(struct burn *b)
 {
@@ -199,7 +222,7 @@ void burn_loop(struct burn *b)
 		if (now >= next_status && running) {
 			monitor_status(&b->mon, now, 0, line, sizeof(line));
 			fprintf(b->con, "%s\n", line);
-			links_status(&r->links, now, ctrls, sizeof(ctrls));
+			status_ctrls(b, now, ctrls, sizeof(ctrls));
 			if (ctrls[0])
 				fprintf(b->con, "%s\n", ctrls);
 			if (b->lab) {
@@ -229,6 +252,11 @@ void burn_loop(struct burn *b)
 	engine_join(b->ets, b->ne);
 	now = timing_now_ns();
 	sample(b, now);
+	/* The last line's passes are those every other output says. */
+	record_judge(r, 0, 0);
+	for (i = 0; i < b->ne; i++)
+		b->mon.mt[i].made = (int64_t)figures_passes(
+			&b->burning[i]->snap, b->burning[i]->ep.mode);
 	monitor_status(&b->mon, now, burn_interrupted, line, sizeof(line));
 	fprintf(b->con, "%s\n", line);
 	burn_console_check(b);

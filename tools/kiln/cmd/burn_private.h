@@ -46,6 +46,15 @@ struct burn {
 /* Set by SIGINT, SIGTERM, SIGHUP or a closed console: the run ends. */
 extern volatile sig_atomic_t burn_interrupted;
 
+/* The exit of a third interrupt: 1 once a checkpoint judged a FAIL, else 4. */
+extern volatile sig_atomic_t burn_forced_code;
+
+/*
+ * A checkpoint of r is in its folder: from now a third interrupt names
+ * kiln finish r->out, and exits 1 if r had failed.
+ */
+void burn_checkpointed(const struct record *r);
+
 /* From here a signal stops job's workers too, not only the walk. */
 void burn_catch(struct engine_job *job);
 

@@ -33,7 +33,8 @@ const struct options_cmd burncmd_cmd = {
 	"and checked before any I/O: one that is in use, given twice, "
 	"read-only (for a writing mode) or holds data without consent stops "
 	"the burn with exit 2. A missing file is created with --size (never "
-	"under /dev). KILN_CRC32C=portable|sse42|pclmul|vpclmul in the "
+	"under /dev, nor one named as a value: h, GiB, 16M, 600). "
+	"KILN_CRC32C=portable|sse42|pclmul|vpclmul in the "
 	"environment forces a CRC32C implementation.",
 	SCOPE_BURN,
 };
@@ -152,12 +153,36 @@ static int missing_target(const struct settings *s, const char *path)
 	       !strncmp(path, "/dev/", 5);
 }
 
+/*
+ * A file --size would create whose name reads as a value ("h", "GiB",
+ * "16M", "600"): a unit or a number that lost its option, never a target
+ * to make and burn. A name with a slash (./h) is a path meant.
+ */
+static int value_named(const struct settings *s, const char *path)
+{
+	struct stat st;
+
+	if (!s->size || !plan_writes_mode(s->mode) || strchr(path, '/') ||
+	    !settings_value_word(path))
+		return 0;
+	return lstat(path, &st) < 0 && errno == ENOENT;
+}
+
 /* Adds the targets named: 0, or the exit code. */
 static int add_targets(struct record *r, const struct options_args *a)
 {
 	const struct settings *s = &a->s;
 	int i;
 
+	for (i = 0; i < a->nargs; i++) {
+		if (value_named(s, a->args[i])) {
+			complain("refusing to create a file named '%s': it "
+				 "reads as a value, a unit or a number apart "
+				 "from its option, not a target (./%s names "
+				 "a file)", a->args[i], a->args[i]);
+			return KILN_EXIT_USAGE;
+		}
+	}
 	for (i = 0; i < a->nargs; i++) {
 		const char *path = a->args[i];
 		struct record_disk *d = record_add(r, path, s->mode);

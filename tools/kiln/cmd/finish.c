@@ -71,7 +71,7 @@ int finish_folder(const char *dir, FILE *con, int *code)
 	const struct jsonread_node *result;
 	struct jsonread *doc = NULL;
 	struct restored rs;
-	char path[PATH_MAX], state[32], err[300], hms[32];
+	char path[PATH_MAX], state[32], err[300], hms[32], why[PATH_MAX + 100];
 	char *text = NULL, *json, *html;
 	size_t tlen = 0, jlen, hlen;
 	uint64_t seq = 0;
@@ -131,10 +131,15 @@ int finish_folder(const char *dir, FILE *con, int *code)
 				   sizeof(hms)));
 	record_judge(&rs.r, 1, 1);
 	rs.r.state = RECORD_INTERRUPTED;
+	/* It ended where its last checkpoint saw it, as its duration says. */
+	if (!rs.r.ended)
+		rs.r.ended = figures_ended(&rs.r);
 
 	text = summary_string(&rs.r, &tlen);
 	json = result_json(&rs.r, &jlen);
 	html = report_html(&rs.r, &hlen);
+	if (folder_others(dir, why, sizeof(why)))
+		fprintf(stderr, "kiln: %s\n", why);
 	ret = folder_write_in(dir, "report.html", html, hlen);
 	if (!ret)
 		ret = folder_write_in(dir, "summary.txt", text, tlen);

@@ -242,6 +242,10 @@ static int open_all(struct gate *b, struct opening **out, int *late_)
 		snprintf(d->label, sizeof(d->label), "%.60s",
 			 strrchr(d->path, '/') ? strrchr(d->path, '/') + 1 :
 			 d->path);
+		/* Never opened: named by its path (kiln run: discovery's). */
+		if (!d->t.id.name[0])
+			snprintf(d->t.id.name, sizeof(d->t.id.name), "%s",
+				 d->label);
 	}
 	free(done);
 	/* A target still being opened keeps its item: leave them all then. */

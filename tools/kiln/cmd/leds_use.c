@@ -19,8 +19,14 @@ dev_t leds_use_dev(const struct record_disk *d, char *node, size_t len)
 	node[0] = 0;
 	if (d->t.kind == TARGET_BLOCK && d->t.rdev)
 		dev = d->t.rdev;
-	/* A disk FAILed before its burn (stalled) was never opened. */
-	else if (d->path && !stat(d->path, &st) && S_ISBLK(st.st_mode))
+	/*
+	 * A disk FAILed before its burn (stalled) was never opened: its node
+	 * in /dev (devtmpfs answers whatever the disk does). A path anywhere
+	 * else may be on a filesystem that stopped answering, where a stat
+	 * never returns: no LED is worth that.
+	 */
+	else if (d->path && !strncmp(d->path, "/dev/", 5) &&
+		 !stat(d->path, &st) && S_ISBLK(st.st_mode))
 		dev = st.st_rdev;
 	if (dev && d->t.id.name[0])
 		snprintf(node, len, "/dev/%s", d->t.id.name);

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "base/complain.h"
+#include "base/deadline.h"
 #include "base/kiln.h"
 #include "base/version.h"
 #include "cmd/burncmd.h"
@@ -265,9 +266,17 @@ int main(int argc, char **argv)
 		return version_command(NULL);
 	if (!strcmp(cmd, "--man"))
 		return man_command(argc == 3 ? argv[2] : NULL);
-	for (i = 0; i < NCOMMANDS; i++)
-		if (!strcmp(cmd, commands[i].opts->name))
-			return run_command_at(&commands[i], argc - 1, argv + 1);
+	for (i = 0; i < NCOMMANDS; i++) {
+		int code;
+
+		if (strcmp(cmd, commands[i].opts->name))
+			continue;
+		code = run_command_at(&commands[i], argc - 1, argv + 1);
+		/* A close left behind must hold nothing of ours open. */
+		fflush(NULL);
+		deadline_release();
+		return code;
+	}
 	fprintf(stderr, "kiln: unknown command '%s' (try kiln help)\n", cmd);
 	return KILN_EXIT_USAGE;
 }

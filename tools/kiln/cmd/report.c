@@ -84,7 +84,7 @@ static int load(const char *dir, struct restored *rs)
 static int report_folder(const char *dir)
 {
 	struct restored rs;
-	char *text = NULL, *html, path[PATH_MAX];
+	char *text = NULL, *html, path[PATH_MAX], why[PATH_MAX + 100];
 	size_t tlen = 0, hlen = 0;
 	int ret = load(dir, &rs);
 
@@ -97,6 +97,8 @@ static int report_folder(const char *dir)
 	samples_read_series(path, &rs.r);
 	text = summary_string(&rs.r, &tlen);
 	html = report_html(&rs.r, &hlen);
+	if (folder_others(dir, why, sizeof(why)))
+		fprintf(stderr, "kiln: %s\n", why);
 	ret = folder_write_in(dir, "summary.txt", text, tlen);
 	if (!ret)
 		ret = folder_write_in(dir, "report.html", html, hlen);

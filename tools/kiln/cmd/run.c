@@ -29,6 +29,7 @@
 #include "cmd/finish.h"
 #include "results/folder.h"
 #include "base/kiln.h"
+#include "base/newfile.h"
 #include "lab/lab.h"
 #include "settings/options.h"
 #include "plan/plan.h"
@@ -333,15 +334,18 @@ static void cut_power(const struct record *rec)
 {
 	const char *file = rec->s->powercut_file;
 	int bmc = rec->bmc.state == BMC_READ || rec->bmc.state == BMC_UNREAD;
-	FILE *f;
-	int k;
+	const char *say = bmc ? "bmc\n" : "none\n";
+	int k, fd, ret;
 
 	if (file) {
-		f = fopen(file, "w");
-		if (!f || fprintf(f, "%s\n", bmc ? "bmc" : "none") < 0 ||
-		    fclose(f)) {
+		/* Never through a link planted at its name. */
+		fd = newfile_over(file);
+		ret = fd < 0 ? fd : newfile_write_all(fd, say, strlen(say));
+		if (fd >= 0 && close(fd) && !ret)
+			ret = -errno;
+		if (ret) {
 			complain_out("cannot write %s: %s: the power is not cut "
-				     "through the BMC", file, strerror(errno));
+				     "through the BMC", file, strerror(-ret));
 			bmc = 0;
 		}
 	}
@@ -521,6 +525,8 @@ int run_command(struct options_args *a)
 	o.protect = a->protect;
 	o.nprotect = a->nprotect;
 	o.deadline_ns = (uint64_t)s->deadline * TIMING_SEC;
+	/* Device-mapper devices only when disks are named (include). */
+	o.mapped = s->include != NULL;
 	o.machine_id = s->machine_id;
 	record_init(&rec, "run", a->argc, a->argv, s);
 	rec.run_id = s->run_id_set ? s->run_id : burn_new_run_id();

@@ -116,6 +116,7 @@ static int add_disks(const struct settings *s,
 
 	for (i = 0; i < inv->ndisks; i++) {
 		const struct discover_disk *d = &inv->disks[i];
+		struct record_disk *rd;
 		char path[80];
 		int mode = items[i].action == PLAN_WRITE ? s->mode :
 			   SETTINGS_READ;
@@ -123,8 +124,7 @@ static int add_disks(const struct settings *s,
 		snprintf(path, sizeof(path), "/dev/%s", d->id.name);
 		/* Dead before the burn: a FAIL, and the others go on. */
 		if (d->stalled) {
-			struct record_disk *rd = record_add(rec, path, mode);
-
+			rd = record_add(rec, path, mode);
 			if (!rd)
 				return -ENOMEM;
 			snprintf(rd->label, sizeof(rd->label), "%s",
@@ -139,8 +139,14 @@ static int add_disks(const struct settings *s,
 				    items[i].why);
 			continue;
 		}
-		if (!record_add(rec, path, mode))
+		rd = record_add(rec, path, mode);
+		if (!rd)
 			return -ENOMEM;
+		/*
+		 * Discovery's identity until the gate opens it: a disk that
+		 * stalls being opened is still named in the results.
+		 */
+		rd->t.id = d->id;
 		/* What the countdown announces is what the plan writes. */
 		if (items[i].action == PLAN_WRITE && plan_writes_mode(mode))
 			(*nwrite)++;

@@ -71,6 +71,17 @@ static int listed_loop(const struct discover_options *o, const char *name)
 	return sysfs_attr(dir, "loop/backing_file", buf, sizeof(buf)) > 0;
 }
 
+/*
+ * A device-mapper device kiln run may test: only when the settings name
+ * disks (include), since one is built on disks that are in use by it and
+ * nothing in kiln's image builds one; a lab that does (a flaky or a bad
+ * block map over a disk, to see a fault) names it.
+ */
+static int listed_mapped(const struct discover_options *o, const char *name)
+{
+	return o->mapped && !strncmp(name, "dm-", 3);
+}
+
 static int skip_disk(const char *name)
 {
 	static const char *const virtual[] = {
@@ -92,6 +103,8 @@ static void transport(const char *devpath, const char *name,
 
 	if (!strncmp(name, "loop", 4) && strstr(devpath, "/virtual/"))
 		t = "loop";
+	else if (!strncmp(name, "dm-", 3) && strstr(devpath, "/virtual/"))
+		t = "dm";
 	else if (!strncmp(name, "nvme", 4) || strstr(devpath, "/nvme/"))
 		t = "nvme";
 	else if (!strncmp(name, "vd", 2) && strstr(devpath, "/virtio"))
@@ -291,7 +304,7 @@ static int disks(const struct discover_options *o,
 			ret = one_disk(o, inv, names[i]);
 	/* After the machine's own disks, which they are not. */
 	for (i = 0; i < n && !ret; i++)
-		if (listed_loop(o, names[i]))
+		if (listed_loop(o, names[i]) || listed_mapped(o, names[i]))
 			ret = one_disk(o, inv, names[i]);
 	dir_list_free(names, n);
 	return ret;

@@ -51,6 +51,7 @@ struct discover_options {
 	const char *pciids;	/* pci.ids; NULL: the default */
 	int read_disks;		/* read each disk for its class */
 	int loops;		/* list loop devices attached to a file */
+	int mapped;		/* list device-mapper devices (dm-N) */
 	uint64_t deadline_ns;	/* for each disk's reads; 0: 60 s */
 	const dev_t *protect;	/* devices named by --protect */
 	int nprotect;

@@ -85,6 +85,9 @@ void identity_of_disk(const char *sysroot, const char *dir, uint64_t size,
 		vpd_serial(dev, id->serial, sizeof(id->serial));
 	if (!id->serial[0])
 		usb_serial(dev, id->serial, sizeof(id->serial));
+	/* A device-mapper device has its uuid (dmsetup create --uuid). */
+	if (!id->serial[0])
+		sysfs_attr_tidy(dir, "dm/uuid", id->serial, sizeof(id->serial));
 
 	if (id->wwid[0]) {
 		snprintf(id->identity, sizeof(id->identity), "wwn:%s",

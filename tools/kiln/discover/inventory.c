@@ -17,6 +17,7 @@
 #include "discover/inventory.h"
 #include "base/json.h"
 #include "base/kiln.h"
+#include "base/newfile.h"
 #include "settings/options.h"
 #include "settings/settings.h"
 #include "base/timing.h"
@@ -483,22 +484,23 @@ static int write_expect(const char *path,
 			const struct discover_inventory *inv,
 			const dev_t *skip, int nskip)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_NOCTTY | O_CLOEXEC, 0644);
-	struct stat st;
+	/* Never through a link, never a file with another name too. */
+	int fd = newfile_over(path);
 	FILE *f;
 	int bad;
 
-	if (fd < 0) {
-		fprintf(stderr, "kiln: %s: %s\n", path, strerror(errno));
-		return KILN_EXIT_CANNOT;
-	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		fprintf(stderr, "kiln: --expect-out %s: not a regular file: "
-			"nothing written\n", path);
+	if (fd == -EINVAL || fd == -ELOOP || fd == -EMLINK) {
+		fprintf(stderr, "kiln: --expect-out %s: %s: nothing written\n",
+			path, fd == -EINVAL ? "not a regular file" :
+			fd == -ELOOP ? "a symbolic link" :
+			"a file with another name too");
 		return KILN_EXIT_USAGE;
 	}
-	f = ftruncate(fd, 0) ? NULL : fdopen(fd, "w");
+	if (fd < 0) {
+		fprintf(stderr, "kiln: %s: %s\n", path, strerror(-fd));
+		return KILN_EXIT_CANNOT;
+	}
+	f = fdopen(fd, "w");
 	if (!f) {
 		fprintf(stderr, "kiln: %s: %s\n", path, strerror(errno));
 		close(fd);

@@ -26,9 +26,28 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/deadline.h"
 #include "discover/target.h"
 
 /* Whether path would be made in /dev (or below): a mistyped device. */
+/*
+ * A word written as kiln writes identities (loop:/path, wwn:..., a
+ * serial:...): a target that does not exist under that name was most
+ * likely meant as --destroy-data's list, given after a space.
+ */
+static int identity_like(const char *path)
+{
+	static const char *const kinds[] = { "loop:", "wwn:", "serial:",
+					     "path:", "name:", "naa.",
+					     "eui." };
+	size_t i;
+
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (!strncmp(path, kinds[i], strlen(kinds[i])))
+			return 1;
+	return 0;
+}
+
 static int under_dev(const char *path)
 {
 	char dir[PATH_MAX], real[PATH_MAX], *slash;
@@ -296,6 +315,15 @@ int target_open(struct target *t, const struct safety_env *env,
 			return -ENOENT;
 		}
 		errno = e;
+		/* Never made under a name that reads as a consent list. */
+		if (errno == ENOENT && identity_like(path)) {
+			snprintf(err, errlen, "%s: no such file or device; it "
+				 "reads as a disk's identity: to consent, give "
+				 "--destroy-data=%s (an '=', no space; ./%s "
+				 "makes a file of that name)", path, path,
+				 path);
+			return -ENOENT;
+		}
 		if (errno != ENOENT || !create || !writable) {
 			ret = -errno;
 			if (errno == ENOENT && writable)
@@ -500,11 +528,14 @@ int target_check(const struct target *t)
 	return 0;
 }
 
-int target_path_current(const struct target *t)
+int target_path_current(const struct target *t, uint64_t timeout_ns)
 {
 	struct stat st;
+	int ret = deadline_stat(t->path, &st, timeout_ns);
 
-	if (stat(t->path, &st) < 0)
+	if (ret == -ETIMEDOUT)
+		return ret;
+	if (ret < 0)
 		return 0;
 	if (t->kind == TARGET_BLOCK)
 		return S_ISBLK(st.st_mode) && st.st_rdev == t->rdev;

@@ -81,8 +81,12 @@ int target_names_same(const char *path, const struct target *t);
  */
 int target_check(const struct target *t);
 
-/* Whether path still names the device we hold (names shift): 1 or 0. */
-int target_path_current(const struct target *t);
+/*
+ * Whether path still names the device we hold (names shift): 1 or 0, or
+ * -ETIMEDOUT when its stat gave no answer in timeout_ns (a file on a
+ * filesystem that stopped answering; the stat is left behind).
+ */
+int target_path_current(const struct target *t, uint64_t timeout_ns);
 
 void target_close(struct target *t);
 

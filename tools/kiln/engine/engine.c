@@ -261,6 +261,9 @@ int engine_snapshot(struct engine_target *et, struct engine_snap *s)
 	s->nerrors = s->errors ? et->nerrors : 0;
 	s->bad = copy_of(et->bad, et->nbad, sizeof(*et->bad), &failed);
 	s->nbad = s->bad ? et->nbad : 0;
+	s->has_first_bad = et->has_first_bad;
+	s->first_bad_pass = et->first_bad_pass;
+	s->first_bad = et->first_bad;
 	memcpy(s->latency, et->latency, sizeof(s->latency));
 	memcpy(s->slowest, et->slowest, sizeof(s->slowest));
 	s->nslowest = et->nslowest;

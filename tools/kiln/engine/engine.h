@@ -263,6 +263,13 @@ struct engine_snap {
 	unsigned nerrors;
 	struct engine_bad *bad;
 	unsigned nbad;
+	/*
+	 * The first bad unit, kept past max_detail: the lowest offset of the
+	 * first pass that found any (figures_first_bad()).
+	 */
+	int has_first_bad;
+	uint32_t first_bad_pass;
+	uint64_t first_bad;
 	/* Request times by phase, and the slowest requests, slowest first. */
 	struct latency_hist latency[PHASES];
 	struct engine_slow slowest[ENGINE_SLOWEST];

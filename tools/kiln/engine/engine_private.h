@@ -46,6 +46,10 @@ struct engine_target {
 	unsigned nerrors;
 	struct engine_bad *bad;
 	unsigned nbad;
+	/* the first bad unit: engine_snap's, kept whatever nbad holds */
+	int has_first_bad;
+	uint32_t first_bad_pass;
+	uint64_t first_bad;
 	unsigned bad_by_class[UNIT_CLASSES];
 	unsigned bad_transient;
 	unsigned bad_unchecked;

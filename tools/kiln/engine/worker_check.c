@@ -175,6 +175,16 @@ static void handle_bad(struct worker *w, const unsigned char *u,
 		et->bad_unchecked++;
 	if (et->nbad < job->max_detail)
 		et->bad[et->nbad++] = b;
+	/*
+	 * Requests end out of order and the list fills with whichever end
+	 * first: the first bad byte is kept apart, of the first pass.
+	 */
+	if (!et->has_first_bad || b.pass < et->first_bad_pass ||
+	    (b.pass == et->first_bad_pass && b.offset < et->first_bad)) {
+		et->has_first_bad = 1;
+		et->first_bad_pass = b.pass;
+		et->first_bad = b.offset;
+	}
 	if (et->nsaved < job->save_units) {
 		struct engine_saved *s = &et->saved[et->nsaved];
 

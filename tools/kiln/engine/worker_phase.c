@@ -7,8 +7,9 @@
  * while the other qd-1 requests keep the device busy; as fio splits a
  * request's prep, the wait for events and each event. A write fills its
  * units just before its buffer is queued. In a guarded write each span is
- * read and checked first and written behind the checked front. Then the
- * flush, and the run of each phase kept under the target's lock.
+ * read and checked first and written behind the checked front, read and
+ * checked again first when it had to wait for the front. Then the flush,
+ * and the run of each phase kept under the target's lock.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -78,7 +79,8 @@ struct guarded {
 	uint64_t from;		/* spans ending past here are read first */
 	uint64_t stop_lin;	/* the first unit not to overwrite; ~0 */
 	uint64_t wrote_to;	/* the end of the writes queued */
-	uint64_t read_ok;	/* guard bytes read */
+	uint64_t read_ok;	/* guard bytes read, again ones too */
+	uint64_t batch;		/* the reaps so far: a check's age */
 	uint64_t t0;
 };
 
@@ -118,6 +120,14 @@ static void guard_stop(struct worker *w, struct guarded *g, struct slot *s,
  * (or the next to be read); every checked span below it is written, in
  * no particular order, since all below it were read and found blank or
  * kiln's. Once the guard stopped nothing more is written.
+ *
+ * A span may be written only on a check of this very batch: between its
+ * reap and the write's queueing the worker waits for nothing. One that
+ * was checked in an earlier batch waited in the ring for the front, as
+ * long as the slowest read below it took (up to the deadline), and
+ * another writer may have written it meanwhile: it is read and checked
+ * again first, and the front holds at it until then, so nothing above a
+ * span being read again is written either.
  */
 static void guard_advance(struct worker *w, struct guarded *g, uint32_t pass,
 			  uint64_t next)
@@ -137,6 +147,23 @@ static void guard_advance(struct worker *w, struct guarded *g, uint32_t pass,
 	if (front > et->guard_checked)
 		et->guard_checked = front;
 	pthread_mutex_unlock(&et->lock);
+	/* The stale checks below the front first: the front holds at them. */
+	for (i = 0; i < w->nbufs; i++) {
+		struct slot *s = &w->slots[i];
+
+		if (!s->busy || s->stage != STAGE_CHECKED ||
+		    g->stop_lin != UINT64_MAX || s->lin + s->len > front ||
+		    s->checked_in == g->batch)
+			continue;
+		s->stage = STAGE_GUARD;
+		s->done = 0;
+		s->again = 0;
+		queue(w, s, (int)i, PHASE_GUARD);
+	}
+	for (i = 0; i < w->nbufs; i++)
+		if (w->slots[i].busy && w->slots[i].stage == STAGE_GUARD &&
+		    w->slots[i].lin < front)
+			front = w->slots[i].lin;
 	for (i = 0; i < w->nbufs; i++) {
 		struct slot *s = &w->slots[i];
 		struct unit_key key = { job->ctx->run_id, w->d->ident, s->off,
@@ -173,6 +200,7 @@ static void guard_read(struct worker *w, struct guarded *g, struct slot *s)
 		return;
 	}
 	s->stage = STAGE_CHECKED;
+	s->checked_in = g->batch;
 }
 
 /*
@@ -400,6 +428,8 @@ int64_t worker_phase_run(struct worker *w, int phase, uint32_t pass,
 		if (!ph.inflight)
 			break;
 		io_uring_submit_and_wait_timeout(&w->ring, &cqe, 1, &ts, NULL);
+		/* A new batch: the checks it reaps are the ones of now. */
+		ph.gd.batch++;
 		now = reap(w, &ph);
 		if (ph.g) {
 			guard_advance(w, ph.g, pass, ph.lin);

@@ -18,7 +18,7 @@
 /* Where a slot's span is in the guarded write: read, checked, written. */
 enum stage {
 	STAGE_IO,		/* the phase's own request */
-	STAGE_GUARD,		/* the guard's read of the span */
+	STAGE_GUARD,		/* the guard's read of the span (or again) */
 	STAGE_CHECKED,		/* overwritable: waits for the checked front */
 	STAGE_WRITE,		/* its write, behind the checked front */
 };
@@ -33,6 +33,7 @@ struct slot {
 	int busy;
 	int again;
 	int stage;		/* enum stage */
+	uint64_t checked_in;	/* the batch whose reap checked the span */
 	struct tally_req tr;
 };
 

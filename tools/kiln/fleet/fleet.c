@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/newfile.h"
 #include "fleet/fleet.h"
 #include "results/folder.h"
 #include "base/json.h"
@@ -33,10 +34,11 @@ const struct options_cmd fleet_cmd = {
 	"(verdict, state, failing disks and why, warnings, start, duration, "
 	"kiln version) with the runs behind it, failures first, and disks of "
 	"one model and capacity compared across machines. A run with "
-	"checkpoints and no result.json is running, or cut off once its "
-	"newest checkpoint is older than --stale. What cannot be read is "
-	"said on the page. Exit 0 written, 2 no ROOT or one that is not a "
-	"folder, 3 DIR cannot be written.",
+	"checkpoints (an uploaded one's are under progress/, the newest "
+	"read) and no result.json is running, or cut off once its newest "
+	"checkpoint is older than --stale. What cannot be read is said on "
+	"the page; a DIR others can write is said too. Exit 0 written, 2 no "
+	"ROOT or one that is not a folder, 3 DIR cannot be written.",
 	SCOPE_FLEET,
 };
 
@@ -171,6 +173,7 @@ static int is_run(const char *dir, const char *name)
 	return run_name(name) || exists(dir, "result.json") ||
 	       exists(dir, folder_checkpoints[0]) ||
 	       exists(dir, folder_checkpoints[1]) ||
+	       exists(dir, FOLDER_PROGRESS) ||
 	       exists(dir, "summary.txt") || exists(dir, "samples.csv");
 }
 
@@ -263,7 +266,8 @@ static int walk_root(struct fleet *fl, const char *root)
 		return each_folder(fl, path, NULL, 0);
 	if (exists(root, "result.json") ||
 	    exists(root, folder_checkpoints[0]) ||
-	    exists(root, folder_checkpoints[1])) {
+	    exists(root, folder_checkpoints[1]) ||
+	    exists(root, FOLDER_PROGRESS)) {
 		/* One run folder: its machine is the folder above. */
 		snprintf(up, sizeof(up), "%s/..", root);
 		return add_run(fl, root, base(up, real, sizeof(real)),
@@ -390,20 +394,30 @@ static void fleet_free(struct fleet *fl)
 	free(fl->machines);
 }
 
-/* Both files, each whole or not at all (a .tmp renamed): 0 or -errno. */
+/*
+ * Both files, each whole or not at all (a .tmp renamed), made under the
+ * folder's descriptor so that a link planted there is never followed; a
+ * folder others can write is said. 0 or -errno.
+ */
 static int write_out(const char *dir, const char *html, size_t hlen,
 		     const char *csv, size_t clen)
 {
-	struct folder f = { .dir = (char *)dir };
-	int ret;
+	char why[PATH_MAX + 100];
+	int dfd, ret;
 
 	if (!html || !csv)
 		return -ENOMEM;
 	if (mkdir(dir, 0755) && errno != EEXIST)
 		return -errno;
-	ret = folder_write(&f, "fleet.csv", csv, clen);
+	dfd = newfile_dir(dir);
+	if (dfd < 0)
+		return dfd;
+	if (newfile_others(dfd, dir, why, sizeof(why)))
+		fprintf(stderr, "kiln: fleet: %s\n", why);
+	ret = newfile_write(dfd, "fleet.csv", csv, clen);
 	if (!ret)
-		ret = folder_write(&f, "fleet.html", html, hlen);
+		ret = newfile_write(dfd, "fleet.html", html, hlen);
+	close(dfd);
 	return ret;
 }
 

@@ -45,7 +45,7 @@ struct fleet_disk {
 	char *identity;
 	uint64_t size;
 	int file;		/* a file, not a block device */
-	uint64_t passes;	/* passes made whole (result_passes_made) */
+	uint64_t passes;	/* passes made whole (figures_passes) */
 	uint64_t written, read;	/* bytes */
 	char verdict[8];	/* PASS, WARN, FAIL; "" not judged */
 	char *reasons;		/* a WARN's or a FAIL's, "; " between */

@@ -263,8 +263,8 @@ static void below_like(FILE *f, const struct fleet_run *r)
 /* Passes made and bytes moved: the machine's, each disk's folded away. */
 static void work(FILE *f, const struct fleet_run *r)
 {
-	uint64_t w = 0, rd = 0, passes = 0;
-	char a[32], b[32];
+	uint64_t w = 0, rd = 0, lo = 0, hi = 0;
+	char a[32], b[32], passes[48];
 	int i;
 
 	fputs("<td class=\"n\">", f);
@@ -275,11 +275,14 @@ static void work(FILE *f, const struct fleet_run *r)
 	for (i = 0; i < r->n; i++) {
 		w += r->disks[i].written;
 		rd += r->disks[i].read;
-		if (!i || r->disks[i].passes < passes)
-			passes = r->disks[i].passes;
+		if (!i || r->disks[i].passes < lo)
+			lo = r->disks[i].passes;
+		if (!i || r->disks[i].passes > hi)
+			hi = r->disks[i].passes;
 	}
-	fprintf(f, "%llu pass%s<br>%s written<br>%s read",
-		(unsigned long long)passes, passes == 1 ? "" : "es",
+	/* Each disk's passes, as summary.txt says them: never a sum. */
+	fprintf(f, "%s<br>%s written<br>%s read",
+		figures_passes_text(lo, hi, passes, sizeof(passes)),
 		settings_fmt_size(w, a, sizeof(a)),
 		settings_fmt_size(rd, b, sizeof(b)));
 	fprintf(f, "<details><summary>each disk</summary><ol>");
@@ -288,9 +291,9 @@ static void work(FILE *f, const struct fleet_run *r)
 
 		fputs("<li>", f);
 		html(f, d->label);
-		fprintf(f, ": %llu pass%s, %s written, %s read</li>",
-			(unsigned long long)d->passes,
-			d->passes == 1 ? "" : "es",
+		fprintf(f, ": %s, %s written, %s read</li>",
+			figures_passes_text(d->passes, d->passes, passes,
+					    sizeof(passes)),
 			settings_fmt_size(d->written, a, sizeof(a)),
 			settings_fmt_size(d->read, b, sizeof(b)));
 	}

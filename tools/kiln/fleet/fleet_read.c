@@ -104,7 +104,7 @@ static const char *mode_name(int i)
 	return engine_mode_name(i);
 }
 
-/* Passes made whole, counted as the run counted them (result.h). */
+/* Passes made whole, counted as the run counted them (figures.h). */
 static uint64_t passes_made(const struct jsonread_node *t, int *oom)
 {
 	struct engine_snap s;
@@ -118,7 +118,7 @@ static uint64_t passes_made(const struct jsonread_node *t, int *oom)
 		engine_snap_free(&s);
 		return 0;
 	}
-	n = result_passes_made(&s, mode < 0 ? ENGINE_WRITE_VERIFY : mode);
+	n = figures_passes(&s, mode < 0 ? ENGINE_WRITE_VERIFY : mode);
 	engine_snap_free(&s);
 	return n;
 }
@@ -265,24 +265,42 @@ static void newer(struct fleet_run *r, const char *path, time_t *at)
 	}
 }
 
+/* Progress checkpoints tried, the newest first, before giving up. */
+#define FLEET_PROGRESS_TRIED 4
+
 /*
- * The newest checkpoint whose length and CRC hold, read into r: 0,
- * -ENOENT (none there), -EBADMSG with why, -ENOMEM.
+ * The newest checkpoint whose length and CRC hold, read into r: the run
+ * folder's two (a stick's), and an uploaded folder's newest few under
+ * progress/ (folder.h). 0, -ENOENT (none there), -EBADMSG with why,
+ * -ENOMEM.
  */
 static int read_checkpoint(const char *dir, struct fleet_run *r, char *why,
 			   size_t len)
 {
-	const char *const *names = folder_checkpoints;
 	struct jsonread *doc = NULL;
-	char path[PATH_MAX], *body = NULL, *one, *json = NULL;
+	char path[PATH_MAX], bestpath[PATH_MAX], name[64], *body = NULL, *one;
+	char *json = NULL;
 	size_t blen = 0, olen;
-	uint64_t seq;
-	int i, ret, seen = 0, best = -1;
+	uint64_t seq, seqs[FLEET_PROGRESS_TRIED];
+	int i, n, ret, seen = 0, best = -1;
 
 	if (result_checkpoint_too_large(dir, why, len))
 		return -EBADMSG;
-	for (i = 0; i < 2; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+	n = folder_progress_seqs(dir, seqs, FLEET_PROGRESS_TRIED);
+	for (i = 0; i < 2 + n; i++) {
+		if (i < 2) {
+			snprintf(name, sizeof(name), "%s",
+				 folder_checkpoints[i]);
+		} else {
+			/* Newest first: an older one counts only if it holds. */
+			if (best >= 2)
+				break;
+			folder_progress_name("checkpoint", seqs[i - 2], "json",
+					     name, sizeof(name));
+		}
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		if (i >= 2 && result_too_large(path, why, len))
+			return -EBADMSG;
 		ret = folder_read_checkpoint(path, &seq, &one, &olen);
 		if (ret == -ENOMEM)
 			goto nomem;
@@ -297,13 +315,13 @@ static int read_checkpoint(const char *dir, struct fleet_run *r, char *why,
 		blen = olen;
 		best = i;
 		r->checkpoint = seq;
+		snprintf(bestpath, sizeof(bestpath), "%s", path);
 	}
 	if (best < 0) {
 		snprintf(why, len, "no checkpoint whose length and CRC hold");
 		return seen ? -EBADMSG : -ENOENT;
 	}
-	snprintf(path, sizeof(path), "%s/%s", dir, names[best]);
-	newer(r, path, &r->checkpoint_at);
+	newer(r, bestpath, &r->checkpoint_at);
 	/*
 	 * The CRC holds for the bytes after the header line: "result": {...}}
 	 * (folder.c). With the brace the header opened, they are one

@@ -124,7 +124,8 @@ void disktable_write(FILE *f, const char *when,
 	layout[0] = w;
 	layout[1] = k;
 	layout[2] = mark;
-	fprintf(f, "%s per disk: MB/s, done, time left%s\n", when,
+	fprintf(f, "%s per disk: MB/s since the last table, done, time "
+		"left%s\n", when,
 		mark >= 0 ? "; * the slowest" : "");
 	for (i = 0; i < ngroups; i++)
 		group(f, rows, n, i, ngroups, groups[i], layout);

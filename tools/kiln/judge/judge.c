@@ -14,14 +14,17 @@
 #include <string.h>
 
 #include "judge/blame.h"
+#include "judge/dips.h"
+#include "judge/figures.h"
 #include "judge/judge.h"
 #include "sense/smartjson.h"
 #include "base/timing.h"
 #include "base/unit.h"
 
-/* A second below this share of its phase's average is a dip. */
-#define UNSTABLE_SHARE 0.2
-/* ...counted once the phase has run this many whole seconds. */
+/*
+ * A second below DIPS_SHARE of its phase's average is a dip, unless most
+ * disks dipped then too (dips.h: the machine's, not the disk's), ...
+ * counted once the phase has run this many whole seconds. */
 #define UNSTABLE_MIN_SECONDS 10
 
 const char *judge_name(int verdict)
@@ -47,15 +50,6 @@ void judge_reason(struct judge *j, int verdict, const char *fmt, ...)
 	va_end(ap);
 }
 
-#define MB 1e6
-
-double judge_phase_rate(const struct engine_snap *s, int phase)
-{
-	uint64_t ns = s->phase_ns[phase];
-
-	return ns ? (double)s->phase_bytes[phase] / timing_secs(ns) / MB : 0;
-}
-
 /*
  * The first error and bad unit by offset. The lists are in the order
  * requests completed, and at a queue depth above 1 a later request often
@@ -73,17 +67,6 @@ static const struct engine_error *first_error(const struct engine_snap *s)
 		    s->errors[i].offset < e->offset)
 			e = &s->errors[i];
 	return e;
-}
-
-static uint64_t first_bad(const struct engine_snap *s)
-{
-	uint64_t at = s->nbad ? s->bad[0].offset : 0;
-	unsigned i;
-
-	for (i = 1; i < s->nbad; i++)
-		if (s->bad[i].pass == s->bad[0].pass && s->bad[i].offset < at)
-			at = s->bad[i].offset;
-	return at;
 }
 
 static void bad_units(const struct engine_snap *et, struct judge *j)
@@ -118,7 +101,7 @@ static void bad_units(const struct engine_snap *et, struct judge *j)
 	judge_reason(j, confirmed ? JUDGE_FAIL : JUDGE_PASS,
 		     "%u %s (%s), the first at byte %llu%s", et->c.bad_units,
 		     unit_plural(et->c.bad_units, "bad unit", "bad units"), list,
-		     (unsigned long long)first_bad(et), how);
+		     (unsigned long long)figures_first_bad(et), how);
 }
 
 void judge_target(const struct engine_snap *et, const struct monitor_target *mt,
@@ -187,16 +170,23 @@ void judge_target(const struct engine_snap *et, const struct monitor_target *mt,
 			     "write-verify");
 
 	for (p = PHASE_WRITE; p <= PHASE_READ; p++) {
-		double avg = judge_phase_rate(et, p);
+		double avg = figures_rate(et, p), own;
+		size_t used = strlen(j->stability);
 
 		if (p == PHASE_FLUSH || !mt ||
 		    mt->seconds[p] < UNSTABLE_MIN_SECONDS || avg <= 0)
 			continue;
-		if (mt->min[p] >= 0 && mt->min[p] < UNSTABLE_SHARE * avg)
+		own = monitor_own_min(mt, p);
+		if (own >= 0 && own < DIPS_SHARE * avg)
 			judge_reason(j, JUDGE_WARN, "unstable %s: its slowest "
 				     "second ran %.0f MB/s, %.0f%% of its %.0f "
 				     "MB/s average", engine_phase_name(p),
-				     mt->min[p], 100 * mt->min[p] / avg, avg);
+				     own, 100 * own / avg, avg);
+		else if (used < sizeof(j->stability))
+			snprintf(j->stability + used,
+				 sizeof(j->stability) - used,
+				 "%s%s steady at %.0f MB/s", used ? ", " : "",
+				 engine_phase_name(p), avg);
 	}
 	if (et->guard_stopped && et->guard_err)
 		judge_reason(j, JUDGE_PASS, "could not be read at byte %llu "

@@ -16,6 +16,12 @@ struct judge {
 	int interrupted;
 	int nreasons;
 	char reasons[JUDGE_MAX_REASONS][240];
+	/*
+	 * Each streaming phase judged steady, in words ("write steady at
+	 * 15 MB/s, verify steady at 15 MB/s"): a flat disk says so, never
+	 * nothing; "" when none ran long enough to judge.
+	 */
+	char stability[160];
 };
 
 /* Judges one target on a snapshot of its engine and what the monitor saw. */
@@ -30,9 +36,6 @@ void judge_target(const struct engine_snap *s, const struct monitor_target *mt,
  */
 void judge_health(const struct smart_counters *before,
 		  const struct smart_counters *after, struct judge *j);
-
-/* The phase's average MB/s over all passes, 0 when it did not run. */
-double judge_phase_rate(const struct engine_snap *s, int phase);
 
 const char *judge_name(int verdict);
 

@@ -110,17 +110,27 @@ void links_fastest(struct record *r)
 	size_t p;
 	int i, c;
 
-	for (c = 0; c < r->links.n; c++)
-		r->links.ctrls[c].fastest_mbps = 0;
+	for (c = 0; c < r->links.n; c++) {
+		struct links_ctrl *ct = &r->links.ctrls[c];
+
+		ct->fastest_mbps = 0;
+		/* Its total is its disks' rates added: never below one. */
+		ct->write_mbps = figures_ctrl_rate(r, c, FIGURES_WRITE);
+		ct->read_mbps = figures_ctrl_rate(r, c, FIGURES_READ);
+	}
 	for (i = 0; i < r->n; i++) {
 		struct links_ctrl *ct;
 
+		r->disks[i].link.write_mbps =
+			figures_dir_rate(&r->disks[i].snap, FIGURES_WRITE);
+		r->disks[i].link.read_mbps =
+			figures_dir_rate(&r->disks[i].snap, FIGURES_READ);
 		c = r->disks[i].link.ctrl;
 		if (c < 0 || c >= r->links.n)
 			continue;
 		ct = &r->links.ctrls[c];
 		for (p = 0; p < sizeof(phases) / sizeof(phases[0]); p++) {
-			double v = judge_phase_rate(&r->disks[i].snap,
+			double v = figures_rate(&r->disks[i].snap,
 						    phases[p]);
 
 			if (v > ct->fastest_mbps)
@@ -345,8 +355,15 @@ static int lay_out(const struct links *l, const double *mbps, int compact,
 
 void links_status(struct links *l, uint64_t now, char *out, size_t len)
 {
+	links_status_of(l, NULL, NULL, 0, now, out, len);
+}
+
+void links_status_of(struct links *l, struct record_disk *const *disks,
+		     const double *disk_mbps, int n, uint64_t now, char *out,
+		     size_t len)
+{
 	double secs = timing_secs(now - l->status_ns), *mbps;
-	int k, any = 0;
+	int i, k, any = 0;
 
 	out[0] = 0;
 	mbps = calloc((size_t)l->n + 1, sizeof(*mbps));
@@ -355,9 +372,16 @@ void links_status(struct links *l, uint64_t now, char *out, size_t len)
 	if (secs <= 0)
 		secs = 1;
 	for (k = 0; k < l->n; k++) {
-		mbps[k] = (double)l->ctrls[k].live / secs / 1e6;
+		if (!disk_mbps)
+			mbps[k] = (double)l->ctrls[k].live / secs / 1e6;
 		l->ctrls[k].live = 0;
 		any |= l->ctrls[k].ndisks > 0;
+	}
+	/* Its disks' rates added, as a controller's total always is. */
+	for (i = 0; disk_mbps && i < n; i++) {
+		k = disks[i]->link.ctrl;
+		if (k >= 0 && k < l->n)
+			mbps[k] += disk_mbps[i];
 	}
 	l->status_ns = now;
 	/* Whole words where they fit; with many controllers, fewer. */

@@ -24,8 +24,9 @@ struct links_disk {
 	double mbps;		/* MB/s the link carries; 0: unknown */
 	int ctrl;		/* index in struct links' ctrls; -1: none */
 	/*
-	 * Its busiest LINKS_WINDOW_S seconds of the concurrent burn, MB/s,
-	 * in the windows its controller's aggregate is taken over.
+	 * Its write and read rates, MB/s (figures_dir_rate(), set by
+	 * links_fastest()); while the burn runs, its busiest
+	 * LINKS_WINDOW_S seconds.
 	 */
 	double write_mbps, read_mbps;
 	uint64_t win_w, win_r;		/* sampling: bytes in the window */
@@ -36,9 +37,9 @@ struct links_ctrl {
 	struct pci_controller pci;
 	int ndisks;			/* disks of the run behind it */
 	/*
-	 * The concurrent burn's busiest LINKS_WINDOW_S seconds, MB/s: the
-	 * sum of its disks over the same seconds, writes and reads of one
-	 * window (the one that moved most bytes), never of two.
+	 * Its total each way, MB/s: the sum of its disks' rates
+	 * (figures_ctrl_rate(), set by links_fastest()); while the burn
+	 * runs, its busiest LINKS_WINDOW_S seconds.
 	 */
 	double write_mbps, read_mbps;
 	double solo_sum;		/* its disks alone, MB/s; 0: not all */
@@ -81,7 +82,9 @@ int links_read(struct record *r, const char *sysroot);
 /*
  * Each controller's fastest_mbps, from its disks' phase rates: a disk
  * that moved more one way than its controller's PCIe link is said to
- * carry shows that figure is no limit, whatever the totals.
+ * carry shows that figure is no limit, whatever the totals. And the
+ * figures every output says of the links: each disk's write and read
+ * rate and each controller's totals, the sums of its disks'.
  */
 void links_fastest(struct record *r);
 
@@ -106,6 +109,15 @@ void links_sample(struct links *l, struct record_disk *const *disks,
  * columns (joined by '\n'); "" when no disk sits behind a controller.
  */
 void links_status(struct links *l, uint64_t now, char *out, size_t len);
+
+/*
+ * The same line of a controller's total as the status line says its
+ * disks: each controller's MB/s the sum of its disks' mbps[i] (disks[i]
+ * the record disk of the i-th of n), so it is never below one of them.
+ */
+void links_status_of(struct links *l, struct record_disk *const *disks,
+		     const double *mbps, int n, uint64_t now, char *out,
+		     size_t len);
 
 /* MB/s a SATA or SAS link carries at "6.0 Gbps" or "12.0 Gbit"; 0. */
 double links_rate_mbps(const char *rate);

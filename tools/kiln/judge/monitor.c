@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "judge/figures.h"
 #include "judge/monitor.h"
 #include "base/timing.h"
 #include "settings/settings.h"
@@ -30,9 +31,11 @@ int monitor_init(struct monitor *m, const char *const *names, int n,
 	m->names = names;
 	m->csv = csv;
 	m->t0 = m->last_ns = m->status_ns = m->table_ns = t0;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		for (p = 0; p < PHASES; p++)
 			m->mt[i].min[p] = -1;
+		m->mt[i].made = -1;
+	}
 	return 0;
 }
 
@@ -85,6 +88,42 @@ void monitor_series_add(struct monitor_series *s, double w, double r)
 	series_add(s, w, r);
 }
 
+void monitor_slow_add(struct monitor_target *mt, int p, uint32_t ms,
+		      double mbps)
+{
+	struct monitor_slow *sl = mt->slow[p];
+	unsigned n = mt->nslow[p], i;
+
+	if (!mt->busy || ms < mt->busy_from_ms)
+		mt->busy_from_ms = ms;
+	if (!mt->busy || ms > mt->busy_to_ms)
+		mt->busy_to_ms = ms;
+	mt->busy = 1;
+	if (n == MONITOR_SLOW && mbps >= sl[n - 1].mbps)
+		return;
+	if (n < MONITOR_SLOW)
+		n++;
+	for (i = n - 1; i > 0 && sl[i - 1].mbps > mbps; i--)
+		sl[i] = sl[i - 1];
+	sl[i].ms = ms;
+	sl[i].mbps = (float)mbps;
+	sl[i].shared = 0;
+	mt->nslow[p] = n;
+}
+
+double monitor_own_min(const struct monitor_target *mt, int p)
+{
+	unsigned i;
+
+	if (!mt->nslow[p])
+		return mt->min[p];
+	for (i = 0; i < mt->nslow[p]; i++)
+		if (!mt->slow[p][i].shared)
+			return mt->slow[p][i].mbps;
+	return mt->nslow[p] == MONITOR_SLOW ?
+	       mt->slow[p][MONITOR_SLOW - 1].mbps : -1;
+}
+
 void monitor_sample(struct monitor *m, uint64_t now,
 		    const struct engine_counters *c)
 {
@@ -132,6 +171,7 @@ void monitor_sample(struct monitor *m, uint64_t now,
 			if (rate > mt->max[phase])
 				mt->max[phase] = rate;
 			mt->seconds[phase]++;
+			monitor_slow_add(mt, phase, (uint32_t)ms, rate);
 		}
 		if (!mt->done_ns && c[i].state != STATE_RUNNING)
 			mt->done_ns = now;
@@ -148,6 +188,20 @@ void monitor_sample(struct monitor *m, uint64_t now,
 	if (rows)
 		m->next_ms = ms + 1;
 	m->last_ns = now;
+}
+
+/*
+ * The seconds of [from, now] target i was busy: up to when it left
+ * running. A rate over an interval is of those (figures.h: bytes over
+ * the time the disk was busy with them), never of time it sat done.
+ */
+static double busy_secs(const struct monitor *m, int i, uint64_t from,
+			uint64_t now)
+{
+	uint64_t end = m->mt[i].done_ns && m->mt[i].done_ns < now ?
+		       m->mt[i].done_ns : now;
+
+	return end > from ? timing_secs(end - from) : 0;
 }
 
 /* A target's share done and seconds left; -1 each when unknown. */
@@ -183,19 +237,18 @@ static void progress(const struct monitor *m, int i, uint64_t now,
 void monitor_table_rows(struct monitor *m, uint64_t now,
 			struct disktable_row *rows)
 {
-	double secs = timing_secs(now - m->table_ns);
 	int i;
 
-	if (secs <= 0)
-		secs = 1;
 	for (i = 0; i < m->n; i++) {
 		const struct engine_counters *c = &m->c[i];
 		struct monitor_target *mt = &m->mt[i];
 		uint64_t b = c->bytes_written + c->bytes_read;
+		double secs = busy_secs(m, i, m->table_ns, now);
 
 		rows[i].name = m->names[i];
 		rows[i].group = -1;
-		rows[i].mbps = (double)(b - mt->table_bytes) / secs / 1e6;
+		rows[i].mbps = secs > 0 ?
+			       (double)(b - mt->table_bytes) / secs / 1e6 : 0;
 		mt->table_bytes = b;
 		progress(m, i, now, &rows[i].done, &rows[i].eta);
 		rows[i].state = c->state == STATE_RUNNING ? NULL :
@@ -246,10 +299,22 @@ static void status_pass(const struct monitor *m, int running, char *buf,
 			size_t len)
 {
 	unsigned lo = 0, hi = 0, cap = 0;
+	int64_t made_lo = -1, made_hi = -1;
 	int capped = 0;
 	int i;
 
 	buf[0] = 0;
+	/* Once over, the passes each made, as summary.txt says them. */
+	for (i = 0; !running && i < m->n; i++) {
+		int64_t v = m->mt[i].made;
+
+		if (v < 0)
+			continue;
+		if (made_lo < 0 || v < made_lo)
+			made_lo = v;
+		if (v > made_hi)
+			made_hi = v;
+	}
 	for (i = 0; i < m->n; i++) {
 		const struct engine_counters *c = &m->c[i];
 		unsigned wp = m->mt[i].write_passes;
@@ -265,14 +330,19 @@ static void status_pass(const struct monitor *m, int running, char *buf,
 			cap = wp;
 		}
 	}
-	if (!hi)
+	if (made_hi >= 0) {
+		snprintf(buf, len, "  ");
+		figures_passes_text((uint64_t)made_lo, (uint64_t)made_hi,
+				    buf + 2, len - 2);
+	} else if (!hi) {
 		return;
-	if (!running)
+	} else if (!running) {
 		snprintf(buf, len, "  %u pass%s", hi, hi == 1 ? "" : "es");
-	else if (lo == hi)
+	} else if (lo == hi) {
 		snprintf(buf, len, " pass %u", hi);
-	else
+	} else {
 		snprintf(buf, len, " pass %u-%u", lo, hi);
+	}
 	if (!capped)
 		return;
 	if (running)
@@ -311,7 +381,7 @@ static void status_bytes(const struct monitor *m, char *buf, size_t len)
 void monitor_status(struct monitor *m, uint64_t now, int stopped, char *line,
 		    size_t len)
 {
-	double secs = timing_secs(now - m->status_ns), total = 0;
+	double secs = timing_secs(now - m->status_ns), total = 0, busy;
 	int i, p, running = 0, slowest = -1, count[PHASES] = { 0 }, phase = 0;
 	unsigned errors = 0;
 	char hms[32], eta[32], pass[96], bytes[80];
@@ -324,7 +394,9 @@ void monitor_status(struct monitor *m, uint64_t now, int stopped, char *line,
 		struct monitor_target *mt = &m->mt[i];
 		uint64_t b = c->bytes_written + c->bytes_read;
 
-		mt->rate = (double)(b - mt->status_bytes) / secs / 1e6;
+		busy = busy_secs(m, i, m->status_ns, now);
+		mt->rate = busy > 0 ?
+			   (double)(b - mt->status_bytes) / busy / 1e6 : 0;
 		mt->status_bytes = b;
 		total += mt->rate;
 		errors += c->io_errors + c->bad_units;
@@ -348,14 +420,19 @@ void monitor_status(struct monitor *m, uint64_t now, int stopped, char *line,
 		snprintf(eta, sizeof(eta), "?");
 	status_pass(m, running, pass, sizeof(pass));
 	status_bytes(m, bytes, sizeof(bytes));
+	/*
+	 * The last line has no rate: one of its last interval, mostly after
+	 * the disks ended, is no figure of the run (summary.txt has those).
+	 */
 	if (!running) {
-		snprintf(line, len, "%s %s %d/%d%s%s  %.0f MB/s  errors %u",
-			 hms, stopped ? "stopped" : "done", m->n, m->n, pass,
-			 bytes, total, errors);
+		snprintf(line, len, "%s %s %d/%d%s%s  errors %u", hms,
+			 stopped ? "stopped" : "done", m->n, m->n, pass, bytes,
+			 errors);
 		return;
 	}
-	snprintf(line, len, "%s%s %s %.0f MB/s%s  slowest %.16s %.0f  "
-		 "done %d/%d  errors %u  eta %s", hms, pass,
-		 engine_phase_name(phase), total, bytes, m->names[slowest],
-		 m->mt[slowest].rate, m->n - running, m->n, errors, eta);
+	snprintf(line, len, "%s%s %s %.0f MB/s last %.0f s%s  slowest %.16s "
+		 "%.0f  done %d/%d  errors %u  eta %s", hms, pass,
+		 engine_phase_name(phase), total, secs, bytes,
+		 m->names[slowest], m->mt[slowest].rate, m->n - running, m->n,
+		 errors, eta);
 }

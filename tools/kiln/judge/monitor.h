@@ -31,6 +31,19 @@ struct monitor_series {
  */
 void monitor_series_add(struct monitor_series *s, double w, double r);
 
+/*
+ * A target keeps its MONITOR_SLOW slowest whole seconds of each moving
+ * phase, with their times, so that the judge can tell a dip of its own
+ * from one most disks shared (dips.h) without keeping every second.
+ */
+#define MONITOR_SLOW 32
+
+struct monitor_slow {
+	uint32_t ms;		/* the sample's time since the burn's start */
+	float mbps;
+	int shared;		/* most disks dipped then (dips.h) */
+};
+
 /* What the monitor learns of one target from its per-second samples. */
 struct monitor_target {
 	uint64_t last_w, last_r;	/* counters at the last sample */
@@ -41,9 +54,20 @@ struct monitor_target {
 	/* Per phase, over seconds spent wholly in that phase. */
 	double min[PHASES], max[PHASES];
 	unsigned seconds[PHASES];
+	/* ...its slowest of them, slowest first */
+	struct monitor_slow slow[PHASES][MONITOR_SLOW];
+	unsigned nslow[PHASES];
+	/* the first and last whole second it was busy in any of them */
+	uint32_t busy_from_ms, busy_to_ms;
+	int busy;		/* it had one */
 	uint64_t planned;		/* bytes the plan moves; 0: unknown */
 	unsigned write_passes;		/* passes it may write; 0: all */
 	uint64_t done_ns;		/* when it left running */
+	/*
+	 * Passes made whole (figures_passes()), set by the caller once the
+	 * burn is over, for the last status line; -1 until then.
+	 */
+	int64_t made;
 	struct monitor_series series;
 };
 
@@ -97,6 +121,20 @@ void monitor_status(struct monitor *m, uint64_t now, int stopped, char *line,
  */
 void monitor_table_rows(struct monitor *m, uint64_t now,
 			struct disktable_row *rows);
+
+/*
+ * A whole second of phase p at ms ran mbps: kept when among the slowest
+ * (monitor_sample() calls it; a test may too).
+ */
+void monitor_slow_add(struct monitor_target *mt, int p, uint32_t ms,
+		      double mbps);
+
+/*
+ * Its slowest second of phase p of its own, leaving out those most disks
+ * shared; -1 when it has none. With all of its kept seconds shared, the
+ * last of them: its own slowest was no slower.
+ */
+double monitor_own_min(const struct monitor_target *mt, int p);
 
 /* The seconds the run has left, by the slowest target; -1 unknown. */
 int64_t monitor_eta(const struct monitor *m, uint64_t now);

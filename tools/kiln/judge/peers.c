@@ -140,7 +140,7 @@ static int make_groups(struct record *r)
  */
 static int measured(const struct record_disk *d, int phase)
 {
-	return judge_phase_rate(&d->snap, phase) > 0 &&
+	return figures_rate(&d->snap, phase) > 0 &&
 	       timing_secs(d->snap.phase_ns[phase]) >= PEERS_MIN_SECONDS;
 }
 
@@ -307,7 +307,7 @@ static void compare_phase(struct record *r, int g, int phase, double *v,
 		const struct record_disk *d = &r->disks[i];
 
 		if (d->peer.group == g && measured(d, phase))
-			v[like++] = judge_phase_rate(&d->snap, phase);
+			v[like++] = figures_rate(&d->snap, phase);
 	}
 	pg->measured[phase] = like;
 	if (like < PEERS_MIN)
@@ -315,7 +315,7 @@ static void compare_phase(struct record *r, int g, int phase, double *v,
 	pg->median[phase] = median(v, like);
 	for (i = 0; i < r->n; i++) {
 		struct record_disk *d = &r->disks[i];
-		double mine = judge_phase_rate(&d->snap, phase);
+		double mine = figures_rate(&d->snap, phase);
 
 		if (d->peer.group != g || !measured(d, phase))
 			continue;

@@ -121,10 +121,43 @@ void record_note(struct record *r, const char *fmt, ...)
 	r->notes[r->nnotes++] = text;
 }
 
+/*
+ * The seconds most disks dipped together (dips.h), found before any disk
+ * is judged "unstable": those are the machine's or a controller's.
+ */
+static void shared_dips(struct record *r)
+{
+	struct dips_disk *dd = calloc((size_t)r->n + 1, sizeof(*dd));
+	int i, p;
+
+	memset(&r->dips, 0, sizeof(r->dips));
+	if (!dd)
+		return;
+	for (i = 0; i < r->n; i++) {
+		struct record_disk *d = &r->disks[i];
+
+		if (d->failed[0] || !d->mt)
+			continue;
+		dd[i].mt = d->mt;
+		dd[i].ctrl = d->link.ctrl;
+		for (p = 0; p < PHASES; p++)
+			dd[i].avg[p] = figures_rate(&d->snap, p);
+	}
+	dips_find(dd, r->n, &r->dips);
+	free(dd);
+}
+
 void record_judge(struct record *r, int final, int interrupted)
 {
 	int i, stop = 0, guarded = 0;
 
+	/* Restored from a document, a disk's snapshot is its own. */
+	for (i = 0; i < r->n; i++)
+		if (!r->disks[i].failed[0] && r->disks[i].et) {
+			engine_snap_free(&r->disks[i].snap);
+			engine_snapshot(r->disks[i].et, &r->disks[i].snap);
+		}
+	shared_dips(r);
 	for (i = 0; i < r->n; i++) {
 		struct record_disk *d = &r->disks[i];
 
@@ -139,11 +172,6 @@ void record_judge(struct record *r, int final, int interrupted)
 			snprintf(d->j.reasons[0], sizeof(d->j.reasons[0]), "%s",
 				 d->failed);
 			continue;
-		}
-		/* Restored from a document, a disk's snapshot is its own. */
-		if (d->et) {
-			engine_snap_free(&d->snap);
-			engine_snapshot(d->et, &d->snap);
 		}
 		judge_target(&d->snap, d->mt, &d->j);
 		judge_health(&d->before.c, final ? &d->after.c : NULL, &d->j);

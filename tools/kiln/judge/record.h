@@ -7,6 +7,8 @@
 
 #include "engine/engine.h"
 #include "judge/blame.h"
+#include "judge/dips.h"
+#include "judge/figures.h"
 #include "sense/health.h"
 #include "judge/judge.h"
 #include "judge/links.h"
@@ -155,6 +157,7 @@ struct record {
 	struct bmc bmc;			/* the BMC's event log, its address */
 	struct vitals_machine sig;	/* the machine's own signals */
 	struct blame blame;		/* where transfer errors belong */
+	struct dips dips;		/* seconds most disks dipped together */
 	int results_lost;		/* some results could not be written */
 	int verdict;			/* enum judge_verdict, overall */
 	int exit_code;

@@ -52,7 +52,7 @@ static void solo_outcome(struct record_disk *d, const struct engine_snap *s)
 	if (d->failed[0])
 		return;
 	so->ran = 1;
-	so->mbps = judge_phase_rate(s, PHASE_READ);
+	so->mbps = figures_rate(s, PHASE_READ);
 	so->seconds = timing_secs(s->phase_ns[PHASE_READ]);
 	so->io_errors = s->c.io_errors;
 	if (s->nerrors) {

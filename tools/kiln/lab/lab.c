@@ -25,6 +25,8 @@
 #include "lab/metrics.h"
 #include "base/timing.h"
 #include "lab/upload.h"
+#include "results/folder.h"
+#include "results/result.h"
 
 /*
  * How long the end waits for the server: with a stick the results are
@@ -199,6 +201,18 @@ static const char *base_name(const char *path, char *buf, size_t len)
 	return slash ? slash + 1 : buf;
 }
 
+void lab_run_folder(const char *dir, uint64_t run_id, char *out, size_t len)
+{
+	char name[PATH_MAX], id[24];
+	const char *b = base_name(dir, name, sizeof(name));
+
+	snprintf(id, sizeof(id), "%016llx", (unsigned long long)run_id);
+	if (strstr(b, id))
+		snprintf(out, len, "%s", b);
+	else
+		snprintf(out, len, "%s-%s", b, id);
+}
+
 static void start_upload(struct lab *l, struct record *r)
 {
 	struct http_url url;
@@ -212,8 +226,8 @@ static void start_upload(struct lab *l, struct record *r)
 			    "no run folder");
 		return;
 	}
-	ret = upload_start(&l->up, &url, r->machine,
-			   base_name(r->out, name, sizeof(name)), 0, err,
+	lab_run_folder(r->out, r->run_id, name, sizeof(name));
+	ret = upload_start(&l->up, &url, r->machine, name, 0, err,
 			   sizeof(err));
 	if (ret) {
 		complain("upload: cannot start: %s", err);
@@ -332,6 +346,81 @@ void lab_put_file(struct lab *l, const char *name)
 		dropped(l, name, ret);
 	else
 		taken(l, name);
+}
+
+/* A file of the local run folder, whole, in memory: NULL when it cannot be. */
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = NULL, *p;
+	size_t cap = 0, n;
+
+	*len = 0;
+	if (!f)
+		return NULL;
+	for (;;) {
+		if (*len == cap) {
+			if (cap >= UPLOAD_MAX_BYTES)
+				break;
+			p = realloc(buf, cap = cap ? cap * 2 : 65536);
+			if (!p)
+				break;
+			buf = p;
+		}
+		n = fread(buf + *len, 1, cap - *len, f);
+		if (!n) {
+			if (ferror(f))
+				break;
+			fclose(f);
+			return buf;
+		}
+		*len += n;
+	}
+	fclose(f);
+	free(buf);
+	return NULL;
+}
+
+static void put_progress(struct lab *l, const char *slot, const char *name,
+			 const void *data, size_t len)
+{
+	int ret = upload_put_progress(l->up, slot, name, data, len), i;
+	size_t kind;
+
+	if (ret == -ENOBUFS) {
+		upload_flush(l->up, LAB_DRAIN_MS, say, l->con);
+		ret = upload_put_progress(l->up, slot, name, data, len);
+	}
+	if (ret) {
+		dropped(l, name, ret);
+		return;
+	}
+	/* A newer one was taken: an older one dropped is not lost. */
+	kind = strcspn(name, "0123456789");
+	for (i = 0; i < l->ndropped; i++)
+		if (!strncmp(l->dropped[i].name, name, kind))
+			l->dropped[i--] = l->dropped[--l->ndropped];
+}
+
+void lab_progress(struct lab *l, uint64_t seq, const char *checkpoint,
+		  const char *summary, size_t len)
+{
+	char path[PATH_MAX], name[64], *doc;
+	size_t dlen;
+
+	if (!l || !l->up || !l->dir)
+		return;
+	/* Copied now: the local file is written over two checkpoints on. */
+	snprintf(path, sizeof(path), "%s/%s", l->dir, checkpoint);
+	doc = slurp(path, &dlen);
+	if (doc && !folder_progress_name("checkpoint", seq, "json", name,
+					 sizeof(name)))
+		put_progress(l, "checkpoint", name, doc, dlen);
+	free(doc);
+	if (summary && !folder_progress_name("summary", seq, "txt", name,
+					     sizeof(name)))
+		put_progress(l, "summary", name, summary, len);
+	lab_say(l);
 }
 
 void lab_tick(struct lab *l, struct record *r)
@@ -475,6 +564,7 @@ int lab_reach(const struct settings *s, unsigned seconds, FILE *con)
 int lab_send_folder(const struct settings *s, const char *machine,
 		    const char *dir, FILE *con)
 {
+	struct result_record rec = { 0 };
 	struct upload *up = NULL;
 	struct http_url url;
 	struct dirent *e;
@@ -485,19 +575,28 @@ int lab_send_folder(const struct settings *s, const char *machine,
 
 	if (settings_url(s, s->upload, &url, err, sizeof(err)))
 		return -EINVAL;
-	ret = upload_start(&up, &url, machine,
-			   base_name(dir, name, sizeof(name)), 0, err,
-			   sizeof(err));
+	/* The run id, so the folder is the one its progress went to. */
+	if (result_load(dir, &rec, err, sizeof(err)) == 0) {
+		lab_run_folder(dir, rec.run_id, name, sizeof(name));
+		result_record_free(&rec);
+	} else {
+		snprintf(name, sizeof(name), "%s",
+			 base_name(dir, path, sizeof(path)));
+	}
+	ret = upload_start(&up, &url, machine, name, 0, err, sizeof(err));
 	if (ret) {
 		complain("upload: cannot start: %s", err);
 		return ret;
 	}
 	d = opendir(dir);
 	while (d && (e = readdir(d))) {
-		if (e->d_name[0] == '.')
+		if (e->d_name[0] == '.' ||
+		    !strcmp(e->d_name, folder_checkpoints[0]) ||
+		    !strcmp(e->d_name, folder_checkpoints[1]))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		if (stat(path, &st) || !S_ISREG(st.st_mode))
+		/* Never a link: what it points at is no file of the run's. */
+		if (lstat(path, &st) || !S_ISREG(st.st_mode))
 			continue;
 		if (upload_put_file(up, e->d_name, path) == -ENOBUFS) {
 			upload_flush(up, LAB_DRAIN_MS, say, con);

@@ -37,6 +37,21 @@ void lab_put(struct lab *l, const char *name, const void *data, size_t len);
 /* A file of the local run folder, read when its turn comes. */
 void lab_put_file(struct lab *l, const char *name);
 
+/*
+ * The run's progress: checkpoint number seq (the local file checkpoint,
+ * read now) and the summary so far, each under a name of its own
+ * (folder_progress_name()), since nothing on the server is replaced.
+ */
+void lab_progress(struct lab *l, uint64_t seq, const char *checkpoint,
+		  const char *summary, size_t len);
+
+/*
+ * The folder a run's files go to on the server, below the machine's:
+ * the run folder's name, with the run id added when the name does not
+ * hold it already (two runs given the same --out name never meet).
+ */
+void lab_run_folder(const char *dir, uint64_t run_id, char *out, size_t len);
+
 /* Every interval: the gauges as they stand, and what the pushers said. */
 void lab_tick(struct lab *l, struct record *r);
 
@@ -67,8 +82,10 @@ int lab_reach(const struct settings *s, unsigned seconds, FILE *con);
 
 /*
  * A whole run folder sent at once (one finished at this boot, kiln
- * finish's path): every regular file in dir under s->upload's
- * <machine>/<basename of dir>/. 0 when all arrived, else -errno (said).
+ * finish's path): every regular file in dir but its two checkpoints
+ * under s->upload's <machine>/<lab_run_folder()>/ (the run id read from
+ * its result.json). A file that had arrived before is found there with
+ * the same bytes. 0 when all arrived, else -errno (said).
  */
 int lab_send_folder(const struct settings *s, const char *machine,
 		    const char *dir, FILE *con);

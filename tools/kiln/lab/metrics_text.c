@@ -140,7 +140,7 @@ static const struct {
 static int phase_avg(const struct record_disk *d, int phase, char *buf,
 		     size_t len)
 {
-	double avg = judge_phase_rate(&d->snap, phase);
+	double avg = figures_rate(&d->snap, phase);
 
 	if (!(avg > 0))
 		return 0;
@@ -165,7 +165,7 @@ static int disk_value(int fam, const struct record_disk *d,
 	switch (fam) {
 	case F_PHASE: v = (unsigned long long)c->phase; break;
 	case F_PASS: v = c->pass; break;
-	case F_PASSES: v = result_passes_made(&d->snap, d->ep.mode); break;
+	case F_PASSES: v = figures_passes(&d->snap, d->ep.mode); break;
 	case F_STATE: v = (unsigned long long)c->state; break;
 	case F_WRITTEN: v = c->bytes_written; break;
 	case F_READ: v = c->bytes_read; break;
@@ -209,7 +209,7 @@ static void run_totals(FILE *f, const struct record *r,
 	for (i = 0; i < r->n; i++) {
 		const struct record_disk *d = &r->disks[i];
 		const struct engine_counters *dc = c ? &c[i] : &d->snap.c;
-		uint64_t p = result_passes_made(&d->snap, d->ep.mode);
+		uint64_t p = figures_passes(&d->snap, d->ep.mode);
 
 		w += dc->bytes_written;
 		rd += dc->bytes_read;

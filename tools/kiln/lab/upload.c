@@ -6,8 +6,17 @@
  * minute and reads the uploader's lines every second, never waits for a
  * server. Memory is bounded: one entry per name, a cap on names and on
  * copied bytes, and a ring of the last lines said.
+ *
+ * Every PUT creates and never replaces ("If-None-Match: *"): a server
+ * that has the name already answers 412. That is either this very file,
+ * a try whose answer was lost but which had landed, or another's: the
+ * file there is read back (GET) and compared, byte for byte, with what
+ * this one holds. The same bytes have arrived; others are a collision,
+ * said, never retried and never replaced, and the file stays in the run
+ * folder it was written to.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,6 +24,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/thread.h"
 #include "base/timing.h"
@@ -24,10 +34,12 @@
 struct item {
 	struct item *next;
 	char *name;		/* in the run folder: "summary.txt" */
+	char *slot;		/* progress: a newer one of it goes instead */
 	char *path;		/* its URL path, percent-encoded */
 	char *file;		/* a file to send as it is when sent, or */
 	char *data;		/* a copy of the bytes, len of them */
 	size_t len;
+	int landed;		/* its 412 was its own bytes: it had arrived */
 	unsigned tries;		/* failed so far */
 	unsigned delay;		/* seconds of its own last pause */
 	uint64_t next_try;	/* timing_now_ns() */
@@ -50,6 +62,7 @@ struct upload {
 	/* Under lock from here on. */
 	struct item *head, *tail;	/* waiting, oldest first */
 	struct item *inflight;		/* on its way, off the queue */
+	struct item *collided;		/* another file had the name: kept */
 	int queued;
 	/* copied bytes waiting or on their way */
 	size_t bytes;
@@ -79,18 +92,28 @@ static void free_item(struct item *it)
 	if (!it)
 		return;
 	free(it->name);
+	free(it->slot);
 	free(it->path);
 	free(it->file);
 	free(it->data);
 	free(it);
 }
 
-static struct item *find(struct upload *u, const char *name)
+/* Whether it is what slot (progress) or else name names. */
+static int same_item(const struct item *it, const char *slot,
+		     const char *name)
+{
+	if (slot || it->slot)
+		return slot && it->slot && !strcmp(it->slot, slot);
+	return !strcmp(it->name, name);
+}
+
+static struct item *find(struct upload *u, const char *slot, const char *name)
 {
 	struct item *it;
 
 	for (it = u->head; it; it = it->next)
-		if (!strcmp(it->name, name))
+		if (same_item(it, slot, name))
 			return it;
 	return NULL;
 }
@@ -180,6 +203,72 @@ static int make_folders(struct upload *u, const struct item *it,
 	}
 }
 
+/* An answer's body compared, as it comes, with an item's bytes. */
+struct same {
+	const struct item *it;
+	int fd;			/* it->file's, or -1 */
+	uint64_t at;		/* bytes compared */
+	int differ;
+};
+
+static void same_sink(void *arg, const char *p, size_t n)
+{
+	struct same *s = arg;
+	char buf[4096];
+
+	while (n && !s->differ) {
+		size_t k = n < sizeof(buf) ? n : sizeof(buf);
+
+		if (s->fd >= 0)
+			s->differ = pread(s->fd, buf, k, (off_t)s->at) !=
+				    (ssize_t)k || memcmp(buf, p, k);
+		else
+			s->differ = s->at + k > s->it->len ||
+				    memcmp(s->it->data + s->at, p, k);
+		s->at += k;
+		p += k;
+		n -= k;
+	}
+}
+
+/*
+ * After a 412: whether the file at the item's name holds its bytes, read
+ * back and compared as they come (never held whole: samples.csv may be
+ * hundreds of MB). 1 the same, 0 another file, -errno when it could not
+ * be read (res says why).
+ */
+static int same_there(struct upload *u, const struct item *it,
+		      unsigned timeout_ms, struct http_result *res)
+{
+	struct same s = { .it = it, .fd = -1 };
+	struct http_request rq = {
+		.method = "GET", .path = it->path, .timeout_ms = timeout_ms,
+		.cancel = &u->stop, .sink = same_sink, .sink_arg = &s,
+	};
+	uint64_t size = it->len;
+	struct stat st;
+	int ret;
+
+	if (it->file) {
+		s.fd = open(it->file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (s.fd < 0 || fstat(s.fd, &st)) {
+			ret = -errno;
+			snprintf(res->error, sizeof(res->error), "cannot read "
+				 "%s: %s", it->file, strerror(-ret));
+			if (s.fd >= 0)
+				close(s.fd);
+			return ret;
+		}
+		size = (uint64_t)st.st_size;
+	}
+	ret = http_request(&u->base, &rq, res);
+	if (s.fd >= 0)
+		close(s.fd);
+	if (ret)
+		return ret;
+	return !s.differ && s.at == size;
+}
+
 static int send_item(struct upload *u, struct item *it, unsigned timeout_ms,
 		     struct http_result *res)
 {
@@ -187,16 +276,37 @@ static int send_item(struct upload *u, struct item *it, unsigned timeout_ms,
 	struct http_request rq = {
 		.method = "PUT", .path = it->path, .file = it->file,
 		.body = it->data, .len = it->len, .timeout_ms = timeout_ms,
-		.cancel = &u->stop,
+		.cancel = &u->stop, .create_only = 1,
 	};
-	int ret = http_request(&u->base, &rq, res);
+	struct http_result got;
+	int ret = http_request(&u->base, &rq, res), same;
 
 	if (ret == -EREMOTEIO && res->status == 409 &&
 	    make_folders(u, it, deadline) == 0) {
 		rq.timeout_ms = timing_ms_left(deadline);
 		ret = http_request(&u->base, &rq, res);
 	}
-	return ret;
+	if (ret != -EREMOTEIO || res->status != 412)
+		return ret;
+	/*
+	 * The name is there: this file, landed on an earlier try, or not.
+	 * Read back within the same deadline (a flush's bound holds); one
+	 * that runs out is tried again, 412 and all, like any failure.
+	 */
+	same = same_there(u, it, timing_ms_left(deadline), &got);
+	if (same == 1) {
+		it->landed = 1;
+		return 0;
+	}
+	if (same == 0) {
+		snprintf(res->error, sizeof(res->error), "another file of that "
+			 "name is there (HTTP 412): not replaced");
+		return -EEXIST;
+	}
+	snprintf(res->error, sizeof(res->error), "HTTP 412 Precondition "
+		 "Failed, and what is there could not be read back: %s",
+		 got.error);
+	return same == -ECANCELED ? same : ret;
 }
 
 /* Under lock: after a try, the file is gone, or waits again. */
@@ -204,12 +314,15 @@ static void settle(struct upload *u, struct item *it, int ret,
 		   const struct http_result *res)
 {
 	uint64_t now = timing_now_ns();
-	struct item *newer = find(u, it->name);
+	struct item *newer = find(u, it->slot, it->name);
 	unsigned wait;
 	int quiet;
 
 	if (!ret) {
-		if (it->tries)
+		if (it->landed)
+			say(u, "upload: %s to %s: there already with the same "
+			    "bytes (a try that landed)", it->name, u->url);
+		else if (it->tries)
 			say(u, "upload: %s to %s: arrived after %u failed "
 			    "tr%s", it->name, u->url, it->tries,
 			    it->tries == 1 ? "y" : "ies");
@@ -221,6 +334,20 @@ static void settle(struct upload *u, struct item *it, int ret,
 		if (it->data)
 			u->bytes -= it->len;
 		free_item(it);
+		return;
+	}
+	if (ret == -EEXIST) {
+		/* Never retried, never replaced: kept where it was written. */
+		snprintf(it->why, sizeof(it->why), "%s", res->error);
+		say(u, "upload: %s to %s: %s; this one is kept where it was "
+		    "written", it->name, u->url, it->why);
+		if (it->data)
+			u->bytes -= it->len;
+		free(it->data);
+		it->data = NULL;
+		it->len = 0;
+		it->next = u->collided;
+		u->collided = it;
 		return;
 	}
 	if (ret == -ECANCELED) {
@@ -365,10 +492,10 @@ int upload_start(struct upload **up, const struct http_url *base,
 	return 0;
 }
 
-static int enqueue(struct upload *u, const char *name, char *file,
-		   char *data, size_t len)
+static int enqueue(struct upload *u, const char *slot, const char *name,
+		   char *file, char *data, size_t len)
 {
-	char path[HTTP_URL_PATH_MAX];
+	char path[HTTP_URL_PATH_MAX], *nname = NULL, *npath = NULL;
 	struct item *it, *old;
 	int ret = 0, known;
 
@@ -380,10 +507,19 @@ static int enqueue(struct upload *u, const char *name, char *file,
 		return ret;
 	}
 	pthread_mutex_lock(&u->lock);
-	old = find(u, name);
+	old = find(u, slot, name);
 	/* A version on its way merges with this one when it is done. */
-	known = old || (u->inflight && !strcmp(u->inflight->name, name));
-	if (atomic_load(&u->stop)) {
+	known = old || (u->inflight && same_item(u->inflight, slot, name));
+	if (old && slot && strcmp(old->name, name)) {
+		/* A newer progress file, under a name of its own. */
+		nname = strdup(name);
+		npath = strdup(path);
+		if (!nname || !npath)
+			ret = -ENOMEM;
+	}
+	if (ret) {
+		/* No memory for the newer name: the older one stays. */
+	} else if (atomic_load(&u->stop)) {
 		ret = -ESHUTDOWN;
 	} else if (u->bytes - (old && old->data ? old->len : 0) + len >
 		   UPLOAD_MAX_BYTES ||
@@ -403,13 +539,21 @@ static int enqueue(struct upload *u, const char *name, char *file,
 		old->len = len;
 		u->bytes += len;
 		file = data = NULL;
+		if (nname) {
+			free(old->name);
+			free(old->path);
+			old->name = nname;
+			old->path = npath;
+			nname = npath = NULL;
+		}
 	} else {
 		it = calloc(1, sizeof(*it));
 		if (it) {
 			it->name = strdup(name);
 			it->path = strdup(path);
+			it->slot = slot ? strdup(slot) : NULL;
 		}
-		if (!it || !it->name || !it->path) {
+		if (!it || !it->name || !it->path || (slot && !it->slot)) {
 			free_item(it);
 			ret = -ENOMEM;
 		} else {
@@ -424,6 +568,8 @@ static int enqueue(struct upload *u, const char *name, char *file,
 		}
 	}
 	pthread_mutex_unlock(&u->lock);
+	free(nname);
+	free(npath);
 	free(file);
 	free(data);
 	return ret;
@@ -441,7 +587,21 @@ int upload_put_data(struct upload *u, const char *name, const void *data,
 	if (!copy)
 		return -ENOMEM;
 	memcpy(copy, data, len);
-	return enqueue(u, name, NULL, copy, len);
+	return enqueue(u, NULL, name, NULL, copy, len);
+}
+
+int upload_put_progress(struct upload *u, const char *slot, const char *name,
+			const void *data, size_t len)
+{
+	char *copy;
+
+	if (len > UPLOAD_MAX_BYTES)
+		return -ENOBUFS;
+	copy = malloc(len ? len : 1);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, data, len);
+	return enqueue(u, slot, name, NULL, copy, len);
 }
 
 int upload_put_file(struct upload *u, const char *name, const char *path)
@@ -450,7 +610,7 @@ int upload_put_file(struct upload *u, const char *name, const char *path)
 
 	if (!copy)
 		return -ENOMEM;
-	return enqueue(u, name, copy, NULL, 0);
+	return enqueue(u, NULL, name, copy, NULL, 0);
 }
 
 int upload_said(struct upload *u, char *line, size_t len)
@@ -503,7 +663,7 @@ int upload_flush(struct upload *u, unsigned timeout_ms,
 			pthread_mutex_lock(&u->lock);
 		}
 		if (!u->queued && !u->inflight) {
-			ret = 0;
+			ret = u->collided ? -EEXIST : 0;
 			break;
 		}
 		if (timing_now_ns() >= deadline || !u->running) {
@@ -545,6 +705,9 @@ int upload_lost(struct upload *u, int i, char *name, size_t nlen, char *why,
 		i -= !!u->inflight;
 		for (it = u->head; it && i > 0; i--)
 			it = it->next;
+		/* Then those another file's name stood in the way of. */
+		for (it = it ? it : u->collided; it && i > 0; i--)
+			it = it->next;
 	}
 	if (it) {
 		snprintf(name, nlen, "%s", it->name);
@@ -569,6 +732,10 @@ void upload_free(struct upload *u)
 		return;
 	upload_stop(u);
 	for (it = u->head; it; it = next) {
+		next = it->next;
+		free_item(it);
+	}
+	for (it = u->collided; it; it = next) {
 		next = it->next;
 		free_item(it);
 	}

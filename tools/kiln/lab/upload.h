@@ -41,11 +41,24 @@ int upload_start(struct upload **up, const struct http_url *base,
  * Queues these bytes (copied) as the folder's file name ("summary.txt",
  * or "smart/sda.txt" for a subfolder). A newer version of a name that is
  * still waiting takes the older one's place. Never waits on the network.
+ * The server is asked to create the file and never replace one
+ * ("If-None-Match: *"); a 412 (the name is there) is read back: the same
+ * bytes have arrived (a try whose answer was lost), another file's are a
+ * collision, said, never retried, and listed by upload_lost.
  * 0, -EINVAL (a bad name), -ENOBUFS (UPLOAD_MAX_FILES or UPLOAD_MAX_BYTES
  * would be passed: also said as a line), -ENOMEM, -ESHUTDOWN (stopped).
  */
 int upload_put_data(struct upload *u, const char *name, const void *data,
 		    size_t len);
+
+/*
+ * The same for a file of the run's progress (a checkpoint, the summary so
+ * far), under a name of its own each time ("progress/checkpoint-000042.
+ * json": nothing on the server is ever replaced): a newer one of the same
+ * slot ("checkpoint") that comes while an older one waits goes instead.
+ */
+int upload_put_progress(struct upload *u, const char *slot, const char *name,
+			const void *data, size_t len);
 
 /*
  * The same for a file, read when its turn comes (so as it is then, and
@@ -66,7 +79,8 @@ int upload_pending(struct upload *u);
 /*
  * Tries everything waiting now, then waits for it to arrive, retrying as
  * usual, for at most timeout_ms: 0 when nothing is left, -ETIMEDOUT when
- * something is. Each line said meanwhile goes to say (if not NULL), on
+ * something is, -EEXIST when nothing is but a file met another of its
+ * name on the server (a collision: upload_lost lists it). Each line said meanwhile goes to say (if not NULL), on
  * the caller's thread. The worker goes on afterwards.
  */
 int upload_flush(struct upload *u, unsigned timeout_ms,
@@ -81,7 +95,8 @@ void upload_stop(struct upload *u);
 
 /*
  * The i-th file that has not arrived (from 0): its name and its last
- * failure, 0; -ENOENT past the last one. Best after upload_stop, when
+ * failure, 0; -ENOENT past the last one. Those still waiting come first,
+ * then those another file's name stood in the way of. Best after upload_stop, when
  * nothing can arrive any more.
  */
 int upload_lost(struct upload *u, int i, char *name, size_t nlen, char *why,

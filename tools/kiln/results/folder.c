@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "base/crc32c.h"
+#include "base/newfile.h"
 #include "base/secret.h"
 #include "results/folder.h"
 #include "base/timing.h"
@@ -47,24 +48,6 @@ static int mkdirs(const char *path)
 	}
 	if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
 		return -errno;
-	return 0;
-}
-
-static int write_all(int fd, const void *data, size_t len)
-{
-	const char *p = data;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
 	return 0;
 }
 
@@ -93,19 +76,19 @@ static int absent_or_empty(const char *dir)
 }
 
 /* Fills .reserve with zeros (not fallocate: FAT may not keep it) and syncs. */
-static int hold(const char *path, uint64_t bytes)
+static int hold(int dfd, uint64_t bytes)
 {
 	static const char zeros[65536];
 	int fd, ret = 0;
 
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = newfile_create(dfd, ".reserve", 0644);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	while (bytes && !ret) {
 		size_t n =
 			bytes < sizeof(zeros) ? (size_t)bytes : sizeof(zeros);
 
-		ret = write_all(fd, zeros, n);
+		ret = newfile_write_all(fd, zeros, n);
 		bytes -= n;
 	}
 	if (!ret && fsync(fd) < 0)
@@ -131,11 +114,12 @@ void folder_room(int disks, uint64_t seconds, uint64_t *reserve,
 int folder_open(struct folder *r, const char *dir, uint64_t reserve,
 		uint64_t more, char *err, size_t len)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], why[PATH_MAX + 100];
 	struct statvfs vfs;
-	int ret, made;
+	int ret, made, fd;
 
 	memset(r, 0, sizeof(*r));
+	r->dfd = -1;
 	ret = absent_or_empty(dir);
 	if (ret <= 0) {
 		if (ret)
@@ -155,12 +139,29 @@ int folder_open(struct folder *r, const char *dir, uint64_t reserve,
 		return ret;
 	}
 	r->dir = strdup(dir);
-	if (!r->dir || path_in(r, ".reserve", path, sizeof(path))) {
+	if (!r->dir || path_in(r, "samples.csv", path, sizeof(path))) {
 		snprintf(err, len, "cannot use %s", dir);
 		ret = -ENOMEM;
 		goto err;
 	}
-	ret = hold(path, reserve);
+	/*
+	 * Opened once: every file of the run is made under this descriptor,
+	 * never through a link planted in the folder. A folder others can
+	 * write is refused, since they could plant or change its files.
+	 */
+	r->dfd = newfile_dir(dir);
+	if (r->dfd < 0) {
+		ret = r->dfd;
+		snprintf(err, len, "cannot use %s: %s", dir, strerror(-ret));
+		goto err;
+	}
+	if (newfile_others(r->dfd, dir, why, sizeof(why))) {
+		snprintf(err, len, "the results folder %s; give one only root "
+			 "can write", why);
+		ret = -EPERM;
+		goto err;
+	}
+	ret = hold(r->dfd, reserve);
 	if (!ret && statvfs(dir, &vfs) == 0 &&
 	    (uint64_t)vfs.f_bavail * vfs.f_frsize < more)
 		ret = -ENOSPC;
@@ -168,30 +169,29 @@ int folder_open(struct folder *r, const char *dir, uint64_t reserve,
 		snprintf(err, len, "cannot write the results in %s: %s (they "
 			 "need about %llu MiB)", dir, strerror(-ret),
 			 (unsigned long long)((reserve + more) >> 20) + 1);
-		unlink(path);
 		goto err;
 	}
 	r->reserved = reserve;
 	r->made = made;
-	if (path_in(r, "samples.csv", path, sizeof(path))) {
-		ret = -ENAMETOOLONG;
-		goto err;
-	}
-	r->samples = fopen(path, "we");
+	fd = newfile_create(r->dfd, "samples.csv", 0644);
+	r->samples = fd < 0 ? NULL : fdopen(fd, "w");
 	if (!r->samples) {
-		ret = -errno;
+		ret = fd < 0 ? fd : -errno;
+		if (fd >= 0)
+			close(fd);
 		snprintf(err, len, "cannot write %s: %s", path,
-			 strerror(errno));
+			 strerror(-ret));
 		goto err;
 	}
 	fputs("elapsed_s,target,phase,pass,write_bytes,read_bytes\n",
 	      r->samples);
 	return 0;
 err:
-	if (r->dir) {
-		path_in(r, ".reserve", path, sizeof(path));
-		unlink(path);
+	if (r->dfd >= 0) {
+		unlinkat(r->dfd, ".reserve", 0);
+		close(r->dfd);
 	}
+	r->dfd = -1;
 	/* A folder made for nothing goes again; one given empty stays. */
 	if (made)
 		rmdir(dir);
@@ -202,25 +202,23 @@ err:
 
 void folder_release(struct folder *r)
 {
-	char path[PATH_MAX];
-
-	if (r->dir && r->reserved && !path_in(r, ".reserve", path,
-					      sizeof(path)))
-		unlink(path);
+	if (r->dir && r->reserved)
+		unlinkat(r->dfd, ".reserve", 0);
 	r->reserved = 0;
 }
 
-static int write_synced(const char *path, const char *head, size_t hlen,
-			const void *data, size_t len)
+/* name made anew under the folder's descriptor (newfile.h), synced. */
+static int write_synced(struct folder *r, const char *name, const char *head,
+			size_t hlen, const void *data, size_t len)
 {
 	int fd, ret;
 
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = newfile_create(r->dfd, name, 0644);
 	if (fd < 0)
-		return -errno;
-	ret = write_all(fd, head, hlen);
+		return fd;
+	ret = newfile_write_all(fd, head, hlen);
 	if (!ret)
-		ret = write_all(fd, data, len);
+		ret = newfile_write_all(fd, data, len);
 	if (!ret && fsync(fd) < 0)
 		ret = -errno;
 	if (close(fd) < 0 && !ret)
@@ -232,7 +230,7 @@ int folder_checkpoint(struct folder *r, const char *doc, size_t len)
 {
 	static const char pre[] = "\"result\": ", post[] = "}\n";
 	size_t blen = sizeof(pre) - 1 + len + sizeof(post) - 1;
-	char path[PATH_MAX], head[160], *body;
+	char head[160], *body;
 	int n, ret, file;
 
 	/*
@@ -242,9 +240,6 @@ int folder_checkpoint(struct folder *r, const char *doc, size_t len)
 	 */
 	file = r->good == 1 ? 2 : 1;
 	r->seq++;
-	ret = path_in(r, folder_checkpoints[file - 1], path, sizeof(path));
-	if (ret)
-		return ret;
 	body = malloc(blen);
 	if (!body)
 		return -ENOMEM;
@@ -254,7 +249,8 @@ int folder_checkpoint(struct folder *r, const char *doc, size_t len)
 	n = snprintf(head, sizeof(head), "{\"kiln_checkpoint\": 1, \"seq\": "
 		     "%llu, \"bytes\": %zu, \"crc32c\": \"%08x\",\n",
 		     (unsigned long long)r->seq, blen, crc32c(0, body, blen));
-	ret = write_synced(path, head, (size_t)n, body, blen);
+	ret = write_synced(r, folder_checkpoints[file - 1], head, (size_t)n,
+			   body, blen);
 	free(body);
 	if (!ret)
 		r->good = file;
@@ -350,17 +346,7 @@ out:
 int folder_write(struct folder *r, const char *name, const void *data,
 		  size_t len)
 {
-	char path[PATH_MAX], tmp[PATH_MAX + 8];
-	int ret;
-
-	ret = path_in(r, name, path, sizeof(path));
-	if (ret)
-		return ret;
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	ret = write_synced(tmp, "", 0, data, len);
-	if (!ret && rename(tmp, path) < 0)
-		ret = -errno;
-	return ret;
+	return newfile_write(r->dfd, name, data, len);
 }
 
 int folder_write_kmsg(struct folder *r, const char *kmsg)
@@ -428,17 +414,20 @@ void folder_close(struct folder *r)
 	}
 	r->samples = NULL;
 	folder_release(r);
+	if (r->dir && r->dfd >= 0)
+		close(r->dfd);
+	r->dfd = -1;
 	free(r->dir);
 	r->dir = NULL;
 }
 
 void folder_discard(struct folder *r)
 {
-	char path[PATH_MAX], *dir = r->dir ? strdup(r->dir) : NULL;
+	char *dir = r->dir ? strdup(r->dir) : NULL;
 	int made = r->made;
 
-	if (dir && !path_in(r, "samples.csv", path, sizeof(path)))
-		unlink(path);
+	if (dir)
+		unlinkat(r->dfd, "samples.csv", 0);
 	folder_close(r);
 	if (dir && made)
 		rmdir(dir);
@@ -457,10 +446,58 @@ int folder_run_path(const char *root, const char *machine, uint64_t run_id,
 	return 0;
 }
 
+int folder_progress_name(const char *kind, uint64_t seq, const char *ext,
+			 char *out, size_t len)
+{
+	if (snprintf(out, len, "%s/%s-%06llu.%s", FOLDER_PROGRESS, kind,
+		     (unsigned long long)seq, ext) >= (int)len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+int folder_progress_seqs(const char *dir, uint64_t *seqs, int max)
+{
+	char path[PATH_MAX], end[8];
+	unsigned long long s;
+	struct dirent *e;
+	int n = 0, i;
+	DIR *d;
+
+	if (max <= 0 || snprintf(path, sizeof(path), "%s/%s", dir,
+				 FOLDER_PROGRESS) >= (int)sizeof(path))
+		return 0;
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		if (sscanf(e->d_name, "checkpoint-%llu.%7s", &s, end) != 2 ||
+		    strcmp(end, "json") || e->d_name[11] < '0' ||
+		    e->d_name[11] > '9')
+			continue;
+		/* Kept sorted, largest first: an insertion into max slots. */
+		for (i = n < max ? n++ : max; i > 0 && seqs[i - 1] < s; i--)
+			if (i < max)
+				seqs[i] = seqs[i - 1];
+		if (i < max)
+			seqs[i] = s;
+	}
+	closedir(d);
+	return n;
+}
+
+int folder_others(const char *dir, char *why, size_t len)
+{
+	int dfd = newfile_dir(dir), ret;
+
+	if (dfd < 0)
+		return 0;
+	ret = newfile_others(dfd, dir, why, len);
+	close(dfd);
+	return ret;
+}
+
 int folder_write_in(const char *dir, const char *name, const void *data,
 		    size_t len)
 {
-	struct folder f = { .dir = (char *)dir };
-
-	return data ? folder_write(&f, name, data, len) : -ENOMEM;
+	return newfile_write_in(dir, name, data, len);
 }

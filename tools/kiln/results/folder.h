@@ -16,6 +16,7 @@
  */
 struct folder {
 	char *dir;
+	int dfd;		/* dir, opened once: files are made under it */
 	FILE *samples;		/* samples.csv, appended every second */
 	int samples_lost;	/* a sample could not be written */
 	uint64_t seq;		/* checkpoints written */
@@ -31,7 +32,8 @@ struct folder {
  * bytes in .reserve (room for the files written at the end), checks that
  * room for more bytes is free too (samples and checkpoints as the run
  * goes), and starts samples.csv. 0, or -errno with one line in err:
- * -EEXIST not empty, -ENOSPC no room; nothing is left behind then.
+ * -EEXIST not empty, -EPERM others may write in it (newfile_others()),
+ * -ENOSPC no room; nothing is left behind then.
  */
 int folder_open(struct folder *r, const char *dir, uint64_t reserve,
 		uint64_t more, char *err, size_t len);
@@ -49,7 +51,10 @@ void folder_room(int disks, uint64_t seconds, uint64_t *reserve,
  */
 int folder_checkpoint(struct folder *r, const char *doc, size_t len);
 
-/* Writes a file in the folder whole, synced: name.tmp then a rename. */
+/*
+ * Writes a file in the folder whole, synced: name.tmp then a rename, never
+ * through a link planted at either (newfile_write()).
+ */
 int folder_write(struct folder *r, const char *name, const void *data,
 		  size_t len);
 
@@ -62,6 +67,13 @@ int folder_write_in(const char *dir, const char *name, const void *data,
  * it: the records of this boot still in the kernel's ring.
  */
 int folder_write_kmsg(struct folder *r, const char *kmsg);
+
+/*
+ * Whether others may write in the run folder dir (newfile_others()): 1
+ * with one line in why, for a command that writes into a folder it was
+ * given to say so before it does.
+ */
+int folder_others(const char *dir, char *why, size_t len);
 
 /* Syncs samples.csv to the medium. */
 int folder_sync(struct folder *r);
@@ -94,6 +106,29 @@ int folder_overlaps(const char *sysroot, const char *dir, const char *target,
 
 /* The two checkpoint files, written in turn: "checkpoint-a.json", -b. */
 extern const char *const folder_checkpoints[2];
+
+/*
+ * On a lab server a run's progress never replaces a file (an upload
+ * creates and never replaces): each checkpoint and summary so far goes
+ * under a name of its own, numbered by the checkpoint's sequence number,
+ * in the run folder's subfolder "progress":
+ * "progress/checkpoint-000042.json", "progress/summary-000042.txt".
+ * kiln fleet reads the newest checkpoint of those that hold.
+ */
+#define FOLDER_PROGRESS "progress"
+
+/*
+ * The name of progress file kind ("checkpoint", "summary") number seq,
+ * ext its extension ("json"): 0, or -ENAMETOOLONG.
+ */
+int folder_progress_name(const char *kind, uint64_t seq, const char *ext,
+			 char *out, size_t len);
+
+/*
+ * The sequence numbers of the checkpoints in dir's progress folder,
+ * largest first, at most max of them: how many (0 when none).
+ */
+int folder_progress_seqs(const char *dir, uint64_t *seqs, int max);
 
 /*
  * The newest checkpoint in dir whose length and CRC hold: 0, its path and

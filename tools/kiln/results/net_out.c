@@ -133,8 +133,9 @@ static void line(const struct netport *p, char *buf, size_t len)
 				     ip->runs - 1, ip->runs == 2 ? "" : "s");
 	else
 		w = (size_t)snprintf(buf, len, "network %s (%s) to %s:%u: "
-				     "iperf3 never ran", p->nic, speed,
-				     p->host, p->port);
+				     "iperf3 never ran%s%s%s", p->nic, speed,
+				     p->host, p->port, ip->error[0] ? " (" : "",
+				     ip->error, ip->error[0] ? ")" : "");
 	if (w < len && p->lldp_heard)
 		w += (size_t)snprintf(buf + w, len - w, ", switch %s port %s",
 				      p->lldp.system[0] ? p->lldp.system :

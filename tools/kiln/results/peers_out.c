@@ -32,7 +32,7 @@ static double best_phase(const struct record_disk *d)
 	int p;
 
 	for (p = 0; p < NPHASES; p++) {
-		v = judge_phase_rate(&d->snap, phase_of[p]);
+		v = figures_rate(&d->snap, phase_of[p]);
 		if (v > best)
 			best = v;
 	}
@@ -40,28 +40,26 @@ static double best_phase(const struct record_disk *d)
 }
 
 /*
- * What a disk moved, MB/s: its busiest seconds of the burn (the ones its
- * controller's total is the sum of), or, where the burn was not sampled
- * by link (a record of an older kiln), its best phase.
+ * What a disk ran at, MB/s, and which way (figures_top_rate()): its
+ * faster direction, bytes over busy time. One direction, since a link's
+ * figure is one direction's (PCIe carries each way apart, SATA and SAS
+ * one way at a time): the share of any limit is of this one number.
  */
-static double ran_at(const struct record_disk *d)
+static double ran_at(const struct record_disk *d, int *dir)
 {
-	double both = d->link.write_mbps + d->link.read_mbps;
+	double v;
+	int k = figures_top_rate(&d->snap, &v);
 
-	return both > 0 ? both : best_phase(d);
+	if (dir)
+		*dir = k < 0 ? FIGURES_WRITE : k;
+	return v;
 }
 
-/*
- * What its own link carried: a PCIe link carries each way apart (its
- * figure is per direction); SATA one way at a time. Alone it read at
- * solo.mbps through the same link.
- */
+/* What its own link carried: the rate it ran at, or alone when faster. */
 static double link_use(const struct record_disk *d)
 {
-	double w = d->link.write_mbps, r = d->link.read_mbps, v;
+	double v = ran_at(d, NULL);
 
-	v = !strcmp(d->link.kind, "pcie") && w + r > 0 ? (w > r ? w : r) :
-	    ran_at(d);
 	return d->solo.ran && d->solo.mbps > v ? d->solo.mbps : v;
 }
 
@@ -345,11 +343,10 @@ void peers_out_summary(const struct record *r, FILE *f)
 			fprintf(f, ", %s (%s)", pcie, links_fmt_rate(
 				c->pci.link_mbps, w, sizeof(w)));
 		if (c->write_mbps > 0 || c->read_mbps > 0)
-			fprintf(f, ": together %s write, %s read in its "
-				"busiest %d s",
+			fprintf(f, ": together %s write, %s read (its "
+				"disks' rates added)",
 				links_fmt_rate(c->write_mbps, w, sizeof(w)),
-				links_fmt_rate(c->read_mbps, rd, sizeof(rd)),
-				LINKS_WINDOW_S);
+				links_fmt_rate(c->read_mbps, rd, sizeof(rd)));
 		fprintf(f, "\n");
 		if (links_verdict(c, text, sizeof(text))[0])
 			fprintf(f, "    %s\n", text);
@@ -496,7 +493,7 @@ static void shares(const struct record *r, const struct record_disk *d,
 	share[LIMIT_SOLO] = share[LIMIT_LINK] = share[LIMIT_CTRL] = 0;
 	*past = 0;
 	if (d->solo.ran && d->solo.mbps > 0 && !d->solo.io_errors)
-		share[LIMIT_SOLO] = ran_at(d) / d->solo.mbps;
+		share[LIMIT_SOLO] = ran_at(d, NULL) / d->solo.mbps;
 	if (d->link.mbps > 0)
 		share[LIMIT_LINK] = link_use(d) / d->link.mbps;
 	/* An NVMe drive's own link is its controller's: said once. */
@@ -530,19 +527,21 @@ char *peers_out_limit(const struct record *r, const struct record_disk *d,
 		      char *buf, size_t len)
 {
 	const struct links_ctrl *c = ctrl_of(r, d);
-	double share[LIMITS], past, ran = ran_at(d);
-	char a[32], b[32], w[32], pcie[64];
-	int k, near = -1;
+	double share[LIMITS], past, ran;
+	char a[48], b[32], w[32], pcie[64];
+	int k, near = -1, dir;
 	size_t used;
 
 	buf[0] = 0;
+	ran = ran_at(d, &dir);
 	if (ran <= 0)
 		return buf;
 	shares(r, d, share, &past);
 	for (k = 0; k < LIMITS; k++)
 		if (share[k] > 0 && (near < 0 || share[k] > share[near]))
 			near = k;
-	links_fmt_rate(ran, a, sizeof(a));
+	links_fmt_rate(ran, b, sizeof(b));
+	snprintf(a, sizeof(a), "%s %s", b, figures_dir_name(dir));
 	switch (near) {
 	case LIMIT_SOLO:
 		used = (size_t)snprintf(buf, len, "ran at %s, %s its own rate "
@@ -552,9 +551,11 @@ char *peers_out_limit(const struct record *r, const struct record_disk *d,
 						       sizeof(b)));
 		break;
 	case LIMIT_LINK:
+		/* Of the rate said, whatever found the link nearest. */
 		used = (size_t)snprintf(buf, len, "ran at %s, %s its %s link "
 					"(%s, %s)", a,
-					share_words(share[near], w, sizeof(w)),
+					share_words(ran / d->link.mbps, w,
+						    sizeof(w)),
 					!strcmp(d->link.kind, "pcie") ? "PCIe" :
 					!strcmp(d->link.kind, "sata") ? "SATA" :
 					"SAS", d->link.rate,

@@ -67,14 +67,14 @@ void report_cell(FILE *f, const char *s)
 
 static void rates(FILE *f, const struct record_disk *d, int phase)
 {
-	double avg = judge_phase_rate(&d->snap, phase), min, max;
+	double avg = figures_rate(&d->snap, phase), min, max;
 
 	if (avg <= 0) {
 		fputs("<td>-</td><td>-</td><td>-</td>", f);
 		return;
 	}
 	fprintf(f, "<td>%.0f</td>", avg);
-	if (summary_min_max(d, phase, &min, &max))
+	if (figures_pass_range(&d->snap, phase, &min, &max))
 		fprintf(f, "<td>%.0f</td><td>%.0f</td>", min, max);
 	else
 		fputs("<td>-</td><td>-</td>", f);

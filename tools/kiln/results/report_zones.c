@@ -112,8 +112,8 @@ double report_zones_top(const struct record_disk *d)
 	size_t p;
 
 	for (p = 0; p < sizeof(phases) / sizeof(phases[0]); p++) {
-		v = judge_phase_rate(&d->snap, phases[p]);
-		if (summary_min_max(d, phases[p], &min, &max))
+		v = figures_rate(&d->snap, phases[p]);
+		if (figures_pass_range(&d->snap, phases[p], &min, &max))
 			v = max;
 		top = v > top ? v : top;
 	}

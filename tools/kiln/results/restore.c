@@ -139,6 +139,12 @@ static void restore_burn(const struct jsonread_node *t, struct record_disk *d)
 						KEY_COUNT, 0);
 	s->c.bad_units = (unsigned)jsonread_u64(jsonread_get(t, KEY_BAD_UNITS),
 						KEY_COUNT, 0);
+	if (jsonread_type(jsonread_path(t, "/" KEY_BAD_UNITS "/"
+					KEY_FIRST_BYTE)) == JSONREAD_NUMBER) {
+		s->has_first_bad = 1;
+		s->first_bad = jsonread_u64(jsonread_get(t, KEY_BAD_UNITS),
+					    KEY_FIRST_BYTE, 0);
+	}
 	s->bad_transient = (unsigned)jsonread_u64(
 		jsonread_get(t, KEY_BAD_UNITS), KEY_GOOD_ON_REREAD, 0);
 	s->bad_unchecked = (unsigned)jsonread_u64(
@@ -185,8 +191,8 @@ static void restore_judged(const struct jsonread_node *t,
 		s->phase_bytes[p] = ph.bytes;
 		s->phase_ns[p] = ph.ns;
 		mt->seconds[p] = ph.whole_seconds;
-		mt->min[p] = ph.min_mbps;
-		mt->max[p] = ph.max_mbps;
+		mt->min[p] = ph.second_min;
+		mt->max[p] = ph.second_max;
 	}
 	d->mt = mt;
 	result_target_health(t, &d->before, &d->after);

@@ -14,6 +14,7 @@
 #include "base/crc32c.h"
 #include "base/json.h"
 #include "results/blame_out.h"
+#include "results/dips_out.h"
 #include "results/result_keys.h"
 #include "results/peers_out.h"
 #include "results/nvmelog_out.h"
@@ -30,23 +31,6 @@
 #include "judge/zones.h"
 
 
-uint64_t result_passes_made(const struct engine_snap *s, int mode)
-{
-	int last = mode == ENGINE_WRITE ? PHASE_WRITE : mode == ENGINE_READ ?
-		   PHASE_READ : PHASE_VERIFY;
-	uint64_t n = s->totals[last].passes;
-	unsigned i;
-
-	/* Its last run is always kept (engine.h): cut short, not made. */
-	for (i = s->npasses; i-- > 0;)
-		if (s->passes[i].phase == last) {
-			if (!s->passes[i].complete && n)
-				n--;
-			break;
-		}
-	return n;
-}
-
 static void hex64(char *buf, size_t len, uint64_t v)
 {
 	snprintf(buf, len, "%016llx", (unsigned long long)v);
@@ -60,14 +44,22 @@ static void json_phase_stats(struct json *j, const struct record_disk *d,
 
 	json_begin(j, engine_phase_name(phase));
 	json_u64(j, KEY_BYTES, s->phase_bytes[phase]);
-	json_num(j, KEY_SECONDS, timing_secs(s->phase_ns[phase]));
-	json_num(j, KEY_AVG_MBPS, judge_phase_rate(s, phase));
-	if (summary_min_max(d, phase, &min, &max)) {
+	json_secs(j, KEY_SECONDS, s->phase_ns[phase]);
+	json_num(j, KEY_AVG_MBPS, figures_rate(s, phase));
+	/* The slowest and fastest pass: the table's min and max. */
+	if (figures_pass_range(s, phase, &min, &max)) {
 		json_num(j, KEY_MIN_MBPS, min);
 		json_num(j, KEY_MAX_MBPS, max);
 	} else {
 		json_null(j, KEY_MIN_MBPS);
 		json_null(j, KEY_MAX_MBPS);
+	}
+	if (summary_seconds_range(d, phase, &min, &max)) {
+		json_num(j, KEY_SLOWEST_SECOND_MBPS, min);
+		json_num(j, KEY_FASTEST_SECOND_MBPS, max);
+	} else {
+		json_null(j, KEY_SLOWEST_SECOND_MBPS);
+		json_null(j, KEY_FASTEST_SECOND_MBPS);
 	}
 	json_u64(j, KEY_WHOLE_SECONDS, d->mt ? d->mt->seconds[phase] : 0);
 	json_end(j);
@@ -192,6 +184,8 @@ static void json_target_passes(struct json *j, const struct record_disk *d)
 	if (d->ep.guard)
 		json_phase_stats(j, d, PHASE_GUARD);
 	json_end(j);
+	/* Every output's count of them (figures_passes()). */
+	json_u64(j, KEY_PASSES_MADE, figures_passes(et, d->ep.mode));
 	json_array(j, KEY_PASSES);
 	for (i = 0; i < et->npasses; i++) {
 		const struct engine_pass *ps = &et->passes[i];
@@ -200,7 +194,7 @@ static void json_target_passes(struct json *j, const struct record_disk *d)
 		json_u64(j, KEY_PASS, ps->pass);
 		json_str(j, KEY_PHASE, engine_phase_name(ps->phase));
 		json_u64(j, KEY_BYTES, ps->bytes);
-		json_num(j, KEY_SECONDS, timing_secs(ps->ns));
+		json_secs(j, KEY_SECONDS, ps->ns);
 		json_u64(j, KEY_REACHED, ps->reached);
 		json_bool(j, KEY_COMPLETE, ps->complete);
 		json_u64(j, KEY_ERRORS, ps->errors);
@@ -218,7 +212,7 @@ static void json_target_passes(struct json *j, const struct record_disk *d)
 		json_begin(j, engine_phase_name(c));
 		json_u64(j, KEY_PASSES, pt->passes);
 		json_u64(j, KEY_BYTES, pt->bytes);
-		json_num(j, KEY_SECONDS, timing_secs(pt->ns));
+		json_secs(j, KEY_SECONDS, pt->ns);
 		json_u64(j, KEY_ERRORS, pt->errors);
 		json_u64(j, KEY_BAD_UNITS, pt->bad_units);
 		json_end(j);
@@ -256,6 +250,11 @@ static void json_target_errors(struct json *j, const struct record_disk *d)
 	json_u64(j, KEY_UNITS_OF_LATER_PASSES, et->later_pass);
 	json_begin(j, KEY_BAD_UNITS);
 	json_u64(j, KEY_COUNT, et->c.bad_units);
+	/* The lowest byte of the first pass with any, past the list's cap. */
+	if (et->c.bad_units)
+		json_u64(j, KEY_FIRST_BYTE, figures_first_bad(et));
+	else
+		json_null(j, KEY_FIRST_BYTE);
 	json_u64(j, KEY_GOOD_ON_REREAD, et->bad_transient);
 	json_u64(j, KEY_NOT_READ_AGAIN, et->bad_unchecked);
 	json_begin(j, KEY_BY_CLASS);
@@ -290,6 +289,7 @@ static void json_target(struct json *j, const struct record *r,
 	vitals_out_disk(j, r, d);
 	nvmelog_out_disk(j, d);
 	linkerr_out_disk(j, d);
+	json_str(j, KEY_STABILITY, d->j.stability[0] ? d->j.stability : NULL);
 	json_str(j, KEY_VERDICT, judge_name(d->j.verdict));
 	if (d->led[0])
 		json_str(j, KEY_FAULT_LED, d->led);
@@ -482,6 +482,7 @@ char *result_json(const struct record *o, size_t *len)
 
 	vitals_out_machine(&j, o);
 	blame_out_json(&j, o);
+	dips_out_json(&j, o);
 	linkerr_out_machine(&j, o);
 	stress_out_json(&j, o);
 	bmc_out_json(&j, o);

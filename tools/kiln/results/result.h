@@ -76,14 +76,6 @@ int result_checkpoint_too_large(const char *dir, char *err, size_t errlen);
 /* result.json of the run as the record holds it now; NULL on no memory. */
 char *result_json(const struct record *r, size_t *len);
 
-/*
- * The passes a disk has made (mode: enum engine_mode): the runs of its
- * pass's last phase (verify, or the write of a write-only burn) that
- * covered the whole region, so a pass cut short is not counted. The
- * metrics, the OCP output and kiln fleet count them alike.
- */
-uint64_t result_passes_made(const struct engine_snap *s, int mode);
-
 /* A disk as a run record remembers it: what a later verify must know. */
 struct result_disk {
 	char identity[PATH_MAX + 64];

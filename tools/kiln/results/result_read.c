@@ -291,7 +291,6 @@ const struct result_disk *result_find(const struct result_record *rec,
 int result_set_state(const char *dir, enum record_state state, char *err,
 		     size_t errlen)
 {
-	struct folder f = { .dir = (char *)dir };
 	const struct jsonread_node *root, *m;
 	struct jsonread *doc = NULL;
 	char path[PATH_MAX], why[300] = "", *text;
@@ -331,7 +330,7 @@ int result_set_state(const char *dir, enum record_state state, char *err,
 	json_end(&j);
 	jsonread_free(doc);
 	text = json_take(&j, &len);
-	ret = text ? folder_write(&f, "result.json", text, len) : -ENOMEM;
+	ret = text ? folder_write_in(dir, "result.json", text, len) : -ENOMEM;
 	free(text);
 	if (ret)
 		snprintf(err, errlen, "cannot write %s: %s", path,

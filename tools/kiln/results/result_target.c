@@ -51,6 +51,15 @@ static const char *judge_namer(int i)
 	return judge_name(i);
 }
 
+/* Seconds read as nanoseconds, rounded: json_secs() keeps every one. */
+static uint64_t result_target_ns(const struct jsonread_node *o,
+				 const char *key)
+{
+	double v = jsonread_num(o, key, 0) * (double)TIMING_SEC;
+
+	return v > 0 ? (uint64_t)(v + 0.5) : 0;
+}
+
 void result_target_phase(const struct jsonread_node *t, int phase,
 			 struct result_phase *out)
 {
@@ -59,12 +68,18 @@ void result_target_phase(const struct jsonread_node *t, int phase,
 			     engine_phase_name(phase));
 
 	out->bytes = jsonread_u64(ph, KEY_BYTES, 0);
-	out->ns = (uint64_t)(jsonread_num(ph, KEY_SECONDS, 0) *
-			     (double)TIMING_SEC);
+	out->ns = result_target_ns(ph, KEY_SECONDS);
 	out->whole_seconds = (unsigned)jsonread_u64(ph, KEY_WHOLE_SECONDS, 0);
 	out->avg_mbps = jsonread_num(ph, KEY_AVG_MBPS, 0);
 	out->min_mbps = jsonread_num(ph, KEY_MIN_MBPS, -1);
 	out->max_mbps = jsonread_num(ph, KEY_MAX_MBPS, 0);
+	/* Before kiln said them apart, min and max were whole seconds. */
+	out->second_min = jsonread_get(ph, KEY_SLOWEST_SECOND_MBPS) ?
+			  jsonread_num(ph, KEY_SLOWEST_SECOND_MBPS, -1) :
+			  out->min_mbps;
+	out->second_max = jsonread_get(ph, KEY_FASTEST_SECOND_MBPS) ?
+			  jsonread_num(ph, KEY_FASTEST_SECOND_MBPS, 0) :
+			  out->max_mbps;
 }
 
 int result_target_verdict(const struct jsonread_node *t)
@@ -92,8 +107,7 @@ static void read_totals(const struct jsonread_node *t,
 
 		o->passes = jsonread_u64(pt, KEY_PASSES, 0);
 		o->bytes = jsonread_u64(pt, KEY_BYTES, 0);
-		o->ns = (uint64_t)(jsonread_num(pt, KEY_SECONDS, 0) *
-				   (double)TIMING_SEC);
+		o->ns = result_target_ns(pt, KEY_SECONDS);
 		o->errors = jsonread_u64(pt, KEY_ERRORS, 0);
 		o->bad_units = jsonread_u64(pt, KEY_BAD_UNITS, 0);
 	}
@@ -134,8 +148,7 @@ int result_target_passes(const struct jsonread_node *t, struct engine_snap *s)
 		if (o->phase < 0)
 			o->phase = PHASE_START;
 		o->bytes = jsonread_u64(p, KEY_BYTES, 0);
-		o->ns = (uint64_t)(jsonread_num(p, KEY_SECONDS, 0) *
-				   (double)TIMING_SEC);
+		o->ns = result_target_ns(p, KEY_SECONDS);
 		o->reached = jsonread_u64(p, KEY_REACHED, 0);
 		o->complete = jsonread_bool(p, KEY_COMPLETE, 0);
 		o->errors = (unsigned)jsonread_u64(p, KEY_ERRORS, 0);

@@ -18,6 +18,8 @@ struct result_phase {
 	double avg_mbps;		/* 0 when not said */
 	double min_mbps;		/* -1 when not said */
 	double max_mbps;
+	/* its slowest and fastest whole second; min -1 when not said */
+	double second_min, second_max;
 };
 
 /* Target t's phase (enum engine_phase); all 0 (min -1) when not there. */

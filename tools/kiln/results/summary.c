@@ -10,6 +10,7 @@
 
 #include "base/crc32c.h"
 #include "results/blame_out.h"
+#include "results/dips_out.h"
 #include "results/notes.h"
 #include "results/peers_out.h"
 #include "results/rma.h"
@@ -24,10 +25,10 @@
 #include "base/version.h"
 #include "judge/zones.h"
 
-int summary_min_max(const struct record_disk *d, int phase, double *min,
+int summary_seconds_range(const struct record_disk *d, int phase, double *min,
 		    double *max)
 {
-	double avg = judge_phase_rate(&d->snap, phase);
+	double avg = figures_rate(&d->snap, phase);
 	const struct monitor_target *mt = d->mt;
 
 	if (!mt || mt->seconds[phase] < SUMMARY_MIN_SECONDS || avg <= 0)
@@ -46,14 +47,14 @@ int summary_min_max(const struct record_disk *d, int phase, double *min,
 
 static void rate_cols(FILE *f, const struct record_disk *d, int phase)
 {
-	double avg = judge_phase_rate(&d->snap, phase), min, max;
+	double avg = figures_rate(&d->snap, phase), min, max;
 
 	if (avg <= 0) {
 		fprintf(f, " %5s %5s %5s", "-", "-", "-");
 		return;
 	}
 	fprintf(f, " %5.0f", avg);
-	if (summary_min_max(d, phase, &min, &max))
+	if (figures_pass_range(&d->snap, phase, &min, &max))
 		fprintf(f, " %5.0f %5.0f", min, max);
 	else
 		fprintf(f, " %5s %5s", "-", "-");
@@ -187,7 +188,7 @@ static unsigned run_length(const struct engine_snap *et, unsigned i)
 
 char *summary_duration(const struct record *o, char *buf, size_t len)
 {
-	return timing_fmt_hms(o->elapsed_ns / TIMING_SEC, buf, len);
+	return timing_fmt_hms(figures_duration_s(o), buf, len);
 }
 
 char *summary_run_line(const struct record *o, char *buf, size_t len)
@@ -197,7 +198,7 @@ char *summary_run_line(const struct record *o, char *buf, size_t len)
 	snprintf(buf, len, "run %016llx  %s .. %s  (%s)%s",
 		 (unsigned long long)o->run_id,
 		 timing_fmt_utc(o->started, 0, a, sizeof(a)),
-		 timing_fmt_utc(o->ended ? o->ended : o->started, 0, b,
+		 timing_fmt_utc(figures_ended(o), 0, b,
 				sizeof(b)),
 		 summary_duration(o, hms, sizeof(hms)),
 		 timing_clock_trusted(o->started) ? "" : "  clock not set");
@@ -286,6 +287,8 @@ static void disk_section(const struct record *o, const struct record_disk *d,
 		fprintf(f, "  %s\n", summary_work_text(&w, 0, work,
 						       sizeof(work)));
 	peers_out_disk_line(o, d, f);
+	if (d->j.stability[0])
+		fprintf(f, "  %s\n", d->j.stability);
 	for (r = 0; r < d->j.nreasons; r++)
 		fprintf(f, "  - %s\n", d->j.reasons[r]);
 	zones_summary(f, et, o->s->bs, d->t.id.rotational);
@@ -329,13 +332,13 @@ static void group_rates(FILE *f, const struct record *o,
 
 	for (i = 0; i < g->n; i++) {
 		const struct record_disk *d = &o->disks[g->idx[i]];
-		double avg = judge_phase_rate(&d->snap, phase);
+		double avg = figures_rate(&d->snap, phase);
 
 		if (avg <= 0)
 			continue;
 		sum += avg;
 		n++;
-		if (!summary_min_max(d, phase, &min, &max))
+		if (!figures_pass_range(&d->snap, phase, &min, &max))
 			continue;
 		lo = !mm || min < lo ? min : lo;
 		hi = !mm || max > hi ? max : hi;
@@ -416,6 +419,7 @@ void summary_text(const struct record *o, FILE *f)
 	if (o->failure[0])
 		fprintf(f, "FAIL: %s\n", o->failure);
 	blame_out_text(o, f);
+	dips_out_text(o, f);
 	if (o->results_lost)
 		fprintf(f, "results: some files of this run could not be "
 			"written (see the console)\n");

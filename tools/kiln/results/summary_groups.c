@@ -16,7 +16,7 @@
 
 uint64_t summary_passes(const struct record_disk *d)
 {
-	return result_passes_made(&d->snap, d->ep.mode);
+	return figures_passes(&d->snap, d->ep.mode);
 }
 
 /* A disk said with others: nothing of its own to say. */
@@ -130,19 +130,15 @@ char *summary_work_text(const struct summary_work *w, int each, char *buf,
 			size_t len)
 {
 	char passes[48], wr[48], rd[48];
-	uint64_t p = each ? w->passes[0] : w->passes[2];
 
-	if (each && w->passes[0] != w->passes[1])
-		snprintf(passes, sizeof(passes), "%llu-%llu passes",
-			 (unsigned long long)w->passes[0],
-			 (unsigned long long)w->passes[1]);
-	else
-		snprintf(passes, sizeof(passes), "%llu pass%s",
-			 (unsigned long long)p, p == 1 ? "" : "es");
+	/* Passes are each disk's, never a sum: bytes add up. */
+	figures_passes_text(w->passes[0], w->passes[1], passes,
+			    sizeof(passes));
 	bytes(wr, sizeof(wr), w->written, each);
 	bytes(rd, sizeof(rd), w->read, each);
 	snprintf(buf, len, "%s, %s written, %s read%s", passes, wr, rd,
-		 each && w->n > 1 ? " each" : "");
+		 each && w->n > 1 ? " each" : !each && w->n > 1 ? " in all" :
+		 "");
 	return buf;
 }
 

@@ -28,7 +28,7 @@ struct summary_group {
 int summary_groups(const struct record *r, struct summary_group **out);
 void summary_groups_free(struct summary_group *g, int n);
 
-/* The passes a disk made whole: result_passes_made(), as all count them. */
+/* The passes a disk made whole: figures_passes(), as all count them. */
 uint64_t summary_passes(const struct record_disk *d);
 
 /* The work of some disks: their passes and bytes, each's and in all. */
@@ -42,8 +42,10 @@ void summary_work_of(const struct record *r, const int *idx, int n,
 
 /*
  * The work in words: "103 passes, 6.4 GiB written, 6.4 GiB read" for one
- * disk or in all (each 0), "103-107 passes, 6.4-6.6 GiB written, 6.4-6.6
- * GiB read each" for a group's disks (each 1).
+ * disk, "101-107 passes, 779 GiB written, 779 GiB read in all" for many
+ * (each 0), "103-107 passes, 6.4-6.6 GiB written, 6.4-6.6 GiB read each"
+ * for a group's disks (each 1). Passes are each disk's, as
+ * figures_passes_text() says them: a count of passes is never a sum.
  */
 char *summary_work_text(const struct summary_work *w, int each, char *buf,
 			size_t len);

@@ -7,6 +7,9 @@
  * writes its JSON, every interval in it. From each run kiln takes the
  * bits the intervals moved, the seconds they cover and the slowest whole
  * interval, or iperf3's error, and keeps the JSON of the longest run.
+ * A run stopped before it reached its server (a busy machine may not run
+ * iperf3, below the disks in priority, before a short burn ends) says so:
+ * it is the port's error, never a port with no figures and no reason.
  */
 #include <errno.h>
 #include <poll.h>
@@ -37,6 +40,7 @@ void iperf_parse(struct iperf_figures *f, const char *json, size_t len)
 
 	f->seconds = f->bits = 0;
 	f->min_bps = -1;
+	f->reached = 0;
 	f->error[0] = 0;
 	/* A warning of iperf3's own may come before the document. */
 	if (!start || jsonread_parse(&doc, start, len - (size_t)(start - json),
@@ -45,6 +49,9 @@ void iperf_parse(struct iperf_figures *f, const char *json, size_t len)
 		return;
 	}
 	root = jsonread_root(doc);
+	/* "start": {"connected": [{"socket": 5, ...}]}: its data streams */
+	f->reached = jsonread_count(jsonread_get(jsonread_get(root, "start"),
+						 "connected")) > 0;
 	iv = jsonread_get(root, "intervals");
 	for (i = 0; i < jsonread_count(iv); i++) {
 		sum = jsonread_get(jsonread_at(iv, i), "sum");
@@ -113,11 +120,12 @@ int iperf_start(struct iperf *n, const char *iperf3, const char *nic,
 static void fold(struct iperf *n, uint64_t now_ns)
 {
 	struct iperf_figures f;
+	int status = 0;
 
 	if (n->fd >= 0)
 		close(n->fd);
 	n->fd = -1;
-	waitpid(n->pid, NULL, 0);
+	waitpid(n->pid, &status, 0);
 	n->pid = 0;
 	n->ended_ns = now_ns;
 	iperf_parse(&f, n->out, n->len);
@@ -128,6 +136,21 @@ static void fold(struct iperf *n, uint64_t now_ns)
 	/* Stopped by kiln is the end asked for, not an error of the run. */
 	if (n->stop_ns && strstr(f.error, "interrupt"))
 		f.error[0] = 0;
+	/*
+	 * ... but a port with no figures at all, its last run stopped short
+	 * of its test, says how far it got: not even under way (our SIGTERM
+	 * came before iperf3 caught it: no document), still connecting (the
+	 * interrupt, no stream), or connected with no interval yet.
+	 */
+	if (n->stop_ns && !n->seconds && WIFSIGNALED(status) &&
+	    WTERMSIG(status) == SIGTERM)
+		snprintf(f.error, sizeof(f.error), "never reached its server: "
+			 "stopped before it was under way");
+	else if (n->stop_ns && !n->seconds && !f.error[0])
+		snprintf(f.error, sizeof(f.error), "%s", f.reached ?
+			 "reached its server, but stopped before its test "
+			 "began" : "never reached its server: still "
+			 "connecting when the burn ended");
 	if (f.error[0])
 		snprintf(n->error, sizeof(n->error), "%s", f.error);
 	if (n->out && (!n->kept || f.seconds > n->best_seconds)) {
@@ -168,6 +191,7 @@ void iperf_tick(struct iperf *n, uint64_t now_ns)
 void iperf_stop(struct iperf *n, uint64_t now_ns, unsigned wait_s)
 {
 	struct timespec t0, now;
+	int killed = 0;
 
 	if (!n->runs || n->stop_ns)
 		return;
@@ -184,11 +208,16 @@ void iperf_stop(struct iperf *n, uint64_t now_ns, unsigned wait_s)
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (now.tv_sec - t0.tv_sec >= (time_t)wait_s) {
 			kill(n->pid, SIGKILL);
+			killed = 1;
 			break;
 		}
 		poll(&p, 1, 1000);
 	}
 	fold(n, now_ns);
+	if (killed && !strcmp(n->error, "no result from iperf3"))
+		snprintf(n->error, sizeof(n->error), "no result from iperf3: "
+			 "it wrote none in %u s after it was told to stop, "
+			 "and was killed", wait_s);
 }
 
 double iperf_window(const struct iperf *n, uint64_t now_ns)

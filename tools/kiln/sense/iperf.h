@@ -42,6 +42,7 @@ struct iperf {
 /* One run's figures, as iperf_parse() reads them from its JSON. */
 struct iperf_figures {
 	double seconds, bits, min_bps;	/* min_bps -1: none whole */
+	int reached;			/* a stream connected to the server */
 	char error[240];		/* iperf3's own, or ours; "" none */
 };
 

@@ -123,7 +123,9 @@ static const struct settings_key keys[] = {
 	{ "get", KEY_STRING, F(get), 0, 0, NULL, "a key", "none",
 	  "print the value in force of one key", SCOPE_SETTINGS | OPT },
 	{ "include", KEY_STRING, F(include), 0, 0, NULL, GLOBS, "all",
-	  "disks to test: the same globs as exclude", R,
+	  "disks to test: the same globs as exclude; given, kiln run also "
+	  "finds device-mapper devices (dm-N, the dm uuid as serial), such "
+	  "as a lab's flaky map over a disk", R,
 	  { 0, NULL }, "it chooses among the disks it finds; kiln burn tests "
 	  "the targets it is given" },
 	{ "interval", KEY_UINT, F(interval), 1, 3600, NULL,
@@ -306,9 +308,10 @@ static const struct settings_key keys[] = {
 	  "none",
 	  "a lab server taking HTTP PUT (http[s]://HOST[:PORT]/PATH/, a user "
 	  "part sent as Basic auth): the run "
-	  "folder goes to PATH/<machine id>/<run folder>/, checkpoints as the "
-	  "run goes and every file at the end; without a stick it is where "
-	  "the results live", TEST | SCOPE_INIT },
+	  "folder goes to PATH/<machine id>/<run folder>/ (its name with "
+	  "the run id), each file created and never replaced: checkpoints "
+	  "under progress/ as the run goes and every file at the end; "
+	  "without a stick it is where the results live", TEST | SCOPE_INIT },
 };
 #pragma GCC diagnostic pop
 

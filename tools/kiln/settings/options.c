@@ -100,6 +100,10 @@ int options_parse(struct settings *s, const struct options_cmd *cmd,
 				 k->name, k->want);
 			return -EINVAL;
 		}
+		/* --duration 12 h: never 12 s and a target named h. */
+		if (settings_unit_apart(k, value, options && i + 1 < argc ?
+					argv[i + 1] : NULL, err, errlen))
+			return -EINVAL;
 		if (settings_set(s, k, value, SOURCE_OPTION, err, errlen))
 			return -EINVAL;
 	}
@@ -231,7 +235,7 @@ static void cfg_text(struct settings *s, const char *text, size_t len,
 	if (len >= 3 && !memcmp(line, "\xef\xbb\xbf", 3))
 		line += 3;
 	for (; line < end; line = next) {
-		char *t, *eq, *cut = line;
+		char *t, *eq, *value, *hash, *cut = line;
 
 		n++;
 		while (cut < end && *cut != '\r' && *cut != '\n')
@@ -268,7 +272,19 @@ static void cfg_text(struct settings *s, const char *text, size_t len,
 					"it says where the lab server is");
 			continue;
 		}
-		apply(s, where, t, options_trim(eq + 1), source, p);
+		value = options_trim(eq + 1);
+		/* Uncommenting "# max-writes=" gives the default, not an error. */
+		if (!*value)
+			continue;
+		hash = strchr(value, '#');
+		if (hash && hash > value &&
+		    (hash[-1] == ' ' || hash[-1] == '\t')) {
+			options_problem(p, "%s: '#' after the value of %s: a "
+					"comment stands on its own line (a "
+					"serial may hold '#')", where, t);
+			continue;
+		}
+		apply(s, where, t, value, source, p);
 	}
 	free(copy);
 }

@@ -290,6 +290,24 @@ int settings_parse_size(const char *text, uint64_t *out);
 int settings_parse_duration(const char *text, uint64_t *seconds);
 int settings_parse_uint(const char *text, unsigned max, unsigned *out);
 
+/*
+ * Whether text reads as a value rather than a name: a unit alone ("h",
+ * "GiB", "minutes", "%") or a number with or without one ("16M", "12h",
+ * "600"). kiln creates no target of such a name: it is a value that lost
+ * its option or its number.
+ */
+int settings_value_word(const char *text);
+
+/*
+ * value, a number alone given to key k, then next, a unit word alone
+ * ("--duration 12 h"): -EINVAL with one line in err that says what was
+ * likely meant ("--duration 12h?"), else 0. A bare number stays what the
+ * key says (seconds, bytes, a count); its unit, apart, never becomes a
+ * target.
+ */
+int settings_unit_apart(const struct settings_key *k, const char *value,
+			const char *next, char *err, size_t errlen);
+
 const char *settings_mode_name(int mode);
 
 /* The value of key as text, as settings_set() reads it; NULL if no key. */

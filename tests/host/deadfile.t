@@ -1,0 +1,65 @@
+#!/bin/sh
+# needs: kiln lyingdisk
+# A file target on a filesystem that stops answering mid-burn (the lying
+# disk's FUSE file itself, mounted under /tmp and under /dev/shm, as an
+# NFS mount whose server died): kiln FAILs it as stalled within the
+# deadline, then still ends, its result.json written, whether the
+# filesystem stops answering everything, stat included ("hang all"), or
+# its daemon is stopped (SIGSTOP). Every call after the burn that could
+# reach the dead file is bounded. The daemon is woken and resumed in the
+# cleanups whatever happens.
+. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../lib/host.sh"
+. "$(dirname "$0")/../lib/lying.sh"
+
+need_lying
+
+# burn_dies N DIR HOW: burns the lying disk's file on a new mount in DIR,
+# kills its filesystem HOW (hang or stop) once the burn is under way, and
+# waits (120 s at most: the deadline is 3 s) for kiln to end; $rc is its
+# exit, or empty when it did not end.
+burn_dies () {
+	mount_lying m 64M "$2" || return 1
+	pidf="$m.pid"
+	{ "$KILN" burn --destroy-data --passes 1000 --max-writes 0 \
+		--deadline 3 --checkpoint 1 --out "$TEST_TMP/r$1" "$m/disk" \
+		>"$TEST_TMP/o$1" 2>&1; echo $? >"$TEST_TMP/rc$1"; } &
+	under_way "$TEST_TMP/r$1" 1 || return 1
+	case $3 in
+	hang) printf 'hang all\n' >"$m/ctl" ;;
+	stop) kill -STOP "$(cat "$pidf")" ;;
+	esac
+	n=0
+	while [ ! -s "$TEST_TMP/rc$1" ] && [ $n -lt 1200 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	rc=$(cat "$TEST_TMP/rc$1" 2>/dev/null)
+	# Whatever kiln did, the filesystem answers again now.
+	kill -CONT "$(cat "$pidf")"
+	printf 'resume\n' >"$m/ctl"
+	wait
+	[ -n "$rc" ] || { echo "kiln did not end with its file's filesystem dead:"; tail -5 "$TEST_TMP/o$1"; return 1; }
+}
+
+# failed N: exit 1, result.json written, the file FAILed as stalled.
+failed () {
+	test_eq "$rc" 1 "the exit" || { tail -20 "$TEST_TMP/o$1"; return 1; }
+	[ -s "$TEST_TMP/r$1/result.json" ] || { echo "no result.json"; ls "$TEST_TMP/r$1"; return 1; }
+	test_eq "$(json_get "$TEST_TMP/r$1/result.json" "d[\"targets\"][0][\"verdict\"]")" FAIL "the verdict" &&
+	grep_in "stalled" "$TEST_TMP/r$1/summary.txt"
+}
+
+test_expect_success 'under /tmp, hang all mid-burn: FAIL, result.json, kiln ends' '
+	burn_dies 1 "$TEST_TMP" hang && failed 1
+'
+test_expect_success 'under /dev/shm, hang all mid-burn: FAIL, result.json, kiln ends' '
+	burn_dies 2 /dev/shm hang && failed 2
+'
+test_expect_success 'under /tmp, its daemon stopped mid-burn: FAIL, result.json, kiln ends' '
+	burn_dies 3 "$TEST_TMP" stop && failed 3
+'
+test_expect_success 'under /dev/shm, its daemon stopped mid-burn: FAIL, result.json, kiln ends' '
+	burn_dies 4 /dev/shm stop && failed 4
+'
+test_done

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: the seconds most disks dipped together (judge/dips.c) in
+ * result.json and summary.txt, said once, as the machine's or a
+ * controller's, so that a reader sees why no disk WARNed "unstable" for
+ * them.
+ */
+#include <stdio.h>
+
+#include "results/dips_out.h"
+#include "results/result_keys.h"
+
+static const char *ctrl_name(const struct record *r, int c)
+{
+	return c >= 0 && c < r->links.n ? r->links.ctrls[c].pci.pci : "?";
+}
+
+void dips_out_json(struct json *j, const struct record *r)
+{
+	const struct dips *d = &r->dips;
+	int i;
+
+	json_array(j, KEY_SHARED_DIPS);
+	for (i = 0; i < d->n; i++) {
+		json_begin(j, NULL);
+		json_num(j, KEY_SECOND, d->s[i].ms / 1000.0);
+		json_str(j, KEY_CONTROLLER, d->s[i].ctrl < 0 ? NULL :
+			 ctrl_name(r, d->s[i].ctrl));
+		json_u64(j, KEY_DIPPED, d->s[i].dipped);
+		json_u64(j, KEY_BUSY, d->s[i].busy);
+		json_end(j);
+	}
+	json_array_end(j);
+}
+
+void dips_out_text(const struct record *r, FILE *f)
+{
+	char line[400], name[64];
+	int i, c;
+
+	dips_text(&r->dips, -1, NULL, line, sizeof(line));
+	if (line[0])
+		fprintf(f, "dips: %s\n", line);
+	for (c = 0; c < r->links.n; c++) {
+		for (i = 0; i < r->dips.n; i++)
+			if (r->dips.s[i].ctrl == c)
+				break;
+		if (i == r->dips.n)
+			continue;
+		snprintf(name, sizeof(name), "controller %s", ctrl_name(r, c));
+		dips_text(&r->dips, c, name, line, sizeof(line));
+		if (line[0])
+			fprintf(f, "dips: %s\n", line);
+	}
+}
