@@ -151,7 +151,7 @@ static void after_burn(struct burn *b)
 	/* What the BMC logged while the disks and the load ran. */
 	bmc_end(&r->bmc);
 	r->ended = time(NULL);
-	r->elapsed_ns = timing_now_ns() - b->t0;
+	r->elapsed_ns = timing_now_ns() - r->t0_ns;
 	paths_current(b);
 	if (b->have_results && (folder_sync(&b->res) || b->res.samples_lost)) {
 		r->results_lost = 1;
