@@ -150,7 +150,7 @@ static void after_burn(struct burn *b)
 	burn_fault_logs(b, 1);
 	/* What the BMC logged while the disks and the load ran. */
 	bmc_end(&r->bmc);
-	r->elapsed_ns = timing_now_ns() - b->t0;
+	r->elapsed_ns = timing_now_ns() - r->t0_ns;
 	r->ended = figures_ended(r);
 	paths_current(b);
 	if (b->have_results && (folder_sync(&b->res) || b->res.samples_lost)) {

@@ -48,7 +48,7 @@ static void say_table(struct burn *b, uint64_t now)
 			 c->kind[0] ? " " : "", c->kind);
 		groups[i] = names[i];
 	}
-	timing_fmt_hms((now - b->mon.t0) / TIMING_SEC, hms, sizeof(hms));
+	timing_fmt_hms((now - b->r->t0_ns) / TIMING_SEC, hms, sizeof(hms));
 	fputc('\n', b->con);
 	disktable_write(b->con, hms, rows, b->ne, groups, l->n, 80);
 	fputc('\n', b->con);
@@ -71,7 +71,7 @@ void burn_loop_checkpoint(struct burn *b)
 	 * report.html must not give summary.txt a longer one.
 	 */
 	if (!b->r->ended)
-		b->r->elapsed_ns = timing_now_ns() - b->t0;
+		b->r->elapsed_ns = timing_now_ns() - b->r->t0_ns;
 	doc = result_json(b->r, &len);
 	ret = doc ? folder_checkpoint(&b->res, doc, len) : -ENOMEM;
 	if (!ret)
@@ -227,7 +227,7 @@ void burn_loop(struct burn *b)
 				fprintf(b->con, "%s\n", ctrls);
 			if (b->lab) {
 				/* The metrics' elapsed time is the line's. */
-				r->elapsed_ns = now - b->t0;
+				r->elapsed_ns = now - r->t0_ns;
 				record_judge(r, 0, 0);
 				lab_tick(b->lab, r);
 			}

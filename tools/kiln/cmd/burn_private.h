@@ -40,7 +40,6 @@ struct burn {
 	struct lab *lab;		/* the lab's servers; NULL: none */
 	/* the console: stdout, or stderr under --json */
 	FILE *con;
-	uint64_t t0;			/* the first I/O: solo or burn */
 };
 
 /* Set by SIGINT, SIGTERM, SIGHUP or a closed console: the run ends. */

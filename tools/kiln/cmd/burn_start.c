@@ -197,8 +197,6 @@ static void solo_phase(struct burn *b)
 
 	if (!b->s->solo)
 		return;
-	b->t0 = timing_now_ns();
-	b->r->started = time(NULL);
 	for (i = 0; i < b->r->n && !burn_interrupted; i++) {
 		solo_read(b->r, &b->r->disks[i], &b->job, &burn_interrupted,
 			  b->con);
@@ -287,10 +285,6 @@ static int start_workers(struct burn *b)
 		engine_join(b->ets, b->ne);
 		return KILN_EXIT_CANNOT;
 	}
-	if (!b->t0) {
-		b->t0 = b->job.start_ns;
-		r->started = time(NULL);
-	}
 	if (monitor_init(&b->mon, b->labels, b->ne,
 			 b->have_results ? b->res.samples : NULL,
 			 b->job.start_ns) < 0) {
@@ -300,6 +294,8 @@ static int start_workers(struct burn *b)
 		return KILN_EXIT_CANNOT;
 	}
 	b->mon.duration_ns = b->job.duration_ns;
+	/* The status line's clock is the run's: from the command's start. */
+	b->mon.clock0 = r->t0_ns;
 	return 0;
 }
 

@@ -30,7 +30,7 @@ int monitor_init(struct monitor *m, const char *const *names, int n,
 	m->n = n;
 	m->names = names;
 	m->csv = csv;
-	m->t0 = m->last_ns = m->status_ns = m->table_ns = t0;
+	m->t0 = m->last_ns = m->status_ns = m->table_ns = m->clock0 = t0;
 	for (i = 0; i < n; i++) {
 		for (p = 0; p < PHASES; p++)
 			m->mt[i].min[p] = -1;
@@ -412,7 +412,7 @@ void monitor_status(struct monitor *m, uint64_t now, int stopped, char *line,
 		if (count[p] > count[phase])
 			phase = p;
 
-	timing_fmt_hms((now - m->t0) / TIMING_SEC, hms, sizeof(hms));
+	timing_fmt_hms((now - m->clock0) / TIMING_SEC, hms, sizeof(hms));
 	left = monitor_eta(m, now);
 	if (left >= 0)
 		timing_fmt_hms((uint64_t)left, eta, sizeof(eta));

@@ -83,6 +83,8 @@ struct monitor {
 	struct monitor_target *mt;
 	FILE *csv;		/* NULL: no samples file */
 	uint64_t t0;
+	/* what the status line's clock counts from: t0, or earlier */
+	uint64_t clock0;
 	uint64_t last_ns;	/* last sample */
 	uint64_t next_ms;	/* the earliest time a new row may carry */
 	uint64_t status_ns;	/* last status line */

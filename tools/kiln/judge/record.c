@@ -11,6 +11,7 @@
 
 #include "base/kiln.h"
 #include "base/secret.h"
+#include "base/timing.h"
 #include "judge/nvmejudge.h"
 #include "judge/record.h"
 #include "judge/zones.h"
@@ -71,6 +72,8 @@ void record_init(struct record *r, const char *command, int argc,
 		r->argc = 0;
 	r->s = s;
 	r->state = RECORD_RUNNING;
+	r->started = time(NULL);
+	r->t0_ns = timing_now_ns();
 	/* machine-id given: the id everywhere, whatever the serial says. */
 	if (s && s->machine_id)
 		snprintf(r->machine, sizeof(r->machine), "%s", s->machine_id);

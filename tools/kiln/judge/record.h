@@ -145,7 +145,13 @@ struct record {
 	/* a record read back (kiln report): the kiln and kernel it had */
 	const char *kiln_version, *kernel;
 
+	/*
+	 * started: the command's start (record_init()), wall clock and
+	 * monotonic (t0_ns); every duration said of the run counts from it,
+	 * classing, countdowns and waits included.
+	 */
 	time_t started, ended;
+	uint64_t t0_ns;
 	uint64_t elapsed_ns;
 	enum record_state state;
 	struct machine_firmware firmware;
