@@ -64,7 +64,7 @@ test_expect_success 'every table-interval a per-disk table: each disk, 80 column
 	grep -E "^   [ *]$(basename "$t1") +[0-9]+ +[0-9]+% " "$TEST_TMP/t.out" |
 		grep -q -E " [ *]$(basename "$t2") +[0-9]+ +[0-9]+% " &&
 	test_eq "$(awk "/ per disk: / { n = 3 } n && n-- && length > 80" "$TEST_TMP/t.out")" "" &&
-	grep -E "^[0-9:]+ pass [0-9-]+ " "$TEST_TMP/t.out" | grep -q " written [0-9.]* [KMG]iB read "
+	grep -E "^[0-9:]+ pass [0-9-]+ " "$TEST_TMP/t.out" | grep -q " write [0-9]* read [0-9]* MB/s "
 '
 
 test_expect_success 'table-interval 0: no table, the status lines still' '
