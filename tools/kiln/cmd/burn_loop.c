@@ -2,9 +2,9 @@
 /*
  * Description: a burn while its workers run: a sample a second (the
  * engine's counters, the monitor, links), status lines, the per-disk
- * table every table-interval (each disk's MB/s, done and time left), the
- * guard's finds said at once, and checkpoints of the record, each sent
- * to the lab's server.
+ * table every table-interval (each disk's MB/s written and read, done
+ * and time left), the guard's finds said at once, and checkpoints of the
+ * record, each sent to the lab's server.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -212,7 +212,13 @@ void monitor_table_rows(struct monitor *m, uint64_t now,
 		rows[i].group = -1;
 		rows[i].mbps = secs > 0 ?
 			       (double)(b - mt->table_bytes) / secs / 1e6 : 0;
+		rows[i].write = secs > 0 ? (double)(c->bytes_written -
+				mt->table_w) / secs / 1e6 : 0;
+		rows[i].read = secs > 0 ? (double)(c->bytes_read -
+			       mt->table_r) / secs / 1e6 : 0;
 		mt->table_bytes = b;
+		mt->table_w = c->bytes_written;
+		mt->table_r = c->bytes_read;
 		progress(m, i, now, &rows[i].done, &rows[i].eta);
 		rows[i].state = c->state == STATE_RUNNING ? NULL :
 				engine_state_name(c->state);

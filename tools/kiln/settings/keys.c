@@ -296,8 +296,9 @@ static const struct settings_key keys[] = {
 	  "do", SCOPE_DISCOVER | SCOPE_LOCATE | B | OPT },
 	{ "table-interval", KEY_UINT, F(table_interval), 0, 86400, NULL,
 	  "seconds, 0 to 86400", "60",
-	  "seconds between per-disk tables on the console (each disk's MB/s, "
-	  "done and time left, by controller, the slowest marked); 0: none",
+	  "seconds between per-disk tables on the console (each disk's MB/s "
+	  "written and read, done and time left, by controller, the slowest "
+	  "marked); 0: none",
 	  TEST, { SCOPE_TTY, "10" } },
 	{ "temp-warn", KEY_UINT, F(temp_warn), 0, 150, NULL,
 	  "degrees Celsius, 0 to 150", "0",
