@@ -67,6 +67,26 @@ test_expect_success 'kiln run (kiln settings says its values) keeps 10 and 60 on
 	test_eq "$(tr -d "\r" <"$TEST_TMP/run.out")" 60
 '
 
+test_expect_success 'many targets with long names: every line of the live view within 80 columns' '
+	set -- &&
+	for i in 1 2 3 4 5 6 7 8; do
+		f=/var/tmp/kiln-live-$$-a-target-with-a-rather-long-name-$i &&
+		test_at_exit "rm -f $f" &&
+		set -- "$@" "$f" || return 1
+	done &&
+	"$KILN" burn --destroy-data --size 8M --duration 3s --max-writes 0 \
+		--interval 1 --table-interval 1 --out "$TEST_TMP/many" "$@" \
+		>"$TEST_TMP/many.out" 2>&1 &&
+	grep -E "^[0-9:]+ pass [0-9-]+ write [0-9]+ read [0-9]+ MB/s " \
+		"$TEST_TMP/many.out" &&
+	sed -n "/ per disk: /,/^$/p" "$TEST_TMP/many.out" &&
+	sed -n "/^[0-9:]* pass /,/^[0-9:]* done /p" "$TEST_TMP/many.out" \
+		>"$TEST_TMP/live" &&
+	test_eq "$(awk "length > 80" "$TEST_TMP/live")" "" &&
+	grep -q -E "^ +[ *]~[^ ]*name-1 +[0-9]+ +[0-9]+ +[0-9]+% " "$TEST_TMP/live" &&
+	! grep -E "slowest [^ ]+ [0-9]+(  |$)" "$TEST_TMP/live"
+'
+
 test_expect_success 'kiln burn --help and kiln.cfg(5) say the terminal default' '
 	"$KILN" burn --help | tr -s "\n " "  " >"$TEST_TMP/help" &&
 	grep_in "lines; default 10 (1 on a terminal)" "$TEST_TMP/help" &&

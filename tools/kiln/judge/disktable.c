@@ -73,8 +73,12 @@ static void cell(FILE *f, const struct disktable_row *r, int w)
 		snprintf(left, sizeof(left), "%.5s", r->state);
 	else
 		disktable_fmt_eta(r->eta, left, sizeof(left));
-	fprintf(f, "%-*.*s %4s %4s %4s %5s", w, w, r->name, wr, rd, done,
-		left);
+	/* A name cut keeps its end, where names of one kind differ. */
+	if ((int)strlen(r->name) > w)
+		fprintf(f, "~%s", r->name + strlen(r->name) - (size_t)(w - 1));
+	else
+		fprintf(f, "%-*s", w, r->name);
+	fprintf(f, " %4s %4s %4s %5s", wr, rd, done, left);
 }
 
 /* Whether a row is of group g of ng; g -1: of none of them. */

@@ -24,7 +24,7 @@ struct disktable_row {
 	const char *state;	/* NULL: running; else "done", "stalled"... */
 };
 
-/* Columns a cell's name gets at most; longer names are cut. */
+/* Columns a cell's name gets at most; longer names keep their end. */
 #define DISKTABLE_NAME_MAX 12
 
 /*

@@ -374,26 +374,33 @@ static size_t parts_width(char part[PARTS][96], size_t head)
 
 /*
  * The slowest running target, its label cut to what the line has room
- * for (never below 3 characters: a stump names nothing): "" when none fits.
+ * for (never below 3 characters: a stump names nothing): "" when none
+ * fits. A label cut keeps its end after a "~": labels of one kind differ
+ * there (disk-by-name-7, sdab).
  */
 static void status_slowest(const struct monitor *m, int slowest,
 			   size_t room, char *buf, size_t len)
 {
+	const char *label = m->names[slowest];
+	size_t fixed, name = strlen(label), keep = name;
 	char rate[32];
-	size_t fixed, name = strlen(m->names[slowest]);
 
 	snprintf(rate, sizeof(rate), " %.0f MB/s", m->mt[slowest].rate);
 	fixed = strlen("  slowest ") + strlen(rate);
 	buf[0] = 0;
 	if (room < fixed + 3)
 		return;
-	/* As the table cuts a label: 16 characters say which disk. */
-	if (name > 16)
-		name = 16;
-	if (name > room - fixed)
-		name = room - fixed;
-	snprintf(buf, len, "  slowest %.*s%s", (int)name, m->names[slowest],
-		 rate);
+
+	/* 16 characters say which disk. */
+	if (keep > 16)
+		keep = 16;
+	if (keep > room - fixed)
+		keep = room - fixed;
+	if (keep == name)
+		snprintf(buf, len, "  slowest %s%s", label, rate);
+	else
+		snprintf(buf, len, "  slowest ~%s%s",
+			 label + name - (keep - 1), rate);
 }
 
 void monitor_status(struct monitor *m, uint64_t now, int stopped, char *line,
