@@ -286,14 +286,23 @@ static void test_status(void)
 		    "before the slowest, whose long label keeps its end"))
 		tap_diag("%s", line);
 
+	m.kernel = 152;
+	at(&m, 25000);
+	monitor_status(&m, T0 + 25 * SEC, 0, line, sizeof(line));
+	if (!tap_ok(strstr(line, "  errors 5  kernel 152  eta ?") != NULL,
+		    "the kernel's error lines of the disks counted, beside "
+		    "kiln's own errors"))
+		tap_diag("%s", line);
+
 	c[0].state = STATE_STALLED;
 	c[2].state = STATE_DONE;
 	at(&m, 30000);
 	monitor_status(&m, T0 + 30 * SEC, 0, line, sizeof(line));
 	if (!tap_ok(!strcmp(line, "00:00:30 done 3/3  1 pass  written 4.2 GiB "
-			    "read 2.0 GiB  errors 5"),
+			    "read 2.0 GiB  errors 5  kernel 152"),
 		    "all ended: \"done\""))
 		tap_diag("%s", line);
+	m.kernel = 0;
 	monitor_status(&m, T0 + 3725 * SEC, 1, line, sizeof(line));
 	if (!tap_ok(!strcmp(line, "01:02:05 stopped 3/3  1 pass  written "
 			    "4.2 GiB read 2.0 GiB  errors 5"),

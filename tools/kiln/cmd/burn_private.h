@@ -41,6 +41,8 @@ struct burn {
 	/* the console: stdout, or stderr under --json */
 	FILE *con;
 	uint64_t t0;			/* the first I/O: solo or burn */
+	/* each logged disk's kernel error lines when last said; NULL */
+	unsigned *kernel_said;
 };
 
 /* Set by SIGINT, SIGTERM, SIGHUP or a closed console: the run ends. */

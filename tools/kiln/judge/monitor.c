@@ -353,14 +353,14 @@ static void status_bytes(const struct monitor *m, char *buf, size_t len)
  * there are some) and the ETA are there on any console.
  */
 enum { PART_NOTE, PART_PHASE, PART_RATES, PART_SLOWEST, PART_DONE,
-       PART_ERRORS, PART_ETA, PARTS };
+       PART_ERRORS, PART_KERNEL, PART_ETA, PARTS };
 static const int part_rank[PARTS] = {
-	[PART_RATES] = 0, [PART_ERRORS] = 1, [PART_ETA] = 2,
-	[PART_NOTE] = 3, [PART_SLOWEST] = 4, [PART_DONE] = 5,
-	[PART_PHASE] = 6,
+	[PART_RATES] = 0, [PART_ERRORS] = 1, [PART_KERNEL] = 2,
+	[PART_ETA] = 3, [PART_NOTE] = 4, [PART_SLOWEST] = 5,
+	[PART_DONE] = 6, [PART_PHASE] = 7,
 };
 /* No errors is little news: each error is said at once anyway. */
-#define RANK_NO_ERRORS 7
+#define RANK_NO_ERRORS 8
 
 static size_t parts_width(char part[PARTS][96], size_t head)
 {
@@ -460,6 +460,9 @@ void monitor_status(struct monitor *m, uint64_t now, int stopped, char *line,
 		snprintf(line, len, "%s %s %d/%d%s%s  errors %u", hms,
 			 stopped ? "stopped" : "done", m->n, m->n, pass, bytes,
 			 errors);
+		if (m->kernel)
+			snprintf(line + strlen(line), len - strlen(line),
+				 "  kernel %u", m->kernel);
 		return;
 	}
 	snprintf(part[PART_PHASE], sizeof(part[0]), " %s,",
@@ -475,13 +478,18 @@ void monitor_status(struct monitor *m, uint64_t now, int stopped, char *line,
 		 m->n - running, m->n);
 	snprintf(part[PART_ERRORS], sizeof(part[0]), "  errors %u", errors);
 	snprintf(part[PART_ETA], sizeof(part[0]), "  eta %s", eta);
+	/* The kernel's console is kept quiet: its error lines counted here. */
+	part[PART_KERNEL][0] = 0;
+	if (m->kernel)
+		snprintf(part[PART_KERNEL], sizeof(part[0]), "  kernel %u",
+			 m->kernel);
 	snprintf(part[PART_NOTE], sizeof(part[0]), "%s", note);
 	head = strlen(hms) + strlen(pass);
 	/*
 	 * Left out from the least needed until the rest fits; the slowest's
 	 * label is cut to the room left before it goes.
 	 */
-	for (i = PARTS; i >= 0 &&
+	for (i = RANK_NO_ERRORS; i >= 0 &&
 	     parts_width(part, head) > MONITOR_WIDTH; i--)
 		for (p = 0; p < PARTS; p++) {
 			int rank = p == PART_ERRORS && !errors ?

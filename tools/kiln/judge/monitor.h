@@ -72,6 +72,11 @@ struct monitor {
 	uint64_t status_ns;	/* last status line */
 	uint64_t table_ns;	/* last per-disk table */
 	uint64_t duration_ns;	/* the run's time limit, for the ETA */
+	/*
+	 * The kernel's error lines naming the disks under test, so far: the
+	 * caller's count (the kernel's log is no counter of the engine).
+	 */
+	unsigned kernel;
 };
 
 /* names: a label per target, kept (the caller's); csv: NULL or samples.csv. */
