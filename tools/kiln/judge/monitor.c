@@ -316,7 +316,8 @@ static void status_pass(const struct monitor *m, int running, char *buf,
 	if (!capped)
 		return;
 	if (running)
-		snprintf(note, nlen, " (verify only: max-writes %u)", cap);
+		/* Short: the note at the start said max-writes and why. */
+		snprintf(note, nlen, " (verify only)");
 	else
 		snprintf(buf + strlen(buf), len - strlen(buf),
 			 " (%u written: max-writes)", cap);
