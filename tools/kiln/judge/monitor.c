@@ -319,8 +319,7 @@ static void status_pass(const struct monitor *m, int running, char *buf,
 		/* Short: the note at the start said max-writes and why. */
 		snprintf(note, nlen, " (verify only)");
 	else
-		snprintf(buf + strlen(buf), len - strlen(buf),
-			 " (%u written: max-writes)", cap);
+		snprintf(note, nlen, " (%u written: max-writes)", cap);
 }
 
 /*
@@ -458,12 +457,29 @@ void monitor_status(struct monitor *m, uint64_t now, int stopped, char *line,
 	 */
 	if (!running) {
 		status_bytes(m, bytes, sizeof(bytes));
-		snprintf(line, len, "%s %s %d/%d%s%s  errors %u", hms,
-			 stopped ? "stopped" : "done", m->n, m->n, pass, bytes,
-			 errors);
+		char kernel[32] = "", errs[32];
+		int drop;
+
 		if (m->kernel)
-			snprintf(line + strlen(line), len - strlen(line),
-				 "  kernel %u", m->kernel);
+			snprintf(kernel, sizeof(kernel), "  kernel %u",
+				 m->kernel);
+		snprintf(errs, sizeof(errs), "  errors %u", errors);
+		/*
+		 * Within the width too: errors 0 goes first, then the note
+		 * (said at the start); the passes and bytes stay, as every
+		 * other output says them.
+		 */
+		for (drop = 0; drop < 3; drop++) {
+			if (drop == 1 && !errors)
+				errs[0] = 0;
+			if (drop == 2)
+				note[0] = 0;
+			snprintf(line, len, "%s %s %d/%d%s%s%s%s%s", hms,
+				 stopped ? "stopped" : "done", m->n, m->n,
+				 pass, note, bytes, errs, kernel);
+			if (strlen(line) <= MONITOR_WIDTH)
+				break;
+		}
 		return;
 	}
 	snprintf(part[PART_PHASE], sizeof(part[0]), " %s,",
