@@ -349,8 +349,9 @@ static void status_bytes(const struct monitor *m, char *buf, size_t len)
 
 /*
  * A status line's parts in the order they are said; the highest rank is
- * left out first when the line is too wide, so the rates, errors (once
- * there are some) and the ETA are there on any console.
+ * left out first when the line is too wide, so the rates, then errors
+ * and the kernel's error lines (once there are some), then the ETA are
+ * there on any console.
  */
 enum { PART_NOTE, PART_PHASE, PART_RATES, PART_SLOWEST, PART_DONE,
        PART_ERRORS, PART_KERNEL, PART_ETA, PARTS };
@@ -390,7 +391,6 @@ static void status_slowest(const struct monitor *m, int slowest,
 	buf[0] = 0;
 	if (room < fixed + 3)
 		return;
-
 	/* 16 characters say which disk. */
 	if (keep > 16)
 		keep = 16;
@@ -504,9 +504,10 @@ void monitor_status(struct monitor *m, uint64_t now, int stopped, char *line,
 	head = strlen(hms) + strlen(pass);
 	/*
 	 * Left out from the least needed until the rest fits; the slowest's
-	 * label is cut to the room left before it goes.
+	 * label is cut to the room left before it goes. The rates always
+	 * stay: they are what the line is for.
 	 */
-	for (i = RANK_NO_ERRORS; i >= 0 &&
+	for (i = RANK_NO_ERRORS; i > 0 &&
 	     parts_width(part, head) > MONITOR_WIDTH; i--)
 		for (p = 0; p < PARTS; p++) {
 			int rank = p == PART_ERRORS && !errors ?

@@ -98,11 +98,12 @@ void monitor_sample(struct monitor *m, uint64_t now,
 /*
  * Writes the status line for the interval since the last one, within
  * MONITOR_WIDTH columns: the pass, the MB/s written and read by all
- * targets, the slowest, the disks done, errors and the ETA, the phase
- * and when max-writes has stopped the writes; what does not fit is left
- * out, the least needed first (the per-disk table says it). The last
- * line says the bytes written and read instead of rates; stopped: the
- * run was interrupted (it says so, not "done").
+ * targets, the slowest, the disks done, errors, the kernel's error
+ * lines (m->kernel) and the ETA, the phase and when max-writes has
+ * stopped the writes; what does not fit is left out, the least needed
+ * first (the per-disk table says it). The last line says the bytes
+ * written and read instead of rates; stopped: the run was interrupted
+ * (it says so, not "done").
  */
 void monitor_status(struct monitor *m, uint64_t now, int stopped, char *line,
 		    size_t len);
