@@ -113,6 +113,22 @@ test_expect_success 'a full boot: mounts, drivers, stick, kiln run, results, pow
 	grep_in "kiln-init: kiln run: no disk failed" "$TEST_TMP/out"
 '
 
+test_expect_success 'the kernel console quiet: only emergencies, set before kiln runs' '
+	grep -qx "dmesg -n 1" "$MOCK" &&
+	awk "/^dmesg -n 1\$/ { d = NR } /^kiln run / { k = NR }
+		END { exit !(d && d < k) }" "$MOCK"
+'
+
+for word in loglevel=7 debug ignore_loglevel; do
+	test_expect_success "$word on the command line: the kernel console left as asked" '
+		machine "$word" &&
+		echo "console=ttyS0,115200 $word" >"$ROOT/proc/cmdline" &&
+		FAKE_STICK=/dev/sdz1 boot &&
+		grep -q "^kiln run " "$MOCK" &&
+		! grep -q "^dmesg" "$MOCK"
+	'
+done
+
 test_expect_success 'the order: mount the stick, then run kiln, then unmount' '
 	machine order && FAKE_STICK=/dev/sdz1 boot &&
 	awk "/^mount -t vfat/ { m = NR } /^kiln run/ { k = NR } /^umount/ { u = NR }

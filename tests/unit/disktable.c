@@ -2,9 +2,11 @@
 /*
  * Description: the per-disk table of a running burn, on made-up figures:
  * 60 disks behind three controllers fit 80 columns several a line, each
- * controller's disks under its name with their MB/s together, the
+ * disk's MB/s written and read apart, each controller's disks under its
+ * name with their MB/s written and read together, the
  * slowest running disk marked once (a finished one never), a disk's
- * done and time left in five columns, and names cut, never the width.
+ * done and time left in five columns, and names cut (their ends kept),
+ * never the width.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,16 +72,19 @@ static void test_sixty(void)
 			 i < 26 ? ' ' : 'a' + i % 26);
 		names[i][strcspn(names[i], " ")] = 0;
 		rows[i] = (struct disktable_row){ names[i], i / 20, 200 + i,
-						  0.45, 1800 + i, NULL };
+						  150 + i, 50, 0.45, 1800 + i,
+						  NULL };
 	}
-	rows[37].mbps = 12.5;		/* the slowest */
-	rows[5].mbps = 0;		/* finished: never the slowest */
+	rows[37].mbps = rows[37].write = 12.5;	/* the slowest */
+	rows[37].read = 0;
+	/* Finished: never the slowest. */
+	rows[5].mbps = rows[5].write = rows[5].read = 0;
 	rows[5].state = "done";
 	rows[5].done = 1;
 	text = table(rows, 60, ctrls, 3, 80);
 	n = lines(text, &longest);
-	/* Three a line: seven lines a controller, one screen of 25. */
-	if (!tap_ok(longest <= 80 && n <= 1 + 3 + 3 * 7,
+	/* Two a line, write and read apart: ten lines a controller. */
+	if (!tap_ok(longest <= 80 && n <= 1 + 3 + 3 * 10,
 		    "60 disks in 80 columns: %d lines, the longest %d", n,
 		    longest))
 		tap_diag("%s", text);
@@ -92,21 +97,23 @@ static void test_sixty(void)
 				 count(text, want));
 	}
 	tap_ok(ok, "every disk once, by name");
-	tap_ok(count(text, "*") == 2 && strstr(text, "; * the slowest\n") &&
-	       strstr(text, " *sdal   12  45% 30m37"),
+	tap_ok(count(text, "*") == 2 && strstr(text, "; * slowest\n") &&
+	       strstr(text, " *sdal   12    0  45% 30m37"),
 	       "the slowest marked once, with its figures (and the legend)");
-	tap_ok(strstr(text, " sdf     0 100%  done") != NULL,
+	tap_ok(strstr(text, " sdf     0    0 100%  done") != NULL,
 	       "a finished disk says done, not a time left");
-	tap_ok(strstr(text, "\n  0000:03:00.0 SAS: 20 disks, 3985 MB/s\n") &&
-	       strstr(text, "\n  0000:04:00.0 SAS: 20 disks, 4366 MB/s\n") &&
+	tap_ok(strstr(text, "\n  0000:03:00.0 SAS: 20 disks, write 3035 "
+			    "read 950 MB/s\n") &&
+	       strstr(text, "\n  0000:04:00.0 SAS: 20 disks, write 3416 "
+			    "read 950 MB/s\n") &&
 	       strstr(text, "\n  0000:00:17.0 SATA AHCI: 20 disks, "
-			    "4990 MB/s\n") &&
+			    "write 3990 read 1000 MB/s\n") &&
 	       strstr(text, "SAS: 20") < strstr(text, "sda ") &&
 	       strstr(text, "sdt ") < strstr(text, "0000:04:00.0") &&
 	       strstr(text, "0000:04:00.0") < strstr(text, "sdu "),
 	       "grouped by controller, in order, each with its disks' sum");
-	tap_ok(!strncmp(text, "00:05:00 per disk: MB/s since the last table, "
-			"done, time left", 60),
+	tap_ok(!strncmp(text, "00:05:00 per disk: MB/s write, read since the "
+			"last table, done, left", 67),
 	       "the heading says when and what the columns are");
 	free(text);
 }
@@ -114,18 +121,19 @@ static void test_sixty(void)
 static void test_edges(void)
 {
 	struct disktable_row rows[] = {
-		{ "a-label-much-longer", -1, 15000, -1, -1, NULL },
-		{ "loop1", 7, 300, 0.999, 5 * 3600 + 60 * 7, NULL },
-		{ "loop2", -1, 10, 0.1, 0, "stalled" },
+		{ "a-label-much-longer", -1, 15000, 15000, 0, -1, -1, NULL },
+		{ "loop1", 7, 300, 100, 200, 0.999, 5 * 3600 + 60 * 7, NULL },
+		{ "loop2", -1, 10, 0, 10, 0.1, 0, "stalled" },
 	};
 	char *text = table(rows, 3, NULL, 0, 80);
 	int longest;
 
-	tap_ok(strstr(text, "\n  disks: 3 disks, 15310 MB/s\n") &&
-	       strstr(text, " a-label-much  15k    ?     ?") &&
-	       strstr(text, " *loop1         300 100%  5h07") &&
-	       strstr(text, " loop2          10  10% stall"),
-	       "no controller: one group; a long name cut, a big rate in "
+	tap_ok(strstr(text, "\n  disks: 3 disks, write 15100 read 210 "
+			    "MB/s\n") &&
+	       strstr(text, " ~much-longer  15k    0    ?     ?") &&
+	       strstr(text, " *loop1         100  200 100%  5h07") &&
+	       strstr(text, " loop2           0   10  10% stall"),
+	       "no controller: one group; a long name cut to its end, a big rate in "
 	       "thousands, unknowns \"?\", a state in five columns");
 	free(text);
 	text = table(rows, 3, NULL, 0, 20);

@@ -227,6 +227,7 @@ static void burn_free(struct burn *b, int keep_created)
 	free(b->burning);
 	free(b->counters);
 	free(b->labels);
+	free(b->kernel_said);
 	free(b->ctx);
 	signal_job = NULL;
 }

@@ -2,9 +2,9 @@
 /*
  * Description: a burn while its workers run: a sample a second (the
  * engine's counters, the monitor, links), status lines, the per-disk
- * table every table-interval (each disk's MB/s, done and time left), the
- * guard's finds said at once, and checkpoints of the record, each sent
- * to the lab's server.
+ * table every table-interval (each disk's MB/s written and read, done
+ * and time left), the guard's finds said at once, and checkpoints of the
+ * record, each sent to the lab's server.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -179,6 +179,57 @@ static void status_ctrls(struct burn *b, uint64_t now, char *out,
 	free(mbps);
 }
 
+/*
+ * The kernel's error lines of each disk under test (the sampler reads
+ * /dev/kmsg every second): their sum, lines naming a disk itself, for the
+ * status line, and when a disk's count grew since the last status line,
+ * one line of 80 columns at most that says whose ("kernel error lines:
+ * sdb 152, sdc 3"); the image keeps the kernel's console quiet, so this
+ * is where a person watching sees them. kmsg.log has every line.
+ */
+static void kernel_lines(struct burn *b)
+{
+	struct sampler *sp = &b->smp;
+	char line[MONITOR_WIDTH + 1], cell[64];
+	unsigned sum = 0;
+	int k, more = 0;
+	size_t at;
+
+	if (!sp->have_kw)
+		return;
+	if (!b->kernel_said) {
+		b->kernel_said = calloc((size_t)sp->nkd + 1,
+					sizeof(*b->kernel_said));
+		if (!b->kernel_said)
+			return;
+	}
+	at = (size_t)snprintf(line, sizeof(line), "kernel error lines:");
+	for (k = 0; k < sp->nkd; k++) {
+		const struct kmsgwatch_tally *t = &sp->kw.tally[k];
+
+		sum += t->direct;
+		if (t->total == b->kernel_said[k])
+			continue;
+		b->kernel_said[k] = t->total;
+		snprintf(cell, sizeof(cell), "%s %s %u", more ||
+			 at > strlen("kernel error lines:") ? "," : "",
+			 b->r->disks[sp->kd_disk[k]].label, t->total);
+		if (!more && at + strlen(cell) + strlen(", +999 more") <=
+		    MONITOR_WIDTH) {
+			snprintf(line + at, sizeof(line) - at, "%s", cell);
+			at += strlen(cell);
+		} else {
+			more++;
+		}
+	}
+	b->mon.kernel = sum;
+	if (at == strlen("kernel error lines:"))
+		return;
+	if (more)
+		snprintf(line + at, sizeof(line) - at, ", +%d more", more);
+	fprintf(b->con, "%s\n", line);
+}
+
 /* Watches the workers: samples, status lines, the table, checkpoints. */
 void burn_loop(struct burn *b)
 {
@@ -220,6 +271,7 @@ void burn_loop(struct burn *b)
 		while (next_sample <= now)
 			next_sample += TIMING_SEC;
 		if (now >= next_status && running) {
+			kernel_lines(b);
 			monitor_status(&b->mon, now, 0, line, sizeof(line));
 			fprintf(b->con, "%s\n", line);
 			status_ctrls(b, now, ctrls, sizeof(ctrls));
@@ -257,6 +309,7 @@ void burn_loop(struct burn *b)
 	for (i = 0; i < b->ne; i++)
 		b->mon.mt[i].made = (int64_t)figures_passes(
 			&b->burning[i]->snap, b->burning[i]->ep.mode);
+	kernel_lines(b);
 	monitor_status(&b->mon, now, burn_interrupted, line, sizeof(line));
 	fprintf(b->con, "%s\n", line);
 	burn_console_check(b);

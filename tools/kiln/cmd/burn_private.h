@@ -40,6 +40,8 @@ struct burn {
 	struct lab *lab;		/* the lab's servers; NULL: none */
 	/* the console: stdout, or stderr under --json */
 	FILE *con;
+	/* each logged disk's kernel error lines when last said; NULL */
+	unsigned *kernel_said;
 };
 
 /* Set by SIGINT, SIGTERM, SIGHUP or a closed console: the run ends. */

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/complain.h"
 #include "base/deadline.h"
@@ -167,6 +168,20 @@ static void check_protect(struct options_args *a)
  * means something once each is good. A command that does not say its
  * own problems stops at the first, said on one line: exit 2.
  */
+/*
+ * The scope c's defaults are read for: kiln burn's on a terminal are a
+ * person's (a line a second, as vmstat's); kiln run on the serial console
+ * and kiln burn into a log keep their own.
+ */
+static unsigned defaults_of(const struct command *c)
+{
+	unsigned scope = c->opts->scope;
+
+	if ((scope & SCOPE_BURN) && isatty(STDOUT_FILENO))
+		scope |= SCOPE_TTY;
+	return scope;
+}
+
 static int start(const struct command *c, struct options_args *a)
 {
 	char err[300];
@@ -176,7 +191,7 @@ static int start(const struct command *c, struct options_args *a)
 		ret = options_load(&a->s, c->opts, a->argc, a->argv, a->args,
 				   &a->nargs, &a->problems);
 	} else {
-		settings_defaults(&a->s, c->opts->scope);
+		settings_defaults(&a->s, defaults_of(c));
 		ret = options_parse(&a->s, c->opts, a->argc, a->argv, a->args,
 				    &a->nargs, err, sizeof(err));
 		if (ret < 0)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Description: the per-disk table of a running burn (see disktable.h):
- * cells of "name* MB/s done left" packed into lines of the width,
+ * cells of "name* write read done left" packed into lines of the width,
  * controller by controller, so 60 disks take some twenty lines of a log
  * that a 12 h soak prints every minute.
  */
@@ -11,10 +11,11 @@
 #include "judge/disktable.h"
 
 /*
- * The columns of a cell after its name: MB/s, done, time left, a space
- * before each; the slowest's mark takes the last column before the cell.
+ * The columns of a cell after its name: MB/s written, read, done, time
+ * left, a space before each; the slowest's mark takes the last column
+ * before the cell.
  */
-#define CELL_FIGURES (1 + 4 + 1 + 4 + 1 + 5)
+#define CELL_FIGURES (1 + 4 + 1 + 4 + 1 + 4 + 1 + 5)
 #define CELL_GAP 2
 #define INDENT 4
 
@@ -48,14 +49,21 @@ static int slowest(const struct disktable_row *rows, int n)
 	return running > 1 ? s : -1;
 }
 
+/* A rate in four columns: thousands past 9999 ("15k"). */
+static void fmt_rate(double mbps, char *buf, size_t len)
+{
+	if (mbps < 9999.5)
+		snprintf(buf, len, "%4.0f", mbps);
+	else
+		snprintf(buf, len, "%3.0fk", mbps / 1000);
+}
+
 static void cell(FILE *f, const struct disktable_row *r, int w)
 {
-	char rate[16], done[16], left[16];
+	char wr[16], rd[16], done[16], left[16];
 
-	if (r->mbps < 9999.5)
-		snprintf(rate, sizeof(rate), "%4.0f", r->mbps);
-	else
-		snprintf(rate, sizeof(rate), "%3.0fk", r->mbps / 1000);
+	fmt_rate(r->write, wr, sizeof(wr));
+	fmt_rate(r->read, rd, sizeof(rd));
 	if (r->done < 0)
 		snprintf(done, sizeof(done), "?");
 	else
@@ -65,7 +73,12 @@ static void cell(FILE *f, const struct disktable_row *r, int w)
 		snprintf(left, sizeof(left), "%.5s", r->state);
 	else
 		disktable_fmt_eta(r->eta, left, sizeof(left));
-	fprintf(f, "%-*.*s %4s %4s %5s", w, w, r->name, rate, done, left);
+	/* A name cut keeps its end, where names of one kind differ. */
+	if ((int)strlen(r->name) > w)
+		fprintf(f, "~%s", r->name + strlen(r->name) - (size_t)(w - 1));
+	else
+		fprintf(f, "%-*s", w, r->name);
+	fprintf(f, " %4s %4s %4s %5s", wr, rd, done, left);
 }
 
 /* Whether a row is of group g of ng; g -1: of none of them. */
@@ -78,18 +91,19 @@ static int in_group(const struct disktable_row *r, int g, int ng)
 static void group(FILE *f, const struct disktable_row *rows, int n, int g,
 		  int ng, const char *name, const int layout[3])
 {
-	double sum = 0;
+	double wr = 0, rd = 0;
 	int i, count = 0, at = 0, w = layout[0], k = layout[1];
 
 	for (i = 0; i < n; i++)
 		if (in_group(&rows[i], g, ng)) {
 			count++;
-			sum += rows[i].mbps;
+			wr += rows[i].write;
+			rd += rows[i].read;
 		}
 	if (!count)
 		return;
-	fprintf(f, "  %s: %d disk%s, %.0f MB/s\n", name, count,
-		count == 1 ? "" : "s", sum);
+	fprintf(f, "  %s: %d disk%s, write %.0f read %.0f MB/s\n", name,
+		count, count == 1 ? "" : "s", wr, rd);
 	for (i = 0; i < n; i++) {
 		if (!in_group(&rows[i], g, ng))
 			continue;
@@ -124,9 +138,9 @@ void disktable_write(FILE *f, const char *when,
 	layout[0] = w;
 	layout[1] = k;
 	layout[2] = mark;
-	fprintf(f, "%s per disk: MB/s since the last table, done, time "
-		"left%s\n", when,
-		mark >= 0 ? "; * the slowest" : "");
+	/* Within 80 columns with its "; * slowest". */
+	fprintf(f, "%s per disk: MB/s write, read since the last table, "
+		"done, left%s\n", when, mark >= 0 ? "; * slowest" : "");
 	for (i = 0; i < ngroups; i++)
 		group(f, rows, n, i, ngroups, groups[i], layout);
 	if (others)

@@ -249,7 +249,13 @@ void monitor_table_rows(struct monitor *m, uint64_t now,
 		rows[i].group = -1;
 		rows[i].mbps = secs > 0 ?
 			       (double)(b - mt->table_bytes) / secs / 1e6 : 0;
+		rows[i].write = secs > 0 ? (double)(c->bytes_written -
+				mt->table_w) / secs / 1e6 : 0;
+		rows[i].read = secs > 0 ? (double)(c->bytes_read -
+			       mt->table_r) / secs / 1e6 : 0;
 		mt->table_bytes = b;
+		mt->table_w = c->bytes_written;
+		mt->table_r = c->bytes_read;
 		progress(m, i, now, &rows[i].done, &rows[i].eta);
 		rows[i].state = c->state == STATE_RUNNING ? NULL :
 				engine_state_name(c->state);
@@ -292,18 +298,19 @@ int64_t monitor_eta(const struct monitor *m, uint64_t now)
 
 /*
  * "pass 93", "pass 90-93" where targets are in different passes, and
- * what max-writes did: the passes past a target's writes only verify.
- * Of the running targets, or of all when none runs.
+ * what max-writes did: the passes past a target's writes only verify
+ * (into note while they run, its own part of the line). Of the running
+ * targets, or of all when none runs.
  */
 static void status_pass(const struct monitor *m, int running, char *buf,
-			size_t len)
+			size_t len, char *note, size_t nlen)
 {
 	unsigned lo = 0, hi = 0, cap = 0;
 	int64_t made_lo = -1, made_hi = -1;
 	int capped = 0;
 	int i;
 
-	buf[0] = 0;
+	buf[0] = note[0] = 0;
 	/* Once over, the passes each made, as summary.txt says them. */
 	for (i = 0; !running && i < m->n; i++) {
 		int64_t v = m->mt[i].made;
@@ -346,11 +353,10 @@ static void status_pass(const struct monitor *m, int running, char *buf,
 	if (!capped)
 		return;
 	if (running)
-		snprintf(buf + strlen(buf), len - strlen(buf),
-			 " (verify only: max-writes %u)", cap);
+		/* Short: the note at the start said max-writes and why. */
+		snprintf(note, nlen, " (verify only)");
 	else
-		snprintf(buf + strlen(buf), len - strlen(buf),
-			 " (%u written: max-writes)", cap);
+		snprintf(note, nlen, " (%u written: max-writes)", cap);
 }
 
 /*
@@ -378,17 +384,73 @@ static void status_bytes(const struct monitor *m, char *buf, size_t len)
 		buf[0] = 0;
 }
 
+/*
+ * A status line's parts in the order they are said; the highest rank is
+ * left out first when the line is too wide, so the rates, then errors
+ * and the kernel's error lines (once there are some), then the ETA are
+ * there on any console.
+ */
+enum { PART_NOTE, PART_PHASE, PART_RATES, PART_SLOWEST, PART_DONE,
+       PART_ERRORS, PART_KERNEL, PART_ETA, PARTS };
+static const int part_rank[PARTS] = {
+	[PART_RATES] = 0, [PART_ERRORS] = 1, [PART_KERNEL] = 2,
+	[PART_ETA] = 3, [PART_NOTE] = 4, [PART_SLOWEST] = 5,
+	[PART_DONE] = 6, [PART_PHASE] = 7,
+};
+/* No errors is little news: each error is said at once anyway. */
+#define RANK_NO_ERRORS 8
+
+static size_t parts_width(char part[PARTS][96], size_t head)
+{
+	size_t w = head;
+	int p;
+
+	for (p = 0; p < PARTS; p++)
+		w += strlen(part[p]);
+	return w;
+}
+
+/*
+ * The slowest running target, its label cut to what the line has room
+ * for (never below 3 characters: a stump names nothing): "" when none
+ * fits. A label cut keeps its end after a "~": labels of one kind differ
+ * there (disk-by-name-7, sdab).
+ */
+static void status_slowest(const struct monitor *m, int slowest,
+			   size_t room, char *buf, size_t len)
+{
+	const char *label = m->names[slowest];
+	size_t fixed, name = strlen(label), keep = name;
+	char rate[32];
+
+	snprintf(rate, sizeof(rate), " %.0f MB/s", m->mt[slowest].rate);
+	fixed = strlen("  slowest ") + strlen(rate);
+	buf[0] = 0;
+	if (room < fixed + 3)
+		return;
+	/* 16 characters say which disk. */
+	if (keep > 16)
+		keep = 16;
+	if (keep > room - fixed)
+		keep = room - fixed;
+	if (keep == name)
+		snprintf(buf, len, "  slowest %s%s", label, rate);
+	else
+		snprintf(buf, len, "  slowest ~%s%s",
+			 label + name - (keep - 1), rate);
+}
+
 void monitor_status(struct monitor *m, uint64_t now, int stopped, char *line,
 		    size_t len)
 {
-	double secs = timing_secs(now - m->status_ns), total = 0, busy;
+	double busy, wr = 0, rd = 0;
 	int i, p, running = 0, slowest = -1, count[PHASES] = { 0 }, phase = 0;
 	unsigned errors = 0;
-	char hms[32], eta[32], pass[96], bytes[80];
+	char hms[32], eta[32], pass[96], note[64], bytes[80];
+	char part[PARTS][96];
+	size_t head;
 	int64_t left;
 
-	if (secs <= 0)
-		secs = 1;
 	for (i = 0; i < m->n; i++) {
 		const struct engine_counters *c = &m->c[i];
 		struct monitor_target *mt = &m->mt[i];
@@ -397,8 +459,15 @@ void monitor_status(struct monitor *m, uint64_t now, int stopped, char *line,
 		busy = busy_secs(m, i, m->status_ns, now);
 		mt->rate = busy > 0 ?
 			   (double)(b - mt->status_bytes) / busy / 1e6 : 0;
+		mt->rate_w = busy > 0 ? (double)(c->bytes_written -
+			     mt->status_w) / busy / 1e6 : 0;
+		mt->rate_r = busy > 0 ? (double)(c->bytes_read -
+			     mt->status_r) / busy / 1e6 : 0;
 		mt->status_bytes = b;
-		total += mt->rate;
+		mt->status_w = c->bytes_written;
+		mt->status_r = c->bytes_read;
+		wr += mt->rate_w;
+		rd += mt->rate_r;
 		errors += c->io_errors + c->bad_units;
 		if (c->state != STATE_RUNNING)
 			continue;
@@ -418,21 +487,83 @@ void monitor_status(struct monitor *m, uint64_t now, int stopped, char *line,
 		timing_fmt_hms((uint64_t)left, eta, sizeof(eta));
 	else
 		snprintf(eta, sizeof(eta), "?");
-	status_pass(m, running, pass, sizeof(pass));
-	status_bytes(m, bytes, sizeof(bytes));
+	status_pass(m, running, pass, sizeof(pass), note, sizeof(note));
 	/*
 	 * The last line has no rate: one of its last interval, mostly after
 	 * the disks ended, is no figure of the run (summary.txt has those).
 	 */
 	if (!running) {
-		snprintf(line, len, "%s %s %d/%d%s%s  errors %u", hms,
-			 stopped ? "stopped" : "done", m->n, m->n, pass, bytes,
-			 errors);
+		status_bytes(m, bytes, sizeof(bytes));
+		char kernel[32] = "", errs[32];
+		int drop;
+
+		if (m->kernel)
+			snprintf(kernel, sizeof(kernel), "  kernel %u",
+				 m->kernel);
+		snprintf(errs, sizeof(errs), "  errors %u", errors);
+		/*
+		 * Within the width too: errors 0 goes first, then the note
+		 * (said at the start); the passes and bytes stay, as every
+		 * other output says them.
+		 */
+		for (drop = 0; drop < 3; drop++) {
+			if (drop == 1 && !errors)
+				errs[0] = 0;
+			if (drop == 2)
+				note[0] = 0;
+			snprintf(line, len, "%s %s %d/%d%s%s%s%s%s", hms,
+				 stopped ? "stopped" : "done", m->n, m->n,
+				 pass, note, bytes, errs, kernel);
+			if (strlen(line) <= MONITOR_WIDTH)
+				break;
+		}
 		return;
 	}
-	snprintf(line, len, "%s%s %s %.0f MB/s last %.0f s%s  slowest %.16s "
-		 "%.0f  done %d/%d  errors %u  eta %s", hms, pass,
-		 engine_phase_name(phase), total, secs, bytes,
-		 m->names[slowest], m->mt[slowest].rate, m->n - running, m->n,
-		 errors, eta);
+	snprintf(part[PART_PHASE], sizeof(part[0]), " %s,",
+		 engine_phase_name(phase));
+	/* Both directions always, and their unit, as dstat's columns. */
+	snprintf(part[PART_RATES], sizeof(part[0]),
+		 " write %.0f read %.0f MB/s", wr, rd);
+	part[PART_SLOWEST][0] = 0;
+	if (running > 1)
+		status_slowest(m, slowest, MONITOR_WIDTH, part[PART_SLOWEST],
+			       sizeof(part[0]));
+	snprintf(part[PART_DONE], sizeof(part[0]), "  done %d/%d",
+		 m->n - running, m->n);
+	snprintf(part[PART_ERRORS], sizeof(part[0]), "  errors %u", errors);
+	snprintf(part[PART_ETA], sizeof(part[0]), "  eta %s", eta);
+	/* The kernel's console is kept quiet: its error lines counted here. */
+	part[PART_KERNEL][0] = 0;
+	if (m->kernel)
+		snprintf(part[PART_KERNEL], sizeof(part[0]), "  kernel %u",
+			 m->kernel);
+	snprintf(part[PART_NOTE], sizeof(part[0]), "%s", note);
+	head = strlen(hms) + strlen(pass);
+	/*
+	 * Left out from the least needed until the rest fits; the slowest's
+	 * label is cut to the room left before it goes. The rates always
+	 * stay: they are what the line is for.
+	 */
+	for (i = RANK_NO_ERRORS; i > 0 &&
+	     parts_width(part, head) > MONITOR_WIDTH; i--)
+		for (p = 0; p < PARTS; p++) {
+			int rank = p == PART_ERRORS && !errors ?
+				   RANK_NO_ERRORS : part_rank[p];
+			size_t rest;
+
+			if (rank != i)
+				continue;
+			rest = parts_width(part, head) - strlen(part[p]);
+			if (p == PART_SLOWEST && part[p][0] &&
+			    rest < MONITOR_WIDTH)
+				status_slowest(m, slowest,
+					       MONITOR_WIDTH - rest, part[p],
+					       sizeof(part[0]));
+			else
+				part[p][0] = 0;
+		}
+	snprintf(line, len, "%s%s", hms, pass);
+	for (p = 0; p < PARTS; p++)
+		snprintf(line + strlen(line), len - strlen(line), "%s",
+			 part[p]);
 }

@@ -49,8 +49,11 @@ struct monitor_target {
 	uint64_t last_w, last_r;	/* counters at the last sample */
 	int last_phase;
 	uint64_t status_bytes;		/* counters at the last status line */
+	uint64_t status_w, status_r;	/* ...each direction's */
 	uint64_t table_bytes;		/* ...and at the last table */
+	uint64_t table_w, table_r;	/* ...each direction's */
 	double rate;			/* MB/s in the last status interval */
+	double rate_w, rate_r;		/* ...written, read */
 	/* Per phase, over seconds spent wholly in that phase. */
 	double min[PHASES], max[PHASES];
 	unsigned seconds[PHASES];
@@ -90,6 +93,11 @@ struct monitor {
 	uint64_t status_ns;	/* last status line */
 	uint64_t table_ns;	/* last per-disk table */
 	uint64_t duration_ns;	/* the run's time limit, for the ETA */
+	/*
+	 * The kernel's error lines naming the disks under test, so far: the
+	 * caller's count (the kernel's log is no counter of the engine).
+	 */
+	unsigned kernel;
 };
 
 /* names: a label per target, kept (the caller's); csv: NULL or samples.csv. */
@@ -105,12 +113,18 @@ void monitor_free(struct monitor *m);
 void monitor_sample(struct monitor *m, uint64_t now,
 		    const struct engine_counters *c);
 
+/* The columns a status line keeps within: the serial console's. */
+#define MONITOR_WIDTH 80
+
 /*
- * Writes the status line for the interval since the last one: the pass
- * (and when max-writes has stopped the writes), the phase, MB/s, bytes
- * written and read by all targets, the slowest, the disks done, errors
- * and the ETA; stopped: the run was interrupted (the last line says so,
- * not "done").
+ * Writes the status line for the interval since the last one, within
+ * MONITOR_WIDTH columns: the pass, the MB/s written and read by all
+ * targets, the slowest, the disks done, errors, the kernel's error
+ * lines (m->kernel) and the ETA, the phase and when max-writes has
+ * stopped the writes; what does not fit is left out, the least needed
+ * first (the per-disk table says it). The last line says the bytes
+ * written and read instead of rates; stopped: the run was interrupted
+ * (it says so, not "done").
  */
 void monitor_status(struct monitor *m, uint64_t now, int stopped, char *line,
 		    size_t len);

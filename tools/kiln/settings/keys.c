@@ -129,7 +129,8 @@ static const struct settings_key keys[] = {
 	  { 0, NULL }, "it chooses among the disks it finds; kiln burn tests "
 	  "the targets it is given" },
 	{ "interval", KEY_UINT, F(interval), 1, 3600, NULL,
-	  "seconds, 1 to 3600", "10", "seconds between status lines", TEST },
+	  "seconds, 1 to 3600", "10", "seconds between status lines", TEST,
+	  { SCOPE_TTY, "1" } },
 	{ "iperf", KEY_STRING, F(iperf), 0, 0, NULL,
 	  "iperf3 servers: HOST[:PORT][,HOST[:PORT]]...", "none",
 	  "iperf3 servers: iperf3 on every NIC with a link and an address for "
@@ -295,9 +296,10 @@ static const struct settings_key keys[] = {
 	  "do", SCOPE_DISCOVER | SCOPE_LOCATE | B | OPT },
 	{ "table-interval", KEY_UINT, F(table_interval), 0, 86400, NULL,
 	  "seconds, 0 to 86400", "60",
-	  "seconds between per-disk tables on the console (each disk's MB/s, "
-	  "done and time left, by controller, the slowest marked); 0: none",
-	  TEST },
+	  "seconds between per-disk tables on the console (each disk's MB/s "
+	  "written and read, done and time left, by controller, the slowest "
+	  "marked); 0: none",
+	  TEST, { SCOPE_TTY, "10" } },
 	{ "temp-warn", KEY_UINT, F(temp_warn), 0, 150, NULL,
 	  "degrees Celsius, 0 to 150", "0",
 	  "degrees Celsius at which a drive's temperature WARNs, for every "
@@ -404,6 +406,7 @@ static void commands_of(FILE *f, unsigned scope)
 		{ SCOPE_DISCOVER, "discover" }, { SCOPE_PROBE, "probe" },
 		{ SCOPE_FINISH, "finish" }, { SCOPE_FLEET, "fleet" },
 		{ SCOPE_LOCATE, "locate" },
+		{ SCOPE_TTY, "burn on a terminal" },
 	};
 	size_t i;
 	int n = 0;
@@ -421,6 +424,9 @@ static unsigned not_as_run(const struct settings_key *k)
 	if (!other || !strcmp(k->other.def, k->def))
 		return 0;
 	/* kiln run has the other default: those with .def differ. */
+	/* On a terminal is no command of its own, but said as one. */
+	if (other & SCOPE_TTY)
+		return SCOPE_TTY;
 	if (other & SCOPE_RUN)
 		other = ~other;
 	return k->scope & other & ~SCOPE_RUN;

@@ -139,6 +139,13 @@ static void wrap(FILE *f, int indent, const char *text)
 	fputc('\n', f);
 }
 
+/* Whether k has a default of its own when cmd's output is a terminal. */
+static int on_tty(const struct settings_key *k, const struct options_cmd *cmd)
+{
+	return (cmd->scope & SCOPE_BURN) && k->other.def &&
+	       (k->other.scope & SCOPE_TTY);
+}
+
 void options_usage(const struct options_cmd *cmd, FILE *f)
 {
 	const struct settings_key *k;
@@ -155,8 +162,11 @@ void options_usage(const struct options_cmd *cmd, FILE *f)
 			fprintf(f,
 				"\nOptions (--KEY VALUE or --KEY=VALUE; a flag "
 				"alone is 1, or takes 1/0, yes/no):\n");
-		snprintf(line, sizeof(line), "%s; default %s", k->help,
-			 settings_key_default(k, cmd->scope));
+		snprintf(line, sizeof(line), "%s; default %s%s%s%s", k->help,
+			 settings_key_default(k, cmd->scope),
+			 on_tty(k, cmd) ? " (" : "",
+			 on_tty(k, cmd) ? settings_key_default(k, SCOPE_TTY) :
+			 "", on_tty(k, cmd) ? " on a terminal)" : "");
 		fprintf(f, "  --%s%s\n", k->name,
 			settings_key_is_flag(k) ? "" : " VALUE");
 		wrap(f, 6, line);

@@ -93,6 +93,12 @@ enum settings_scope {
 	SCOPE_REPORT = 1 << 9,		/* kiln report */
 	SCOPE_LOCATE = 1 << 10,		/* kiln locate */
 	/*
+	 * kiln burn whose output is a terminal: the scope of a default only
+	 * (a person watching, as vmstat and dstat are, wants a line a
+	 * second; a log or the image's serial console wants fewer).
+	 */
+	SCOPE_TTY = 1 << 11,
+	/*
 	 * An option of the invocation, not a setting: never from kiln.cfg or
 	 * the kernel command line, and not in kiln settings' list.
 	 */
