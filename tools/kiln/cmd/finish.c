@@ -131,6 +131,8 @@ int finish_folder(const char *dir, FILE *con, int *code)
 				   sizeof(hms)));
 	record_judge(&rs.r, 1, 1);
 	rs.r.state = RECORD_INTERRUPTED;
+	/* Its folder: summary.txt and report.html name its rma-*.txt. */
+	rs.r.out = dir;
 
 	text = summary_string(&rs.r, &tlen);
 	json = result_json(&rs.r, &jlen);
