@@ -28,6 +28,42 @@ test_expect_success 'a failing run by the real binary, and one with no BMC' '
 	"$KILN" report "$R/nobmc" >/dev/null
 '
 
+# Machines s-1 to s-4 with disks of one model, s-4 at half the rate, in
+# phases of milliseconds: the runs said their rates were too short to
+# compare. Machine warn-1 warned after no I/O errors.
+test_expect_success 'a fleet: short runs of like disks, and a warning' '
+	python3 - "$R/w" "$TEST_TMP/lab" <<-\PY &&
+	import json, os, shutil, sys
+	src, lab = sys.argv[1], sys.argv[2]
+	def copy(machine, change):
+	    d = os.path.join(lab, machine, "20261130T150000Z-0000000000000401")
+	    shutil.copytree(src, d)
+	    p = os.path.join(d, "result.json")
+	    doc = json.load(open(p))
+	    doc.pop("machine_id", None)
+	    for i, t in enumerate(doc["targets"]):
+	        t["model"], t["serial"] = "TESTDISK 2000", "%s-%d" % (machine, i)
+	        t["size"] = 2000398934016
+	        change(t)
+	    doc["verdict"] = max((t["verdict"] for t in doc["targets"]),
+	                         key=["PASS", "WARN", "FAIL"].index)
+	    json.dump(doc, open(p, "w"))
+	for n in range(1, 5):
+	    def rates(t, n=n):
+	        t["phases"]["write"]["avg_mbps"] = 500.0 if n == 4 else 1000.0
+	        t["phases"]["verify"]["avg_mbps"] = 1000.0
+	    copy("s-%d" % n, rates)
+	def warn(t):
+	    t["model"] = "TESTDISK 3000"
+	    t["verdict"] = "WARN"
+	    t["reasons"] = ["no I/O errors, no bad units",
+	                    "SMART reallocated sectors grew by 8 during the run (0 to 8)"]
+	copy("warn-1", warn)
+	PY
+	python3 "$TOP/tests/lib/fleetgen.py" --machine-id - "$TEST_TMP/lab"/*/* &&
+	"$KILN" fleet --out "$TEST_TMP/fleet" "$TEST_TMP/lab" >/dev/null
+'
+
 . "$TOP/tests/lib/chromium.sh"
 if ! have_chromium; then
 	test_done
@@ -84,6 +120,34 @@ test_expect_success 'no BMC: no BMC badge, the page says there is none' '
 for h in body.all(\"h3\"):
     assert not h.text().startswith(\"BMC:\"), h.text()
 assert \"no BMC\" in body.text(), body.text()
+"
+'
+
+# cells MACHINE: the machines table row of MACHINE, cell by cell, as text.
+FLEET_ROWS='
+rows = {}
+for tr in [t for t in page.all("table") if t.attrs.get("id") == "machines"][0].all("tr"):
+    cells = [" ".join(td.text().split()) for td in tr.all("td")
+             if td.parent is tr]
+    if cells:
+        rows[next(next(tr.all("td")).all("b")).text()] = cells
+'
+
+test_expect_success 'fleet.html: no below like disks where the runs could not compare' '
+	check "$TEST_TMP/fleet/fleet.html" "$FLEET_ROWS
+assert \"s-1\" in rows, rows
+for m in (\"s-1\", \"s-2\", \"s-3\", \"s-4\"):
+    assert rows[m][6] == \"\", rows[m]
+assert \"of like disks\" not in body.text(), body.text()
+"
+'
+
+test_expect_success 'fleet.html: the warnings column leads with the warning' '
+	check "$TEST_TMP/fleet/fleet.html" "$FLEET_ROWS
+assert \"warn-1\" in rows, rows
+w = rows[\"warn-1\"][5]
+assert \": SMART reallocated sectors grew by 8\" in w, w
+assert \"no I/O errors\" not in w.split(\"SMART\")[0], w
 "
 '
 
