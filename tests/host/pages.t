@@ -86,7 +86,7 @@ test_expect_success 'report.html: the verdict and its reasons at the top' '
 	check "$R/fail/report.html" "
 top = page.one(\"div\", \"verdict\")
 kids = [c for c in body.children if not isinstance(c, str)]
-assert kids.index(top) < kids.index(next(body.all(\"table\"))), kids
+assert kids.index(top) < kids.index(body.one(\"div\", \"disks\")), kids
 said = [\" \".join(p.text().split()) for p in top.all(\"p\")]
 assert re.fullmatch(r\"FAIL bad.img \(rma-[0-9a-f]+.txt\): 3 bad units \"
                     r\"\(3 foreign\), the first at byte [0-9]+\", said[0]), said
@@ -150,5 +150,47 @@ assert \": SMART reallocated sectors grew by 8\" in w, w
 assert \"no I/O errors\" not in w.split(\"SMART\")[0], w
 "
 '
+
+# layout PAGE WIDTH: PAGE laid out by chromium in a window WIDTH px wide
+# (tests/lib/layout.js): no element wider than its container, no text
+# under 11 px; and every relative link names a file that is there.
+layout () {
+	copy="$(dirname "$1")/layout-check-$2.html" &&
+	python3 - "$1" "$TOP/tests/lib/layout.js" "$copy" <<-\PY &&
+	import sys
+	page = open(sys.argv[1], encoding="utf-8").read()
+	js = open(sys.argv[2], encoding="utf-8").read()
+	i = page.rindex("</body>")
+	open(sys.argv[3], "w", encoding="utf-8").write(
+	    page[:i] + "<script>" + js + "</script>" + page[i:])
+	PY
+	render "$copy" "$TEST_TMP/dom.html" "$2" &&
+	rm -f "$copy" &&
+	PYTHONPATH="$TOP/tests/lib" python3 - "$TEST_TMP/dom.html" "$1" <<-\PY
+	import os, sys, dom
+	from urllib.parse import unquote, urlsplit
+	page = dom.load(sys.argv[1])
+	faults = [p for p in page.all("pre") if p.attrs.get("id") == "layout-check"]
+	assert len(faults) == 1, "layout.js did not run"
+	said = faults[0].text().strip()
+	assert not said, said
+	folder = os.path.dirname(sys.argv[2])
+	for a in page.all("a"):
+	    u = urlsplit(a.attrs.get("href", ""))
+	    assert not u.scheme and not u.netloc, a.attrs
+	    if u.path:
+	        f = os.path.join(folder, unquote(u.path))
+	        assert os.path.isfile(f), (a.attrs["href"], f)
+	PY
+}
+
+for width in 1400 800; do
+	test_expect_success "report.html at $width px: fits, text of 11 px, links there" "
+		layout \"\$R/fail/report.html\" $width
+	"
+	test_expect_success "fleet.html at $width px: fits, text of 11 px, links there" "
+		layout \"\$TEST_TMP/fleet/fleet.html\" $width
+	"
+done
 
 test_done

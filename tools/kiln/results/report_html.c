@@ -223,9 +223,8 @@ static void page_head(FILE *f, const struct record *o)
 		"td,th{border:1px solid #bbb;padding:2px 8px;"
 		"text-align:right}\n"
 		"td.l,th.l{text-align:left}\n"
-		"body>table:first-of-type td{white-space:nowrap}\n"
-		"body>table:first-of-type td.why{white-space:normal;"
-		"min-width:14em}\n"
+		".disks{overflow-x:auto}.disks td{white-space:nowrap}\n"
+		".disks td.why{white-space:normal;min-width:14em}\n"
 		".PASS{background:#c8f0c8}.WARN{background:#fff0a0}"
 		".FAIL{background:#f8b8b8}\n"
 		"h1 span,h2 span{padding:0 .4em}\n"
@@ -346,7 +345,8 @@ static void disk_table(FILE *f, const struct record *o, const int *order)
 	char size[32], w[WHY_LEN];
 	int i;
 
-	fputs("<table>\n<tr><th class=\"l\">disk</th>"
+	/* A line a disk: on a narrow window the table scrolls, not the page. */
+	fputs("<div class=\"disks\"><table>\n<tr><th class=\"l\">disk</th>"
 	      "<th>size</th><th class=\"l\">mode</th>"
 	      "<th colspan=\"3\">write MB/s</th>"
 	      "<th colspan=\"3\">verify/read MB/s</th><th>passes</th>"
@@ -382,7 +382,7 @@ static void disk_table(FILE *f, const struct record *o, const int *order)
 		text(f, why(&d->j, w, sizeof(w)));
 		fputs("</td></tr>\n", f);
 	}
-	fputs("</table>\n", f);
+	fputs("</table></div>\n", f);
 }
 
 char *report_html(const struct record *o, size_t *len)

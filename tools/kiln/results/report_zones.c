@@ -17,7 +17,9 @@
 #define PW 160
 #define PH 60
 #define PAD 2
-#define TOPROOM 10
+#define TOPROOM 12
+/* The latency plot's room under its bars for the time ticks. */
+#define TICKS 12
 
 static const char *color(int phase)
 {
@@ -142,7 +144,7 @@ static void zones_plot(FILE *f, const struct record_disk *d, uint64_t bs)
 	open_cell(f, d);
 	frame(f, PH);
 	if (vmax > 0) {
-		fprintf(f, "<text x=\"3\" y=\"9\" font-size=\"9\">%.0f MB/s"
+		fprintf(f, "<text x=\"3\" y=\"11\" font-size=\"11\">%.0f MB/s"
 			"</text>\n", vmax);
 		for (e = 0; e < s->nzones; e++)
 			if (drawn(s, e, &latest))
@@ -162,8 +164,9 @@ static const struct {
 	unsigned bucket;
 	const char *label, *anchor;
 } ticks[] = {
+	/* No "1 s": at 11 px it would run into "10 s". */
 	{ 1, "0.1 ms", "start" }, { 21, "10 ms", "middle" },
-	{ 41, "1 s", "middle" }, { LATENCY_BOUNDS, "10 s", "end" },
+	{ LATENCY_BOUNDS, "10 s", "end" },
 };
 
 #define BW ((double)(PW - 2 * PAD) / LATENCY_BUCKETS)
@@ -188,11 +191,13 @@ static void bars(FILE *f, const struct latency_hist *h, int phase,
 
 		if (!h->count[b])
 			continue;
-		v = (ph - 2 * PAD - TOPROOM - 9) * lg(h->count[b]) / lmax;
+		v = (ph - 2 * PAD - TOPROOM - TICKS) * lg(h->count[b]) /
+		    lmax;
 		fprintf(f, "<rect class=\"lat-%s\" x=\"%.1f\" y=\"%.1f\" "
 			"width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
 			"fill-opacity=\"0.7\"/>\n", engine_phase_name(phase),
-			PAD + b * BW, ph - PAD - 9 - v, BW, v, color(phase));
+			PAD + b * BW, ph - PAD - TICKS - v, BW, v,
+			color(phase));
 	}
 }
 
@@ -214,14 +219,14 @@ static void latency_plot(FILE *f, const struct record_disk *d)
 	open_cell(f, d);
 	frame(f, ph);
 	for (k = 0; k < sizeof(ticks) / sizeof(ticks[0]); k++)
-		fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"8\" "
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" "
 			"text-anchor=\"%s\">%s</text>\n",
 			PAD + ticks[k].bucket * BW, ph - PAD,
 			ticks[k].anchor, ticks[k].label);
 	for (p = 0; lmax > 0 && p < PHASES; p++)
 		if (s->latency[p].n)
 			bars(f, &s->latency[p], p, lmax, ph);
-	fprintf(f, "<text x=\"3\" y=\"9\" font-size=\"9\">max %.1f ms"
+	fprintf(f, "<text x=\"3\" y=\"11\" font-size=\"11\">max %.1f ms"
 		"</text>\n</svg>\n", (double)max / 1e6);
 	for (p = 0; p < PHASES; p++)
 		if (s->latency[p].n)

@@ -1,0 +1,53 @@
+// layout.js: what tests/host/pages.t asks of a page as chromium laid it
+// out (DOM and computed styles, not pixels), written into the page as
+// <pre id="layout-check">, a line a fault: an element wider than its
+// container (one that scrolls is a container), the page wider than the
+// window, text under 11 px.
+(function () {
+	var out = [];
+	function name(e) {
+		var s = e.tagName.toLowerCase();
+		if (e.id)
+			s += "#" + e.id;
+		if (e.getAttribute("class"))
+			s += "." + e.getAttribute("class").split(" ").join(".");
+		var t = (e.textContent || "").trim().slice(0, 40);
+		return s + (t ? " \"" + t + "\"" : "");
+	}
+	function scrolls(e) {
+		var o = getComputedStyle(e).overflowX;
+		return o === "auto" || o === "scroll" || o === "hidden";
+	}
+	var all = document.body.querySelectorAll("*");
+	for (var i = 0; i < all.length; i++) {
+		var e = all[i], p = e.parentElement;
+		var cs = getComputedStyle(e);
+		if (cs.display === "none" || e.closest("details:not([open]) > :not(summary)"))
+			continue;
+		var own = false;
+		for (var c = e.firstChild; c; c = c.nextSibling)
+			if (c.nodeType === 3 && c.data.trim())
+				own = true;
+		if (own && parseFloat(cs.fontSize) < 11)
+			out.push("small " + cs.fontSize + " " + name(e));
+		if (!p || (p.closest("svg") && p.tagName.toLowerCase() !== "svg" ) ||
+		    p.tagName.toLowerCase() === "svg")
+			continue;
+		var r = e.getBoundingClientRect(), q = p.getBoundingClientRect();
+		if (!r.width || scrolls(p))
+			continue;
+		if (r.right > q.right + 1 || r.left < q.left - 1)
+			out.push("wide " + Math.round(r.left) + "-" +
+				 Math.round(r.right) + " in " + Math.round(q.left) +
+				 "-" + Math.round(q.right) + " " + name(e) +
+				 " in " + name(p).slice(0, 30));
+	}
+	var d = document.documentElement;
+	if (d.scrollWidth > d.clientWidth)
+		out.push("page " + d.scrollWidth + " px in a window of " +
+			 d.clientWidth);
+	var pre = document.createElement("pre");
+	pre.id = "layout-check";
+	pre.textContent = out.join("\n");
+	document.body.appendChild(pre);
+})();
