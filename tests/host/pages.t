@@ -64,6 +64,37 @@ test_expect_success 'a fleet: short runs of like disks, and a warning' '
 	"$KILN" fleet --out "$TEST_TMP/fleet" "$TEST_TMP/lab" >/dev/null
 '
 
+# Six like disks of 30-130 MB/s, their zones drawn, one with a sample of
+# 20 GB/s (a clock's spike); each run too short to judge zones.
+test_expect_success 'zones of like disks, one with a spike' '
+	"$KILN" burn --size 64M --duration 3s --max-writes 0 \
+		--out "$TEST_TMP/one" "$TEST_TMP/one.img" >/dev/null 2>&1 &&
+	mkdir -p "$R/zones" &&
+	PYTHONPATH="$TOP/tests/lib" python3 - "$TEST_TMP/one/result.json" \
+		"$R/zones/result.json" <<-\PY &&
+	import copy, json, random, sys
+	import reportgen as g
+	tpl = json.load(open(sys.argv[1]))
+	rng = random.Random(1)
+	doc = g.run_of(tpl, rng, 90)
+	size = 64 << 20
+	zones = tpl["targets"][0]["zones"]
+	doc["targets"] = []
+	for i, rate in enumerate((30, 50, 80, 100, 130, 60)):
+	    t = g.target(tpl["targets"][0], i, "sd%c" % (97 + i), size, 3,
+	                 float(rate), 40.0, 40, rng)
+	    t["zones"] = z = copy.deepcopy(zones)
+	    for ph in z["phases"]:
+	        ph["mbps"] = [rate * (1 + 0.01 * (k % 5)) for k in range(100)]
+	    if i == 2:
+	        z["phases"][0]["mbps"][40] = 20000.0
+	    doc["targets"].append(t)
+	g.peer_group(doc, size, 6)
+	json.dump(doc, open(sys.argv[2], "w"))
+	PY
+	"$KILN" report "$R/zones" >/dev/null
+'
+
 . "$TOP/tests/lib/chromium.sh"
 if ! have_chromium; then
 	test_done
@@ -148,6 +179,21 @@ assert \"warn-1\" in rows, rows
 w = rows[\"warn-1\"][5]
 assert \": SMART reallocated sectors grew by 8\" in w, w
 assert \"no I/O errors\" not in w.split(\"SMART\")[0], w
+"
+'
+
+test_expect_success 'zones: like disks on one scale, the spike clipped and said, short said once' '
+	check "$R/zones/report.html" "
+cells = list(page.one(\"div\", \"zones\").all(\"div\", \"cell\"))
+assert len(cells) == 6, len(cells)
+scales = [next(c.all(\"text\")).text() for c in cells]
+assert len(set(scales)) == 1, scales
+top = float(scales[0].split()[0])
+assert 130 <= top < 200, scales
+said = {next(c.all(\"span\")).text(): \" \".join(c.text().split()) for c in cells}
+assert \"clipped\" in said[\"sdc\"] and \"20000 MB/s\" in said[\"sdc\"], said
+assert not [d for d in said if d != \"sdc\" and \"clipped\" in said[d]], said
+assert body.text().count(\"too short to judge zones\") == 1, body.text()
 "
 '
 
