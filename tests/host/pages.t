@@ -146,6 +146,12 @@ assert links == rma and rma, (links, rma)
 "
 '
 
+test_expect_success 'a note every disk shares is said once' '
+	check "$R/fail/report.html" "
+assert body.text().count(\"too short a run to plot\") == 1, body.text()
+"
+'
+
 test_expect_success 'no BMC: no BMC badge, the page says there is none' '
 	check "$R/nobmc/report.html" "
 for h in body.all(\"h3\"):

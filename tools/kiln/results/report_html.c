@@ -156,10 +156,8 @@ static void plot(FILE *f, const struct record *o, const struct record_disk *d)
 	char hms[32];
 	unsigned i;
 
-	if (s->n < 2) {
-		fputs("<p>(too short a run to plot)</p>\n", f);
+	if (s->n < 2)
 		return;
-	}
 	for (i = 0; i < s->n; i++) {
 		if (s->write[i] > ymax)
 			ymax = s->write[i];
@@ -391,7 +389,7 @@ char *report_html(const struct record *o, size_t *len)
 	int *order = calloc((size_t)o->n + 1, sizeof(*order));
 	FILE *f = order ? open_memstream(&out, len) : NULL;
 	char lim[300];
-	int i;
+	int i, k, unplotted;
 
 	if (!f) {
 		free(order);
@@ -412,6 +410,24 @@ char *report_html(const struct record *o, size_t *len)
 	if (o->sig.j.verdict == JUDGE_PASS)
 		report_machine_html(f, o);
 
+	/* Said once for the disks it holds for, not under each of 60. */
+	for (i = 0, unplotted = 0; i < o->n; i++)
+		unplotted += o->disks[i].mt && o->disks[i].mt->series.n < 2;
+	if (unplotted) {
+		fputs("<p class=\"noplot\">too short a run to plot throughput "
+		      "over time: ", f);
+		if (unplotted == o->n)
+			fputs(o->n == 1 ? "its disk" : "every disk", f);
+		for (i = 0, k = 0; unplotted < o->n && i < o->n; i++) {
+			const struct record_disk *d = &o->disks[order[i]];
+
+			if (!d->mt || d->mt->series.n >= 2)
+				continue;
+			fputs(k++ ? ", " : "", f);
+			text(f, d->label);
+		}
+		fputs("</p>\n", f);
+	}
 	for (i = 0; i < o->n; i++) {
 		const struct record_disk *d = &o->disks[order[i]];
 		const char *tv = judge_name(d->j.verdict);
