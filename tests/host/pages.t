@@ -59,9 +59,18 @@ test_expect_success 'a fleet: short runs of like disks, and a warning' '
 	    t["reasons"] = ["no I/O errors, no bad units",
 	                    "SMART reallocated sectors grew by 8 during the run (0 to 8)"]
 	copy("warn-1", warn)
+	# The same four machines in phases of an hour: compared.
+	lab = lab + "2"
+	for n in range(1, 5):
+	    def hour(t, n=n):
+	        for ph in ("write", "verify"):
+	            t["phases"][ph]["avg_mbps"] = 500.0 if n == 4 and ph == "write" else 1000.0
+	            t["phases"][ph]["seconds"] = 3600.0
+	    copy("s-%d" % n, hour)
 	PY
-	python3 "$TOP/tests/lib/fleetgen.py" --machine-id - "$TEST_TMP/lab"/*/* &&
-	"$KILN" fleet --out "$TEST_TMP/fleet" "$TEST_TMP/lab" >/dev/null
+	python3 "$TOP/tests/lib/fleetgen.py" --machine-id - "$TEST_TMP"/lab*/*/* &&
+	"$KILN" fleet --out "$TEST_TMP/fleet" "$TEST_TMP/lab" >/dev/null &&
+	"$KILN" fleet --out "$TEST_TMP/fleet2" "$TEST_TMP/lab2" >/dev/null
 '
 
 # Six like disks of 30-130 MB/s, their zones drawn, one with a sample of
@@ -179,6 +188,16 @@ assert \"of like disks\" not in body.text(), body.text()
 "
 '
 
+test_expect_success '...and below like disks where the runs were long enough' '
+	check "$TEST_TMP/fleet2/fleet.html" "$FLEET_ROWS
+assert \"s-4\" in rows, rows
+assert rows[\"s-4\"][6].endswith(\"write 50% of like disks\"), rows[\"s-4\"]
+assert rows[\"s-1\"][6] == \"\", rows[\"s-1\"]
+keys = [t.text() for t in page.all(\"text\", \"key\")]
+assert keys == [\"write\", \"verify\", \"slow\", \"median\", \"85%\"], keys
+"
+'
+
 test_expect_success 'fleet.html: the warnings column leads with the warning' '
 	check "$TEST_TMP/fleet/fleet.html" "$FLEET_ROWS
 assert \"warn-1\" in rows, rows
@@ -241,7 +260,11 @@ for width in 1400 800; do
 		layout \"\$R/fail/report.html\" $width
 	"
 	test_expect_success "fleet.html at $width px: fits, text of 11 px, links there" "
-		layout \"\$TEST_TMP/fleet/fleet.html\" $width
+		layout \"\$TEST_TMP/fleet/fleet.html\" $width &&
+		layout \"\$TEST_TMP/fleet2/fleet.html\" $width
+	"
+	test_expect_success "report.html of zones at $width px: fits, text of 11 px" "
+		layout \"\$R/zones/report.html\" $width
 	"
 done
 
