@@ -2,7 +2,7 @@
 // out (DOM and computed styles, not pixels), written into the page as
 // <pre id="layout-check">, a line a fault: an element wider than its
 // container (one that scrolls is a container), the page wider than the
-// window, text under 11 px.
+// window, text under 11 px, a small multiple's caption wrapped.
 (function () {
 	var out = [];
 	function name(e) {
@@ -41,6 +41,25 @@
 				 Math.round(r.right) + " in " + Math.round(q.left) +
 				 "-" + Math.round(q.right) + " " + name(e) +
 				 " in " + name(p).slice(0, 30));
+	}
+	// A small multiple's caption: a line each, never wrapped into runs.
+	var cells = document.querySelectorAll(".cell");
+	for (var k = 0; k < cells.length; k++) {
+		var w = document.createTreeWalker(cells[k], NodeFilter.SHOW_TEXT);
+		for (var t = w.nextNode(); t; t = w.nextNode()) {
+			if (!t.data.trim() || t.parentElement.closest("svg"))
+				continue;
+			var rg = document.createRange();
+			rg.selectNodeContents(t);
+			var lines = {};
+			var rs = rg.getClientRects();
+			for (var j = 0; j < rs.length; j++)
+				if (rs[j].width)
+					lines[Math.round(rs[j].top)] = 1;
+			if (Object.keys(lines).length > 1)
+				out.push("wraps \"" + t.data.trim() + "\" in " +
+					 name(cells[k]).slice(0, 30));
+		}
 	}
 	var d = document.documentElement;
 	if (d.scrollWidth > d.clientWidth)

@@ -196,9 +196,9 @@ static void zones_plot(FILE *f, const struct record_disk *d, uint64_t bs,
 	}
 	fputs("</svg>", f);
 	if (c.n)
-		fprintf(f, "<br><span class=\"clip\">%d sample%s above the "
-			"scale, clipped (to %.0f MB/s)</span>", c.n,
-			c.n == 1 ? "" : "s", c.max);
+		fprintf(f, "<br><span class=\"clip\">%d sample%s clipped<br>"
+			"(up to %.0f MB/s)</span>", c.n, c.n == 1 ? "" : "s",
+			c.max);
 	fputs("</div>\n", f);
 }
 
@@ -244,12 +244,21 @@ static void bars(FILE *f, const struct latency_hist *h, int phase,
 	}
 }
 
+/* A time in ms, short enough for a line under a small plot. */
+static void ms(FILE *f, uint64_t ns, const char *after)
+{
+	double v = (double)ns / 1e6;
+
+	fprintf(f, v < 10 ? "%.1f%s" : "%.0f%s", v, after);
+}
+
 static void latency_plot(FILE *f, const struct record_disk *d)
 {
 	const struct engine_snap *s = &d->snap;
 	const struct reread *rr = &d->rr;
 	double lmax = 0;
 	uint64_t max = 0;
+	static const double q[] = { 0.5, 0.99, 0.999 };
 	unsigned b, k;
 	int p, ph = PH + 10;
 
@@ -271,16 +280,15 @@ static void latency_plot(FILE *f, const struct record_disk *d)
 			bars(f, &s->latency[p], p, lmax, ph);
 	fprintf(f, "<text x=\"3\" y=\"11\" font-size=\"11\">max %.1f ms"
 		"</text>\n</svg>\n", (double)max / 1e6);
-	for (p = 0; p < PHASES; p++)
-		if (s->latency[p].n)
-			fprintf(f, "%s p50 %.1f, p99 %.1f, p99.9 %.1f ms<br>\n",
-				engine_phase_name(p),
-				(double)latency_percentile(&s->latency[p],
-							   0.5) / 1e6,
-				(double)latency_percentile(&s->latency[p],
-							   0.99) / 1e6,
-				(double)latency_percentile(&s->latency[p],
-							   0.999) / 1e6);
+	/* p50/p99/p99.9 on one line a phase, as the caption above says. */
+	for (p = 0; p < PHASES; p++) {
+		if (!s->latency[p].n)
+			continue;
+		fprintf(f, "%s ", engine_phase_name(p));
+		for (k = 0; k < 3; k++)
+			ms(f, latency_percentile(&s->latency[p], q[k]),
+			   k < 2 ? "/" : " ms<br>\n");
+	}
 	if (rr->state != REREAD_NOT_RUN) {
 		fputs("re-read:", f);
 		for (k = 0; k < REREAD_GRID; k++)
@@ -376,8 +384,9 @@ void report_zones_html(FILE *f, const struct record *r, const int *order)
 	}
 	if (times) {
 		fputs("<h2>Request latency</h2>\n<p>Every request's time "
-		      "from 0.1 ms to 10 s (log), its count on a log scale; "
-		      "and the slowest requests read again alone at qd 1."
+		      "from 0.1 ms to 10 s (log), its count on a log scale, "
+		      "and under it each phase's p50/p99/p99.9; and the "
+		      "slowest requests read again alone at qd 1."
 		      "</p>\n<div class=\"latency\" style=\"display:flex;"
 		      "flex-wrap:wrap;gap:4px;font-size:11px\">\n", f);
 		for (i = 0; i < r->n; i++)
