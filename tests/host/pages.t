@@ -101,7 +101,9 @@ test_expect_success 'zones of like disks, one with a spike' '
 	g.peer_group(doc, size, 6)
 	json.dump(doc, open(sys.argv[2], "w"))
 	PY
-	"$KILN" report "$R/zones" >/dev/null
+	"$KILN" report "$R/zones" >/dev/null &&
+	python3 "$TOP/tests/lib/reportgen.py" --template "$TEST_TMP/one/result.json" \
+		--out "$R/gen" && "$KILN" report "$R/gen/sixty" "$R/gen/soak" >/dev/null
 '
 
 . "$TOP/tests/lib/chromium.sh"
@@ -263,8 +265,10 @@ for width in 1400 800; do
 		layout \"\$TEST_TMP/fleet/fleet.html\" $width &&
 		layout \"\$TEST_TMP/fleet2/fleet.html\" $width
 	"
-	test_expect_success "report.html of zones at $width px: fits, text of 11 px" "
-		layout \"\$R/zones/report.html\" $width
+	test_expect_success "report.html of zones, 60 disks, a soak at $width px: fits, text of 11 px" "
+		layout \"\$R/zones/report.html\" $width &&
+		layout \"\$R/gen/sixty/report.html\" $width &&
+		layout \"\$R/gen/soak/report.html\" $width
 	"
 done
 
