@@ -2,7 +2,8 @@
 // out (DOM and computed styles, not pixels), written into the page as
 // <pre id="layout-check">, a line a fault: an element wider than its
 // container (one that scrolls is a container), the page wider than the
-// window, text under 11 px, a small multiple's caption wrapped.
+// window, text under 11 px, a small multiple's caption wrapped, texts
+// of one plot that overlap.
 (function () {
 	var out = [];
 	function name(e) {
@@ -60,6 +61,20 @@
 				out.push("wraps \"" + t.data.trim() + "\" in " +
 					 name(cells[k]).slice(0, 30));
 		}
+	}
+	// Texts of one plot that run into each other read as neither.
+	var svgs = document.querySelectorAll("svg");
+	for (var v = 0; v < svgs.length; v++) {
+		var ts = svgs[v].querySelectorAll("text");
+		for (var a = 0; a < ts.length; a++)
+			for (var b = a + 1; b < ts.length; b++) {
+				var x = ts[a].getBoundingClientRect();
+				var y = ts[b].getBoundingClientRect();
+				if (x.left < y.right - 1 && y.left < x.right - 1 &&
+				    x.top < y.bottom - 1 && y.top < x.bottom - 1)
+					out.push("overlap \"" + ts[a].textContent +
+						 "\" \"" + ts[b].textContent + "\"");
+			}
 	}
 	var d = document.documentElement;
 	if (d.scrollWidth > d.clientWidth)
