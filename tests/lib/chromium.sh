@@ -1,7 +1,8 @@
 # chromium.sh: a page as a person sees it, rendered by Debian's headless
 # chromium; the tests assert on the DOM it ends with (tests/lib/dom.py).
 #	have_chromium			(else: test_skip says why, returns 1)
-#	render PAGE OUT			(the rendered DOM of file PAGE, to OUT)
+#	render PAGE OUT [WIDTH]		(the rendered DOM of file PAGE, to OUT;
+#					 in a window WIDTH px wide)
 
 CHROMIUM=/usr/bin/chromium
 
@@ -18,6 +19,7 @@ render () {
 		--disable-quic --no-first-run --disable-background-networking \
 		--disable-component-update --disable-sync \
 		--user-data-dir="$TEST_TMP/chrome" \
+		${3:+--window-size="$3,1000"} \
 		--dump-dom "file://$1" >"$2" 2>"$TEST_TMP/chrome.err" || {
 		tail -5 "$TEST_TMP/chrome.err"
 		return 1

@@ -134,6 +134,8 @@ int finish_folder(const char *dir, FILE *con, int *code)
 	/* It ended where its last checkpoint saw it, as its duration says. */
 	if (!rs.r.ended)
 		rs.r.ended = figures_ended(&rs.r);
+	/* Its folder: summary.txt and report.html name its rma-*.txt. */
+	rs.r.out = dir;
 
 	text = summary_string(&rs.r, &tlen);
 	json = result_json(&rs.r, &jlen);

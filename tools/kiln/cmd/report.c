@@ -92,6 +92,8 @@ static int report_folder(const char *dir)
 		restore_free(&rs);
 		return ret;
 	}
+	/* Its folder: summary.txt and report.html name its rma-*.txt. */
+	rs.r.out = dir;
 	/* The plots, when the folder still has its samples. */
 	snprintf(path, sizeof(path), "%s/samples.csv", dir);
 	samples_read_series(path, &rs.r);

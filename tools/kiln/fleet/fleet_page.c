@@ -23,7 +23,7 @@ static const char style[] =
 	"font-size:14px}\n"
 	"table{border-collapse:collapse;margin-bottom:1.5em}\n"
 	"td,th{border:1px solid #bbb;padding:3px 6px;vertical-align:top;"
-	"text-align:left}\n"
+	"text-align:left;overflow-wrap:anywhere}\n"
 	"th{background:#eee;position:sticky;top:0}\n"
 	"td.n{text-align:right;white-space:nowrap}\n"
 	".PASS{background:#c8f0c8}.WARN{background:#fff0a0}"

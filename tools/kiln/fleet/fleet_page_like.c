@@ -89,8 +89,9 @@ static void legend(FILE *f, int y)
 				"height=\"8\" fill=\"%s\"/>", x, y - 8,
 				keys[i].fill);
 		fprintf(f, "<text class=\"key\" x=\"%d\" y=\"%d\" "
-			"font-size=\"10\">%s</text>", x + 9, y, keys[i].name);
-		x += 12 + 6 * (int)strlen(keys[i].name) + 4;
+			"font-size=\"11\">%s</text>", x + 9, y, keys[i].name);
+		/* 11 px text, the least that reads at 100% zoom. */
+		x += 16 + 13 * (int)strlen(keys[i].name) / 2;
 	}
 }
 
@@ -117,8 +118,8 @@ static void plot(FILE *f, const struct fleet_like_group *g)
 		bars(f, g, 1, top, 0);
 	if (g->read_median)
 		bars(f, g, 0, top, PH + 2);
-	fprintf(f, "<text x=\"0\" y=\"%d\" font-size=\"10\">0</text>"
-		"<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"end\">"
+	fprintf(f, "<text x=\"0\" y=\"%d\" font-size=\"11\">0</text>"
+		"<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"end\">"
 		"%.0f MB/s</text>", 2 * PH + 13, PW, 2 * PH + 13, top);
 	legend(f, 2 * PH + 14 + LH - 3);
 	fputs("</svg>", f);

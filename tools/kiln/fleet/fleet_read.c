@@ -17,6 +17,8 @@
 #include <time.h>
 
 #include "fleet/fleet.h"
+#include "judge/judge.h"
+#include "judge/peers.h"
 #include "results/folder.h"
 #include "results/result_keys.h"
 #include "base/jsonread.h"
@@ -68,6 +70,7 @@ static char *reasons(const struct jsonread_node *t, int *oom)
 {
 	const struct jsonread_node *list = jsonread_get(t, KEY_REASONS);
 	size_t i, used = 0, cap = 1;
+	int clean;
 	char *out;
 
 	for (i = 0; i < jsonread_count(list); i++)
@@ -78,24 +81,37 @@ static char *reasons(const struct jsonread_node *t, int *oom)
 		return NULL;
 	}
 	out[0] = 0;
-	for (i = 0; i < jsonread_count(list); i++) {
-		const struct jsonread_node *r = jsonread_at(list, i);
-		char *one = member(r, NULL, oom);
+	/* The clean line last: a WARN leads with its warning. */
+	for (clean = 0; clean < 2; clean++)
+		for (i = 0; i < jsonread_count(list); i++) {
+			const struct jsonread_node *r = jsonread_at(list, i);
+			char *one;
 
-		if (!one)
-			break;
-		used += (size_t)snprintf(out + used, cap - used, "%s%s",
-					 used ? "; " : "", one);
-		free(one);
-	}
+			if ((strcmp(jsonread_str(r, NULL, ""), JUDGE_CLEAN) == 0) !=
+			    clean)
+				continue;
+			one = member(r, NULL, oom);
+			if (!one)
+				return out;
+			used += (size_t)snprintf(out + used, cap - used,
+						 "%s%s", used ? "; " : "", one);
+			free(one);
+		}
 	return out;
 }
 
+/*
+ * A phase's rate, 0 when it ran too short to compare: the run's peers
+ * judge compared none under PEERS_MIN_SECONDS, and a disk that wrote in
+ * milliseconds is not below like disks that wrote for hours.
+ */
 static double rate(const struct jsonread_node *t, int phase)
 {
 	struct result_phase p;
 
 	result_target_phase(t, phase, &p);
+	if (p.ns < (uint64_t)PEERS_MIN_SECONDS * TIMING_SEC)
+		return 0;
 	return p.avg_mbps;
 }
 

@@ -198,7 +198,7 @@ void judge_target(const struct engine_snap *et, const struct monitor_target *mt,
 		judge_reason(j, JUDGE_PASS, "holds data from byte %llu: not "
 			     "written past it", (unsigned long long)et->guard_at);
 	if (!j->nreasons || (j->nreasons == 1 && et->guard_stopped))
-		judge_reason(j, JUDGE_PASS, "no I/O errors, no bad units");
+		judge_reason(j, JUDGE_PASS, JUDGE_CLEAN);
 }
 
 static void counter(struct judge *j, const char *what, long long b,

@@ -11,6 +11,9 @@ enum judge_verdict { JUDGE_PASS, JUDGE_WARN, JUDGE_FAIL };
 #define JUDGE_MAX_REASONS 8
 
 /* A verdict and its reasons, in plain words. */
+/* A disk's one reason when nothing went wrong: said last among others. */
+#define JUDGE_CLEAN "no I/O errors, no bad units"
+
 struct judge {
 	int verdict;
 	int interrupted;

@@ -161,6 +161,12 @@ void bmc_out_html(FILE *f, const struct record *r)
 
 	if (b->state == BMC_OFF)
 		return;
+	/* Nothing was judged: a badge would say PASS of what is not there. */
+	if (b->state == BMC_ABSENT) {
+		fputs("<h3>BMC</h3>\n<p>no BMC found (no IPMI device): its "
+		      "event log not read</p>\n", f);
+		return;
+	}
 	fprintf(f, "<h3>BMC: <span class=\"%s\">%s</span></h3>\n"
 		"<table class=\"bmc\">\n", judge_name(b->verdict),
 		judge_name(b->verdict));

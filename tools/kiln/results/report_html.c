@@ -13,6 +13,7 @@
 #include "results/report_html.h"
 #include "results/report_machine.h"
 #include "results/report_zones.h"
+#include "results/rma.h"
 #include "results/summary.h"
 #include "results/summary_groups.h"
 #include "base/timing.h"
@@ -65,6 +66,50 @@ void report_cell(FILE *f, const char *s)
 	fputs("</td>", f);
 }
 
+/* Room for a verdict's reasons on one line. */
+#define WHY_LEN (JUDGE_MAX_REASONS * 244)
+
+/*
+ * A verdict's reasons on one line, "; " between, the clean one ("no I/O
+ * errors, no bad units") last: a disk that also warned leads with why.
+ */
+static char *why(const struct judge *j, char *buf, size_t len)
+{
+	size_t n = 0;
+	int clean, i;
+
+	buf[0] = 0;
+	for (clean = 0; clean < 2; clean++)
+		for (i = 0; i < j->nreasons && n < len; i++)
+			if ((strcmp(j->reasons[i], JUDGE_CLEAN) == 0) == clean)
+				n += (size_t)snprintf(buf + n, len - n, "%s%s",
+						      n ? "; " : "",
+						      j->reasons[i]);
+	return buf;
+}
+
+/*
+ * A FAILed disk's rma-*.txt linked, between pre and post: it is in the
+ * run folder with report.html (a run without a folder wrote none).
+ */
+static void rma_link(FILE *f, const struct record *o,
+		     const struct record_disk *d, const char *pre,
+		     const char *post)
+{
+	char name[96];
+
+	if (!o->out || d->j.verdict != JUDGE_FAIL)
+		return;
+	rma_name(d, name, sizeof(name));
+	fputs(pre, f);
+	fputs("<a href=\"", f);
+	text(f, name);
+	fputs("\">", f);
+	text(f, name);
+	fputs("</a>", f);
+	fputs(post, f);
+}
+
 static void rates(FILE *f, const struct record_disk *d, int phase)
 {
 	double avg = figures_rate(&d->snap, phase), min, max;
@@ -111,10 +156,8 @@ static void plot(FILE *f, const struct record *o, const struct record_disk *d)
 	char hms[32];
 	unsigned i;
 
-	if (s->n < 2) {
-		fputs("<p>(too short a run to plot)</p>\n", f);
+	if (s->n < 2)
 		return;
-	}
 	for (i = 0; i < s->n; i++) {
 		if (s->write[i] > ymax)
 			ymax = s->write[i];
@@ -178,7 +221,8 @@ static void page_head(FILE *f, const struct record *o)
 		"td,th{border:1px solid #bbb;padding:2px 8px;"
 		"text-align:right}\n"
 		"td.l,th.l{text-align:left}\n"
-		"body>table:first-of-type td{white-space:nowrap}\n"
+		".disks{overflow-x:auto}.disks td{white-space:nowrap}\n"
+		".disks td.why{white-space:normal;min-width:14em}\n"
 		".PASS{background:#c8f0c8}.WARN{background:#fff0a0}"
 		".FAIL{background:#f8b8b8}\n"
 		"h1 span,h2 span{padding:0 .4em}\n"
@@ -187,6 +231,73 @@ static void page_head(FILE *f, const struct record *o)
 		o->command, (unsigned long long)o->run_id, v);
 	fprintf(f, "<h1>kiln %s: <span class=\"%s\">%s</span></h1>\n",
 		o->command, v, v);
+}
+
+/* Whether disks a and b are said together: one verdict, one why. */
+static int alike(const struct record_disk *a, const struct record_disk *b)
+{
+	static char x[WHY_LEN], y[WHY_LEN];
+
+	return a->j.verdict == b->j.verdict &&
+	       !strcmp(why(&a->j, x, sizeof(x)), why(&b->j, y, sizeof(y)));
+}
+
+/*
+ * The verdict and why, under the title, so that the page's first screen
+ * says what to do: the run's own failure, then the disks by verdict,
+ * those of one verdict and one why said once (60 passing disks are one
+ * line), each FAILed disk with its rma-*.txt, then the machine's trouble.
+ */
+static void verdict_top(FILE *f, const struct record *o, const int *order)
+{
+	char w[WHY_LEN];
+	int i, k, n;
+
+	fputs("<div class=\"verdict\">\n", f);
+	if (o->failure[0]) {
+		fputs("<p><span class=\"FAIL\">FAIL</span> ", f);
+		text(f, o->failure);
+		fputs("</p>\n", f);
+	}
+	for (i = 0; i < o->n; i++) {
+		const struct record_disk *d = &o->disks[order[i]];
+		const char *v = judge_name(d->j.verdict);
+
+		for (k = 0; k < i && !alike(&o->disks[order[k]], d); k++)
+			;
+		if (k < i)
+			continue;
+		for (n = 0, k = i; k < o->n; k++)
+			n += alike(&o->disks[order[k]], d);
+		fprintf(f, "<p><span class=\"%s\">%s</span> ", v ? v : "-",
+			v ? v : "not judged");
+		/* Passing disks by count: their names are in the table. */
+		if (d->j.verdict == JUDGE_PASS && n > 3)
+			fprintf(f, "%d disks", n);
+		else
+			for (n = 0, k = i; k < o->n; k++) {
+				const struct record_disk *e =
+					&o->disks[order[k]];
+
+				if (!alike(e, d))
+					continue;
+				fputs(n++ ? ", " : "", f);
+				text(f, e->label);
+				rma_link(f, o, e, " (", ")");
+			}
+		fputs(": ", f);
+		text(f, why(&d->j, w, sizeof(w)));
+		fputs("</p>\n", f);
+	}
+	if (o->sig.j.verdict != JUDGE_PASS) {
+		const char *v = judge_name(o->sig.j.verdict);
+
+		fprintf(f, "<p><span class=\"%s\">%s</span> the machine: ",
+			v, v);
+		text(f, why(&o->sig.j, w, sizeof(w)));
+		fputs("</p>\n", f);
+	}
+	fputs("</div>\n", f);
 }
 
 /* What summary.txt says first: the run, kiln, the network, the notes. */
@@ -229,18 +340,21 @@ static void run_info(FILE *f, const struct record *o)
 /* The per-disk table, in order (failures first). */
 static void disk_table(FILE *f, const struct record *o, const int *order)
 {
-	char size[32];
+	char size[32], w[WHY_LEN];
 	int i;
 
-	fputs("<table>\n<tr><th class=\"l\">disk</th>"
+	/* A line a disk: on a narrow window the table scrolls, not the page. */
+	fputs("<div class=\"disks\"><table>\n<tr><th class=\"l\">disk</th>"
 	      "<th>size</th><th class=\"l\">mode</th>"
 	      "<th colspan=\"3\">write MB/s</th>"
 	      "<th colspan=\"3\">verify/read MB/s</th><th>passes</th>"
 	      "<th>written</th><th>read</th><th>I/O errors</th>"
-	      "<th>bad units</th><th>verdict</th></tr>\n"
+	      "<th>bad units</th><th>verdict</th><th class=\"l\">why</th>"
+	      "</tr>\n"
 	      "<tr><th></th><th></th><th></th><th>avg</th><th>min</th>"
 	      "<th>max</th><th>avg</th><th>min</th><th>max</th><th></th>"
-	      "<th></th><th></th><th></th><th></th><th></th></tr>\n", f);
+	      "<th></th><th></th><th></th><th></th><th></th><th></th></tr>\n",
+	      f);
 	for (i = 0; i < o->n; i++) {
 		const struct record_disk *d = &o->disks[order[i]];
 		const char *tv = judge_name(d->j.verdict);
@@ -261,10 +375,12 @@ static void disk_table(FILE *f, const struct record *o, const int *order)
 			settings_fmt_size(d->snap.c.bytes_read, size,
 					  sizeof(size)));
 		fprintf(f, "<td>%u</td><td>%u</td><td class=\"%s\">%s</td>"
-			"</tr>\n", d->snap.c.io_errors, d->snap.c.bad_units,
-			tv, tv);
+			"<td class=\"l why\">", d->snap.c.io_errors,
+			d->snap.c.bad_units, tv, tv);
+		text(f, why(&d->j, w, sizeof(w)));
+		fputs("</td></tr>\n", f);
 	}
-	fputs("</table>\n", f);
+	fputs("</table></div>\n", f);
 }
 
 char *report_html(const struct record *o, size_t *len)
@@ -273,7 +389,7 @@ char *report_html(const struct record *o, size_t *len)
 	int *order = calloc((size_t)o->n + 1, sizeof(*order));
 	FILE *f = order ? open_memstream(&out, len) : NULL;
 	char lim[300];
-	int i;
+	int i, k, unplotted;
 
 	if (!f) {
 		free(order);
@@ -281,6 +397,7 @@ char *report_html(const struct record *o, size_t *len)
 	}
 	report_order(o, order);
 	page_head(f, o);
+	verdict_top(f, o, order);
 	run_info(f, o);
 	disk_table(f, o, order);
 	report_inventory_html(f, o, order);
@@ -293,6 +410,24 @@ char *report_html(const struct record *o, size_t *len)
 	if (o->sig.j.verdict == JUDGE_PASS)
 		report_machine_html(f, o);
 
+	/* Said once for the disks it holds for, not under each of 60. */
+	for (i = 0, unplotted = 0; i < o->n; i++)
+		unplotted += o->disks[i].mt && o->disks[i].mt->series.n < 2;
+	if (unplotted) {
+		fputs("<p class=\"noplot\">too short a run to plot throughput "
+		      "over time: ", f);
+		if (unplotted == o->n)
+			fputs(o->n == 1 ? "its disk" : "every disk", f);
+		for (i = 0, k = 0; unplotted < o->n && i < o->n; i++) {
+			const struct record_disk *d = &o->disks[order[i]];
+
+			if (!d->mt || d->mt->series.n >= 2)
+				continue;
+			fputs(k++ ? ", " : "", f);
+			text(f, d->label);
+		}
+		fputs("</p>\n", f);
+	}
 	for (i = 0; i < o->n; i++) {
 		const struct record_disk *d = &o->disks[order[i]];
 		const char *tv = judge_name(d->j.verdict);
@@ -321,6 +456,8 @@ char *report_html(const struct record *o, size_t *len)
 			fputs("</p>\n", f);
 		}
 		report_reasons(f, &d->j);
+		rma_link(f, o, d, "<p class=\"rma\">for its vendor: ",
+			 "</p>\n");
 		if (d->mt)
 			plot(f, o, d);
 	}

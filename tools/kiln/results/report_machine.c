@@ -22,7 +22,7 @@
 #define PW 160
 #define PH 60
 #define PAD 2
-#define TOPROOM 10
+#define TOPROOM 12
 
 /* What one of peers_out's text functions prints, as HTML, trimmed. */
 static void said(FILE *f, const struct record *r,
@@ -243,7 +243,7 @@ static void temp_plot(FILE *f, const struct scale *s, const char *label,
 		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n<rect "
 		"x=\"0.5\" y=\"0.5\" width=\"%d\" height=\"%d\" fill=\"#fafafa\" "
 		"stroke=\"#ccc\"/>\n", PW, PH, PW, PH, PW - 1, PH - 1);
-	fprintf(f, "<text x=\"3\" y=\"9\" font-size=\"9\">%d C at most",
+	fprintf(f, "<text x=\"3\" y=\"11\" font-size=\"11\">%d C at most",
 		d->temp_max);
 	if (d->limit != VITALS_NONE)
 		fprintf(f, ", limit %d C", d->limit);

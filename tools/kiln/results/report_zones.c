@@ -17,7 +17,9 @@
 #define PW 160
 #define PH 60
 #define PAD 2
-#define TOPROOM 10
+#define TOPROOM 12
+/* The latency plot's room under its bars for the time ticks. */
+#define TICKS 12
 
 static const char *color(int phase)
 {
@@ -52,8 +54,15 @@ static int drawn(const struct engine_snap *s, unsigned e, int *latest)
 	return first || last;
 }
 
+/* Zone samples above the scale: drawn at its top, counted, the highest. */
+struct clip {
+	int n;
+	double max;
+};
+
 static void zone_line(FILE *f, const struct engine_snap *s, unsigned e,
-		      uint64_t bs, int rotational, double vmax, int faint)
+		      uint64_t bs, int rotational, double vmax, int faint,
+		      struct clip *c)
 {
 	const struct engine_zones *ez = &s->zones[e];
 	double mbps[ENGINE_ZONES], secs[ENGINE_ZONES];
@@ -70,7 +79,12 @@ static void zone_line(FILE *f, const struct engine_snap *s, unsigned e,
 			pen = 'M';
 			continue;
 		}
-		fprintf(f, "%c%.1f %.1f", pen, xof(i), yof(mbps[i], vmax));
+		if (mbps[i] > vmax) {
+			c->n++;
+			c->max = mbps[i] > c->max ? mbps[i] : c->max;
+		}
+		fprintf(f, "%c%.1f %.1f", pen, xof(i),
+			yof(mbps[i] > vmax ? vmax : mbps[i], vmax));
 		pen = 'L';
 	}
 	fputs("\"/>\n", f);
@@ -79,7 +93,8 @@ static void zone_line(FILE *f, const struct engine_snap *s, unsigned e,
 	for (i = 0; i < z.ndips && i < ZONES_MAX_DIPS; i++)
 		fprintf(f, "<circle class=\"dip\" cx=\"%.1f\" cy=\"%.1f\" "
 			"r=\"2\" fill=\"#d62728\"/>\n", xof(z.dips[i].worst),
-			yof(z.dips[i].mbps, vmax));
+			yof(z.dips[i].mbps > vmax ? vmax : z.dips[i].mbps,
+			    vmax));
 	if (z.cliff >= 0)
 		fprintf(f, "<line class=\"cliff\" x1=\"%.1f\" x2=\"%.1f\" "
 			"y1=\"%d\" y2=\"%d\" stroke=\"#d62728\" "
@@ -120,40 +135,70 @@ double report_zones_top(const struct record_disk *d)
 	return top;
 }
 
-static void zones_plot(FILE *f, const struct record_disk *d, uint64_t bs)
+/*
+ * A zone sample this many times its disk's fastest pass is no rate a disk
+ * made but a spike of the clock (6-20 GB/s on disks of 30-130 MB/s): it
+ * does not set the scale; it is clipped at the top, and said.
+ */
+#define SPIKE 4
+
+/* A disk's scale: its zones' rates and the table's figures, spikes aside. */
+static double disk_top(const struct record_disk *d)
 {
 	const struct engine_snap *s = &d->snap;
-	double mbps[ENGINE_ZONES], secs[ENGINE_ZONES], vmax = 0;
+	double mbps[ENGINE_ZONES], secs[ENGINE_ZONES];
+	double top = report_zones_top(d), lim = SPIKE * top, v = top;
 	unsigned e;
-	int i, latest, judged = 0;
+	int i, latest;
 
 	for (e = 0; e < s->nzones; e++) {
 		if (!drawn(s, e, &latest))
 			continue;
-		judged |= !zones_short(&s->zones[e],
-				       engine_zone_size(&s->plan), bs);
 		zones_rates(&s->zones[e], mbps, secs);
 		for (i = 0; i < ENGINE_ZONES; i++)
-			vmax = mbps[i] > vmax ? mbps[i] : vmax;
+			if (mbps[i] > v && (top <= 0 || mbps[i] <= lim))
+				v = mbps[i];
 	}
-	/* The table's figures are on the scale: it tops at its max or more. */
-	if (vmax > 0 && report_zones_top(d) > vmax)
-		vmax = report_zones_top(d);
+	return v;
+}
+
+/* Whether what was drawn of d is read for shapes (summary.txt's way). */
+static int judged(const struct record_disk *d, uint64_t bs)
+{
+	const struct engine_snap *s = &d->snap;
+	unsigned e;
+	int latest;
+
+	for (e = 0; e < s->nzones; e++)
+		if (drawn(s, e, &latest) &&
+		    !zones_short(&s->zones[e], engine_zone_size(&s->plan), bs))
+			return 1;
+	return 0;
+}
+
+static void zones_plot(FILE *f, const struct record_disk *d, uint64_t bs,
+		       double vmax)
+{
+	const struct engine_snap *s = &d->snap;
+	struct clip c = { 0, 0 };
+	unsigned e;
+	int latest;
+
 	open_cell(f, d);
 	frame(f, PH);
 	if (vmax > 0) {
-		fprintf(f, "<text x=\"3\" y=\"9\" font-size=\"9\">%.0f MB/s"
+		fprintf(f, "<text x=\"3\" y=\"11\" font-size=\"11\">%.0f MB/s"
 			"</text>\n", vmax);
 		for (e = 0; e < s->nzones; e++)
 			if (drawn(s, e, &latest))
 				zone_line(f, s, e, bs, d->t.id.rotational,
-					  vmax, latest);
+					  vmax, latest, &c);
 	}
 	fputs("</svg>", f);
-	/* As summary.txt says it: what was drawn is not read for shapes. */
-	if (vmax > 0 && !judged)
-		fputs("<br><span class=\"short\">too short to judge zones"
-		      "</span>", f);
+	if (c.n)
+		fprintf(f, "<br><span class=\"clip\">%d sample%s clipped<br>"
+			"(up to %.0f MB/s)</span>", c.n, c.n == 1 ? "" : "s",
+			c.max);
 	fputs("</div>\n", f);
 }
 
@@ -162,8 +207,9 @@ static const struct {
 	unsigned bucket;
 	const char *label, *anchor;
 } ticks[] = {
+	/* No "1 s": at 11 px it would run into "10 s". */
 	{ 1, "0.1 ms", "start" }, { 21, "10 ms", "middle" },
-	{ 41, "1 s", "middle" }, { LATENCY_BOUNDS, "10 s", "end" },
+	{ LATENCY_BOUNDS, "10 s", "end" },
 };
 
 #define BW ((double)(PW - 2 * PAD) / LATENCY_BUCKETS)
@@ -188,12 +234,22 @@ static void bars(FILE *f, const struct latency_hist *h, int phase,
 
 		if (!h->count[b])
 			continue;
-		v = (ph - 2 * PAD - TOPROOM - 9) * lg(h->count[b]) / lmax;
+		v = (ph - 2 * PAD - TOPROOM - TICKS) * lg(h->count[b]) /
+		    lmax;
 		fprintf(f, "<rect class=\"lat-%s\" x=\"%.1f\" y=\"%.1f\" "
 			"width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
 			"fill-opacity=\"0.7\"/>\n", engine_phase_name(phase),
-			PAD + b * BW, ph - PAD - 9 - v, BW, v, color(phase));
+			PAD + b * BW, ph - PAD - TICKS - v, BW, v,
+			color(phase));
 	}
+}
+
+/* A time in ms, short enough for a line under a small plot. */
+static void ms(FILE *f, uint64_t ns, const char *after)
+{
+	double v = (double)ns / 1e6;
+
+	fprintf(f, v < 10 ? "%.1f%s" : "%.0f%s", v, after);
 }
 
 static void latency_plot(FILE *f, const struct record_disk *d)
@@ -202,6 +258,7 @@ static void latency_plot(FILE *f, const struct record_disk *d)
 	const struct reread *rr = &d->rr;
 	double lmax = 0;
 	uint64_t max = 0;
+	static const double q[] = { 0.5, 0.99, 0.999 };
 	unsigned b, k;
 	int p, ph = PH + 10;
 
@@ -214,25 +271,24 @@ static void latency_plot(FILE *f, const struct record_disk *d)
 	open_cell(f, d);
 	frame(f, ph);
 	for (k = 0; k < sizeof(ticks) / sizeof(ticks[0]); k++)
-		fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"8\" "
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" "
 			"text-anchor=\"%s\">%s</text>\n",
 			PAD + ticks[k].bucket * BW, ph - PAD,
 			ticks[k].anchor, ticks[k].label);
 	for (p = 0; lmax > 0 && p < PHASES; p++)
 		if (s->latency[p].n)
 			bars(f, &s->latency[p], p, lmax, ph);
-	fprintf(f, "<text x=\"3\" y=\"9\" font-size=\"9\">max %.1f ms"
+	fprintf(f, "<text x=\"3\" y=\"11\" font-size=\"11\">max %.1f ms"
 		"</text>\n</svg>\n", (double)max / 1e6);
-	for (p = 0; p < PHASES; p++)
-		if (s->latency[p].n)
-			fprintf(f, "%s p50 %.1f, p99 %.1f, p99.9 %.1f ms<br>\n",
-				engine_phase_name(p),
-				(double)latency_percentile(&s->latency[p],
-							   0.5) / 1e6,
-				(double)latency_percentile(&s->latency[p],
-							   0.99) / 1e6,
-				(double)latency_percentile(&s->latency[p],
-							   0.999) / 1e6);
+	/* p50/p99/p99.9 on one line a phase, as the caption above says. */
+	for (p = 0; p < PHASES; p++) {
+		if (!s->latency[p].n)
+			continue;
+		fprintf(f, "%s ", engine_phase_name(p));
+		for (k = 0; k < 3; k++)
+			ms(f, latency_percentile(&s->latency[p], q[k]),
+			   k < 2 ? "/" : " ms<br>\n");
+	}
 	if (rr->state != REREAD_NOT_RUN) {
 		fputs("re-read:", f);
 		for (k = 0; k < REREAD_GRID; k++)
@@ -256,6 +312,54 @@ static int timed(const struct engine_snap *s)
 	return 0;
 }
 
+/*
+ * Like disks on one scale, the highest of theirs, so a slow one looks
+ * slow beside the others; a disk of no group on its own.
+ */
+static double scale(const struct record *r, const struct record_disk *d)
+{
+	double top = disk_top(d), v;
+	int i;
+
+	for (i = 0; d->peer.group >= 0 && i < r->n; i++) {
+		if (r->disks[i].peer.group != d->peer.group ||
+		    !r->disks[i].snap.nzones)
+			continue;
+		v = disk_top(&r->disks[i]);
+		top = v > top ? v : top;
+	}
+	return top;
+}
+
+/* The disks whose zones are too short to judge, said once under them. */
+static void short_note(FILE *f, const struct record *r, const int *order)
+{
+	int i, n = 0, drawn_n = 0;
+
+	for (i = 0; i < r->n; i++) {
+		if (!r->disks[i].snap.nzones)
+			continue;
+		drawn_n++;
+		n += !judged(&r->disks[i], r->s->bs);
+	}
+	if (!n)
+		return;
+	fputs("<p class=\"short\">too short to judge zones: ", f);
+	if (n == drawn_n) {
+		fprintf(f, "%s</p>\n", n == 1 ? "its run" : "every disk's run");
+		return;
+	}
+	for (i = 0, n = 0; i < r->n; i++) {
+		const struct record_disk *d = &r->disks[order[i]];
+
+		if (!d->snap.nzones || judged(d, r->s->bs))
+			continue;
+		fputs(n++ ? ", " : "", f);
+		report_text(f, d->label);
+	}
+	fputs("</p>\n", f);
+}
+
 void report_zones_html(FILE *f, const struct record *r, const int *order)
 {
 	int i, zones = 0, times = 0;
@@ -273,13 +377,16 @@ void report_zones_html(FILE *f, const struct record *r, const int *order)
 		      "flex;flex-wrap:wrap;gap:4px;font-size:11px\">\n", f);
 		for (i = 0; i < r->n; i++)
 			if (r->disks[order[i]].snap.nzones)
-				zones_plot(f, &r->disks[order[i]], r->s->bs);
+				zones_plot(f, &r->disks[order[i]], r->s->bs,
+					   scale(r, &r->disks[order[i]]));
 		fputs("</div>\n", f);
+		short_note(f, r, order);
 	}
 	if (times) {
 		fputs("<h2>Request latency</h2>\n<p>Every request's time "
-		      "from 0.1 ms to 10 s (log), its count on a log scale; "
-		      "and the slowest requests read again alone at qd 1."
+		      "from 0.1 ms to 10 s (log), its count on a log scale, "
+		      "and under it each phase's p50/p99/p99.9; and the "
+		      "slowest requests read again alone at qd 1."
 		      "</p>\n<div class=\"latency\" style=\"display:flex;"
 		      "flex-wrap:wrap;gap:4px;font-size:11px\">\n", f);
 		for (i = 0; i < r->n; i++)
