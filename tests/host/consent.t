@@ -33,13 +33,6 @@ sample () {
 	python3 -c "import sys; s, i = int(sys.argv[1]), int(sys.argv[2]); print((i * ((s - 65536) // 63)) & ~4095)" "$1" "$2"
 }
 
-# mount_listed FILE: the mount FILE is on, by the mnt_id of an open of
-# it (sed's own fd 0), is in this process's mountinfo.
-mount_listed () {
-	mnt=$(sed -n 's/^mnt_id:[[:space:]]*//p' /proc/self/fdinfo/0 <"$1") &&
-		grep -q "^$mnt " /proc/self/mountinfo
-}
-
 # in_chroot ROOT: in a mount namespace of its own, a chroot at ROOT (a
 # folder, no mount point) with the static busybox and kiln, /dev/null
 # and its own /proc, where a sleep holds t/held2.img, a hard link of t/held.img (sha
@@ -273,26 +266,18 @@ test_expect_success 'a device open in another process is in use, the process nam
 '
 
 # The holder is open when kiln looks (hold waits for /proc to show it).
-# kiln finds it through a hard link by the device and inode its fdinfo
-# gives, the device from its mount in mountinfo; in a chroot whose root
-# is no mount point (a debootstrap'd machine) mountinfo leaves out the
-# mounts above the root, kiln finds no holder and writes the file: the
-# in-use defect issue 30 fixes. Known broken there until it lands.
-held_link='
+# kiln finds it through a hard link by the device and inode of what it
+# holds, never by the mount in mountinfo: in a chroot whose root is no
+# mount point (a debootstrap'd machine) mountinfo leaves out the mounts
+# above the root, and kiln once found no holder there and wrote the file.
+test_expect_success 'a file open in another process through a hard link is in use' '
 	f="$TEST_TMP/held.img" && truncate -s 8M "$f" && ln "$f" "$TEST_TMP/held2.img" &&
 	hold pid "$TEST_TMP/held2.img" &&
 	refused "open in sleep (pid $pid)" burn --destroy-data --span 1M "$f" &&
 	kill $pid
 '
-if mount_listed "$TEST_TMP"; then
-	test_expect_success 'a file open in another process through a hard link is in use' "$held_link"
-else
-	test_expect_todo "issue 30: $TEST_TMP is on a mount mountinfo leaves out (a chroot)" \
-		'a file open in another process through a hard link is in use' "$held_link"
-fi
 
-test_expect_todo "issue 30: no holder found on a mount mountinfo leaves out" \
-	'... also in a chroot whose root is no mount point' '
+test_expect_success '... also in a chroot whose root is no mount point' '
 	in_chroot "$TEST_TMP/root" &&
 	test_eq "$(cat "$TEST_TMP/root/t/rc")" 2 "kiln exit" &&
 	grep_in "is open in busybox (pid" "$TEST_TMP/root/t/err" &&
