@@ -7,6 +7,8 @@
 # against without. Then the
 # guarded write against a consented one, on two loop devices of
 # BENCH_GUARD_SIZE (1G) over files in BENCH_DISK_DIR (/var/tmp). Needs root.
+# Then kiln fleet over a lab's folders (fleet-bench.sh), and kiln burn's
+# memory and CPU a target at 60, 256 and 1,024 targets (scale-bench.sh).
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -215,3 +217,6 @@ PY
 
 # The fleet page over a lab's worth of run folders.
 sh "$top/scripts/fleet-bench.sh"
+
+# kiln burn at 60, 256 and 1,024 targets: memory and CPU a target.
+sh "$top/scripts/scale-bench.sh"

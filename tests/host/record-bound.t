@@ -76,7 +76,7 @@ test_expect_success 'kiln fleet reads it: the run is complete' '
 	grep_in "\"$mid\",\"PASS\",\"complete\"" "$TEST_TMP/fl/fleet.csv"
 '
 
-# A copy whose result.json and newest checkpoint are past 256 MiB (sparse:
+# A copy whose result.json and newest checkpoint are past 512 MiB (sparse:
 # nothing reads that far); the older checkpoint stays good, as an early
 # one of today's kiln does: it must not stand in for the run's end.
 B="$TEST_TMP/big/m1/run1"
@@ -85,11 +85,11 @@ seq_of () {
 }
 test_expect_success 'a record past the readers limit' '
 	mkdir -p "$TEST_TMP/big/m1" && cp -r "$R" "$B" &&
-	truncate -s 300M "$B/result.json" &&
+	truncate -s 600M "$B/result.json" &&
 	a=$(seq_of "$B/checkpoint-a.json") &&
 	b=$(seq_of "$B/checkpoint-b.json") &&
 	if [ "$a" -gt "$b" ]; then n=a; else n=b; fi &&
-	truncate -s 300M "$B/checkpoint-$n.json"
+	truncate -s 600M "$B/checkpoint-$n.json"
 '
 
 test_expect_success 'kiln finish says it is too large and leaves it' '
@@ -98,10 +98,10 @@ test_expect_success 'kiln finish says it is too large and leaves it' '
 	cat "$TEST_TMP/bfinish.out" &&
 	[ "$code" = 3 ] &&
 	[ "$(wc -l <"$TEST_TMP/bfinish.out")" = 1 ] &&
-	grep_in "$B/result.json is 314572800 bytes, over the limit of" \
+	grep_in "$B/result.json is 629145600 bytes, over the limit of" \
 		"$TEST_TMP/bfinish.out" &&
-	grep_in " 268435456 that kiln reads" "$TEST_TMP/bfinish.out" &&
-	[ "$(stat -c %s "$B/result.json")" = 314572800 ] &&
+	grep_in " 536870912 that kiln reads" "$TEST_TMP/bfinish.out" &&
+	[ "$(stat -c %s "$B/result.json")" = 629145600 ] &&
 	[ ! -e "$B/result.json.tmp" ]
 '
 
@@ -112,7 +112,7 @@ test_expect_success 'verify --from says it is too large, nothing verified' '
 		code=$? &&
 	cat "$TEST_TMP/bverify.out" &&
 	[ "$code" = 2 ] &&
-	grep_in "$B/result.json is 314572800 bytes, over the limit of" \
+	grep_in "$B/result.json is 629145600 bytes, over the limit of" \
 		"$TEST_TMP/bverify.out"
 '
 
@@ -120,7 +120,7 @@ test_expect_success 'kiln fleet shows the run unreadable, not failed' '
 	"$KILN" fleet --out "$TEST_TMP/bfl" "$TEST_TMP/big" \
 		>"$TEST_TMP/bfleet.out" 2>&1 &&
 	grep_in "\"m1\",\"\",\"unreadable\"" "$TEST_TMP/bfl/fleet.csv" &&
-	grep_in "result.json is 314572800 bytes, over the limit of 268435456" \
+	grep_in "result.json is 629145600 bytes, over the limit of 536870912" \
 		"$TEST_TMP/bfl/fleet.csv"
 '
 
@@ -138,7 +138,7 @@ test_expect_success '...kiln finish says so and leaves it' '
 	cat "$TEST_TMP/cfinish.out" &&
 	[ "$code" = 3 ] && [ ! -e "$C/result.json" ] &&
 	[ "$(wc -l <"$TEST_TMP/cfinish.out")" = 1 ] &&
-	grep_in "$C/checkpoint-$n.json is 314572800 bytes, over the limit" \
+	grep_in "$C/checkpoint-$n.json is 629145600 bytes, over the limit" \
 		"$TEST_TMP/cfinish.out"
 '
 
@@ -148,24 +148,24 @@ test_expect_success '...verify --from and kiln fleet say so' '
 		"$F"1 "$F"2 "$F"3 "$F"4 >"$TEST_TMP/cverify.out" 2>&1 ||
 		code=$? &&
 	[ "$code" = 2 ] &&
-	grep_in "$C/checkpoint-$n.json is 314572800 bytes, over the limit" \
+	grep_in "$C/checkpoint-$n.json is 629145600 bytes, over the limit" \
 		"$TEST_TMP/cverify.out" &&
 	"$KILN" fleet --out "$TEST_TMP/cfl" "$TEST_TMP/cut" \
 		>"$TEST_TMP/cfleet.out" 2>&1 &&
 	grep_in "\"m1\",\"\",\"unreadable\"" "$TEST_TMP/cfl/fleet.csv" &&
-	grep_in "checkpoint-$n.json is 314572800 bytes, over the limit" \
+	grep_in "checkpoint-$n.json is 629145600 bytes, over the limit" \
 		"$TEST_TMP/cfl/fleet.csv"
 '
 
-test_expect_success 'a run takes 400 targets at most, nothing touched past' '
+test_expect_success 'a run takes 1,024 targets at most, nothing touched past' '
 	mkdir "$TEST_TMP/many" &&
-	set -- $(seq -f "$TEST_TMP/many/t%g" 1 401) &&
+	set -- $(seq -f "$TEST_TMP/many/t%g" 1 1025) &&
 	code=0 &&
 	"$KILN" burn --size 4k --out "$TEST_TMP/manyrun" "$@" \
 		>"$TEST_TMP/many.out" 2>&1 || code=$? &&
 	cat "$TEST_TMP/many.out" &&
 	[ "$code" = 2 ] &&
-	grep_in "401 targets: a run takes 400 at most" "$TEST_TMP/many.out" &&
+	grep_in "1025 targets: a run takes 1024 at most" "$TEST_TMP/many.out" &&
 	[ -z "$(ls "$TEST_TMP/many")" ] && [ ! -e "$TEST_TMP/manyrun" ]
 '
 

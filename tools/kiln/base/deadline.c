@@ -258,7 +258,7 @@ int deadline_apart(void (*fn)(void *item), void *items, size_t size, int n,
 		   long fd_at, uint64_t timeout_ns, int *done)
 {
 	size_t len = (size_t)n * size, pids = (size_t)n * sizeof(pid_t);
-	uint64_t end = timing_now_ns() + timeout_ns;
+	uint64_t end;
 	pid_t *outer = batch;
 	int i, left = 0, ret = 0, nouter = nbatch;
 	struct pollfd *p;
@@ -316,13 +316,19 @@ int deadline_apart(void (*fn)(void *item), void *items, size_t size, int n,
 		free(p);
 		return ret;
 	}
+	/*
+	 * The time is the disks': it starts when the last child is out, as
+	 * starting a thousand of them takes a loaded machine a while. Past
+	 * it, the children that answered are still taken (a poll that does
+	 * not wait), and only those that did not are late.
+	 */
+	end = timing_now_ns() + timeout_ns;
 	while (left) {
 		uint64_t now = timing_now_ns();
 		int k;
 
-		if (now >= end)
-			break;
-		k = poll(p, (nfds_t)n, (int)((end - now + 999999) / 1000000));
+		k = poll(p, (nfds_t)n, now >= end ? 0 :
+			 (int)((end - now + 999999) / 1000000));
 		if (k < 0 && errno != EINTR)
 			break;
 		for (i = 0; k > 0 && i < n; i++) {
@@ -343,6 +349,8 @@ int deadline_apart(void (*fn)(void *item), void *items, size_t size, int n,
 			p[i].fd = -1;
 			left--;
 		}
+		if (now >= end)
+			break;
 	}
 	/* A late child finds its socket closed and ends by itself. */
 	for (i = 0; i < n; i++)

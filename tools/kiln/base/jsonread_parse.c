@@ -395,6 +395,23 @@ int jsonread_parse(struct jsonread **doc, const void *buf, size_t len,
 				 "than the limit of %zu", len, max_bytes);
 		goto err;
 	}
+	/*
+	 * Sized once from the document, not doubled up to it: a decoded
+	 * string is never longer than its source, so the arena never grows,
+	 * and a record has about a value per 10 bytes (up to 1 Mi values,
+	 * 40 MiB: past that the nodes double). kiln fleet reads thousands
+	 * of records, and each doubling of a large array is a new mapping
+	 * and a copy (musl's malloc maps every large one).
+	 */
+	ps.arena_cap = len + 1;
+	ps.arena = malloc(ps.arena_cap);
+	ps.out_cap = (len < (size_t)10 << 20 ? len : (size_t)10 << 20) / 10 +
+		     64;
+	ps.out = malloc(ps.out_cap * sizeof(*ps.out));
+	if (!ps.arena || !ps.out) {
+		ret = -ENOMEM;
+		goto err;
+	}
 	ret = parse(&ps);
 	if (ret)
 		goto err;

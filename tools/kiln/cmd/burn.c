@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -319,6 +320,43 @@ static int open_folder(struct burn *b)
 	return 0;
 }
 
+/*
+ * Descriptors a target holds at most: its device, its ring, and while it
+ * is opened the socket its opener answers on; the rest is the run's own
+ * (the folder, the monitor, the sensors).
+ */
+#define BURN_FILES_A_TARGET 3
+#define BURN_FILES_RUN 256
+
+/*
+ * Each target holds descriptors for the whole burn, and an image's PID 1
+ * starts with the kernel's soft limit of 1,024 files: the soft limit is
+ * raised to the hard one, and a hard limit too low for the targets is
+ * said before anything is opened. 0, or an exit code.
+ */
+static int raise_files(int targets)
+{
+	rlim_t need = (rlim_t)targets * BURN_FILES_A_TARGET + BURN_FILES_RUN;
+	struct rlimit l;
+
+	if (getrlimit(RLIMIT_NOFILE, &l))
+		return 0;
+	if (l.rlim_cur != l.rlim_max) {
+		l.rlim_cur = l.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &l);
+		getrlimit(RLIMIT_NOFILE, &l);
+	}
+	if (l.rlim_cur != RLIM_INFINITY && l.rlim_cur < need) {
+		complain("cannot run: %d targets need %llu open files, and the "
+			 "limit is %llu (RLIMIT_NOFILE's hard limit): raise it "
+			 "(ulimit -Hn) or give fewer targets", targets,
+			 (unsigned long long)need,
+			 (unsigned long long)l.rlim_cur);
+		return KILN_EXIT_CANNOT;
+	}
+	return 0;
+}
+
 int burn_run(struct record *r)
 {
 	struct burn b;
@@ -344,6 +382,9 @@ int burn_run(struct record *r)
 			 RESULT_MAX_TARGETS);
 		return KILN_EXIT_USAGE;
 	}
+	ret = raise_files(r->n);
+	if (ret)
+		return ret;
 	/* Each ends the run the same way: I/O stops, results are written. */
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);

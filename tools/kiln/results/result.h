@@ -43,12 +43,12 @@ int result_schema(const struct jsonread_node *root, char *err,
 
 /*
  * The record is bounded by its disks: a run takes RESULT_MAX_TARGETS
- * targets at most, and lists RESULT_DETAIL_BUDGET errors and as many bad
+ * targets at most (four 106-bay JBODs and the head node's own), and lists RESULT_DETAIL_BUDGET errors and as many bad
  * units in all, shared among its targets (max-detail a target, less when
  * many targets would list more). tests/unit/bounded.c holds that the
  * largest record so made is under every reader's limits.
  */
-#define RESULT_MAX_TARGETS 400
+#define RESULT_MAX_TARGETS 1024
 #define RESULT_DETAIL_BUDGET 32768
 
 /* The errors (and bad units) listed a target: want, or its share. */
