@@ -575,8 +575,8 @@ static int enqueue(struct upload *u, const char *slot, const char *name,
 	return ret;
 }
 
-int upload_put_data(struct upload *u, const char *name, const void *data,
-		    size_t len)
+int upload_put_progress(struct upload *u, const char *slot, const char *name,
+			const void *data, size_t len)
 {
 	char *copy;
 
@@ -587,21 +587,13 @@ int upload_put_data(struct upload *u, const char *name, const void *data,
 	if (!copy)
 		return -ENOMEM;
 	memcpy(copy, data, len);
-	return enqueue(u, NULL, name, NULL, copy, len);
+	return enqueue(u, slot, name, NULL, copy, len);
 }
 
-int upload_put_progress(struct upload *u, const char *slot, const char *name,
-			const void *data, size_t len)
+int upload_put_data(struct upload *u, const char *name, const void *data,
+		    size_t len)
 {
-	char *copy;
-
-	if (len > UPLOAD_MAX_BYTES)
-		return -ENOBUFS;
-	copy = malloc(len ? len : 1);
-	if (!copy)
-		return -ENOMEM;
-	memcpy(copy, data, len);
-	return enqueue(u, slot, name, NULL, copy, len);
+	return upload_put_progress(u, NULL, name, data, len);
 }
 
 int upload_put_file(struct upload *u, const char *name, const char *path)
