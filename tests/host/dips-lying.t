@@ -58,13 +58,13 @@ burn () {
 	test_eq "$code" 0 "the exit" || { cat "$TEST_TMP/e$n"; return 1; }
 }
 
-# The freeze lands in a different zone of each disk (they run apart), and
-# zones carry no time: the like-disk comparison of zones may still WARN
-# one zone for it (issue 34 leaves that open); nothing else may.
+# The freeze lands in a different zone of each disk (they run apart): the
+# like-disk comparison of zones leaves out the seconds the machine took
+# from each disk's pass (judge/peers.c), so no zone WARNs for it either.
 test_expect_success 'every disk hung together for 3 s: the machine'"'"'s dip, no disk WARNs' '
 	burn 1 "$a" "$b" "$c" "$e" &&
 	test_eq "$(unstable "$r/result.json")" "" "disks WARNed unstable" &&
-	test_eq "$(json_get "$r/result.json" "\" \".join(\"PASS\" if t[\"verdict\"] == \"PASS\" or (t[\"verdict\"] == \"WARN\" and all(\" in zone \" in x or x.startswith(\"no I/O errors\") for x in t[\"reasons\"])) else t[\"verdict\"] + \"-\" + t[\"label\"] for t in d[\"targets\"])")" "PASS PASS PASS PASS" "verdicts, a zone of like disks aside" || {
+	test_eq "$(json_get "$r/result.json" "\" \".join(t[\"verdict\"] for t in d[\"targets\"])")" "PASS PASS PASS PASS" "verdicts" || {
 		json_get "$r/result.json" "[t[\"reasons\"] for t in d[\"targets\"]]"; false; } &&
 	grep_in "dips: the machine'"'"'s: most of its disks slowed together in second" "$r/summary.txt" &&
 	test_eq "$(json_get "$r/result.json" "len(d[\"shared_dips\"]) >= 1 and all(s[\"controller\"] is None and s[\"dipped\"] >= 3 for s in d[\"shared_dips\"])")" True "shared_dips"

@@ -578,6 +578,57 @@ static void test_slowest(void)
 }
 
 /*
+ * The seconds the machine took from a run: its samples came late (the
+ * process frozen with the monitor in it), and seconds most disks dipped
+ * together within it; a run is a pass of one phase, and another pass's
+ * stall is not its.
+ */
+static void test_stalled(void)
+{
+	const char *names[] = { "sda" };
+	struct monitor m;
+	struct monitor_target *mt;
+	uint64_t t;
+
+	memset(c, 0, sizeof(c));
+	if (monitor_init(&m, names, 1, NULL, T0))
+		tap_bail("monitor_init");
+	mt = &m.mt[0];
+	/* Pass 1 reads at 100 MB/s for 10 s, frozen 3 s after second 5. */
+	for (t = 1; t <= 10; t++) {
+		go(0, PHASE_READ, 0, t == 6 ? 400 : 100);
+		at(&m, t <= 5 ? t * 1000 : t * 1000 + 3000);
+	}
+	tap_ok(mt->runs[PHASE_READ][0].pass == 1 &&
+	       mt->runs[PHASE_READ][0].from_ms == 0 &&
+	       mt->runs[PHASE_READ][0].to_ms == 13000,
+	       "a run of a phase spans its samples (%u-%u ms)",
+	       mt->runs[PHASE_READ][0].from_ms, mt->runs[PHASE_READ][0].to_ms);
+	tap_ok(monitor_stalled(mt, PHASE_READ, 1, 100) == 3,
+	       "a sample 4 s after the one before: 3 s taken (%.2f)",
+	       monitor_stalled(mt, PHASE_READ, 1, 100));
+	/* Pass 2, steady, with a second of 25 MB/s most disks shared. */
+	for (t = 14; t <= 20; t++) {
+		go(0, PHASE_READ, 0, t == 16 ? 25 : 100);
+		c[0].pass = 2;
+		at(&m, t * 1000);
+	}
+	tap_ok(monitor_stalled(mt, PHASE_READ, 2, 100) == 0 &&
+	       monitor_stalled(mt, PHASE_READ, 1, 100) == 3,
+	       "...its next pass is a run of its own, and took none");
+	mt->slow[PHASE_READ][0].shared = 1;
+	tap_ok(mt->slow[PHASE_READ][0].ms == 16000 &&
+	       monitor_stalled(mt, PHASE_READ, 2, 100) == 0.75 &&
+	       monitor_stalled(mt, PHASE_READ, 1, 100) == 3,
+	       "a second shared at 25 MB/s of 100: 0.75 s taken, of that "
+	       "run alone");
+	tap_ok(monitor_stalled(mt, PHASE_READ, 3, 100) == 0 &&
+	       monitor_stalled(mt, PHASE_WRITE, 1, 100) == 0,
+	       "a run not seen took nothing");
+	monitor_free(&m);
+}
+
+/*
  * Every status line fits the serial console's 80 columns, whatever the
  * disks: 60 of them with long labels in passes far apart, fast, with
  * errors by the thousand and a week left, max-writes binding, and the
@@ -660,5 +711,6 @@ int main(int argc, char **argv)
 	TAP_RUN(test_table_rows);
 	TAP_RUN(test_series);
 	TAP_RUN(test_slowest);
+	TAP_RUN(test_stalled);
 	return tap_done();
 }

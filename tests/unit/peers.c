@@ -477,6 +477,43 @@ static void test_zones(void)
 	got = verdicts();
 	tap_ok(!strcmp(got, "PPWP"), "...one that cost a second is (%s)",
 	       got);
+	/*
+	 * The machine took 1.5 s of that pass (the monitor's samples came
+	 * late: the process was frozen): the zone's second is the
+	 * machine's, unless the stall was of another pass.
+	 */
+	for (i = 0; i < 4; i++)
+		zones[i].pass = 1;
+	r.disks[2].mt->runs[PHASE_READ][0] =
+		(struct monitor_run){ 1, 0, 60000, 1.5f };
+	got = verdicts();
+	tap_ok(!strcmp(got, "PPPP"), "a zone's lost second the machine took "
+	       "(its samples late) is not the disk's (%s)", got);
+	r.disks[2].mt->runs[PHASE_READ][0].pass = 2;
+	got = verdicts();
+	tap_ok(!strcmp(got, "PPWP"), "...a stall in another pass forgives "
+	       "nothing (%s)", got);
+	/* A second at 0 MB/s most disks shared, within the pass: the same. */
+	for (i = 0; i < 4; i++) {
+		struct monitor_target *mt = r.disks[i].mt;
+
+		mt->runs[PHASE_READ][0] =
+			(struct monitor_run){ 1, 0, 60000, 0 };
+		mt->busy = 1;
+		mt->busy_to_ms = 60000;
+		monitor_slow_add(mt, PHASE_READ, 30000, i == 2 || i < 2 ?
+				 0 : 200);
+	}
+	got = verdicts();
+	tap_ok(!strcmp(got, "PPPP"), "a second most disks dipped together "
+	       "in the pass is not the disk's zone's either (%s)", got);
+	r.disks[0].mt->nslow[PHASE_READ] = r.disks[1].mt->nslow[PHASE_READ] =
+		0;
+	got = verdicts();
+	tap_ok(got[2] == 'W' && says(2, "slow read in zone 8 of 100"),
+	       "...one it dipped alone is its own (%s)", got);
+	for (i = 0; i < 4; i++)
+		memset(r.disks[i].mt->runs, 0, sizeof(r.disks[i].mt->runs));
 	for (i = 0; i < 4; i++)
 		r.disks[i].snap.zones = NULL, r.disks[i].snap.nzones = 0;
 }

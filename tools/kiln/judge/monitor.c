@@ -111,6 +111,58 @@ void monitor_slow_add(struct monitor_target *mt, int p, uint32_t ms,
 	mt->nslow[p] = n;
 }
 
+/* A moving phase: one whose seconds are rated and zones compared. */
+static int moving(int phase)
+{
+	return phase == PHASE_WRITE || phase == PHASE_VERIFY ||
+	       phase == PHASE_READ;
+}
+
+/*
+ * The run of the phase target mt is in, now at ms, its previous sample
+ * at last_ms, secs ago: a new run when the phase or its pass changed.
+ */
+static void run_add(struct monitor_target *mt, int phase, uint32_t pass,
+		    uint32_t last_ms, uint32_t ms, double secs)
+{
+	struct monitor_run *run = mt->runs[phase];
+
+	if (!run->pass || run->pass != pass || mt->last_phase != phase) {
+		memmove(&run[1], &run[0], (MONITOR_RUNS - 1) * sizeof(*run));
+		run->pass = pass ? pass : 1;
+		run->from_ms = last_ms;
+		run->late_s = 0;
+	} else if (secs > MONITOR_LATE_S) {
+		run->late_s += (float)(secs - 1);
+	}
+	run->to_ms = ms;
+}
+
+double monitor_stalled(const struct monitor_target *mt, int p,
+		       uint32_t pass, double avg)
+{
+	const struct monitor_run *run = NULL;
+	double s;
+	unsigned i;
+
+	for (i = 0; i < MONITOR_RUNS; i++)
+		if (mt->runs[p][i].pass == pass) {
+			run = &mt->runs[p][i];
+			break;
+		}
+	if (!run)
+		return 0;
+	s = run->late_s;
+	for (i = 0; avg > 0 && i < mt->nslow[p]; i++) {
+		const struct monitor_slow *sl = &mt->slow[p][i];
+
+		if (sl->shared && sl->ms >= run->from_ms &&
+		    sl->ms <= run->to_ms && sl->mbps < avg)
+			s += 1 - sl->mbps / avg;
+	}
+	return s;
+}
+
 double monitor_own_min(const struct monitor_target *mt, int p)
 {
 	unsigned i;
@@ -149,6 +201,11 @@ void monitor_sample(struct monitor *m, uint64_t now,
 		int phase = c[i].phase;
 		uint64_t moved = (w - mt->last_w) + (r - mt->last_r);
 
+		if (moving(phase))
+			run_add(mt, phase, c[i].pass,
+				(uint32_t)((m->last_ns - m->t0) / 1000000ull),
+				(uint32_t)ms, secs);
+
 		if (m->csv && (moved || phase != mt->last_phase)) {
 			rows++;
 			fprintf(m->csv, "%llu.%03llu,",
@@ -162,8 +219,7 @@ void monitor_sample(struct monitor *m, uint64_t now,
 		}
 		/* Only whole seconds of one moving phase, of about a second. */
 		if (phase == mt->last_phase && secs > 0.9 && secs < 1.1 &&
-		    (phase == PHASE_WRITE || phase == PHASE_VERIFY ||
-		     phase == PHASE_READ)) {
+		    moving(phase)) {
 			double rate = (double)moved / secs / 1e6;
 
 			if (mt->min[phase] < 0 || rate < mt->min[phase])

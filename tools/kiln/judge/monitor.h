@@ -44,6 +44,25 @@ struct monitor_slow {
 	int shared;		/* most disks dipped then (dips.h) */
 };
 
+/*
+ * A run of a moving phase as the monitor saw it: the pass it belongs to,
+ * the samples it spanned, and the seconds by which those samples came
+ * late (the monitor, a thread of the same process, was held up with the
+ * workers: the process frozen, the machine stalled). The latest
+ * MONITOR_RUNS runs of each phase are kept, latest first, so the judge
+ * can tell the seconds the machine took from a run it compares zone by
+ * zone (monitor_stalled()).
+ */
+#define MONITOR_RUNS 2
+/* A sample this long after the one before came late (they are a second apart). */
+#define MONITOR_LATE_S 1.5
+
+struct monitor_run {
+	uint32_t pass;		/* 0: none */
+	uint32_t from_ms, to_ms;
+	float late_s;
+};
+
 /* What the monitor learns of one target from its per-second samples. */
 struct monitor_target {
 	uint64_t last_w, last_r;	/* counters at the last sample */
@@ -63,6 +82,7 @@ struct monitor_target {
 	/* the first and last whole second it was busy in any of them */
 	uint32_t busy_from_ms, busy_to_ms;
 	int busy;		/* it had one */
+	struct monitor_run runs[PHASES][MONITOR_RUNS];
 	uint64_t planned;		/* bytes the plan moves; 0: unknown */
 	unsigned write_passes;		/* passes it may write; 0: all */
 	uint64_t done_ns;		/* when it left running */
@@ -151,6 +171,15 @@ void monitor_slow_add(struct monitor_target *mt, int p, uint32_t ms,
  * last of them: its own slowest was no slower.
  */
 double monitor_own_min(const struct monitor_target *mt, int p);
+
+/*
+ * The seconds the machine took from run pass of phase p: the seconds its
+ * samples came late, and for each second most disks dipped together
+ * (marked shared by dips.h) within the run, the part of it lost against
+ * avg, the target's average MB/s in p. 0 when the run was not seen.
+ */
+double monitor_stalled(const struct monitor_target *mt, int p,
+		       uint32_t pass, double avg);
 
 /* The seconds the run has left, by the slowest target; -1 unknown. */
 int64_t monitor_eta(const struct monitor *m, uint64_t now);

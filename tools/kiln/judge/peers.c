@@ -175,10 +175,11 @@ static void keep_ratio(struct record_disk *d, int phase, double mine,
 
 /*
  * The rates of d's zones in the latest ended phase of that kind, and the
- * busy seconds of each; 0: the engine kept none.
+ * busy seconds of each, and the seconds the machine took from that run
+ * (monitor_stalled()); 0: the engine kept none.
  */
 static int zone_rates(const struct record_disk *d, int phase, double *mbps,
-		      double *secs)
+		      double *secs, double *stalled)
 {
 	const struct engine_snap *p = &d->snap;
 	unsigned k;
@@ -186,6 +187,9 @@ static int zone_rates(const struct record_disk *d, int phase, double *mbps,
 	for (k = p->nzones; k-- > 0;)
 		if (p->zones[k].phase == phase && p->zones[k].ended) {
 			zones_rates(&p->zones[k], mbps, secs);
+			*stalled = d->mt ? monitor_stalled(d->mt, phase,
+					   p->zones[k].pass,
+					   figures_rate(p, phase)) : 0;
 			return 1;
 		}
 	return 0;
@@ -232,25 +236,29 @@ static void say_stretch(struct record *r, struct record_disk *d, int phase,
  * milliseconds is not held against it, and only a stretch that cost it
  * PEERS_ZONE_LOST_S or more against the median: in a pass of a fifth of
  * a second (a small disk, a quick span) a machine's hiccup of 60 ms
- * makes one zone thirty times slower, and that is not the disk.
+ * makes one zone thirty times slower, and that is not the disk. Nor are
+ * the seconds the machine took from the run (dips.h): they are left out
+ * of what a stretch cost.
  */
 static void compare_zones(struct record *r, int g, int phase, double *v,
 			  const int *slow)
 {
 	double share = r->s->slow_warn / 100.0;
-	double (*rate)[ENGINE_ZONES], (*secs)[ENGINE_ZONES];
+	double (*rate)[ENGINE_ZONES], (*secs)[ENGINE_ZONES], *stalled;
 	int i, k, z, like;
 	char *has;
 
 	rate = calloc((size_t)r->n + 1, sizeof(*rate));
 	secs = calloc((size_t)r->n + 1, sizeof(*secs));
+	stalled = calloc((size_t)r->n + 1, sizeof(*stalled));
 	has = calloc((size_t)r->n + 1, 1);
-	if (!rate || !secs || !has)
+	if (!rate || !secs || !stalled || !has)
 		goto out;
 	for (i = 0; i < r->n; i++)
 		has[i] = r->disks[i].peer.group == g &&
 			 measured(&r->disks[i], phase) &&
-			 zone_rates(&r->disks[i], phase, rate[i], secs[i]);
+			 zone_rates(&r->disks[i], phase, rate[i], secs[i],
+				    &stalled[i]);
 	for (i = 0; i < r->n; i++) {
 		struct stretch run = { 0 }, longest = { 0 }, worst = { 0 };
 
@@ -282,16 +290,23 @@ static void compare_zones(struct record *r, int g, int phase, double *v,
 			if (run.n > longest.n)
 				longest = run;
 		}
+		/*
+		 * The seconds the machine took from this run (its samples
+		 * late, seconds most disks dipped together) fell in some
+		 * zone of it: a stretch is the disk's only for what it
+		 * lost beyond them.
+		 */
 		if (longest.n >= PEERS_ZONE_RUN &&
-		    longest.lost >= PEERS_ZONE_LOST_S)
+		    longest.lost - stalled[i] >= PEERS_ZONE_LOST_S)
 			say_stretch(r, &r->disks[i], phase, &longest);
 		else if (worst.n && stretch_ratio(&worst) < PEERS_ZONE_ONE &&
-			 worst.lost >= PEERS_ZONE_LOST_S)
+			 worst.lost - stalled[i] >= PEERS_ZONE_LOST_S)
 			say_stretch(r, &r->disks[i], phase, &worst);
 	}
 out:
 	free(rate);
 	free(secs);
+	free(stalled);
 	free(has);
 }
 
