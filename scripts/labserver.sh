@@ -15,6 +15,11 @@
 #	certificate and htpasswd, the Pushgateway behind it
 #   labserver.sh fleet DIR	the fleet page, DIR/srv/kiln/fleet/
 #   labserver.sh stop DIR	stops what start started
+#   labserver.sh install [--tls] [--root ROOT] DIR	as root on a machine
+#	systemd runs: the kiln-* units, nginx's site (--tls: the TLS one)
+#	on DIR's folders, kiln-dnsmasq.service on DIR's dnsmasq.conf and a
+#	drop-in for Debian's Pushgateway, enabled and started; --root ROOT:
+#	only the files, under ROOT (the tests), nothing started
 #
 # The machines file: one machine a line, MAC NAME [KEY=VALUE]...
 # [expect=FILE]; # starts a comment, blank lines are skipped. NAME is

@@ -5,7 +5,11 @@
 # its kernel arguments, its lab settings and expect file served by its
 # id, htpasswd lines (no password on an entry), the lab CA and server
 # certificate made once, dnsmasq's config passing dnsmasq --test and the
-# systemd units passing systemd-analyze verify; a rerun with one line
+# systemd units passing systemd-analyze verify; install --root (with and
+# without --tls) putting them, nginx's site, kiln-dnsmasq.service and
+# the drop-ins for Debian's nginx and Pushgateway under a folder, held to
+# systemd-analyze verify and nginx -t, and refusing without --root where
+# systemd does not run the machine (never started); a rerun with one line
 # changed writes only that machine's files and says so; a bad line is
 # exit 2 naming its line, nothing written; started on loopback ports as
 # this user, it takes a kiln burn's upload and renders the fleet page.
