@@ -537,6 +537,10 @@ install_server () {
 	fi
 	chown www-data: "$dir/srv/kiln/kiln-results" "$dir/srv/kiln-tmp" ||
 		fail "install: cannot give nginx (www-data) the upload folders"
+	# A folder above DIR closed to others (DIR under /root) would make
+	# every upload a 500 long after this said it was done.
+	runuser -u www-data -- test -w "$dir/srv/kiln/kiln-results" ||
+		fail "install: nginx (www-data) cannot write $dir/srv/kiln/kiln-results: a folder above it is closed to others"
 	nginx -t -q || fail "install: nginx -t failed"
 	systemctl daemon-reload &&
 	systemctl enable --now kiln-fleet.path kiln-fleet.timer \
