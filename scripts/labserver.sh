@@ -15,6 +15,11 @@
 #	certificate and htpasswd, the Pushgateway behind it
 #   labserver.sh fleet DIR	the fleet page, DIR/srv/kiln/fleet/
 #   labserver.sh stop DIR	stops what start started
+#   labserver.sh install [--tls] [--root ROOT] DIR	as root on a machine
+#	systemd runs: the kiln-* units, nginx's site (--tls: the TLS one)
+#	on DIR's folders, kiln-dnsmasq.service on DIR's dnsmasq.conf and a
+#	drop-in for Debian's Pushgateway, enabled and started; --root ROOT:
+#	only the files, under ROOT (the tests), nothing started
 #
 # The machines file: one machine a line, MAC NAME [KEY=VALUE]...
 # [expect=FILE]; # starts a comment, blank lines are skipped. NAME is
@@ -40,7 +45,7 @@ fail () {
 }
 
 usage () {
-	die "usage: labserver.sh render --server URL [--metrics URL] MACHINES DIR | start [--tls] DIR | fleet DIR | stop DIR"
+	die "usage: labserver.sh render --server URL [--metrics URL] MACHINES DIR | start [--tls] DIR | fleet DIR | stop DIR | install [--tls] [--root ROOT] DIR"
 }
 
 # Keys the init reads before kiln starts, and those that say where the
@@ -221,17 +226,7 @@ Description=kiln: the fleet page of the lab's uploads
 Type=oneshot
 ExecStart=$top/scripts/labserver.sh fleet $dir
 EOF
-	cat >"$out/systemd/kiln-fleet.path" <<EOF
-[Unit]
-Description=kiln: the fleet page again when a machine's folder appears
-
-[Path]
-PathChanged=$dir/srv/kiln/kiln-results
-Unit=kiln-fleet.service
-
-[Install]
-WantedBy=multi-user.target
-EOF
+	fleet_path "$1" "$dir"
 	cat >"$out/systemd/kiln-fleet.timer" <<EOF
 [Unit]
 Description=kiln: the fleet page every minute (uploads land deep in folders)
@@ -263,6 +258,31 @@ Persistent=true
 [Install]
 WantedBy=timers.target
 EOF
+}
+
+# fleet_path NEW DIR: kiln-fleet.path, the fleet page again as soon as
+# a machine's folder appears or a run's folder appears in a machine's
+# (inotify watches a folder, not a tree: the files a run uploads into
+# its own folder are the timer's, within a minute).
+fleet_path () {
+	{
+		cat <<EOF
+[Unit]
+Description=kiln: the fleet page again when a machine's or a run's folder appears
+
+[Path]
+PathChanged=$2/srv/kiln/kiln-results
+EOF
+		while read -r _ name _; do
+			echo "PathChanged=$2/srv/kiln/kiln-results/$name"
+		done <"$1/lines"
+		cat <<EOF
+Unit=kiln-fleet.service
+
+[Install]
+WantedBy=multi-user.target
+EOF
+	} >"$1/out/systemd/kiln-fleet.path"
 }
 
 # pki DIR HOST: the lab CA and the server's certificate, made once.
@@ -415,6 +435,124 @@ start () {
 	echo "start: uploads to http://127.0.0.1:$port/kiln-results/, gauges at http://127.0.0.1:$gw/metrics, the fleet page at http://127.0.0.1:$port/fleet/fleet.html (labserver.sh fleet $dir renders it again; labserver.sh stop $dir stops)"
 }
 
+# install_units ROOT DIR TLS: under ROOT, what systemd runs the lab
+# from DIR with. The kiln-* units render wrote; nginx's site
+# (boot/nginx-kiln[-tls].conf on DIR's folders, certificate and htpasswd)
+# for Debian's nginx.service, with a drop-in that waits for DIR's mount;
+# kiln-dnsmasq.service, dnsmasq on DIR's config only (Debian's own
+# dnsmasq.service, a DNS server maybe in use, is left alone); a drop-in
+# that starts Debian's prometheus-pushgateway.service on 127.0.0.1 only
+# behind TLS, on every address without. Only files: nothing started.
+install_units () {
+	root=$1 dir=$2 tls=$3
+	sd=$root/etc/systemd/system
+	mkdir -p "$sd/nginx.service.d" "$sd/prometheus-pushgateway.service.d" \
+		"$root/etc/nginx/conf.d"
+	for u in "$dir"/systemd/kiln-*; do
+		[ -f "$u" ] || continue
+		cp "$u" "$sd/${u##*/}.new" && mv "$sd/${u##*/}.new" "$sd/${u##*/}"
+		echo "install: $sd/${u##*/}"
+	done
+	site=nginx-kiln.conf listen=:9091 other=kiln-tls.conf
+	if [ "$tls" = 1 ]; then
+		site=nginx-kiln-tls.conf listen=127.0.0.1:9091 other=kiln.conf
+	fi
+	conf=$root/etc/nginx/conf.d/${site#nginx-}
+	sed -e "s|/srv/kiln|$dir/srv/kiln|g" \
+		-e "s|/etc/nginx/kiln/server|$dir/pki/server|g" \
+		-e "s|/etc/nginx/kiln/htpasswd|$dir/etc/htpasswd|g" \
+		"$top/boot/$site" >"$conf.new"
+	mv "$conf.new" "$conf"
+	# One site at a time: both serve the same folders.
+	rm -f "$root/etc/nginx/conf.d/$other"
+	echo "install: $conf"
+	cat >"$sd/nginx.service.d/kiln.conf" <<EOF
+# kiln: rendered by scripts/labserver.sh install; nginx serves $dir/srv/kiln
+[Unit]
+RequiresMountsFor=$dir/srv/kiln
+EOF
+	echo "install: $sd/nginx.service.d/kiln.conf"
+	cat >"$sd/kiln-dnsmasq.service" <<EOF
+[Unit]
+Description=kiln: TFTP and proxy-DHCP for the lab's machines ($dir/etc/dnsmasq.conf)
+Wants=network-online.target
+After=network-online.target
+RequiresMountsFor=$dir/tftp
+
+[Service]
+ExecStartPre=/usr/sbin/dnsmasq --test -C $dir/etc/dnsmasq.conf
+ExecStart=/usr/sbin/dnsmasq -k --pid-file -C $dir/etc/dnsmasq.conf
+Restart=on-failure
+
+[Install]
+WantedBy=multi-user.target
+EOF
+	echo "install: $sd/kiln-dnsmasq.service"
+	# ARGS of /etc/default/prometheus-pushgateway are replaced: a
+	# second --web.listen-address there would stop it starting.
+	cat >"$sd/prometheus-pushgateway.service.d/kiln.conf" <<EOF
+# kiln: rendered by scripts/labserver.sh install
+[Unit]
+Wants=kiln-pushgateway-prune.timer
+
+[Service]
+ExecStart=
+ExecStart=/usr/bin/prometheus-pushgateway --web.listen-address=$listen
+EOF
+	echo "install: $sd/prometheus-pushgateway.service.d/kiln.conf"
+}
+
+# install [--tls] [--root ROOT] DIR: install_units, then, with no --root,
+# as root on a machine systemd runs, the folders nginx writes to made its
+# own and every unit enabled and started.
+install_server () {
+	root=/ tls=0
+	while [ "$#" -gt 0 ]; do
+		case $1 in
+		--tls) tls=1; shift ;;
+		--root) [ "$#" -ge 2 ] || usage; root=$2; shift 2 ;;
+		--root=*) root=${1#*=}; shift ;;
+		-*) usage ;;
+		*) break ;;
+		esac
+	done
+	[ "$#" -eq 1 ] || usage
+	[ -d "$1" ] && [ -s "$1/.rendered" ] ||
+		die "$1: no rendered lab (labserver.sh render first)"
+	dir=$(cd "$1" && pwd)
+	if [ "$root" = / ]; then
+		[ "$(id -u)" = 0 ] || fail "install: run it as root (or --root DIR to render the units there)"
+		[ -d /run/systemd/system ] ||
+			fail "install: systemd does not run this machine (labserver.sh start runs the servers without it)"
+		root=
+	else
+		mkdir -p "$root" && root=$(cd "$root" && pwd)
+	fi
+	install_units "$root" "$dir" "$tls"
+	mkdir -p "$dir/srv/kiln/kiln-results" "$dir/srv/kiln-tmp" \
+		"$dir/srv/kiln/fleet"
+	if [ -n "$root" ]; then
+		echo "install: rendered under $root, nothing started"
+		return 0
+	fi
+	chown www-data: "$dir/srv/kiln/kiln-results" "$dir/srv/kiln-tmp" ||
+		fail "install: cannot give nginx (www-data) the upload folders"
+	# A folder above DIR closed to others (DIR under /root) would make
+	# every upload a 500 long after this said it was done.
+	runuser -u www-data -- test -w "$dir/srv/kiln/kiln-results" ||
+		fail "install: nginx (www-data) cannot write $dir/srv/kiln/kiln-results: a folder above it is closed to others"
+	nginx -t -q || fail "install: nginx -t failed"
+	systemctl daemon-reload &&
+	systemctl enable --now kiln-fleet.path kiln-fleet.timer \
+		kiln-pushgateway-prune.timer kiln-dnsmasq.service &&
+	systemctl enable nginx.service prometheus-pushgateway.service &&
+	systemctl restart prometheus-pushgateway.service &&
+	systemctl reload-or-restart nginx.service ||
+		fail "install: systemctl failed (systemctl status names the unit)"
+	fleet "$dir"
+	echo "install: started; systemctl status 'kiln-*' nginx prometheus-pushgateway"
+}
+
 fleet () {
 	[ "$#" -eq 1 ] || usage
 	mkdir -p "$1/srv/kiln/fleet" "$1/srv/kiln/kiln-results"
@@ -443,5 +581,6 @@ cmd=$1
 shift
 case $cmd in
 render | start | fleet | stop) "$cmd" "$@" ;;
+install) install_server "$@" ;;
 *) usage ;;
 esac

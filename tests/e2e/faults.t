@@ -11,7 +11,8 @@
 # SSD: the pull stalls the controller for a quarter second or more, which
 # a spinning disk of this size (zones of 5 MB) shows as a dip, and kiln
 # cannot tell a controller's stall from a weak stretch of its surface (it
-# WARNs when the dip cost half a second).
+# WARNs when the dip cost half a second). Boot 1's outputs all say the
+# same figures (tests/lib/figures.py, as tests/host/figures.t).
 . "$(dirname "$0")/../lib/e2e.sh"
 
 M=1048576
@@ -88,6 +89,17 @@ test_expect_success 'GPT and ext4: tested read-only, byte for byte unchanged' '
 	grep_in "tested read-only: has data; no consent" "$run/summary.txt" &&
 	[ "$(md5sum <"$lab_dir/gpt.img")" = "$gpt_sum" ] &&
 	[ "$(md5sum <"$lab_dir/ext4.img")" = "$ext4_sum" ]
+'
+
+# The same check as tests/host/figures.t on a boot of make lab-fail's
+# disks: every output of boot 1 (the serial console, summary.txt,
+# result.json, report.html, ocptv.jsonl, an rma-*.txt where there is
+# one, kiln fleet's page of the stick's results) says the same figures.
+test_expect_success 'boot 1: one figure, one value in every output' '
+	"$KILN" fleet --out "$TEST_TMP/one.fleet" \
+		"$TEST_TMP/one.results/kiln-results" >"$TEST_TMP/one.fleet.out" 2>&1 &&
+	python3 "$TOP/tests/lib/figures.py" "$run" \
+		--console "$TEST_TMP/one.log" --fleet "$TEST_TMP/one.fleet"
 '
 
 test_expect_success 'boot 2: destroy-data names the GPT disk by serial' '

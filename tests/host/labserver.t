@@ -5,7 +5,11 @@
 # its kernel arguments, its lab settings and expect file served by its
 # id, htpasswd lines (no password on an entry), the lab CA and server
 # certificate made once, dnsmasq's config passing dnsmasq --test and the
-# systemd units passing systemd-analyze verify; a rerun with one line
+# systemd units passing systemd-analyze verify; install --root (with and
+# without --tls) putting them, nginx's site, kiln-dnsmasq.service and
+# the drop-ins for Debian's nginx and Pushgateway under a folder, held to
+# systemd-analyze verify and nginx -t, and refusing without --root where
+# systemd does not run the machine (never started); a rerun with one line
 # changed writes only that machine's files and says so; a bad line is
 # exit 2 naming its line, nothing written; started on loopback ports as
 # this user, it takes a kiln burn's upload and renders the fleet page.
@@ -91,6 +95,118 @@ test_expect_success 'the systemd units: the fleet page on a timer and a path, th
 		{ sed -e "s/^/# /" "$TEST_TMP/verify"; return 1; }
 	fi
 '
+
+# verify ROOT UNIT...: systemd-analyze verify of the units under ROOT's
+# /etc/systemd/system with their drop-ins (Debian's own units, nginx's
+# and the Pushgateway's, from the system's folders), a word of it a
+# failure, said.
+verify () {
+	vroot=$1
+	shift
+	command -v systemd-analyze >/dev/null 2>&1 || {
+		echo "# systemd-analyze missing: the units not verified"; return 0
+	}
+	(cd "$vroot/etc/systemd/system" &&
+		SYSTEMD_UNIT_PATH="$PWD:" systemd-analyze verify --man=no "$@") \
+		>"$TEST_TMP/verify" 2>&1 && [ ! -s "$TEST_TMP/verify" ] ||
+	{ sed -e "s/^/# /" "$TEST_TMP/verify"; return 1; }
+}
+
+# nginx_t ROOT: nginx -t on the site install put under ROOT, in the
+# least http block.
+nginx_t () {
+	command -v nginx >/dev/null 2>&1 || {
+		echo "# nginx missing: the site not held to nginx -t"; return 0
+	}
+	n="$TEST_TMP/nginx-t" && mkdir -p "$n" &&
+	cat >"$n/nginx.conf" <<-EOF &&
+	error_log $n/error.log;
+	pid $n/nginx.pid;
+	events {
+	}
+	http {
+		client_body_temp_path $n/body;
+		proxy_temp_path $n/proxy;
+		include $1/etc/nginx/conf.d/*.conf;
+	}
+	EOF
+	nginx -q -t -p "$n/" -e "$n/error.log" -c "$n/nginx.conf" \
+		>"$n/out" 2>&1 || { sed -e "s/^/# /" "$n/out"; return 1; }
+}
+
+test_expect_success 'the fleet page'"'"'s path unit: the results and each machine'"'"'s folder' '
+	test_eq "$(grep "^PathChanged=" "$D/systemd/kiln-fleet.path" | tr "\n" " ")" \
+		"PathChanged=$D/srv/kiln/kiln-results PathChanged=$D/srv/kiln/kiln-results/SN-0001 PathChanged=$D/srv/kiln/kiln-results/SN-0002 PathChanged=$D/srv/kiln/kiln-results/SN-0003 "
+'
+
+UNITS="kiln-fleet.service kiln-fleet.path kiln-fleet.timer kiln-pushgateway-prune.service kiln-pushgateway-prune.timer kiln-dnsmasq.service"
+# The drop-ins with Debian's units they change, where those are installed.
+for u in nginx.service prometheus-pushgateway.service; do
+	if [ -f "/lib/systemd/system/$u" ] || [ -f "/usr/lib/systemd/system/$u" ]; then
+		UNITS="$UNITS $u"
+	else
+		echo "# no $u here: its drop-in not verified"
+	fi
+done
+test_expect_success 'install --root: the units, drop-ins and nginx site, held to systemd-analyze verify and nginx -t' '
+	R="$TEST_TMP/root" &&
+	"$LS" install --root "$R" "$D" >"$TEST_TMP/install.out" 2>&1 &&
+	grep -qx "install: rendered under $R, nothing started" "$TEST_TMP/install.out" &&
+	sd="$R/etc/systemd/system" &&
+	for u in kiln-fleet.service kiln-fleet.timer kiln-fleet.path \
+		kiln-pushgateway-prune.service kiln-pushgateway-prune.timer; do
+		cmp "$D/systemd/$u" "$sd/$u" || return 1
+	done &&
+	grep -qx "ExecStart=/usr/sbin/dnsmasq -k --pid-file -C $D/etc/dnsmasq.conf" \
+		"$sd/kiln-dnsmasq.service" &&
+	grep -qx "ExecStart=/usr/bin/prometheus-pushgateway --web.listen-address=:9091" \
+		"$sd/prometheus-pushgateway.service.d/kiln.conf" &&
+	grep -qx "RequiresMountsFor=$D/srv/kiln" "$sd/nginx.service.d/kiln.conf" &&
+	grep -q "root $D/srv/kiln;" "$R/etc/nginx/conf.d/kiln.conf" &&
+	! grep -q " /srv/kiln" "$R/etc/nginx/conf.d/kiln.conf" &&
+	[ -d "$D/srv/kiln-tmp" ] && [ -d "$D/srv/kiln/kiln-results" ] &&
+	verify "$R" $UNITS &&
+	nginx_t "$R" &&
+	# Nothing of the real system touched.
+	[ ! -e /etc/systemd/system/kiln-fleet.path ] &&
+	[ ! -e /etc/nginx/conf.d/kiln.conf ]
+'
+
+test_expect_success 'install --tls --root: the TLS site in its place, the Pushgateway on loopback only' '
+	R="$TEST_TMP/root" &&
+	"$LS" install --tls --root "$R" "$D" >"$TEST_TMP/install.out" 2>&1 &&
+	[ ! -e "$R/etc/nginx/conf.d/kiln.conf" ] &&
+	grep -q "ssl_certificate $D/pki/server.pem;" "$R/etc/nginx/conf.d/kiln-tls.conf" &&
+	grep -q "auth_basic_user_file $D/etc/htpasswd;" "$R/etc/nginx/conf.d/kiln-tls.conf" &&
+	! grep -q "/etc/nginx/kiln" "$R/etc/nginx/conf.d/kiln-tls.conf" &&
+	grep -qx "ExecStart=/usr/bin/prometheus-pushgateway --web.listen-address=127.0.0.1:9091" \
+		"$R/etc/systemd/system/prometheus-pushgateway.service.d/kiln.conf" &&
+	verify "$R" $UNITS &&
+	nginx_t "$R"
+'
+
+test_expect_success 'install of no rendered lab: exit 2, nothing written' '
+	mkdir -p "$TEST_TMP/empty" &&
+	{ "$LS" install --root "$TEST_TMP/root2" "$TEST_TMP/empty" 2>"$TEST_TMP/i.err"; test $? = 2; } &&
+	grep -q "no rendered lab" "$TEST_TMP/i.err" &&
+	[ ! -e "$TEST_TMP/root2" ]
+'
+
+# Without --root, install changes the machine: only where it will refuse.
+if [ -d /run/systemd/system ]; then
+	test_skip "install without --root: systemd runs this machine, and install would set its lab up (the units are verified above)"
+elif [ "$(id -u)" != 0 ]; then
+	test_expect_success 'install without --root as a user: exit 1, said, nothing written' '
+		{ "$LS" install "$D" 2>"$TEST_TMP/i.err"; test $? = 1; } &&
+		grep -q "run it as root" "$TEST_TMP/i.err"
+	'
+else
+	test_expect_success 'install without --root, systemd not running this machine (PID 1 is not systemd): exit 1, said, nothing written' '
+		{ "$LS" install "$D" 2>"$TEST_TMP/i.err"; test $? = 1; } &&
+		grep -q "systemd does not run this machine" "$TEST_TMP/i.err" &&
+		[ ! -e /etc/systemd/system/kiln-fleet.path ]
+	'
+fi
 
 test_expect_success 'run again unchanged: nothing written, and said' '
 	render "$TEST_TMP/m/machines" "$D" &&
