@@ -6,8 +6,10 @@
 # deadline, then still ends, its result.json written, whether the
 # filesystem stops answering everything, stat included ("hang all"), or
 # its daemon is stopped (SIGSTOP). Every call after the burn that could
-# reach the dead file is bounded. The daemon is woken and resumed in the
-# cleanups whatever happens.
+# reach the dead file is bounded. A file whose filesystem is dead before
+# kiln starts (under /var/tmp, and named through a link in /tmp) FAILs
+# as stalled before the burn, and a healthy file beside it PASSes. The
+# daemon is woken and resumed in the cleanups whatever happens.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/host.sh"
 . "$(dirname "$0")/../lib/lying.sh"
@@ -61,5 +63,45 @@ test_expect_success 'under /tmp, its daemon stopped mid-burn: FAIL, result.json,
 '
 test_expect_success 'under /dev/shm, its daemon stopped mid-burn: FAIL, result.json, kiln ends' '
 	burn_dies 4 /dev/shm stop && failed 4
+'
+# dead_before N DIR HOW NAME: the lying disk's file on a new mount in
+# DIR, its filesystem killed HOW before kiln starts, burnt beside a
+# healthy file, named as NAME says (file, or link: a symlink in
+# $TEST_TMP); waits (120 s at most) for kiln to end.
+dead_before () {
+	mount_lying m 64M "$2" || return 1
+	pidf="$m.pid"
+	truncate -s 64M "$TEST_TMP/ok$1.img" || return 1
+	t="$m/disk"
+	if [ "$4" = link ]; then
+		ln -s "$m/disk" "$TEST_TMP/link$1" && t="$TEST_TMP/link$1"
+	fi
+	case $3 in
+	hang) printf 'hang all\n' >"$m/ctl" ;;
+	stop) kill -STOP "$(cat "$pidf")" ;;
+	esac
+	{ "$KILN" burn --destroy-data --deadline 3 \
+		--out "$TEST_TMP/r$1" "$t" "$TEST_TMP/ok$1.img" \
+		>"$TEST_TMP/o$1" 2>&1; echo $? >"$TEST_TMP/rc$1"; } &
+	n=0
+	while [ ! -s "$TEST_TMP/rc$1" ] && [ $n -lt 1200 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	rc=$(cat "$TEST_TMP/rc$1" 2>/dev/null)
+	kill -CONT "$(cat "$pidf")"
+	printf 'resume\n' >"$m/ctl"
+	wait
+	[ -n "$rc" ] || { echo "kiln did not end with a target's filesystem dead:"; tail -5 "$TEST_TMP/o$1"; return 1; }
+	test_eq "$rc" 1 "the exit" || { tail -20 "$TEST_TMP/o$1"; return 1; }
+	test_eq "$(json_get "$TEST_TMP/r$1/result.json" "\" \".join(t[\"verdict\"] for t in d[\"targets\"])")" "FAIL PASS" "the verdicts" &&
+	grep_in "stalled" "$TEST_TMP/r$1/summary.txt"
+}
+
+test_expect_success 'under /var/tmp, dead before kiln starts: that file FAILs, the other PASSes' '
+	dead_before 5 /var/tmp hang file
+'
+test_expect_success 'its daemon stopped before kiln starts, named through a link: the same' '
+	dead_before 6 /dev/shm stop link
 '
 test_done
