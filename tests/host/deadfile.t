@@ -16,10 +16,25 @@
 
 need_lying
 
+# ended N: waits (120 s at most: the deadline is 3 s) for the kiln of N
+# to end, its exit in $rc, then wakes the filesystem of $m (daemon pid in
+# $pidf) whatever kiln did; fails when kiln did not end.
+ended () {
+	n=0
+	while [ ! -s "$TEST_TMP/rc$1" ] && [ $n -lt 1200 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	rc=$(cat "$TEST_TMP/rc$1" 2>/dev/null)
+	kill -CONT "$(cat "$pidf")"
+	printf 'resume\n' >"$m/ctl"
+	wait
+	[ -n "$rc" ] || { echo "kiln did not end with its file's filesystem dead:"; tail -5 "$TEST_TMP/o$1"; return 1; }
+}
+
 # burn_dies N DIR HOW: burns the lying disk's file on a new mount in DIR,
 # kills its filesystem HOW (hang or stop) once the burn is under way, and
-# waits (120 s at most: the deadline is 3 s) for kiln to end; $rc is its
-# exit, or empty when it did not end.
+# waits for kiln to end (ended).
 burn_dies () {
 	mount_lying m 64M "$2" || return 1
 	pidf="$m.pid"
@@ -31,17 +46,7 @@ burn_dies () {
 	hang) printf 'hang all\n' >"$m/ctl" ;;
 	stop) kill -STOP "$(cat "$pidf")" ;;
 	esac
-	n=0
-	while [ ! -s "$TEST_TMP/rc$1" ] && [ $n -lt 1200 ]; do
-		sleep 0.1
-		n=$((n + 1))
-	done
-	rc=$(cat "$TEST_TMP/rc$1" 2>/dev/null)
-	# Whatever kiln did, the filesystem answers again now.
-	kill -CONT "$(cat "$pidf")"
-	printf 'resume\n' >"$m/ctl"
-	wait
-	[ -n "$rc" ] || { echo "kiln did not end with its file's filesystem dead:"; tail -5 "$TEST_TMP/o$1"; return 1; }
+	ended "$1"
 }
 
 # failed N: exit 1, result.json written, the file FAILed as stalled.
@@ -67,7 +72,8 @@ test_expect_success 'under /dev/shm, its daemon stopped mid-burn: FAIL, result.j
 # dead_before N DIR HOW NAME: the lying disk's file on a new mount in
 # DIR, its filesystem killed HOW before kiln starts, burnt beside a
 # healthy file, named as NAME says (file, or link: a symlink in
-# $TEST_TMP); waits (120 s at most) for kiln to end.
+# $TEST_TMP); waits for kiln to end (ended): exit 1, that file FAILed as
+# stalled, the other PASSed.
 dead_before () {
 	mount_lying m 64M "$2" || return 1
 	pidf="$m.pid"
@@ -83,16 +89,7 @@ dead_before () {
 	{ "$KILN" burn --destroy-data --deadline 3 \
 		--out "$TEST_TMP/r$1" "$t" "$TEST_TMP/ok$1.img" \
 		>"$TEST_TMP/o$1" 2>&1; echo $? >"$TEST_TMP/rc$1"; } &
-	n=0
-	while [ ! -s "$TEST_TMP/rc$1" ] && [ $n -lt 1200 ]; do
-		sleep 0.1
-		n=$((n + 1))
-	done
-	rc=$(cat "$TEST_TMP/rc$1" 2>/dev/null)
-	kill -CONT "$(cat "$pidf")"
-	printf 'resume\n' >"$m/ctl"
-	wait
-	[ -n "$rc" ] || { echo "kiln did not end with a target's filesystem dead:"; tail -5 "$TEST_TMP/o$1"; return 1; }
+	ended "$1" || return 1
 	test_eq "$rc" 1 "the exit" || { tail -20 "$TEST_TMP/o$1"; return 1; }
 	test_eq "$(json_get "$TEST_TMP/r$1/result.json" "\" \".join(t[\"verdict\"] for t in d[\"targets\"])")" "FAIL PASS" "the verdicts" &&
 	grep_in "stalled" "$TEST_TMP/r$1/summary.txt"
