@@ -410,9 +410,10 @@ int gate_open(struct record *r_, struct settings *s_,
 
 		if (d->failed[0] || d->t.fd < 0)
 			continue;
-		if (target_claim(&d->t, err, sizeof(err))) {
+		ret = target_claim(&d->t, err, sizeof(err));
+		if (ret) {
 			complain("%s", err);
-			return KILN_EXIT_USAGE;
+			return ret == -EBUSY ? KILN_EXIT_USAGE : KILN_EXIT_CANNOT;
 		}
 	}
 	for (i = 0; i < r->n; i++) {

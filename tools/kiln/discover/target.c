@@ -408,7 +408,7 @@ static pid_t claim_holder(const struct sockaddr_un *a, socklen_t len)
 int target_claim(struct target *t, char *err, size_t errlen)
 {
 	const struct safety *s = &t->safety;
-	int i;
+	int i, ret;
 
 	for (i = 0; i < s->nholds && t->nclaims < SAFETY_HOLDS; i++) {
 		struct sockaddr_un a;
@@ -422,19 +422,27 @@ int target_claim(struct target *t, char *err, size_t errlen)
 				       s->holds[k].ino == s->holds[i].ino);
 		     k++)
 			;
-		if (fd < 0 || k < i) {
-			if (fd >= 0)
-				close(fd);
+		if (fd >= 0 && k < i) {
+			close(fd);
 			continue;
 		}
-		if (bind(fd, (const struct sockaddr *)&a, len) == 0 &&
+		if (fd >= 0 && bind(fd, (const struct sockaddr *)&a, len) == 0 &&
 		    listen(fd, 4) == 0) {
 			t->claims[t->nclaims++] = fd;
 			continue;
 		}
-		close(fd);
-		if (errno != EADDRINUSE)
-			continue;
+		/*
+		 * A claim not made is no claim: another kiln could start on
+		 * the same bytes (out of descriptors, say), so it refuses.
+		 */
+		ret = -errno;
+		if (fd >= 0)
+			close(fd);
+		if (ret != -EADDRINUSE) {
+			snprintf(err, errlen, "cannot claim %s against other "
+				 "kilns: %s", t->path, strerror(-ret));
+			return ret;
+		}
 		pid = claim_holder(&a, len);
 		if (pid > 0)
 			snprintf(err, errlen, "refusing to touch %s: it is in "

@@ -68,7 +68,11 @@ int target_bad_name(int err);
  * and inode, the block device's number, down every chain of loop
  * devices) against every other kiln on this machine, for as long as t is
  * open: one thing is never written by two runs, however each reached
- * it. 0, or -EBUSY with the other kiln named in err.
+ * it. 0, -EBUSY with the other kiln named in err, or -errno when a claim
+ * could not be made (out of descriptors), said in err: no claim, no
+ * write. The names are abstract sockets, which are per network
+ * namespace: a kiln in another one (a container) is found by the look
+ * for other processes holding the bytes open (safety.h) instead.
  */
 int target_claim(struct target *t, char *err, size_t errlen);
 
