@@ -310,8 +310,10 @@ lab_seen () {
 # LAB_TIMEOUT runs out. LAB_SHOW: the console on this terminal too.
 # LAB_KEYS: a command whose output is typed on the console. LAB_UNTIL: the
 # run is done when the console shows this (a guest that waits at the end,
-# after=wait), and QEMU is stopped. The seconds from power-on until kiln's
-# first I/O go to LOG.first.
+# after=wait), and QEMU is stopped. LAB_UNTIL_CMD: the same once this
+# command succeeds (a state on the guest's disks, read from the host: a
+# power cut once a checkpoint is on the stick). The seconds from power-on
+# until kiln's first I/O go to LOG.first.
 lab_run () {
 	log=$1
 	shift
@@ -341,7 +343,9 @@ lab_run () {
 			grep -a -q "^kiln run: run [0-9a-f]*, bs" "$log" 2>/dev/null; then
 			echo $(($(date +%s) - start)) >"$log.first"
 		fi
-		if [ -n "${LAB_UNTIL:-}" ] && lab_seen "$log" "$LAB_UNTIL"; then
+		if { [ -n "${LAB_UNTIL:-}" ] && lab_seen "$log" "$LAB_UNTIL"; } ||
+			{ [ -n "${LAB_UNTIL_CMD:-}" ] &&
+			sh -c "$LAB_UNTIL_CMD" >/dev/null 2>&1; }; then
 			kill "$qemu" 2>/dev/null
 			wait "$qemu"
 			return 0
