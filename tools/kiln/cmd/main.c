@@ -21,12 +21,12 @@
 #include "cmd/burncmd.h"
 #include "cmd/discover.h"
 #include "cmd/finish.h"
+#include "cmd/fleet.h"
 #include "cmd/locate.h"
 #include "cmd/manual.h"
 #include "cmd/probe.h"
 #include "cmd/report.h"
 #include "cmd/run.h"
-#include "fleet/fleet.h"
 #include "plan/plan.h"
 #include "settings/options.h"
 
