@@ -19,14 +19,15 @@
 #include "base/kiln.h"
 #include "base/version.h"
 #include "cmd/burncmd.h"
+#include "cmd/discover.h"
 #include "cmd/finish.h"
+#include "cmd/fleet.h"
 #include "cmd/locate.h"
 #include "cmd/manual.h"
 #include "cmd/probe.h"
 #include "cmd/report.h"
 #include "cmd/run.h"
-#include "discover/inventory.h"
-#include "fleet/fleet.h"
+#include "cmd/settings.h"
 #include "plan/plan.h"
 #include "settings/options.h"
 
@@ -102,7 +103,7 @@ static const struct command {
 	  CMD_LOAD | CMD_PROTECT | CMD_CHECK | CMD_SAYS_PROBLEMS, 0, 0, NULL,
 	  "the boot image's automatic flow: settings, discovery, plan,\n\t\t   "
 	  "countdown, burn, results" },
-	{ &options_settings_cmd, options_settings_command,
+	{ &settings_cmd, settings_command,
 	  CMD_LOAD | CMD_CHECK | CMD_SAYS_PROBLEMS, 0, 0, NULL,
 	  "the settings in force and where each came from" },
 	{ &version_cmd, version_command, 0, 0, 0, NULL,

@@ -5,7 +5,6 @@
 #include <stdio.h>
 
 #include "discover/discover.h"
-#include "settings/options.h"
 
 /*
  * The schema of inventory.json; bump on any change a reader would notice.
@@ -19,12 +18,5 @@ void inventory_print(const struct discover_inventory *inv, FILE *f);
 
 /* The inventory as a versioned JSON document (NULL on no memory). */
 char *inventory_json(const struct discover_inventory *inv, size_t *len);
-
-/*
- * kiln discover [--json] [--protect DEV]... [--sysfs-root DIR]: its usage,
- * and it once kiln's main has read and checked its options.
- */
-extern const struct options_cmd discover_cmd;
-int discover_command(struct options_args *a);
 
 #endif

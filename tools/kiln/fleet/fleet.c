@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Description: kiln fleet ROOT...: every run folder under results trees
- * (a lab server's upload root, sticks copied to a laptop) in one page and
- * one CSV: per machine its latest run and the runs behind it, failures
- * first, and like disks compared across machines. A tree is taken as it
+ * Description: kiln fleet's gathering: every run folder under results
+ * trees (a lab server's upload root, sticks copied to a laptop) read into
+ * machines, per machine its latest run and the runs behind it, failures
+ * first; and the words the page and the CSV share. A tree is taken as it
  * comes: ROOT/kiln-results/MACHINE/RUN/, the kiln-results folder itself,
  * an upload root of MACHINE/RUN/, one machine's folder, or one run
  * folder; foreign files and folders are passed over, and what cannot be
@@ -18,29 +18,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base/newfile.h"
 #include "fleet/fleet.h"
 #include "results/folder.h"
 #include "base/json.h"
-#include "base/kiln.h"
-#include "settings/options.h"
-
-const struct options_cmd fleet_cmd = {
-	"fleet", "[--out DIR] ROOT...",
-	"Reads every run folder under the results trees given (a lab "
-	"server's upload root, kiln-results folders copied off sticks, one "
-	"machine's folder) and writes DIR/fleet.html (one self-contained "
-	"page, no script) and DIR/fleet.csv: per machine its latest run "
-	"(verdict, state, failing disks and why, warnings, start, duration, "
-	"kiln version) with the runs behind it, failures first, and disks of "
-	"one model and capacity compared across machines. A run with "
-	"checkpoints (an uploaded one's are under progress/, the newest "
-	"read) and no result.json is running, or cut off once its newest "
-	"checkpoint is older than --stale. What cannot be read is said on "
-	"the page; a DIR others can write is said too. Exit 0 written, 2 no "
-	"ROOT or one that is not a folder, 3 DIR cannot be written.",
-	SCOPE_FLEET,
-};
 
 time_t fleet_when(const struct fleet_run *r)
 {
@@ -136,7 +116,7 @@ char *fleet_age(double seconds, char *buf, size_t len)
 	return buf;
 }
 
-static int is_dir(const char *path)
+int fleet_is_dir(const char *path)
 {
 	struct stat st;
 
@@ -238,7 +218,7 @@ static int each_folder(struct fleet *fl, const char *dir, const char *machine,
 		if (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN &&
 		    e->d_type != DT_LNK)
 			continue;
-		if (!is_dir(path))
+		if (!fleet_is_dir(path))
 			continue;
 		if (only_is_run) {
 			if (is_run(path, e->d_name))
@@ -262,7 +242,7 @@ static int walk_root(struct fleet *fl, const char *root)
 	const char *name;
 
 	snprintf(path, sizeof(path), "%s/kiln-results", root);
-	if (is_dir(path))
+	if (fleet_is_dir(path))
 		return each_folder(fl, path, NULL, 0);
 	if (exists(root, "result.json") ||
 	    exists(root, folder_checkpoints[0]) ||
@@ -382,7 +362,18 @@ static int group(struct fleet *fl)
 	return 0;
 }
 
-static void fleet_free(struct fleet *fl)
+int fleet_gather(struct fleet *fl)
+{
+	int i, ret = 0;
+
+	for (i = 0; !ret && i < fl->nroots; i++)
+		ret = walk_root(fl, fl->roots[i]);
+	if (!ret)
+		ret = group(fl);
+	return ret;
+}
+
+void fleet_free(struct fleet *fl)
 {
 	int i;
 
@@ -392,91 +383,4 @@ static void fleet_free(struct fleet *fl)
 		free(fl->machines[i].runs);
 	free(fl->runs);
 	free(fl->machines);
-}
-
-/*
- * Both files, each whole or not at all (a .tmp renamed), made under the
- * folder's descriptor so that a link planted there is never followed; a
- * folder others can write is said. 0 or -errno.
- */
-static int write_out(const char *dir, const char *html, size_t hlen,
-		     const char *csv, size_t clen)
-{
-	char why[PATH_MAX + 100];
-	int dfd, ret;
-
-	if (!html || !csv)
-		return -ENOMEM;
-	if (mkdir(dir, 0755) && errno != EEXIST)
-		return -errno;
-	dfd = newfile_dir(dir);
-	if (dfd < 0)
-		return dfd;
-	if (newfile_others(dfd, dir, why, sizeof(why)))
-		fprintf(stderr, "kiln: fleet: %s\n", why);
-	ret = newfile_write(dfd, "fleet.csv", csv, clen);
-	if (!ret)
-		ret = newfile_write(dfd, "fleet.html", html, hlen);
-	close(dfd);
-	return ret;
-}
-
-int fleet_command(struct options_args *a)
-{
-	struct fleet_like_group *groups = NULL;
-	struct fleet fl = { 0 };
-	const struct settings *s = &a->s;
-	char **args = a->args, *html = NULL, *csv = NULL;
-	const char *dir;
-	size_t hlen = 0, clen = 0;
-	int i, n = a->nargs, ngroups = 0, ret, code = KILN_EXIT_PASS;
-
-	for (i = 0; i < n; i++) {
-		if (!is_dir(args[i])) {
-			fprintf(stderr, "kiln: %s: %s\n", args[i], access(
-				args[i], F_OK) ? strerror(errno) :
-				"not a folder");
-			code = KILN_EXIT_USAGE;
-			goto out;
-		}
-	}
-	fl.now = time(NULL);
-	fl.stale = s->stale;
-	fl.roots = args;
-	fl.nroots = n;
-	fl.out = s->out ? s->out : ".";
-	ret = 0;
-	for (i = 0; !ret && i < n; i++)
-		ret = walk_root(&fl, args[i]);
-	if (!ret)
-		ret = group(&fl);
-	if (!ret)
-		ret = fleet_like_groups(&fl, &groups, &ngroups);
-	if (ret) {
-		fprintf(stderr, "kiln: fleet: %s\n", strerror(-ret));
-		code = KILN_EXIT_CANNOT;
-		goto out;
-	}
-	dir = fl.out;
-	/* There first, so the page's links to the runs are from it. */
-	if (mkdir(dir, 0755) && errno != EEXIST)
-		fl.out = NULL;
-	html = fleet_page_html(&fl, groups, ngroups, &hlen);
-	csv = fleet_csv_text(&fl, &clen);
-	ret = write_out(dir, html, hlen, csv, clen);
-	if (ret) {
-		fprintf(stderr, "kiln: cannot write fleet.html and fleet.csv "
-			"in %s: %s\n", dir, strerror(-ret));
-		code = KILN_EXIT_CANNOT;
-		goto out;
-	}
-	printf("kiln fleet: %d machine%s, %d run folder%s: %s/fleet.html, "
-	       "%s/fleet.csv\n", fl.n, fl.n == 1 ? "" : "s", fl.nruns,
-	       fl.nruns == 1 ? "" : "s", dir, dir);
-out:
-	free(html);
-	free(csv);
-	fleet_like_free(groups, ngroups);
-	fleet_free(&fl);
-	return code;
 }

@@ -8,13 +8,12 @@
 #include <time.h>
 
 #include "judge/record.h"
-#include "settings/options.h"
 
 /*
  * kiln fleet: every run folder under results trees (a lab server's upload
  * root, sticks copied off) read into one list of machines, each with its
  * runs newest first, then one page (fleet.html) and one CSV (fleet.csv)
- * of them. fleet.c is the command and the walk of the trees,
+ * of them (cmd/fleet.c is the command). fleet.c walks the trees,
  * fleet_read.c reads one run folder, fleet_like.c compares like disks
  * across machines, fleet_page.c (its like disks: fleet_page_like.c) and
  * fleet_csv.c write what people read.
@@ -126,9 +125,16 @@ struct fleet_like_group {
 /* Fewer disks than this make no median worth comparing against. */
 #define FLEET_LIKE_MIN 3
 
-/* fleet.c: kiln fleet's usage, and it once kiln's main has started it */
-extern const struct options_cmd fleet_cmd;
-int fleet_command(struct options_args *a);
+/* fleet.c */
+/*
+ * Every run folder under fl->roots read into fl->runs, and grouped into
+ * fl->machines (failures first): 0, or -ENOMEM. What cannot be read is
+ * said in its run, never an error.
+ */
+int fleet_gather(struct fleet *fl);
+void fleet_free(struct fleet *fl);
+/* Whether path is a folder (following links), as a ROOT must be. */
+int fleet_is_dir(const char *path);
 const char *fleet_state_name(int state);
 /* When a run happened: its start if its clock was trusted, else mtime. */
 time_t fleet_when(const struct fleet_run *r);

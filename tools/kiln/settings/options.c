@@ -2,8 +2,9 @@
 /*
  * Description: where settings come from (see options.h): the one command
  * line parser, each command's usage made from the key table, kiln.cfg,
- * the kernel command line, and kiln settings, which prints them all so
- * the init never parses anything twice.
+ * the kernel command line, all read in one order (options_load) that
+ * kiln run and kiln settings share, so the init never parses anything
+ * twice.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -111,7 +112,7 @@ int options_parse(struct settings *s, const struct options_cmd *cmd,
 }
 
 /* Words wrapped at 79 columns, each line indented. */
-static void wrap(FILE *f, int indent, const char *text)
+void options_wrap(FILE *f, int indent, const char *text)
 {
 	const char *p = text;
 	int col = indent;
@@ -154,7 +155,7 @@ void options_usage(const struct options_cmd *cmd, FILE *f)
 
 	fprintf(f, "usage: kiln %s%s%s\n\n", cmd->name, cmd->args[0] ? " " : "",
 		cmd->args);
-	wrap(f, 0, cmd->about);
+	options_wrap(f, 0, cmd->about);
 	for (i = 0; (k = settings_key_at(i)); i++) {
 		if (!(k->scope & cmd->scope))
 			continue;
@@ -169,7 +170,7 @@ void options_usage(const struct options_cmd *cmd, FILE *f)
 			 "", on_tty(k, cmd) ? " on a terminal)" : "");
 		fprintf(f, "  --%s%s\n", k->name,
 			settings_key_is_flag(k) ? "" : " VALUE");
-		wrap(f, 6, line);
+		options_wrap(f, 6, line);
 	}
 	fputs("\nExit codes: 0 nothing failed (warnings are listed), 1 a disk "
 	      "or the machine\nfailed, a disk is missing or nothing was "
@@ -470,57 +471,4 @@ int options_load_lab(struct settings *s, const struct options_cmd *cmd,
 	if (ret)
 		options_problem(p, "%s", err);
 	return 0;
-}
-
-const struct options_cmd options_settings_cmd = {
-	"settings", "[--get KEY] [--config FILE] [--cmdline FILE] "
-	"[--results ROOT] [--KEY=VALUE]...",
-	"The settings in force for kiln run: the built-in defaults, then "
-	"kiln.cfg, then kiln.KEY=VALUE on the kernel command line, then the "
-	"options given here; the later wins. Each key is listed with its "
-	"value, where that came from, its default and what it does. --get "
-	"KEY prints one value, as the init reads them. A bad key or value "
-	"anywhere is an error (exit 2).",
-	SCOPE_RUN | SCOPE_SETTINGS,
-};
-
-int options_settings_command(struct options_args *a)
-{
-	const struct settings_problems *p = &a->problems;
-	const struct settings *s = &a->s;
-	const struct settings_key *k;
-	char val[512], err[400];
-	int i, code = KILN_EXIT_PASS;
-
-	for (i = 0; i < p->n; i++)
-		fprintf(stderr, "kiln: bad setting: %s\n", p->text[i]);
-	if (p->n)
-		code = KILN_EXIT_USAGE;
-	if (s->get) {
-		k = settings_key(s->get);
-		if (!k || (k->scope & SCOPE_OPTION_ONLY)) {
-			fprintf(stderr, "kiln: unknown setting '%s'\n", s->get);
-			code = KILN_EXIT_USAGE;
-		} else {
-			/*
-			 * The value in force even when another key is bad: the
-			 * init still needs "after" to end the boot the way the
-			 * lab asked.
-			 */
-			printf("%s\n",
-			       settings_get(s, s->get, val, sizeof(val)));
-		}
-	} else {
-		for (i = 0; (k = settings_key_at(i)); i++) {
-			if (k->scope & SCOPE_OPTION_ONLY)
-				continue;
-			settings_get(s, k->name, val, sizeof(val));
-			printf("%-13s %-24s %s\n", k->name, val[0] ? val : "-",
-			       settings_source(s, k->name));
-			snprintf(err, sizeof(err), "%s; default %s", k->help,
-				 settings_key_default(k, SCOPE_RUN));
-			wrap(stdout, 14, err);
-		}
-	}
-	return code;
 }

@@ -101,9 +101,8 @@ int options_load_lab(struct settings *s, const struct options_cmd *cmd,
 __attribute__((format(printf, 2, 3)))
 void options_problem(struct settings_problems *p, const char *fmt, ...);
 
-/* kiln settings [--get KEY] [same options as run]. */
-extern const struct options_cmd options_settings_cmd;
-int options_settings_command(struct options_args *a);
+/* Words wrapped at 79 columns, each line indented by indent. */
+void options_wrap(FILE *f, int indent, const char *text);
 
 /* A line of key=value text without the blanks around it (in place). */
 char *options_trim(char *t);

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: kiln fleet ROOT...: every run folder under results trees
+ * gathered (fleet/), then fleet.html and fleet.csv written in --out DIR,
+ * each whole or not at all. A ROOT that is not a folder is bad usage;
+ * what cannot be read under one is said on the page, never in the exit
+ * code.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/kiln.h"
+#include "base/newfile.h"
+#include "cmd/fleet.h"
+#include "fleet/fleet.h"
+
+const struct options_cmd fleet_cmd = {
+	"fleet", "[--out DIR] ROOT...",
+	"Reads every run folder under the results trees given (a lab "
+	"server's upload root, kiln-results folders copied off sticks, one "
+	"machine's folder) and writes DIR/fleet.html (one self-contained "
+	"page, no script) and DIR/fleet.csv: per machine its latest run "
+	"(verdict, state, failing disks and why, warnings, start, duration, "
+	"kiln version) with the runs behind it, failures first, and disks of "
+	"one model and capacity compared across machines. A run with "
+	"checkpoints (an uploaded one's are under progress/, the newest "
+	"read) and no result.json is running, or cut off once its newest "
+	"checkpoint is older than --stale. What cannot be read is said on "
+	"the page; a DIR others can write is said too. Exit 0 written, 2 no "
+	"ROOT or one that is not a folder, 3 DIR cannot be written.",
+	SCOPE_FLEET,
+};
+
+/*
+ * Both files, each whole or not at all (a .tmp renamed), made under the
+ * folder's descriptor so that a link planted there is never followed; a
+ * folder others can write is said. 0 or -errno.
+ */
+static int write_out(const char *dir, const char *html, size_t hlen,
+		     const char *csv, size_t clen)
+{
+	char why[PATH_MAX + 100];
+	int dfd, ret;
+
+	if (!html || !csv)
+		return -ENOMEM;
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		return -errno;
+	dfd = newfile_dir(dir);
+	if (dfd < 0)
+		return dfd;
+	if (newfile_others(dfd, dir, why, sizeof(why)))
+		fprintf(stderr, "kiln: fleet: %s\n", why);
+	ret = newfile_write(dfd, "fleet.csv", csv, clen);
+	if (!ret)
+		ret = newfile_write(dfd, "fleet.html", html, hlen);
+	close(dfd);
+	return ret;
+}
+
+int fleet_command(struct options_args *a)
+{
+	struct fleet_like_group *groups = NULL;
+	struct fleet fl = { 0 };
+	const struct settings *s = &a->s;
+	char **args = a->args, *html = NULL, *csv = NULL;
+	const char *dir;
+	size_t hlen = 0, clen = 0;
+	int i, n = a->nargs, ngroups = 0, ret, code = KILN_EXIT_PASS;
+
+	for (i = 0; i < n; i++) {
+		if (!fleet_is_dir(args[i])) {
+			fprintf(stderr, "kiln: %s: %s\n", args[i], access(
+				args[i], F_OK) ? strerror(errno) :
+				"not a folder");
+			code = KILN_EXIT_USAGE;
+			goto out;
+		}
+	}
+	fl.now = time(NULL);
+	fl.stale = s->stale;
+	fl.roots = args;
+	fl.nroots = n;
+	fl.out = s->out ? s->out : ".";
+	ret = fleet_gather(&fl);
+	if (!ret)
+		ret = fleet_like_groups(&fl, &groups, &ngroups);
+	if (ret) {
+		fprintf(stderr, "kiln: fleet: %s\n", strerror(-ret));
+		code = KILN_EXIT_CANNOT;
+		goto out;
+	}
+	dir = fl.out;
+	/* There first, so the page's links to the runs are from it. */
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		fl.out = NULL;
+	html = fleet_page_html(&fl, groups, ngroups, &hlen);
+	csv = fleet_csv_text(&fl, &clen);
+	ret = write_out(dir, html, hlen, csv, clen);
+	if (ret) {
+		fprintf(stderr, "kiln: cannot write fleet.html and fleet.csv "
+			"in %s: %s\n", dir, strerror(-ret));
+		code = KILN_EXIT_CANNOT;
+		goto out;
+	}
+	printf("kiln fleet: %d machine%s, %d run folder%s: %s/fleet.html, "
+	       "%s/fleet.csv\n", fl.n, fl.n == 1 ? "" : "s", fl.nruns,
+	       fl.nruns == 1 ? "" : "s", dir, dir);
+out:
+	free(html);
+	free(csv);
+	fleet_like_free(groups, ngroups);
+	fleet_free(&fl);
+	return code;
+}
