@@ -59,13 +59,7 @@ except (OSError, subprocess.CalledProcessError) as e:
 
 
 def owner(path):
-    """The node a definition in PATH belongs to: a header's to its .c."""
-    if path.endswith(".c"):
-        return path
-    stem = path[:-2]
-    for c in (stem + ".c", re.sub(r"_private$", "", stem) + ".c"):
-        if c in files:
-            return c
+    """The node a definition in PATH belongs to: its file."""
     return path
 
 
@@ -91,8 +85,6 @@ for line in out.splitlines():
         if kind != "function":
             continue
         bodies.setdefault(path, []).append((t["line"], t.get("end", t["line"])))
-        local.setdefault(owner(path), set()).add(name)
-        continue
     tags.append(t)
 
 
@@ -147,7 +139,7 @@ for t in tags:
             texts[path] = source(path).split("\n")
         if static_var(texts[path], t["line"]):
             t["file"] = True
-    if t.get("file"):
+    if t.get("file") and path.endswith(".c"):
         local.setdefault(path, set()).add(name)
         continue
     defs.setdefault(name, []).append(
