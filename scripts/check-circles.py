@@ -5,29 +5,32 @@ where functions are defined and used, not on includes (a _private.h shared
 by two files passes any include check however they call each other).
 
 universal-ctags finds every function and variable each file defines (and
-whether it is static); a scan of each .c file (comments, strings and
-character constants left out) finds every name it uses. A uses B when A
-names a function or variable B defines and does not itself define as
-static: a call, or the function passed as a callback. A static inline
-function of a header counts as its .c file's (engine/worker_private.h's
-as engine/worker.c's), and only its body is scanned. The files and their
-uses make a directed graph; each strongly connected part of more than one
-file is a circle, said with the files and the uses that close it, e.g.
+whether it is static); a scan of each .c file (comments, strings,
+character constants and struct members left out) finds every name it
+uses. A uses B when A names a function or variable B defines and does
+not itself define as static: a call, or the function handed over as a
+callback. A static inline function of a header is the header's own (a
+call to it is no call into a .c file), and only its body is scanned. The
+files and their uses make a directed graph; each strongly connected part
+of more than one file is a circle, said with its files and a shortest
+chain of uses that closes it, e.g.
 
-    circle: base/a.c base/b.c
-      base/a.c:12: calls b_do (base/b.c)
-      base/b.c:30: calls a_back (base/a.c)
+    circle: base/a.c base/b.c (cut it, see docs/design.md)
+      tools/kiln/base/a.c:12: calls b_do (base/b.c)
+      tools/kiln/base/b.c:30: calls a_back (base/a.c)
 
 scripts/circles.known lists, one a line, the circles not yet cut (the
 files of each, in any order; # starts a comment): a circle not there
 fails, and so does a line there no circle matches any more, so the list
-only shrinks. A variable defined in one file and named in another fails
-too: no global is read across files. Exit 1 on any break, 2 when ctags
-cannot be run."""
+only shrinks. A variable that can change, defined in one file and named
+in another, fails too: no global is read across files (a constant table
+may be). CIRCLES_GRAPH=1 prints every use, for a look. Exit 1 on any
+break, 2 when universal-ctags cannot be run."""
 
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -48,9 +51,11 @@ for d, _, names in os.walk(src):
             files.append(os.path.relpath(os.path.join(d, n), src))
 files.sort()
 
+# Debian's universal-ctags is ctags-universal; ctags may be another one.
+ctags = "ctags-universal" if shutil.which("ctags-universal") else "ctags"
 try:
     out = subprocess.run(
-        ["ctags", "--output-format=json", "--languages=C",
+        [ctags, "--output-format=json", "--languages=C",
          "--language-force=C", "--kinds-C=fvm", "--fields=+neF", "-o", "-"]
         + files, cwd=src, capture_output=True, text=True, check=True).stdout
 except (OSError, subprocess.CalledProcessError) as e:
@@ -58,13 +63,9 @@ except (OSError, subprocess.CalledProcessError) as e:
     sys.exit(2)
 
 
-def owner(path):
-    """The node a definition in PATH belongs to: its file."""
-    return path
-
-
-# defs[name] = [(owner, path, line, kind)] of names not static; local[file]
-# = the static names a file defines (which hide another file's).
+# defs[name] = [(file, line, kind)] of names not static (and a header's
+# inline functions); local[file] = the static names a .c file defines,
+# which hide another file's.
 defs = {}
 local = {}
 bodies = {}  # header -> [(start, end)] of its inline functions
@@ -151,7 +152,7 @@ uses = {}
 globals_read = []
 seen = set()
 for path in files:
-    node = owner(path)
+    node = path
     lines = texts.get(path) or source(path).split("\n")
     if path.endswith(".h"):
         keep = set()
