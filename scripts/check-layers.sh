@@ -5,7 +5,9 @@
 # file includes only its own folder's headers and those of folders below
 # it, always by folder ("engine/engine.h"). Every file is also named in
 # docs/design.md's table. Each break is said as FILE:LINE: what; exit 1
-# on any, 2 when the order cannot be read.
+# on any, 2 when the order cannot be read. Then scripts/check-circles.py
+# holds the files to calling no circle (and to no global read across
+# files), judged on where functions are defined and called.
 top=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 design=$top/docs/design.md
 order=$(sed -n 's/^The folders, lowest first: *//p' "$design" 2>/dev/null |
@@ -14,6 +16,7 @@ if [ -z "$order" ]; then
 	echo "check-layers: $design has no line \"The folders, lowest first: ...\"" >&2
 	exit 2
 fi
+here=$(cd "$(dirname "$0")" && pwd)
 cd "$top/tools/kiln" || exit 2
 # One awk over every file: the rank of each folder, then each include.
 find . -name '*.[ch]' | sed 's#^\./##' | sort | awk -v order="$order" \
@@ -79,3 +82,9 @@ END {
 		printf "check-layers: %d break(s) of the folders'"'"' rule\n", bad
 	exit bad ? 1 : 0
 }' >&2
+rc=$?
+python3 "$here/check-circles.py" "$top" || {
+	c=$?
+	[ "$c" -gt "$rc" ] && rc=$c
+}
+exit "$rc"

@@ -4,8 +4,9 @@
  * power cut, a partial upload or a foreign tool may have left torn or
  * wrong: every byte is checked against RFC 8259 and every failure is a
  * one-line reason with its byte offset, never a crash. Strings and
- * numbers are read by jsonread_token.c; this file walks the structure
- * around them and builds the tree (jsonread_tree.h).
+ * numbers are read by jsonread_token.c (which also says a failure and
+ * grows the arrays); this file walks the structure around them and
+ * builds the tree (jsonread_tree.h).
  *
  * How it stays bounded and linear: the parser is a loop over a stack of
  * open containers (no recursion), and a value's node waits on a scratch
@@ -30,69 +31,6 @@ struct jsonread_parse_frame {
 	unsigned char type, flags;
 };
 
-/*
- * The array p of *cap items of size bytes, with room for need (> 0) more
- * after used, by doubling; NULL when out of memory (p is still good).
- */
-static void *grow(void *p, size_t *cap, size_t used, size_t need, size_t size)
-{
-	size_t n = *cap ? *cap : 64;
-
-	if (p && need <= *cap - used)
-		return p;
-	while (n - used < need) {
-		if (n > ((size_t)-1 / size) / 2)
-			return NULL;
-		n *= 2;
-	}
-	p = realloc(p, n * size);
-	if (p)
-		*cap = n;
-	return p;
-}
-
-void jsonread_parse_found(const struct jsonread_parse_state *ps,
-			  const unsigned char *p, char *buf, size_t len)
-{
-	if (p >= ps->end)
-		snprintf(buf, len, "the end of the document");
-	else if (*p > 0x20 && *p < 0x7f)
-		snprintf(buf, len, "'%c'", *p);
-	else
-		snprintf(buf, len, "byte 0x%02x", *p);
-}
-
-int jsonread_parse_fail(struct jsonread_parse_state *ps,
-			const unsigned char *at, int ret, const char *fmt, ...)
-{
-	size_t off = (size_t)(at - ps->buf), line = 1, n;
-	const unsigned char *q;
-	va_list ap;
-	int w;
-
-	if (!ps->err || !ps->errlen)
-		return ret;
-	for (q = ps->buf; (q = memchr(q, '\n', (size_t)(at - q))); q++)
-		line++;
-	va_start(ap, fmt);
-	w = vsnprintf(ps->err, ps->errlen, fmt, ap);
-	va_end(ap);
-	n = w < 0 ? 0 : (size_t)w;
-	if (n < ps->errlen)
-		snprintf(ps->err + n, ps->errlen - n, " at byte %zu (line %zu)",
-			 off, line);
-	return ret;
-}
-
-int jsonread_parse_expected(struct jsonread_parse_state *ps, const char *what)
-{
-	char f[32];
-
-	jsonread_parse_found(ps, ps->p, f, sizeof(f));
-	return jsonread_parse_fail(ps, ps->p, -EBADMSG, "expected %s, found %s",
-				   what, f);
-}
-
 static void skip_ws(struct jsonread_parse_state *ps)
 {
 	const unsigned char *p = ps->p, *end = ps->end;
@@ -106,7 +44,7 @@ static void skip_ws(struct jsonread_parse_state *ps)
 static int count_node(struct jsonread_parse_state *ps)
 {
 	if (++ps->nodes > ps->max_nodes)
-		return jsonread_parse_fail(ps, ps->p, -E2BIG,
+		return jsonread_token_fail(ps, ps->p, -E2BIG,
 					   "more than %zu values",
 					   ps->max_nodes);
 	return 0;
@@ -115,7 +53,8 @@ static int count_node(struct jsonread_parse_state *ps)
 /* Puts a finished value on the scratch stack, with the name read for it. */
 static int push(struct jsonread_parse_state *ps, struct jsonread_node *n)
 {
-	void *q = grow(ps->stk, &ps->stk_cap, ps->nstk, 1, sizeof(*n));
+	void *q = jsonread_token_grow(ps->stk, &ps->stk_cap, ps->nstk, 1,
+				       sizeof(*n));
 
 	if (!q)
 		return -ENOMEM;
@@ -130,27 +69,11 @@ static int push(struct jsonread_parse_state *ps, struct jsonread_node *n)
 	return 0;
 }
 
-int jsonread_parse_arena_put(struct jsonread_parse_state *ps, const void *s,
-			     size_t n)
-{
-	char *q;
-
-	if (!n)
-		return 0;
-	q = grow(ps->arena, &ps->arena_cap, ps->narena, n, 1);
-	if (!q)
-		return -ENOMEM;
-	ps->arena = q;
-	memcpy(ps->arena + ps->narena, s, n);
-	ps->narena += n;
-	return 0;
-}
-
 static int literal(struct jsonread_parse_state *ps, const char *word,
 		   size_t len, struct jsonread_node *n)
 {
 	if ((size_t)(ps->end - ps->p) < len || memcmp(ps->p, word, len))
-		return jsonread_parse_expected(ps, "a value");
+		return jsonread_token_expected(ps, "a value");
 	ps->p += len;
 	return push(ps, n);
 }
@@ -164,10 +87,11 @@ static int open_container(struct jsonread_parse_state *ps, unsigned char type)
 	if (ret)
 		return ret;
 	if (ps->depth >= ps->max_depth)
-		return jsonread_parse_fail(ps, ps->p, -E2BIG, "arrays and "
+		return jsonread_token_fail(ps, ps->p, -E2BIG, "arrays and "
 					   "objects nested deeper than %u",
 					   ps->max_depth);
-	f = grow(ps->frames, &ps->frames_cap, ps->depth, 1, sizeof(*f));
+	f = jsonread_token_grow(ps->frames, &ps->frames_cap, ps->depth, 1,
+				sizeof(*f));
 	if (!f)
 		return -ENOMEM;
 	ps->frames = f;
@@ -195,7 +119,8 @@ static int close_container(struct jsonread_parse_state *ps)
 	struct jsonread_node c, *out;
 
 	if (n) {
-		out = grow(ps->out, &ps->out_cap, ps->nout, n, sizeof(c));
+		out = jsonread_token_grow(ps->out, &ps->out_cap, ps->nout, n,
+					  sizeof(c));
 		if (!out)
 			return -ENOMEM;
 		ps->out = out;
@@ -250,7 +175,7 @@ static int scalar(struct jsonread_parse_state *ps)
 		break;
 	default:
 		if (*ps->p != '-' && (*ps->p < '0' || *ps->p > '9'))
-			return jsonread_parse_expected(ps, "a value");
+			return jsonread_token_expected(ps, "a value");
 		ret = count_node(ps);
 		if (!ret)
 			ret = jsonread_token_number(ps, &n);
@@ -271,7 +196,7 @@ static int parse(struct jsonread_parse_state *ps)
 value:
 	skip_ws(ps);
 	if (ps->p == ps->end)
-		return jsonread_parse_expected(ps, "a value");
+		return jsonread_token_expected(ps, "a value");
 	switch (*ps->p) {
 	case '{':
 	case '[':
@@ -314,25 +239,25 @@ next:
 			return ret;
 		goto next;
 	}
-	return jsonread_parse_expected(ps, type == JSONREAD_OBJECT ?
+	return jsonread_token_expected(ps, type == JSONREAD_OBJECT ?
 				       "',' or '}'" : "',' or ']'");
 member:
 	skip_ws(ps);
 	if (ps->p == ps->end || *ps->p != '"')
-		return jsonread_parse_expected(ps, "a name in quotes");
+		return jsonread_token_expected(ps, "a name in quotes");
 	ret = jsonread_token_string(ps, &ps->key, &ps->keylen, &nul);
 	if (ret)
 		return ret;
 	ps->haskey = 1;
 	skip_ws(ps);
 	if (ps->p == ps->end || *ps->p != ':')
-		return jsonread_parse_expected(ps, "':'");
+		return jsonread_token_expected(ps, "':'");
 	ps->p++;
 	goto value;
 done:
 	skip_ws(ps);
 	if (ps->p != ps->end)
-		return jsonread_parse_expected(ps, "the end of the document");
+		return jsonread_token_expected(ps, "the end of the document");
 	return 0;
 }
 
@@ -417,7 +342,8 @@ int jsonread_parse(struct jsonread **doc, const void *buf, size_t len,
 		goto err;
 
 	/* The root goes last, after every other node. */
-	out = grow(ps.out, &ps.out_cap, ps.nout, 1, sizeof(*out));
+	out = jsonread_token_grow(ps.out, &ps.out_cap, ps.nout, 1,
+				  sizeof(*out));
 	if (out)
 		ps.out = out;
 	d = calloc(1, sizeof(*d));

@@ -4,14 +4,97 @@
  * a string's bytes checked as RFC 8259 and UTF-8 want, its escapes and
  * surrogate pairs decoded into the parser's arena; a number's grammar
  * checked, its value kept exact when it is an integer that fits and
- * otherwise correctly rounded to a double.
+ * otherwise correctly rounded to a double. Also what the parser shares
+ * with them: failures said with where they are, the arena, growth.
  */
 #include <errno.h>
 #include <float.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/jsonread_token.h"
+
+/*
+ * The array p of *cap items of size bytes, with room for need (> 0) more
+ * after used, by doubling; NULL when out of memory (p is still good).
+ */
+void *jsonread_token_grow(void *p, size_t *cap, size_t used, size_t need,
+			  size_t size)
+{
+	size_t n = *cap ? *cap : 64;
+
+	if (p && need <= *cap - used)
+		return p;
+	while (n - used < need) {
+		if (n > ((size_t)-1 / size) / 2)
+			return NULL;
+		n *= 2;
+	}
+	p = realloc(p, n * size);
+	if (p)
+		*cap = n;
+	return p;
+}
+
+void jsonread_token_found(const struct jsonread_parse_state *ps,
+			  const unsigned char *p, char *buf, size_t len)
+{
+	if (p >= ps->end)
+		snprintf(buf, len, "the end of the document");
+	else if (*p > 0x20 && *p < 0x7f)
+		snprintf(buf, len, "'%c'", *p);
+	else
+		snprintf(buf, len, "byte 0x%02x", *p);
+}
+
+int jsonread_token_fail(struct jsonread_parse_state *ps,
+			const unsigned char *at, int ret, const char *fmt, ...)
+{
+	size_t off = (size_t)(at - ps->buf), line = 1, n;
+	const unsigned char *q;
+	va_list ap;
+	int w;
+
+	if (!ps->err || !ps->errlen)
+		return ret;
+	for (q = ps->buf; (q = memchr(q, '\n', (size_t)(at - q))); q++)
+		line++;
+	va_start(ap, fmt);
+	w = vsnprintf(ps->err, ps->errlen, fmt, ap);
+	va_end(ap);
+	n = w < 0 ? 0 : (size_t)w;
+	if (n < ps->errlen)
+		snprintf(ps->err + n, ps->errlen - n, " at byte %zu (line %zu)",
+			 off, line);
+	return ret;
+}
+
+int jsonread_token_expected(struct jsonread_parse_state *ps, const char *what)
+{
+	char f[32];
+
+	jsonread_token_found(ps, ps->p, f, sizeof(f));
+	return jsonread_token_fail(ps, ps->p, -EBADMSG, "expected %s, found %s",
+				   what, f);
+}
+
+int jsonread_token_arena_put(struct jsonread_parse_state *ps, const void *s,
+			     size_t n)
+{
+	char *q;
+
+	if (!n)
+		return 0;
+	q = jsonread_token_grow(ps->arena, &ps->arena_cap, ps->narena, n, 1);
+	if (!q)
+		return -ENOMEM;
+	ps->arena = q;
+	memcpy(ps->arena + ps->narena, s, n);
+	ps->narena += n;
+	return 0;
+}
 
 /* The length of the valid UTF-8 sequence at p (a lead byte >= 0x80), or 0. */
 static size_t utf8_seq(const unsigned char *p, const unsigned char *end)
@@ -81,7 +164,7 @@ static int hex4(struct jsonread_parse_state *ps, const unsigned char *p,
 		unsigned char c;
 
 		if (p >= ps->end)
-			return jsonread_parse_fail(ps, ps->end, -EBADMSG,
+			return jsonread_token_fail(ps, ps->end, -EBADMSG,
 						   "the document ends inside "
 						   "a \\u escape");
 		c = *p;
@@ -91,7 +174,7 @@ static int hex4(struct jsonread_parse_state *ps, const unsigned char *p,
 		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
 			v |= (c | 0x20) - 'a' + 10;
 		else
-			return jsonread_parse_fail(ps, p, -EBADMSG, "a \\u "
+			return jsonread_token_fail(ps, p, -EBADMSG, "a \\u "
 						   "escape needs four hex "
 						   "digits");
 	}
@@ -109,7 +192,7 @@ static int escape(struct jsonread_parse_state *ps, int *nul)
 	int ret;
 
 	if (ps->end - p < 2)
-		return jsonread_parse_fail(ps, ps->end, -EBADMSG,
+		return jsonread_token_fail(ps, ps->end, -EBADMSG,
 					   "the document ends inside an "
 					   "escape");
 	switch (p[1]) {
@@ -139,20 +222,20 @@ static int escape(struct jsonread_parse_state *ps, int *nul)
 			return ret;
 		p += 6;
 		if (cp >= 0xdc00 && cp <= 0xdfff)
-			return jsonread_parse_fail(ps, p - 6, -EBADMSG,
+			return jsonread_token_fail(ps, p - 6, -EBADMSG,
 						   "a low surrogate \\u%04x "
 						   "with no high one before "
 						   "it", cp);
 		if (cp >= 0xd800 && cp <= 0xdbff) {
 			/* A high surrogate needs its low half next. */
 			if (p == ps->end || (*p == '\\' && ps->end - p < 2))
-				return jsonread_parse_fail(ps, ps->end,
+				return jsonread_token_fail(ps, ps->end,
 							   -EBADMSG, "the "
 							   "document ends "
 							   "inside a "
 							   "surrogate pair");
 			if (p[0] != '\\' || p[1] != 'u')
-				return jsonread_parse_fail(ps, p - 6, -EBADMSG,
+				return jsonread_token_fail(ps, p - 6, -EBADMSG,
 							   "a high surrogate "
 							   "\\u%04x with no "
 							   "low one after it",
@@ -161,7 +244,7 @@ static int escape(struct jsonread_parse_state *ps, int *nul)
 			if (ret)
 				return ret;
 			if (lo < 0xdc00 || lo > 0xdfff)
-				return jsonread_parse_fail(ps, p - 6, -EBADMSG,
+				return jsonread_token_fail(ps, p - 6, -EBADMSG,
 							   "a high surrogate "
 							   "\\u%04x with no "
 							   "low one after it",
@@ -173,17 +256,17 @@ static int escape(struct jsonread_parse_state *ps, int *nul)
 			*nul = 1;
 		n = utf8_put(b, cp);
 		ps->p = p;
-		return jsonread_parse_arena_put(ps, b, n);
+		return jsonread_token_arena_put(ps, b, n);
 	default: {
 		char f[32];
 
-		jsonread_parse_found(ps, p + 1, f, sizeof(f));
-		return jsonread_parse_fail(ps, p, -EBADMSG, "a backslash and "
+		jsonread_token_found(ps, p + 1, f, sizeof(f));
+		return jsonread_token_fail(ps, p, -EBADMSG, "a backslash and "
 					   "%s: no such escape", f);
 	}
 	}
 	ps->p = p + 2;
-	return jsonread_parse_arena_put(ps, b, n);
+	return jsonread_token_arena_put(ps, b, n);
 }
 
 int jsonread_token_string(struct jsonread_parse_state *ps, size_t *off,
@@ -199,7 +282,7 @@ int jsonread_token_string(struct jsonread_parse_state *ps, size_t *off,
 		unsigned char c;
 
 		if (p == end)
-			return jsonread_parse_fail(ps, end, -EBADMSG, "the "
+			return jsonread_token_fail(ps, end, -EBADMSG, "the "
 						   "document ends inside the "
 						   "string begun at byte %zu,",
 						   (size_t)(open - ps->buf));
@@ -211,18 +294,18 @@ int jsonread_token_string(struct jsonread_parse_state *ps, size_t *off,
 		if (c >= 0x80) {
 			n = utf8_seq(p, end);
 			if (!n)
-				return jsonread_parse_fail(ps, p, -EBADMSG,
+				return jsonread_token_fail(ps, p, -EBADMSG,
 							   "invalid UTF-8 in "
 							   "a string");
 			p += n;
 			continue;
 		}
-		if (jsonread_parse_arena_put(ps, run, (size_t)(p - run)))
+		if (jsonread_token_arena_put(ps, run, (size_t)(p - run)))
 			return -ENOMEM;
 		if (c == '"')
 			break;
 		if (c != '\\')
-			return jsonread_parse_fail(ps, p, -EBADMSG, "control "
+			return jsonread_token_fail(ps, p, -EBADMSG, "control "
 						   "character 0x%02x in a "
 						   "string", c);
 		ps->p = p;
@@ -232,7 +315,7 @@ int jsonread_token_string(struct jsonread_parse_state *ps, size_t *off,
 		p = run = ps->p;
 	}
 	ps->p = p + 1;
-	if (jsonread_parse_arena_put(ps, "", 1))
+	if (jsonread_token_arena_put(ps, "", 1))
 		return -ENOMEM;
 	*off = start;
 	/* Decoded is never longer than written, and max_bytes < 4 GiB. */
@@ -311,10 +394,10 @@ int jsonread_token_number(struct jsonread_parse_state *ps,
 	}
 	if (!is_digit(p, end)) {
 		ps->p = p;
-		return jsonread_parse_expected(ps, "a digit after '-'");
+		return jsonread_token_expected(ps, "a digit after '-'");
 	}
 	if (*p == '0' && is_digit(p + 1, end))
-		return jsonread_parse_fail(ps, p, -EBADMSG, "a number with a "
+		return jsonread_token_fail(ps, p, -EBADMSG, "a number with a "
 					   "leading zero");
 	for (; is_digit(p, end); p++) {
 		unsigned dg = *p - '0';
@@ -329,7 +412,7 @@ int jsonread_token_number(struct jsonread_parse_state *ps,
 		isint = 0;
 		if (!is_digit(++p, end)) {
 			ps->p = p;
-			return jsonread_parse_expected(ps, "a digit after '.'");
+			return jsonread_token_expected(ps, "a digit after '.'");
 		}
 		for (; is_digit(p, end); p++) {
 			if (m > (UINT64_MAX - 9) / 10) {
@@ -349,7 +432,7 @@ int jsonread_token_number(struct jsonread_parse_state *ps,
 			eneg = *p++ == '-';
 		if (!is_digit(p, end)) {
 			ps->p = p;
-			return jsonread_parse_expected(ps, "a digit in the "
+			return jsonread_token_expected(ps, "a digit in the "
 						       "exponent");
 		}
 		for (; is_digit(p, end); p++)
@@ -371,7 +454,7 @@ int jsonread_token_number(struct jsonread_parse_state *ps,
 		if (slow_double(s + neg, (size_t)(p - s) - (size_t)neg, &d))
 			return -ENOMEM;
 		if (d > DBL_MAX)
-			return jsonread_parse_fail(ps, s, -EBADMSG, "a number "
+			return jsonread_token_fail(ps, s, -EBADMSG, "a number "
 						   "too large for a double");
 	}
 	n->v.num.d = neg ? -d : d;

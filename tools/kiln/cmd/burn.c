@@ -32,81 +32,6 @@
 #include "results/folder.h"
 #include "results/result.h"
 
-volatile sig_atomic_t burn_interrupted;
-/* A second interrupt came: the next ends kiln at once. */
-static volatile sig_atomic_t insisted;
-volatile sig_atomic_t burn_forced_code = KILN_EXIT_INTERRUPTED;
-static struct engine_job *signal_job;
-/*
- * What a second and a third interrupt say, made before they can come: a
- * handler may only write(2). Until the first checkpoint there is no
- * record for kiln finish to complete; after it, the texts that name the
- * folder are made whole, then swapped in at once.
- */
-static _Atomic(const char *) said_again =
-	"kiln: interrupted again: stopping already, the results of what was "
-	"done follow (a third interrupt ends kiln at once)\n";
-static _Atomic(const char *) said_forced =
-	"kiln: interrupted a third time: ended at once, before its results "
-	"were written\n";
-
-static void say(const char *text)
-{
-	ssize_t n = write(STDERR_FILENO, text, strlen(text));
-
-	(void)n;
-}
-
-/*
- * Ctrl-C twice is the user impatient, not a request to lose the record:
- * the second says what is going on (I/O is stopping, the results follow)
- * and the run ends as after the first; the third ends kiln at once,
- * naming the folder whose checkpoint kiln finish completes.
- */
-static void on_signal(int sig)
-{
-	(void)sig;
-	if (burn_interrupted && insisted) {
-		say(atomic_load(&said_forced));
-		_exit(burn_forced_code);
-	}
-	if (burn_interrupted) {
-		insisted = 1;
-		say(atomic_load(&said_again));
-		return;
-	}
-	burn_interrupted = 1;
-	if (signal_job) {
-		/* Lock-free: stops the confirming re-read too. */
-		atomic_store(&signal_job->stop, 1);
-		engine_wake(signal_job);
-	}
-}
-
-void burn_catch(struct engine_job *job)
-{
-	signal_job = job;
-}
-
-void burn_checkpointed(const struct record *r)
-{
-	static char again[PATH_MAX + 200], forced[PATH_MAX + 200];
-
-	if (r->exit_code == KILN_EXIT_FAIL)
-		burn_forced_code = KILN_EXIT_FAIL;
-	if (again[0] || !r->out)
-		return;
-	snprintf(again, sizeof(again), "kiln: interrupted again: stopping "
-		 "already, the results of what was done follow (a third "
-		 "interrupt ends kiln at once; kiln finish %s then completes "
-		 "the record)\n", r->out);
-	snprintf(forced, sizeof(forced), "kiln: interrupted a third time: "
-		 "ended at once; kiln finish %s completes the record from its "
-		 "last checkpoint\n", r->out);
-	atomic_store(&said_again, again);
-	atomic_store(&said_forced, forced);
-}
-
 uint64_t burn_new_run_id(void)
 {
 	uint64_t id = 0;
@@ -115,15 +40,6 @@ uint64_t burn_new_run_id(void)
 		id = timing_now_ns() ^ ((uint64_t)getpid() << 32) ^
 		     (uint64_t)time(NULL);
 	return id ? id : 1;
-}
-
-/* A closed console (kiln burn ... | head) ends the run like SIGTERM. */
-void burn_console_check(struct burn *b)
-{
-	if (fflush(b->con) == EOF || ferror(b->con)) {
-		burn_interrupted = 1;
-		clearerr(b->con);
-	}
 }
 
 /* "767 MiB (MemAvailable 23.0 GiB, 1023 MiB under the cgroup's limit, ...)" */
@@ -230,7 +146,7 @@ static void burn_free(struct burn *b, int keep_created)
 	free(b->labels);
 	free(b->kernel_said);
 	free(b->ctx);
-	signal_job = NULL;
+	burn_catch(NULL);
 }
 
 /* One target held against the run folder; its own copies of the paths. */
@@ -386,10 +302,7 @@ int burn_run(struct record *r)
 	if (ret)
 		return ret;
 	/* Each ends the run the same way: I/O stops, results are written. */
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGHUP, on_signal);
-	signal(SIGPIPE, SIG_IGN);
+	b.stop = burn_signals();
 	machine_firmware_read(b.env.sysroot, &r->firmware);
 	/* Whatever the folder it is in, kiln fleet groups runs by this. */
 	lab_machine_read(r);

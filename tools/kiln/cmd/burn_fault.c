@@ -96,7 +96,7 @@ static void telemetry(struct burn *b, struct record_disk *d)
 		return;
 	}
 	snprintf(name, sizeof(name), "telemetry-%s.bin", d->label);
-	if (!burn_finish_keep(b, name, buf, len)) {
+	if (!burn_keep(b, name, buf, len)) {
 		snprintf(d->telemetry, sizeof(d->telemetry), "%s", name);
 		d->telemetry_len = len;
 	} else {
@@ -123,7 +123,7 @@ void burn_fault_keep(struct burn *b)
 			telemetry(b, d);
 		rma_name(d, name, sizeof(name));
 		text = rma_text(r, d, &len);
-		burn_finish_keep(b, name, text, len);
+		burn_keep(b, name, text, len);
 		free(text);
 	}
 }

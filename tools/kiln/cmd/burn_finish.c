@@ -26,30 +26,6 @@
 /* How long iperf3 may take to write its JSON once told to stop. */
 #define IPERF_STOP_WAIT_S 10
 
-/* Writes one results file; a failure is said and remembered, never silent. */
-static void keep(struct burn *b, const char *name, const void *data,
-		 size_t len)
-{
-	int ret = data ? folder_write(&b->res, name, data, len) : -ENOMEM;
-
-	if (data)
-		lab_put(b->lab, name, data, len);
-	if (ret) {
-		b->r->results_lost = 1;
-		complain("cannot write the results: %s/%s: %s", b->res.dir,
-			 name, strerror(-ret));
-	}
-}
-
-int burn_finish_keep(struct burn *b, const char *name, const void *data,
-		     size_t len)
-{
-	int lost = b->r->results_lost;
-
-	keep(b, name, data, len);
-	return b->r->results_lost != lost ? -EIO : 0;
-}
-
 static void save_health(struct burn *b)
 {
 	char name[300];
@@ -61,12 +37,12 @@ static void save_health(struct burn *b)
 		if (d->before.text) {
 			snprintf(name, sizeof(name), "smart-%s-before.txt",
 				 d->label);
-			keep(b, name, d->before.text, d->before.len);
+			burn_keep(b, name, d->before.text, d->before.len);
 		}
 		if (d->after.text) {
 			snprintf(name, sizeof(name), "smart-%s-after.txt",
 				 d->label);
-			keep(b, name, d->after.text, d->after.len);
+			burn_keep(b, name, d->after.text, d->after.len);
 		}
 	}
 }
@@ -85,11 +61,11 @@ static void save_units(struct burn *b)
 		for (k = 0; k < n; k++) {
 			snprintf(name, sizeof(name), "bad-unit-%s-%llu.read",
 				 d->label, (unsigned long long)sv[k].offset);
-			keep(b, name, sv[k].read, UNIT_SIZE);
+			burn_keep(b, name, sv[k].read, UNIT_SIZE);
 			snprintf(name, sizeof(name),
 				 "bad-unit-%s-%llu.expected", d->label,
 				 (unsigned long long)sv[k].offset);
-			keep(b, name, sv[k].expected, UNIT_SIZE);
+			burn_keep(b, name, sv[k].expected, UNIT_SIZE);
 		}
 	}
 }
@@ -143,9 +119,9 @@ static void after_burn(struct burn *b)
 		netport_stop(&r->net[i], b->s->sysfs_root ? b->s->sysfs_root :
 			     b->env.sysroot, timing_now_ns(),
 			     IPERF_STOP_WAIT_S);
-	if (!burn_interrupted && b->s->reread)
+	if (!*b->stop && b->s->reread)
 		reread_run(r, b->job.deadline_ns, &b->job.stop, b->con);
-	sampler_finish(&b->smp, b->con, &burn_interrupted);
+	sampler_finish(&b->smp, b->con, b->stop);
 	burn_start_health(b, 1);
 	burn_fault_logs(b, 1);
 	/* What the BMC logged while the disks and the load ran. */
@@ -158,7 +134,7 @@ static void after_burn(struct burn *b)
 		complain("cannot write the results: samples.csv in %s is "
 			 "incomplete", b->res.dir);
 	}
-	record_judge(r, 1, burn_interrupted);
+	record_judge(r, 1, *b->stop);
 	for (i = 0; i < r->n; i++)
 		if (r->disks[i].snap.later_pass)
 			record_note(r, "%s: %u units hold a later pass of this "
@@ -182,7 +158,7 @@ static void write_files(struct burn *b)
 	folder_release(&b->res);
 	save_units(b);
 	html = report_html(r, &hlen);
-	keep(b, "report.html", html, hlen);
+	burn_keep(b, "report.html", html, hlen);
 	free(html);
 	save_health(b);
 	burn_fault_keep(b);
@@ -192,15 +168,15 @@ static void write_files(struct burn *b)
 
 		snprintf(name, sizeof(name), "iperf3-%s.json", ip->nic);
 		if (ip->kept)
-			keep(b, name, ip->kept, ip->kept_len);
+			burn_keep(b, name, ip->kept, ip->kept_len);
 	}
 	if (r->inventory)
-		keep(b, "inventory.json", r->inventory, r->inventory_len);
+		burn_keep(b, "inventory.json", r->inventory, r->inventory_len);
 	if (r->kmsg && folder_write_kmsg(&b->res, "/dev/kmsg"))
 		complain("cannot write kmsg.log in %s", b->res.dir);
 	burn_loop_checkpoint(b);
 	/* What was lost so far is in the record: judge it in. */
-	record_judge(r, 1, burn_interrupted);
+	record_judge(r, 1, *b->stop);
 }
 
 /*
@@ -216,13 +192,13 @@ static void write_last(struct burn *b, const char *text, size_t tlen,
 
 	/* The run in OCP Test & Validation's format, for pipelines. */
 	jl = ocptv_jsonl(r, &jlen);
-	keep(b, "ocptv.jsonl", jl, jlen);
+	burn_keep(b, "ocptv.jsonl", jl, jlen);
 	free(jl);
-	keep(b, "result.json", *doc, *dlen);
-	keep(b, "summary.txt", text, tlen);
+	burn_keep(b, "result.json", *doc, *dlen);
+	burn_keep(b, "summary.txt", text, tlen);
 	if (r->results_lost) {
 		/* The exit says it; the console must too. */
-		record_judge(r, 1, burn_interrupted);
+		record_judge(r, 1, *b->stop);
 		free(*doc);
 		*doc = result_json(r, dlen);
 	}
@@ -253,7 +229,7 @@ static void say_end(struct burn *b, const char *text, size_t tlen,
 			 r->out ? r->out : "");
 		if (!r->out) {
 			r->results_lost = 1;
-			record_judge(r, 1, burn_interrupted);
+			record_judge(r, 1, *b->stop);
 		}
 	}
 }
@@ -281,7 +257,7 @@ int burn_finish(struct burn *b)
 		lab_finish(b->lab, r);
 		/* Without a stick, a file lost there is a result lost. */
 		if (r->results_lost != lost)
-			record_judge(r, 1, burn_interrupted);
+			record_judge(r, 1, *b->stop);
 	}
 	say_end(b, text, tlen, doc, dlen);
 	free(text);

@@ -250,11 +250,11 @@ void burn_loop(struct burn *b)
 		/* Cut short when a worker ends or a signal comes. */
 		if (next_sample > now)
 			engine_wait(&b->job, next_sample - now);
-		if (burn_interrupted)
+		if (*b->stop)
 			atomic_store(&b->job.stop, 1);
 		running = engine_poll(&b->job, b->ets, b->ne);
 		now = timing_now_ns();
-		if (now < next_sample && running && !burn_interrupted)
+		if (now < next_sample && running && !*b->stop)
 			continue;
 		sample(b, now);
 		sampler_tick(&b->smp);
@@ -310,7 +310,7 @@ void burn_loop(struct burn *b)
 		b->mon.mt[i].made = (int64_t)figures_passes(
 			&b->burning[i]->snap, b->burning[i]->ep.mode);
 	kernel_lines(b);
-	monitor_status(&b->mon, now, burn_interrupted, line, sizeof(line));
+	monitor_status(&b->mon, now, *b->stop, line, sizeof(line));
 	fprintf(b->con, "%s\n", line);
 	burn_console_check(b);
 }

@@ -5,7 +5,9 @@
 /*
  * What the parts of one burn share, and only they: burn.c walks them in
  * order (open and check, start, loop, finish); burn_start.c, burn_loop.c
- * and burn_finish.c each hold one of those steps.
+ * and burn_finish.c each hold one of those steps, each calling only the
+ * parts below it (burn_signal.c, burn_keep.c, burn_fault.c, then loop,
+ * start, finish in that order: make check-layers holds them to it).
  */
 #include <signal.h>
 #include <stdint.h>
@@ -38,17 +40,19 @@ struct burn {
 	struct folder res;
 	int have_results;
 	struct lab *lab;		/* the lab's servers; NULL: none */
+	/* set by a signal or a closed console: the run ends (burn_signal.c) */
+	volatile sig_atomic_t *stop;
 	/* the console: stdout, or stderr under --json */
 	FILE *con;
 	/* each logged disk's kernel error lines when last said; NULL */
 	unsigned *kernel_said;
 };
 
-/* Set by SIGINT, SIGTERM, SIGHUP or a closed console: the run ends. */
-extern volatile sig_atomic_t burn_interrupted;
-
-/* The exit of a third interrupt: 1 once a checkpoint judged a FAIL, else 4. */
-extern volatile sig_atomic_t burn_forced_code;
+/*
+ * burn_signal.c: SIGINT, SIGTERM and SIGHUP end the run from now (SIGPIPE
+ * ignored); the flag they set, which struct burn's stop points at.
+ */
+volatile sig_atomic_t *burn_signals(void);
 
 /*
  * A checkpoint of r is in its folder: from now a third interrupt names
@@ -56,7 +60,7 @@ extern volatile sig_atomic_t burn_forced_code;
  */
 void burn_checkpointed(const struct record *r);
 
-/* From here a signal stops job's workers too, not only the walk. */
+/* From here a signal stops job's workers too (NULL: no more). */
 void burn_catch(struct engine_job *job);
 
 /* A closed console (kiln burn ... | head) ends the run like SIGTERM. */
@@ -74,9 +78,12 @@ void burn_loop_checkpoint(struct burn *b);
 
 /* burn_finish.c: SMART after, the judgement, the results: the exit code. */
 int burn_finish(struct burn *b);
-/* One results file written (and sent to the lab): 0, or -errno, said. */
-int burn_finish_keep(struct burn *b, const char *name, const void *data,
-		     size_t len);
+
+/*
+ * burn_keep.c: one results file written (and sent to the lab): 0, or
+ * -EIO, said.
+ */
+int burn_keep(struct burn *b, const char *name, const void *data, size_t len);
 
 /* burn_fault.c: NVMe logs before (after 0) or after the run. */
 void burn_fault_logs(struct burn *b, int after);

@@ -197,8 +197,8 @@ static void solo_phase(struct burn *b)
 
 	if (!b->s->solo)
 		return;
-	for (i = 0; i < b->r->n && !burn_interrupted; i++) {
-		solo_read(b->r, &b->r->disks[i], &b->job, &burn_interrupted,
+	for (i = 0; i < b->r->n && !*b->stop; i++) {
+		solo_read(b->r, &b->r->disks[i], &b->job, b->stop,
 			  b->con);
 		burn_console_check(b);
 		record_judge(b->r, 0, 0);

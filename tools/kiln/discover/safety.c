@@ -7,10 +7,9 @@
  * everywhere, and no signature is found; kiln-data only when every unit
  * read is that byte or a valid kiln unit of this very disk at its own
  * offset; anything else is has-data, with the byte offset of what was
- * found. And the reasons, as they are said.
+ * found. The reasons, as they are said, are safety_why.c's.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,34 +35,6 @@ void safety_json(struct json *j, const struct safety *s)
 {
 	json_str(j, "class", safety_class_name(s->class));
 	json_str(j, "class_reasons", s->why);
-}
-
-void safety_why(struct safety *s, const char *fmt, ...)
-{
-	size_t used = strlen(s->why);
-	va_list ap;
-
-	if (used && used < sizeof(s->why) - 2) {
-		memcpy(s->why + used, "; ", 3);
-		used += 2;
-	}
-	va_start(ap, fmt);
-	vsnprintf(s->why + used, sizeof(s->why) - used, fmt, ap);
-	va_end(ap);
-}
-
-void safety_note(struct safety *s, const char *fmt, ...)
-{
-	size_t used = strlen(s->notes);
-	va_list ap;
-
-	if (used && used < sizeof(s->notes) - 2) {
-		memcpy(s->notes + used, "; ", 3);
-		used += 2;
-	}
-	va_start(ap, fmt);
-	vsnprintf(s->notes + used, sizeof(s->notes) - used, fmt, ap);
-	va_end(ap);
 }
 
 /* What reading found, as it went. */

@@ -4,8 +4,8 @@
 
 /*
  * What the safety files share (safety.c, safety_use.c, safety_open.c):
- * the reasons as they are said, and the look at other processes. Nobody
- * else includes this file.
+ * the reasons as they are said (safety_why.c), and the look at other
+ * processes. Nobody else includes this file.
  */
 #include "base/sysfs.h"
 #include "discover/safety.h"

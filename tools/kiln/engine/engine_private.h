@@ -3,7 +3,8 @@
 #define KILN_ENGINE_PRIVATE_H
 
 /*
- * The engine's own: a target's engine as engine.c and the worker share it.
+ * The engine's own: a target's engine as engine.c, engine_share.c and
+ * the workers share it.
  * Nobody else includes this file; readers take snapshots (engine.h).
  */
 #include <pthread.h>

@@ -29,25 +29,6 @@ const char *blame_place_name(int place)
 	return place >= 0 && place < BLAME_PLACES ? place_names[place] : "?";
 }
 
-unsigned blame_confirmed(const struct engine_snap *s)
-{
-	unsigned all = s->c.bad_units, good = s->bad_transient;
-	unsigned unchecked = s->bad_unchecked, checked;
-
-	/* A record edited by hand may say more than it counted. */
-	if (good > all)
-		good = all;
-	if (unchecked > all - good)
-		unchecked = all - good;
-	checked = all - good - unchecked;
-	return good ? checked : checked + unchecked;
-}
-
-unsigned blame_transfer(const struct engine_snap *s)
-{
-	return s->c.bad_units - blame_confirmed(s);
-}
-
 int blame_memory_suspected(const struct record *r, char *why, size_t len)
 {
 	const struct vitals_machine *m = &r->sig;

@@ -48,10 +48,25 @@ const char *blame_place_name(int place);
  * ones that read back good when there are any (the same fault), else they
  * count as confirmed, since nothing cleared them.
  */
-unsigned blame_confirmed(const struct engine_snap *s);
+static inline unsigned blame_confirmed(const struct engine_snap *s)
+{
+	unsigned all = s->c.bad_units, good = s->bad_transient;
+	unsigned unchecked = s->bad_unchecked, checked;
+
+	/* A record edited by hand may say more than it counted. */
+	if (good > all)
+		good = all;
+	if (unchecked > all - good)
+		unchecked = all - good;
+	checked = all - good - unchecked;
+	return good ? checked : checked + unchecked;
+}
 
 /* Its bad units that are transfer errors: the others. */
-unsigned blame_transfer(const struct engine_snap *s);
+static inline unsigned blame_transfer(const struct engine_snap *s)
+{
+	return s->c.bad_units - blame_confirmed(s);
+}
 
 /*
  * Whether the run saw a memory error: an EDAC count (corrected or not)

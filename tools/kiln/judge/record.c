@@ -4,7 +4,6 @@
  * verdicts and state, and the judging that turns snapshots of the engine
  * into verdicts.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,26 +101,6 @@ struct record_disk *record_add(struct record *r, const char *path, int mode)
 	nvmelog_init(&d->nv_before);
 	nvmelog_init(&d->nv_after);
 	return d;
-}
-
-void record_note(struct record *r, const char *fmt, ...)
-{
-	char **grown, *text = NULL;
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&text, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	grown = realloc(r->notes, (size_t)(r->nnotes + 1) * sizeof(*grown));
-	if (!grown) {
-		free(text);
-		return;
-	}
-	r->notes = grown;
-	r->notes[r->nnotes++] = text;
 }
 
 /*

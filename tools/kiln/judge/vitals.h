@@ -4,6 +4,8 @@
 
 #include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "judge/judge.h"
 #include "sense/kmsg.h"
@@ -216,9 +218,21 @@ void vitals_judge_disk(const struct record *r, struct record_disk *d);
  */
 void vitals_judge_machine(struct record *r);
 
-/* A reason of the machine (its FAILs go into the run's failure too). */
-void vitals_judge_reason(struct vitals_machine *m, int verdict,
-			 const char *text);
+/*
+ * A reason of the machine (its FAILs go into the run's failure too). Here
+ * so that netjudge.c and vitals_cpu.c, which vitals_judge.c calls, can
+ * give one without calling back into it.
+ */
+static inline void vitals_judge_reason(struct vitals_machine *m, int verdict,
+				       const char *text)
+{
+	size_t used = strlen(m->failure);
+
+	judge_reason(&m->j, verdict, "%s", text);
+	if (verdict == JUDGE_FAIL && used + 1 < sizeof(m->failure))
+		snprintf(m->failure + used, sizeof(m->failure) - used, "%s%s",
+			 used ? "; " : "", text);
+}
 
 /*
  * The memory errors of the run, for the blame of bad units: EDAC's

@@ -155,22 +155,12 @@ static void machine_reason(struct vitals_machine *m, int verdict,
 			   const char *fmt, ...)
 {
 	char text[sizeof(m->j.reasons[0])];
-	size_t used = strlen(m->failure);
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	judge_reason(&m->j, verdict, "%s", text);
-	if (verdict == JUDGE_FAIL && used + 1 < sizeof(m->failure))
-		snprintf(m->failure + used, sizeof(m->failure) - used, "%s%s",
-			 used ? "; " : "", text);
-}
-
-void vitals_judge_reason(struct vitals_machine *m, int verdict,
-			 const char *text)
-{
-	machine_reason(m, verdict, "%s", text);
+	vitals_judge_reason(m, verdict, text);
 }
 
 /*
