@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Description: the BMC in the results (see bmc_out.h): written and read
- * back by the same names, each entry by its raw bytes, so a restored run
- * is judged as the run judged itself.
+ * Description: the BMC as a signal of the results (signal.h): what it
+ * told (sense/bmc.h) in result.json's top-level "bmc" object, written and
+ * read back by the same names, each entry added by its raw 16 bytes, so
+ * kiln finish and kiln report judge a restored run as the run judged
+ * itself; its line in summary.txt and its table in report.html. Nothing
+ * with bmc=0.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "results/bmc_out.h"
 #include "results/report_html.h"
 #include "results/result_keys.h"
+#include "results/signal.h"
 
 static void raw_hex(const struct sel_entry *e, char *buf)
 {
@@ -36,7 +39,7 @@ static int raw_of(const char *s, struct sel_entry *e)
 	return 0;
 }
 
-void bmc_out_json(struct json *j, const struct record *r)
+static void bmc_out_json(struct json *j, const struct record *r)
 {
 	const struct bmc *b = &r->bmc;
 	char hex[2 * SEL_RECORD + 1], what[120];
@@ -77,7 +80,7 @@ void bmc_out_json(struct json *j, const struct record *r)
 	json_end(j);
 }
 
-int bmc_out_read(const struct jsonread_node *doc, struct record *r)
+static int bmc_out_read(const struct jsonread_node *doc, struct record *r)
 {
 	const struct jsonread_node *o = jsonread_get(doc, KEY_BMC), *es;
 	struct bmc *b = &r->bmc;
@@ -112,7 +115,7 @@ int bmc_out_read(const struct jsonread_node *doc, struct record *r)
 	return 0;
 }
 
-void bmc_out_summary(const struct record *r, FILE *f)
+static void bmc_out_summary(const struct record *r, FILE *f)
 {
 	const struct bmc *b = &r->bmc;
 	char what[120];
@@ -153,7 +156,7 @@ void bmc_out_summary(const struct record *r, FILE *f)
 			b->added - b->nkept, b->nkept);
 }
 
-void bmc_out_html(FILE *f, const struct record *r)
+static void bmc_out_html(FILE *f, const struct record *r)
 {
 	const struct bmc *b = &r->bmc;
 	char buf[120];
@@ -203,3 +206,17 @@ void bmc_out_html(FILE *f, const struct record *r)
 		fputs("</p>\n", f);
 	}
 }
+
+static int bmc_out_shown(const struct record *r)
+{
+	return r->bmc.state != BMC_OFF;
+}
+
+const struct signal_ops bmc_signal = {
+	.name = "bmc",
+	.json = bmc_out_json,
+	.read = bmc_out_read,
+	.summary = bmc_out_summary,
+	.html_shown = bmc_out_shown,
+	.html = bmc_out_html,
+};

@@ -14,9 +14,9 @@
 #include "results/report_cpu.h"
 #include "results/report_html.h"
 #include "results/report_machine.h"
+#include "results/signal.h"
 #include "results/smart_out.h"
 #include "results/stress_out.h"
-#include "results/bmc_out.h"
 
 /* One temperature plot: width, height, and the room above for its scale. */
 #define PW 160
@@ -478,13 +478,22 @@ static void raid_table(FILE *f, const struct vitals_machine *m)
 	fputs("</table>\n", f);
 }
 
+/* Whether a signal of the table has a part in the machine's section. */
+static int signals_shown(const struct record *r)
+{
+	for (SIGNAL_EACH(s))
+		if ((*s)->html_shown && (*s)->html_shown(r))
+			return 1;
+	return 0;
+}
+
 void report_machine_html(FILE *f, const struct record *r)
 {
 	const struct vitals_machine *m = &r->sig;
 	const char *v = judge_name(m->j.verdict);
 
 	if (!m->samples && m->j.verdict == JUDGE_PASS && !r->have_stress &&
-	    r->bmc.state == BMC_OFF)
+	    !signals_shown(r))
 		return;
 	fprintf(f, "<div class=\"machine\">\n<h2>The machine's signals: "
 		"<span class=\"%s\">%s</span></h2>\n", v, v);
@@ -504,7 +513,9 @@ void report_machine_html(FILE *f, const struct record *r)
 		raid_table(f, m);
 	}
 	stress_out_html(f, r);
-	bmc_out_html(f, r);
+	for (SIGNAL_EACH(s))
+		if ((*s)->html)
+			(*s)->html(f, r);
 	net_out_html(f, r);
 	fputs("</div>\n", f);
 }

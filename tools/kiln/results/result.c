@@ -25,7 +25,7 @@
 #include "results/summary.h"
 #include "results/net_out.h"
 #include "results/stress_out.h"
-#include "results/bmc_out.h"
+#include "results/signal.h"
 #include "base/timing.h"
 #include "base/version.h"
 #include "judge/zones.h"
@@ -289,6 +289,9 @@ static void json_target(struct json *j, const struct record *r,
 	vitals_out_disk(j, r, d);
 	nvmelog_out_disk(j, d);
 	linkerr_out_disk(j, d);
+	for (SIGNAL_EACH(s))
+		if ((*s)->json_disk)
+			(*s)->json_disk(j, r, d);
 	json_str(j, KEY_STABILITY, d->j.stability[0] ? d->j.stability : NULL);
 	json_str(j, KEY_VERDICT, judge_name(d->j.verdict));
 	if (d->led[0])
@@ -383,6 +386,9 @@ static void json_machine(struct json *j, const struct record *o)
 		 o->firmware.lockdown : NULL);
 	json_end(j);
 	net_out_json(j, o);
+	for (SIGNAL_EACH(s))
+		if ((*s)->json_machine)
+			(*s)->json_machine(j, o);
 }
 
 /* The run: what started it, when, and how far it got. */
@@ -485,7 +491,9 @@ char *result_json(const struct record *o, size_t *len)
 	dips_out_json(&j, o);
 	linkerr_out_machine(&j, o);
 	stress_out_json(&j, o);
-	bmc_out_json(&j, o);
+	for (SIGNAL_EACH(s))
+		if ((*s)->json)
+			(*s)->json(&j, o);
 	json_expect(&j, o);
 	json_str(&j, KEY_FAILURE, o->failure[0] ? o->failure : NULL);
 	json_bool(&j, KEY_RESULTS_COMPLETE, !o->results_lost);

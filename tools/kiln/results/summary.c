@@ -20,7 +20,7 @@
 #include "results/summary_groups.h"
 #include "results/net_out.h"
 #include "results/stress_out.h"
-#include "results/bmc_out.h"
+#include "results/signal.h"
 #include "base/timing.h"
 #include "base/version.h"
 #include "judge/zones.h"
@@ -297,6 +297,9 @@ static void disk_section(const struct record *o, const struct record_disk *d,
 	vitals_text_disk(d, f);
 	rma_summary(o, d, f);
 	linkerr_out_text_disk(d, f);
+	for (SIGNAL_EACH(s))
+		if ((*s)->summary_disk)
+			(*s)->summary_disk(o, d, f);
 	disk_errors(f, et);
 }
 
@@ -415,7 +418,9 @@ void summary_text(const struct record *o, FILE *f)
 	notes_print(o->notes, o->nnotes, f);
 	net_out_summary(o, f);
 	stress_out_summary(o, f);
-	bmc_out_summary(o, f);
+	for (SIGNAL_EACH(s))
+		if ((*s)->summary)
+			(*s)->summary(o, f);
 	if (o->failure[0])
 		fprintf(f, "FAIL: %s\n", o->failure);
 	blame_out_text(o, f);
