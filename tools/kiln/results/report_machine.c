@@ -16,7 +16,6 @@
 #include "results/report_machine.h"
 #include "results/signal.h"
 #include "results/smart_out.h"
-#include "results/stress_out.h"
 
 /* One temperature plot: width, height, and the room above for its scale. */
 #define PW 160
@@ -492,8 +491,7 @@ void report_machine_html(FILE *f, const struct record *r)
 	const struct vitals_machine *m = &r->sig;
 	const char *v = judge_name(m->j.verdict);
 
-	if (!m->samples && m->j.verdict == JUDGE_PASS && !r->have_stress &&
-	    !signals_shown(r))
+	if (!m->samples && m->j.verdict == JUDGE_PASS && !signals_shown(r))
 		return;
 	fprintf(f, "<div class=\"machine\">\n<h2>The machine's signals: "
 		"<span class=\"%s\">%s</span></h2>\n", v, v);
@@ -512,7 +510,6 @@ void report_machine_html(FILE *f, const struct record *r)
 		kmsg_part(f, m);
 		raid_table(f, m);
 	}
-	stress_out_html(f, r);
 	for (SIGNAL_EACH(s))
 		if ((*s)->html)
 			(*s)->html(f, r);

@@ -22,7 +22,6 @@
 #include "results/signal.h"
 #include "results/linkerr_out.h"
 #include "results/vitals_out.h"
-#include "results/stress_out.h"
 #include "base/unit.h"
 #include "base/timing.h"
 
@@ -368,7 +367,7 @@ int restore_record(const struct jsonread_node *doc, struct restored *out,
 			return ret;
 		peers_out_restore_disk(t, r, d);
 	}
-	if (linkerr_out_read_machine(doc, r) || stress_out_read(doc, r))
+	if (linkerr_out_read_machine(doc, r))
 		return -ENOMEM;
 	for (SIGNAL_EACH(s))
 		if ((*s)->read && (*s)->read(doc, r))

@@ -24,7 +24,6 @@
 #include "results/vitals_out.h"
 #include "results/summary.h"
 #include "results/net_out.h"
-#include "results/stress_out.h"
 #include "results/signal.h"
 #include "base/timing.h"
 #include "base/version.h"
@@ -490,7 +489,6 @@ char *result_json(const struct record *o, size_t *len)
 	blame_out_json(&j, o);
 	dips_out_json(&j, o);
 	linkerr_out_machine(&j, o);
-	stress_out_json(&j, o);
 	for (SIGNAL_EACH(s))
 		if ((*s)->json)
 			(*s)->json(&j, o);

@@ -11,6 +11,7 @@
 #include "results/signal.h"
 
 #define SIGNALS \
+	X(stress) \
 	X(bmc)
 
 #define X(name) extern const struct signal_ops name##_signal;

@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Description: the stress beside the burn in the results (see
- * stress_out.h): written and read back by the same names, so kiln finish
- * judges a restored run as the run judged itself.
+ * Description: the memory and CPU stress beside the burn as a signal of
+ * the results (signal.h): what it told (sense/stress.h) in result.json's
+ * top-level "stress" object, written and read back by the same names, so
+ * kiln finish judges a restored run as the run judged itself; its lines
+ * in summary.txt and its table in report.html. Nothing when stress was
+ * not asked for.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "results/report_html.h"
 #include "results/result_keys.h"
-#include "results/stress_out.h"
+#include "results/signal.h"
 
 static void hex(struct json *j, const char *key, uint64_t v)
 {
@@ -19,7 +22,7 @@ static void hex(struct json *j, const char *key, uint64_t v)
 	json_str(j, key, buf);
 }
 
-void stress_out_json(struct json *j, const struct record *r)
+static void stress_out_json(struct json *j, const struct record *r)
 {
 	const struct stress *st = &r->stress;
 	int i;
@@ -64,7 +67,7 @@ static uint64_t hex_of(const struct jsonread_node *n, const char *key)
 	return v;
 }
 
-int stress_out_read(const struct jsonread_node *doc, struct record *r)
+static int stress_out_read(const struct jsonread_node *doc, struct record *r)
 {
 	const struct jsonread_node *o = jsonread_get(doc, KEY_STRESS);
 	const struct jsonread_node *m, *first;
@@ -107,7 +110,7 @@ int stress_out_read(const struct jsonread_node *doc, struct record *r)
 	return 0;
 }
 
-void stress_out_summary(const struct record *r, FILE *f)
+static void stress_out_summary(const struct record *r, FILE *f)
 {
 	const struct stress *st = &r->stress;
 
@@ -131,7 +134,7 @@ void stress_out_summary(const struct record *r, FILE *f)
 		fprintf(f, "  %s\n", st->note);
 }
 
-void stress_out_html(FILE *f, const struct record *r)
+static void stress_out_html(FILE *f, const struct record *r)
 {
 	const struct stress *st = &r->stress;
 	char buf[64];
@@ -181,3 +184,17 @@ void stress_out_html(FILE *f, const struct record *r)
 		fputs("</p>\n", f);
 	}
 }
+
+static int stress_out_shown(const struct record *r)
+{
+	return r->have_stress;
+}
+
+const struct signal_ops stress_signal = {
+	.name = "stress",
+	.json = stress_out_json,
+	.read = stress_out_read,
+	.summary = stress_out_summary,
+	.html_shown = stress_out_shown,
+	.html = stress_out_html,
+};

@@ -19,7 +19,6 @@
 #include "results/summary.h"
 #include "results/summary_groups.h"
 #include "results/net_out.h"
-#include "results/stress_out.h"
 #include "results/signal.h"
 #include "base/timing.h"
 #include "base/version.h"
@@ -417,7 +416,6 @@ void summary_text(const struct record *o, FILE *f)
 		fprintf(f, "%s\n", summary_work_line(o, line, sizeof(line)));
 	notes_print(o->notes, o->nnotes, f);
 	net_out_summary(o, f);
-	stress_out_summary(o, f);
 	for (SIGNAL_EACH(s))
 		if ((*s)->summary)
 			(*s)->summary(o, f);
