@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/net_out.h"
 #include "results/linkerr_out.h"
 #include "results/peers_out.h"
 #include "results/report_cpu.h"
@@ -513,6 +512,5 @@ void report_machine_html(FILE *f, const struct record *r)
 	for (SIGNAL_EACH(s))
 		if ((*s)->html)
 			(*s)->html(f, r);
-	net_out_html(f, r);
 	fputs("</div>\n", f);
 }

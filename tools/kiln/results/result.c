@@ -23,7 +23,6 @@
 #include "results/linkerr_out.h"
 #include "results/vitals_out.h"
 #include "results/summary.h"
-#include "results/net_out.h"
 #include "results/signal.h"
 #include "base/timing.h"
 #include "base/version.h"
@@ -384,7 +383,6 @@ static void json_machine(struct json *j, const struct record *o)
 	json_str(j, KEY_LOCKDOWN, o->firmware.lockdown[0] ?
 		 o->firmware.lockdown : NULL);
 	json_end(j);
-	net_out_json(j, o);
 	for (SIGNAL_EACH(s))
 		if ((*s)->json_machine)
 			(*s)->json_machine(j, o);

@@ -18,7 +18,6 @@
 #include "results/vitals_text.h"
 #include "results/summary.h"
 #include "results/summary_groups.h"
-#include "results/net_out.h"
 #include "results/signal.h"
 #include "base/timing.h"
 #include "base/version.h"
@@ -415,7 +414,6 @@ void summary_text(const struct record *o, FILE *f)
 	if (o->n)
 		fprintf(f, "%s\n", summary_work_line(o, line, sizeof(line)));
 	notes_print(o->notes, o->nnotes, f);
-	net_out_summary(o, f);
 	for (SIGNAL_EACH(s))
 		if ((*s)->summary)
 			(*s)->summary(o, f);
