@@ -15,7 +15,6 @@
 
 #include "results/result_keys.h"
 #include "results/peers_out.h"
-#include "results/nvmelog_out.h"
 #include "results/restore.h"
 #include "results/result.h"
 #include "results/result_target.h"
@@ -212,11 +211,10 @@ static int restore_disk(const struct jsonread_node *t, struct record_disk *d,
 	restore_burn(t, d);
 	restore_judged(t, d, mt);
 	vitals_out_read_disk(t, d);
-	nvmelog_out_read_disk(t, d);
-	linkerr_out_read_disk(t, d);
 	for (SIGNAL_EACH(s))
 		if ((*s)->read_disk)
 			(*s)->read_disk(t, d);
+	linkerr_out_read_disk(t, d);
 	return result_target_passes(t, &d->snap);
 }
 

@@ -17,7 +17,6 @@
 #include "results/dips_out.h"
 #include "results/result_keys.h"
 #include "results/peers_out.h"
-#include "results/nvmelog_out.h"
 #include "results/result.h"
 #include "results/smart_out.h"
 #include "results/linkerr_out.h"
@@ -285,11 +284,10 @@ static void json_target(struct json *j, const struct record *r,
 	json_end(j);
 	peers_out_json_disk(j, r, d);
 	vitals_out_disk(j, r, d);
-	nvmelog_out_disk(j, d);
-	linkerr_out_disk(j, d);
 	for (SIGNAL_EACH(s))
 		if ((*s)->json_disk)
 			(*s)->json_disk(j, r, d);
+	linkerr_out_disk(j, d);
 	json_str(j, KEY_STABILITY, d->j.stability[0] ? d->j.stability : NULL);
 	json_str(j, KEY_VERDICT, judge_name(d->j.verdict));
 	if (d->led[0])

@@ -11,6 +11,7 @@
 #include "results/signal.h"
 
 #define SIGNALS \
+	X(nvme) \
 	X(net) \
 	X(stress) \
 	X(bmc)
