@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/linkerr_out.h"
 #include "results/peers_out.h"
 #include "results/report_cpu.h"
 #include "results/report_html.h"
@@ -51,7 +50,6 @@ static void tree_disk(FILE *f, const struct record *r,
 		      const struct record_disk *d)
 {
 	const char *v = judge_name(d->j.verdict);
-	char grown[1200];
 
 	fprintf(f, "<li class=\"disk\"><span class=\"%s\">", v);
 	report_text(f, d->label);
@@ -61,10 +59,9 @@ static void tree_disk(FILE *f, const struct record *r,
 		report_text(f, d->t.id.model);
 	}
 	said(f, r, d);
-	if (linkerr_out_grown(d, grown, sizeof(grown))[0]) {
-		fputs("<br>link error counters grown: ", f);
-		report_text(f, grown);
-	}
+	for (SIGNAL_EACH(s))
+		if ((*s)->html_disk)
+			(*s)->html_disk(f, r, d);
 	fputs("</li>\n", f);
 }
 

@@ -19,7 +19,6 @@
 #include "results/result.h"
 #include "results/result_target.h"
 #include "results/signal.h"
-#include "results/linkerr_out.h"
 #include "results/vitals_out.h"
 #include "base/unit.h"
 #include "base/timing.h"
@@ -214,7 +213,6 @@ static int restore_disk(const struct jsonread_node *t, struct record_disk *d,
 	for (SIGNAL_EACH(s))
 		if ((*s)->read_disk)
 			(*s)->read_disk(t, d);
-	linkerr_out_read_disk(t, d);
 	return result_target_passes(t, &d->snap);
 }
 
@@ -365,8 +363,6 @@ int restore_record(const struct jsonread_node *doc, struct restored *out,
 			return ret;
 		peers_out_restore_disk(t, r, d);
 	}
-	if (linkerr_out_read_machine(doc, r))
-		return -ENOMEM;
 	for (SIGNAL_EACH(s))
 		if ((*s)->read && (*s)->read(doc, r))
 			return -ENOMEM;

@@ -19,7 +19,6 @@
 #include "results/peers_out.h"
 #include "results/result.h"
 #include "results/smart_out.h"
-#include "results/linkerr_out.h"
 #include "results/vitals_out.h"
 #include "results/summary.h"
 #include "results/signal.h"
@@ -287,7 +286,6 @@ static void json_target(struct json *j, const struct record *r,
 	for (SIGNAL_EACH(s))
 		if ((*s)->json_disk)
 			(*s)->json_disk(j, r, d);
-	linkerr_out_disk(j, d);
 	json_str(j, KEY_STABILITY, d->j.stability[0] ? d->j.stability : NULL);
 	json_str(j, KEY_VERDICT, judge_name(d->j.verdict));
 	if (d->led[0])
@@ -484,7 +482,6 @@ char *result_json(const struct record *o, size_t *len)
 	vitals_out_machine(&j, o);
 	blame_out_json(&j, o);
 	dips_out_json(&j, o);
-	linkerr_out_machine(&j, o);
 	for (SIGNAL_EACH(s))
 		if ((*s)->json)
 			(*s)->json(&j, o);

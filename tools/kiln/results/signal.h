@@ -39,6 +39,9 @@ struct signal_ops {
 	 */
 	int (*html_shown)(const struct record *r);
 	void (*html)(FILE *f, const struct record *r);
+	/* report.html: beside a disk in the inventory tree */
+	void (*html_disk)(FILE *f, const struct record *r,
+			  const struct record_disk *d);
 };
 
 /* The table, NULL-ended, in the order the outputs say the signals. */

@@ -12,6 +12,7 @@
 
 #define SIGNALS \
 	X(nvme) \
+	X(linkerr) \
 	X(net) \
 	X(stress) \
 	X(bmc)

@@ -14,7 +14,6 @@
 #include "results/notes.h"
 #include "results/peers_out.h"
 #include "results/rma.h"
-#include "results/linkerr_out.h"
 #include "results/vitals_text.h"
 #include "results/summary.h"
 #include "results/summary_groups.h"
@@ -294,7 +293,6 @@ static void disk_section(const struct record *o, const struct record_disk *d,
 	reread_summary(f, &d->rr);
 	vitals_text_disk(d, f);
 	rma_summary(o, d, f);
-	linkerr_out_text_disk(d, f);
 	for (SIGNAL_EACH(s))
 		if ((*s)->summary_disk)
 			(*s)->summary_disk(o, d, f);
