@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "results/report_html.h"
+#include "results/html.h"
 #include "results/result_keys.h"
 #include "results/signal.h"
 
@@ -174,15 +174,15 @@ static void bmc_out_html(FILE *f, const struct record *r)
 		"<table class=\"bmc\">\n", judge_name(b->verdict),
 		judge_name(b->verdict));
 	fputs("<tr><th class=\"l\">state</th>", f);
-	report_cell(f, bmc_state_name(b->state));
+	html_cell(f, bmc_state_name(b->state));
 	fputs("</tr>\n<tr><th class=\"l\">address</th>", f);
-	report_cell(f, b->address[0] ? b->address : "-");
+	html_cell(f, b->address[0] ? b->address : "-");
 	fputs("</tr>\n<tr><th class=\"l\">MAC</th>", f);
-	report_cell(f, b->mac[0] ? b->mac : "-");
+	html_cell(f, b->mac[0] ? b->mac : "-");
 	snprintf(buf, sizeof(buf), "%u before, %u after, %d added",
 		 b->start_entries, b->end_entries, b->added);
 	fputs("</tr>\n<tr><th class=\"l\">event log</th>", f);
-	report_cell(f, b->state == BMC_READ ? buf : "-");
+	html_cell(f, b->state == BMC_READ ? buf : "-");
 	fputs("</tr>\n</table>\n", f);
 	if (b->nkept) {
 		fputs("<table class=\"bmc\">\n<tr><th>record</th><th>what</th>"
@@ -192,17 +192,17 @@ static void bmc_out_html(FILE *f, const struct record *r)
 
 			snprintf(buf, sizeof(buf), "%04Xh", b->kept[i].id);
 			fputs("<tr>", f);
-			report_cell(f, buf);
+			html_cell(f, buf);
 			sel_describe(&b->kept[i], buf, sizeof(buf));
-			report_cell(f, buf);
-			report_cell(f, c == SEL_FACT ? "-" : sel_class_name(c));
+			html_cell(f, buf);
+			html_cell(f, c == SEL_FACT ? "-" : sel_class_name(c));
 			fputs("</tr>\n", f);
 		}
 		fputs("</table>\n", f);
 	}
 	if (b->why[0]) {
 		fputs("<p>", f);
-		report_text(f, b->why);
+		html_text(f, b->why);
 		fputs("</p>\n", f);
 	}
 }

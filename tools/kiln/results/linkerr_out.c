@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/report_html.h"
+#include "results/html.h"
 #include "results/signal.h"
 
 #define K_LINK_ERRORS	"link_errors"
@@ -226,7 +226,7 @@ static void linkerr_out_html_disk(FILE *f, const struct record *r,
 	(void)r;
 	if (linkerr_out_grown(d, grown, sizeof(grown))[0]) {
 		fputs("<br>link error counters grown: ", f);
-		report_text(f, grown);
+		html_text(f, grown);
 	}
 }
 

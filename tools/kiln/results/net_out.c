@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "results/report_html.h"
+#include "results/html.h"
 #include "results/result_keys.h"
 #include "results/signal.h"
 
@@ -178,13 +178,13 @@ static void net_out_html(FILE *f, const struct record *r)
 
 		line(p, buf, sizeof(buf));
 		fputs("<tr>", f);
-		report_cell(f, p->nic);
-		report_cell(f, buf);
+		html_cell(f, p->nic);
+		html_cell(f, buf);
 		if (!netport_growth(&p->before, &p->after, grew, sizeof(grew)))
 			snprintf(grew, sizeof(grew), "none");
-		report_cell(f, grew);
+		html_cell(f, grew);
 		fprintf(f, "<td class=\"%s\">", judge_name(p->verdict));
-		report_text(f, p->why[0] ? p->why : judge_name(p->verdict));
+		html_text(f, p->why[0] ? p->why : judge_name(p->verdict));
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "results/report_html.h"
+#include "results/html.h"
 #include "results/result_keys.h"
 #include "results/signal.h"
 
@@ -146,26 +146,26 @@ static void stress_out_html(FILE *f, const struct record *r)
 		"</h3>\n<table class=\"stress\">\n", judge_name(st->verdict),
 		judge_name(st->verdict));
 	fputs("<tr><th class=\"l\">tool</th>", f);
-	report_cell(f, st->tool);
+	html_cell(f, st->tool);
 	fputs("</tr>\n<tr><th class=\"l\">load</th>", f);
-	report_cell(f, stress_what_name(st->what));
+	html_cell(f, stress_what_name(st->what));
 	fputs("</tr>\n<tr><th class=\"l\">ended</th>", f);
-	report_cell(f, stress_end_name(st->end));
+	html_cell(f, stress_end_name(st->end));
 	snprintf(buf, sizeof(buf), "%.0f", st->seconds);
 	fputs("</tr>\n<tr><th class=\"l\">seconds</th>", f);
-	report_cell(f, buf);
+	html_cell(f, buf);
 	snprintf(buf, sizeof(buf), "%llu MiB",
 		 (unsigned long long)(st->memory_bytes >> 20));
 	fputs("</tr>\n<tr><th class=\"l\">memory</th>", f);
-	report_cell(f, buf);
+	html_cell(f, buf);
 	snprintf(buf, sizeof(buf), "%u copy, %u CPU", st->copy_threads,
 		 st->cpu_threads);
 	fputs("</tr>\n<tr><th class=\"l\">threads</th>", f);
-	report_cell(f, buf);
+	html_cell(f, buf);
 	snprintf(buf, sizeof(buf), "%llu",
 		 (unsigned long long)st->miscompares);
 	fputs("</tr>\n<tr><th class=\"l\">miscompares</th>", f);
-	report_cell(f, buf);
+	html_cell(f, buf);
 	fputs("</tr>\n</table>\n", f);
 	for (i = 0; i < st->nkept; i++)
 		fprintf(f, "<p>miscompare at 0x%llx: expected 0x%016llx, found "
@@ -175,12 +175,12 @@ static void stress_out_html(FILE *f, const struct record *r)
 			(unsigned long long)st->kept[i].found);
 	if (st->why[0]) {
 		fputs("<p>", f);
-		report_text(f, st->why);
+		html_text(f, st->why);
 		fputs("</p>\n", f);
 	}
 	if (st->note[0]) {
 		fputs("<p>", f);
-		report_text(f, st->note);
+		html_text(f, st->note);
 		fputs("</p>\n", f);
 	}
 }
