@@ -13,6 +13,7 @@
 
 #include "base/crc32c.h"
 #include "base/json.h"
+#include "results/seconds.h"
 #include "results/blame_out.h"
 #include "results/dips_out.h"
 #include "results/result_keys.h"
@@ -20,7 +21,6 @@
 #include "results/result.h"
 #include "results/smart_out.h"
 #include "results/vitals_out.h"
-#include "results/summary.h"
 #include "results/signal.h"
 #include "base/timing.h"
 #include "base/version.h"
@@ -50,7 +50,7 @@ static void json_phase_stats(struct json *j, const struct record_disk *d,
 		json_null(j, KEY_MIN_MBPS);
 		json_null(j, KEY_MAX_MBPS);
 	}
-	if (summary_seconds_range(d, phase, &min, &max)) {
+	if (seconds_range(d, phase, &min, &max)) {
 		json_num(j, KEY_SLOWEST_SECOND_MBPS, min);
 		json_num(j, KEY_FASTEST_SECOND_MBPS, max);
 	} else {
