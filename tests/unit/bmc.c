@@ -22,7 +22,7 @@
 #include "../lib/reasons.h"
 #include "base/jsonread.h"
 #include "judge/record.h"
-#include "results/bmc_out.h"
+#include "results/signal.h"
 #include "results/result.h"
 #include "results/summary.h"
 #include "sense/bmc.h"
@@ -475,7 +475,7 @@ static void test_json(void)
 	memset(&back, 0, sizeof(back));
 	settings_defaults(&s, SCOPE_BURN);
 	record_init(&back, "burn", 0, NULL, &s);
-	tap_ok(root && !bmc_out_read(root, &back) &&
+	tap_ok(root && !signal_find("bmc")->read(root, &back) &&
 	       back.bmc.state == BMC_READ && back.bmc.nkept == 2 &&
 	       !memcmp(back.bmc.kept[1].raw, raw[1], SEL_RECORD) &&
 	       back.bmc.added == 2 && back.bmc.end_read &&

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "../lib/tap.h"
+#include "results/seconds.h"
 #include "results/folder.h"
 #include "base/jsonread.h"
 #include "judge/record.h"
@@ -697,9 +698,9 @@ static void test_min_max(void)
 	mt.max[PHASE_WRITE] = 3278;
 	d.mt = &mt;
 	mt.seconds[PHASE_WRITE] = 2;
-	two = summary_seconds_range(&d, PHASE_WRITE, &min, &max);
+	two = seconds_range(&d, PHASE_WRITE, &min, &max);
 	mt.seconds[PHASE_WRITE] = 3;
-	three = summary_seconds_range(&d, PHASE_WRITE, &min, &max);
+	three = seconds_range(&d, PHASE_WRITE, &min, &max);
 	tap_ok(!two && three && min == 250 && max == 3278,
 	       "min and max of 3 whole seconds or more, none of 2");
 	d.snap.passes = p;

@@ -16,8 +16,8 @@
 #include "../lib/tap.h"
 #include "judge/nvmejudge.h"
 #include "judge/record.h"
-#include "results/nvmelog_out.h"
 #include "results/rma.h"
+#include "results/signal.h"
 
 static struct settings s;
 
@@ -170,7 +170,7 @@ static void round_trip(void)
 	d->telemetry_len = 4096;
 	json_init(&j);
 	json_begin(&j, NULL);
-	nvmelog_out_disk(&j, d);
+	signal_find("nvme")->json_disk(&j, &r, d);
 	json_end(&j);
 	out = json_take(&j, &len);
 	tap_ok(out && jsonread_parse(&doc, out, len, NULL, NULL, 0) == 0,
@@ -186,7 +186,7 @@ static void round_trip(void)
 	       "new entries with their LBA");
 	record_init(&back, "burn", 0, NULL, &s);
 	e = failed_disk(&back, "KILN-NVME0");
-	nvmelog_out_read_disk(root, e);
+	signal_find("nvme")->read_disk(root, e);
 	memset(&j1, 0, sizeof(j1));
 	memset(&j2, 0, sizeof(j2));
 	nvmejudge_disk(&d->nv_before, &d->nv_after, NULL, &j1);
@@ -207,7 +207,7 @@ static void round_trip(void)
 	json_init(&j);
 	json_begin(&j, NULL);
 	record_init(&r, "burn", 0, NULL, &s);
-	nvmelog_out_disk(&j, record_add(&r, "/dev/sdb", 0));
+	signal_find("nvme")->json_disk(&j, &r, record_add(&r, "/dev/sdb", 0));
 	json_end(&j);
 	out = json_take(&j, &len);
 	tap_ok(out && !strstr(out, "error_log"),
@@ -246,7 +246,7 @@ static void hostile(void)
 			record_free(&r);
 			continue;
 		}
-		nvmelog_out_read_disk(jsonread_root(doc), d);
+		signal_find("nvme")->read_disk(jsonread_root(doc), d);
 		memset(&j, 0, sizeof(j));
 		nvmejudge_disk(&d->nv_before, &d->nv_after, NULL, &j);
 		if (d->nv_after.nerrors > NVMELOG_ERRORS ||

@@ -19,7 +19,7 @@
 #include "judge/blame.h"
 #include "judge/record.h"
 #include "results/result.h"
-#include "results/stress_out.h"
+#include "results/signal.h"
 #include "sense/stress.h"
 #include "settings/settings.h"
 
@@ -237,7 +237,7 @@ static void test_judge(void)
 				    ""), "FAIL"),
 	       "the stress object says FAIL");
 	memset(&back, 0, sizeof(back));
-	tap_ok(root && !stress_out_read(root, &back) && back.have_stress &&
+	tap_ok(root && !signal_find("stress")->read(root, &back) && back.have_stress &&
 	       back.stress.miscompares == 2 && back.stress.nkept == 1 &&
 	       back.stress.kept[0].address == 0x7f00 &&
 	       back.stress.kept[0].expected == 3 &&

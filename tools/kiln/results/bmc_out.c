@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Description: the BMC in the results (see bmc_out.h): written and read
- * back by the same names, each entry by its raw bytes, so a restored run
- * is judged as the run judged itself.
+ * Description: the BMC as a signal of the results (signal.h): what it
+ * told (sense/bmc.h) in result.json's top-level "bmc" object, written and
+ * read back by the same names, each entry added by its raw 16 bytes, so
+ * kiln finish and kiln report judge a restored run as the run judged
+ * itself; its line in summary.txt and its table in report.html. Nothing
+ * with bmc=0.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "results/bmc_out.h"
-#include "results/report_html.h"
+#include "results/html.h"
 #include "results/result_keys.h"
+#include "results/signal.h"
 
 static void raw_hex(const struct sel_entry *e, char *buf)
 {
@@ -36,7 +39,7 @@ static int raw_of(const char *s, struct sel_entry *e)
 	return 0;
 }
 
-void bmc_out_json(struct json *j, const struct record *r)
+static void bmc_out_json(struct json *j, const struct record *r)
 {
 	const struct bmc *b = &r->bmc;
 	char hex[2 * SEL_RECORD + 1], what[120];
@@ -77,7 +80,7 @@ void bmc_out_json(struct json *j, const struct record *r)
 	json_end(j);
 }
 
-int bmc_out_read(const struct jsonread_node *doc, struct record *r)
+static int bmc_out_read(const struct jsonread_node *doc, struct record *r)
 {
 	const struct jsonread_node *o = jsonread_get(doc, KEY_BMC), *es;
 	struct bmc *b = &r->bmc;
@@ -112,7 +115,7 @@ int bmc_out_read(const struct jsonread_node *doc, struct record *r)
 	return 0;
 }
 
-void bmc_out_summary(const struct record *r, FILE *f)
+static void bmc_out_summary(const struct record *r, FILE *f)
 {
 	const struct bmc *b = &r->bmc;
 	char what[120];
@@ -153,7 +156,7 @@ void bmc_out_summary(const struct record *r, FILE *f)
 			b->added - b->nkept, b->nkept);
 }
 
-void bmc_out_html(FILE *f, const struct record *r)
+static void bmc_out_html(FILE *f, const struct record *r)
 {
 	const struct bmc *b = &r->bmc;
 	char buf[120];
@@ -171,15 +174,15 @@ void bmc_out_html(FILE *f, const struct record *r)
 		"<table class=\"bmc\">\n", judge_name(b->verdict),
 		judge_name(b->verdict));
 	fputs("<tr><th class=\"l\">state</th>", f);
-	report_cell(f, bmc_state_name(b->state));
+	html_cell(f, bmc_state_name(b->state));
 	fputs("</tr>\n<tr><th class=\"l\">address</th>", f);
-	report_cell(f, b->address[0] ? b->address : "-");
+	html_cell(f, b->address[0] ? b->address : "-");
 	fputs("</tr>\n<tr><th class=\"l\">MAC</th>", f);
-	report_cell(f, b->mac[0] ? b->mac : "-");
+	html_cell(f, b->mac[0] ? b->mac : "-");
 	snprintf(buf, sizeof(buf), "%u before, %u after, %d added",
 		 b->start_entries, b->end_entries, b->added);
 	fputs("</tr>\n<tr><th class=\"l\">event log</th>", f);
-	report_cell(f, b->state == BMC_READ ? buf : "-");
+	html_cell(f, b->state == BMC_READ ? buf : "-");
 	fputs("</tr>\n</table>\n", f);
 	if (b->nkept) {
 		fputs("<table class=\"bmc\">\n<tr><th>record</th><th>what</th>"
@@ -189,17 +192,31 @@ void bmc_out_html(FILE *f, const struct record *r)
 
 			snprintf(buf, sizeof(buf), "%04Xh", b->kept[i].id);
 			fputs("<tr>", f);
-			report_cell(f, buf);
+			html_cell(f, buf);
 			sel_describe(&b->kept[i], buf, sizeof(buf));
-			report_cell(f, buf);
-			report_cell(f, c == SEL_FACT ? "-" : sel_class_name(c));
+			html_cell(f, buf);
+			html_cell(f, c == SEL_FACT ? "-" : sel_class_name(c));
 			fputs("</tr>\n", f);
 		}
 		fputs("</table>\n", f);
 	}
 	if (b->why[0]) {
 		fputs("<p>", f);
-		report_text(f, b->why);
+		html_text(f, b->why);
 		fputs("</p>\n", f);
 	}
 }
+
+static int bmc_out_shown(const struct record *r)
+{
+	return r->bmc.state != BMC_OFF;
+}
+
+const struct signal_ops bmc_signal = {
+	.name = "bmc",
+	.json = bmc_out_json,
+	.read = bmc_out_read,
+	.summary = bmc_out_summary,
+	.html_shown = bmc_out_shown,
+	.html = bmc_out_html,
+};

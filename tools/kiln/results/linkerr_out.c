@@ -1,14 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Description: link error counters in result.json and summary.txt (see
- * linkerr_out.h), written and read back here.
+ * Description: the link error counters as a signal of the results
+ * (signal.h): a target's "link_errors" (its SAS phys and the drive's own
+ * end, before, after and their growth) and the machine's "sas_phys" in
+ * result.json, written and read back here so kiln finish judges a
+ * restored run the same; a disk's grown counters in summary.txt and
+ * beside it in report.html's inventory.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/linkerr_out.h"
+#include "results/html.h"
+#include "results/signal.h"
 
 #define K_LINK_ERRORS	"link_errors"
 #define K_SAS_PHYS	"sas_phys"
@@ -48,11 +53,13 @@ static int is_phy(const struct linkerr_count *c)
 	return !strncmp(c->src, "phy-", 4);
 }
 
-void linkerr_out_disk(struct json *j, const struct record_disk *d)
+static void linkerr_out_disk(struct json *j, const struct record *r,
+			     const struct record_disk *d)
 {
 	char key[96];
 	int i;
 
+	(void)r;
 	json_begin(j, K_LINK_ERRORS);
 	for (i = 0; i < d->lerr.n; i++) {
 		const struct linkerr_count *c = &d->lerr.c[i];
@@ -68,7 +75,7 @@ void linkerr_out_disk(struct json *j, const struct record_disk *d)
 	json_end(j);
 }
 
-void linkerr_out_machine(struct json *j, const struct record *r)
+static void linkerr_out_machine(struct json *j, const struct record *r)
 {
 	int i, k;
 
@@ -125,7 +132,7 @@ static void read_figures(node *n, struct linkerr_count *c)
 	c->err = errno_of(jsonread_str(n, K_ERROR, NULL));
 }
 
-void linkerr_out_read_disk(node *t, struct record_disk *d)
+static void linkerr_out_read_disk(node *t, struct record_disk *d)
 {
 	node *o = jsonread_get(t, K_LINK_ERRORS);
 	char src[32], name[40];
@@ -145,7 +152,7 @@ void linkerr_out_read_disk(node *t, struct record_disk *d)
 	}
 }
 
-int linkerr_out_read_machine(node *doc, struct record *r)
+static int linkerr_out_read_machine(node *doc, struct record *r)
 {
 	node *a = jsonread_get(doc, K_SAS_PHYS);
 	size_t i, n = jsonread_count(a);
@@ -182,7 +189,7 @@ int linkerr_out_read_machine(node *doc, struct record *r)
 	return 0;
 }
 
-char *linkerr_out_grown(const struct record_disk *d, char *buf, size_t len)
+static char *linkerr_out_grown(const struct record_disk *d, char *buf, size_t len)
 {
 	size_t used = 0;
 	int i;
@@ -201,10 +208,34 @@ char *linkerr_out_grown(const struct record_disk *d, char *buf, size_t len)
 	return buf;
 }
 
-void linkerr_out_text_disk(const struct record_disk *d, FILE *f)
+static void linkerr_out_text_disk(const struct record *r,
+				  const struct record_disk *d, FILE *f)
 {
 	char text[1200];
 
 	if (linkerr_out_grown(d, text, sizeof(text))[0])
 		fprintf(f, "  link error counters grown: %s\n", text);
+	(void)r;
 }
+
+static void linkerr_out_html_disk(FILE *f, const struct record *r,
+				  const struct record_disk *d)
+{
+	char grown[1200];
+
+	(void)r;
+	if (linkerr_out_grown(d, grown, sizeof(grown))[0]) {
+		fputs("<br>link error counters grown: ", f);
+		html_text(f, grown);
+	}
+}
+
+const struct signal_ops linkerr_signal = {
+	.name = "link_errors",
+	.json = linkerr_out_machine,
+	.json_disk = linkerr_out_disk,
+	.read = linkerr_out_read_machine,
+	.read_disk = linkerr_out_read_disk,
+	.summary_disk = linkerr_out_text_disk,
+	.html_disk = linkerr_out_html_disk,
+};

@@ -4,14 +4,16 @@
  * network.ports[] (each NIC, its server, its rate, how long iperf3 ran
  * and how often it was started again, its error counters before and
  * after, what LLDP said, its verdict and why), summary.txt's lines and
- * report.html's table.
+ * report.html's table: a signal of the results (signal.h). Nothing when
+ * iperf was not set. Not read back: kiln finish and kiln report say no
+ * network.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "results/net_out.h"
-#include "results/report_html.h"
+#include "results/html.h"
 #include "results/result_keys.h"
+#include "results/signal.h"
 
 static void rate(struct json *j, const char *key, double bps)
 {
@@ -70,7 +72,7 @@ static void lldp(struct json *j, const struct netport *p)
 	json_end(j);
 }
 
-void net_out_json(struct json *j, const struct record *r)
+static void net_out_json(struct json *j, const struct record *r)
 {
 	int i;
 
@@ -144,7 +146,7 @@ static void line(const struct netport *p, char *buf, size_t len)
 		snprintf(buf + w, len - w, ": %s", judge_name(p->verdict));
 }
 
-void net_out_summary(const struct record *r, FILE *f)
+static void net_out_summary(const struct record *r, FILE *f)
 {
 	char buf[600];
 	int i;
@@ -160,7 +162,7 @@ void net_out_summary(const struct record *r, FILE *f)
 	}
 }
 
-void net_out_html(FILE *f, const struct record *r)
+static void net_out_html(FILE *f, const struct record *r)
 {
 	char buf[600], grew[200];
 	int i;
@@ -176,14 +178,21 @@ void net_out_html(FILE *f, const struct record *r)
 
 		line(p, buf, sizeof(buf));
 		fputs("<tr>", f);
-		report_cell(f, p->nic);
-		report_cell(f, buf);
+		html_cell(f, p->nic);
+		html_cell(f, buf);
 		if (!netport_growth(&p->before, &p->after, grew, sizeof(grew)))
 			snprintf(grew, sizeof(grew), "none");
-		report_cell(f, grew);
+		html_cell(f, grew);
 		fprintf(f, "<td class=\"%s\">", judge_name(p->verdict));
-		report_text(f, p->why[0] ? p->why : judge_name(p->verdict));
+		html_text(f, p->why[0] ? p->why : judge_name(p->verdict));
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);
 }
+
+const struct signal_ops net_signal = {
+	.name = "network",
+	.json_machine = net_out_json,
+	.summary = net_out_summary,
+	.html = net_out_html,
+};

@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Description: an NVMe drive's logs in result.json (see nvmelog_out.h),
- * written and read back through one table of fields for each log, so
- * kiln finish judges a restored run on the same figures.
+ * Description: an NVMe drive's logs as a signal of the results
+ * (signal.h): a target's "error_log" and "nvme_logs" in result.json
+ * (sense/nvmelog.h's logs before and after the burn, the error log's new
+ * entries, the telemetry file), written and read back through one table
+ * of fields for each log, so kiln finish judges a restored run on the
+ * same figures. Nothing for a disk that is not NVMe.
  */
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "judge/nvmejudge.h"
-#include "results/nvmelog_out.h"
+#include "results/signal.h"
 
 typedef const struct jsonread_node node;
 
@@ -213,8 +216,10 @@ static void put_error_log(struct json *j, const struct record_disk *d)
 	json_end(j);
 }
 
-void nvmelog_out_disk(struct json *j, const struct record_disk *d)
+static void nvmelog_out_disk(struct json *j, const struct record *r,
+			     const struct record_disk *d)
 {
+	(void)r;
 	if (!d->nv_before.asked && !d->nv_after.asked)
 		return;
 	put_error_log(j, d);
@@ -228,7 +233,7 @@ void nvmelog_out_disk(struct json *j, const struct record_disk *d)
 	json_end(j);
 }
 
-void nvmelog_out_read_disk(node *t, struct record_disk *d)
+static void nvmelog_out_read_disk(node *t, struct record_disk *d)
 {
 	node *n = jsonread_get(t, "nvme_logs");
 	const char *dev = jsonread_str(n, "controller", "");
@@ -242,3 +247,9 @@ void nvmelog_out_read_disk(node *t, struct record_disk *d)
 		 jsonread_str(n, "telemetry", ""));
 	d->telemetry_len = (size_t)jsonread_u64(n, "telemetry_bytes", 0);
 }
+
+const struct signal_ops nvme_signal = {
+	.name = "nvme",
+	.json_disk = nvmelog_out_disk,
+	.read_disk = nvmelog_out_read_disk,
+};

@@ -55,10 +55,10 @@
 #include <string.h>
 
 #include "base/json.h"
+#include "results/seconds.h"
 #include "results/ocptv.h"
 #include "results/ocptv_step.h"
 #include "results/result.h"
-#include "results/summary.h"
 #include "base/timing.h"
 
 /*
@@ -218,7 +218,7 @@ static void phase_measurements(struct ocptv_out *o, const struct record_disk *d,
 	ocptv_out_measure_begin(o, step, hw, name, "MB/s");
 	json_num(&o->j, "value", avg);
 	ocptv_out_measure_end(o, t);
-	if (!summary_seconds_range(d, p, &min, &max))
+	if (!seconds_range(d, p, &min, &max))
 		return;
 	/* Its slowest second is in the list first: was it a shared one? */
 	shared = d->mt->nslow[p] && d->mt->slow[p][0].shared;

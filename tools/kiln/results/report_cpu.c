@@ -5,9 +5,9 @@
  */
 #include <stdio.h>
 
+#include "results/html.h"
 #include "results/cpu_out.h"
 #include "results/report_cpu.h"
-#include "results/report_html.h"
 
 static void mce_table(FILE *f, const struct mce_tally *t)
 {
@@ -36,7 +36,7 @@ static void mce_table(FILE *f, const struct mce_tally *t)
 			" rose" : "", b->uncorrected ? (b->pcc ?
 			"uncorrected, context corrupt" : "uncorrected") :
 			"corrected");
-		report_cell(f, hex);
+		html_cell(f, hex);
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
@@ -53,7 +53,7 @@ void report_cpu_html(FILE *f, const struct vitals_machine *m)
 	fputs("<h3>CPUs</h3>\n", f);
 	if (cpu_out_clock_text(c, line, sizeof(line))[0]) {
 		fputs("<p>", f);
-		report_text(f, line);
+		html_text(f, line);
 		fputs("</p>\n", f);
 	}
 	if (!c->nthrottle)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "results/html.h"
 #include "results/peers_out.h"
 #include "results/report_html.h"
 #include "results/report_machine.h"
@@ -25,46 +26,6 @@
 #define RIGHT 12
 #define TOP 12
 #define BOTTOM 28
-
-static void text(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
-
-void report_text(FILE *f, const char *s)
-{
-	text(f, s);
-}
-
-void report_reasons(FILE *f, const struct judge *j)
-{
-	int i;
-
-	if (!j->nreasons)
-		return;
-	fputs("<ul>\n", f);
-	for (i = 0; i < j->nreasons; i++) {
-		fputs("<li>", f);
-		text(f, j->reasons[i]);
-		fputs("</li>\n", f);
-	}
-	fputs("</ul>\n", f);
-}
-
-void report_cell(FILE *f, const char *s)
-{
-	fputs("<td class=\"l\">", f);
-	text(f, s);
-	fputs("</td>", f);
-}
 
 /* Room for a verdict's reasons on one line. */
 #define WHY_LEN (JUDGE_MAX_REASONS * 244)
@@ -103,9 +64,9 @@ static void rma_link(FILE *f, const struct record *o,
 	rma_name(d, name, sizeof(name));
 	fputs(pre, f);
 	fputs("<a href=\"", f);
-	text(f, name);
+	html_text(f, name);
 	fputs("\">", f);
-	text(f, name);
+	html_text(f, name);
 	fputs("</a>", f);
 	fputs(post, f);
 }
@@ -256,7 +217,7 @@ static void verdict_top(FILE *f, const struct record *o, const int *order)
 	fputs("<div class=\"verdict\">\n", f);
 	if (o->failure[0]) {
 		fputs("<p><span class=\"FAIL\">FAIL</span> ", f);
-		text(f, o->failure);
+		html_text(f, o->failure);
 		fputs("</p>\n", f);
 	}
 	for (i = 0; i < o->n; i++) {
@@ -282,11 +243,11 @@ static void verdict_top(FILE *f, const struct record *o, const int *order)
 				if (!alike(e, d))
 					continue;
 				fputs(n++ ? ", " : "", f);
-				text(f, e->label);
+				html_text(f, e->label);
 				rma_link(f, o, e, " (", ")");
 			}
 		fputs(": ", f);
-		text(f, why(&d->j, w, sizeof(w)));
+		html_text(f, why(&d->j, w, sizeof(w)));
 		fputs("</p>\n", f);
 	}
 	if (o->sig.j.verdict != JUDGE_PASS) {
@@ -294,7 +255,7 @@ static void verdict_top(FILE *f, const struct record *o, const int *order)
 
 		fprintf(f, "<p><span class=\"%s\">%s</span> the machine: ",
 			v, v);
-		text(f, why(&o->sig.j, w, sizeof(w)));
+		html_text(f, why(&o->sig.j, w, sizeof(w)));
 		fputs("</p>\n", f);
 	}
 	fputs("</div>\n", f);
@@ -307,23 +268,23 @@ static void run_info(FILE *f, const struct record *o)
 	int i;
 
 	fputs("<p>", f);
-	text(f, summary_run_line(o, run, sizeof(run)));
+	html_text(f, summary_run_line(o, run, sizeof(run)));
 	fputs(" (", f);
-	text(f, record_state_name(o->state));
+	html_text(f, record_state_name(o->state));
 	fputs(")</p>\n", f);
 	fputs("<p>", f);
-	text(f, summary_kiln_line(o, run, sizeof(run)));
+	html_text(f, summary_kiln_line(o, run, sizeof(run)));
 	fputs("; ", f);
-	text(f, machine_firmware_text(&o->firmware, fw, sizeof(fw)));
+	html_text(f, machine_firmware_text(&o->firmware, fw, sizeof(fw)));
 	fputs("</p>\n", f);
 	if (o->n) {
 		fputs("<p class=\"work\">", f);
-		text(f, summary_work_line(o, run, sizeof(run)));
+		html_text(f, summary_work_line(o, run, sizeof(run)));
 		fputs("</p>\n", f);
 	}
 	if (o->failure[0]) {
 		fputs("<p class=\"FAIL\">", f);
-		text(f, o->failure);
+		html_text(f, o->failure);
 		fputs("</p>\n", f);
 	}
 	if (!o->nnotes)
@@ -331,7 +292,7 @@ static void run_info(FILE *f, const struct record *o)
 	fputs("<ul>\n", f);
 	for (i = 0; i < o->nnotes; i++) {
 		fputs("<li>", f);
-		text(f, o->notes[i]);
+		html_text(f, o->notes[i]);
 		fputs("</li>\n", f);
 	}
 	fputs("</ul>\n", f);
@@ -360,7 +321,7 @@ static void disk_table(FILE *f, const struct record *o, const int *order)
 		const char *tv = judge_name(d->j.verdict);
 
 		fputs("<tr><td class=\"l\">", f);
-		text(f, d->label);
+		html_text(f, d->label);
 		fprintf(f, "</td><td>%s</td><td class=\"l\">%s</td>",
 			settings_fmt_size(d->t.size, size, sizeof(size)),
 			engine_mode_name(d->ep.mode));
@@ -377,7 +338,7 @@ static void disk_table(FILE *f, const struct record *o, const int *order)
 		fprintf(f, "<td>%u</td><td>%u</td><td class=\"%s\">%s</td>"
 			"<td class=\"l why\">", d->snap.c.io_errors,
 			d->snap.c.bad_units, tv, tv);
-		text(f, why(&d->j, w, sizeof(w)));
+		html_text(f, why(&d->j, w, sizeof(w)));
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table></div>\n", f);
@@ -424,7 +385,7 @@ char *report_html(const struct record *o, size_t *len)
 			if (!d->mt || d->mt->series.n >= 2)
 				continue;
 			fputs(k++ ? ", " : "", f);
-			text(f, d->label);
+			html_text(f, d->label);
 		}
 		fputs("</p>\n", f);
 	}
@@ -433,29 +394,29 @@ char *report_html(const struct record *o, size_t *len)
 		const char *tv = judge_name(d->j.verdict);
 
 		fputs("<h2>", f);
-		text(f, d->label);
+		html_text(f, d->label);
 		fprintf(f, ": <span class=\"%s\">%s</span></h2>\n<p>", tv, tv);
-		text(f, d->t.id.identity);
+		html_text(f, d->t.id.identity);
 		fputs("</p>\n", f);
 		if (d->has_slot) {
 			char bay[200];
 
 			enclosure_text(&d->slot, bay, sizeof(bay));
 			fputs("<p class=\"bay\">", f);
-			text(f, bay);
+			html_text(f, bay);
 			fputs("</p>\n", f);
 		}
 		if (d->led[0]) {
 			fputs("<p class=\"led\">", f);
-			text(f, d->led);
+			html_text(f, d->led);
 			fputs("</p>\n", f);
 		}
 		if (peers_out_limit(o, d, lim, sizeof(lim))[0]) {
 			fputs("<p class=\"limit\">limit: ", f);
-			text(f, lim);
+			html_text(f, lim);
 			fputs("</p>\n", f);
 		}
-		report_reasons(f, &d->j);
+		html_reasons(f, &d->j);
 		rma_link(f, o, d, "<p class=\"rma\">for its vendor: ",
 			 "</p>\n");
 		if (d->mt)

@@ -10,15 +10,6 @@
 /* report.html of a finished run, self-contained; NULL on no memory. */
 char *report_html(const struct record *r, size_t *len);
 
-/* Text as HTML: &, <, > and " escaped. */
-void report_text(FILE *f, const char *s);
-
-/* A verdict's reasons as a list; nothing when it has none. */
-void report_reasons(FILE *f, const struct judge *j);
-
-/* A table cell of text, to the left. */
-void report_cell(FILE *f, const char *s);
-
 /*
  * The order disks are shown in: FAIL, then WARN, then PASS, each in the
  * record's order. order has room for r->n.

@@ -8,15 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/net_out.h"
-#include "results/linkerr_out.h"
+#include "results/html.h"
 #include "results/peers_out.h"
 #include "results/report_cpu.h"
-#include "results/report_html.h"
 #include "results/report_machine.h"
+#include "results/signal.h"
 #include "results/smart_out.h"
-#include "results/stress_out.h"
-#include "results/bmc_out.h"
 
 /* One temperature plot: width, height, and the room above for its scale. */
 #define PW 160
@@ -44,7 +41,7 @@ static void said(FILE *f, const struct record *r,
 	p[strcspn(p, "\n")] = 0;
 	if (*p) {
 		fputs(": ", f);
-		report_text(f, p);
+		html_text(f, p);
 	}
 	free(s);
 }
@@ -53,20 +50,18 @@ static void tree_disk(FILE *f, const struct record *r,
 		      const struct record_disk *d)
 {
 	const char *v = judge_name(d->j.verdict);
-	char grown[1200];
 
 	fprintf(f, "<li class=\"disk\"><span class=\"%s\">", v);
-	report_text(f, d->label);
+	html_text(f, d->label);
 	fputs("</span>", f);
 	if (d->t.id.model[0]) {
 		fputs(" ", f);
-		report_text(f, d->t.id.model);
+		html_text(f, d->t.id.model);
 	}
 	said(f, r, d);
-	if (linkerr_out_grown(d, grown, sizeof(grown))[0]) {
-		fputs("<br>link error counters grown: ", f);
-		report_text(f, grown);
-	}
+	for (SIGNAL_EACH(s))
+		if ((*s)->html_disk)
+			(*s)->html_disk(f, r, d);
 	fputs("</li>\n", f);
 }
 
@@ -76,12 +71,12 @@ static void tree_ctrl(FILE *f, const struct record *r,
 	char pcie[64], w[32], rd[32], why[600];
 
 	fputs("<li class=\"ctrl\"><b>", f);
-	report_text(f, c->pci.pci);
+	html_text(f, c->pci.pci);
 	fputs(" ", f);
-	report_text(f, c->pci.kind);
+	html_text(f, c->pci.kind);
 	if (c->pci.driver[0]) {
 		fputs(" ", f);
-		report_text(f, c->pci.driver);
+		html_text(f, c->pci.driver);
 	}
 	fprintf(f, "</b>, %d disk%s", c->ndisks, c->ndisks == 1 ? "" : "s");
 	if (links_pcie_text(&c->pci, pcie, sizeof(pcie))[0])
@@ -93,11 +88,11 @@ static void tree_ctrl(FILE *f, const struct record *r,
 			links_fmt_rate(c->read_mbps, rd, sizeof(rd)));
 	if (links_verdict(c, why, sizeof(why))[0]) {
 		fputs("<br>", f);
-		report_text(f, why);
+		html_text(f, why);
 	}
 	if (linkerr_ctrl_text(r, c->pci.pci, why, sizeof(why))[0]) {
 		fputs("<br>", f);
-		report_text(f, why);
+		html_text(f, why);
 	}
 	fputs("\n<ul>\n", f);
 }
@@ -183,7 +178,7 @@ void report_smart_html(FILE *f, const struct record *r, const int *order)
 				      "counter</th><th>before</th><th>after"
 				      "</th><th>change</th></tr>\n", f);
 			fprintf(f, "<tr><td class=\"l %s\">", v);
-			report_text(f, d->label);
+			html_text(f, d->label);
 			fprintf(f, "</td><td class=\"l\">%s</td><td>%lld</td>"
 				"<td>%lld</td><td>%+lld</td></tr>\n",
 				smart_out_name(k), a, b, b - a);
@@ -238,7 +233,7 @@ static void temp_plot(FILE *f, const struct scale *s, const char *label,
 
 	fprintf(f, "<div class=\"cell\" style=\"width:%dpx\"><span "
 		"class=\"%s\">", PW, verdict);
-	report_text(f, label);
+	html_text(f, label);
 	fprintf(f, "</span><br>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
 		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n<rect "
 		"x=\"0.5\" y=\"0.5\" width=\"%d\" height=\"%d\" fill=\"#fafafa\" "
@@ -345,7 +340,7 @@ static void hwmon_table(FILE *f, const struct vitals_machine *m)
 		int top = high != SENSORS_NONE ? high : crit;
 
 		fputs("<tr>", f);
-		report_cell(f, h->what[0] ? h->what : h->hwmon);
+		html_cell(f, h->what[0] ? h->what : h->hwmon);
 		mc(f, h->first, 0);
 		mc(f, h->max, top != SENSORS_NONE && h->max >= top);
 		mc(f, h->last, 0);
@@ -375,9 +370,9 @@ static void edac_table(FILE *f, const struct vitals_machine *m)
 		const struct vitals_edac *e = &m->edac[i];
 
 		fputs("<tr>", f);
-		report_cell(f, e->where);
-		report_cell(f, e->label);
-		report_cell(f, e->slot);
+		html_cell(f, e->where);
+		html_cell(f, e->label);
+		html_cell(f, e->slot);
 		span(f, e->ce_start, e->ce_end);
 		span(f, e->ue_start, e->ue_end);
 		fputs("</tr>\n", f);
@@ -406,10 +401,10 @@ static void aer_table(FILE *f, const struct vitals_machine *m)
 			      "</th><th>fatal</th><th class=\"l\">errors</th>"
 			      "</tr>\n", f);
 		fputs("<tr>", f);
-		report_cell(f, a->pci);
+		html_cell(f, a->pci);
 		for (sev = 0; sev < 3; sev++)
 			span(f, a->start[sev], a->end[sev]);
-		report_cell(f, a->errors);
+		html_cell(f, a->errors);
 		fputs("</tr>\n", f);
 	}
 	if (shown)
@@ -424,7 +419,7 @@ static void kmsg_part(FILE *f, const struct vitals_machine *m)
 
 	if (!m->kmsg) {
 		fputs("<p>kernel log: not read: ", f);
-		report_text(f, m->kmsg_why);
+		html_text(f, m->kmsg_why);
 		fputs("</p>\n", f);
 		return;
 	}
@@ -442,7 +437,7 @@ static void kmsg_part(FILE *f, const struct vitals_machine *m)
 	if (m->nkept) {
 		fputs("<pre>", f);
 		for (k = 0; k < m->nkept; k++) {
-			report_text(f, m->kept[k]);
+			html_text(f, m->kept[k]);
 			fputs("\n", f);
 		}
 		fputs("</pre>\n", f);
@@ -463,10 +458,10 @@ static void raid_table(FILE *f, const struct vitals_machine *m)
 		const struct vitals_hidden *h = &m->hidden[i];
 
 		fputs("<tr>", f);
-		report_cell(f, h->controller);
-		report_cell(f, h->type);
-		report_cell(f, h->model);
-		report_cell(f, h->serial);
+		html_cell(f, h->controller);
+		html_cell(f, h->type);
+		html_cell(f, h->model);
+		html_cell(f, h->serial);
 		if (h->d.temp_last != VITALS_NONE)
 			fprintf(f, "<td>%d</td>", h->d.temp_last);
 		else
@@ -478,17 +473,25 @@ static void raid_table(FILE *f, const struct vitals_machine *m)
 	fputs("</table>\n", f);
 }
 
+/* Whether a signal of the table has a part in the machine's section. */
+static int signals_shown(const struct record *r)
+{
+	for (SIGNAL_EACH(s))
+		if ((*s)->html_shown && (*s)->html_shown(r))
+			return 1;
+	return 0;
+}
+
 void report_machine_html(FILE *f, const struct record *r)
 {
 	const struct vitals_machine *m = &r->sig;
 	const char *v = judge_name(m->j.verdict);
 
-	if (!m->samples && m->j.verdict == JUDGE_PASS && !r->have_stress &&
-	    r->bmc.state == BMC_OFF)
+	if (!m->samples && m->j.verdict == JUDGE_PASS && !signals_shown(r))
 		return;
 	fprintf(f, "<div class=\"machine\">\n<h2>The machine's signals: "
 		"<span class=\"%s\">%s</span></h2>\n", v, v);
-	report_reasons(f, &m->j);
+	html_reasons(f, &m->j);
 	if (m->samples) {
 		fprintf(f, "<p>%d sample%s", m->samples,
 			m->samples == 1 ? "" : "s");
@@ -503,8 +506,8 @@ void report_machine_html(FILE *f, const struct record *r)
 		kmsg_part(f, m);
 		raid_table(f, m);
 	}
-	stress_out_html(f, r);
-	bmc_out_html(f, r);
-	net_out_html(f, r);
+	for (SIGNAL_EACH(s))
+		if ((*s)->html)
+			(*s)->html(f, r);
 	fputs("</div>\n", f);
 }

@@ -8,7 +8,7 @@
  * slowest and the confirming re-read's grid. Small enough that 60 disks
  * fit on one screen.
  */
-#include "results/report_html.h"
+#include "results/html.h"
 #include "results/report_zones.h"
 #include "results/summary.h"
 #include "judge/zones.h"
@@ -116,7 +116,7 @@ static void open_cell(FILE *f, const struct record_disk *d)
 
 	fprintf(f, "<div class=\"cell\" style=\"width:%dpx\"><span "
 		"class=\"%s\">", PW, v);
-	report_text(f, d->label);
+	html_text(f, d->label);
 	fputs("</span><br>\n", f);
 }
 
@@ -355,7 +355,7 @@ static void short_note(FILE *f, const struct record *r, const int *order)
 		if (!d->snap.nzones || judged(d, r->s->bs))
 			continue;
 		fputs(n++ ? ", " : "", f);
-		report_text(f, d->label);
+		html_text(f, d->label);
 	}
 	fputs("</p>\n", f);
 }

@@ -15,14 +15,11 @@
 
 #include "results/result_keys.h"
 #include "results/peers_out.h"
-#include "results/nvmelog_out.h"
 #include "results/restore.h"
 #include "results/result.h"
 #include "results/result_target.h"
-#include "results/linkerr_out.h"
+#include "results/signal.h"
 #include "results/vitals_out.h"
-#include "results/stress_out.h"
-#include "results/bmc_out.h"
 #include "base/unit.h"
 #include "base/timing.h"
 
@@ -213,8 +210,9 @@ static int restore_disk(const struct jsonread_node *t, struct record_disk *d,
 	restore_burn(t, d);
 	restore_judged(t, d, mt);
 	vitals_out_read_disk(t, d);
-	nvmelog_out_read_disk(t, d);
-	linkerr_out_read_disk(t, d);
+	for (SIGNAL_EACH(s))
+		if ((*s)->read_disk)
+			(*s)->read_disk(t, d);
 	return result_target_passes(t, &d->snap);
 }
 
@@ -365,9 +363,9 @@ int restore_record(const struct jsonread_node *doc, struct restored *out,
 			return ret;
 		peers_out_restore_disk(t, r, d);
 	}
-	if (linkerr_out_read_machine(doc, r) || stress_out_read(doc, r) ||
-	    bmc_out_read(doc, r))
-		return -ENOMEM;
+	for (SIGNAL_EACH(s))
+		if ((*s)->read && (*s)->read(doc, r))
+			return -ENOMEM;
 	ret = vitals_out_read_machine(doc, r);
 	/* For kiln report, which reads verdicts and does not judge again. */
 	if (!ret)

@@ -13,19 +13,15 @@
 
 #include "base/crc32c.h"
 #include "base/json.h"
+#include "results/seconds.h"
 #include "results/blame_out.h"
 #include "results/dips_out.h"
 #include "results/result_keys.h"
 #include "results/peers_out.h"
-#include "results/nvmelog_out.h"
 #include "results/result.h"
 #include "results/smart_out.h"
-#include "results/linkerr_out.h"
 #include "results/vitals_out.h"
-#include "results/summary.h"
-#include "results/net_out.h"
-#include "results/stress_out.h"
-#include "results/bmc_out.h"
+#include "results/signal.h"
 #include "base/timing.h"
 #include "base/version.h"
 #include "judge/zones.h"
@@ -54,7 +50,7 @@ static void json_phase_stats(struct json *j, const struct record_disk *d,
 		json_null(j, KEY_MIN_MBPS);
 		json_null(j, KEY_MAX_MBPS);
 	}
-	if (summary_seconds_range(d, phase, &min, &max)) {
+	if (seconds_range(d, phase, &min, &max)) {
 		json_num(j, KEY_SLOWEST_SECOND_MBPS, min);
 		json_num(j, KEY_FASTEST_SECOND_MBPS, max);
 	} else {
@@ -287,8 +283,9 @@ static void json_target(struct json *j, const struct record *r,
 	json_end(j);
 	peers_out_json_disk(j, r, d);
 	vitals_out_disk(j, r, d);
-	nvmelog_out_disk(j, d);
-	linkerr_out_disk(j, d);
+	for (SIGNAL_EACH(s))
+		if ((*s)->json_disk)
+			(*s)->json_disk(j, r, d);
 	json_str(j, KEY_STABILITY, d->j.stability[0] ? d->j.stability : NULL);
 	json_str(j, KEY_VERDICT, judge_name(d->j.verdict));
 	if (d->led[0])
@@ -382,7 +379,9 @@ static void json_machine(struct json *j, const struct record *o)
 	json_str(j, KEY_LOCKDOWN, o->firmware.lockdown[0] ?
 		 o->firmware.lockdown : NULL);
 	json_end(j);
-	net_out_json(j, o);
+	for (SIGNAL_EACH(s))
+		if ((*s)->json_machine)
+			(*s)->json_machine(j, o);
 }
 
 /* The run: what started it, when, and how far it got. */
@@ -483,9 +482,9 @@ char *result_json(const struct record *o, size_t *len)
 	vitals_out_machine(&j, o);
 	blame_out_json(&j, o);
 	dips_out_json(&j, o);
-	linkerr_out_machine(&j, o);
-	stress_out_json(&j, o);
-	bmc_out_json(&j, o);
+	for (SIGNAL_EACH(s))
+		if ((*s)->json)
+			(*s)->json(&j, o);
 	json_expect(&j, o);
 	json_str(&j, KEY_FAILURE, o->failure[0] ? o->failure : NULL);
 	json_bool(&j, KEY_RESULTS_COMPLETE, !o->results_lost);

@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Description: the stress beside the burn in the results (see
- * stress_out.h): written and read back by the same names, so kiln finish
- * judges a restored run as the run judged itself.
+ * Description: the memory and CPU stress beside the burn as a signal of
+ * the results (signal.h): what it told (sense/stress.h) in result.json's
+ * top-level "stress" object, written and read back by the same names, so
+ * kiln finish judges a restored run as the run judged itself; its lines
+ * in summary.txt and its table in report.html. Nothing when stress was
+ * not asked for.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "results/report_html.h"
+#include "results/html.h"
 #include "results/result_keys.h"
-#include "results/stress_out.h"
+#include "results/signal.h"
 
 static void hex(struct json *j, const char *key, uint64_t v)
 {
@@ -19,7 +22,7 @@ static void hex(struct json *j, const char *key, uint64_t v)
 	json_str(j, key, buf);
 }
 
-void stress_out_json(struct json *j, const struct record *r)
+static void stress_out_json(struct json *j, const struct record *r)
 {
 	const struct stress *st = &r->stress;
 	int i;
@@ -64,7 +67,7 @@ static uint64_t hex_of(const struct jsonread_node *n, const char *key)
 	return v;
 }
 
-int stress_out_read(const struct jsonread_node *doc, struct record *r)
+static int stress_out_read(const struct jsonread_node *doc, struct record *r)
 {
 	const struct jsonread_node *o = jsonread_get(doc, KEY_STRESS);
 	const struct jsonread_node *m, *first;
@@ -107,7 +110,7 @@ int stress_out_read(const struct jsonread_node *doc, struct record *r)
 	return 0;
 }
 
-void stress_out_summary(const struct record *r, FILE *f)
+static void stress_out_summary(const struct record *r, FILE *f)
 {
 	const struct stress *st = &r->stress;
 
@@ -131,7 +134,7 @@ void stress_out_summary(const struct record *r, FILE *f)
 		fprintf(f, "  %s\n", st->note);
 }
 
-void stress_out_html(FILE *f, const struct record *r)
+static void stress_out_html(FILE *f, const struct record *r)
 {
 	const struct stress *st = &r->stress;
 	char buf[64];
@@ -143,26 +146,26 @@ void stress_out_html(FILE *f, const struct record *r)
 		"</h3>\n<table class=\"stress\">\n", judge_name(st->verdict),
 		judge_name(st->verdict));
 	fputs("<tr><th class=\"l\">tool</th>", f);
-	report_cell(f, st->tool);
+	html_cell(f, st->tool);
 	fputs("</tr>\n<tr><th class=\"l\">load</th>", f);
-	report_cell(f, stress_what_name(st->what));
+	html_cell(f, stress_what_name(st->what));
 	fputs("</tr>\n<tr><th class=\"l\">ended</th>", f);
-	report_cell(f, stress_end_name(st->end));
+	html_cell(f, stress_end_name(st->end));
 	snprintf(buf, sizeof(buf), "%.0f", st->seconds);
 	fputs("</tr>\n<tr><th class=\"l\">seconds</th>", f);
-	report_cell(f, buf);
+	html_cell(f, buf);
 	snprintf(buf, sizeof(buf), "%llu MiB",
 		 (unsigned long long)(st->memory_bytes >> 20));
 	fputs("</tr>\n<tr><th class=\"l\">memory</th>", f);
-	report_cell(f, buf);
+	html_cell(f, buf);
 	snprintf(buf, sizeof(buf), "%u copy, %u CPU", st->copy_threads,
 		 st->cpu_threads);
 	fputs("</tr>\n<tr><th class=\"l\">threads</th>", f);
-	report_cell(f, buf);
+	html_cell(f, buf);
 	snprintf(buf, sizeof(buf), "%llu",
 		 (unsigned long long)st->miscompares);
 	fputs("</tr>\n<tr><th class=\"l\">miscompares</th>", f);
-	report_cell(f, buf);
+	html_cell(f, buf);
 	fputs("</tr>\n</table>\n", f);
 	for (i = 0; i < st->nkept; i++)
 		fprintf(f, "<p>miscompare at 0x%llx: expected 0x%016llx, found "
@@ -172,12 +175,26 @@ void stress_out_html(FILE *f, const struct record *r)
 			(unsigned long long)st->kept[i].found);
 	if (st->why[0]) {
 		fputs("<p>", f);
-		report_text(f, st->why);
+		html_text(f, st->why);
 		fputs("</p>\n", f);
 	}
 	if (st->note[0]) {
 		fputs("<p>", f);
-		report_text(f, st->note);
+		html_text(f, st->note);
 		fputs("</p>\n", f);
 	}
 }
+
+static int stress_out_shown(const struct record *r)
+{
+	return r->have_stress;
+}
+
+const struct signal_ops stress_signal = {
+	.name = "stress",
+	.json = stress_out_json,
+	.read = stress_out_read,
+	.summary = stress_out_summary,
+	.html_shown = stress_out_shown,
+	.html = stress_out_html,
+};

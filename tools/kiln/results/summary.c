@@ -14,36 +14,13 @@
 #include "results/notes.h"
 #include "results/peers_out.h"
 #include "results/rma.h"
-#include "results/linkerr_out.h"
 #include "results/vitals_text.h"
 #include "results/summary.h"
 #include "results/summary_groups.h"
-#include "results/net_out.h"
-#include "results/stress_out.h"
-#include "results/bmc_out.h"
+#include "results/signal.h"
 #include "base/timing.h"
 #include "base/version.h"
 #include "judge/zones.h"
-
-int summary_seconds_range(const struct record_disk *d, int phase, double *min,
-		    double *max)
-{
-	double avg = figures_rate(&d->snap, phase);
-	const struct monitor_target *mt = d->mt;
-
-	if (!mt || mt->seconds[phase] < SUMMARY_MIN_SECONDS || avg <= 0)
-		return 0;
-	/*
-	 * The slowest and fastest whole seconds; the average also counts the
-	 * phase's partial seconds at its ends. Some stretch of the phase ran
-	 * at or below its average and some at or above it, so a minimum above
-	 * the average (or a maximum below it) only means the partial seconds
-	 * were the extremes: the average bounds them then.
-	 */
-	*min = mt->min[phase] < avg ? mt->min[phase] : avg;
-	*max = mt->max[phase] > avg ? mt->max[phase] : avg;
-	return 1;
-}
 
 static void rate_cols(FILE *f, const struct record_disk *d, int phase)
 {
@@ -296,7 +273,9 @@ static void disk_section(const struct record *o, const struct record_disk *d,
 	reread_summary(f, &d->rr);
 	vitals_text_disk(d, f);
 	rma_summary(o, d, f);
-	linkerr_out_text_disk(d, f);
+	for (SIGNAL_EACH(s))
+		if ((*s)->summary_disk)
+			(*s)->summary_disk(o, d, f);
 	disk_errors(f, et);
 }
 
@@ -413,9 +392,9 @@ void summary_text(const struct record *o, FILE *f)
 	if (o->n)
 		fprintf(f, "%s\n", summary_work_line(o, line, sizeof(line)));
 	notes_print(o->notes, o->nnotes, f);
-	net_out_summary(o, f);
-	stress_out_summary(o, f);
-	bmc_out_summary(o, f);
+	for (SIGNAL_EACH(s))
+		if ((*s)->summary)
+			(*s)->summary(o, f);
 	if (o->failure[0])
 		fprintf(f, "FAIL: %s\n", o->failure);
 	blame_out_text(o, f);

@@ -35,18 +35,4 @@ char *summary_work_line(const struct record *r, char *buf, size_t len);
 /* The verdict in letters readable across a room. */
 void summary_banner(const char *word, FILE *f);
 
-/*
- * A phase's slowest and fastest whole second (MB/s), bracketing its
- * average: result.json's slowest_second_mbps and fastest_second_mbps and
- * the OCP output's measurements so named (the table's min and max are
- * the slowest and fastest pass: figures_pass_range()); 0 when fewer than
- * SUMMARY_MIN_SECONDS whole seconds of it were measured: of one or two,
- * the slowest and the fastest are the same second or a partial one's
- * neighbours, not a range.
- */
-#define SUMMARY_MIN_SECONDS 3
-
-int summary_seconds_range(const struct record_disk *d, int phase, double *min,
-		    double *max);
-
 #endif

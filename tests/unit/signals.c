@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: the table of the machine's signals (results/signal.h):
+ * each signal is found by its one name, a signal that reads its part of
+ * result.json back also writes one, and report.html's machine section
+ * asks the table whether any signal has a part there (a BMC that was
+ * looked for and not found is said; nothing at all is no section).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/tap.h"
+#include "judge/record.h"
+#include "results/report_machine.h"
+#include "results/signal.h"
+
+static struct settings s;
+
+static void names(void)
+{
+	int n = 0, unique = 1, found = 1, written = 1;
+
+	for (SIGNAL_EACH(p)) {
+		for (SIGNAL_EACH(q))
+			if (q != p && !strcmp((*q)->name, (*p)->name))
+				unique = 0;
+		if (!(*p)->name[0] || signal_find((*p)->name) != *p)
+			found = 0;
+		if (((*p)->read && !(*p)->json) ||
+		    ((*p)->read_disk && !(*p)->json_disk))
+			written = 0;
+		n++;
+	}
+	tap_ok(n >= 5 && unique && found, "%d signals, each found by its "
+	       "one name", n);
+	tap_ok(!signal_find("no-such-signal"), "an unknown name is none");
+	tap_ok(written, "a signal that reads its part back also writes it");
+}
+
+/* report_machine_html() of r, as a string (the caller frees it). */
+static char *machine(const struct record *r)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		tap_bail("out of memory");
+	report_machine_html(f, r);
+	fclose(f);
+	return text;
+}
+
+static void section(void)
+{
+	struct record r;
+	char *html;
+
+	record_init(&r, "burn", 0, NULL, &s);
+	html = machine(&r);
+	tap_ok(html && !html[0], "no signal with a part: no machine section");
+	free(html);
+	r.bmc.state = BMC_ABSENT;
+	html = machine(&r);
+	tap_ok(html && strstr(html, "The machine's signals") &&
+	       strstr(html, "no BMC found"), "a BMC looked for and not "
+	       "found: the section says so");
+	free(html);
+	record_free(&r);
+}
+
+int main(int argc, char **argv)
+{
+	tap_args(argc, argv);
+	TAP_RUN(names);
+	TAP_RUN(section);
+	return tap_done();
+}

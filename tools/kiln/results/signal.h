@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KILN_SIGNAL_H
+#define KILN_SIGNAL_H
+
+#include <stdio.h>
+
+#include "base/json.h"
+#include "base/jsonread.h"
+#include "judge/record.h"
+
+/*
+ * A signal of the machine (the BMC, stress, the network ports, the link
+ * error counters, an NVMe drive's logs ...) as the results see it: one
+ * signal_ops each, filled in the signal's own file (results/NAME_out.c)
+ * and named once in signals.c's table. result.json's writer, restore,
+ * summary.txt and report.html loop over the table and call the hooks a
+ * signal has; none of them names a signal. A hook left NULL is a part
+ * the signal has nothing to say in. The table's order is the order
+ * every output says the signals in.
+ */
+struct signal_ops {
+	const char *name;
+	/* result.json: in the "machine" object; at the top; in a target */
+	void (*json_machine)(struct json *j, const struct record *r);
+	void (*json)(struct json *j, const struct record *r);
+	void (*json_disk)(struct json *j, const struct record *r,
+			  const struct record_disk *d);
+	/* result.json read back into a record (restore.c): 0 or -ENOMEM */
+	int (*read)(const struct jsonread_node *doc, struct record *r);
+	void (*read_disk)(const struct jsonread_node *t,
+			  struct record_disk *d);
+	/* summary.txt: the run's lines under its notes; a disk's lines */
+	void (*summary)(const struct record *r, FILE *f);
+	void (*summary_disk)(const struct record *r,
+			     const struct record_disk *d, FILE *f);
+	/*
+	 * report.html: whether the signal has anything for the machine's
+	 * section (which is left out when none has), and its part there.
+	 */
+	int (*html_shown)(const struct record *r);
+	void (*html)(FILE *f, const struct record *r);
+	/* report.html: beside a disk in the inventory tree */
+	void (*html_disk)(FILE *f, const struct record *r,
+			  const struct record_disk *d);
+};
+
+/* The table, NULL-ended, in the order the outputs say the signals. */
+extern const struct signal_ops *const signals[];
+
+/* The signal of that name in the table (for its tests), or NULL. */
+const struct signal_ops *signal_find(const char *name);
+
+/* Loops over the table, a hook at a time: for (SIGNAL_EACH(s)) ... */
+#define SIGNAL_EACH(s) const struct signal_ops *const *s = signals; *s; s++
+
+#endif

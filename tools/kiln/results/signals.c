@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: the table of the machine's signals (see signal.h). A new
+ * signal is its own file, which fills a signal_ops named NAME_signal, and
+ * one line here; the table's order is the order result.json, summary.txt
+ * and report.html say the signals in.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "results/signal.h"
+
+#define SIGNALS \
+	X(nvme) \
+	X(linkerr) \
+	X(net) \
+	X(stress) \
+	X(bmc)
+
+#define X(name) extern const struct signal_ops name##_signal;
+SIGNALS
+#undef X
+
+const struct signal_ops *const signals[] = {
+#define X(name) &name##_signal,
+	SIGNALS
+#undef X
+	NULL
+};
+
+const struct signal_ops *signal_find(const char *name)
+{
+	for (SIGNAL_EACH(s))
+		if (!strcmp((*s)->name, name))
+			return *s;
+	return NULL;
+}
