@@ -3,7 +3,10 @@
 # makes FLEET_MACHINES (1000) machines' folders (one to three runs each,
 # FLEET_DISKS (12) disks a run) from the result.json of a real kiln burn,
 # then kiln fleet reads them all and writes its page and CSV; the best
-# wall time of three prints as "kiln fleet: 1000 machines in X.XX s".
+# wall time of three prints as "kiln fleet: 1000 machines in X.XX s",
+# with the largest peak RSS of the three when /usr/bin/time is there.
+# Each run's index.json is made too, as kiln writes it (fleet_index.c);
+# FLEET_INDEX=0 leaves them out, as in folders of a kiln before them.
 # The tree is fresh in the page cache, as on a server that just took the
 # uploads. No root needed; scripts/bench.sh may call it.
 set -eu
@@ -20,18 +23,24 @@ trap 'exit 130' INT TERM
 
 "$kiln" burn --size 8M --out "$tmp/template" "$tmp/a.img" "$tmp/b.img" \
 	>/dev/null 2>&1
+noindex=
+[ "${FLEET_INDEX:-1}" = 0 ] && noindex=--no-index
 python3 "$top/tests/lib/fleetgen.py" --template "$tmp/template/result.json" \
-	--out "$tmp/lab" --machines "$machines" --disks "$disks" >&2
+	--out "$tmp/lab" --machines "$machines" --disks "$disks" $noindex >&2
+timer=
+[ -x /usr/bin/time ] && timer="/usr/bin/time -f %M -a -o $tmp/rss"
 
 best=""
 for i in 1 2 3; do
 	start=$(date +%s.%N)
-	"$kiln" fleet --out "$tmp/page" "$tmp/lab" >/dev/null
+	$timer "$kiln" fleet --out "$tmp/page" "$tmp/lab" >/dev/null
 	end=$(date +%s.%N)
 	t=$(echo "$end $start" | awk '{ printf "%.2f", $1 - $2 }')
 	if [ -z "$best" ] || [ "$(echo "$t $best" | awk '{ print ($1 < $2) }')" = 1 ]; then
 		best=$t
 	fi
 done
+rss=
+[ -s "$tmp/rss" ] && rss=", $(sort -n "$tmp/rss" | tail -n 1) KiB peak RSS"
 echo "kiln fleet: $machines machines in $best s" \
-	"($(du -k "$tmp/page/fleet.html" | cut -f1) KiB page)"
+	"($(du -k "$tmp/page/fleet.html" | cut -f1) KiB page$rss)"

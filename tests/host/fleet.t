@@ -91,6 +91,8 @@ test_expect_success 'runs whose clocks were and were not trusted' '
 	    doc["started"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started))
 	    doc["clock_trusted"] = trusted
 	    json.dump(doc, open(p, "w"), indent=2)
+	    # A result.json changed by hand: its index is no longer its own.
+	    os.remove(os.path.join(d, "index.json"))
 	    for f in os.listdir(d):
 	        os.utime(os.path.join(d, f), (mtime, mtime))
 	    os.utime(d, (mtime, mtime))

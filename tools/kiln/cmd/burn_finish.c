@@ -16,6 +16,7 @@
 #include "base/timing.h"
 #include "cmd/burn_private.h"
 #include "cmd/leds_use.h"
+#include "fleet/fleet.h"
 #include "judge/reread.h"
 #include "lab/lab.h"
 #include "results/ocptv.h"
@@ -25,6 +26,27 @@
 
 /* How long iperf3 may take to write its JSON once told to stop. */
 #define IPERF_STOP_WAIT_S 10
+
+/*
+ * index.json beside result.json (fleet_index.c): kiln fleet reads it in
+ * place of result.json. Not a result: without it the page is the same,
+ * only slower to make, so its loss is said and the run goes on whole.
+ */
+static void keep_index(struct burn *b, const char *doc, size_t dlen)
+{
+	char why[300] = "", *text;
+	size_t len;
+	int ret;
+
+	text = fleet_index_json(doc, dlen, &len, why, sizeof(why));
+	ret = text ? folder_write(&b->res, FLEET_INDEX, text, len) : -EBADMSG;
+	if (!ret)
+		lab_put(b->lab, FLEET_INDEX, text, len);
+	else
+		complain("no index beside %s/result.json: %s", b->res.dir,
+			 text ? strerror(-ret) : why);
+	free(text);
+}
 
 static void save_health(struct burn *b)
 {
@@ -195,6 +217,7 @@ static void write_last(struct burn *b, const char *text, size_t tlen,
 	burn_keep(b, "ocptv.jsonl", jl, jlen);
 	free(jl);
 	burn_keep(b, "result.json", *doc, *dlen);
+	keep_index(b, *doc, *dlen);
 	burn_keep(b, "summary.txt", text, tlen);
 	if (r->results_lost) {
 		/* The exit says it; the console must too. */

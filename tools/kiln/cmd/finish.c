@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cmd/finish.h"
+#include "fleet/fleet.h"
 #include "results/folder.h"
 #include "results/result_keys.h"
 #include "base/jsonread.h"
@@ -148,7 +149,12 @@ int finish_folder(const char *dir, FILE *con, int *code)
 	if (!ret)
 		ret = rma_write_all(&rs.r, dir);
 	if (!ret)
+		ret = fleet_index_drop(dir);
+	if (!ret)
 		ret = folder_write_in(dir, "result.json", json, jlen);
+	if (!ret && fleet_index_redo(dir, why, sizeof(why)))
+		fprintf(stderr, "kiln: no index beside %s/result.json: %s\n",
+			dir, why);
 	if (ret)
 		fprintf(stderr, "kiln: cannot write the results in %s: %s\n",
 			dir, strerror(-ret));

@@ -26,6 +26,7 @@
 #include "base/complain.h"
 #include "discover/discover.h"
 #include "discover/inventory.h"
+#include "fleet/fleet.h"
 #include "cmd/finish.h"
 #include "results/folder.h"
 #include "base/kiln.h"
@@ -130,8 +131,11 @@ static void mark_verified(const char *dir)
 {
 	char err[PATH_MAX + 300];
 
+	fleet_index_drop(dir);
 	if (result_set_state(dir, RECORD_VERIFIED, err, sizeof(err)))
 		complain_out("%s: the next boot verifies it again", err);
+	else if (fleet_index_redo(dir, err, sizeof(err)))
+		complain("no index beside %s/result.json: %s", dir, err);
 }
 
 /*

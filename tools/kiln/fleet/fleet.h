@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <time.h>
+#include <sys/stat.h>
 
 #include "judge/record.h"
 
@@ -165,6 +166,44 @@ char *fleet_age(double seconds, char *buf, size_t len);
 int fleet_read_run(const char *dir, const char *machine, const char *name,
 		   time_t now, uint64_t stale, struct fleet_run *r);
 void fleet_read_free(struct fleet_run *r);
+struct jsonread_node;
+/*
+ * A kiln-result document (result.json, or a checkpoint's "result") into
+ * r: 0, -EBADMSG with why, or -ENOMEM.
+ */
+int fleet_read_doc(const struct jsonread_node *root, struct fleet_run *r,
+		   char *why, size_t len);
+/*
+ * A string member as the bytes kiln's writer was given; "" when missing,
+ * NULL (and *oom set) on no memory.
+ */
+char *fleet_member(const struct jsonread_node *n, const char *key, int *oom);
+
+/* fleet_index.c: the run's index, what the page reads of result.json */
+#define FLEET_INDEX "index.json"
+/*
+ * The index of the result.json text doc[0..len), NUL-terminated; NULL
+ * when doc cannot be read (why says it) or on no memory.
+ */
+char *fleet_index_json(const char *doc, size_t len, size_t *out,
+		       char *why, size_t whylen);
+/*
+ * dir's index written again from its result.json (kiln finish, a
+ * verified run): 0, or -errno with why.
+ */
+int fleet_index_redo(const char *dir, char *why, size_t whylen);
+/*
+ * dir's index removed before result.json is written again, so a crash
+ * in between leaves none rather than one of the older record: 0, -errno.
+ */
+int fleet_index_drop(const char *dir);
+/*
+ * The run told by dir's index into r (its machine, dir and name set):
+ * 0; -ENOENT none, or not of the result.json st; -EBADMSG one this
+ * kiln cannot read; -ENOMEM. Else r is half filled: reset it.
+ */
+int fleet_index_read(const char *dir, const struct stat *st,
+		     struct fleet_run *r);
 
 /* fleet_like.c */
 /*

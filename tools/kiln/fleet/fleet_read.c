@@ -41,30 +41,6 @@ const char *fleet_state_name(int state)
 	return record_state_name(state);
 }
 
-/*
- * A string member as the bytes kiln's writer was given (a serial or path
- * that is not UTF-8 comes back as it was); a document kiln did not write
- * may hold code points above U+00FF: then its UTF-8. "" when missing.
- */
-static char *member(const struct jsonread_node *n, const char *key, int *oom)
-{
-	const char *utf8;
-	size_t len;
-	char *out;
-
-	if (jsonread_get_str(n, key, &utf8, &len))
-		utf8 = "", len = 0;
-	/* Never longer as bytes than as UTF-8. */
-	out = malloc(len + 1);
-	if (!out) {
-		*oom = 1;
-		return NULL;
-	}
-	if (jsonread_get_bytes(n, key, out, len + 1, NULL))
-		memcpy(out, utf8, len + 1);
-	return out;
-}
-
 /* A WARN's or FAIL's reasons, one string. */
 static char *reasons(const struct jsonread_node *t, int *oom)
 {
@@ -90,7 +66,7 @@ static char *reasons(const struct jsonread_node *t, int *oom)
 			if ((strcmp(jsonread_str(r, NULL, ""), JUDGE_CLEAN) == 0) !=
 			    clean)
 				continue;
-			one = member(r, NULL, oom);
+			one = fleet_member(r, NULL, oom);
 			if (!one)
 				return out;
 			used += (size_t)snprintf(out + used, cap - used,
@@ -160,11 +136,11 @@ static void read_disk(const struct jsonread_node *t, int version,
 	/* Schema 1 had no label: its name, else its path. */
 	if (!jsonread_get(t, label))
 		label = jsonread_get(t, KEY_NAME) ? KEY_NAME : KEY_PATH;
-	d->label = member(t, label, oom);
-	d->model = member(t, KEY_MODEL, oom);
-	d->serial = member(t, KEY_SERIAL, oom);
-	d->wwn = member(t, version >= 2 ? KEY_WWN : KEY_WWID, oom);
-	d->identity = member(t, KEY_IDENTITY, oom);
+	d->label = fleet_member(t, label, oom);
+	d->model = fleet_member(t, KEY_MODEL, oom);
+	d->serial = fleet_member(t, KEY_SERIAL, oom);
+	d->wwn = fleet_member(t, version >= 2 ? KEY_WWN : KEY_WWID, oom);
+	d->identity = fleet_member(t, KEY_IDENTITY, oom);
 	d->size = jsonread_u64(t, KEY_SIZE, 0);
 	d->file = !strcmp(jsonread_str(t, KEY_KIND, ""), "file");
 	d->written = jsonread_u64(t, KEY_BYTES_WRITTEN, 0);
@@ -196,7 +172,7 @@ static void read_machine(const struct jsonread_node *root,
 
 	if (jsonread_type(jsonread_get(root, KEY_MACHINE_ID)) ==
 	    JSONREAD_STRING) {
-		id = member(root, KEY_MACHINE_ID, oom);
+		id = fleet_member(root, KEY_MACHINE_ID, oom);
 		if (id && id[0]) {
 			free(r->machine);
 			r->machine = id;
@@ -204,21 +180,17 @@ static void read_machine(const struct jsonread_node *root,
 			free(id);
 		}
 	}
-	r->vendor = member(sys, KEY_VENDOR, oom);
-	r->product = member(sys, KEY_PRODUCT, oom);
-	r->mac = member(sys, KEY_MAC, oom);
-	r->address = member(sys, KEY_ADDRESS, oom);
-	r->asset_tag = member(sys, KEY_ASSET_TAG, oom);
-	r->chassis_serial = member(sys, KEY_CHASSIS_SERIAL, oom);
-	r->bmc_address = member(bmc, KEY_ADDRESS, oom);
-	r->bmc_mac = member(bmc, KEY_MAC, oom);
+	r->vendor = fleet_member(sys, KEY_VENDOR, oom);
+	r->product = fleet_member(sys, KEY_PRODUCT, oom);
+	r->mac = fleet_member(sys, KEY_MAC, oom);
+	r->address = fleet_member(sys, KEY_ADDRESS, oom);
+	r->asset_tag = fleet_member(sys, KEY_ASSET_TAG, oom);
+	r->chassis_serial = fleet_member(sys, KEY_CHASSIS_SERIAL, oom);
+	r->bmc_address = fleet_member(bmc, KEY_ADDRESS, oom);
+	r->bmc_mac = fleet_member(bmc, KEY_MAC, oom);
 }
 
-/*
- * A kiln-result document (result.json, or a checkpoint's "result") into
- * r: 0, -EBADMSG with why, or -ENOMEM.
- */
-static int read_doc(const struct jsonread_node *root, struct fleet_run *r,
+int fleet_read_doc(const struct jsonread_node *root, struct fleet_run *r,
 		    char *why, size_t len)
 {
 	const struct jsonread_node *targets = jsonread_get(root, KEY_TARGETS);
@@ -241,13 +213,13 @@ static int read_doc(const struct jsonread_node *root, struct fleet_run *r,
 	r->elapsed = jsonread_num(root, KEY_ELAPSED_SECONDS, 0);
 	snprintf(r->run_id, sizeof(r->run_id), "%s",
 		 jsonread_str(root, KEY_RUN_ID, ""));
-	r->kiln_version = member(root, KEY_KILN_VERSION, &oom);
+	r->kiln_version = fleet_member(root, KEY_KILN_VERSION, &oom);
 	read_machine(root, r, &oom);
 	if (jsonread_type(jsonread_get(root, KEY_FAILURE)) == JSONREAD_STRING)
-		r->failure = member(root, KEY_FAILURE, &oom);
+		r->failure = fleet_member(root, KEY_FAILURE, &oom);
 	if (jsonread_type(jsonread_get(root, KEY_PENDING_OF)) ==
 	    JSONREAD_STRING)
-		r->pending_of = member(root, KEY_PENDING_OF, &oom);
+		r->pending_of = fleet_member(root, KEY_PENDING_OF, &oom);
 	r->results_lost = !jsonread_bool(root, KEY_RESULTS_COMPLETE, 1);
 	snprintf(r->verdict, sizeof(r->verdict), "%s",
 		 worse(jsonread_str(root, KEY_VERDICT, ""), ""));
@@ -352,7 +324,7 @@ static int read_checkpoint(const char *dir, struct fleet_run *r, char *why,
 	if (ret == -ENOMEM)
 		goto nomem;
 	if (!ret)
-		ret = read_doc(jsonread_get(jsonread_root(doc), KEY_RESULT), r,
+		ret = fleet_read_doc(jsonread_get(jsonread_root(doc), KEY_RESULT), r,
 			       why, len);
 	jsonread_free(doc);
 	free(json);
@@ -438,6 +410,24 @@ static int read_run(const char *dir, const char *machine, const char *name,
 	 * Too large to read is neither torn nor failed: an older checkpoint
 	 * would show the run as it was long before its end.
 	 */
+	/*
+	 * The run's index (fleet_index.c) says what the page reads of a
+	 * result.json it still matches, in a hundredth of its bytes.
+	 */
+	if (have_result && stat(path, &st) == 0) {
+		ret = fleet_index_read(dir, &st, r);
+		if (!ret) {
+			newer(r, path, NULL);
+			if (r->state == FLEET_RUNNING &&
+			    now - r->changed > (time_t)stale)
+				r->state = FLEET_CUT_OFF;
+			return 0;
+		}
+		/* Stale, torn or none: result.json itself, as before. */
+		if (reset(r, dir, machine, name))
+			return -ENOMEM;
+		ret = 0;
+	}
 	if (have_result && (result_too_large(path, why, sizeof(why)) ||
 			    (ret = jsonread_load(&doc, path, NULL, why,
 						 sizeof(why))) == -E2BIG)) {
@@ -450,7 +440,7 @@ static int read_run(const char *dir, const char *machine, const char *name,
 	}
 	if (have_result) {
 		if (!ret)
-			ret = read_doc(jsonread_root(doc), r, why, sizeof(why));
+			ret = fleet_read_doc(jsonread_root(doc), r, why, sizeof(why));
 		else if (!why[0])
 			snprintf(why, sizeof(why), "%s", strerror(-ret));
 		jsonread_free(doc);

@@ -2,14 +2,18 @@
 /*
  * Description: how kiln fleet says a run and a disk in each of its
  * outputs (fleet.h): a run's time and rank, its text escaped for the
- * page, the CSV or the console, a disk's name, an age. Below fleet.c and
+ * page, the CSV or the console, a disk's name, an age; a string member of
+ * a run's document as its bytes (fleet_read.c and fleet_index.c read
+ * them so). Below fleet.c and
  * the pages and CSV it writes, which all say them.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "base/json.h"
+#include "base/jsonread.h"
 #include "fleet/fleet.h"
 
 time_t fleet_when(const struct fleet_run *r)
@@ -104,4 +108,28 @@ char *fleet_age(double seconds, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%llud%02lluh", s / 86400, s / 3600 % 24);
 	return buf;
+}
+
+/*
+ * A string member as the bytes kiln's writer was given (a serial or path
+ * that is not UTF-8 comes back as it was); a document kiln did not write
+ * may hold code points above U+00FF: then its UTF-8. "" when missing.
+ */
+char *fleet_member(const struct jsonread_node *n, const char *key, int *oom)
+{
+	const char *utf8;
+	size_t len;
+	char *out;
+
+	if (jsonread_get_str(n, key, &utf8, &len))
+		utf8 = "", len = 0;
+	/* Never longer as bytes than as UTF-8. */
+	out = malloc(len + 1);
+	if (!out) {
+		*oom = 1;
+		return NULL;
+	}
+	if (jsonread_get_bytes(n, key, out, len + 1, NULL))
+		memcpy(out, utf8, len + 1);
+	return out;
 }

@@ -1,0 +1,95 @@
+#!/bin/sh
+# needs: kiln
+# index.json, what kiln fleet reads of a run in place of result.json
+# (fleet_index.c): kiln burn writes it beside result.json; kiln fleet's
+# page and CSV are the same with it as without it (an older folder); an
+# index that is torn, of another size, or older than result.json is
+# passed over for result.json; one that matches is what is read.
+. "$(dirname "$0")/../lib/tap.sh"
+
+R="$TEST_TMP/lab/kiln-results"
+RUN="$R/m-pass/20261130T100000Z-00000000000000a1"
+FAIL="$R/m-fail/20261130T110001Z-00000000000000b2"
+
+# page NAME: kiln fleet into TEST_TMP/NAME, without the line of when.
+page () {
+	"$KILN" fleet --out "$TEST_TMP/$1" "$TEST_TMP/lab" >/dev/null 2>&1 &&
+	sed '/<p class="id">read /d' "$TEST_TMP/$1/fleet.html" \
+		>"$TEST_TMP/$1.html"
+}
+
+# same A B: the two pages and CSVs alike, else both said.
+same () {
+	cmp "$TEST_TMP/$1.html" "$TEST_TMP/$2.html" &&
+	cmp "$TEST_TMP/$1/fleet.csv" "$TEST_TMP/$2/fleet.csv" || {
+		diff "$TEST_TMP/$1.html" "$TEST_TMP/$2.html" | head -5 >&2
+		diff "$TEST_TMP/$1/fleet.csv" "$TEST_TMP/$2/fleet.csv" >&2
+		false
+	}
+}
+
+# drop DIR: its index gone, the folder's time kept (the page shows it).
+drop () {
+	touch -r "$1" "$TEST_TMP/dirtime" &&
+	rm -f "$1/index.json" &&
+	touch -r "$TEST_TMP/dirtime" "$1"
+}
+
+test_expect_success 'kiln burn writes index.json beside result.json' '
+	"$KILN" burn --out "$RUN" --size 8M "$TEST_TMP/a.img" \
+		"$TEST_TMP/b.img" >/dev/null 2>&1 &&
+	"$KILN" burn --out "${FAIL%2}1" --mode write --size 8M \
+		"$TEST_TMP/bad.img" >/dev/null 2>&1 &&
+	dd if=/dev/urandom of="$TEST_TMP/bad.img" bs=4096 seek=300 count=3 \
+		conv=notrunc 2>/dev/null &&
+	{ "$KILN" burn --out "$FAIL" --mode verify --from "${FAIL%2}1" \
+		>/dev/null 2>&1; test $? = 1; } &&
+	for d in "$RUN" "$FAIL" "${FAIL%2}1"; do
+		python3 - "$d" <<-PY || return 1
+		import json, os, sys
+		d = sys.argv[1]
+		x = json.load(open(os.path.join(d, "index.json")))
+		assert x["schema"] == "kiln-fleet-index", x["schema"]
+		assert x["result_bytes"] == os.path.getsize(
+		    os.path.join(d, "result.json")), x["result_bytes"]
+		assert len(x["disks"]) == len(json.load(open(
+		    os.path.join(d, "result.json")))["targets"])
+		PY
+	done &&
+	grep -q "\"verdict\": \"FAIL\"" "$FAIL/index.json" &&
+	# One host made them all: each machine is then its folder.
+	python3 "$TOP/tests/lib/fleetgen.py" --machine-id - "$RUN" "$FAIL" \
+		"${FAIL%2}1"
+'
+
+test_expect_success 'the page is the same from the index as from result.json' '
+	cp -p "$RUN/index.json" "$TEST_TMP/run.index" &&
+	page with &&
+	grep -q "m-fail" "$TEST_TMP/with.html" &&
+	for d in "$RUN" "$FAIL" "${FAIL%2}1"; do drop "$d"; done &&
+	page without &&
+	same with without
+'
+
+test_expect_success 'a torn index, or one of another size, is passed over' '
+	head -c 100 "$TEST_TMP/run.index" >"$RUN/index.json" &&
+	page torn && same without torn &&
+	sed "s/\"result_bytes\": [0-9]*/\"result_bytes\": 7/" \
+		"$TEST_TMP/run.index" >"$RUN/index.json" &&
+	page size && same without size
+'
+
+test_expect_success 'a matching index is read; an older one is not' '
+	# PASS and WARN are as long: only the time tells this index apart.
+	sed "0,/\"verdict\": \"PASS\"/s//\"verdict\": \"WARN\"/" \
+		"$TEST_TMP/run.index" >"$RUN/index.json" &&
+	touch -d "@$(($(stat -c %Y "$RUN/result.json") - 10))" \
+		"$RUN/index.json" &&
+	page older && same without older &&
+	touch -d "@$(($(stat -c %Y "$RUN/result.json") + 10))" \
+		"$RUN/index.json" &&
+	page newer &&
+	grep -q "^\"m-pass\",\"WARN\"" "$TEST_TMP/newer/fleet.csv"
+'
+
+test_done
