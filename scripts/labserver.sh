@@ -412,8 +412,12 @@ start () {
 
 fleet () {
 	[ "$#" -eq 1 ] || usage
-	mkdir -p "$1/srv/kiln/fleet" "$1/srv/kiln/kiln-results"
-	"$KILN" fleet --out "$1/srv/kiln/fleet" "$1/srv/kiln/kiln-results" \
+	d=$1
+	mkdir -p "$d/srv/kiln/fleet" "$d/srv/kiln/kiln-results"
+	# The refused token claims at the top of the page (issue 38).
+	set --
+	[ ! -f "$d/state/refused" ] || set -- --refused "$d/state/refused"
+	"$KILN" fleet --out "$d/srv/kiln/fleet" "$@" "$d/srv/kiln/kiln-results" \
 		>/dev/null || fail "kiln fleet failed"
 }
 

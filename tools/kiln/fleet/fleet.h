@@ -91,6 +91,9 @@ struct fleet_machine {
 	struct fleet_run **runs;	/* the latest first */
 };
 
+/* Of the refused token claims, the page shows this many, the last. */
+#define FLEET_REFUSED_SHOWN 20
+
 struct fleet {
 	time_t now;
 	uint64_t stale;		/* seconds: an older checkpoint is cut off */
@@ -101,6 +104,12 @@ struct fleet {
 	int nroots;
 	char **roots;		/* as given */
 	const char *out;	/* where fleet.html goes: links are from it */
+	/* the lab server's refused token claims (refused=): lines */
+	const char *refused_path;	/* NULL: none given */
+	int refused_err;		/* errno reading it; 0: read */
+	int nrefused;			/* its lines */
+	char *refused_last[FLEET_REFUSED_SHOWN];	/* the last, oldest first */
+	int nshown;
 };
 
 /* A like-disk group's member: a disk of a machine's latest run. */

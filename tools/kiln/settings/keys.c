@@ -225,6 +225,10 @@ static const struct settings_key keys[] = {
 	{ "qd", KEY_UINT, F(qd), 1, 256, NULL, "a count from 1 to 256", "8",
 	  "requests in flight per disk, 1-256; fewer for every disk when "
 	  "their buffers do not fit the memory (a note says so)", TEST },
+	{ "refused", KEY_STRING, F(refused), 0, 0, NULL, "a file", "none",
+	  "kiln fleet: the lab server's refused token claims, a line each "
+	  "(scripts/labserver.sh's DIR/state/refused), shown at the top of "
+	  "the page: how many, and the last of them", SCOPE_FLEET | OPT },
 	{ "results", KEY_STRING, F(results), 0, 0, NULL, "a folder", "none",
 	  "where run folders go: ROOT/kiln-results/MACHINE/RUN/", R | OPT },
 	{ "run-id", KEY_RUNID, F(run_id), 0, 0, NULL, "1 to 16 hex digits",

@@ -185,6 +185,7 @@ struct settings {
 	char *expect_out;		/* kiln discover: write an expect file */
 	int off;			/* kiln locate: clear, not light */
 	uint64_t stale;			/* kiln fleet: seconds; then cut off */
+	char *refused;			/* kiln fleet: refused token claims */
 	char *protect[SETTINGS_MAX_PROTECT];	/* devices never touched */
 	int nprotect;
 
