@@ -54,7 +54,7 @@ usage () {
 # lab is: they cannot come from the lab server, so they go on the entry.
 entry_key () {
 	case $1 in
-	settle | net | after | lab | lab-config | machine-id | upload | metrics) return 0 ;;
+	settle | net | after | lab | lab-config | machine-id | upload | metrics | claim) return 0 ;;
 	esac
 	return 1
 }
@@ -334,6 +334,11 @@ render () {
 	# The settings beside the uploads, not among them (a machine named
 	# config): both nginx sites serve /config/ from /srv/kiln/config.
 	lab_args=" kiln.upload=$server/kiln-results/ kiln.lab=$server/"
+	# A lab over TLS takes each machine's one-time token: the image
+	# claims it at boot (issue 38); never a token over plain http.
+	case $server in
+	https://*) lab_args="$lab_args kiln.claim=$server/claim/" ;;
+	esac
 	if [ -n "$metrics" ]; then
 		check_url --metrics "$metrics"
 		lab_args="$lab_args kiln.metrics=$metrics"

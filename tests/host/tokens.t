@@ -55,10 +55,12 @@ tree () {
 		LC_ALL=C sort)
 }
 
-test_expect_success 'no entry TFTP serves holds a credential; each machine is armed' '
+test_expect_success 'no entry TFTP serves holds a credential, each says where to claim; each machine is armed' '
 	grep -qx "tftp-root=$D/tftp" "$D/etc/dnsmasq.conf" &&
 	[ "$(find "$D/tftp" -type f | wc -l)" = 6 ] &&
 	! grep -rqiE "password|token|auth|@|secret" "$D/tftp" &&
+	grep -q " kiln.claim=https://127.0.0.1:8443/claim/\$" \
+		"$D/tftp/pxelinux.cfg/01-52-54-00-0a-0a-0a" &&
 	[ -f "$D/state/armed/SN-A" ] && [ -f "$D/state/armed/SN-B" ] &&
 	[ -z "$(ls "$D/state/users")" ]
 '

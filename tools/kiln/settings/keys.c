@@ -70,6 +70,14 @@ static const struct settings_key keys[] = {
 	{ "checkpoint", KEY_UINT, F(checkpoint), 1, 86400, NULL,
 	  "seconds, 1 to 86400", "60",
 	  "seconds between result checkpoints", TEST },
+	{ "claim", KEY_STRING, F(claim), 0, 0, NULL,
+	  "https://HOST[:PORT]/claim/", "none",
+	  "the lab server's one-time token claim (scripts/labserver.sh "
+	  "renders it on each machine's entry): at boot the image POSTs "
+	  "URL<machine id> once, trusting the lab's CA, and gives the token "
+	  "to kiln run as the password of upload, metrics and lab where "
+	  "they are https:// and name no user; a refused claim is said on "
+	  "the console (the init reads it)", R | SCOPE_INIT },
 	{ "cmdline", KEY_STRING, F(cmdline), 0, 0, NULL, "a file",
 	  "/proc/cmdline",
 	  "the kernel command line to read kiln.KEY=VALUE from", R | OPT },

@@ -161,6 +161,7 @@ struct settings {
 	char *expect;			/* the expected-machine file */
 	char *machine_id;		/* the machine's id, as given */
 	char *lab;			/* the lab server's base URL */
+	char *claim;			/* the init: the token claim's URL */
 	int lab_config;			/* enum settings_lab_config */
 	unsigned slow_warn;		/* % of like disks' median: WARN */
 	unsigned slow_fail;		/* % of their solo median: FAIL; 0 off */
