@@ -13,7 +13,7 @@ set -eu
 
 list="$(dirname "$0")/deps.list"
 # Packages whose service must stay off, as they are named in deps.list.
-services="nginx prometheus-pushgateway prometheus dnsmasq"
+services="nginx prometheus-pushgateway prometheus dnsmasq fcgiwrap"
 policy=/usr/sbin/policy-rc.d
 
 set --
@@ -68,13 +68,18 @@ for pkg in "$@"; do
 	*" $pkg "*) ;;
 	*) continue ;;
 	esac
+	units=$pkg.service
+	# fcgiwrap's service is started by its socket.
+	[ "$pkg" != fcgiwrap ] || units="fcgiwrap.socket $units"
 	if command -v systemctl >/dev/null 2>&1; then
 		if [ -d /run/systemd/system ]; then
-			$sudo systemctl disable --now --quiet "$pkg.service" ||
+			# shellcheck disable=SC2086 # one or two unit names
+			$sudo systemctl disable --now --quiet $units ||
 				echo "deps: could not disable $pkg.service" >&2
 		else
 			# No systemd running (a container): only the boot links.
-			$sudo systemctl disable --quiet "$pkg.service" \
+			# shellcheck disable=SC2086
+			$sudo systemctl disable --quiet $units \
 				>/dev/null 2>&1 || true
 		fi
 	fi

@@ -5,14 +5,21 @@
 #   labserver.sh render --server URL [--metrics URL] MACHINES DIR
 #	every machine's boot entry (pxelinux, GRUB, iPXE) under DIR/tftp/,
 #	its lab settings and expect file under DIR/srv/kiln/config/,
-#	the server's htpasswd, the lab CA and the server's certificate (made
-#	once, when DIR/pki has none), dnsmasq's TFTP and proxy-DHCP config and
-#	the systemd units; again with a changed file, only what changed is
-#	written, and each file is said (added, changed, removed, unchanged)
+#	the lab CA and the server's certificate (made once, when DIR/pki has
+#	none), dnsmasq's TFTP and proxy-DHCP config and the systemd units;
+#	again with a changed file, only what changed is written, and each
+#	file is said (added, changed, removed, unchanged). A machine new to
+#	the file is armed: its first token claim is honoured. No entry
+#	carries a credential (TFTP serves them to anyone)
+#   labserver.sh arm DIR NAME... | --all	arms each machine again: its
+#	next claim gets a fresh token (boot/kiln-claim; DIR/state/)
+#   labserver.sh tokens DIR	each machine's token: armed, or claimed
+#	when and from where; then every refused claim
 #   labserver.sh start [--tls] DIR	nginx and a Pushgateway as this user on
 #	free ports of 127.0.0.1, no systemd (the tests, make lab
 #	LAB_BOOT=pxe); --tls: boot/nginx-kiln-tls.conf with DIR's
-#	certificate and htpasswd, the Pushgateway behind it
+#	certificate and tokens, the claim (fcgiwrap running
+#	boot/kiln-claim) and the Pushgateway behind it
 #   labserver.sh fleet DIR	the fleet page, DIR/srv/kiln/fleet/
 #   labserver.sh stop DIR	stops what start started
 #   labserver.sh install [--tls] [--root ROOT] DIR	as root on a machine
@@ -45,14 +52,14 @@ fail () {
 }
 
 usage () {
-	die "usage: labserver.sh render --server URL [--metrics URL] MACHINES DIR | start [--tls] DIR | fleet DIR | stop DIR | install [--tls] [--root ROOT] DIR"
+	die "usage: labserver.sh render --server URL [--metrics URL] MACHINES DIR | arm DIR NAME...|--all | tokens DIR | start [--tls] DIR | fleet DIR | stop DIR | install [--tls] [--root ROOT] DIR"
 }
 
 # Keys the init reads before kiln starts, and those that say where the
 # lab is: they cannot come from the lab server, so they go on the entry.
 entry_key () {
 	case $1 in
-	settle | net | after | lab | lab-config | machine-id | upload | metrics) return 0 ;;
+	settle | net | after | lab | lab-config | machine-id | upload | metrics | claim) return 0 ;;
 	esac
 	return 1
 }
@@ -143,7 +150,6 @@ render_entries () {
 	new=$1 out=$1/out
 	mkdir -p "$out/tftp/pxelinux.cfg" "$out/tftp/grub" \
 		"$out/srv/kiln/config" "$out/etc"
-	: >"$out/etc/htpasswd"
 	while read -r mac name args; do
 		dashes=$(printf '%s' "$mac" | tr ':' '-')
 		all="$base_args $args$lab_args"
@@ -185,17 +191,6 @@ EOF
 		fi
 		[ ! -f "$new/expect/$name" ] ||
 			cp "$new/expect/$name" "$out/srv/kiln/config/$name.expect"
-		# The server side of the machine's credential (issue 38 carries
-		# the secret to the machine; never on a TFTP-served entry). The
-		# salt is the secret's own, so the line changes with it only.
-		sec="$secrets/$name"
-		if [ ! -s "$sec" ]; then
-			(umask 077 && openssl rand -hex 16 >"$sec")
-		fi
-		pw=$(cat "$sec")
-		salt=$(printf '%s %s' "$name" "$pw" | sha256sum | cut -c1-8)
-		printf '%s:%s\n' "$name" "$(openssl passwd -apr1 -salt "$salt" "$pw")" \
-			>>"$out/etc/htpasswd"
 	done <"$new/lines"
 }
 
@@ -359,6 +354,11 @@ render () {
 	# The settings beside the uploads, not among them (a machine named
 	# config): both nginx sites serve /config/ from /srv/kiln/config.
 	lab_args=" kiln.upload=$server/kiln-results/ kiln.lab=$server/"
+	# A lab over TLS takes each machine's one-time token: the image
+	# claims it at boot (issue 38); never a token over plain http.
+	case $server in
+	https://*) lab_args="$lab_args kiln.claim=$server/claim/" ;;
+	esac
 	if [ -n "$metrics" ]; then
 		check_url --metrics "$metrics"
 		lab_args="$lab_args kiln.metrics=$metrics"
@@ -369,13 +369,12 @@ render () {
 	parse "$machines" "$tmp"
 	mkdir -p "$2"
 	dir=$(cd "$2" && pwd)
-	secrets=$dir/secrets
-	mkdir -p "$secrets"
-	chmod 700 "$secrets"
 	render_entries "$tmp"
 	render_server "$tmp" "$dir"
 	mkdir -p "$dir/tftp"
 	install_rendered "$tmp" "$dir"
+	tokens_render "$dir" "$tmp/lines"
+	cp "$tmp/lines" "$dir/state/machines"
 	host=${server#*://}
 	host=${host#*@}
 	host=${host%%/*}
@@ -409,11 +408,12 @@ start () {
 	gw=${LABSERVER_GW_PORT:-$(free_port)}
 	labservers_nginx_conf "$run/nginx" "$port" "$dir/srv/kiln" "$site" "$gw"
 	if [ "$scheme" = https ]; then
-		for f in pki/server.pem pki/server.key etc/htpasswd; do
+		for f in pki/server.pem pki/server.key; do
 			[ -s "$dir/$f" ] || die "$dir/$f: none (labserver.sh render first)"
 		done
 		(umask 077 && cp "$dir/pki/server.pem" "$dir/pki/server.key" \
-			"$dir/etc/htpasswd" "$run/nginx/")
+			"$run/nginx/")
+		tokens_start "$dir" "$run"
 	fi
 	labservers_nginx "$run/nginx"
 	# shellcheck disable=SC2154 # nginx_pid and pg_pid: labservers.sh's
@@ -429,7 +429,7 @@ start () {
 	fleet "$dir"
 	if [ "$scheme" = https ]; then
 		# The TLS site serves machines only: the page stays on the server.
-		echo "start: uploads to https://MACHINE:PASSWORD@127.0.0.1:$port/kiln-results/ (the lab CA $dir/pki/lab-ca.pem, passwords in $dir/secrets/), gauges at https://127.0.0.1:$port/pushgateway/ and http://127.0.0.1:$gw/metrics, the fleet page in $dir/srv/kiln/fleet/fleet.html (labserver.sh fleet $dir renders it again; labserver.sh stop $dir stops)"
+		echo "start: token claims at https://127.0.0.1:$port/claim/MACHINE (POST), uploads to https://MACHINE:TOKEN@127.0.0.1:$port/kiln-results/ (the lab CA $dir/pki/lab-ca.pem), gauges at https://127.0.0.1:$port/pushgateway/ and http://127.0.0.1:$gw/metrics, the fleet page in $dir/srv/kiln/fleet/fleet.html (labserver.sh fleet $dir renders it again; labserver.sh stop $dir stops)"
 		return 0
 	fi
 	echo "start: uploads to http://127.0.0.1:$port/kiln-results/, gauges at http://127.0.0.1:$gw/metrics, the fleet page at http://127.0.0.1:$port/fleet/fleet.html (labserver.sh fleet $dir renders it again; labserver.sh stop $dir stops)"
@@ -461,6 +461,8 @@ install_units () {
 	sed -e "s|/srv/kiln|$dir/srv/kiln|g" \
 		-e "s|/etc/nginx/kiln/server|$dir/pki/server|g" \
 		-e "s|/etc/nginx/kiln/htpasswd|$dir/etc/htpasswd|g" \
+		-e "s|/var/lib/kiln|$dir/state|g" \
+		-e "s|/etc/nginx/kiln/kiln-claim|$top/boot/kiln-claim|g" \
 		"$top/boot/$site" >"$conf.new"
 	mv "$conf.new" "$conf"
 	# One site at a time: both serve the same folders.
@@ -555,14 +557,18 @@ install_server () {
 
 fleet () {
 	[ "$#" -eq 1 ] || usage
-	mkdir -p "$1/srv/kiln/fleet" "$1/srv/kiln/kiln-results"
-	"$KILN" fleet --out "$1/srv/kiln/fleet" "$1/srv/kiln/kiln-results" \
+	d=$1
+	mkdir -p "$d/srv/kiln/fleet" "$d/srv/kiln/kiln-results"
+	# The refused token claims at the top of the page (issue 38).
+	set --
+	[ ! -f "$d/state/refused" ] || set -- --refused "$d/state/refused"
+	"$KILN" fleet --out "$d/srv/kiln/fleet" "$@" "$d/srv/kiln/kiln-results" \
 		>/dev/null || fail "kiln fleet failed"
 }
 
 stop () {
 	[ "$#" -eq 1 ] || usage
-	for p in "$1"/run/nginx.pid "$1"/run/pushgateway.pid; do
+	for p in "$1"/run/nginx.pid "$1"/run/pushgateway.pid "$1"/run/fcgiwrap.pid; do
 		[ -f "$p" ] || continue
 		pid=$(cat "$p")
 		kill "$pid" 2>/dev/null || true
@@ -576,11 +582,104 @@ stop () {
 	echo "stop: stopped"
 }
 
+# --- Tokens (issue 38): no machine can read another machine's secret ---
+# A PXE-booted machine holds no secret, so it claims a one-time token at
+# boot (POST /claim/NAME on the TLS site; boot/kiln-claim makes it then,
+# keeps its hash in DIR/state/users/NAME for nginx, and refuses and
+# shows every claim after the first until NAME is armed again).
+
+# tokens_render DIR LINES: DIR/state, each machine of LINES that never
+# had a token armed, the state of machines no longer in LINES dropped.
+tokens_render () {
+	st=$1/state
+	mkdir -p "$st/armed" "$st/users"
+	chmod 700 "$st"
+	touch "$st/claims.log" "$st/refused"
+	while read -r mac name args; do
+		[ -e "$st/armed/$name" ] || [ -e "$st/users/$name" ] ||
+			tokens_arm "$st" "$name"
+	done <"$2"
+	for f in "$st"/armed/* "$st"/users/*; do
+		[ -f "$f" ] || continue
+		awk -v n="${f##*/}" '$2 == n { found = 1 } END { exit !found }' "$2" &&
+			continue
+		rm -f "$f"
+		echo "tokens: dropped ${f#"$1"/} (no longer a machine)"
+	done
+}
+
+# tokens_arm STATE NAME: NAME's next claim is honoured.
+tokens_arm () {
+	date -u +%Y-%m-%dT%H:%M:%SZ >"$1/armed/$2"
+	echo "tokens: armed $2 (its next claim gets a fresh token)"
+}
+
+arm () {
+	[ "$#" -ge 2 ] || usage
+	[ -d "$1/state/armed" ] || die "$1: no tokens (labserver.sh render first)"
+	dir=$1
+	shift
+	if [ "$1" = --all ]; then
+		[ "$#" -eq 1 ] || usage
+		# shellcheck disable=SC2046 # names: letters, digits, ._-
+		set -- $(awk '{ print $2 }' "$dir/state/machines")
+	fi
+	for name in "$@"; do
+		awk -v n="$name" '$2 == n { found = 1 } END { exit !found }' \
+			"$dir/state/machines" || die "$name: not a machine of $dir"
+	done
+	for name in "$@"; do
+		tokens_arm "$dir/state" "$name"
+	done
+}
+
+tokens () {
+	[ "$#" -eq 1 ] || usage
+	st=$1/state
+	[ -d "$st/armed" ] || die "$1: no tokens (labserver.sh render first)"
+	while read -r mac name args; do
+		if [ -f "$st/armed/$name" ]; then
+			echo "$name: armed $(cat "$st/armed/$name"), not claimed since"
+		elif [ -f "$st/users/$name" ]; then
+			echo "$name: $(awk -v n="$name" '$2 == n && $NF == "claimed" {
+				sub(/:$/, "", $4); w = "claimed " $1 " from " $4 }
+				END { print w ? w : "claimed" }' "$st/claims.log")"
+		else
+			echo "$name: no token"
+		fi
+	done <"$st/machines"
+	if [ -s "$st/refused" ]; then
+		echo "REFUSED CLAIMS ($(wc -l <"$st/refused")): a machine asked for a token that was not armed for it"
+		cat "$st/refused"
+	fi
+}
+
+# tokens_start DIR RUN: the claim behind the TLS site, fcgiwrap as this
+# user on a socket in RUN, the tokens DIR/state.
+tokens_start () {
+	command -v fcgiwrap >/dev/null 2>&1 || [ -x /usr/sbin/fcgiwrap ] ||
+		fail "no fcgiwrap (scripts/deps.list): it runs the token claim"
+	[ -d "$1/state/users" ] || die "$1/state: none (labserver.sh render first)"
+	cp "$top/boot/kiln-claim" "$2/nginx/kiln-claim"
+	ln -sfn "$1/state" "$2/nginx/state"
+	rm -f "$2/nginx/fcgiwrap.sock"
+	PATH=$PATH:/usr/sbin fcgiwrap -f -s "unix:$2/nginx/fcgiwrap.sock" \
+		>>"$2/fcgiwrap.log" 2>&1 &
+	echo "$!" >"$2/fcgiwrap.pid"
+	i=0
+	while [ ! -S "$2/nginx/fcgiwrap.sock" ] && [ "$i" -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ -S "$2/nginx/fcgiwrap.sock" ] ||
+		fail "fcgiwrap did not start (see $2/fcgiwrap.log)"
+}
+
 [ "$#" -ge 1 ] || usage
 cmd=$1
 shift
 case $cmd in
-render | start | fleet | stop) "$cmd" "$@" ;;
+render | arm | tokens | start | fleet | stop) "$cmd" "$@" ;;
 install) install_server "$@" ;;
 *) usage ;;
 esac

@@ -11,7 +11,10 @@
 #					boot/nginx-kiln.conf) on 127.0.0.1:PORT,
 #					/srv/kiln as SRV, /etc/nginx/kiln as
 #					DIR, the Pushgateway it proxies on
-#					GW_PORT (9091), run as this user
+#					GW_PORT (9091), /var/lib/kiln (the
+#					tokens) as DIR/state, fcgiwrap's
+#					socket DIR/fcgiwrap.sock, run as
+#					this user
 #	labservers_nginx DIR		starts nginx on DIR/nginx.conf in
 #					the background: nginx_pid
 #	labservers_pushgateway PORT LOG	starts a Pushgateway that keeps
@@ -61,6 +64,8 @@ labservers_nginx_conf () {
 		-e "s|/srv/kiln|$3|g" \
 		-e "s|/etc/nginx/kiln|$1|g" \
 		-e "s|127.0.0.1:9091|127.0.0.1:${5:-9091}|g" \
+		-e "s|/var/lib/kiln|$1/state|g" \
+		-e "s|unix:/run/fcgiwrap.socket|unix:$1/fcgiwrap.sock|g" \
 		"$lab_top/${4:-boot/nginx-kiln.conf}" >"$1/kiln.conf"
 	cat >"$1/nginx.conf" <<EOF
 daemon off;

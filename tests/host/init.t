@@ -61,7 +61,25 @@ cat >"$fake/umount" <<'SH'
 #!/bin/sh
 rm -rf "$1/kiln"
 SH
-chmod +x "$fake/kiln" "$fake/findfs" "$fake/mount" "$fake/umount"
+# The lab server's token claim (FAKE_CLAIM: 200, 409, or down:N for N
+# connections refused first); every call logged, the token never.
+cat >"$fake/curl" <<'SH'
+#!/bin/sh
+printf "curl %s\n" "$*" >>"$MOCK"
+case $FAKE_CLAIM in
+down:*)
+	n=$(cat "$MOCK.down" 2>/dev/null || echo 0)
+	echo $((n + 1)) >"$MOCK.down"
+	if [ "$n" -lt "${FAKE_CLAIM#down:}" ]; then
+		echo "curl: (7) Failed to connect to lab port 8443: Connection refused" >&2
+		exit 7
+	fi
+	printf '0123456789abcdef0123456789abcdef0123456789abcdef\n200' ;;
+200) printf '0123456789abcdef0123456789abcdef0123456789abcdef\n200' ;;
+409) printf 'refused: its token was claimed already (2026-12-04T18:53:47Z from 10.0.2.15): a second claim\n409' ;;
+esac
+SH
+chmod +x "$fake/kiln" "$fake/findfs" "$fake/mount" "$fake/umount" "$fake/curl"
 
 # machine NAME: a fake root with two disks, a NIC and two modaliases.
 machine () {
@@ -298,6 +316,51 @@ test_expect_success 'no power-cut test: the BMC is not asked, a stale file is no
 	machine nocut && mkdir -p "$ROOT/run" && echo bmc >"$ROOT/run/kiln.powercut" &&
 	FAKE_STICK=/dev/sdz1 boot &&
 	! grep -q "^ipmitool" "$MOCK" && grep -qx "poweroff -f" "$MOCK"
+'
+
+# A lab on one-time tokens (docs/lab.md, "Tokens"): the lab's URLs.
+tokens () {
+	machine "$1" &&
+	echo "console=ttyS0 BOOTIF=01-52-54-00-12-34-56" >"$ROOT/proc/cmdline" &&
+	printf "%s\n" after=wait machine-id=SN-1 \
+		claim=https://lab:8443/claim/ \
+		upload=https://lab:8443/kiln-results/ \
+		metrics=https://lab:8443/pushgateway/ lab=https://lab:8443/ \
+		>"$TEST_TMP/settings"
+}
+TOKEN=0123456789abcdef0123456789abcdef0123456789abcdef
+
+test_expect_success 'claim=: the token claimed once over TLS, into every https URL, never printed' '
+	tokens claim && FAKE_STICK= FAKE_CLAIM=200 boot &&
+	test_eq "$(grep -c "^curl " "$MOCK")" 1 &&
+	grep -q "^curl .*--cacert $ROOT/etc/kiln/lab-ca.pem .*-X POST .*https://lab:8443/claim/SN-1\$" "$MOCK" &&
+	grep -qx "kiln run --upload https://SN-1:$TOKEN@lab:8443/kiln-results/ --metrics https://SN-1:$TOKEN@lab:8443/pushgateway/ --lab https://SN-1:$TOKEN@lab:8443/ --powercut-file $ROOT/run/kiln.powercut" "$MOCK" &&
+	grep_in "kiln-init: token: claimed for SN-1 at https://lab:8443/claim/" "$TEST_TMP/out" &&
+	! grep -q "$TOKEN" "$TEST_TMP/out"
+'
+
+test_expect_success 'a refused claim: said loudly, never sent again, kiln runs as set' '
+	tokens refused && FAKE_STICK= FAKE_CLAIM=409 boot &&
+	test_eq "$(grep -c "^curl " "$MOCK")" 1 &&
+	grep_in "kiln-init: token: claim at https://lab:8443/claim/SN-1 REFUSED: its token was claimed already" "$TEST_TMP/out" &&
+	grep_in "arms SN-1 again" "$TEST_TMP/out" &&
+	grep -qx "kiln run --powercut-file $ROOT/run/kiln.powercut" "$MOCK"
+'
+
+test_expect_success 'a server not listening yet: the claim is tried again; a user part of its own is kept' '
+	tokens down && echo upload=https://me:pw@lab:8443/kiln-results/ >>"$TEST_TMP/settings" &&
+	sed -i "/^upload=https:\/\/lab/d" "$TEST_TMP/settings" &&
+	FAKE_STICK= FAKE_CLAIM=down:1 boot &&
+	test_eq "$(grep -c "^curl " "$MOCK")" 2 &&
+	grep -qx "kiln run --metrics https://SN-1:$TOKEN@lab:8443/pushgateway/ --lab https://SN-1:$TOKEN@lab:8443/ --powercut-file $ROOT/run/kiln.powercut" "$MOCK"
+'
+
+test_expect_success 'claim= over plain http: no claim, said (a token never goes in clear)' '
+	tokens plain && sed -i "s|^claim=https:|claim=http:|" "$TEST_TMP/settings" &&
+	FAKE_STICK= FAKE_CLAIM=200 boot &&
+	! grep -q "^curl " "$MOCK" &&
+	grep_in "a token never goes in clear" "$TEST_TMP/out" &&
+	grep -qx "kiln run --powercut-file $ROOT/run/kiln.powercut" "$MOCK"
 '
 
 test_done

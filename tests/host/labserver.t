@@ -3,13 +3,14 @@
 # scripts/labserver.sh, the lab server in one command: from a machines
 # file of 3 machines, each machine's pxelinux, GRUB and iPXE entry with
 # its kernel arguments, its lab settings and expect file served by its
-# id, htpasswd lines (no password on an entry), the lab CA and server
-# certificate made once, dnsmasq's config passing dnsmasq --test and the
-# systemd units passing systemd-analyze verify; install --root (with and
-# without --tls) putting them, nginx's site, kiln-dnsmasq.service and
-# the drop-ins for Debian's nginx and Pushgateway under a folder, held to
-# systemd-analyze verify and nginx -t, and refusing without --root where
-# systemd does not run the machine (never started); a rerun with one line
+# id, each machine armed for a one-time token (none on an entry), the
+# lab CA and server certificate made once, dnsmasq's config passing
+# dnsmasq --test and the systemd units passing systemd-analyze verify;
+# install --root (with and without --tls) putting them, nginx's site,
+# kiln-dnsmasq.service and the drop-ins for Debian's nginx and Pushgateway
+# under a folder, held to systemd-analyze verify and nginx -t, and
+# refusing without --root where systemd does not run the machine (never
+# started); a rerun with one line
 # changed writes only that machine's files and says so; a bad line is
 # exit 2 naming its line, nothing written; started on loopback ports as
 # this user, it takes a kiln burn's upload and renders the fleet page.
@@ -51,17 +52,15 @@ test_expect_success 'three machines: a pxelinux, GRUB and iPXE entry each, with 
 	[ "$(ls "$D/tftp/grub" | wc -l)" = 3 ]
 '
 
-test_expect_success 'lab settings and the expect file by machine id; htpasswd, no password on an entry' '
+test_expect_success 'lab settings and the expect file by machine id; each machine armed for a token, none on an entry' '
 	[ "$(grep -v "^#" "$D/srv/kiln/config/SN-0001.cfg")" = profile=smoke ] &&
 	[ "$(grep -v "^#" "$D/srv/kiln/config/SN-0003.cfg")" = mode=read ] &&
 	[ ! -e "$D/srv/kiln/config/SN-0002.cfg" ] &&
 	cmp "$TEST_TMP/m/golden.expect" "$D/srv/kiln/config/SN-0002.expect" &&
-	[ "$(cut -d: -f1 "$D/etc/htpasswd" | tr "\n" " ")" = "SN-0001 SN-0002 SN-0003 " ] &&
-	for n in SN-0001 SN-0002 SN-0003; do
-		pw=$(cat "$D/secrets/$n") && [ ${#pw} = 32 ] &&
-		! grep -rqF "$pw" "$D/tftp" "$D/srv" || return 1
-	done &&
-	[ "$(stat -c %a "$D/secrets")" = 700 ]
+	[ "$(ls "$D/state/armed" | tr "\n" " ")" = "SN-0001 SN-0002 SN-0003 " ] &&
+	[ -z "$(ls "$D/state/users")" ] &&
+	[ "$(stat -c %a "$D/state")" = 700 ] &&
+	! grep -rqi "password\|token" "$D/tftp"
 '
 
 test_expect_success 'the lab CA and the server certificate, made once, and how to build the image' '
@@ -177,8 +176,8 @@ test_expect_success 'install --tls --root: the TLS site in its place, the Pushga
 	"$LS" install --tls --root "$R" "$D" >"$TEST_TMP/install.out" 2>&1 &&
 	[ ! -e "$R/etc/nginx/conf.d/kiln.conf" ] &&
 	grep -q "ssl_certificate $D/pki/server.pem;" "$R/etc/nginx/conf.d/kiln-tls.conf" &&
-	grep -q "auth_basic_user_file $D/etc/htpasswd;" "$R/etc/nginx/conf.d/kiln-tls.conf" &&
-	! grep -q "/etc/nginx/kiln" "$R/etc/nginx/conf.d/kiln-tls.conf" &&
+	grep -q "auth_basic_user_file $D/state/users/\$kiln_user;" "$R/etc/nginx/conf.d/kiln-tls.conf" &&
+	! grep -v "^[[:space:]]*#" "$R/etc/nginx/conf.d/kiln-tls.conf" | grep -q "/etc/nginx/kiln" &&
 	grep -qx "ExecStart=/usr/bin/prometheus-pushgateway --web.listen-address=127.0.0.1:9091" \
 		"$R/etc/systemd/system/prometheus-pushgateway.service.d/kiln.conf" &&
 	verify "$R" $UNITS &&
@@ -211,7 +210,7 @@ fi
 test_expect_success 'run again unchanged: nothing written, and said' '
 	render "$TEST_TMP/m/machines" "$D" &&
 	! grep -q "^\(added\|changed\|removed\):" "$TEST_TMP/render.out" &&
-	grep -qx "unchanged: 19 files" "$TEST_TMP/render.out" &&
+	grep -qx "unchanged: 18 files" "$TEST_TMP/render.out" &&
 	grep -q "^pki: kept " "$TEST_TMP/render.out" &&
 	cmp "$TEST_TMP/ca-before" "$D/pki/lab-ca.pem"
 '
@@ -223,7 +222,7 @@ test_expect_success 'one line changed: only that machine'"'"'s files, each said'
 	grep "^\(added\|changed\|removed\):" "$TEST_TMP/render.out" >"$TEST_TMP/said" &&
 	test_eq "$(cat "$TEST_TMP/said" | tr "\n" " ")" \
 		"changed: tftp/grub/grub.cfg-01-52-54-00-00-00-03 changed: tftp/kiln.ipxe-01-52-54-00-00-00-03 changed: tftp/pxelinux.cfg/01-52-54-00-00-00-03 " &&
-	grep -qx "unchanged: 16 files" "$TEST_TMP/render.out" &&
+	grep -qx "unchanged: 15 files" "$TEST_TMP/render.out" &&
 	grep -q "kiln.machine-id=SN-0003 kiln.settle=20 " "$D/tftp/pxelinux.cfg/01-52-54-00-00-00-03"
 '
 
@@ -233,7 +232,7 @@ test_expect_success 'a machine gone: its files removed, and said' '
 	grep -qx "removed: tftp/pxelinux.cfg/01-52-54-00-ab-cd-ef" "$TEST_TMP/render.out" &&
 	grep -qx "removed: srv/kiln/config/SN-0002.expect" "$TEST_TMP/render.out" &&
 	[ ! -e "$D/tftp/grub/grub.cfg-01-52-54-00-ab-cd-ef" ] &&
-	! grep -q "^SN-0002:" "$D/etc/htpasswd"
+	[ ! -e "$D/state/armed/SN-0002" ]
 '
 
 # bad LINE...: a machines file of those lines is exit 2 with one line
@@ -303,10 +302,11 @@ if [ -x "$NGINX" ] && [ -x "$PG" ]; then
 		! kill -0 "$ngx" 2>/dev/null && ! kill -0 "$pg" 2>/dev/null &&
 		! curl -s "http://127.0.0.1:$port/" >/dev/null
 	'
-	test_expect_success 'start --tls: the machine'"'"'s own password and the lab CA, the Pushgateway behind TLS' '
+	test_expect_success 'start --tls: the machine'"'"'s own claimed token and the lab CA, the Pushgateway behind TLS' '
 		"$LS" start --tls "$D" >"$TEST_TMP/tls.out" 2>&1 &&
 		. "$D/run/ports" &&
-		pw=$(cat "$D/secrets/SN-0003") &&
+		pw=$(curl -sf --cacert "$D/pki/lab-ca.pem" -X POST \
+			"https://127.0.0.1:$port/claim/SN-0003") && [ ${#pw} = 48 ] &&
 		! grep -qF "$pw" "$TEST_TMP/tls.out" &&
 		curl -sf --cacert "$D/pki/lab-ca.pem" -u "SN-0003:$pw" \
 			"https://127.0.0.1:$port/config/SN-0003.cfg" | grep -qx mode=read &&

@@ -11,6 +11,8 @@
 #                       ($PKI/other.pem) and a server certificate the lab
 #                       CA signs for 127.0.0.1 and each IP, made by openssl
 #   servers_htpasswd USER:PASSWORD...  nginx's htpasswd of those users
+#                       (and each user's own file, state/users/USER, as
+#                       boot/kiln-claim writes a claimed token's)
 #   servers_pushgateway a Pushgateway: $GW; gw_fetch NAME writes its
 #                       /metrics to $TEST_TMP/NAME, gw_sample reads one
 # Each returns non-zero when its server does not come up, with its log on
@@ -44,11 +46,14 @@ servers_pki () {
 }
 
 servers_htpasswd () {
-	mkdir -p "$TEST_TMP/nginx"
+	mkdir -p "$TEST_TMP/nginx/state/users"
 	: >"$TEST_TMP/nginx/htpasswd"
 	for up in "$@"; do
 		printf '%s:%s\n' "${up%%:*}" "$(openssl passwd -apr1 "${up#*:}")" \
 			>>"$TEST_TMP/nginx/htpasswd" || return 1
+		# The TLS site checks each user's own file, as a claim writes it.
+		grep "^${up%%:*}:" "$TEST_TMP/nginx/htpasswd" \
+			>"$TEST_TMP/nginx/state/users/${up%%:*}" || return 1
 	done
 }
 

@@ -88,6 +88,8 @@ int fleet_command(struct options_args *a)
 	fl.roots = args;
 	fl.nroots = n;
 	fl.out = s->out ? s->out : ".";
+	if (s->refused)
+		fleet_read_refused(&fl, s->refused);
 	ret = fleet_gather(&fl);
 	if (!ret)
 		ret = fleet_like_groups(&fl, &groups, &ngroups);

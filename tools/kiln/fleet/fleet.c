@@ -288,4 +288,46 @@ void fleet_free(struct fleet *fl)
 		free(fl->machines[i].runs);
 	free(fl->runs);
 	free(fl->machines);
+	for (i = 0; i < fl->nshown; i++)
+		free(fl->refused_last[i]);
+}
+
+/*
+ * The lab server's refused token claims (scripts/labserver.sh, issue 38):
+ * counted, and the last FLEET_REFUSED_SHOWN kept for the page. A file
+ * that cannot be read is said on the page, never in the exit code.
+ */
+void fleet_read_refused(struct fleet *fl, const char *path)
+{
+	char *line = NULL, *keep[FLEET_REFUSED_SHOWN] = { NULL };
+	size_t cap = 0;
+	ssize_t len;
+	int i, n = 0;
+	FILE *f;
+
+	fl->refused_path = path;
+	f = fopen(path, "re");
+	if (!f) {
+		fl->refused_err = errno;
+		return;
+	}
+	while ((len = getline(&line, &cap, f)) > 0) {
+		if (line[len - 1] == '\n')
+			line[len - 1] = '\0';
+		free(keep[n % FLEET_REFUSED_SHOWN]);
+		keep[n % FLEET_REFUSED_SHOWN] = line;
+		line = NULL;
+		cap = 0;
+		n++;
+	}
+	if (ferror(f))
+		fl->refused_err = errno ? errno : EIO;
+	free(line);
+	fclose(f);
+	fl->nrefused = n;
+	fl->nshown = n < FLEET_REFUSED_SHOWN ? n : FLEET_REFUSED_SHOWN;
+	/* The ring's oldest first. */
+	for (i = 0; i < fl->nshown; i++)
+		fl->refused_last[i] = keep[(n - fl->nshown + i) %
+					   FLEET_REFUSED_SHOWN];
 }

@@ -91,6 +91,9 @@ struct fleet_machine {
 	struct fleet_run **runs;	/* the latest first */
 };
 
+/* Of the refused token claims, the page shows this many, the last. */
+#define FLEET_REFUSED_SHOWN 20
+
 struct fleet {
 	time_t now;
 	uint64_t stale;		/* seconds: an older checkpoint is cut off */
@@ -101,6 +104,12 @@ struct fleet {
 	int nroots;
 	char **roots;		/* as given */
 	const char *out;	/* where fleet.html goes: links are from it */
+	/* the lab server's refused token claims (refused=): lines */
+	const char *refused_path;	/* NULL: none given */
+	int refused_err;		/* errno reading it; 0: read */
+	int nrefused;			/* its lines */
+	char *refused_last[FLEET_REFUSED_SHOWN];	/* the last, oldest first */
+	int nshown;
 };
 
 /* A like-disk group's member: a disk of a machine's latest run. */
@@ -133,6 +142,13 @@ struct fleet_like_group {
  * said in its run, never an error.
  */
 int fleet_gather(struct fleet *fl);
+
+/*
+ * The lab server's refused token claims, from the file at path (one a
+ * line): counted, the last FLEET_REFUSED_SHOWN kept for the page; a file
+ * that cannot be read is said on the page (refused_err).
+ */
+void fleet_read_refused(struct fleet *fl, const char *path);
 void fleet_free(struct fleet *fl);
 /* Whether path is a folder (following links), as a ROOT must be. */
 int fleet_is_dir(const char *path);

@@ -399,6 +399,39 @@ static void row(FILE *f, const struct fleet *fl, const struct fleet_machine *m)
 	fputs("</tr>\n", f);
 }
 
+/*
+ * The lab server's refused token claims, above all else: each is a
+ * machine that asked for a token not armed for it (issue 38), another
+ * machine taking a name or the machine booted again, for people to look.
+ */
+static void refused(FILE *f, const struct fleet *fl)
+{
+	int i;
+
+	if (!fl->refused_path)
+		return;
+	if (fl->refused_err) {
+		fputs("<p class=\"FAIL\">Refused token claims: cannot read ", f);
+		html(f, fl->refused_path);
+		fprintf(f, ": %s</p>\n", strerror(fl->refused_err));
+		return;
+	}
+	if (!fl->nrefused)
+		return;
+	fprintf(f, "<div class=\"FAIL\" id=\"refused\"><p><b>%d refused token "
+		"claim%s</b>: a machine asked the lab server for a token not "
+		"armed for it (another machine taking its name, or it booted "
+		"again); look (labserver.sh tokens), then arm it again%s</p>"
+		"<ol>\n", fl->nrefused, fl->nrefused == 1 ? "" : "s",
+		fl->nrefused > fl->nshown ? "; the last of them" : "");
+	for (i = 0; i < fl->nshown; i++) {
+		fputs("<li>", f);
+		html(f, fl->refused_last[i]);
+		fputs("</li>\n", f);
+	}
+	fputs("</ol></div>\n", f);
+}
+
 static void summary(FILE *f, const struct fleet *fl)
 {
 	/* fleet_rank()'s: verdicts, and states as their table names them. */
@@ -447,6 +480,7 @@ char *fleet_page_html(const struct fleet *fl,
 		"<meta charset=\"utf-8\"><title>kiln fleet: %d machines, "
 		"%d FAIL</title>\n<style>\n%s</style></head><body>\n"
 		"<h1>kiln fleet</h1>\n", fl->n, failed, style);
+	refused(f, fl);
 	summary(f, fl);
 	fputs("<table id=\"machines\"><thead><tr><th>machine</th>"
 	      "<th>verdict</th><th>state</th><th>disks</th>"

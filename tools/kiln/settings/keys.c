@@ -70,6 +70,14 @@ static const struct settings_key keys[] = {
 	{ "checkpoint", KEY_UINT, F(checkpoint), 1, 86400, NULL,
 	  "seconds, 1 to 86400", "60",
 	  "seconds between result checkpoints", TEST },
+	{ "claim", KEY_STRING, F(claim), 0, 0, NULL,
+	  "https://HOST[:PORT]/claim/", "none",
+	  "the lab server's one-time token claim (scripts/labserver.sh "
+	  "renders it on each machine's entry): at boot the image POSTs "
+	  "URL<machine id> once, trusting the lab's CA, and gives the token "
+	  "to kiln run as the password of upload, metrics and lab where "
+	  "they are https:// and name no user; a refused claim is said on "
+	  "the console (the init reads it)", R | SCOPE_INIT },
 	{ "cmdline", KEY_STRING, F(cmdline), 0, 0, NULL, "a file",
 	  "/proc/cmdline",
 	  "the kernel command line to read kiln.KEY=VALUE from", R | OPT },
@@ -225,6 +233,10 @@ static const struct settings_key keys[] = {
 	{ "qd", KEY_UINT, F(qd), 1, 256, NULL, "a count from 1 to 256", "8",
 	  "requests in flight per disk, 1-256; fewer for every disk when "
 	  "their buffers do not fit the memory (a note says so)", TEST },
+	{ "refused", KEY_STRING, F(refused), 0, 0, NULL, "a file", "none",
+	  "kiln fleet: the lab server's refused token claims, a line each "
+	  "(scripts/labserver.sh's DIR/state/refused), shown at the top of "
+	  "the page: how many, and the last of them", SCOPE_FLEET | OPT },
 	{ "results", KEY_STRING, F(results), 0, 0, NULL, "a folder", "none",
 	  "where run folders go: ROOT/kiln-results/MACHINE/RUN/", R | OPT },
 	{ "run-id", KEY_RUNID, F(run_id), 0, 0, NULL, "1 to 16 hex digits",

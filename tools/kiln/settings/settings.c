@@ -57,7 +57,7 @@ void settings_free(struct settings *s)
 			     &s->cmdline, &s->get, &s->sysfs_root, &s->from,
 			     &s->upload, &s->metrics, &s->expect,
 			     &s->expect_out, &s->powercut_file, &s->ca,
-			     &s->auth_token };
+			     &s->auth_token, &s->refused, &s->claim };
 	size_t i;
 
 	for (i = 0; i < sizeof(strings) / sizeof(strings[0]); i++) {

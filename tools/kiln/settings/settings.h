@@ -161,6 +161,7 @@ struct settings {
 	char *expect;			/* the expected-machine file */
 	char *machine_id;		/* the machine's id, as given */
 	char *lab;			/* the lab server's base URL */
+	char *claim;			/* the init: the token claim's URL */
 	int lab_config;			/* enum settings_lab_config */
 	unsigned slow_warn;		/* % of like disks' median: WARN */
 	unsigned slow_fail;		/* % of their solo median: FAIL; 0 off */
@@ -185,6 +186,7 @@ struct settings {
 	char *expect_out;		/* kiln discover: write an expect file */
 	int off;			/* kiln locate: clear, not light */
 	uint64_t stale;			/* kiln fleet: seconds; then cut off */
+	char *refused;			/* kiln fleet: refused token claims */
 	char *protect[SETTINGS_MAX_PROTECT];	/* devices never touched */
 	int nprotect;
 
