@@ -265,10 +265,12 @@ int burn_finish(struct burn *b)
 	size_t tlen = 0, dlen = 0;
 
 	after_burn(b);
+	burn_end(b);
 	/* Judged: the FAILed disks' fault LEDs lit, before the results. */
 	leds_use_end(r, r->s->sysfs_root ? r->s->sysfs_root : b->env.sysroot);
 	if (b->have_results)
 		write_files(b);
+	burn_end_certs(b);
 	/* All but the last files at the lab's server, the verdict pushed. */
 	lab_settle(b->lab, r);
 	text = summary_string(r, &tlen);

@@ -18,6 +18,7 @@
 #include "results/result_keys.h"
 #include "results/peers_out.h"
 #include "results/nvmelog_out.h"
+#include "results/cert.h"
 #include "results/result.h"
 #include "results/smart_out.h"
 #include "results/linkerr_out.h"
@@ -486,6 +487,7 @@ char *result_json(const struct record *o, size_t *len)
 	linkerr_out_machine(&j, o);
 	stress_out_json(&j, o);
 	bmc_out_json(&j, o);
+	cert_out_json(&j, o);
 	json_expect(&j, o);
 	json_str(&j, KEY_FAILURE, o->failure[0] ? o->failure : NULL);
 	json_bool(&j, KEY_RESULTS_COMPLETE, !o->results_lost);
