@@ -155,6 +155,24 @@ static void watch(struct burn *b, struct end_job **jobs, atomic_int *stop)
 				d->end = job->e;
 				continue;
 			}
+			/*
+			 * Interrupted: the piece a child has in the disk
+			 * cannot be called back, and the user wants out.
+			 */
+			if (atomic_load(stop)) {
+				pthread_detach(job->t);
+				job->over = 1;
+				jobs[i] = NULL;
+				d->end.state = ENDSTEP_STOPPED;
+				d->end.started = time(NULL);
+				d->end.ended = time(NULL);
+				snprintf(d->end.why, sizeof(d->end.why),
+					 "interrupted after %llu bytes: the "
+					 "disk is left part done",
+					 (unsigned long long)
+					 atomic_load(&job->e.done));
+				continue;
+			}
 			if (now - atomic_load(&job->e.beat) > limit) {
 				/* Its thread waits in the disk: left. */
 				pthread_detach(job->t);
