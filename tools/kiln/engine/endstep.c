@@ -22,11 +22,11 @@
 
 /*
  * A piece a child: small enough that a live disk answers each well within
- * any deadline (zeros written at 50 MB/s take 5 s a 256 MiB), large
+ * any deadline (zeros written at 20 MB/s take 3 s a 64 MiB), large
  * enough that a big disk takes few children.
  */
 #define DISCARD_PIECE (1ull << 30)
-#define ZERO_PIECE (256ull << 20)
+#define ZERO_PIECE (64ull << 20)
 #define READ_CHUNK (1ull << 20)
 
 const char *endstep_method_name(int method)
@@ -183,7 +183,7 @@ static int read_back(struct endstep *e, const struct endstep_disk *d,
 
 void endstep_judge(struct endstep *e)
 {
-	char ours[64] = "", other[64] = "";
+	char ours[96] = "", other[96] = "";
 	uint64_t seen = e->verify_bytes;
 
 	if (e->units_ours)
