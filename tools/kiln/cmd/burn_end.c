@@ -20,6 +20,7 @@
 #include "base/thread.h"
 #include "base/timing.h"
 #include "cmd/burn_private.h"
+#include "discover/dealloc.h"
 #include "results/cert.h"
 
 /* How often the watch looks at the steps: a status, not a measure. */
@@ -94,6 +95,7 @@ static const char *left(const struct burn *b, const struct record_disk *d,
 struct end_job {
 	struct endstep e;
 	struct endstep_disk d;
+	const char *sysroot, *name;	/* the disk, for its promise */
 	const atomic_int *stop;
 	pthread_t t;
 	int started, over;
@@ -103,21 +105,14 @@ static void *end_thread(void *arg)
 {
 	struct end_job *job = arg;
 
+	/* Asked here, watched: an NVMe drive is asked by an admin command. */
+	if (job->d.method == SETTINGS_END_DISCARD)
+		job->d.promise = dealloc_promise(job->sysroot, job->name,
+						 job->d.fd, job->e.promise_why,
+						 sizeof(job->e.promise_why)) ?
+				 ENDSTEP_PROMISE_ZEROS : ENDSTEP_PROMISE_NONE;
 	endstep_run(&job->e, &job->d, job->stop);
 	return NULL;
-}
-
-/*
- * What the device promises a deallocated block reads as. A loop device
- * and a device kiln cannot ask promise nothing; NVMe's DLFEAT, ATA's
- * RZAT and SCSI's LBPRZ are not read yet, so nothing is promised and
- * what a discard left is only said, never judged.
- */
-static int promise_of(const struct burn *b, const struct record_disk *d)
-{
-	(void)b;
-	(void)d;
-	return ENDSTEP_PROMISE_NONE;
 }
 
 /* Whether the device has write-zeroes of its own (else the kernel writes). */
@@ -236,7 +231,8 @@ void burn_end(struct burn *b)
 		job->d.run_id = r->run_id;
 		job->d.ident = d->t.ident;
 		job->d.method = b->s->end;
-		job->d.promise = promise_of(b, d);
+		job->sysroot = b->env.sysroot;
+		job->name = d->t.id.name;
 		job->d.verify_pct = b->s->end_verify;
 		job->e.offload = b->s->end == SETTINGS_END_ZERO &&
 				 offload_of(b, d);

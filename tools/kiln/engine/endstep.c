@@ -228,7 +228,7 @@ void endstep_judge(struct endstep *e)
 void endstep_run(struct endstep *e, const struct endstep_disk *d,
 		 const atomic_int *stop)
 {
-	int ret;
+	int ret, read_failed = 0;
 
 	e->method = d->method;
 	e->promise = d->promise;
@@ -237,8 +237,10 @@ void endstep_run(struct endstep *e, const struct endstep_disk *d,
 	e->started = time(NULL);
 	beat(e);
 	ret = apply(e, d, stop);
-	if (!ret)
+	if (!ret) {
 		ret = read_back(e, d, stop);
+		read_failed = ret && ret != -EINTR;
+	}
 	e->ended = time(NULL);
 	if (ret == -EINTR) {
 		e->state = ENDSTEP_STOPPED;
@@ -250,12 +252,22 @@ void endstep_run(struct endstep *e, const struct endstep_disk *d,
 	} else if (ret) {
 		e->state = ENDSTEP_ERROR;
 		e->err = -ret;
-		snprintf(e->why, sizeof(e->why), "%s refused after %llu "
-			 "bytes: %s", d->method == SETTINGS_END_DISCARD ?
-			 "the discard was" : "the zeroing was",
-			 (unsigned long long)atomic_load(&e->done),
-			 ret == -EOPNOTSUPP ? "the device does not take it" :
-			 strerror(-ret));
+		if (read_failed)
+			snprintf(e->why, sizeof(e->why), "%s, but its "
+				 "read-back failed after %llu reads: %s",
+				 d->method == SETTINGS_END_DISCARD ?
+				 "discarded" : "zeroed",
+				 (unsigned long long)e->verify_reads,
+				 strerror(-ret));
+		else
+			snprintf(e->why, sizeof(e->why), "%s refused after "
+				 "%llu bytes: %s",
+				 d->method == SETTINGS_END_DISCARD ?
+				 "the discard was" : "the zeroing was",
+				 (unsigned long long)atomic_load(&e->done),
+				 ret == -EOPNOTSUPP ?
+				 "the device does not take it" :
+				 strerror(-ret));
 	} else {
 		endstep_judge(e);
 	}

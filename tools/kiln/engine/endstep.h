@@ -46,6 +46,7 @@ struct endstep {
 	int method;		/* enum settings_end */
 	int state;		/* enum endstep_state */
 	int promise;		/* enum endstep_promise */
+	char promise_why[64];	/* what says so: "NVMe DLFEAT 001b" */
 	int offload;		/* zero: the device has write-zeroes */
 	char why[300];		/* in words: skipped, failed, said */
 	int err;		/* ENDSTEP_ERROR: the errno */

@@ -129,6 +129,7 @@ char *cert_disk_json(const struct record *r, const struct record_disk *d,
 	json_begin(&j, "end");
 	json_str(&j, "method", endstep_method_name(e->method));
 	json_str(&j, "promise", promise_words(e));
+	json_str(&j, "promise_from", or_null(e->promise_why));
 	json_bool(&j, "write_zeroes_offload", e->offload);
 	json_str(&j, "state", endstep_state_name(e->state));
 	json_str(&j, "result", e->why);
@@ -235,6 +236,7 @@ static void disk_part(FILE *f, const struct record_disk *d,
 	fputs("<h2>How the disk was left</h2><table>\n", f);
 	row(f, "method", endstep_method_name(e->method));
 	row(f, "what it promises", promise_words(e));
+	row(f, "what says so", e->promise_why);
 	row(f, "state", endstep_state_name(e->state));
 	row(f, "result", e->why);
 	when(e->started, buf, sizeof(buf));
