@@ -74,6 +74,18 @@ test_expect_success 'end=discard: the certificates, their digests in result.json
 		"$TEST_TMP/discard/cert-machine.html"
 '
 
+test_expect_success 'summary.txt and report.html say it, and kiln report keeps it' '
+	grep -q "^end=discard: loop[0-9]* said: deallocated, contents not promised.*(certificate cert-loop[0-9]*.html)$" \
+		"$TEST_TMP/discard/summary.txt" &&
+	grep -q "<a href=\"cert-machine.html\">" "$TEST_TMP/discard/report.html" &&
+	grep "^end=" "$TEST_TMP/discard/summary.txt" >"$TEST_TMP/end.before" &&
+	rm "$TEST_TMP/discard/summary.txt" &&
+	"$KILN" report "$TEST_TMP/discard" >/dev/null &&
+	grep "^end=" "$TEST_TMP/discard/summary.txt" >"$TEST_TMP/end.after" &&
+	cmp "$TEST_TMP/end.before" "$TEST_TMP/end.after" &&
+	grep -q "<a href=\"cert-machine.html\">" "$TEST_TMP/discard/report.html"
+'
+
 test_expect_success 'end=zero: the disk reads as zeros, said done' '
 	make_loop d2 64M /var/tmp &&
 	"$KILN" burn --destroy-data --end zero --end-verify 5% --operator op-7 \

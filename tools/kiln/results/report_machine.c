@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "results/cert.h"
 #include "results/net_out.h"
 #include "results/linkerr_out.h"
 #include "results/peers_out.h"
@@ -505,6 +506,7 @@ void report_machine_html(FILE *f, const struct record *r)
 	}
 	stress_out_html(f, r);
 	bmc_out_html(f, r);
+	cert_out_html(f, r);
 	net_out_html(f, r);
 	fputs("</div>\n", f);
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "results/cert.h"
 #include "results/result_keys.h"
 #include "results/peers_out.h"
 #include "results/nvmelog_out.h"
@@ -366,7 +367,7 @@ int restore_record(const struct jsonread_node *doc, struct restored *out,
 		peers_out_restore_disk(t, r, d);
 	}
 	if (linkerr_out_read_machine(doc, r) || stress_out_read(doc, r) ||
-	    bmc_out_read(doc, r))
+	    bmc_out_read(doc, r) || cert_out_read(doc, r))
 		return -ENOMEM;
 	ret = vitals_out_read_machine(doc, r);
 	/* For kiln report, which reads verdicts and does not judge again. */

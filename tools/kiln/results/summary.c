@@ -9,6 +9,7 @@
 #include <sys/utsname.h>
 
 #include "base/crc32c.h"
+#include "results/cert.h"
 #include "results/blame_out.h"
 #include "results/dips_out.h"
 #include "results/notes.h"
@@ -416,6 +417,7 @@ void summary_text(const struct record *o, FILE *f)
 	net_out_summary(o, f);
 	stress_out_summary(o, f);
 	bmc_out_summary(o, f);
+	cert_out_summary(o, f);
 	if (o->failure[0])
 		fprintf(f, "FAIL: %s\n", o->failure);
 	blame_out_text(o, f);
