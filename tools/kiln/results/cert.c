@@ -251,14 +251,15 @@ static void disk_part(FILE *f, const struct record_disk *d,
 	fputs("</table>\n", f);
 }
 
-static char *finish(FILE *f, char *buf, size_t size, size_t *len)
+/* The page closed: buf and size are final only after fclose(). */
+static char *finish(FILE *f, char **buf, const size_t *size, size_t *len)
 {
 	if (fclose(f)) {
-		free(buf);
+		free(*buf);
 		return NULL;
 	}
-	*len = size;
-	return buf;
+	*len = *size;
+	return *buf;
 }
 
 char *cert_disk_html(const struct record *r, const struct record_disk *d,
@@ -279,7 +280,7 @@ char *cert_disk_html(const struct record *r, const struct record_disk *d,
 	machine_rows(f, r);
 	disk_part(f, d, sysroot);
 	fputs("</body></html>\n", f);
-	return finish(f, buf, size, len);
+	return finish(f, &buf, &size, len);
 }
 
 char *cert_machine_html(const struct record *r, size_t *len)
@@ -316,7 +317,7 @@ char *cert_machine_html(const struct record *r, size_t *len)
 		fputs("</tr>\n", f);
 	}
 	fputs("</table></section>\n</body></html>\n", f);
-	return finish(f, buf, size, len);
+	return finish(f, &buf, &size, len);
 }
 
 void cert_name(const struct record_disk *d, const char *ext, char *out,
