@@ -104,6 +104,21 @@ test_expect_success 'end=keep (the default): the units stay, no certificate' '
 	! ls "$TEST_TMP/keep"/cert-* 2>/dev/null
 '
 
+test_expect_success 'kiln fleet: the certificates linked, a batch page to print' '
+	mkdir "$TEST_TMP/lab" &&
+	cp -r "$TEST_TMP/discard" "$TEST_TMP/lab/" &&
+	"$KILN" fleet --out "$TEST_TMP/fleet" "$TEST_TMP/lab" >"$TEST_TMP/fleet.out" 2>&1 &&
+	cat "$TEST_TMP/fleet.out" &&
+	grep -q "cert-machine.html\">cert-machine.html</a>" "$TEST_TMP/fleet/fleet.html" &&
+	grep -q "href=\"fleet-certificates.html\"" "$TEST_TMP/fleet/fleet.html" &&
+	b="$TEST_TMP/fleet/fleet-certificates.html" &&
+	python3 -c "import html.parser,sys; html.parser.HTMLParser().feed(open(sys.argv[1]).read())" "$b" &&
+	test_eq "$(grep -c "<section>" "$b")" 1 sections &&
+	grep -q "$(json_get "$TEST_TMP/discard/result.json" \
+		"d[\"end\"][\"disks\"][0][\"certificate_json_sha256\"]")" "$b" &&
+	grep -q "$(json_get "$TEST_TMP/discard/result.json" "d[\"machine_id\"]")" "$b"
+'
+
 test_expect_success 'kiln burn: end= on a span short of the disk is exit 2, untouched' '
 	before=$(sum_of "$d2") &&
 	{ "$KILN" burn --destroy-data --end zero --span 32M \

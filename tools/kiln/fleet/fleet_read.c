@@ -214,6 +214,28 @@ static void read_machine(const struct jsonread_node *root,
 	r->bmc_mac = member(bmc, KEY_MAC, oom);
 }
 
+/* result.json's "end" (how the disks were left), when the run had one. */
+static void read_end(const struct jsonread_node *root, struct fleet_run *r,
+		     int *oom)
+{
+	const struct jsonread_node *e = jsonread_get(root, "end"), *ds, *t;
+	int i;
+
+	if (jsonread_type(e) != JSONREAD_OBJECT)
+		return;
+	r->end_method = member(e, "method", oom);
+	r->machine_serial = member(e, "machine_serial", oom);
+	r->cert_machine_sha = member(e, "certificate_machine_sha256", oom);
+	ds = jsonread_get(e, "disks");
+	for (i = 0; i < r->n && i < (int)jsonread_count(ds); i++) {
+		t = jsonread_at(ds, (size_t)i);
+		r->disks[i].end_state = member(t, "state", oom);
+		r->disks[i].end_result = member(t, "result", oom);
+		r->disks[i].cert_sha = member(t, "certificate_json_sha256",
+					      oom);
+	}
+}
+
 /*
  * A kiln-result document (result.json, or a checkpoint's "result") into
  * r: 0, -EBADMSG with why, or -ENOMEM.
@@ -266,6 +288,7 @@ static int read_doc(const struct jsonread_node *root, struct fleet_run *r,
 			snprintf(r->verdict, sizeof(r->verdict), "%s",
 				 worse(r->verdict, r->disks[i].verdict));
 	}
+	read_end(root, r, &oom);
 	return oom ? -ENOMEM : 0;
 }
 
@@ -515,6 +538,8 @@ int fleet_read_run(const char *dir, const char *machine, const char *name,
 	r->has_report = access(path, R_OK) == 0;
 	snprintf(path, sizeof(path), "%s/summary.txt", dir);
 	r->has_summary = access(path, R_OK) == 0;
+	snprintf(path, sizeof(path), "%s/cert-machine.html", dir);
+	r->has_certs = access(path, R_OK) == 0;
 	return ret;
 }
 
@@ -531,6 +556,9 @@ void fleet_read_free(struct fleet_run *r)
 		free(d->wwn);
 		free(d->identity);
 		free(d->reasons);
+		free(d->end_state);
+		free(d->end_result);
+		free(d->cert_sha);
 	}
 	free(r->disks);
 	free(r->machine);
@@ -548,4 +576,7 @@ void fleet_read_free(struct fleet_run *r)
 	free(r->kiln_version);
 	free(r->failure);
 	free(r->pending_of);
+	free(r->end_method);
+	free(r->machine_serial);
+	free(r->cert_machine_sha);
 }

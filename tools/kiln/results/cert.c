@@ -348,6 +348,8 @@ void cert_out_json(struct json *j, const struct record *r)
 	json_begin(j, "end");
 	json_str(j, "method", endstep_method_name(r->s->end));
 	json_u64(j, "verify_percent", r->s->end_verify);
+	/* What the certificates certify the machine by: DMI's own serial. */
+	json_str(j, "machine_serial", or_null(r->system.serial));
 	json_array(j, "disks");
 	for (i = 0; i < r->n; i++) {
 		const struct record_disk *d = &r->disks[i];
