@@ -12,7 +12,7 @@ need_root
 tsan="$TOP/out/tests/kiln-tsan"
 [ -x "$tsan" ] || test_bail "$tsan is not built: run make check"
 
-for t in burn-clean burn-faults burn-safety; do
+for t in burn-clean burn-faults burn-safety end; do
 	test_expect_success "$t.t runs clean under ThreadSanitizer" '
 		rm -f "$TEST_TMP"/tsan.* &&
 		KILN_UNDER_TEST=$tsan \

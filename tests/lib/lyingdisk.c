@@ -25,6 +25,10 @@
  * ENOENT). Numbers are as for SIZE.
  *
  *	drop on|off		writes are acknowledged and thrown away
+ *	discard zero|keep	a discard (a hole punched in MNT/disk, which
+ *				is what a discard of the loop device over it
+ *				becomes) zeros its range (the default), or
+ *				is acknowledged and the data kept
  *	cache on|lie|off	on: writes land in a volatile cache that reads
  *				see, and a flush (fsync or fdatasync of the
  *				disk, which is what a flush of the loop device
@@ -59,6 +63,7 @@
  *				on a dead NFS server or FUSE daemon (so does the
  *				loop driver's LOOP_GET_STATUS, which stats it)
  *	hang at-flush		hang when the next flush comes (it is held)
+ *	hang at-discard		hang when the next discard comes (it is held)
  *	hang at-read LEN	hang when a read of LEN bytes comes (it is
  *				held): 4096 is a single unit read again
  *	hold OFF LEN [read|write|both] [after-write]	requests
@@ -84,8 +89,9 @@
  * answered so far, W counting from the first write, the reads before it
  * said as "reads_before_write N"), then reads, read_bytes, writes,
  * write_bytes (acknowledged, dropped ones included), dropped_bytes,
- * flushes, errors (requests answered with an error) and flipped (units
- * answered wrong once by flaky). A read and a write is counted when it
+ * flushes, errors (requests answered with an error), flipped (units
+ * answered wrong once by flaky), discards, discarded_bytes and
+ * discard_kept_bytes (of those, acknowledged and kept). A read and a write is counted when it
  * is answered.
  *
  * A write that reaches past the end of the disk (after a shrink) fails
@@ -133,6 +139,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fuse_lowlevel.h>
+#include <linux/falloc.h>
 #include <getopt.h>
 #include <pthread.h>
 #include <signal.h>
@@ -152,7 +159,7 @@
 #define CTL_MAX 8192
 
 enum { INO_ROOT = FUSE_ROOT_ID, INO_DISK, INO_CTL };
-enum { OP_READ, OP_WRITE, OP_FSYNC, OP_GETATTR };
+enum { OP_READ, OP_WRITE, OP_FSYNC, OP_GETATTR, OP_DISCARD };
 enum { CACHE_OFF, CACHE_ON, CACHE_LIE };
 enum { HIT_READ = 1, HIT_WRITE = 2 };
 
@@ -189,6 +196,9 @@ struct disk {
 	uint64_t cap, size, snap_size;
 	int cache;
 	bool drop, hang, hang_attr, hang_at_flush, quit;
+	bool discard_keep;	/* a discard is acknowledged, data kept */
+	bool hang_at_discard;
+	uint64_t discards, discarded_bytes, discard_kept_bytes;
 	uint64_t hang_at_read;	/* hang at a read of this length; 0: none */
 	struct range eio[NRANGES], slow[NRANGES], flaky[NRANGES];
 	struct range hold[NRANGES], watch[NRANGES];
@@ -448,6 +458,24 @@ static void answer(fuse_req_t req, int op, uint64_t off, size_t len,
 		}
 		fuse_reply_err(req, 0);
 		return;
+	case OP_DISCARD:
+		/* A discard (a loop device's punched hole) zeros, or lies. */
+		if (off > d.size || len > d.size - off) {
+			d.errors++;
+			fuse_reply_err(req, ENOSPC);
+			return;
+		}
+		d.discards++;
+		if (d.discard_keep) {
+			d.discard_kept_bytes += len;
+		} else if (len) {
+			memset(d.live + off, 0, len);
+			if (d.cache != CACHE_OFF)
+				mark_dirty(off, len);
+		}
+		d.discarded_bytes += len;
+		fuse_reply_err(req, 0);
+		return;
 	case OP_GETATTR: {
 		struct stat st;
 
@@ -530,9 +558,11 @@ static void disk_request(fuse_req_t req, int op, uint64_t off, size_t len,
 	pthread_mutex_lock(&d.lock);
 	ms = op == OP_FSYNC || op == OP_GETATTR ? 0 : slow_ms(op, off, len);
 	if ((op == OP_FSYNC && d.hang_at_flush) ||
+	    (op == OP_DISCARD && d.hang_at_discard) ||
 	    (op == OP_READ && d.hang_at_read && len == d.hang_at_read)) {
 		d.hang = true;
 		d.hang_at_flush = false;
+		d.hang_at_discard = false;
 		d.hang_at_read = 0;
 	}
 	held = hold_hit(op, off, len);
@@ -641,6 +671,12 @@ static int command(char **w, int n)
 
 	if (n == 2 && !strcmp(w[0], "drop"))
 		return on_off(w[1], &d.drop);
+	if (n == 2 && !strcmp(w[0], "discard")) {
+		if (strcmp(w[1], "keep") && strcmp(w[1], "zero"))
+			return -EINVAL;
+		d.discard_keep = !strcmp(w[1], "keep");
+		return 0;
+	}
 	if (n == 2 && !strcmp(w[0], "cache")) {
 		if (!strcmp(w[1], "on"))
 			return cache_start(CACHE_ON);
@@ -723,6 +759,10 @@ static int command(char **w, int n)
 		d.hang = true;
 		return 0;
 	}
+	if (n == 2 && !strcmp(w[0], "hang") && !strcmp(w[1], "at-discard")) {
+		d.hang_at_discard = true;
+		return 0;
+	}
 	if (n == 2 && !strcmp(w[0], "hang") && !strcmp(w[1], "at-flush")) {
 		d.hang_at_flush = true;
 		return 0;
@@ -769,6 +809,7 @@ static int command(char **w, int n)
 		d.hang = false;
 		d.hang_attr = false;
 		d.hang_at_flush = false;
+		d.hang_at_discard = false;
 		d.hang_at_read = 0;
 		pthread_cond_broadcast(&d.wake);
 		return 0;
@@ -866,7 +907,8 @@ static char *ctl_text(void)
 	n += snprintf(t + n, CTL_MAX - n,
 		      "reads %llu\nread_bytes %llu\nwrites %llu\n"
 		      "write_bytes %llu\ndropped_bytes %llu\nflushes %llu\n"
-		      "errors %llu\nflipped %llu\n",
+		      "errors %llu\nflipped %llu\ndiscards %llu\n"
+		      "discarded_bytes %llu\ndiscard_kept_bytes %llu\n",
 		      (unsigned long long)d.reads,
 		      (unsigned long long)d.read_bytes,
 		      (unsigned long long)d.writes,
@@ -874,7 +916,10 @@ static char *ctl_text(void)
 		      (unsigned long long)d.dropped_bytes,
 		      (unsigned long long)d.flushes,
 		      (unsigned long long)d.errors,
-		      (unsigned long long)d.flipped);
+		      (unsigned long long)d.flipped,
+		      (unsigned long long)d.discards,
+		      (unsigned long long)d.discarded_bytes,
+		      (unsigned long long)d.discard_kept_bytes);
 	pthread_mutex_unlock(&d.lock);
 	return t;
 }
@@ -1091,6 +1136,23 @@ static void ll_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	fuse_reply_buf(req, buf, n);
 }
 
+/*
+ * A hole punched in MNT/disk is what a discard of the loop device over it
+ * becomes: the range zeroed (what a disk that promises zeros does), or
+ * acknowledged and kept (discard keep). Any other fallocate is refused.
+ */
+static void ll_fallocate(fuse_req_t req, fuse_ino_t ino, int mode,
+			 off_t off, off_t len, struct fuse_file_info *fi)
+{
+	(void)fi;
+	if (ino != INO_DISK || !(mode & FALLOC_FL_PUNCH_HOLE) || off < 0 ||
+	    len < 0) {
+		fuse_reply_err(req, EOPNOTSUPP);
+		return;
+	}
+	disk_request(req, OP_DISCARD, (uint64_t)off, (uint64_t)len, NULL);
+}
+
 static const struct fuse_lowlevel_ops ops = {
 	.init = ll_init,
 	.lookup = ll_lookup,
@@ -1102,6 +1164,7 @@ static const struct fuse_lowlevel_ops ops = {
 	.flush = ll_flush,
 	.release = ll_release,
 	.fsync = ll_fsync,
+	.fallocate = ll_fallocate,
 	.readdir = ll_readdir,
 };
 

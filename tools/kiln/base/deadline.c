@@ -415,10 +415,13 @@ struct alone {
 	struct deadline_read *reads;
 	const char *path;	/* ALONE_STAT: the path, its answer in buf */
 	volatile int done;	/* ALONE_STAT: ret and buf are final */
+	/* ALONE_RANGE: the ioctl and its byte range */
+	unsigned long req;
+	uint64_t range[2];
 	unsigned char buf[] __attribute__((aligned(4096)));
 };
 
-enum { ALONE_PREAD, ALONE_FDATASYNC, ALONE_PREADS, ALONE_STAT };
+enum { ALONE_PREAD, ALONE_FDATASYNC, ALONE_PREADS, ALONE_STAT, ALONE_RANGE };
 
 /* CLOCK_MONOTONIC in ns, by the system call alone (the child's way). */
 __attribute__((no_sanitize("address", "thread", "undefined")))
@@ -468,6 +471,8 @@ static void alone_child(struct alone *a, int op, int fd, size_t len, off_t off)
 	t0 = child_now();
 	if (op == ALONE_PREAD)
 		r = syscall(SYS_pread64, fd, a->buf, len, off);
+	else if (op == ALONE_RANGE)
+		r = syscall(SYS_ioctl, fd, a->req, a->range);
 	else
 		r = syscall(SYS_fdatasync, fd);
 	a->ret = r < 0 ? -errno : r;
@@ -554,6 +559,34 @@ int deadline_preads(int fd, size_t len, unsigned n, off_t off,
 {
 	return (int)alone_n(ALONE_PREADS, fd, len, off, NULL, NULL, n, until,
 			    reads);
+}
+
+int deadline_range(int fd, unsigned long req, uint64_t off, uint64_t len)
+{
+	size_t size = (sizeof(struct alone) + 4095) & ~(size_t)4095;
+	struct alone *a;
+	pid_t pid;
+	int status;
+	long ret;
+
+	a = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (a == MAP_FAILED)
+		return -ENOMEM;
+	a->ret = -EIO;
+	a->req = req;
+	a->range[0] = off;
+	a->range[1] = len;
+	pid = alone_start(a, ALONE_RANGE, fd, 0, 0);
+	if (pid < 0) {
+		ret = -errno;
+	} else {
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		ret = a->ret;
+	}
+	munmap(a, size);
+	return (int)ret;
 }
 
 int deadline_fdatasync(int fd)

@@ -99,6 +99,14 @@ ssize_t deadline_pread(int fd, void *buf, size_t len, off_t off,
 		       uint64_t *ns);
 int deadline_fdatasync(int fd);
 
+/*
+ * A block device's range ioctl (BLKDISCARD, BLKZEROOUT: a uint64_t
+ * offset and length) made the same way: the device may take its time or
+ * never answer, and only the caller's watch decides how long to wait.
+ * 0, or -errno.
+ */
+int deadline_range(int fd, unsigned long req, uint64_t off, uint64_t len);
+
 /* One read of deadline_preads(): what it returned (or -errno), its time. */
 struct deadline_read {
 	long ret;

@@ -315,6 +315,8 @@ int burn_run(struct record *r)
 		code = open_folder(&b);
 	if (!code)
 		code = gate_open(r, b.s, &b.env);
+	if (!code)
+		code = burn_end_check(&b);
 	/* Controllers and links: what the results hold the rates against. */
 	if (!code)
 		links_read(r, b.env.sysroot);

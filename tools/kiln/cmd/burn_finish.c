@@ -38,6 +38,9 @@ static void keep_index(struct burn *b, const char *doc, size_t dlen)
 	size_t len;
 	int ret;
 
+	/* A run that left its disks (end=) is read from result.json. */
+	if (b->r->s->end != SETTINGS_END_KEEP)
+		return;
 	text = fleet_index_json(doc, dlen, &len, why, sizeof(why));
 	ret = text ? folder_write(&b->res, FLEET_INDEX, text, len) : -EBADMSG;
 	if (!ret)
@@ -264,10 +267,12 @@ int burn_finish(struct burn *b)
 	size_t tlen = 0, dlen = 0;
 
 	after_burn(b);
+	burn_end(b);
 	/* Judged: the FAILed disks' fault LEDs lit, before the results. */
 	leds_use_end(r, r->s->sysfs_root ? r->s->sysfs_root : b->env.sysroot);
 	if (b->have_results)
 		write_files(b);
+	burn_end_certs(b);
 	/* All but the last files at the lab's server, the verdict pushed. */
 	lab_settle(b->lab, r);
 	text = summary_string(r, &tlen);

@@ -85,6 +85,13 @@ int burn_finish(struct burn *b);
  */
 int burn_keep(struct burn *b, const char *name, const void *data, size_t len);
 
+/* burn_end.c: end= checked before any I/O (0, or an exit code). */
+int burn_end_check(struct burn *b);
+/* Each disk left as end= asks, after the judgement, then judged again. */
+void burn_end(struct burn *b);
+/* The certificates, into the folder (and to the lab), digests kept. */
+void burn_end_certs(struct burn *b);
+
 /* burn_fault.c: NVMe logs before (after 0) or after the run. */
 void burn_fault_logs(struct burn *b, int after);
 /* Telemetry and rma-<serial>.txt of each FAILed disk, into the folder. */

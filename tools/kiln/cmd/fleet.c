@@ -31,7 +31,10 @@ const struct options_cmd fleet_cmd = {
 	"one model and capacity compared across machines. A run with "
 	"checkpoints (an uploaded one's are under progress/, the newest "
 	"read) and no result.json is running, or cut off once its newest "
-	"checkpoint is older than --stale. What cannot be read is said on "
+	"checkpoint is older than --stale. When a machine's latest run left "
+	"its disks with end=discard or end=zero, its row links its "
+	"cert-machine.html and DIR/fleet-certificates.html holds a batch of "
+	"certificates, a printed page a machine. What cannot be read is said on "
 	"the page; a DIR others can write is said too. Exit 0 written, 2 no "
 	"ROOT or one that is not a folder, 3 DIR cannot be written.",
 	SCOPE_FLEET,
@@ -43,7 +46,8 @@ const struct options_cmd fleet_cmd = {
  * folder others can write is said. 0 or -errno.
  */
 static int write_out(const char *dir, const char *html, size_t hlen,
-		     const char *csv, size_t clen)
+		     const char *csv, size_t clen, const char *certs,
+		     size_t cerlen)
 {
 	char why[PATH_MAX + 100];
 	int dfd, ret;
@@ -58,6 +62,10 @@ static int write_out(const char *dir, const char *html, size_t hlen,
 	if (newfile_others(dfd, dir, why, sizeof(why)))
 		fprintf(stderr, "kiln: fleet: %s\n", why);
 	ret = newfile_write(dfd, "fleet.csv", csv, clen);
+	/* Before the page that links to it. */
+	if (!ret && certs)
+		ret = newfile_write(dfd, "fleet-certificates.html", certs,
+				    cerlen);
 	if (!ret)
 		ret = newfile_write(dfd, "fleet.html", html, hlen);
 	close(dfd);
@@ -69,10 +77,10 @@ int fleet_command(struct options_args *a)
 	struct fleet_like_group *groups = NULL;
 	struct fleet fl = { 0 };
 	const struct settings *s = &a->s;
-	char **args = a->args, *html = NULL, *csv = NULL;
+	char **args = a->args, *html = NULL, *csv = NULL, *certs = NULL;
 	const char *dir;
-	size_t hlen = 0, clen = 0;
-	int i, n = a->nargs, ngroups = 0, ret, code = KILN_EXIT_PASS;
+	size_t hlen = 0, clen = 0, cerlen = 0;
+	int i, n = a->nargs, ngroups = 0, ret, code = KILN_EXIT_PASS, any = 0;
 
 	for (i = 0; i < n; i++) {
 		if (!fleet_is_dir(args[i])) {
@@ -104,7 +112,16 @@ int fleet_command(struct options_args *a)
 		fl.out = NULL;
 	html = fleet_page_html(&fl, groups, ngroups, &hlen);
 	csv = fleet_csv_text(&fl, &clen);
-	ret = write_out(dir, html, hlen, csv, clen);
+	certs = fleet_certs_html(&fl, &cerlen, &any);
+	if (!certs) {
+		ret = -ENOMEM;
+	} else {
+		if (!any) {
+			free(certs);
+			certs = NULL;
+		}
+		ret = write_out(dir, html, hlen, csv, clen, certs, cerlen);
+	}
 	if (ret) {
 		fprintf(stderr, "kiln: cannot write fleet.html and fleet.csv "
 			"in %s: %s\n", dir, strerror(-ret));
@@ -117,6 +134,7 @@ int fleet_command(struct options_args *a)
 out:
 	free(html);
 	free(csv);
+	free(certs);
 	fleet_like_free(groups, ngroups);
 	fleet_free(&fl);
 	return code;

@@ -172,6 +172,13 @@ int run_plan_disks(const struct settings *s,
 		return -ENOMEM;
 	plan_choose(s, inv, items);
 	run_plan_print(stdout, inv, items);
+	/* Said before the countdown: what the disks hold after the run. */
+	if (s->end != SETTINGS_END_KEEP)
+		printf("then: each disk written whole that PASSes or WARNs is "
+		       "%s (end=%s), read back, and certified\n",
+		       s->end == SETTINGS_END_DISCARD ? "discarded" :
+		       "zeroed", s->end == SETTINGS_END_DISCARD ? "discard" :
+		       "zero");
 	say_unmatched(s, inv);
 	ret = add_disks(s, inv, items, rec, nwrite);
 	free(items);

@@ -51,6 +51,8 @@ struct fleet_disk {
 	char *reasons;		/* a WARN's or a FAIL's, "; " between */
 	double write_mbps;	/* the write phase's average; 0: none */
 	double read_mbps;	/* the verify's, else the read's; 0: none */
+	/* end=: how it was left, in words, its certificate's SHA-256 */
+	char *end_state, *end_result, *cert_sha;
 	/* against the median of like disks (fleet_like): 0 not compared */
 	double write_like, read_like;	/* a fraction: 0.61 is 61% */
 };
@@ -63,6 +65,9 @@ struct fleet_run {
 	char *asset_tag, *chassis_serial;	/* where it is; NULL: not said */
 	char *bmc_address, *bmc_mac;	/* its BMC's LAN; NULL: not said */
 	int has_report, has_summary;	/* report.html, summary.txt there */
+	int has_certs;		/* cert-machine.html there */
+	/* end=: the method ("" keep), DMI's serial, the machine's cert */
+	char *end_method, *machine_serial, *cert_machine_sha;
 	char *dir;		/* the run folder, as found under its root */
 	char *name;		/* the run folder's own name */
 	int state;		/* enum fleet_state */
@@ -244,6 +249,13 @@ char *fleet_page_html(const struct fleet *fl,
 
 /* fleet_page_like.c: the page's like disks, each group a row. */
 void fleet_page_like(FILE *f, const struct fleet_like_group *groups, int n);
+
+/*
+ * fleet_certs.c: fleet-certificates.html, a batch of certificates: each
+ * machine whose latest run left its disks (end=) on a printed page of its
+ * own; NULL on no memory. *any is 0 when no machine has one.
+ */
+char *fleet_certs_html(const struct fleet *fl, size_t *len, int *any);
 
 /* fleet_csv.c: fleet.csv, one line per machine's latest run. */
 char *fleet_csv_text(const struct fleet *fl, size_t *len);

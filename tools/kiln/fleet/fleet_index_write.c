@@ -105,6 +105,14 @@ char *fleet_index_json(const char *doc, size_t len, size_t *out, char *why,
 		snprintf(why, whylen, "the run is still running");
 		ret = -EBADMSG;
 	}
+	/*
+	 * How its disks were left (end=, the certificates) is not in the
+	 * index: such a run is read from result.json.
+	 */
+	if (!ret && r.end_method && strcmp(r.end_method, "keep")) {
+		snprintf(why, whylen, "its end step is read from result.json");
+		ret = -EBADMSG;
+	}
 	if (!ret)
 		text = index_text(&r, len, out);
 	if (!ret && !text)

@@ -100,14 +100,15 @@ static void run_href(FILE *f, const struct fleet *fl, const char *dir)
 	}
 }
 
-/* The run's report.html and summary.txt, those it has. */
+/* The run's report.html, summary.txt and certificates, those it has. */
 static void links(FILE *f, const struct fleet *fl, const struct fleet_run *r)
 {
-	static const char *const names[] = { "report.html", "summary.txt" };
-	const int have[] = { r->has_report, r->has_summary };
+	static const char *const names[] = { "report.html", "summary.txt",
+					     "cert-machine.html" };
+	const int have[] = { r->has_report, r->has_summary, r->has_certs };
 	int i;
 
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < 3; i++) {
 		if (!have[i])
 			continue;
 		fputs(" <a href=\"", f);
@@ -464,6 +465,23 @@ static void summary(FILE *f, const struct fleet *fl)
 	      f);
 }
 
+/* The batch of certificates, when a machine's latest run has them. */
+static void certs_link(FILE *f, const struct fleet *fl)
+{
+	int i, n = 0;
+
+	for (i = 0; i < fl->n; i++) {
+		const struct fleet_run *r = fl->machines[i].runs[0];
+
+		n += r->end_method && r->end_method[0];
+	}
+	if (n)
+		fprintf(f, "<p><a href=\"fleet-certificates.html\">"
+			"certificates of how the disks were left: %d "
+			"machine%s, a page each, to print</a></p>\n", n,
+			n == 1 ? "" : "s");
+}
+
 char *fleet_page_html(const struct fleet *fl,
 		      const struct fleet_like_group *groups, int ngroups,
 		      size_t *len)
@@ -482,6 +500,7 @@ char *fleet_page_html(const struct fleet *fl,
 		"<h1>kiln fleet</h1>\n", fl->n, failed, style);
 	refused(f, fl);
 	summary(f, fl);
+	certs_link(f, fl);
 	fputs("<table id=\"machines\"><thead><tr><th>machine</th>"
 	      "<th>verdict</th><th>state</th><th>disks</th>"
 	      "<th>failing disks, and why</th><th>warnings</th>"

@@ -190,6 +190,28 @@ static void read_machine(const struct jsonread_node *root,
 	r->bmc_mac = fleet_member(bmc, KEY_MAC, oom);
 }
 
+/* result.json's "end" (how the disks were left), when the run had one. */
+static void read_end(const struct jsonread_node *root, struct fleet_run *r,
+		     int *oom)
+{
+	const struct jsonread_node *e = jsonread_get(root, "end"), *ds, *t;
+	int i;
+
+	if (jsonread_type(e) != JSONREAD_OBJECT)
+		return;
+	r->end_method = fleet_member(e, "method", oom);
+	r->machine_serial = fleet_member(e, "machine_serial", oom);
+	r->cert_machine_sha = fleet_member(e, "certificate_machine_sha256", oom);
+	ds = jsonread_get(e, "disks");
+	for (i = 0; i < r->n && i < (int)jsonread_count(ds); i++) {
+		t = jsonread_at(ds, (size_t)i);
+		r->disks[i].end_state = fleet_member(t, "state", oom);
+		r->disks[i].end_result = fleet_member(t, "result", oom);
+		r->disks[i].cert_sha = fleet_member(t, "certificate_json_sha256",
+					      oom);
+	}
+}
+
 int fleet_read_doc(const struct jsonread_node *root, struct fleet_run *r,
 		    char *why, size_t len)
 {
@@ -238,6 +260,7 @@ int fleet_read_doc(const struct jsonread_node *root, struct fleet_run *r,
 			snprintf(r->verdict, sizeof(r->verdict), "%s",
 				 worse(r->verdict, r->disks[i].verdict));
 	}
+	read_end(root, r, &oom);
 	return oom ? -ENOMEM : 0;
 }
 
@@ -505,6 +528,8 @@ int fleet_read_run(const char *dir, const char *machine, const char *name,
 	r->has_report = access(path, R_OK) == 0;
 	snprintf(path, sizeof(path), "%s/summary.txt", dir);
 	r->has_summary = access(path, R_OK) == 0;
+	snprintf(path, sizeof(path), "%s/cert-machine.html", dir);
+	r->has_certs = access(path, R_OK) == 0;
 	return ret;
 }
 
@@ -521,6 +546,9 @@ void fleet_read_free(struct fleet_run *r)
 		free(d->wwn);
 		free(d->identity);
 		free(d->reasons);
+		free(d->end_state);
+		free(d->end_result);
+		free(d->cert_sha);
 	}
 	free(r->disks);
 	free(r->machine);
@@ -538,4 +566,7 @@ void fleet_read_free(struct fleet_run *r)
 	free(r->kiln_version);
 	free(r->failure);
 	free(r->pending_of);
+	free(r->end_method);
+	free(r->machine_serial);
+	free(r->cert_machine_sha);
 }

@@ -129,6 +129,22 @@ static void shared_dips(struct record *r)
 	free(dd);
 }
 
+/*
+ * How the disk was left (end=): kiln's units still there where zeros
+ * were written or promised, or a disk that stopped answering, FAIL it; a
+ * device that refused the step WARNs it (its burn stands, its state is
+ * not the one asked for).
+ */
+static void endstep_judge_disk(const struct endstep *e, struct judge *j)
+{
+	if (e->state == ENDSTEP_FAILED || e->state == ENDSTEP_STALLED)
+		judge_reason(j, JUDGE_FAIL, "end=%s: %s",
+			     endstep_method_name(e->method), e->why);
+	else if (e->state == ENDSTEP_ERROR)
+		judge_reason(j, JUDGE_WARN, "end=%s: %s",
+			     endstep_method_name(e->method), e->why);
+}
+
 void record_judge(struct record *r, int final, int interrupted)
 {
 	int i, stop = 0, guarded = 0;
@@ -164,6 +180,7 @@ void record_judge(struct record *r, int final, int interrupted)
 		reread_judge(r, d);
 		vitals_judge_disk(r, d);
 		linkerr_judge_disk(r, d);
+		endstep_judge_disk(&d->end, &d->j);
 		/* What was flushed before and is not there: said as such. */
 		if (d->ep.mode == ENGINE_VERIFY && r->from &&
 		    d->snap.bad_by_class[UNIT_ZEROED] +

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "engine/endstep.h"
 #include "engine/engine.h"
 #include "judge/blame.h"
 #include "judge/dips.h"
@@ -69,6 +70,8 @@ struct record_disk {
 	int has_slot;
 	/* its fault LED at the end (leds=fail, a FAIL): "" left alone */
 	char led[300];
+	struct endstep end;		/* how it was left (end=) */
+	char cert[2][72];		/* its certificates' SHA-256: json, html */
 };
 
 /* What the lab's servers got (lab.c), for result.json. */
@@ -118,6 +121,7 @@ struct record {
 	/* The machine for people (kiln fleet): "" what is not known. */
 	struct record_system {
 		char vendor[128], product[128];
+		char serial[128];	/* DMI's system serial, as it is */
 		char mac[32];		/* its first wired NIC's */
 		char address[64];	/* that NIC's IPv4 address */
 		/* where it is: its chassis's tags, "" when not real */
@@ -176,6 +180,7 @@ struct record {
 	struct linkerr lerr;		/* the machine's SAS phys */
 	struct peers peers;		/* like disks, grouped and compared */
 	struct memplan mem;		/* memory planned: memplan_left() */
+	char cert_machine[72];		/* cert-machine.html's SHA-256 */
 };
 
 /* An empty record for a command; s stays the caller's. */

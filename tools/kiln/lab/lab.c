@@ -130,6 +130,7 @@ static void lab_machine_system(struct record *r,
 
 	snprintf(m->vendor, sizeof(m->vendor), "%s", sys->vendor);
 	snprintf(m->product, sizeof(m->product), "%s", sys->product);
+	snprintf(m->serial, sizeof(m->serial), "%s", sys->serial);
 	/* The wired NIC that is up, else the first wired one. */
 	for (i = 0; i < n; i++) {
 		if (nics[i].wireless || !nics[i].mac[0])

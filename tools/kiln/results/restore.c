@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "results/cert.h"
 #include "results/result_keys.h"
 #include "results/peers_out.h"
 #include "results/restore.h"

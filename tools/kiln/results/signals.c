@@ -15,7 +15,8 @@
 	X(linkerr) \
 	X(net) \
 	X(stress) \
-	X(bmc)
+	X(bmc) \
+	X(end)
 
 #define X(name) extern const struct signal_ops name##_signal;
 SIGNALS

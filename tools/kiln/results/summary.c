@@ -9,6 +9,7 @@
 #include <sys/utsname.h>
 
 #include "base/crc32c.h"
+#include "results/cert.h"
 #include "results/blame_out.h"
 #include "results/dips_out.h"
 #include "results/notes.h"

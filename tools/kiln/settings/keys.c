@@ -26,6 +26,8 @@ static const char *const stresses[] = { "off", "memory", "cpu",
 static const char *const selftests[] = { "none", "short", "long", NULL };
 static const char *const ledss[] = { "off", "fail", NULL };
 static const char *const labcfgs[] = { "optional", "required", NULL };
+/* In the order of enum settings_end. */
+static const char *const ends[] = { "keep", "discard", "zero", NULL };
 
 #define F(field) offsetof(struct settings, field)
 #define GLOBS "globs of serials, WWNs, models, names or PCI addresses"
@@ -101,6 +103,24 @@ static const struct settings_key keys[] = {
 	  "a time such as 90s, 30m, 12h, 2d or 1h30m", "none",
 	  "repeat passes until this much time has gone (90s, 30m, 12h, 2d, "
 	  "1h30m); a pass it cuts short still verifies what it wrote", TEST },
+	{ "end", KEY_ENUM, F(end), 0, 0, ends, "keep, discard or zero",
+	  "keep",
+	  "how each disk is left after the burn's last verify, when it "
+	  "PASSed or WARNed and this run wrote the whole disk (under consent "
+	  "or its class): keep (kiln's units stay), discard (the whole disk "
+	  "deallocated: TRIM, UNMAP, NVMe deallocate) or zero (written with "
+	  "zeros), then read back (end-verify) and a certificate written per "
+	  "disk (cert-SERIAL.json, .html) and for the machine "
+	  "(cert-machine.html); kiln burn: a target it cannot be applied to "
+	  "is a usage error", TEST },
+	{ "end-failed", KEY_FLAG, F(end_failed), 0, 0, NULL, "1 or 0", "0",
+	  "apply end to a FAILed disk too (by default a FAILed disk is left "
+	  "as it is, for its RMA)", TEST },
+	{ "end-verify", KEY_PERCENT, F(end_verify), 1, 100, NULL,
+	  "a percentage such as 1%", "1%",
+	  "the share of each disk read back after end (besides its first "
+	  "and last MiB, evenly spread), as NIST SP 800-88 asks that "
+	  "sanitization be validated", TEST },
 	{ "exclude", KEY_STRING, F(exclude), 0, 0, NULL, GLOBS, "none",
 	  "disks never to touch: globs of serials, WWNs, models, kernel "
 	  "names, controller PCI addresses or drivers, separated by commas "
@@ -163,6 +183,9 @@ static const struct settings_key keys[] = {
 	  "optional: a lab server that does not answer is said and the run "
 	  "goes on with the stick's settings; required: it is NOT STARTED, "
 	  "exit 3", R },
+	{ "job-id", KEY_STRING, F(job_id), 0, 0, NULL, "a job id, one word",
+	  "none", "the lab's job or ticket this run belongs to, printed on "
+	  "the certificates", TEST },
 	{ "leds", KEY_ENUM, F(leds), 0, 0, ledss, "fail or off", "fail",
 	  "fail: at the end the fault LED of every FAILed disk's enclosure "
 	  "bay is lit and left lit (SES, else ledmon's ledctl), and at the "
@@ -212,6 +235,9 @@ static const struct settings_key keys[] = {
 	  "under ./kiln-results/<machine id>/); kiln fleet: the folder for "
 	  "fleet.html and fleet.csv (default: the current one)",
 	  B | SCOPE_FLEET },
+	{ "operator", KEY_STRING, F(operator_id), 0, 0, NULL,
+	  "an operator's name or id", "none",
+	  "who ran the test, printed on the certificates", TEST },
 	{ "passes", KEY_UINT, F(passes), 1, 1000000, NULL, "a count, 1 or more",
 	  "1", "passes to make; each writes a new pass number, so stale data "
 	  "is caught (with duration: as many as it allows)", TEST },

@@ -46,6 +46,13 @@ enum settings_leds {
 	SETTINGS_LEDS_FAIL,
 };
 
+/* How a disk is left after the burn (end=). */
+enum settings_end {
+	SETTINGS_END_KEEP,
+	SETTINGS_END_DISCARD,
+	SETTINGS_END_ZERO,
+};
+
 enum settings_selftest {
 	SETTINGS_SELFTEST_NONE,
 	SETTINGS_SELFTEST_SHORT,
@@ -105,7 +112,7 @@ enum settings_scope {
 	SCOPE_OPTION_ONLY = 1 << 6,
 };
 
-#define SETTINGS_MAX_KEYS 64
+#define SETTINGS_MAX_KEYS 80
 #define SETTINGS_MAX_PROBLEMS 16
 #define SETTINGS_MAX_PROTECT 16
 
@@ -173,6 +180,11 @@ struct settings {
 	int leds;			/* enum settings_leds */
 	int reread;			/* the slowest requests read again */
 	int bmc;			/* the BMC's event log read */
+	int end;			/* enum settings_end */
+	int end_failed;			/* end applied to a FAILed disk too */
+	unsigned end_verify;		/* % of each disk read back after */
+	char *job_id;			/* the lab's job, on certificates */
+	char *operator_id;		/* who ran it, on certificates */
 	int stress;			/* enum settings_stress mask */
 	struct settings_share stress_memory;	/* of what memory leaves */
 

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: the end step's judgement of a read-back: this run's units
+ * where zeros were written or promised FAIL, a discard that promised
+ * nothing is said whatever it left; and the read-back's samples: the
+ * first and last chunk, the share asked evenly between, in order.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "../lib/tap.h"
+#include "engine/endstep.h"
+#include "settings/settings.h"
+
+static void read_back(struct endstep *e, int method, int promise,
+		      uint64_t ours, uint64_t other)
+{
+	memset(e, 0, sizeof(*e));
+	e->method = method;
+	e->promise = promise;
+	e->verify_bytes = 3 << 20;
+	e->units_ours = ours;
+	e->first_ours = ours ? 4096 : UINT64_MAX;
+	e->other_bytes = other;
+	e->first_other = other ? 8192 : UINT64_MAX;
+	e->zero_bytes = e->verify_bytes - ours * 4096 - other;
+	endstep_judge(e);
+}
+
+int main(int argc, char **argv)
+{
+	struct endstep e;
+	uint64_t n, i, prev, chunk = 1 << 20, size = 1ull << 40;
+	int ordered = 1;
+
+	(void)argc;
+	(void)argv;
+	tap_plan(9);
+	read_back(&e, SETTINGS_END_DISCARD, ENDSTEP_PROMISE_ZEROS, 2, 0);
+	tap_ok(e.state == ENDSTEP_FAILED && strstr(e.why, "2 units of this run"),
+	       "zeros promised, this run's units found: FAILED (%s)", e.why);
+	read_back(&e, SETTINGS_END_DISCARD, ENDSTEP_PROMISE_ZEROS, 0, 0);
+	tap_ok(e.state == ENDSTEP_DONE, "zeros promised and read: DONE (%s)",
+	       e.why);
+	read_back(&e, SETTINGS_END_DISCARD, ENDSTEP_PROMISE_NONE, 5, 4096);
+	tap_ok(e.state == ENDSTEP_SAID &&
+	       strstr(e.why, "contents not promised") &&
+	       strstr(e.why, "5 units of this run"),
+	       "nothing promised, units found: only said (%s)", e.why);
+	read_back(&e, SETTINGS_END_ZERO, ENDSTEP_PROMISE_NONE, 0, 4096);
+	tap_ok(e.state == ENDSTEP_FAILED && strstr(e.why, "other data"),
+	       "zeroed, other data read back: FAILED (%s)", e.why);
+	read_back(&e, SETTINGS_END_ZERO, ENDSTEP_PROMISE_NONE, 0, 0);
+	tap_ok(e.state == ENDSTEP_DONE, "zeroed and read as zeros: DONE");
+
+	/* 1% of 1 TiB in 1 MiB chunks, and the two ends. */
+	n = endstep_samples(size, 1, chunk);
+	tap_ok(n == 2 + (size / 100 + chunk - 1) / chunk,
+	       "1%% of 1 TiB: %llu reads", (unsigned long long)n);
+	for (i = 0, prev = 0; i < n; i++) {
+		uint64_t at = endstep_sample_at(size, 1, chunk, i);
+
+		if ((i && at <= prev) || at % 4096 || at + chunk > size)
+			ordered = 0;
+		prev = at;
+	}
+	tap_ok(ordered && endstep_sample_at(size, 1, chunk, 0) == 0 &&
+	       endstep_sample_at(size, 1, chunk, n - 1) == size - chunk,
+	       "first and last chunk, the rest between in order, aligned");
+	tap_ok(endstep_samples(size, 100, chunk) == size / chunk,
+	       "100%%: every chunk once");
+	tap_ok(endstep_samples(chunk, 1, chunk) == 1 &&
+	       endstep_samples(2 * chunk, 1, chunk) == 2,
+	       "a disk of one or two chunks");
+	return tap_done();
+}

@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: how a burn leaves its disks (end=discard or end=zero): who
+ * may have it (a whole disk this run wrote, under consent or its class,
+ * that PASSed or WARNed; kiln burn refuses a target that cannot before
+ * any I/O), the step on each such disk at once, a thread each, watched
+ * for a dead disk and an interrupt; then the certificates.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/complain.h"
+#include "base/kiln.h"
+#include "base/sha256.h"
+#include "base/sysfs.h"
+#include "base/thread.h"
+#include "base/timing.h"
+#include "cmd/burn_private.h"
+#include "discover/dealloc.h"
+#include "results/cert.h"
+
+/* How often the watch looks at the steps: a status, not a measure. */
+#define END_LOOK_NS 100000000L
+
+/* Why a target cannot be left as end= asks, before any I/O; NULL: it can. */
+static const char *cannot(const struct record_disk *d)
+{
+	if (d->t.kind != TARGET_BLOCK)
+		return "a file, not a disk";
+	if (!plan_writes_mode(d->mode) || d->plan.action != PLAN_WRITE)
+		return "this run does not write it";
+	if (d->ep.next != 1 || d->ep.ext[0].offset ||
+	    d->ep.ext[0].length != d->t.size)
+		return "this run does not write the whole disk (offset, span)";
+	return NULL;
+}
+
+int burn_end_check(struct burn *b)
+{
+	struct record *r = b->r;
+	const char *why;
+	int i;
+
+	if (b->s->end == SETTINGS_END_KEEP)
+		return 0;
+	for (i = 0; i < r->n; i++) {
+		struct record_disk *d = &r->disks[i];
+
+		d->end.method = b->s->end;
+		if (d->failed[0] || !(why = cannot(d)))
+			continue;
+		if (!strcmp(r->command, "burn")) {
+			complain("end=%s: %s: %s; give end=keep for it",
+				 endstep_method_name(b->s->end), d->path, why);
+			return KILN_EXIT_USAGE;
+		}
+		d->end.state = ENDSTEP_SKIPPED;
+		snprintf(d->end.why, sizeof(d->end.why), "left as it is: %s",
+			 why);
+		record_note(r, "end=%s: %s %s", endstep_method_name(b->s->end),
+			    d->label, d->end.why);
+	}
+	return 0;
+}
+
+/* Why a disk the burn is over with is left as it is; NULL: it is not. */
+static const char *left(const struct burn *b, const struct record_disk *d,
+			char *buf, size_t len)
+{
+	if (d->failed[0])
+		return "never burnt";
+	if (*b->stop)
+		return "the run was interrupted";
+	if (d->snap.guard_stopped) {
+		snprintf(buf, len, "its guarded write stopped at byte %llu: "
+			 "not written whole",
+			 (unsigned long long)d->snap.guard_at);
+		return buf;
+	}
+	if (!d->snap.region_writes)
+		return "its write did not cover the whole disk";
+	if (d->j.verdict == JUDGE_FAIL && !b->s->end_failed)
+		return "FAILed: kept as it is for its RMA (end-failed=1 "
+		       "applies end to it)";
+	if (d->t.fd < 0)
+		return "not open";
+	return NULL;
+}
+
+/* One disk's step, on a thread of its own; left behind when stalled. */
+struct end_job {
+	struct endstep e;
+	struct endstep_disk d;
+	const char *sysroot, *name;	/* the disk, for its promise */
+	const atomic_int *stop;
+	pthread_t t;
+	int started, over;
+};
+
+static void *end_thread(void *arg)
+{
+	struct end_job *job = arg;
+
+	/* Asked here, watched: an NVMe drive is asked by an admin command. */
+	if (job->d.method == SETTINGS_END_DISCARD)
+		job->d.promise = dealloc_promise(job->sysroot, job->name,
+						 job->d.fd, job->e.promise_why,
+						 sizeof(job->e.promise_why)) ?
+				 ENDSTEP_PROMISE_ZEROS : ENDSTEP_PROMISE_NONE;
+	endstep_run(&job->e, &job->d, job->stop);
+	return NULL;
+}
+
+/* Whether the device has write-zeroes of its own (else the kernel writes). */
+static int offload_of(const struct burn *b, const struct record_disk *d)
+{
+	char dir[512];
+
+	snprintf(dir, sizeof(dir), "%s/class/block/%s/queue", b->env.sysroot,
+		 d->t.id.name);
+	return sysfs_attr_long(dir, "write_zeroes_max_bytes", 0) > 0;
+}
+
+/* The watch: every step to its end, a stall, or an interrupt. */
+static void watch(struct burn *b, struct end_job **jobs, atomic_int *stop)
+{
+	struct record *r = b->r;
+	uint64_t limit = (uint64_t)b->s->deadline * TIMING_SEC, now;
+	struct timespec nap = { 0, END_LOOK_NS };
+	int i, running;
+
+	do {
+		running = 0;
+		if (*b->stop)
+			atomic_store(stop, 1);
+		now = timing_now_ns();
+		for (i = 0; i < r->n; i++) {
+			struct end_job *job = jobs[i];
+			struct record_disk *d = &r->disks[i];
+
+			if (!job || job->over)
+				continue;
+			if (atomic_load(&job->e.finished)) {
+				pthread_join(job->t, NULL);
+				job->over = 1;
+				d->end = job->e;
+				continue;
+			}
+			/*
+			 * Interrupted: the piece a child has in the disk
+			 * cannot be called back, and the user wants out.
+			 */
+			if (atomic_load(stop)) {
+				pthread_detach(job->t);
+				job->over = 1;
+				jobs[i] = NULL;
+				d->end.state = ENDSTEP_STOPPED;
+				d->end.started = time(NULL);
+				d->end.ended = time(NULL);
+				snprintf(d->end.why, sizeof(d->end.why),
+					 "interrupted after %llu bytes: the "
+					 "disk is left part done",
+					 (unsigned long long)
+					 atomic_load(&job->e.done));
+				continue;
+			}
+			if (now - atomic_load(&job->e.beat) > limit) {
+				/* Its thread waits in the disk: left. */
+				pthread_detach(job->t);
+				job->over = 1;
+				jobs[i] = NULL;
+				d->end.state = ENDSTEP_STALLED;
+				d->end.started = time(NULL);
+				d->end.ended = time(NULL);
+				snprintf(d->end.why, sizeof(d->end.why),
+					 "the disk gave no answer in %u s after "
+					 "%llu bytes: stalled, left as it is",
+					 b->s->deadline, (unsigned long long)
+					 atomic_load(&job->e.done));
+				continue;
+			}
+			running++;
+		}
+		if (running)
+			nanosleep(&nap, NULL);
+	} while (running);
+}
+
+void burn_end(struct burn *b)
+{
+	struct record *r = b->r;
+	struct end_job **jobs;
+	static atomic_int stop;
+	char buf[240], size[32];
+	const char *why;
+	int i;
+
+	if (b->s->end == SETTINGS_END_KEEP)
+		return;
+	jobs = calloc((size_t)r->n + 1, sizeof(*jobs));
+	if (!jobs) {
+		complain("out of memory: end=%s not applied",
+			 endstep_method_name(b->s->end));
+		return;
+	}
+	atomic_store(&stop, 0);
+	for (i = 0; i < r->n; i++) {
+		struct record_disk *d = &r->disks[i];
+		struct end_job *job;
+
+		d->end.method = b->s->end;
+		if (d->end.state == ENDSTEP_SKIPPED)
+			continue;
+		why = left(b, d, buf, sizeof(buf));
+		if (why) {
+			d->end.state = ENDSTEP_SKIPPED;
+			snprintf(d->end.why, sizeof(d->end.why),
+				 "left as it is: %s", why);
+			fprintf(b->con, "end: %s %s\n", d->label, d->end.why);
+			continue;
+		}
+		job = calloc(1, sizeof(*job));
+		if (!job)
+			continue;
+		job->d.fd = d->t.fd;
+		job->d.size = d->t.size;
+		job->d.run_id = r->run_id;
+		job->d.ident = d->t.ident;
+		job->d.method = b->s->end;
+		job->sysroot = b->env.sysroot;
+		job->name = d->t.id.name;
+		job->d.verify_pct = b->s->end_verify;
+		job->e.offload = b->s->end == SETTINGS_END_ZERO &&
+				 offload_of(b, d);
+		job->stop = &stop;
+		atomic_store(&job->e.beat, timing_now_ns());
+		if (thread_start(&job->t, end_thread, job)) {
+			free(job);
+			d->end.state = ENDSTEP_ERROR;
+			snprintf(d->end.why, sizeof(d->end.why),
+				 "no thread could be started for it");
+			continue;
+		}
+		jobs[i] = job;
+		fprintf(b->con, "end: %s %s, the whole disk (%s)\n",
+			b->s->end == SETTINGS_END_DISCARD ? "discarding" :
+			"zeroing", d->label,
+			settings_fmt_size(d->t.size, size, sizeof(size)));
+	}
+	burn_console_check(b);
+	watch(b, jobs, &stop);
+	for (i = 0; i < r->n; i++) {
+		struct record_disk *d = &r->disks[i];
+
+		/* A stalled step's job is its thread's: never freed. */
+		free(jobs[i]);
+		if (d->end.state > ENDSTEP_SKIPPED)
+			fprintf(b->con, "end: %s %s\n", d->label, d->end.why);
+	}
+	free(jobs);
+	burn_console_check(b);
+	record_judge(r, 1, *b->stop);
+}
+
+void burn_end_certs(struct burn *b)
+{
+	struct record *r = b->r;
+	char name[200], *doc;
+	size_t len;
+	int i, k;
+
+	if (b->s->end == SETTINGS_END_KEEP || !b->have_results)
+		return;
+	for (i = 0; i < r->n; i++) {
+		struct record_disk *d = &r->disks[i];
+
+		if (d->end.state <= ENDSTEP_SKIPPED)
+			continue;
+		for (k = 0; k < 2; k++) {
+			doc = k ? cert_disk_html(r, d, b->env.sysroot, &len) :
+				  cert_disk_json(r, d, b->env.sysroot, &len);
+			cert_name(d, k ? "html" : "json", name, sizeof(name));
+			if (doc)
+				sha256_hex(doc, len, d->cert[k]);
+			burn_keep(b, name, doc, len);
+			free(doc);
+		}
+	}
+	doc = cert_machine_html(r, &len);
+	if (doc)
+		sha256_hex(doc, len, r->cert_machine);
+	burn_keep(b, "cert-machine.html", doc, len);
+	free(doc);
+}

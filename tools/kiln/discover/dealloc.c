@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: what a disk promises a discarded block reads as, asked of
+ * the device: an NVMe namespace's DLFEAT (Identify Namespace byte 33), a
+ * SCSI disk's LBPRZ (VPD page B2h byte 5, as the kernel keeps it in
+ * sysfs: vpd_pgb2), nothing for a loop device or anything else.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/nvme_ioctl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "discover/dealloc.h"
+
+#define IDNS_DLFEAT 33
+#define VPD_B2_FLAGS 5
+#define OP_IDENTIFY 0x06
+/* The driver aborts a command still out after this. */
+#define CMD_TIMEOUT_MS 10000
+
+int dealloc_nvme_zeros(const uint8_t *idns, size_t len)
+{
+	/* Bits 2:0, the read behaviour of a deallocated block: 001b zeros. */
+	return len > IDNS_DLFEAT && (idns[IDNS_DLFEAT] & 0x7) == 1;
+}
+
+int dealloc_vpd_zeros(const uint8_t *page, size_t len)
+{
+	/*
+	 * SBC-4's LBPRZ is bits 4:2; xx1b is zeros (010b is a provisioning
+	 * pattern, said as no promise). SBC-3's one bit is bit 2: the same.
+	 */
+	return len > VPD_B2_FLAGS && page[1] == 0xb2 &&
+	       (page[VPD_B2_FLAGS] >> 2 & 0x1);
+}
+
+static int nvme_promise(int fd, char *why, size_t len)
+{
+	struct nvme_admin_cmd c;
+	uint8_t *b = calloc(1, 4096);
+	int nsid, ret;
+
+	if (!b)
+		return 0;
+	nsid = ioctl(fd, NVME_IOCTL_ID);
+	memset(&c, 0, sizeof(c));
+	c.opcode = OP_IDENTIFY;
+	c.nsid = nsid > 0 ? (uint32_t)nsid : 1;
+	c.addr = (uint64_t)(uintptr_t)b;
+	c.data_len = 4096;
+	c.cdw10 = 0;		/* CNS 00h: the namespace */
+	c.timeout_ms = CMD_TIMEOUT_MS;
+	if (nsid <= 0 || ioctl(fd, NVME_IOCTL_ADMIN_CMD, &c)) {
+		snprintf(why, len, "NVMe Identify Namespace not read: %s",
+			 strerror(errno));
+		free(b);
+		return 0;
+	}
+	ret = dealloc_nvme_zeros(b, 4096);
+	snprintf(why, len, "NVMe DLFEAT %u%u%ub", b[IDNS_DLFEAT] >> 2 & 1,
+		 b[IDNS_DLFEAT] >> 1 & 1, b[IDNS_DLFEAT] & 1);
+	free(b);
+	return ret;
+}
+
+int dealloc_promise(const char *sysroot, const char *name, int fd, char *why,
+		    size_t len)
+{
+	char path[600];
+	uint8_t page[64];
+	ssize_t n;
+	int f;
+
+	if (!strncmp(name, "loop", 4)) {
+		snprintf(why, len, "a loop device");
+		return 0;
+	}
+	if (!strncmp(name, "nvme", 4))
+		return nvme_promise(fd, why, len);
+	snprintf(path, sizeof(path), "%s/class/block/%s/device/vpd_pgb2",
+		 sysroot, name);
+	f = open(path, O_RDONLY | O_CLOEXEC);
+	if (f < 0) {
+		snprintf(why, len, "no Logical Block Provisioning page");
+		return 0;
+	}
+	n = read(f, page, sizeof(page));
+	close(f);
+	if (n <= VPD_B2_FLAGS || page[1] != 0xb2) {
+		snprintf(why, len, "no Logical Block Provisioning page");
+		return 0;
+	}
+	snprintf(why, len, "SCSI LBPRZ %u%u%ub", page[VPD_B2_FLAGS] >> 4 & 1,
+		 page[VPD_B2_FLAGS] >> 3 & 1, page[VPD_B2_FLAGS] >> 2 & 1);
+	return dealloc_vpd_zeros(page, (size_t)n);
+}

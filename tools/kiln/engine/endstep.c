@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: the end step on one disk: the whole disk discarded
+ * (BLKDISCARD: NVMe deallocate, SCSI UNMAP, ATA TRIM underneath) or zeroed
+ * (BLKZEROOUT: the device's write-zeroes where it has it, else the
+ * kernel's own writes of zeros), a piece at a time in a child each, then
+ * read back and judged: a unit of this run that survived where zeros were
+ * promised FAILs, what a discard without a promise left is only said.
+ */
+#include <errno.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+
+#include "base/deadline.h"
+#include "base/timing.h"
+#include "base/unit.h"
+#include "engine/endstep.h"
+#include "settings/settings.h"
+
+/*
+ * A piece a child: small enough that a live disk answers each well within
+ * any deadline (zeros written at 20 MB/s take 3 s a 64 MiB), large
+ * enough that a big disk takes few children.
+ */
+#define DISCARD_PIECE (1ull << 30)
+#define ZERO_PIECE (64ull << 20)
+#define READ_CHUNK (1ull << 20)
+
+const char *endstep_method_name(int method)
+{
+	static const char *const names[] = { "keep", "discard", "zero" };
+
+	return method >= 0 && method <= SETTINGS_END_ZERO ? names[method] :
+	       "unknown";
+}
+
+const char *endstep_state_name(int state)
+{
+	static const char *const names[] = { "none", "skipped", "done",
+		"said", "failed", "error", "stopped", "stalled" };
+
+	return state >= 0 && state < ENDSTEP_STATES ? names[state] : "unknown";
+}
+
+uint64_t endstep_samples(uint64_t size, unsigned pct, uint64_t chunk)
+{
+	uint64_t want, spread;
+
+	if (size <= chunk)
+		return 1;
+	if (size <= 2 * chunk)
+		return 2;
+	want = (uint64_t)((unsigned __int128)size * pct / 100);
+	spread = (want + chunk - 1) / chunk;
+	/* Never more reads than the disk has chunks between its ends. */
+	if (spread > size / chunk - 2)
+		spread = size / chunk - 2;
+	return 2 + spread;
+}
+
+uint64_t endstep_sample_at(uint64_t size, unsigned pct, uint64_t chunk,
+			   uint64_t i)
+{
+	uint64_t n = endstep_samples(size, pct, chunk), at;
+
+	if (i == 0 || size <= chunk)
+		return 0;
+	if (i == n - 1)
+		return (size - chunk) & ~(uint64_t)4095;
+	/* Evenly between the two ends, each in its own stretch. */
+	at = (uint64_t)((unsigned __int128)(size - chunk) * i / (n - 1));
+	return at & ~(uint64_t)4095;
+}
+
+static void beat(struct endstep *e)
+{
+	atomic_store(&e->beat, timing_now_ns());
+}
+
+/* The method over the whole disk: 0, -EINTR when stopped, or -errno. */
+static int apply(struct endstep *e, const struct endstep_disk *d,
+		 const atomic_int *stop)
+{
+	unsigned long req = d->method == SETTINGS_END_DISCARD ? BLKDISCARD :
+			    BLKZEROOUT;
+	uint64_t piece = d->method == SETTINGS_END_DISCARD ? DISCARD_PIECE :
+			 ZERO_PIECE;
+	uint64_t off, n;
+	int ret;
+
+	for (off = 0; off < d->size; off += n) {
+		if (atomic_load(stop))
+			return -EINTR;
+		n = d->size - off < piece ? d->size - off : piece;
+		ret = deadline_range(d->fd, req, off, n);
+		beat(e);
+		if (ret)
+			return ret;
+		atomic_store(&e->done, off + n);
+	}
+	/* Zeros in the device's cache are not zeros on its medium yet. */
+	if (d->method == SETTINGS_END_ZERO) {
+		ret = deadline_fdatasync(d->fd);
+		beat(e);
+		return ret;
+	}
+	return 0;
+}
+
+static int all_zero(const unsigned char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (p[i])
+			return 0;
+	return 1;
+}
+
+/* One chunk read back, unit by unit, into e's figures. */
+static void tell(struct endstep *e, const struct endstep_disk *d,
+		 const unsigned char *buf, size_t len, uint64_t at)
+{
+	struct unit_header h;
+	size_t k;
+
+	for (k = 0; k + UNIT_SIZE <= len; k += UNIT_SIZE) {
+		const unsigned char *u = buf + k;
+
+		if (all_zero(u, UNIT_SIZE)) {
+			e->zero_bytes += UNIT_SIZE;
+		} else if (unit_parse(u, &h) && h.key.run_id == d->run_id &&
+			   h.key.ident == d->ident) {
+			e->units_ours++;
+			if (e->first_ours == UINT64_MAX)
+				e->first_ours = at + k;
+		} else {
+			e->other_bytes += UNIT_SIZE;
+			if (e->first_other == UINT64_MAX)
+				e->first_other = at + k;
+		}
+	}
+}
+
+/* The read-back: 0, -EINTR when stopped, or a read's -errno. */
+static int read_back(struct endstep *e, const struct endstep_disk *d,
+		     const atomic_int *stop)
+{
+	uint64_t chunk = d->size < READ_CHUNK ? d->size & ~(uint64_t)4095 :
+			 READ_CHUNK;
+	uint64_t n, i, at;
+	unsigned char *buf;
+	ssize_t got;
+
+	if (!chunk)
+		return 0;
+	buf = malloc(chunk);
+	if (!buf)
+		return -ENOMEM;
+	n = endstep_samples(d->size, d->verify_pct, chunk);
+	for (i = 0; i < n; i++) {
+		if (atomic_load(stop)) {
+			free(buf);
+			return -EINTR;
+		}
+		at = endstep_sample_at(d->size, d->verify_pct, chunk, i);
+		got = deadline_pread(d->fd, buf, chunk, (off_t)at, NULL);
+		beat(e);
+		if (got < 0) {
+			free(buf);
+			return (int)got;
+		}
+		e->verify_reads++;
+		e->verify_bytes += (uint64_t)got;
+		tell(e, d, buf, (size_t)got, at);
+	}
+	free(buf);
+	return 0;
+}
+
+void endstep_judge(struct endstep *e)
+{
+	char ours[96] = "", other[96] = "";
+	uint64_t seen = e->verify_bytes;
+
+	if (e->units_ours)
+		snprintf(ours, sizeof(ours), "%llu units of this run (the "
+			 "first at byte %llu)",
+			 (unsigned long long)e->units_ours,
+			 (unsigned long long)e->first_ours);
+	if (e->other_bytes)
+		snprintf(other, sizeof(other), "%llu bytes of other data (at "
+			 "byte %llu)", (unsigned long long)e->other_bytes,
+			 (unsigned long long)e->first_other);
+	if (e->method == SETTINGS_END_DISCARD &&
+	    e->promise == ENDSTEP_PROMISE_NONE) {
+		/* Nothing was promised: what was found is only said. */
+		e->state = ENDSTEP_SAID;
+		snprintf(e->why, sizeof(e->why), "deallocated, contents not "
+			 "promised: read back %llu bytes, %llu of them zeros%s"
+			 "%s%s%s", (unsigned long long)seen,
+			 (unsigned long long)e->zero_bytes,
+			 ours[0] ? ", " : "", ours, other[0] ? ", " : "",
+			 other);
+		return;
+	}
+	if (e->units_ours || e->other_bytes) {
+		e->state = ENDSTEP_FAILED;
+		snprintf(e->why, sizeof(e->why), "%s: read back %llu bytes "
+			 "and found %s%s%s where zeros %s",
+			 e->method == SETTINGS_END_DISCARD ? "discarded" :
+			 "zeroed", (unsigned long long)seen, ours,
+			 ours[0] && other[0] ? " and " : "", other,
+			 e->method == SETTINGS_END_DISCARD ? "were promised" :
+			 "were written");
+		return;
+	}
+	e->state = ENDSTEP_DONE;
+	snprintf(e->why, sizeof(e->why), "%s: read back %llu bytes, all "
+		 "zeros", e->method == SETTINGS_END_DISCARD ?
+		 "deallocated, zeros promised" : "zeroed",
+		 (unsigned long long)seen);
+}
+
+void endstep_run(struct endstep *e, const struct endstep_disk *d,
+		 const atomic_int *stop)
+{
+	int ret, read_failed = 0;
+
+	e->method = d->method;
+	e->promise = d->promise;
+	e->verify_pct = d->verify_pct;
+	e->first_ours = e->first_other = UINT64_MAX;
+	e->started = time(NULL);
+	beat(e);
+	ret = apply(e, d, stop);
+	if (!ret) {
+		ret = read_back(e, d, stop);
+		read_failed = ret && ret != -EINTR;
+	}
+	e->ended = time(NULL);
+	if (ret == -EINTR) {
+		e->state = ENDSTEP_STOPPED;
+		snprintf(e->why, sizeof(e->why), "interrupted after %llu "
+			 "bytes: the disk is left part %s",
+			 (unsigned long long)atomic_load(&e->done),
+			 d->method == SETTINGS_END_DISCARD ? "discarded" :
+			 "zeroed");
+	} else if (ret) {
+		e->state = ENDSTEP_ERROR;
+		e->err = -ret;
+		if (read_failed)
+			snprintf(e->why, sizeof(e->why), "%s, but its "
+				 "read-back failed after %llu reads: %s",
+				 d->method == SETTINGS_END_DISCARD ?
+				 "discarded" : "zeroed",
+				 (unsigned long long)e->verify_reads,
+				 strerror(-ret));
+		else
+			snprintf(e->why, sizeof(e->why), "%s refused after "
+				 "%llu bytes: %s",
+				 d->method == SETTINGS_END_DISCARD ?
+				 "the discard was" : "the zeroing was",
+				 (unsigned long long)atomic_load(&e->done),
+				 ret == -EOPNOTSUPP ?
+				 "the device does not take it" :
+				 strerror(-ret));
+	} else {
+		endstep_judge(e);
+	}
+	atomic_store(&e->finished, 1);
+}

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KILN_ENDSTEP_H
+#define KILN_ENDSTEP_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include <time.h>
+
+/*
+ * The end step: how a disk is left once its burn is over (end=discard or
+ * end=zero), then read back. Like the engine it is given a descriptor and
+ * a size and knows nothing of how the disk was found or judged; every
+ * call that can wait on the disk is made in a child (deadline_range,
+ * deadline_pread), so a dead disk holds only the thread that waits, and
+ * the caller's watch decides when it is stalled (endstep.beat).
+ */
+enum endstep_state {
+	ENDSTEP_NONE,		/* end=keep, or not asked */
+	ENDSTEP_SKIPPED,	/* not applied: why says why */
+	ENDSTEP_DONE,		/* applied, and read back as it should be */
+	ENDSTEP_SAID,		/* discarded, contents not promised: said */
+	ENDSTEP_FAILED,		/* applied, and kiln's data is still there */
+	ENDSTEP_ERROR,		/* the device refused it (an errno) */
+	ENDSTEP_STOPPED,	/* the run was interrupted during it */
+	ENDSTEP_STALLED,	/* the disk stopped answering during it */
+	ENDSTEP_STATES
+};
+
+/* What the device promises a deallocated block reads as. */
+enum endstep_promise {
+	ENDSTEP_PROMISE_NONE,	/* ATA DRAT only, SCSI without LBPRZ, loop */
+	ENDSTEP_PROMISE_ZEROS,	/* NVMe DLFEAT, ATA RZAT, SCSI LBPRZ */
+};
+
+/* What the step is given of one disk. */
+struct endstep_disk {
+	int fd;			/* the disk, open for writing (O_DIRECT) */
+	uint64_t size;		/* bytes: the whole disk */
+	uint64_t run_id, ident;	/* whose units count as this run's */
+	int method;		/* enum settings_end: discard or zero */
+	int promise;		/* enum endstep_promise */
+	unsigned verify_pct;	/* % of the disk read back, 1-100 */
+};
+
+struct endstep {
+	int method;		/* enum settings_end */
+	int state;		/* enum endstep_state */
+	int promise;		/* enum endstep_promise */
+	char promise_why[64];	/* what says so: "NVMe DLFEAT 001b" */
+	int offload;		/* zero: the device has write-zeroes */
+	char why[300];		/* in words: skipped, failed, said */
+	int err;		/* ENDSTEP_ERROR: the errno */
+	time_t started, ended;
+	/* Progress, read by the watch as the step runs. */
+	_Atomic uint64_t done;	/* bytes discarded or zeroed */
+	_Atomic uint64_t beat;	/* timing_now_ns() of the last answer */
+	_Atomic int finished;
+	/* The read-back. */
+	unsigned verify_pct;
+	uint64_t verify_reads, verify_bytes;
+	uint64_t zero_bytes;	/* of those, read as zeros */
+	uint64_t units_ours;	/* whole units of this run */
+	uint64_t other_bytes;	/* neither zeros nor this run's units */
+	uint64_t first_ours, first_other;	/* offsets; UINT64_MAX none */
+};
+
+/* "discard", "zero", "keep"; "done", "failed", ... */
+const char *endstep_method_name(int method);
+const char *endstep_state_name(int state);
+
+/*
+ * Applies d's method to the whole disk, a piece at a time (stop is read
+ * between pieces), then reads back its first and last MiB and
+ * verify_pct of it evenly spread, and judges what it read: the state,
+ * why, and every figure in e. e->beat moves with each answer.
+ */
+void endstep_run(struct endstep *e, const struct endstep_disk *d,
+		 const atomic_int *stop);
+
+/*
+ * The judgement of a read-back alone (e's figures, method and promise),
+ * into e->state and e->why: pure, for the unit tests.
+ */
+void endstep_judge(struct endstep *e);
+
+/*
+ * The read-back's reads of chunk bytes: how many for a disk of size bytes
+ * (the first, the last, and pct of the disk evenly between), and where
+ * the i-th starts (4 KiB aligned, in order).
+ */
+uint64_t endstep_samples(uint64_t size, unsigned pct, uint64_t chunk);
+uint64_t endstep_sample_at(uint64_t size, unsigned pct, uint64_t chunk,
+			   uint64_t i);
+
+#endif

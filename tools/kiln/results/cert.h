@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef KILN_CERT_H
+#define KILN_CERT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "base/json.h"
+#include "base/jsonread.h"
+#include "judge/record.h"
+
+/*
+ * The certificates of how a run left its disks (end=): for each disk
+ * cert-<serial>.json and a printable cert-<serial>.html (the drive, the
+ * machine, who ran it, the burn-in's verdict, the method and what it
+ * promises, what the read-back read and found), and cert-machine.html
+ * for every disk. Each document is a function of the record; sysroot is
+ * where a drive's firmware revision is read. NULL on no memory.
+ */
+char *cert_disk_json(const struct record *r, const struct record_disk *d,
+		     const char *sysroot, size_t *len);
+char *cert_disk_html(const struct record *r, const struct record_disk *d,
+		     const char *sysroot, size_t *len);
+char *cert_machine_html(const struct record *r, size_t *len);
+
+/* "cert-<serial>.<ext>": its serial (else its label) made a file name. */
+void cert_name(const struct record_disk *d, const char *ext, char *out,
+	       size_t len);
+
+/*
+ * "end" in result.json: the method asked, and for each disk how it was
+ * left, what the read-back found and its certificates' SHA-256; the
+ * machine's certificate's. Nothing when end=keep.
+ */
+void cert_out_json(struct json *j, const struct record *r);
+
+/*
+ * result.json's "end" read back into r (its settings' end and each disk's
+ * end and digests), for kiln finish and kiln report: 0.
+ */
+int cert_out_read(const struct jsonread_node *doc, struct record *r);
+
+/* summary.txt's line a disk of how it was left (nothing with end=keep). */
+void cert_out_summary(const struct record *r, FILE *f);
+
+/* report.html's table of how each disk was left, its certificate linked. */
+void cert_out_html(FILE *f, const struct record *r);
+
+#endif
