@@ -289,11 +289,19 @@ static void latency_plot(FILE *f, const struct record_disk *d)
 			ms(f, latency_percentile(&s->latency[p], q[k]),
 			   k < 2 ? "/" : " ms<br>\n");
 	}
+	/*
+	 * Two of the grid's counts a line: a slow disk's re-read fills
+	 * every bucket, which would not fit the cell's width on one line.
+	 */
 	if (rr->state != REREAD_NOT_RUN) {
+		unsigned shown = 0;
+
 		fputs("re-read:", f);
 		for (k = 0; k < REREAD_GRID; k++)
 			if (rr->grid[k])
-				fprintf(f, " %u %s%u", rr->grid[k],
+				fprintf(f, "%s %u %s%u",
+					shown++ && shown % 2 == 1 ? "<br>\n" :
+					"", rr->grid[k],
 					k < REREAD_GRID - 1 ? "&lt;" : "&ge;",
 					reread_grid_ms[k < REREAD_GRID - 1 ?
 						       k : k - 1]);

@@ -21,6 +21,7 @@
 #include "results/result_target.h"
 #include "results/signal.h"
 #include "results/vitals_out.h"
+#include "base/kiln.h"
 #include "base/unit.h"
 #include "base/timing.h"
 
@@ -475,6 +476,56 @@ static void zones_of(const struct jsonread_node *z, struct engine_snap *s)
 	}
 }
 
+/*
+ * A disk's confirming re-read as reread_json() wrote it: its state and
+ * why, the grid, its failures and each region's slowest, so kiln report
+ * says the re-read line the run said.
+ */
+static void reread_of(const struct jsonread_node *n, struct reread *rr)
+{
+	static const char *const states[] = { "not run", "done", "cut short",
+					      "stalled" };
+	const struct jsonread_node *grid = jsonread_get(n, "grid"),
+				   *regions = jsonread_get(n, "regions");
+	const char *state = jsonread_str(n, "state", NULL);
+	char key[32];
+	size_t i;
+	int g;
+
+	memset(rr, 0, sizeof(*rr));
+	if (jsonread_type(n) != JSONREAD_OBJECT || !state)
+		return;
+	for (g = 0; g < (int)ARRAY_SIZE(states); g++)
+		if (!strcmp(state, states[g]))
+			rr->state = g;
+	jsonread_copy(n, "why", rr->why, sizeof(rr->why));
+	rr->size = (unsigned)jsonread_u64(n, "read_bytes", 0);
+	rr->direct = jsonread_bool(n, "direct_io", 0);
+	rr->seconds = jsonread_num(n, "seconds", 0);
+	rr->errors = (unsigned)jsonread_u64(n, "errors", 0);
+	for (g = 0; g < REREAD_GRID; g++) {
+		if (g < REREAD_GRID - 1)
+			snprintf(key, sizeof(key), "under_%u_ms",
+				 reread_grid_ms[g]);
+		else
+			snprintf(key, sizeof(key), "from_%u_ms",
+				 reread_grid_ms[g - 1]);
+		rr->grid[g] = (unsigned)jsonread_u64(grid, key, 0);
+	}
+	for (i = 0; i < jsonread_count(regions) && rr->n < ENGINE_SLOWEST;
+	     i++) {
+		const struct jsonread_node *x = jsonread_at(regions, i);
+		struct reread_region *e = &rr->regions[rr->n++];
+
+		e->offset = jsonread_u64(x, "offset", 0);
+		e->length = jsonread_u64(x, "length", 0);
+		e->reads = (unsigned)jsonread_u64(x, "reads", 0);
+		e->max_ns = (uint64_t)(jsonread_num(x, "max_ms", 0) * 1e6 +
+				       0.5);
+		e->max_at = jsonread_u64(x, "max_at", 0);
+	}
+}
+
 void restore_latency(const struct jsonread_node *doc, struct restored *out)
 {
 	const struct jsonread_node *targets = jsonread_get(doc, KEY_TARGETS);
@@ -489,6 +540,8 @@ void restore_latency(const struct jsonread_node *doc, struct restored *out)
 		if (!s->zones)
 			zones_of(jsonread_get(jsonread_at(targets, i), "zones"),
 				 s);
+		reread_of(jsonread_get(jsonread_at(targets, i), "reread"),
+			  &out->r.disks[i].rr);
 		for (p = 0; p < PHASES; p++) {
 			const struct jsonread_node *n =
 				jsonread_get(l, engine_phase_name(p));
