@@ -332,6 +332,14 @@ static const char *state_name(int state)
 	return "not run";
 }
 
+void reread_grid_key(int g, char *key, size_t len)
+{
+	if (g < REREAD_GRID - 1)
+		snprintf(key, len, "under_%u_ms", reread_grid_ms[g]);
+	else
+		snprintf(key, len, "from_%u_ms", reread_grid_ms[g - 1]);
+}
+
 static void grid_json(struct json *j, const unsigned *grid)
 {
 	char key[32];
@@ -339,12 +347,7 @@ static void grid_json(struct json *j, const unsigned *grid)
 
 	json_begin(j, "grid");
 	for (g = 0; g < REREAD_GRID; g++) {
-		if (g < REREAD_GRID - 1)
-			snprintf(key, sizeof(key), "under_%u_ms",
-				 reread_grid_ms[g]);
-		else
-			snprintf(key, sizeof(key), "from_%u_ms",
-				 reread_grid_ms[g - 1]);
+		reread_grid_key(g, key, sizeof(key));
 		json_u64(j, key, grid[g]);
 	}
 	json_end(j);

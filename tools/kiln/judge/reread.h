@@ -60,6 +60,9 @@ struct reread {
 /* The upper ends of the grid's buckets but the last, in ms. */
 extern const unsigned reread_grid_ms[REREAD_GRID - 1];
 
+/* Bucket g's name in result.json's grid: "under_5_ms" ... "from_500_ms". */
+void reread_grid_key(int g, char *key, size_t len);
+
 struct record;
 
 /*

@@ -504,12 +504,7 @@ static void reread_of(const struct jsonread_node *n, struct reread *rr)
 	rr->seconds = jsonread_num(n, "seconds", 0);
 	rr->errors = (unsigned)jsonread_u64(n, "errors", 0);
 	for (g = 0; g < REREAD_GRID; g++) {
-		if (g < REREAD_GRID - 1)
-			snprintf(key, sizeof(key), "under_%u_ms",
-				 reread_grid_ms[g]);
-		else
-			snprintf(key, sizeof(key), "from_%u_ms",
-				 reread_grid_ms[g - 1]);
+		reread_grid_key(g, key, sizeof(key));
 		rr->grid[g] = (unsigned)jsonread_u64(grid, key, 0);
 	}
 	for (i = 0; i < jsonread_count(regions) && rr->n < ENGINE_SLOWEST;
