@@ -112,11 +112,11 @@ test_expect_success 'bad LAB_BOOT, LAB_MIB or lab: one line, exit 2, nothing mad
 '
 
 test_expect_success 'docs/lab.md names every LAB_* variable make lab and lab-host honour' '
-	# LAB_SHOW, LAB_KEYS, LAB_UNTIL and LAB_ARGV are the e2e tests'"'"'
-	# hooks into lab_run (scripts/qemu.sh), not settings of a lab.
+	# LAB_SHOW, LAB_KEYS, LAB_UNTIL, LAB_UNTIL_CMD and LAB_ARGV are the
+	# e2e tests'"'"' hooks into lab_run (scripts/qemu.sh), not settings of a lab.
 	grep -oh "LAB_[A-Z_]*" "$TOP/scripts/lab.sh" "$TOP/scripts/qemu.sh" \
 		"$TOP/scripts/lab-host.sh" | sort -u |
-		grep -v -x "LAB_SHOW\|LAB_KEYS\|LAB_UNTIL\|LAB_ARGV" >"$TEST_TMP/vars" &&
+		grep -v -x "LAB_SHOW\|LAB_KEYS\|LAB_UNTIL\|LAB_UNTIL_CMD\|LAB_ARGV" >"$TEST_TMP/vars" &&
 	[ "$(wc -l <"$TEST_TMP/vars")" -ge 10 ] &&
 	missing= &&
 	for v in $(cat "$TEST_TMP/vars"); do
