@@ -25,7 +25,9 @@
 #   labserver.sh install [--tls] [--root ROOT] DIR	as root on a machine
 #	systemd runs: the kiln-* units, nginx's site (--tls: the TLS one)
 #	on DIR's folders, kiln-dnsmasq.service on DIR's dnsmasq.conf and a
-#	drop-in for Debian's Pushgateway, enabled and started; --root ROOT:
+#	drop-in for Debian's Pushgateway, enabled and started (--tls:
+#	Debian's fcgiwrap.socket for the token claim, DIR/state www-data's
+#	own, the claim copied to DIR/etc/kiln-claim); --root ROOT:
 #	only the files, under ROOT (the tests), nothing started
 #
 # The machines file: one machine a line, MAC NAME [KEY=VALUE]...
@@ -462,9 +464,18 @@ install_units () {
 		-e "s|/etc/nginx/kiln/server|$dir/pki/server|g" \
 		-e "s|/etc/nginx/kiln/htpasswd|$dir/etc/htpasswd|g" \
 		-e "s|/var/lib/kiln|$dir/state|g" \
-		-e "s|/etc/nginx/kiln/kiln-claim|$top/boot/kiln-claim|g" \
+		-e "s|/etc/nginx/kiln/kiln-claim|$dir/etc/kiln-claim|g" \
 		"$top/boot/$site" >"$conf.new"
 	mv "$conf.new" "$conf"
+	# The claim where nginx's fcgiwrap (www-data) can read it: the
+	# checkout may sit under /root.
+	if [ "$tls" = 1 ]; then
+		mkdir -p "$dir/etc"
+		cp "$top/boot/kiln-claim" "$dir/etc/kiln-claim.new" &&
+		chmod 755 "$dir/etc/kiln-claim.new" &&
+		mv "$dir/etc/kiln-claim.new" "$dir/etc/kiln-claim"
+		echo "install: $dir/etc/kiln-claim"
+	fi
 	# One site at a time: both serve the same folders.
 	rm -f "$root/etc/nginx/conf.d/$other"
 	echo "install: $conf"
@@ -543,6 +554,16 @@ install_server () {
 	# every upload a 500 long after this said it was done.
 	runuser -u www-data -- test -w "$dir/srv/kiln/kiln-results" ||
 		fail "install: nginx (www-data) cannot write $dir/srv/kiln/kiln-results: a folder above it is closed to others"
+	if [ "$tls" = 1 ]; then
+		# The tokens: the claim runs as www-data under Debian's
+		# fcgiwrap.socket and writes DIR/state, closed to others.
+		chown -R www-data: "$dir/state" && chmod 700 "$dir/state" ||
+			fail "install: cannot give the claim (www-data) $dir/state"
+		runuser -u www-data -- test -w "$dir/state/users" -a -x "$dir/etc/kiln-claim" ||
+			fail "install: the claim (www-data) cannot reach $dir/state or $dir/etc/kiln-claim: a folder above it is closed to others"
+		systemctl enable --now fcgiwrap.socket ||
+			fail "install: systemctl enable --now fcgiwrap.socket failed"
+	fi
 	nginx -t -q || fail "install: nginx -t failed"
 	systemctl daemon-reload &&
 	systemctl enable --now kiln-fleet.path kiln-fleet.timer \

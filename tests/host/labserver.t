@@ -178,6 +178,8 @@ test_expect_success 'install --tls --root: the TLS site in its place, the Pushga
 	grep -q "ssl_certificate $D/pki/server.pem;" "$R/etc/nginx/conf.d/kiln-tls.conf" &&
 	grep -q "auth_basic_user_file $D/state/users/\$kiln_user;" "$R/etc/nginx/conf.d/kiln-tls.conf" &&
 	! grep -v "^[[:space:]]*#" "$R/etc/nginx/conf.d/kiln-tls.conf" | grep -q "/etc/nginx/kiln" &&
+	grep -q "SCRIPT_FILENAME $D/etc/kiln-claim;" "$R/etc/nginx/conf.d/kiln-tls.conf" &&
+	[ -x "$D/etc/kiln-claim" ] && cmp "$TOP/boot/kiln-claim" "$D/etc/kiln-claim" &&
 	grep -qx "ExecStart=/usr/bin/prometheus-pushgateway --web.listen-address=127.0.0.1:9091" \
 		"$R/etc/systemd/system/prometheus-pushgateway.service.d/kiln.conf" &&
 	verify "$R" $UNITS &&
