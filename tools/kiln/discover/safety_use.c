@@ -20,7 +20,9 @@
  * are stat'ed the same way. A loop device that does not answer is
  * compared by its path and by the filesystem the mount table puts that
  * path on, and said so; it is that device that does not answer, not this
- * one.
+ * one. The media followed are bounded, and a subject past a bound (or a
+ * machine that could not be read whole) fails closed: in use, "it cannot
+ * be checked", never judged on the media that fitted.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -56,6 +58,7 @@ struct bdev {
 	int loop;		/* a loop device with a backing file */
 	int answered;		/* over is known */
 	int silent;		/* asked, and gave no answer */
+	int cut;		/* a disk with partitions left out unseen */
 	struct safety_medium over;
 	char path[PATH_MAX];	/* sysfs's backing_file */
 	dev_t path_fs;		/* the filesystem the mount table puts it on */
@@ -76,6 +79,7 @@ struct picture {
 	int nb;
 	struct named *swap, *mount;
 	int nswap, nmount;
+	int partial;		/* something could not be kept: no memory */
 };
 
 /* mountinfo and /proc/swaps write a blank or a backslash as \040, \134. */
@@ -291,14 +295,15 @@ static int bdev_by_dev(const struct picture *p, dev_t dev)
 	return -1;
 }
 
-static void named_add(struct named **list, int *n, const struct named *one)
+static int named_add(struct named **list, int *n, const struct named *one)
 {
 	struct named *grown = realloc(*list, (size_t)(*n + 1) * sizeof(*grown));
 
 	if (!grown)
-		return;
+		return -1;
 	*list = grown;
 	grown[(*n)++] = *one;
+	return 0;
 }
 
 /* The mount whose point is the longest that path lies under: its device. */
@@ -329,31 +334,38 @@ static void picture_read(const struct safety_env *o, struct picture *p)
 	char path[PATH_MAX], line[PATH_MAX + 128], **names;
 	int i, k, n, nq = 0, real = !strcmp(o->sysroot, "/sys") &&
 				   !strcmp(o->procroot, "/proc");
+	struct sysfs_family *fam = malloc(sizeof(*fam));
 	struct ask *q;
 	FILE *f;
 
 	memset(p, 0, sizeof(*p));
+	p->partial = !fam;
 	snprintf(path, sizeof(path), "%s/block", o->sysroot);
-	names = dir_list(path, &n);
-	for (i = 0; i < n; i++) {
-		struct sysfs_family fam;
+	names = fam ? dir_list(path, &n) : NULL;
+	for (i = 0; names && i < n; i++) {
 		char dir[PATH_MAX];
 		int disk;
 
 		snprintf(dir, sizeof(dir), "%s/block/%s", o->sysroot, names[i]);
-		sysfs_family(o->sysroot, names[i], dev_attr(dir), &fam);
-		disk = bdev_add(p, names[i], fam.dev[0], -1);
-		if (disk < 0)
+		sysfs_family(o->sysroot, names[i], dev_attr(dir), fam);
+		disk = bdev_add(p, names[i], fam->dev[0], -1);
+		if (disk < 0) {
+			p->partial = 1;
 			break;
-		for (k = 1; k < fam.n; k++)
-			bdev_add(p, fam.name[k], fam.dev[k], disk);
+		}
+		p->b[disk].cut = fam->more;
+		for (k = 1; k < fam->n; k++)
+			if (bdev_add(p, fam->name[k], fam->dev[k], disk) < 0)
+				p->b[disk].cut = 1;
 		snprintf(dir, sizeof(dir), "%s/block/%s/loop", o->sysroot,
 			 names[i]);
 		if (sysfs_attr(dir, "backing_file", p->b[disk].path,
 			       sizeof(p->b[disk].path)) > 0)
 			p->b[disk].loop = 1;
 	}
-	dir_list_free(names, n);
+	if (names)
+		dir_list_free(names, n);
+	free(fam);
 
 	/* mountinfo: "id parent major:minor root point opts... - type src" */
 	snprintf(path, sizeof(path), "%s/self/mountinfo", o->procroot);
@@ -372,7 +384,8 @@ static void picture_read(const struct safety_env *o, struct picture *p)
 		if (sep)
 			sscanf(sep + 3, "%*s %4095s", m.path);
 		unescape(m.path);
-		named_add(&p->mount, &p->nmount, &m);
+		if (named_add(&p->mount, &p->nmount, &m))
+			p->partial = 1;
 	}
 	if (f)
 		fclose(f);
@@ -388,7 +401,8 @@ static void picture_read(const struct safety_env *o, struct picture *p)
 		if (line[0] != '/')
 			continue;
 		snprintf(s.path, sizeof(s.path), "%s", line);
-		named_add(&p->swap, &p->nswap, &s);
+		if (named_add(&p->swap, &p->nswap, &s))
+			p->partial = 1;
 	}
 	if (f)
 		fclose(f);
@@ -401,6 +415,8 @@ static void picture_read(const struct safety_env *o, struct picture *p)
 	 */
 	q = real ? calloc((size_t)(p->nb + p->nswap + p->nmount) + 1,
 			  sizeof(*q)) : NULL;
+	if (real && !q)
+		p->partial = 1;
 	for (i = 0; q && i < p->nb; i++) {
 		if (!p->b[i].loop)
 			continue;
@@ -489,6 +505,7 @@ static int picture_copy(struct picture *to, const struct picture *from)
 	to->nb = from->nb;
 	to->nswap = from->nswap;
 	to->nmount = from->nmount;
+	to->partial = from->partial;
 	return 0;
 }
 
@@ -503,9 +520,18 @@ struct reach {
 	char prefix[300];	/* said before each of its reasons */
 };
 
+/*
+ * The media that reach the subject's bytes: a set of a fixed size. One
+ * that does not fit is never dropped unseen: the set says so (over), and
+ * the subject is in use, as it cannot be checked whole.
+ */
+#define REACH_MAX (SAFETY_HOLDS * 2)
+
 struct reaches {
-	struct reach r[SAFETY_HOLDS * 2];
+	struct reach r[REACH_MAX];
 	int n;
+	int over;		/* a medium did not fit */
+	const char *cut;	/* a disk of it with partitions left out */
 };
 
 static int reach_has(const struct reaches *rs, const struct safety_medium *m)
@@ -524,9 +550,12 @@ static void reach_add(struct reaches *rs, const struct picture *p,
 {
 	struct reach *r;
 
-	if (rs->n >= (int)(sizeof(rs->r) / sizeof(rs->r[0])) ||
-	    reach_has(rs, m))
+	if (reach_has(rs, m))
 		return;
+	if (rs->n >= REACH_MAX) {
+		rs->over = 1;
+		return;
+	}
 	r = &rs->r[rs->n++];
 	r->m = *m;
 	r->b = m->file ? -1 : bdev_by_dev(p, m->dev);
@@ -554,6 +583,8 @@ static void family_add(struct reaches *rs, const struct picture *p, int b,
 
 	block_medium(p, b, &m);
 	reach_add(rs, p, &m, how, lock, prefix);
+	if (p->b[b].cut && !rs->cut)
+		rs->cut = p->b[b].name;
 	for (i = 0; i < p->nb; i++)
 		if (p->b[i].disk == b) {
 			block_medium(p, i, &m);
@@ -769,14 +800,50 @@ static void backs(const struct picture *p, const struct safety_subject *d,
 	}
 }
 
+/*
+ * Fails closed: what was not followed may be mounted or held, so the
+ * subject is in use. One line, the first cause.
+ */
+static int unchecked(const struct picture *p, const struct reaches *rs,
+		     struct safety *s)
+{
+	if (p->partial)
+		safety_why(s, "it cannot be checked: the machine's devices, "
+			   "mounts and swap areas could not all be read (out "
+			   "of memory)");
+	else if (rs->cut)
+		safety_why(s, "it cannot be checked: %s has more partitions "
+			   "than the %d kiln follows", rs->cut,
+			   SYSFS_FAMILY_MAX - 1);
+	else if (rs->over)
+		safety_why(s, "it cannot be checked: more media reach its "
+			   "bytes than the %d kiln follows", REACH_MAX);
+	else
+		return 0;
+	safety_busy(s);
+	return 1;
+}
+
 /* What holds the subject's bytes, for the lock between runs (target.c). */
-static void holds(const struct reaches *rs, struct safety *s)
+static void holds(const struct reaches *rs, int said, struct safety *s)
 {
 	int i;
 
-	for (i = 0; i < rs->n && s->nholds < SAFETY_HOLDS; i++)
-		if (rs->r[i].lock)
-			s->holds[s->nholds++] = rs->r[i].m;
+	for (i = 0; i < rs->n; i++) {
+		if (!rs->r[i].lock)
+			continue;
+		/* A medium left unlocked is one two runs could both write. */
+		if (s->nholds == SAFETY_HOLDS) {
+			if (!said)
+				safety_why(s, "it cannot be locked against "
+					   "other kilns: more media hold its "
+					   "bytes than the %d kiln locks",
+					   SAFETY_HOLDS);
+			safety_busy(s);
+			return;
+		}
+		s->holds[s->nholds++] = rs->r[i].m;
+	}
 }
 
 static void append(char *buf, size_t len, const char *word)
@@ -793,15 +860,18 @@ void safety_in_use(const struct safety_env *env,
 	struct safety_medium me;
 	struct picture p;
 	struct stat st;
-	struct safety_medium media[SAFETY_HOLDS * 2];
-	char *prefix[SAFETY_HOLDS * 2];
-	int i, b = -1;
+	struct safety_medium media[REACH_MAX];
+	char *prefix[REACH_MAX];
+	int i, b = -1, said;
 
 	memset(s, 0, sizeof(*s));
 	s->class = SAFETY_BLANK;
 	s->blank_byte = -1;
-	if (!rs)
+	if (!rs) {
+		safety_why(s, "it cannot be checked: out of memory");
+		safety_busy(s);
 		return;
+	}
 	if (!env->look || picture_copy(&p, &env->look->p))
 		picture_read(env, &p);
 	memset(&me, 0, sizeof(me));
@@ -811,6 +881,8 @@ void safety_in_use(const struct safety_env *env,
 			b = bdev_add(&p, d->name, d->rdev, -1);
 		if (b >= 0)
 			family_add(rs, &p, b, REACH_SELF, 1, "");
+		else
+			p.partial = 1;
 		for (i = 1; i < rs->n; i++)
 			append(s->partitions, sizeof(s->partitions),
 			       rs->r[i].m.name);
@@ -827,12 +899,13 @@ void safety_in_use(const struct safety_env *env,
 	for (i = 0; i < rs->n; i++)
 		reasons(env, &p, &rs->r[i], s);
 	backs(&p, d, rs, s);
+	said = unchecked(&p, rs, s);
 	for (i = 0; i < rs->n; i++) {
 		media[i] = rs->r[i].m;
 		prefix[i] = rs->r[i].prefix;
 	}
 	safety_open_elsewhere(env, media, prefix, rs->n, s);
-	holds(rs, s);
+	holds(rs, said, s);
 	picture_free(&p);
 	free(rs);
 }
