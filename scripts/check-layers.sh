@@ -4,7 +4,8 @@
 # folders are in order (its line "The folders, lowest first: ..."), and a
 # file includes only its own folder's headers and those of folders below
 # it, always by folder ("engine/engine.h"). Every file is also named in
-# docs/design.md's table. Each break is said as FILE:LINE: what; exit 1
+# docs/design.md's table, and no .c file is over 600 lines (the house
+# rule: one concern per file). Each break is said as FILE:LINE: what; exit 1
 # on any, 2 when the order cannot be read. Then scripts/check-circles.py
 # holds the files to calling no circle (and to no global read across
 # files), judged on where functions are defined and called.
@@ -20,7 +21,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 cd "$top/tools/kiln" || exit 2
 # One awk over every file: the rank of each folder, then each include.
 find . -name '*.[ch]' | sed 's#^\./##' | sort | awk -v order="$order" \
-	-v design="$design" '
+	-v design="$design" -v maxlines=600 '
 BEGIN {
 	n = split(order, f, " ")
 	for (i = 1; i <= n; i++)
@@ -76,6 +77,12 @@ BEGIN {
 		}
 	}
 	close(file)
+	# One concern per file: a .c file past the house line is two.
+	if (file ~ /\.c$/ && ln > maxlines) {
+		printf "tools/kiln/%s: %d lines, over %d (split it by concern)\n",
+			file, ln, maxlines
+		bad++
+	}
 }
 END {
 	if (bad)

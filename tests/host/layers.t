@@ -3,8 +3,9 @@
 # make check-layers (scripts/check-layers.sh) on kiln's own tree and on
 # small made-up ones: an include that points up, one that names no
 # folder, a file outside the folders, a folder not in docs/design.md's
-# order and a file its table leaves out each fail with the file and the
-# line; a tree that keeps the rule passes. No root needed.
+# order, a file its table leaves out and a .c file over 600 lines each
+# fail with the file and the line; a tree that keeps the rule passes. No
+# root needed.
 . "$(dirname "$0")/../lib/tap.sh"
 
 CHECK="$TOP/scripts/check-layers.sh"
@@ -64,6 +65,23 @@ test_expect_success "a file docs/design.md's table leaves out fails" '
 	: >"$T/tools/kiln/low/c.c" &&
 	{ sh "$CHECK" "$T" 2>out; test_eq $? 1 "exit code"; } &&
 	grep -q "^tools/kiln/low/c.c: not in docs/design.md" out
+'
+
+test_expect_success 'a .c file of 600 lines passes, one of 601 fails, named' '
+	tree &&
+	{ printf "#include \"low/a.h\"\n"; yes "" | head -n 599; } \
+		>"$T/tools/kiln/low/a.c" &&
+	test_eq "$(wc -l <"$T/tools/kiln/low/a.c")" 600 "lines" &&
+	sh "$CHECK" "$T" &&
+	echo >>"$T/tools/kiln/low/a.c" &&
+	{ sh "$CHECK" "$T" 2>out; test_eq $? 1 "exit code"; } &&
+	grep -q "^tools/kiln/low/a.c: 601 lines, over 600" out
+'
+
+test_expect_success 'a header over 600 lines is not held to it' '
+	tree &&
+	yes "" | head -n 700 >"$T/tools/kiln/low/a.h" &&
+	sh "$CHECK" "$T"
 '
 
 test_expect_success 'no order in docs/design.md: exit 2, said' '

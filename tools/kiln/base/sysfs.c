@@ -171,16 +171,21 @@ void sysfs_family(const char *sysroot, const char *name, dev_t dev,
 	int i, n;
 
 	f->n = 1;
+	f->more = 0;
 	f->dev[0] = dev;
 	snprintf(f->name[0], sizeof(f->name[0]), "%.63s", name);
 	snprintf(dir, sizeof(dir), "%s/block/%s", sysroot, name);
 	names = dir_list(dir, &n);
-	for (i = 0; i < n && f->n < SYSFS_FAMILY_MAX; i++) {
+	for (i = 0; i < n; i++) {
 		snprintf(sub, sizeof(sub), "%s/%s", dir, names[i]);
 		if (!sysfs_exists(sub, "partition") ||
 		    sysfs_attr(sub, "dev", buf, sizeof(buf)) <= 0 ||
 		    sscanf(buf, "%u:%u", &maj, &min) != 2)
 			continue;
+		if (f->n == SYSFS_FAMILY_MAX) {
+			f->more = 1;
+			break;
+		}
 		f->dev[f->n] = makedev(maj, min);
 		snprintf(f->name[f->n], sizeof(f->name[0]), "%.63s", names[i]);
 		f->n++;

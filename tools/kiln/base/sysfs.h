@@ -40,13 +40,18 @@ void sysfs_tidy(char *s);
 char **dir_list(const char *dir, int *count);
 void dir_list_free(char **names, int count);
 
-/* A whole disk and its partitions, as the kernel lists them: once, here. */
+/*
+ * A whole disk and its partitions, as the kernel lists them: once, here.
+ * A disk with more partitions than fit says so (more), so a caller that
+ * must see them all fails closed rather than miss the rest.
+ */
 #define SYSFS_FAMILY_MAX 64
 
 struct sysfs_family {
 	dev_t dev[SYSFS_FAMILY_MAX];	/* [0] is the disk */
 	char name[SYSFS_FAMILY_MAX][64];
 	int n;
+	int more;			/* partitions were left out */
 };
 
 void sysfs_family(const char *sysroot, const char *name, dev_t dev,

@@ -11,9 +11,9 @@
  * that has the name already answers 412. That is either this very file,
  * a try whose answer was lost but which had landed, or another's: the
  * file there is read back (GET) and compared, byte for byte, with what
- * this one holds. The same bytes have arrived; others are a collision,
- * said, never retried and never replaced, and the file stays in the run
- * folder it was written to.
+ * this one holds (one try is upload_send.c's). The same bytes have
+ * arrived; others are a collision, said, never retried and never
+ * replaced, and the file stays in the run folder it was written to.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,21 +30,7 @@
 #include "base/timing.h"
 #include "lab/said.h"
 #include "lab/upload.h"
-
-struct item {
-	struct item *next;
-	char *name;		/* in the run folder: "summary.txt" */
-	char *slot;		/* progress: a newer one of it goes instead */
-	char *path;		/* its URL path, percent-encoded */
-	char *file;		/* a file to send as it is when sent, or */
-	char *data;		/* a copy of the bytes, len of them */
-	size_t len;
-	int landed;		/* its 412 was its own bytes: it had arrived */
-	unsigned tries;		/* failed so far */
-	unsigned delay;		/* seconds of its own last pause */
-	uint64_t next_try;	/* timing_now_ns() */
-	char why[240];		/* its last failure */
-};
+#include "lab/upload_private.h"
 
 struct upload {
 	struct http_url base;
@@ -60,9 +46,9 @@ struct upload {
 	atomic_int stop;
 
 	/* Under lock from here on. */
-	struct item *head, *tail;	/* waiting, oldest first */
-	struct item *inflight;		/* on its way, off the queue */
-	struct item *collided;		/* another file had the name: kept */
+	struct upload_item *head, *tail;	/* waiting, oldest first */
+	struct upload_item *inflight;		/* on its way, off the queue */
+	struct upload_item *collided;		/* another file had the name: kept */
 	int queued;
 	/* copied bytes waiting or on their way */
 	size_t bytes;
@@ -87,7 +73,7 @@ static void say(struct upload *u, const char *fmt, ...)
 	pthread_cond_broadcast(&u->changed);
 }
 
-static void free_item(struct item *it)
+static void free_item(struct upload_item *it)
 {
 	if (!it)
 		return;
@@ -100,7 +86,7 @@ static void free_item(struct item *it)
 }
 
 /* Whether it is what slot (progress) or else name names. */
-static int same_item(const struct item *it, const char *slot,
+static int same_item(const struct upload_item *it, const char *slot,
 		     const char *name)
 {
 	if (slot || it->slot)
@@ -108,9 +94,10 @@ static int same_item(const struct item *it, const char *slot,
 	return !strcmp(it->name, name);
 }
 
-static struct item *find(struct upload *u, const char *slot, const char *name)
+static struct upload_item *find(struct upload *u, const char *slot,
+				const char *name)
 {
-	struct item *it;
+	struct upload_item *it;
 
 	for (it = u->head; it; it = it->next)
 		if (same_item(it, slot, name))
@@ -118,7 +105,7 @@ static struct item *find(struct upload *u, const char *slot, const char *name)
 	return NULL;
 }
 
-static void append(struct upload *u, struct item *it)
+static void append(struct upload *u, struct upload_item *it)
 {
 	it->next = NULL;
 	if (u->tail)
@@ -129,9 +116,9 @@ static void append(struct upload *u, struct item *it)
 	u->queued++;
 }
 
-static void unlink_item(struct upload *u, struct item *it)
+static void unlink_item(struct upload *u, struct upload_item *it)
 {
-	struct item **pp, *prev = NULL;
+	struct upload_item **pp, *prev = NULL;
 
 	for (pp = &u->head; *pp; prev = *pp, pp = &(*pp)->next)
 		if (*pp == it) {
@@ -149,9 +136,10 @@ static unsigned next_delay(unsigned d)
 }
 
 /* Under lock: the first file due, taken off the queue; or when to look. */
-static struct item *next_due(struct upload *u, uint64_t now, uint64_t *when)
+static struct upload_item *next_due(struct upload *u, uint64_t now,
+				    uint64_t *when)
 {
-	struct item *it;
+	struct upload_item *it;
 
 	*when = 0;
 	if (!u->head)
@@ -171,150 +159,12 @@ static struct item *next_due(struct upload *u, uint64_t now, uint64_t *when)
 	return NULL;
 }
 
-/*
- * WebDAV says a PUT into a missing folder is 409 Conflict (Apache's
- * mod_dav does so; nginx makes the folders with create_full_put_path):
- * then each folder below the base is made with MKCOL, and 405 means it
- * was there already.
- */
-static int make_folders(struct upload *u, const struct item *it,
-			uint64_t deadline)
-{
-	size_t at = strlen(u->base.path);
-	char path[HTTP_URL_PATH_MAX];
-	const char *slash;
-
-	for (;;) {
-		struct http_request rq = { .method = "MKCOL", .path = path,
-					   .cancel = &u->stop };
-		struct http_result res;
-		int ret;
-
-		slash = strchr(it->path + at, '/');
-		if (!slash)
-			return 0;
-		at = (size_t)(slash - it->path) + 1;
-		memcpy(path, it->path, at);
-		path[at] = 0;
-		rq.timeout_ms = timing_ms_left(deadline);
-		ret = http_request(&u->base, &rq, &res);
-		if (ret && res.status != 405)
-			return ret;
-	}
-}
-
-/* An answer's body compared, as it comes, with an item's bytes. */
-struct same {
-	const struct item *it;
-	int fd;			/* it->file's, or -1 */
-	uint64_t at;		/* bytes compared */
-	int differ;
-};
-
-static void same_sink(void *arg, const char *p, size_t n)
-{
-	struct same *s = arg;
-	char buf[4096];
-
-	while (n && !s->differ) {
-		size_t k = n < sizeof(buf) ? n : sizeof(buf);
-
-		if (s->fd >= 0)
-			s->differ = pread(s->fd, buf, k, (off_t)s->at) !=
-				    (ssize_t)k || memcmp(buf, p, k);
-		else
-			s->differ = s->at + k > s->it->len ||
-				    memcmp(s->it->data + s->at, p, k);
-		s->at += k;
-		p += k;
-		n -= k;
-	}
-}
-
-/*
- * After a 412: whether the file at the item's name holds its bytes, read
- * back and compared as they come (never held whole: samples.csv may be
- * hundreds of MB). 1 the same, 0 another file, -errno when it could not
- * be read (res says why).
- */
-static int same_there(struct upload *u, const struct item *it,
-		      unsigned timeout_ms, struct http_result *res)
-{
-	struct same s = { .it = it, .fd = -1 };
-	struct http_request rq = {
-		.method = "GET", .path = it->path, .timeout_ms = timeout_ms,
-		.cancel = &u->stop, .sink = same_sink, .sink_arg = &s,
-	};
-	uint64_t size = it->len;
-	struct stat st;
-	int ret;
-
-	if (it->file) {
-		s.fd = open(it->file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-		if (s.fd < 0 || fstat(s.fd, &st)) {
-			ret = -errno;
-			snprintf(res->error, sizeof(res->error), "cannot read "
-				 "%s: %s", it->file, strerror(-ret));
-			if (s.fd >= 0)
-				close(s.fd);
-			return ret;
-		}
-		size = (uint64_t)st.st_size;
-	}
-	ret = http_request(&u->base, &rq, res);
-	if (s.fd >= 0)
-		close(s.fd);
-	if (ret)
-		return ret;
-	return !s.differ && s.at == size;
-}
-
-static int send_item(struct upload *u, struct item *it, unsigned timeout_ms,
-		     struct http_result *res)
-{
-	uint64_t deadline = timing_now_ns() + timeout_ms * 1000000ull;
-	struct http_request rq = {
-		.method = "PUT", .path = it->path, .file = it->file,
-		.body = it->data, .len = it->len, .timeout_ms = timeout_ms,
-		.cancel = &u->stop, .create_only = 1,
-	};
-	struct http_result got;
-	int ret = http_request(&u->base, &rq, res), same;
-
-	if (ret == -EREMOTEIO && res->status == 409 &&
-	    make_folders(u, it, deadline) == 0) {
-		rq.timeout_ms = timing_ms_left(deadline);
-		ret = http_request(&u->base, &rq, res);
-	}
-	if (ret != -EREMOTEIO || res->status != 412)
-		return ret;
-	/*
-	 * The name is there: this file, landed on an earlier try, or not.
-	 * Read back within the same deadline (a flush's bound holds); one
-	 * that runs out is tried again, 412 and all, like any failure.
-	 */
-	same = same_there(u, it, timing_ms_left(deadline), &got);
-	if (same == 1) {
-		it->landed = 1;
-		return 0;
-	}
-	if (same == 0) {
-		snprintf(res->error, sizeof(res->error), "another file of that "
-			 "name is there (HTTP 412): not replaced");
-		return -EEXIST;
-	}
-	snprintf(res->error, sizeof(res->error), "HTTP 412 Precondition "
-		 "Failed, and what is there could not be read back: %s",
-		 got.error);
-	return same == -ECANCELED ? same : ret;
-}
-
 /* Under lock: after a try, the file is gone, or waits again. */
-static void settle(struct upload *u, struct item *it, int ret,
+static void settle(struct upload *u, struct upload_item *it, int ret,
 		   const struct http_result *res)
 {
 	uint64_t now = timing_now_ns();
-	struct item *newer = find(u, it->slot, it->name);
+	struct upload_item *newer = find(u, it->slot, it->name);
 	unsigned wait;
 	int quiet;
 
@@ -391,7 +241,7 @@ static void settle(struct upload *u, struct item *it, int ret,
 	append(u, it);
 }
 
-static uint64_t body_size(const struct item *it)
+static uint64_t body_size(const struct upload_item *it)
 {
 	struct stat st;
 
@@ -408,7 +258,7 @@ static void *worker(void *arg)
 	while (!atomic_load(&u->stop)) {
 		uint64_t now = timing_now_ns(), when, ms, flush_deadline;
 		struct http_result res;
-		struct item *it = next_due(u, now, &when);
+		struct upload_item *it = next_due(u, now, &when);
 		int ret;
 
 		if (!it) {
@@ -428,8 +278,9 @@ static void *worker(void *arg)
 		/* A flush's deadline bounds what is tried during it. */
 		if (flush_deadline && ms > timing_ms_left(flush_deadline))
 			ms = timing_ms_left(flush_deadline);
-		ret = send_item(u, it, ms > 86400000 ? 86400000 : (unsigned)ms,
-				&res);
+		ret = upload_send(&u->base, &u->stop, it,
+				  ms > 86400000 ? 86400000 : (unsigned)ms,
+				  &res);
 		pthread_mutex_lock(&u->lock);
 		u->inflight = NULL;
 		settle(u, it, ret, &res);
@@ -496,7 +347,7 @@ static int enqueue(struct upload *u, const char *slot, const char *name,
 		   char *file, char *data, size_t len)
 {
 	char path[HTTP_URL_PATH_MAX], *nname = NULL, *npath = NULL;
-	struct item *it, *old;
+	struct upload_item *it, *old;
 	int ret = 0, known;
 
 	snprintf(path, sizeof(path), "%s", u->folder);
@@ -630,7 +481,7 @@ int upload_flush(struct upload *u, unsigned timeout_ms,
 {
 	uint64_t now = timing_now_ns();
 	uint64_t deadline = now + timeout_ms * 1000000ull;
-	struct item *it;
+	struct upload_item *it;
 	int ret;
 
 	pthread_mutex_lock(&u->lock);
@@ -685,7 +536,7 @@ void upload_stop(struct upload *u)
 int upload_lost(struct upload *u, int i, char *name, size_t nlen, char *why,
 		size_t wlen)
 {
-	struct item *it;
+	struct upload_item *it;
 	int ret = -ENOENT;
 
 	if (i < 0)
@@ -718,7 +569,7 @@ const char *upload_folder(const struct upload *u)
 
 void upload_free(struct upload *u)
 {
-	struct item *it, *next;
+	struct upload_item *it, *next;
 
 	if (!u)
 		return;
