@@ -89,7 +89,7 @@ lying_get () {
 	sed -n "s/^$2 //p" "$(lying_mnt "$1")/ctl"
 }
 
-# lying_until DEV KEY VALUE: waits (10 s at most) until KEY says VALUE, e.g.
+# lying_until DEV KEY VALUE: waits (300 s at most) until KEY says VALUE, e.g.
 # until a request is held: lying_until "$d" pending 1.
 lying_until () {
 	lying_n=0

@@ -91,7 +91,8 @@
  * write_bytes (acknowledged, dropped ones included), dropped_bytes,
  * flushes, errors (requests answered with an error), flipped (units
  * answered wrong once by flaky), discards, discarded_bytes and
- * discard_kept_bytes (of those, acknowledged and kept). A read and a write is counted when it
+ * discard_kept_bytes (of those, acknowledged and kept), delayed (requests a
+ * slow range delayed, counted when they came). A read and a write is counted when it
  * is answered.
  *
  * A write that reaches past the end of the disk (after a shrink) fails
@@ -199,6 +200,7 @@ struct disk {
 	bool discard_keep;	/* a discard is acknowledged, data kept */
 	bool hang_at_discard;
 	uint64_t discards, discarded_bytes, discard_kept_bytes;
+	uint64_t delayed;	/* requests a slow range delayed */
 	uint64_t hang_at_read;	/* hang at a read of this length; 0: none */
 	struct range eio[NRANGES], slow[NRANGES], flaky[NRANGES];
 	struct range hold[NRANGES], watch[NRANGES];
@@ -566,6 +568,8 @@ static void disk_request(fuse_req_t req, int op, uint64_t off, size_t len,
 		d.hang_at_read = 0;
 	}
 	held = hold_hit(op, off, len);
+	if (ms)
+		d.delayed++;
 	if (!(op == OP_GETATTR ? d.hang_attr : d.hang) && !ms && !held) {
 		answer(req, op, off, len, buf);
 		goto out;
@@ -908,7 +912,8 @@ static char *ctl_text(void)
 		      "reads %llu\nread_bytes %llu\nwrites %llu\n"
 		      "write_bytes %llu\ndropped_bytes %llu\nflushes %llu\n"
 		      "errors %llu\nflipped %llu\ndiscards %llu\n"
-		      "discarded_bytes %llu\ndiscard_kept_bytes %llu\n",
+		      "discarded_bytes %llu\ndiscard_kept_bytes %llu\n"
+		      "delayed %llu\n",
 		      (unsigned long long)d.reads,
 		      (unsigned long long)d.read_bytes,
 		      (unsigned long long)d.writes,
@@ -919,7 +924,8 @@ static char *ctl_text(void)
 		      (unsigned long long)d.flipped,
 		      (unsigned long long)d.discards,
 		      (unsigned long long)d.discarded_bytes,
-		      (unsigned long long)d.discard_kept_bytes);
+		      (unsigned long long)d.discard_kept_bytes,
+		      (unsigned long long)d.delayed);
 	pthread_mutex_unlock(&d.lock);
 	return t;
 }
