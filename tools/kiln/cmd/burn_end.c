@@ -283,7 +283,8 @@ void burn_end_certs(struct burn *b)
 		for (k = 0; k < 2; k++) {
 			doc = k ? cert_disk_html(r, d, b->env.sysroot, &len) :
 				  cert_disk_json(r, d, b->env.sysroot, &len);
-			cert_name(d, k ? "html" : "json", name, sizeof(name));
+			cert_name(r, i, k ? "html" : "json", name,
+				  sizeof(name));
 			if (doc)
 				sha256_hex(doc, len, d->cert[k]);
 			burn_keep(b, name, doc, len);

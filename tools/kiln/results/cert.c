@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "base/sysfs.h"
@@ -321,22 +322,65 @@ char *cert_machine_html(const struct record *r, size_t *len)
 	return finish(f, &buf, &size, len);
 }
 
-void cert_name(const struct record_disk *d, const char *ext, char *out,
-	       size_t len)
+/* s made a file name's part, at most max characters, into out. */
+static size_t name_part(const char *s, size_t max, char *out)
 {
-	const char *s = d->t.id.serial[0] ? d->t.id.serial : d->label;
-	size_t n = 0, at;
+	size_t n;
 
-	n = (size_t)snprintf(out, len, "cert-");
-	for (at = 0; s[at] && n + 1 < len && n < 140; at++) {
-		char c = s[at];
+	for (n = 0; s[n] && n < max; n++) {
+		char c = s[n];
 
-		out[n++] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			   (c >= '0' && c <= '9') || c == '.' || c == '-' ||
-			   c == '_' ? c : '_';
+		out[n] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			 (c >= '0' && c <= '9') || c == '.' || c == '-' ||
+			 c == '_' ? c : '_';
 	}
 	out[n] = 0;
-	snprintf(out + n, len - n, ".%s", ext);
+	return n;
+}
+
+/* Disk i's name before any clash: its serial, else its label. */
+static void base_of(const struct record *r, int i, char *out)
+{
+	const struct record_disk *d = &r->disks[i];
+
+	name_part(d->t.id.serial[0] ? d->t.id.serial : d->label, 140, out);
+}
+
+/*
+ * The names are compared without case: the KILN stick is FAT, where
+ * "cert-ab.json" and "cert-AB.json" are one file. A name part holds only
+ * [A-Za-z0-9._-], so "+" cannot come from a serial and a name with one
+ * cannot meet a name without.
+ */
+void cert_name(const struct record *r, int i, const char *ext, char *out,
+	       size_t len)
+{
+	char mine[144], other[144], label[48], lab_j[48];
+	int j, clash = 0, twin = 0;
+
+	base_of(r, i, mine);
+	if (!strcasecmp(mine, "machine"))
+		clash = 1;
+	for (j = 0; j < r->n && !clash; j++) {
+		base_of(r, j, other);
+		clash = j != i && !strcasecmp(mine, other);
+	}
+	if (!clash) {
+		snprintf(out, len, "cert-%s.%s", mine, ext);
+		return;
+	}
+	name_part(r->disks[i].label, 40, label);
+	for (j = 0; j < r->n && !twin; j++) {
+		if (j == i)
+			continue;
+		base_of(r, j, other);
+		name_part(r->disks[j].label, 40, lab_j);
+		twin = !strcasecmp(mine, other) && !strcasecmp(label, lab_j);
+	}
+	if (twin)
+		snprintf(out, len, "cert-%s+%s+%d.%s", mine, label, i + 1, ext);
+	else
+		snprintf(out, len, "cert-%s+%s.%s", mine, label, ext);
 }
 
 void cert_out_json(struct json *j, const struct record *r)
@@ -362,10 +406,10 @@ void cert_out_json(struct json *j, const struct record *r)
 		json_str(j, "result", or_null(e->why));
 		json_u64(j, "bytes_done", atomic_load(&e->done));
 		json_read_back(j, e);
-		cert_name(d, "json", name, sizeof(name));
+		cert_name(r, i, "json", name, sizeof(name));
 		json_str(j, "certificate_json", d->cert[0][0] ? name : NULL);
 		json_str(j, "certificate_json_sha256", or_null(d->cert[0]));
-		cert_name(d, "html", name, sizeof(name));
+		cert_name(r, i, "html", name, sizeof(name));
 		json_str(j, "certificate_html", d->cert[1][0] ? name : NULL);
 		json_str(j, "certificate_html_sha256", or_null(d->cert[1]));
 		json_end(j);
@@ -388,7 +432,7 @@ void cert_out_summary(const struct record *r, FILE *f)
 		fprintf(f, "end=%s: %s %s: %s", endstep_method_name(r->s->end),
 			d->label, endstep_state_name(d->end.state),
 			d->end.why[0] ? d->end.why : "not reached");
-		cert_name(d, "html", name, sizeof(name));
+		cert_name(r, i, "html", name, sizeof(name));
 		if (d->end.state > ENDSTEP_SKIPPED)
 			fprintf(f, " (certificate %s)", name);
 		fputc('\n', f);
@@ -416,7 +460,7 @@ void cert_out_html(FILE *f, const struct record *r)
 		html_cell(f, d->end.why);
 		fputs("<td>", f);
 		if (d->end.state > ENDSTEP_SKIPPED) {
-			cert_name(d, "html", name, sizeof(name));
+			cert_name(r, i, "html", name, sizeof(name));
 			fputs("<a href=\"", f);
 			html_text(f, name);
 			fputs("\">", f);

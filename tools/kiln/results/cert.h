@@ -23,8 +23,14 @@ char *cert_disk_html(const struct record *r, const struct record_disk *d,
 		     const char *sysroot, size_t *len);
 char *cert_machine_html(const struct record *r, size_t *len);
 
-/* "cert-<serial>.<ext>": its serial (else its label) made a file name. */
-void cert_name(const struct record_disk *d, const char *ext, char *out,
+/*
+ * Disk i's certificate, "cert-<serial>.<ext>": its serial (else its
+ * label) made a file name. Two disks of one serial (an NVMe drive's
+ * namespaces), serials alike but for case, or a serial "machine" each
+ * get "cert-<serial>+<label>.<ext>", so no certificate writes over
+ * another or over cert-machine.html; len of 200 holds every name.
+ */
+void cert_name(const struct record *r, int i, const char *ext, char *out,
 	       size_t len);
 
 /*

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: each disk's certificate has a name of its own: cert_name
+ * gives the serial's name while it is the only one, and a name with the
+ * label where two disks share a serial (an NVMe drive's namespaces), where
+ * serials differ only in case (one file on the FAT stick) or where a
+ * serial is "machine" (cert-machine.html); no two names meet, without
+ * case, on 1,024 disks of one serial.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "../lib/tap.h"
+#include "results/cert.h"
+
+static void set(struct record_disk *d, const char *serial, const char *label)
+{
+	snprintf(d->t.id.serial, sizeof(d->t.id.serial), "%s", serial);
+	snprintf(d->label, sizeof(d->label), "%s", label);
+}
+
+static void name_of(const struct record *r, int i, char *out)
+{
+	cert_name(r, i, "json", out, 200);
+}
+
+/* 1 when no two of r's names meet without case, nor cert-machine.json. */
+static int all_apart(const struct record *r)
+{
+	char (*names)[200] = calloc((size_t)r->n, 200);
+	int i, j, ok = names != NULL;
+
+	for (i = 0; ok && i < r->n; i++) {
+		name_of(r, i, names[i]);
+		ok = strcasecmp(names[i], "cert-machine.json") != 0;
+		for (j = 0; ok && j < i; j++)
+			ok = strcasecmp(names[i], names[j]) != 0;
+	}
+	free(names);
+	return ok;
+}
+
+static void test_one_serial(void)
+{
+	struct record_disk d[2];
+	struct record r = { .n = 2, .disks = d };
+	char a[200], b[200];
+
+	memset(d, 0, sizeof(d));
+	set(&d[0], "S3EV NA0/K", "sda");
+	set(&d[1], "", "loop7");
+	name_of(&r, 0, a);
+	name_of(&r, 1, b);
+	tap_ok(!strcmp(a, "cert-S3EV_NA0_K.json"),
+	       "a lone serial names its disk: %s", a);
+	tap_ok(!strcmp(b, "cert-loop7.json"), "no serial: its label: %s", b);
+}
+
+static void test_namespaces(void)
+{
+	struct record_disk d[3];
+	struct record r = { .n = 3, .disks = d };
+	char a[200], b[200], c[200];
+
+	memset(d, 0, sizeof(d));
+	set(&d[0], "NVME0001", "nvme0n1");
+	set(&d[1], "NVME0001", "nvme0n2");
+	set(&d[2], "OTHER", "sdb");
+	name_of(&r, 0, a);
+	name_of(&r, 1, b);
+	name_of(&r, 2, c);
+	tap_ok(!strcmp(a, "cert-NVME0001+nvme0n1.json"),
+	       "namespace 1: serial and label: %s", a);
+	tap_ok(!strcmp(b, "cert-NVME0001+nvme0n2.json"),
+	       "namespace 2: serial and label: %s", b);
+	tap_ok(!strcmp(c, "cert-OTHER.json"),
+	       "the other disk keeps its serial's name: %s", c);
+}
+
+static void test_case_and_machine(void)
+{
+	struct record_disk d[4];
+	struct record r = { .n = 4, .disks = d };
+	char a[200], b[200], m[200];
+
+	memset(d, 0, sizeof(d));
+	set(&d[0], "ab12", "sda");
+	set(&d[1], "AB12", "sdb");
+	set(&d[2], "MACHINE", "sdc");
+	set(&d[3], "ab12+sda", "sdd");
+	name_of(&r, 0, a);
+	name_of(&r, 1, b);
+	name_of(&r, 2, m);
+	tap_ok(!strcmp(a, "cert-ab12+sda.json"),
+	       "serials alike but for case: labels: %s", a);
+	tap_ok(!strcmp(b, "cert-AB12+sdb.json"), "and the other one: %s", b);
+	tap_ok(!strcmp(m, "cert-MACHINE+sdc.json"),
+	       "a serial \"machine\": its label: %s", m);
+	tap_ok(all_apart(&r), "a serial shaped like a clash's name still apart");
+}
+
+static void test_many(void)
+{
+	struct record r = { .n = 1024 };
+	char first[200], last[200], big[200];
+	int i;
+
+	r.disks = calloc(1024, sizeof(*r.disks));
+	if (!r.disks)
+		tap_bail("no memory");
+	for (i = 0; i < r.n; i++) {
+		char label[16];
+
+		snprintf(label, sizeof(label), "nvme0n%d", i + 1);
+		set(&r.disks[i], "ONE", label);
+	}
+	tap_ok(all_apart(&r), "1,024 namespaces of one drive: 1,024 names");
+	name_of(&r, 0, first);
+	name_of(&r, 1023, last);
+	tap_ok(!strcmp(first, "cert-ONE+nvme0n1.json"), "the first: %s", first);
+	tap_ok(!strcmp(last, "cert-ONE+nvme0n1024.json"), "the last: %s", last);
+	/* a label alike: the twins by their place in the run */
+	set(&r.disks[1], "ONE", "NVME0N1");
+	tap_ok(all_apart(&r), "two labels alike but for case: still apart");
+	memset(r.disks[0].t.id.serial, 'x', sizeof(r.disks[0].t.id.serial) - 1);
+	memset(r.disks[0].label, 'y', sizeof(r.disks[0].label) - 1);
+	memcpy(&r.disks[1], &r.disks[0], sizeof(r.disks[0]));
+	name_of(&r, 1, big);
+	tap_ok(strlen(big) < 200 && all_apart(&r), "the longest names fit, apart");
+	free(r.disks);
+}
+
+int main(int argc, char **argv)
+{
+	tap_args(argc, argv);
+	TAP_RUN(test_one_serial);
+	TAP_RUN(test_namespaces);
+	TAP_RUN(test_case_and_machine);
+	TAP_RUN(test_many);
+	return tap_done();
+}
