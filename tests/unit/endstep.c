@@ -3,7 +3,9 @@
  * Description: the end step's judgement of a read-back: this run's units
  * where zeros were written or promised FAIL, a discard that promised
  * nothing is said whatever it left; and the read-back's samples: the
- * first and last chunk, the share asked evenly between, in order.
+ * first and last chunk, the share asked evenly between, in order; and the
+ * watch's stall: an answer that came after the watch read the clock is
+ * an answer, not a stall.
  */
 #include <stdint.h>
 #include <string.h>
@@ -35,7 +37,7 @@ int main(int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
-	tap_plan(9);
+	tap_plan(13);
 	read_back(&e, SETTINGS_END_DISCARD, ENDSTEP_PROMISE_ZEROS, 2, 0);
 	tap_ok(e.state == ENDSTEP_FAILED && strstr(e.why, "2 units of this run"),
 	       "zeros promised, this run's units found: FAILED (%s)", e.why);
@@ -52,6 +54,13 @@ int main(int argc, char **argv)
 	       "zeroed, other data read back: FAILED (%s)", e.why);
 	read_back(&e, SETTINGS_END_ZERO, ENDSTEP_PROMISE_NONE, 0, 0);
 	tap_ok(e.state == ENDSTEP_DONE, "zeroed and read as zeros: DONE");
+
+	tap_ok(!endstep_stalled(1000, 1001, 10),
+	       "an answer after the watch's clock: not stalled");
+	tap_ok(!endstep_stalled(1000, 990, 10), "at the limit: not stalled");
+	tap_ok(endstep_stalled(1000, 989, 10), "past the limit: stalled");
+	tap_ok(!endstep_stalled(5, UINT64_MAX, 10) &&
+	       !endstep_stalled(0, 0, 0), "the clock's edges: not stalled");
 
 	/* 1% of 1 TiB in 1 MiB chunks, and the two ends. */
 	n = endstep_samples(size, 1, chunk);

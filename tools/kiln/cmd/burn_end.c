@@ -168,7 +168,8 @@ static void watch(struct burn *b, struct end_job **jobs, atomic_int *stop)
 					 atomic_load(&job->e.done));
 				continue;
 			}
-			if (now - atomic_load(&job->e.beat) > limit) {
+			if (endstep_stalled(now, atomic_load(&job->e.beat),
+					    limit)) {
 				/* Its thread waits in the disk: left. */
 				pthread_detach(job->t);
 				job->over = 1;

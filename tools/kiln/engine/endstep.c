@@ -75,6 +75,11 @@ uint64_t endstep_sample_at(uint64_t size, unsigned pct, uint64_t chunk,
 	return at & ~(uint64_t)4095;
 }
 
+int endstep_stalled(uint64_t now, uint64_t beat, uint64_t limit)
+{
+	return now > beat && now - beat > limit;
+}
+
 static void beat(struct endstep *e)
 {
 	atomic_store(&e->beat, timing_now_ns());

@@ -69,6 +69,14 @@ const char *endstep_method_name(int method);
 const char *endstep_state_name(int state);
 
 /*
+ * Whether a step whose last answer came at beat is stalled at now, with
+ * no answer for more than limit ns. An answer after the watch read now
+ * (beat > now: the step's thread runs beside it) is an answer, never
+ * a wait of 2^64 ns.
+ */
+int endstep_stalled(uint64_t now, uint64_t beat, uint64_t limit);
+
+/*
  * Applies d's method to the whole disk, a piece at a time (stop is read
  * between pieces), then reads back its first and last MiB and
  * verify_pct of it evenly spread, and judges what it read: the state,
