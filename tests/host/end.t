@@ -116,7 +116,9 @@ test_expect_success 'kiln fleet: the certificates linked, a batch page to print'
 	test_eq "$(grep -c "<section>" "$b")" 1 sections &&
 	grep -q "$(json_get "$TEST_TMP/discard/result.json" \
 		"d[\"end\"][\"disks\"][0][\"certificate_json_sha256\"]")" "$b" &&
-	grep -q "$(json_get "$TEST_TMP/discard/result.json" "d[\"machine_id\"]")" "$b"
+	grep -q "$(json_get "$TEST_TMP/discard/result.json" "d[\"machine_id\"]")" "$b" &&
+	test_eq "$(python3 -c "import csv,sys; print(next(csv.DictReader(open(sys.argv[1], newline=\"\")))[\"end\"])" \
+		"$TEST_TMP/fleet/fleet.csv")" "discard: 1 said" "fleet.csv end"
 '
 
 test_expect_success 'kiln burn: end= on a span short of the disk is exit 2, untouched' '

@@ -169,7 +169,7 @@ test_expect_success 'fleet.csv: its columns, one line per machine' '
 	want = ("machine,verdict,state,started,clock_trusted,duration_s,disks,"
 	        "failed,failures,warnings,below_like_disks,kiln_version,run_id,"
 	        "folder,checkpoint,checkpoint_age_s,runs,bmc_address,bmc_mac,"
-	        "problem").split(",")
+	        "end,problem").split(",")
 	assert list(rows[0].keys()) == want, list(rows[0].keys())
 	raw = open(os.path.join(PAGE, "fleet.csv"), "rb").read()
 	assert raw.count(b"\r\n") == 15 and raw.count(b"\n") == 15, raw
@@ -181,6 +181,7 @@ test_expect_success 'fleet.csv: its columns, one line per machine' '
 	assert by["like-1"]["bmc_address"] == "10.0.9.5", by["like-1"]
 	assert by["like-1"]["bmc_mac"] == "b0:26:28:aa:bb:ff", by["like-1"]
 	assert by["m-pass"]["bmc_address"] == "", by["m-pass"]
+	assert all(x["end"] == "" for x in rows), rows
 	PY
 '
 

@@ -17,7 +17,8 @@
 static const char header[] =
 	"machine,verdict,state,started,clock_trusted,duration_s,disks,"
 	"failed,failures,warnings,below_like_disks,kiln_version,run_id,"
-	"folder,checkpoint,checkpoint_age_s,runs,bmc_address,bmc_mac,problem\r\n";
+	"folder,checkpoint,checkpoint_age_s,runs,bmc_address,bmc_mac,end,"
+	"problem\r\n";
 
 /*
  * A text cell opened: its text goes to the cell's own stream, and
@@ -114,6 +115,45 @@ static void slow(FILE *f, const struct fleet_run *r)
 	cell_end(f, &c, ",");
 }
 
+/*
+ * How the run left its disks (end=): "discard: 3 done, 1 skipped", each
+ * state counted in the order its first disk has; empty for end=keep.
+ * A run has eight states at most (endstep.h); past END_STATES, "other".
+ */
+#define END_STATES 8
+static void end_cell(FILE *f, const struct fleet_run *r)
+{
+	const char *name[END_STATES + 1];
+	int count[END_STATES + 1] = { 0 }, i, j, k = 0;
+	struct cell c;
+	FILE *m = cell_begin(&c);
+
+	if (m && r->end_method && r->end_method[0] &&
+	    strcmp(r->end_method, "keep")) {
+		for (i = 0; i < r->n; i++) {
+			const char *st = r->disks[i].end_state &&
+					 r->disks[i].end_state[0] ?
+					 r->disks[i].end_state : "not said";
+
+			for (j = 0; j < k && strcmp(name[j], st); j++)
+				;
+			if (j == k && k < END_STATES)
+				name[k++] = st;
+			else if (j == k)
+				name[j = END_STATES] = "other";
+			count[j]++;
+		}
+		if (count[END_STATES])
+			k = END_STATES + 1;
+		fleet_text(m, r->end_method, FLEET_CSV);
+		for (j = 0; j < k; j++) {
+			fprintf(m, "%s %d ", j ? "," : ":", count[j]);
+			fleet_text(m, name[j], FLEET_CSV);
+		}
+	}
+	cell_end(f, &c, ",");
+}
+
 static void line(FILE *f, const struct fleet *fl, const struct fleet_machine *m)
 {
 	const struct fleet_run *r = m->runs[0];
@@ -145,6 +185,7 @@ static void line(FILE *f, const struct fleet *fl, const struct fleet_machine *m)
 	fprintf(f, "%d,", m->n);
 	field(f, r->bmc_address);
 	field(f, r->bmc_mac);
+	end_cell(f, r);
 	field_then(f, r->problem, "\r\n");
 }
 
