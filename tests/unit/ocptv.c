@@ -17,6 +17,7 @@
 #include "../lib/tap.h"
 #include "discover/inventory.h"
 #include "results/ocptv.h"
+#include "results/ocptv_step.h"
 #include "judge/record.h"
 
 #define MB 1000000ull

@@ -45,45 +45,6 @@
 #include "base/timing.h"
 #include "base/version.h"
 
-unsigned ocptv_points(const float *v, unsigned n, unsigned step, double acc,
-		      unsigned acc_n, unsigned max, struct ocptv_point *out)
-{
-	unsigned i, count = 0;
-
-	if (!step)
-		step = 1;
-	for (i = 0; i < n; i++) {
-		out[count].mbps = v[i];
-		out[count].secs = step;
-		out[count].end = (double)(i + 1) * step;
-		count++;
-	}
-	if (acc_n) {
-		out[count].mbps = acc / acc_n;
-		out[count].secs = acc_n;
-		out[count].end = (double)n * step + acc_n;
-		count++;
-	}
-	if (!max)
-		max = 1;
-	while (count > max) {
-		for (i = 0; i < count / 2; i++) {
-			const struct ocptv_point *a = &out[2 * i], *b = a + 1;
-			double secs = a->secs + b->secs;
-
-			out[i].mbps = (a->mbps * a->secs + b->mbps * b->secs) /
-				      secs;
-			out[i].end = b->end;
-			out[i].secs = secs;
-		}
-		/* An odd last point stays as it is, alone. */
-		if (count % 2)
-			out[i++] = out[count - 1];
-		count = i;
-	}
-	return count;
-}
-
 /*
  * A string of the inventory's "system" object, unescaped; "" when there
  * is none. inventory.json is kiln's own (inventory.c): "system" comes

@@ -11,6 +11,26 @@
  * ended and its verdicts are in.
  */
 
+/* The most points a throughput series has, per disk and direction. */
+#define OCPTV_MAX_POINTS 2000
+
+/* A point of a throughput series: mbps over the secs seconds up to end. */
+struct ocptv_point {
+	double mbps;
+	double end;		/* seconds since the burn started */
+	double secs;
+};
+
+/*
+ * A monitor series as points: n points of step seconds each, then the
+ * point still being filled (acc_n seconds whose MB/s add up to acc). When
+ * there are more than max, neighbours merge in pairs, weighted by the
+ * seconds each covers, until they fit. out has room for n + 1 points;
+ * returns how many it holds.
+ */
+unsigned ocptv_points(const float *v, unsigned n, unsigned step, double acc,
+		      unsigned acc_n, unsigned max, struct ocptv_point *out);
+
 /* The step of disk i of the record, testStepId "i". */
 void ocptv_step_disk(struct ocptv_out *o, const struct record *r, int i,
 		     double t0, double t1, int final);
