@@ -158,6 +158,13 @@ cat "$summary"
 echo
 echo "$title: results in $(dirname "$summary")"
 echo "$title: summary.txt is above; open report.html there in a browser"
+# The image's figures (issue 42): its initramfs, and the kernel's seconds
+# from its start to the first burn-in I/O, from the run's kmsg.log. Under
+# TCG they are emulation's; README's Performance section says both.
+first=$(sed -n "s/^\[ *\([0-9.]*\)\] kiln: burn-in I\/O starts.*/\1/p" \
+	"$(dirname "$summary")/kmsg.log" 2>/dev/null | head -n 1)
+echo "$title: the image: initramfs $(du -k "$top/out/initramfs.cpio.gz" 2>/dev/null |
+	cut -f1) KiB; first burn-in I/O ${first:-not seen} s after the kernel started (QEMU TCG: emulation's seconds)"
 if [ "$boot" = pxe ]; then
 	# The servers stay up, so the gauges and the fleet page can be read.
 	sh "$top/scripts/labserver.sh" fleet "$srv" || true
