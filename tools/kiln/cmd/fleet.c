@@ -25,7 +25,8 @@ const struct options_cmd fleet_cmd = {
 	"Reads every run folder under the results trees given (a lab "
 	"server's upload root, kiln-results folders copied off sticks, one "
 	"machine's folder) and writes DIR/fleet.html (one self-contained "
-	"page, no script) and DIR/fleet.csv: per machine its latest run "
+	"page, no script; past --page machines, fleet-2.html and on) and "
+	"DIR/fleet.csv: per machine its latest run "
 	"(verdict, state, failing disks and why, warnings, start, duration, "
 	"kiln version) with the runs behind it, failures first, and disks of "
 	"one model and capacity compared across machines. A run with "
@@ -41,18 +42,22 @@ const struct options_cmd fleet_cmd = {
 };
 
 /*
- * Both files, each whole or not at all (a .tmp renamed), made under the
- * folder's descriptor so that a link planted there is never followed; a
- * folder others can write is said. 0 or -errno.
+ * The pages after the first, then the CSV and the batch of certificates,
+ * then fleet.html that links to them, each whole or not at all (a .tmp
+ * renamed), made under the folder's descriptor so that a link planted
+ * there is never followed; a folder others can write is said. A page an
+ * earlier render left past the last is taken away. 0 or -errno.
  */
-static int write_out(const char *dir, const char *html, size_t hlen,
+static int write_out(const char *dir, const struct fleet *fl,
+		     const struct fleet_like_group *groups, int ngroups,
 		     const char *csv, size_t clen, const char *certs,
 		     size_t cerlen)
 {
-	char why[PATH_MAX + 100];
-	int dfd, ret;
+	char why[PATH_MAX + 100], name[32], *page;
+	int dfd, ret = 0, k, n = fleet_pages(fl);
+	size_t len;
 
-	if (!html || !csv)
+	if (!csv)
 		return -ENOMEM;
 	if (mkdir(dir, 0755) && errno != EEXIST)
 		return -errno;
@@ -61,13 +66,29 @@ static int write_out(const char *dir, const char *html, size_t hlen,
 		return dfd;
 	if (newfile_others(dfd, dir, why, sizeof(why)))
 		fprintf(stderr, "kiln: fleet: %s\n", why);
-	ret = newfile_write(dfd, "fleet.csv", csv, clen);
+	for (k = 1; !ret && k < n; k++) {
+		page = fleet_page_html(fl, groups, ngroups, k, &len);
+		fleet_page_name(k, name, sizeof(name));
+		ret = page ? newfile_write(dfd, name, page, len) : -ENOMEM;
+		free(page);
+	}
+	for (k = n; !ret; k++) {
+		fleet_page_name(k, name, sizeof(name));
+		if (unlinkat(dfd, name, 0))
+			break;
+	}
+	if (!ret)
+		ret = newfile_write(dfd, "fleet.csv", csv, clen);
 	/* Before the page that links to it. */
 	if (!ret && certs)
 		ret = newfile_write(dfd, "fleet-certificates.html", certs,
 				    cerlen);
-	if (!ret)
-		ret = newfile_write(dfd, "fleet.html", html, hlen);
+	if (!ret) {
+		page = fleet_page_html(fl, groups, ngroups, 0, &len);
+		ret = page ? newfile_write(dfd, "fleet.html", page, len) :
+		      -ENOMEM;
+		free(page);
+	}
 	close(dfd);
 	return ret;
 }
@@ -77,9 +98,9 @@ int fleet_command(struct options_args *a)
 	struct fleet_like_group *groups = NULL;
 	struct fleet fl = { 0 };
 	const struct settings *s = &a->s;
-	char **args = a->args, *html = NULL, *csv = NULL, *certs = NULL;
+	char **args = a->args, *csv = NULL, *certs = NULL;
 	const char *dir;
-	size_t hlen = 0, clen = 0, cerlen = 0;
+	size_t clen = 0, cerlen = 0;
 	int i, n = a->nargs, ngroups = 0, ret, code = KILN_EXIT_PASS, any = 0;
 
 	for (i = 0; i < n; i++) {
@@ -93,6 +114,7 @@ int fleet_command(struct options_args *a)
 	}
 	fl.now = time(NULL);
 	fl.stale = s->stale;
+	fl.per_page = (int)s->page;
 	fl.roots = args;
 	fl.nroots = n;
 	fl.out = s->out ? s->out : ".";
@@ -110,7 +132,6 @@ int fleet_command(struct options_args *a)
 	/* There first, so the page's links to the runs are from it. */
 	if (mkdir(dir, 0755) && errno != EEXIST)
 		fl.out = NULL;
-	html = fleet_page_html(&fl, groups, ngroups, &hlen);
 	csv = fleet_csv_text(&fl, &clen);
 	certs = fleet_certs_html(&fl, &cerlen, &any);
 	if (!certs) {
@@ -120,7 +141,8 @@ int fleet_command(struct options_args *a)
 			free(certs);
 			certs = NULL;
 		}
-		ret = write_out(dir, html, hlen, csv, clen, certs, cerlen);
+		ret = write_out(dir, &fl, groups, ngroups, csv, clen, certs,
+				cerlen);
 	}
 	if (ret) {
 		fprintf(stderr, "kiln: cannot write fleet.html and fleet.csv "
@@ -128,11 +150,14 @@ int fleet_command(struct options_args *a)
 		code = KILN_EXIT_CANNOT;
 		goto out;
 	}
-	printf("kiln fleet: %d machine%s, %d run folder%s: %s/fleet.html, "
-	       "%s/fleet.csv\n", fl.n, fl.n == 1 ? "" : "s", fl.nruns,
-	       fl.nruns == 1 ? "" : "s", dir, dir);
+	printf("kiln fleet: %d machine%s, %d run folder%s: %s/fleet.html",
+	       fl.n, fl.n == 1 ? "" : "s", fl.nruns, fl.nruns == 1 ? "" : "s",
+	       dir);
+	if (fleet_pages(&fl) > 1)
+		printf(" (%d pages of %d machines)", fleet_pages(&fl),
+		       fl.per_page);
+	printf(", %s/fleet.csv\n", dir);
 out:
-	free(html);
 	free(csv);
 	free(certs);
 	fleet_like_free(groups, ngroups);

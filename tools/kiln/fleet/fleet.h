@@ -102,6 +102,7 @@ struct fleet_machine {
 struct fleet {
 	time_t now;
 	uint64_t stale;		/* seconds: an older checkpoint is cut off */
+	int per_page;		/* machines a page of fleet.html (page=) */
 	int nruns, cap;
 	struct fleet_run *runs;	/* every run folder read */
 	int n;
@@ -242,10 +243,19 @@ int fleet_like_slow(const struct fleet_disk *d);
  */
 void fleet_like_below(FILE *f, const struct fleet_disk *d);
 
-/* fleet_page.c: fleet.html, NUL-terminated; NULL on no memory. */
+/*
+ * fleet_page.c: the machines' pages, fl->per_page machines each (all on
+ * one when per_page is 0): page 0 is fleet.html (the summary, the
+ * failures first, the like disks), page k is fleet-<k+1>.html, each with
+ * links to every page. How many pages, and page's name into out (32).
+ */
+int fleet_pages(const struct fleet *fl);
+void fleet_page_name(int page, char *out, size_t len);
+
+/* Page page of fleet_pages(), NUL-terminated; NULL on no memory. */
 char *fleet_page_html(const struct fleet *fl,
 		      const struct fleet_like_group *groups, int ngroups,
-		      size_t *len);
+		      int page, size_t *len);
 
 /* fleet_page_like.c: the page's like disks, each group a row. */
 void fleet_page_like(FILE *f, const struct fleet_like_group *groups, int n);

@@ -482,37 +482,84 @@ static void certs_link(FILE *f, const struct fleet *fl)
 			n == 1 ? "" : "s");
 }
 
+int fleet_pages(const struct fleet *fl)
+{
+	if (fl->per_page <= 0 || fl->n <= fl->per_page)
+		return 1;
+	return (fl->n + fl->per_page - 1) / fl->per_page;
+}
+
+void fleet_page_name(int page, char *out, size_t len)
+{
+	if (page)
+		snprintf(out, len, "fleet-%d.html", page + 1);
+	else
+		snprintf(out, len, "fleet.html");
+}
+
+/* The pages, each a link but this one: "page 2 of 5: 1 2 3 4 5". */
+static void pages_nav(FILE *f, const struct fleet *fl, int page, int first,
+		      int end)
+{
+	int k, n = fleet_pages(fl);
+	char name[32];
+
+	if (n < 2)
+		return;
+	fprintf(f, "<p class=\"pages\">page %d of %d, machines %d to %d "
+		"of %d (page=%d a page): ", page + 1, n, first + 1, end, fl->n,
+		fl->per_page);
+	for (k = 0; k < n; k++) {
+		fleet_page_name(k, name, sizeof(name));
+		if (k == page)
+			fprintf(f, " <b>%d</b>", k + 1);
+		else
+			fprintf(f, " <a href=\"%s\">%d</a>", name, k + 1);
+	}
+	fputs("</p>\n", f);
+}
+
 char *fleet_page_html(const struct fleet *fl,
 		      const struct fleet_like_group *groups, int ngroups,
-		      size_t *len)
+		      int page, size_t *len)
 {
 	char *out = NULL;
 	FILE *f = open_memstream(&out, len);
-	int i, failed = 0;
+	int i, failed = 0, first, end, n = fleet_pages(fl);
 
 	if (!f)
 		return NULL;
+	first = n > 1 ? page * fl->per_page : 0;
+	end = n > 1 && first + fl->per_page < fl->n ? first + fl->per_page :
+	      fl->n;
 	for (i = 0; i < fl->n; i++)
 		failed += fleet_rank(fl->machines[i].runs[0]) == 0;
 	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head>"
 		"<meta charset=\"utf-8\"><title>kiln fleet: %d machines, "
-		"%d FAIL</title>\n<style>\n%s</style></head><body>\n"
-		"<h1>kiln fleet</h1>\n", fl->n, failed, style);
+		"%d FAIL", fl->n, failed);
+	if (n > 1)
+		fprintf(f, " (page %d of %d)", page + 1, n);
+	fprintf(f, "</title>\n<style>\n%s</style></head><body>\n"
+		"<h1>kiln fleet</h1>\n", style);
 	refused(f, fl);
 	summary(f, fl);
-	certs_link(f, fl);
+	if (!page)
+		certs_link(f, fl);
+	pages_nav(f, fl, page, first, end);
 	fputs("<table id=\"machines\"><thead><tr><th>machine</th>"
 	      "<th>verdict</th><th>state</th><th>disks</th>"
 	      "<th>failing disks, and why</th><th>warnings</th>"
 	      "<th>below like disks</th><th>passes and bytes</th>"
 	      "<th>started (UTC)</th><th>duration</th><th>kiln</th>"
 	      "<th>earlier runs</th></tr></thead><tbody>\n", f);
-	for (i = 0; i < fl->n; i++)
+	for (i = first; i < end; i++)
 		row(f, fl, &fl->machines[i]);
 	fputs("</tbody></table>\n", f);
 	if (!fl->n)
 		fputs("<p>No run folders were found.</p>\n", f);
-	fleet_page_like(f, groups, ngroups);
+	pages_nav(f, fl, page, first, end);
+	if (!page)
+		fleet_page_like(f, groups, ngroups);
 	fputs("</body></html>\n", f);
 	if (fclose(f)) {
 		free(out);

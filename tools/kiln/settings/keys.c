@@ -256,6 +256,12 @@ static const struct settings_key keys[] = {
 	  "none", "a device never to touch, not even with destroy-data (the "
 	  "boot or results medium); may be given again",
 	  R | SCOPE_DISCOVER | OPT },
+	{ "page", KEY_UINT, F(page), 10, 1000000, NULL,
+	  "a count from 10 to 1000000", "1000",
+	  "kiln fleet: machines a page; past it fleet.html holds the first "
+	  "(failures first) and fleet-2.html, fleet-3.html ... the rest, "
+	  "each linking every page, so a browser opens each quickly",
+	  SCOPE_FLEET | OPT },
 	{ "qd", KEY_UINT, F(qd), 1, 256, NULL, "a count from 1 to 256", "8",
 	  "requests in flight per disk, 1-256; fewer for every disk when "
 	  "their buffers do not fit the memory (a note says so)", TEST },

@@ -199,6 +199,7 @@ struct settings {
 	int off;			/* kiln locate: clear, not light */
 	uint64_t stale;			/* kiln fleet: seconds; then cut off */
 	char *refused;			/* kiln fleet: refused token claims */
+	unsigned page;			/* kiln fleet: machines a page */
 	char *protect[SETTINGS_MAX_PROTECT];	/* devices never touched */
 	int nprotect;
 
