@@ -16,7 +16,7 @@
 #include "../lib/tap.h"
 #include "engine/sancmd.h"
 
-#define PLAN 70
+#define PLAN 71
 
 static int same(const uint8_t *got, const uint8_t *want, size_t n)
 {
@@ -135,7 +135,7 @@ static void nvme_identify(void)
 	struct sancmd_nvme_caps caps;
 	struct sancmd_nvme_format f = { .nsid = 7 };
 	struct sancmd_choice c;
-	int bits, fmt, fc, all = 1;
+	int bits, fmt, fc, fa, all = 1, spread = 1;
 
 	put32(id + 328, 0x7 | 1u << 29 | 2u << 30);
 	put16(id + 256, 0x2);
@@ -167,10 +167,24 @@ static void nvme_identify(void)
 				}
 			}
 	tap_ok(all, "method for all 32 sets: crypto, block, overwrite, format crypto, format erase, none");
+	/* FNA bits 0 and 1: a Format reaches every namespace. */
+	for (bits = 0; bits < 2; bits++)
+		for (fa = 0; fa < 4; fa++) {
+			memset(id, 0, sizeof(id));
+			put32(id + 328, (uint32_t)bits);
+			put16(id + 256, 0x2);
+			id[524] = (uint8_t)fa;
+			sancmd_nvme_caps(id, sizeof(id), &caps);
+			sancmd_nvme_choose(&caps, &c);
+			if (c.all_namespaces != (bits || fa))
+				spread = 0;
+		}
+	tap_ok(spread, "every namespace: Sanitize always, Format where FNA bit 0 or 1");
 	memset(id, 0, sizeof(id));
 	sancmd_nvme_caps(id, sizeof(id), &caps);
 	sancmd_nvme_choose(&caps, &c);
-	tap_ok(c.method == SANCMD_NONE && strstr(c.why, "Format NVM"),
+	tap_ok(c.method == SANCMD_NONE && !c.all_namespaces &&
+	       strstr(c.why, "Format NVM"),
 	       "none, with the reason: %s", c.why);
 	sancmd_nvme_choose(NULL, &c);
 	tap_ok(sancmd_nvme_caps(id, 4095, &caps) == -EINVAL &&

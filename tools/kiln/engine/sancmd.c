@@ -284,6 +284,7 @@ void sancmd_nvme_choose(const struct sancmd_nvme_caps *caps,
 	if (!c)
 		return;
 	c->method = SANCMD_NONE;
+	c->all_namespaces = 0;
 	if (!caps) {
 		snprintf(c->why, sizeof(c->why), "no Identify Controller");
 	} else if (caps->crypto) {
@@ -310,6 +311,12 @@ void sancmd_nvme_choose(const struct sancmd_nvme_caps *caps,
 		snprintf(c->why, sizeof(c->why),
 			 "neither Sanitize (SANICAP 0) nor Format NVM (OACS bit 1)");
 	}
+	/* Sanitize acts on the NVM subsystem; a Format where FNA says. */
+	if (c->method == SANCMD_CRYPTO || c->method == SANCMD_BLOCK ||
+	    c->method == SANCMD_OVERWRITE)
+		c->all_namespaces = 1;
+	else if (c->method != SANCMD_NONE)
+		c->all_namespaces = caps->fna_all || caps->fna_erase_all;
 }
 
 /*

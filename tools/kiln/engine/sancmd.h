@@ -136,6 +136,12 @@ struct sancmd_nvme_caps {
 /* What the method chosen is, and why (always said, for none too). */
 struct sancmd_choice {
 	int method;		/* enum sancmd_method */
+	/*
+	 * It erases every namespace of the controller, not only the one
+	 * asked: NVMe Sanitize always, Format NVM where FNA says so. The
+	 * caller's consent must cover them all.
+	 */
+	int all_namespaces;
 	char why[160];
 };
 

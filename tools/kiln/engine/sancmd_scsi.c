@@ -232,6 +232,7 @@ void sancmd_ata_choose(const struct sancmd_ata_caps *caps,
 	if (!c)
 		return;
 	c->method = SANCMD_NONE;
+	c->all_namespaces = 0;
 	if (!caps) {
 		snprintf(c->why, sizeof(c->why), "no IDENTIFY DEVICE");
 	} else if (caps->crypto) {
