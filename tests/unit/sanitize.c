@@ -16,7 +16,7 @@
 #include "../lib/tap.h"
 #include "engine/sancmd.h"
 
-#define PLAN 71
+#define PLAN 73
 
 static int same(const uint8_t *got, const uint8_t *want, size_t n)
 {
@@ -480,12 +480,26 @@ static void ata_status(void)
 	sense[5] = 0x40;
 	sense[6] = 0x00;
 	sense[7] = 10;
+	sense[8] = 0x80 | 0x40;	/* EXTEND, COUNT UPPER NONZERO */
 	sense[9] = 0x00;
 	sense[10] = 0x80;
 	tap_ok(sancmd_ata_regs(sense, sizeof(sense), &r) == 0 &&
 	       r.status == 0x50 && r.lba == 0x8000 && !r.count_hi_known &&
 	       sancmd_ata_status(&r, &p) == -EPROTO,
 	       "fixed sense: registers read, but without COUNT 15:8: -EPROTO");
+	sense[8] = 0x80;
+	tap_ok(sancmd_ata_regs(sense, sizeof(sense), &r) == 0 &&
+	       r.count_hi_known && sancmd_ata_status(&r, &p) == 0 &&
+	       p.state == SANCMD_IDLE,
+	       "fixed sense, COUNT 15:8 flagged zero: none running");
+	sense[3] = 0x04;
+	sense[4] = 0x51;
+	sense[8] = 0x80 | 0x40;
+	sense[9] = 0x03;
+	tap_ok(sancmd_ata_regs(sense, sizeof(sense), &r) == 0 &&
+	       sancmd_ata_status(&r, &p) == 0 && p.state == SANCMD_FAILED &&
+	       p.reason == 3,
+	       "fixed sense of a failure (as libata gives it): failed, reason 3");
 	ata_sense(sense, 0, 0x50, 0x4000, 0);
 	sense[8] = 0x02;	/* another descriptor, not 09h */
 	tap_ok(sancmd_ata_regs(sense, sizeof(sense), &r) == -ENODATA,

@@ -227,7 +227,7 @@ void sancmd_ata_choose(const struct sancmd_ata_caps *caps,
 /*
  * The ATA registers SAT returns after a command with CK_COND (descriptor
  * 09h of descriptor sense, or fixed sense's fields, which lack COUNT
- * 15:8: count_hi_known 0 then).
+ * 15:8: count_hi_known 0 then, unless its flag says it is zero).
  */
 struct sancmd_ata_regs {
 	uint8_t error, status, device;

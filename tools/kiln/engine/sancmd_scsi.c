@@ -270,7 +270,13 @@ void sancmd_ata_choose(const struct sancmd_ata_caps *caps,
  * 0Ch: EXTEND byte 2 bit 0, ERROR 3, COUNT 15:8 and 7:0 in 4, 5, LBA
  * 31:24, 7:0, 39:32, 15:8, 47:40, 23:16 in 6 to 11, DEVICE 12, STATUS
  * 13. Fixed sense (70h, 71h): ERROR, STATUS, DEVICE, COUNT 7:0 in bytes
- * 3-6, and LBA 7:0, 15:8, 23:16 in bytes 9-11; no COUNT 15:8.
+ * 3-6, byte 8 EXTEND 7, COUNT UPPER NONZERO 6, LBA UPPER NONZERO 5, and
+ * LBA 7:0, 15:8, 23:16 in bytes 9-11; COUNT 15:8 is known only when its
+ * flag says it is zero. Linux's libata answers a command that ended well
+ * in descriptor sense always, one that failed in the format the device's
+ * D_SENSE asks; its fixed sense put these fields at the wrong offsets
+ * from 4.x until a fix of July 2024 (6.10 and the stable kernels), so a
+ * caller trusts fixed sense from a failure only for its sense key.
  */
 int sancmd_ata_regs(const uint8_t *sense, size_t len,
 		    struct sancmd_ata_regs *r)
@@ -292,6 +298,7 @@ int sancmd_ata_regs(const uint8_t *sense, size_t len,
 		r->count = sense[6];
 		r->lba = sense[9] | (uint64_t)sense[10] << 8 |
 			 (uint64_t)sense[11] << 16;
+		r->count_hi_known = !(sense[8] & 0x40);
 		return 0;
 	case 0x72:
 	case 0x73:
