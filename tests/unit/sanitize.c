@@ -16,7 +16,7 @@
 #include "../lib/tap.h"
 #include "engine/sancmd.h"
 
-#define PLAN 73
+#define PLAN 76
 
 static int same(const uint8_t *got, const uint8_t *want, size_t n)
 {
@@ -527,6 +527,7 @@ static void scsi_commands(void)
 	const uint8_t list[8] = { 0x83, 0, 0x00, 0x04, 0xA5, 0x5A, 0x00, 0xFF };
 	uint8_t cdb[10], param[16];
 	size_t n = 99;
+	int bad;
 
 	tap_ok(sancmd_scsi_sanitize(cdb, NULL, 0, &n, &s) == 0 &&
 	       same(cdb, crypto, 10) && n == 0,
@@ -546,13 +547,63 @@ static void scsi_commands(void)
 	       "block erase 02h, exit failure mode 1Fh");
 	s = (struct sancmd_scsi_sanitize){ .action = SANCMD_SCSI_OVERWRITE,
 		.passes = 0, .pattern = pattern, .pattern_len = 4 };
-	tap_ok(sancmd_scsi_sanitize(cdb, param, 16, &n, &s) == -EINVAL &&
-	       (s.passes = 32, sancmd_scsi_sanitize(cdb, param, 16, &n, &s)) == -EINVAL &&
-	       (s.passes = 1, sancmd_scsi_sanitize(cdb, param, 7, &n, &s)) == -EINVAL &&
-	       (s.pattern_len = 0, sancmd_scsi_sanitize(cdb, param, 16, &n, &s)) == -EINVAL &&
-	       (s.action = 4, sancmd_scsi_sanitize(cdb, param, 16, &n, &s)) == -EINVAL &&
-	       sancmd_scsi_sanitize(NULL, param, 16, &n, &s) == -EINVAL,
-	       "0 or 32 passes, no room, no pattern, action 04h, NULL: -EINVAL");
+	bad = sancmd_scsi_sanitize(cdb, param, 16, &n, &s) == -EINVAL;
+	s.passes = 32;
+	bad &= sancmd_scsi_sanitize(cdb, param, 16, &n, &s) == -EINVAL;
+	s.passes = 1;
+	bad &= sancmd_scsi_sanitize(cdb, param, 7, &n, &s) == -EINVAL;
+	s.pattern_len = 0;
+	bad &= sancmd_scsi_sanitize(cdb, param, 16, &n, &s) == -EINVAL;
+	s.action = 4;
+	bad &= sancmd_scsi_sanitize(cdb, param, 16, &n, &s) == -EINVAL;
+	bad &= sancmd_scsi_sanitize(NULL, param, 16, &n, &s) == -EINVAL;
+	tap_ok(bad, "0 or 32 passes, no room, no pattern, action 04h, NULL: -EINVAL");
+}
+
+static int scsi_expect(int bits)
+{
+	if (bits & 1)
+		return SANCMD_CRYPTO;
+	if (bits & 2)
+		return SANCMD_BLOCK;
+	if (bits & 4)
+		return SANCMD_OVERWRITE;
+	return SANCMD_NONE;
+}
+
+static void scsi_caps(void)
+{
+	const uint8_t want[12] = { 0xA3, 0x0C, 0x02, 0x48, 0x00, 0x03,
+		0x00, 0x00, 0x02, 0x00, 0, 0 };
+	uint8_t cdb[12], data[8] = { 0 };
+	struct sancmd_scsi_caps caps;
+	struct sancmd_choice c;
+	int bits, all = 1;
+
+	tap_ok(sancmd_scsi_rsoc(cdb, SANCMD_SCSI_CRYPTO, 512) == 0 &&
+	       same(cdb, want, 12) &&
+	       sancmd_scsi_rsoc(cdb, 0x20, 512) == -EINVAL &&
+	       sancmd_scsi_rsoc(NULL, 1, 512) == -EINVAL,
+	       "REPORT SUPPORTED OPERATION CODES for 48h/03h: one command with its action");
+	data[1] = 0x03;
+	tap_ok(sancmd_scsi_supported(data, sizeof(data)) == 1 &&
+	       (data[1] = 0x01, sancmd_scsi_supported(data, 8)) == 0 &&
+	       (data[1] = 0x05, sancmd_scsi_supported(data, 8)) == 0 &&
+	       (data[1] = 0x80, sancmd_scsi_supported(data, 8)) == -ENODATA &&
+	       sancmd_scsi_supported(data, 3) == -EINVAL &&
+	       sancmd_scsi_supported(NULL, 8) == -EINVAL,
+	       "SUPPORT 011b yes, 001b and vendor's 101b no, 000b not yet, short: -EINVAL");
+	for (bits = 0; bits < 8; bits++) {
+		caps = (struct sancmd_scsi_caps){ bits & 1, bits >> 1 & 1,
+			bits >> 2 & 1 };
+		sancmd_scsi_choose(&caps, &c);
+		if (c.method != scsi_expect(bits) || !c.why[0] ||
+		    c.all_namespaces)
+			all = 0;
+	}
+	sancmd_scsi_choose(NULL, &c);
+	tap_ok(all && c.method == SANCMD_NONE,
+	       "SCSI method for all 8 sets: crypto, block, overwrite, none");
 }
 
 static void scsi_sense(void)
@@ -689,6 +740,7 @@ int main(int argc, char **argv)
 	ata_identify();
 	ata_status();
 	scsi_commands();
+	scsi_caps();
 	scsi_sense();
 	deadlines();
 	classes();

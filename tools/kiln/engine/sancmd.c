@@ -26,6 +26,9 @@
  *   or other copies, which is why NVMe added Sanitize: clear here.
  * - ATA SECURITY ERASE UNIT was a purge of hard disks in 800-88r1; on
  *   flash what it reaches is the firmware's choice: clear here.
+ * Format NVM's user data erase is named as NVMe names it: the device may
+ * overwrite, erase blocks or change a key, and IEEE 2883 has no technique
+ * for "any of these".
  */
 static const struct {
 	const char *name;
@@ -40,7 +43,7 @@ static const struct {
 	[SANCMD_FORMAT_CRYPTO] = { "format-crypto-erase", SANCMD_CLASS_CLEAR,
 		"Cryptographic Erase" },
 	[SANCMD_FORMAT_ERASE] = { "format-user-data-erase",
-		SANCMD_CLASS_CLEAR, "Overwrite" },
+		SANCMD_CLASS_CLEAR, "User Data Erase" },
 	[SANCMD_SECURITY_ENHANCED] = { "security-erase-enhanced",
 		SANCMD_CLASS_CLEAR, "Overwrite" },
 	[SANCMD_SECURITY_ERASE] = { "security-erase", SANCMD_CLASS_CLEAR,
@@ -172,7 +175,7 @@ static void put_le32(uint8_t *p, uint32_t v)
 }
 
 /*
- * Sanitize, Command Dword 10 (NVMe Base 2.0, the Sanitize command): SANACT 2:0, AUSE 3,
+ * Sanitize (NVMe Base 2.0), Command Dword 10: SANACT 2:0, AUSE 3,
  * OWPASS 7:4 (0 is 16 passes), OIPBP 8, NDAS 9; Dword 11 the overwrite
  * pattern. The namespace field is unused: sanitize is the whole NVM
  * subsystem's.
@@ -207,8 +210,8 @@ int sancmd_nvme_sanitize(struct sancmd_nvme *cmd,
 }
 
 /*
- * Format NVM, Command Dword 10 (NVMe Base 2.0, the Format NVM command): LBAF 3:0 (its
- * upper bits 13:12 as LBAFU), MSET 4, PI 7:5, PIL 8, SES 11:9.
+ * Format NVM (NVMe Base 2.0), Command Dword 10: LBAF 3:0 (its upper
+ * bits 13:12 as LBAFU), MSET 4, PI 7:5, PIL 8, SES 11:9.
  */
 int sancmd_nvme_format(struct sancmd_nvme *cmd,
 		       const struct sancmd_nvme_format *f)
@@ -226,9 +229,9 @@ int sancmd_nvme_format(struct sancmd_nvme *cmd,
 }
 
 /*
- * The submission queue entry (NVMe Base 2.0, Common Command Format): opcode byte 0, flags
- * 1 and the command identifier 2-3 (the kernel's), NSID 4-7, the
- * pointers 16-39 (the kernel's), Dwords 10-15 at 40-63.
+ * The submission queue entry (NVMe Base 2.0, Common Command Format):
+ * opcode byte 0, flags 1 and the command identifier 2-3 (the kernel's),
+ * NSID 4-7, the pointers 16-39 (the kernel's), Dwords 10-15 at 40-63.
  */
 int sancmd_nvme_bytes(const struct sancmd_nvme *cmd, uint8_t sqe[64])
 {
@@ -247,10 +250,10 @@ int sancmd_nvme_bytes(const struct sancmd_nvme *cmd, uint8_t sqe[64])
 }
 
 /*
- * Identify Controller (NVMe Base 2.0, its data structure): OACS bytes 257:256 (bit 1
- * Format NVM), SANICAP bytes 331:328 (CES 0, BES 1, OWS 2, NDI 29,
- * NODMMAS 31:30), FNA byte 524 (all namespaces 0, secure erase of all 1,
- * crypto erase 2).
+ * Identify Controller (NVMe Base 2.0): OACS bytes 257:256 (bit 1 Format
+ * NVM), SANICAP bytes 331:328 (CES 0, BES 1, OWS 2, NDI 29, NODMMAS
+ * 31:30), FNA byte 524 (all namespaces 0, secure erase of all 1, crypto
+ * erase 2).
  */
 int sancmd_nvme_caps(const uint8_t *id, size_t len,
 		     struct sancmd_nvme_caps *caps)
@@ -320,10 +323,10 @@ void sancmd_nvme_choose(const struct sancmd_nvme_caps *caps,
 }
 
 /*
- * Identify Namespace (NVM Command Set 1.0, its data structure): FLBAS
- * byte 26 (format index 3:0 and 6:5, metadata at the end of each block
- * bit 4), DPS byte 29 (PI type 2:0, PI in the first bytes of metadata 3).
- * nsid is left as the caller set it.
+ * Identify Namespace (NVM Command Set 1.0): FLBAS byte 26 (format index
+ * 3:0 and 6:5, metadata at the end of each block bit 4), DPS byte 29 (PI
+ * type 2:0, PI in the first bytes of metadata 3). nsid is left as the
+ * caller set it.
  */
 int sancmd_nvme_ns(const uint8_t *idns, size_t len,
 		   struct sancmd_nvme_format *f)
@@ -342,10 +345,10 @@ int sancmd_nvme_ns(const uint8_t *idns, size_t len,
 }
 
 /*
- * Sanitize Status log 81h (NVMe Base 2.0, Sanitize Status): SPROG bytes 1:0 (of
- * 65536), SSTAT 3:2 (the last sanitize's status 2:0, overwrite passes
- * 7:3, global data erased 8), SCDW10 7:4, then the estimated seconds of
- * an overwrite 11:8, a block erase 15:12, a crypto erase 19:16.
+ * Sanitize Status log 81h (NVMe Base 2.0): SPROG bytes 1:0 (of 65536),
+ * SSTAT 3:2 (the last sanitize's status 2:0, overwrite passes 7:3,
+ * global data erased 8), SCDW10 7:4, then the estimated seconds of an
+ * overwrite 11:8, a block erase 15:12, a crypto erase 19:16.
  */
 int sancmd_nvme_log(const uint8_t *log, size_t len, int method,
 		    struct sancmd_progress *p)

@@ -213,12 +213,18 @@ int sancmd_ata_erase_unit(uint8_t cdb[16]);
 int sancmd_ata_set_password(uint8_t cdb[16]);
 /*
  * The 512-byte data of SECURITY ERASE UNIT (or SET PASSWORD: master 0,
- * enhanced 0), the user password of up to 32 bytes: 0, or -EINVAL.
+ * enhanced 0), the user password of up to 32 bytes: 0, or -EINVAL. The
+ * erase takes a password in force: SET PASSWORD, then ERASE PREPARE and
+ * at once ERASE UNIT with the same one (the erase clears it).
  */
 int sancmd_ata_erase_data(uint8_t data[512], const char *password,
 			  int enhanced);
 
-/* IDENTIFY DEVICE (512 bytes) into caps, and the method chosen. */
+/*
+ * IDENTIFY DEVICE (512 bytes) into caps, and the method chosen. Its
+ * times are the Security erase's: ATA gives no estimate of a SANITIZE,
+ * whose deadline is the default.
+ */
 int sancmd_ata_caps(const uint8_t *id, size_t len,
 		    struct sancmd_ata_caps *caps);
 void sancmd_ata_choose(const struct sancmd_ata_caps *caps,
@@ -272,6 +278,23 @@ int sancmd_scsi_sanitize(uint8_t cdb[10], uint8_t *param, size_t room,
 /* Sense data (fixed 70h/71h or descriptor 72h/73h) into p: 0, -EINVAL. */
 int sancmd_scsi_progress(const uint8_t *sense, size_t len,
 			 struct sancmd_progress *p);
+
+/*
+ * Which SANITIZE actions a logical unit has, asked one at a time with
+ * REPORT SUPPORTED OPERATION CODES (A3h/0Ch) for 48h and that action:
+ * its 12-byte CDB, and its answer read (1 supported, 0 not, -ENODATA
+ * not known yet, -EINVAL short or NULL).
+ */
+#define SANCMD_SCSI_RSOC 0xA3
+
+struct sancmd_scsi_caps {
+	int crypto, block, overwrite;
+};
+
+int sancmd_scsi_rsoc(uint8_t cdb[12], int action, uint32_t alloc);
+int sancmd_scsi_supported(const uint8_t *data, size_t len);
+void sancmd_scsi_choose(const struct sancmd_scsi_caps *caps,
+			struct sancmd_choice *c);
 
 /* ---- The deadline ---- */
 

@@ -5,8 +5,10 @@
  * Security feature set's erase (ACS-3 7.40-7.44) inside SAT-3's ATA
  * PASS-THROUGH(16), IDENTIFY DEVICE's words for both and the method
  * chosen, the ATA registers SAT returns in sense data and the sanitize
- * status in them; SCSI SANITIZE (SBC-4 5.30) and its progress in sense
- * data (SPC-4 4.5). The methods' table and NVMe's part are sancmd.c's.
+ * status in them; SCSI SANITIZE (SBC-4 5.30), its progress in sense
+ * data (SPC-4 4.5), and the actions a logical unit reports it has (REPORT
+ * SUPPORTED OPERATION CODES). The methods' table and NVMe's part are
+ * sancmd.c's.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -473,4 +475,72 @@ int sancmd_scsi_progress(const uint8_t *sense, size_t len,
 		p->state = SANCMD_UNKNOWN;
 	}
 	return 0;
+}
+
+/*
+ * REPORT SUPPORTED OPERATION CODES (SPC-4 6.35): A3h, service action 0Ch
+ * in byte 1 4:0, REPORTING OPTIONS 010b (one command, with its service
+ * action) in byte 2 2:0, the operation code in byte 3, the service
+ * action in 4-5, the allocation length in 6-9, CONTROL 11.
+ */
+int sancmd_scsi_rsoc(uint8_t cdb[12], int action, uint32_t alloc)
+{
+	if (!cdb || action < 0 || action > 0x1f)
+		return -EINVAL;
+	memset(cdb, 0, 12);
+	cdb[0] = SANCMD_SCSI_RSOC;
+	cdb[1] = 0x0c;
+	cdb[2] = 0x02;
+	cdb[3] = SANCMD_SCSI_SANITIZE;
+	cdb[5] = (uint8_t)action;
+	cdb[6] = (uint8_t)(alloc >> 24);
+	cdb[7] = (uint8_t)(alloc >> 16);
+	cdb[8] = (uint8_t)(alloc >> 8);
+	cdb[9] = (uint8_t)alloc;
+	return 0;
+}
+
+/*
+ * The one-command answer: byte 1 SUPPORT 2:0, 000b not available yet,
+ * 001b not supported, 011b supported as the standard says, 101b
+ * supported in a vendor's way (which kiln does not trust to sanitize).
+ */
+int sancmd_scsi_supported(const uint8_t *data, size_t len)
+{
+	if (!data || len < 4)
+		return -EINVAL;
+	switch (data[1] & 7) {
+	case 0:
+		return -ENODATA;
+	case 3:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* The same order as NVMe's and ATA's. */
+void sancmd_scsi_choose(const struct sancmd_scsi_caps *caps,
+			struct sancmd_choice *c)
+{
+	if (!c)
+		return;
+	c->method = SANCMD_NONE;
+	c->all_namespaces = 0;
+	if (!caps)
+		snprintf(c->why, sizeof(c->why),
+			 "no REPORT SUPPORTED OPERATION CODES");
+	else if (caps->crypto)
+		c->method = SANCMD_CRYPTO;
+	else if (caps->block)
+		c->method = SANCMD_BLOCK;
+	else if (caps->overwrite)
+		c->method = SANCMD_OVERWRITE;
+	else
+		snprintf(c->why, sizeof(c->why),
+			 "SANITIZE is not supported (REPORT SUPPORTED OPERATION CODES)");
+	if (c->method != SANCMD_NONE)
+		snprintf(c->why, sizeof(c->why), "SANITIZE %s",
+			 c->method == SANCMD_CRYPTO ? "CRYPTOGRAPHIC ERASE" :
+			 c->method == SANCMD_BLOCK ? "BLOCK ERASE" : "OVERWRITE");
 }
