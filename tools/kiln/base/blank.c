@@ -6,12 +6,12 @@
  * at a time (and twice, once for each blank byte) it cost more CPU than
  * the write it guards.
  *
- * Both ways compare every word with the span's first byte repeated, once
- * that byte is known to be 0x00 or 0xff, and stop at the first 64 bytes
- * that differ: a kiln unit or somebody's data differs in its first 16,
- * so only a blank span is read to its end. The ends go by whole words
- * too: a last word that overlaps the one before it, bytes for a span
- * shorter than one word.
+ * Both ways compare the span with its first byte, once that byte is known
+ * to be 0x00 or 0xff, a block at a time (128 bytes with SSE2, 32 without),
+ * and stop at the first block that differs: a kiln unit or somebody's
+ * data differs in its first, so only a blank span is read to its end.
+ * The ends go by whole words too: a last word that overlaps the one
+ * before it, bytes for a span shorter than one word.
  */
 #include <stdint.h>
 #include <string.h>
@@ -74,6 +74,45 @@ int blank_byte_portable(const void *buf, size_t len)
 }
 
 #if defined(__SSE2__)
+__attribute__((always_inline))
+static inline __m128i join(__m128i x, __m128i y, int b)
+{
+	return b ? _mm_and_si128(x, y) : _mm_or_si128(x, y);
+}
+
+__attribute__((always_inline))
+static inline __m128i load(const unsigned char *p)
+{
+	return _mm_loadu_si128((const __m128i *)(const void *)p);
+}
+
+/*
+ * 128 bytes a step: 0x00 is what every byte ORed together is, 0xff what
+ * they ANDed are, so each 16 bytes cost a load and one OR or AND, and the
+ * step one compare; b is a constant where this is inlined, so each blank
+ * byte gets a loop of its own. The offset where a step found a differing
+ * byte, or the end of the steps.
+ */
+__attribute__((always_inline))
+static inline size_t steps_are(const unsigned char *p, size_t len, int b)
+{
+	const __m128i want = _mm_set1_epi8((char)b);
+	__m128i x;
+	size_t i;
+
+	for (i = 0; i + 128 <= len; i += 128) {
+		const unsigned char *q = p + i;
+
+		x = join(join(join(load(q), load(q + 16), b),
+			      join(load(q + 32), load(q + 48), b), b),
+			 join(join(load(q + 64), load(q + 80), b),
+			      join(load(q + 96), load(q + 112), b), b), b);
+		if (_mm_movemask_epi8(_mm_cmpeq_epi8(x, want)) != 0xffff)
+			return i;
+	}
+	return i;
+}
+
 /*
  * SSE2 is part of x86-64 itself, so this needs no CPUID: QEMU's default
  * CPU, which lacks SSE4.2, has it. Loads are unaligned (movdqu), which
@@ -88,30 +127,17 @@ int blank_byte(const void *buf, size_t len)
 
 	if (b == BLANK_NONE || len < 16)
 		return b == BLANK_NONE ? b : blank_byte_portable(p, len);
+	i = b ? steps_are(p, len, 0xff) : steps_are(p, len, 0x00);
+	if (i + 128 <= len)
+		return BLANK_NONE;
 	want = _mm_set1_epi8((char)b);
-	for (i = 0; i + 64 <= len; i += 64) {
-		const __m128i *q = (const __m128i *)(const void *)(p + i);
-
-		same = _mm_and_si128(
-			_mm_and_si128(
-				_mm_cmpeq_epi8(_mm_loadu_si128(q), want),
-				_mm_cmpeq_epi8(_mm_loadu_si128(q + 1), want)),
-			_mm_and_si128(
-				_mm_cmpeq_epi8(_mm_loadu_si128(q + 2), want),
-				_mm_cmpeq_epi8(_mm_loadu_si128(q + 3), want)));
-		if (_mm_movemask_epi8(same) != 0xffff)
-			return BLANK_NONE;
-	}
 	for (; i + 16 <= len; i += 16) {
-		same = _mm_cmpeq_epi8(
-			_mm_loadu_si128((const __m128i *)(const void *)(p + i)),
-			want);
+		same = _mm_cmpeq_epi8(load(p + i), want);
 		if (_mm_movemask_epi8(same) != 0xffff)
 			return BLANK_NONE;
 	}
 	if (i < len) {
-		same = _mm_cmpeq_epi8(_mm_loadu_si128(
-			(const __m128i *)(const void *)(p + len - 16)), want);
+		same = _mm_cmpeq_epi8(load(p + len - 16), want);
 		if (_mm_movemask_epi8(same) != 0xffff)
 			return BLANK_NONE;
 	}
