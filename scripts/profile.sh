@@ -14,9 +14,12 @@
 # Each pass runs under callgrind from the same state of the files, and
 # each prints its instructions by group of functions.
 #
-# Only user space is counted: the kernel's side of the guard's reads (the
-# copies into kiln's buffers) is not, so a ratio of CPU time measured by
-# make bench is higher than the ratio here. The static musl binary keeps
+# Only kiln's own process in user space is counted: the kernel's side of
+# the guard's reads (the copies into kiln's buffers) is not, so a ratio
+# of CPU time measured by make bench is higher than the ratio here; nor
+# are the children kiln forks for reads bounded by a deadline (the class
+# of each disk read before the burn, the same in both passes), whose
+# counts callgrind starts from their parent's. The static musl binary keeps
 # its symbols (musl's own functions have names but no lines), so it is
 # profiled as shipped.
 set -eu
