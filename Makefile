@@ -248,12 +248,18 @@ lab-host: $(OUT)/kiln | $(DEPS_STAMP)
 bench: $(OUT)/kiln | $(DEPS_STAMP)
 	sh scripts/bench.sh
 
+# Where a guarded first pass's CPU goes against a consented one, in
+# instructions counted by valgrind (scripts/profile.sh): no root, and not
+# part of check or bench.
+profile: $(OUT)/kiln | $(DEPS_STAMP)
+	sh scripts/profile.sh $(OUT)/kiln
+
 clean:
 	rm -rf $(OUT)/musl $(OUT)/host $(OUT)/tsan $(OUT)/tests $(OUT)/kiln \
 		$(MUSL_INC)
 
 .PHONY: all bench check check-e2e check-host check-layers check-unit clean deps fuzz image \
-	lab lab-fail lab-host man ramboot test
+	lab lab-fail lab-host man profile ramboot test
 .DELETE_ON_ERROR:
 .SECONDARY:
 

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/blank.h"
 #include "base/json.h"
 #include "base/unit.h"
 #include "discover/safety.h"
@@ -49,16 +50,6 @@ struct contents {
 
 #define NOWHERE UINT64_MAX
 
-static int all_one(const unsigned char *p, size_t len, int byte)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (p[i] != byte)
-			return 0;
-	return 1;
-}
-
 /* Looks at whole units read from byte off (a multiple of 4 KiB). */
 static void look(struct contents *c, const unsigned char *buf, size_t len,
 		 uint64_t off)
@@ -67,12 +58,11 @@ static void look(struct contents *c, const unsigned char *buf, size_t len,
 
 	for (i = 0; i + UNIT_SIZE <= len; i += UNIT_SIZE) {
 		const unsigned char *u = buf + i;
+		int b = blank_byte(u, UNIT_SIZE);
 		struct unit_header h;
 
-		if ((u[0] == 0x00 || u[0] == 0xff) &&
-		    (c->byte < 0 || u[0] == c->byte) &&
-		    all_one(u, UNIT_SIZE, u[0])) {
-			c->byte = u[0];
+		if (b != BLANK_NONE && (c->byte < 0 || b == c->byte)) {
+			c->byte = b;
 			continue;
 		}
 		if (unit_parse(u, &h)) {

@@ -1,21 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Description: the guarded write's check of what a disk holds, unit by
- * unit, before kiln writes over it (see guard.h). A blank unit costs a
- * memcmp, a kiln unit of this disk a CRC; only a unit that is neither
- * looks closer, piece by piece, for a torn unit of this disk.
+ * unit, before kiln writes over it (see guard.h). A blank unit
+ * costs one pass of blank_byte(), a kiln unit of this disk a CRC; only a
+ * unit that is neither looks closer, piece by piece, for a torn unit of
+ * this disk.
  */
 #include <endian.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/blank.h"
 #include "engine/guard.h"
 
 #define PIECE 512
 #define PIECES (UNIT_SIZE / PIECE)
-
-static const unsigned char zeros[UNIT_SIZE];
 
 int guard_init(struct guard *g, const struct unit_ctx *run, uint64_t ident,
 	       int byte)
@@ -40,23 +40,13 @@ void guard_free(struct guard *g)
 	g->part = NULL;
 }
 
-static int all_one(const unsigned char *p, size_t len, int byte)
-{
-	size_t i;
-
-	if (!byte)
-		return !memcmp(p, zeros, len);
-	for (i = 0; i < len; i++)
-		if (p[i] != byte)
-			return 0;
-	return 1;
-}
-
 static int blank(const struct guard *g, const unsigned char *p, size_t len)
 {
+	int b = blank_byte(p, len);
+
 	if (g->byte >= 0)
-		return all_one(p, len, g->byte);
-	return all_one(p, len, 0x00) || all_one(p, len, 0xff);
+		return b == g->byte;
+	return b != BLANK_NONE;
 }
 
 /* The unit format of run: this run's, or another made once for it. */
