@@ -1,6 +1,7 @@
 #!/bin/sh
 # make profile, scripts/profile.sh [KILN]: where kiln's CPU goes in a guarded first
-# write pass against the same pass with consent, in instructions counted
+# write pass against the same pass with consent, and in a write-verify
+# pass (each verified GiB, by group), in instructions counted
 # by valgrind's callgrind, so the figures do not depend on the machine's
 # speed or load (a busy machine changes only how long it takes).
 #
@@ -97,11 +98,12 @@ group () {
 # kiln's.
 profile () {
 	name=$1
-	shift
+	mode=$2
+	shift 2
 	reset_files
 	valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.$name.%p" \
 		--dump-before=deadline_close --log-file="$tmp/vg.$name.log" \
-		"$kiln" burn --mode write --out "$tmp/res-$name" "$@" \
+		"$kiln" burn --mode "$mode" --out "$tmp/res-$name" "$@" \
 		"$tmp/a.img" "$tmp/b.img" >"$tmp/$name.out" 2>&1 &
 	pid=$!
 	wait "$pid" || true
@@ -121,8 +123,11 @@ profile () {
 	cat "$tmp/made.out" >&2
 	exit 1
 }
-profile guarded
-profile consented --destroy-data
+profile guarded write
+profile consented write --destroy-data
+# And where a verified GiB's CPU goes: a write-verify pass with consent,
+# as make bench's kiln write+verify row runs (issue 42's breakdown).
+profile verified write-verify --destroy-data
 # What the figures stand for: the guard read every byte of the one pass,
 # and nothing of the other.
 python3 - "$tmp" <<'PY' || exit 1
@@ -146,3 +151,15 @@ END {
 	printf "guarded checks per unit:        %.0f\n", (c[0] - c[1]) / units
 }' units="$(( $(numfmt --from=iec "$size") * 2 / 4096 ))" \
 	"$tmp/guarded.groups" "$tmp/consented.groups"
+echo "write-verify (--destroy-data): each GiB written and verified:"
+awk -v gib="$(( $(numfmt --from=iec "$size") * 2 ))" '
+	NF >= 2 && $NF ~ /%$/ {
+		name = $0
+		sub(/ +[0-9]+ +[0-9.]+%$/, "", name)
+		sub(/^ +/, "", name)
+		printf "  %-22s %14.0f  %6s\n", name, $(NF - 1) * 1073741824 / gib, $NF
+	}
+	$1 == "total" { printf "  %-22s %14.0f\n", "total", $2 * 1073741824 / gib }
+' "$tmp/verified.groups"
+echo "(the kernel's side, the copies and the block layer, is make bench's"
+echo " system CPU: not in these counts)"
