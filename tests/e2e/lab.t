@@ -186,6 +186,27 @@ test_expect_success 'the two NVMe namespaces have a certificate each, their own'
 	! cmp -s "$run/$a" "$run/$b"
 '
 
+test_expect_success 'a certificate names the drive as result.json does, firmware too' '
+	python3 - "$run" <<-PY
+	import json, os, sys
+	run = sys.argv[1]
+	d = json.load(open(os.path.join(run, "result.json")))
+	bad = []
+	for t, e in zip(d["targets"], d["end"]["disks"]):
+	    c = json.load(open(os.path.join(run, e["certificate_json"])))["drive"]
+	    label = t["label"]
+	    for k, want in (("name", t["name"]), ("model", t["model"]),
+	                    ("serial", t["serial"]), ("wwn", t["wwn"]),
+	                    ("identity", t["identity"]),
+	                    ("firmware", t["firmware"]),
+	                    ("capacity_bytes", t["size"])):
+	        if not want or c[k] != want:
+	            bad.append(f"{label}: {k} {c[k]} not {want}")
+	print("\n".join(bad))
+	sys.exit(bool(bad))
+	PY
+'
+
 test_expect_success 'a certificate names the machine: SMBIOS serials, asset tag' '
 	for c in $(result "\" \".join(e[\"certificate_json\"] for e in d[\"end\"][\"disks\"])"); do
 		test_eq "$(json_get "$run/$c" "d[\"machine\"][\"serial\"]")" SN-LAB-END "$c serial" &&
