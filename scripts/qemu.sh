@@ -11,6 +11,8 @@
 #	lab_readonly NAME		(the guest sees it write-protected)
 #	lab_throttle NAME BYTES		(at most BYTES a second: a slow disk)
 #	lab_ssd NAME			(it does not spin: rotation_rate=1)
+#	lab_discard NAME		(the guest's discards reach the image:
+#					discard=unmap, holes punched)
 #	lab_stick [KILN.CFG TEXT]
 #	lab_bmc sim			(QEMU's own BMC on a KCS interface)
 #	lab_bmc extern PORT		(a BMC outside QEMU, OpenIPMI's
@@ -81,6 +83,8 @@ lab_disk () {
 	# lab_throttle NAME BYTES: the disk moves at most BYTES a second.
 	[ -e "$lab_dir/$name.bps" ] &&
 		drive="$drive,throttling.bps-total=$(cat "$lab_dir/$name.bps")"
+	# lab_discard NAME: QEMU passes the guest's discards to the image.
+	[ -e "$lab_dir/$name.discard" ] && drive="$drive,discard=unmap"
 	lab_add -drive "$drive"
 	wwn=$(printf '0x5000c5%010x' "$lab_n")
 	# lab_ssd NAME: a SATA or SCSI disk that does not spin.
@@ -135,6 +139,14 @@ lab_readonly () {
 # rotation.
 lab_ssd () {
 	: >"$lab_dir/$1.ssd"
+}
+
+# lab_discard NAME: disk NAME's discards (NVMe deallocate, SCSI UNMAP,
+# ATA TRIM) punch holes in its image file, which then reads zeros; by
+# default QEMU takes them and keeps the data (discard=ignore). Call before
+# lab_disk NAME.
+lab_discard () {
+	: >"$lab_dir/$1.discard"
 }
 
 # lab_throttle NAME BYTES: disk NAME moves at most BYTES a second, read

@@ -63,6 +63,20 @@ test_expect_success 'each lab starts from fresh disks: no fault left from anothe
 	[ "$(stat -c %s "$TEST_TMP/lab/nvme-b.img")" = $((64 << 20)) ]
 '
 
+test_expect_success 'lab_discard: that disk'"'"'s discards reach its image, no other'"'"'s' '
+	(
+		lab_top=$TOP && . "$TOP/scripts/qemu.sh" &&
+		lab_init "$TEST_TMP/discard" &&
+		lab_discard nvme-a && lab_discard sata-a &&
+		lab_disk nvme nvme-a 1 && lab_disk ahci sata-a 1 KILN-SATA-A &&
+		lab_disk ahci sata-b 1 KILN-SATA-B &&
+		printf "%s\n" $lab_args >"$TEST_TMP/discard.args"
+	) &&
+	grep -q "^if=none,id=d1,.*file=$TEST_TMP/discard/nvme-a.img,discard=unmap$" "$TEST_TMP/discard.args" &&
+	drive_of KILN-SATA-A "$TEST_TMP/discard.args" | grep -q ",discard=unmap$" &&
+	! drive_of KILN-SATA-B "$TEST_TMP/discard.args" | grep -q "discard="
+'
+
 test_expect_success 'LAB_APPEND and LAB_EXTRA reach the command line' '
 	LAB_APPEND=kiln.profile=smoke LAB_EXTRA="-name lab" dry extra &&
 	grep -qx "kiln.profile=smoke" "$TEST_TMP/extra.args" &&

@@ -5,8 +5,11 @@
  * label where two disks share a serial (an NVMe drive's namespaces), where
  * serials differ only in case (one file on the FAT stick) or where a
  * serial is "machine" (cert-machine.html); no two names meet, without
- * case, on 1,024 disks of one serial.
+ * case, on 1,024 disks of one serial. A certificate names the drive's
+ * firmware: the run's record of it, else sysfs's, an NVMe controller's
+ * firmware_rev (it has no rev) as well as a SCSI disk's rev.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +17,9 @@
 
 #include "../lib/tap.h"
 #include "results/cert.h"
+#include "settings/settings.h"
+
+static char tmp[] = "/tmp/kiln-cert.XXXXXX";
 
 static void set(struct record_disk *d, const char *serial, const char *label)
 {
@@ -132,12 +138,68 @@ static void test_many(void)
 	free(r.disks);
 }
 
+/* The firmware disk NAME's certificate names, its device's sysfs in tmp. */
+static void firmware_of(const char *name, const char *link, char *out,
+			size_t len)
+{
+	struct settings s;
+	struct record_disk d;
+	struct record r = { .n = 1, .disks = &d, .s = &s };
+	const char *at, *end;
+	size_t n;
+	char *doc;
+
+	memset(&s, 0, sizeof(s));
+	memset(&d, 0, sizeof(d));
+	set(&d, "SERIAL", name);
+	snprintf(d.t.id.name, sizeof(d.t.id.name), "%s", name);
+	snprintf(d.link.firmware, sizeof(d.link.firmware), "%s", link);
+	snprintf(out, len, "(no certificate)");
+	doc = cert_disk_json(&r, &d, tmp, &n);
+	if (!doc)
+		return;
+	at = strstr(doc, "\"firmware\":");
+	if (at) {
+		at += strlen("\"firmware\":");
+		at += strspn(at, " ");
+		if (*at == '"' && (end = strchr(at + 1, '"')))
+			snprintf(out, len, "%.*s", (int)(end - at - 1), at + 1);
+		else
+			snprintf(out, len, "%.4s", at);
+	}
+	free(doc);
+}
+
+static void test_firmware(void)
+{
+	char fw[64];
+
+	tap_sh("mkdir -p %s/class/block/nvme0n1/device "
+	       "%s/class/block/sda/device", tmp, tmp);
+	tap_sh("echo '7.2.22  ' >%s/class/block/nvme0n1/device/firmware_rev",
+	       tmp);
+	tap_sh("echo '2.5+' >%s/class/block/sda/device/rev", tmp);
+	firmware_of("nvme0n1", "", fw, sizeof(fw));
+	tap_ok(!strcmp(fw, "7.2.22"), "an NVMe namespace: its controller's "
+	       "firmware_rev, though it has no rev: %s", fw);
+	firmware_of("sda", "", fw, sizeof(fw));
+	tap_ok(!strcmp(fw, "2.5+"), "a SCSI disk: its rev: %s", fw);
+	firmware_of("sdb", "", fw, sizeof(fw));
+	tap_ok(!strcmp(fw, "null"), "none known: null: %s", fw);
+	firmware_of("sdb", "GXT5404Q", fw, sizeof(fw));
+	tap_ok(!strcmp(fw, "GXT5404Q"), "the run's record first: %s", fw);
+}
+
 int main(int argc, char **argv)
 {
 	tap_args(argc, argv);
+	if (!mkdtemp(tmp))
+		tap_bail("mkdtemp: %s", strerror(errno));
 	TAP_RUN(test_one_serial);
 	TAP_RUN(test_namespaces);
 	TAP_RUN(test_case_and_machine);
 	TAP_RUN(test_many);
+	TAP_RUN(test_firmware);
+	tap_sh("rm -rf %s", tmp);
 	return tap_done();
 }

@@ -29,17 +29,24 @@ static const char *promise_words(const struct endstep *e)
 	       "as";
 }
 
+/*
+ * The drive's firmware revision: the one the run recorded (result.json's),
+ * else sysfs's: an NVMe controller's firmware_rev, a SCSI or SATA disk's
+ * rev. sysfs_attr_tidy returns the length read, so only a failed or empty
+ * firmware_rev asks for rev: an NVMe device has no rev, and asking it
+ * anyway left every NVMe certificate without its firmware.
+ */
 static void firmware(const char *sysroot, const struct record_disk *d,
 		     char *out, size_t len)
 {
 	char dir[600];
 
-	out[0] = 0;
-	if (!sysroot || !d->t.id.name[0])
+	snprintf(out, len, "%s", d->link.firmware);
+	if (out[0] || !sysroot || !d->t.id.name[0])
 		return;
 	snprintf(dir, sizeof(dir), "%s/class/block/%s/device", sysroot,
 		 d->t.id.name);
-	if (sysfs_attr_tidy(dir, "firmware_rev", out, len) || !out[0])
+	if (sysfs_attr_tidy(dir, "firmware_rev", out, len) <= 0 || !out[0])
 		sysfs_attr_tidy(dir, "rev", out, len);
 }
 

@@ -15,7 +15,8 @@
  * machine, who ran it, the burn-in's verdict, the method and what it
  * promises, what the read-back read and found), and cert-machine.html
  * for every disk. Each document is a function of the record; sysroot is
- * where a drive's firmware revision is read. NULL on no memory.
+ * where a drive's firmware revision is read when the record has none.
+ * NULL on no memory.
  */
 char *cert_disk_json(const struct record *r, const struct record_disk *d,
 		     const char *sysroot, size_t *len);
