@@ -48,7 +48,7 @@ done </promise.modules
 modprobe sd_mod
 i=0
 until ls /sys/bus/pseudo/devices/adapter0/host*/target*/*/block/* >/dev/null 2>&1 ||
-	[ $i -ge 600 ]; do
+	[ $i -ge 3000 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
@@ -89,7 +89,9 @@ cert_of () {
 test_expect_success 'the boot: scsi_debug unmaps to zeros, kiln run ends, its results complete' '
 	LAB_INITRD="$TEST_TMP/initrd" boot promise "rdinit=/promise" &&
 	grep -a -o "@@ .*" "$TEST_TMP/promise.log" | tee "$TEST_TMP/said" &&
-	grep -q "^@@ scsi_debug sd[a-z]" "$TEST_TMP/said" &&
+	# Page B2h byte 5 as the guest kernel read it: LBPU (80h) and
+	# LBPRZ 001b (04h).
+	grep -q "^@@ scsi_debug sd[a-z]*  *84" "$TEST_TMP/said" &&
 	grep_in "kiln-init: results are on the stick" "$TEST_TMP/promise.log" &&
 	[ "$(result "d[\"state\"]")" = complete ] &&
 	[ "$(result "d[\"results_complete\"]")" = True ] &&
