@@ -73,7 +73,7 @@ int dealloc_promise(const char *sysroot, const char *name, int fd, char *why,
 	char path[600];
 	uint8_t page[64];
 	ssize_t n;
-	int f;
+	int f, ata, zeros;
 
 	if (!strncmp(name, "loop", 4)) {
 		snprintf(why, len, "a loop device");
@@ -94,7 +94,27 @@ int dealloc_promise(const char *sysroot, const char *name, int fd, char *why,
 		snprintf(why, len, "no Logical Block Provisioning page");
 		return 0;
 	}
-	snprintf(why, len, "SCSI LBPRZ %u%u%ub", page[VPD_B2_FLAGS] >> 4 & 1,
-		 page[VPD_B2_FLAGS] >> 3 & 1, page[VPD_B2_FLAGS] >> 2 & 1);
-	return dealloc_vpd_zeros(page, (size_t)n);
+	/*
+	 * A SATA drive behind libata has the ATA Information page (89h);
+	 * libata makes its page B2h, with LBPRZ set only for a drive whose
+	 * zeros after TRIM (RZAT, with DRAT) it trusts: said as ATA, since
+	 * the drive was asked by TRIM and "SCSI" would send a reader to the
+	 * wrong standard.
+	 */
+	snprintf(path, sizeof(path), "%s/class/block/%s/device/vpd_pg89",
+		 sysroot, name);
+	ata = !access(path, F_OK);
+	zeros = dealloc_vpd_zeros(page, (size_t)n);
+	if (ata)
+		snprintf(why, len, "ATA TRIM, %s (libata's LBPRZ %u%u%ub)",
+			 zeros ? "RZAT trusted" : "no RZAT that libata trusts",
+			 page[VPD_B2_FLAGS] >> 4 & 1,
+			 page[VPD_B2_FLAGS] >> 3 & 1,
+			 page[VPD_B2_FLAGS] >> 2 & 1);
+	else
+		snprintf(why, len, "SCSI LBPRZ %u%u%ub",
+			 page[VPD_B2_FLAGS] >> 4 & 1,
+			 page[VPD_B2_FLAGS] >> 3 & 1,
+			 page[VPD_B2_FLAGS] >> 2 & 1);
+	return zeros;
 }
