@@ -13,21 +13,9 @@
 #                000b), its holes read zeros: said, never judged
 . "$(dirname "$0")/../lib/e2e.sh"
 
-kver=$(cat "$TOP/out/kernel/version")
-kroot=$TOP/out/kernel/root
 over="$TEST_TMP/overlay"
 mkdir -p "$over"
-# scsi_debug and what it needs, in the order insmod takes them.
-/sbin/modprobe -d "$kroot" -S "$kver" --show-depends scsi_debug |
-	awk -v k="$kroot/lib/" '$1 == "insmod" && !seen[$2]++ {
-		print "usr/lib/" substr($2, length(k) + 1) }' \
-	>"$over/promise.modules" || test_bail "cannot list the modules"
-while read -r ko; do
-	mkdir -p "$over/${ko%/*}"
-	cp "$kroot/lib/${ko#usr/lib/}" "$over/$ko" || test_bail "no $ko"
-done <"$over/promise.modules"
-grep -q scsi_debug.ko "$over/promise.modules" ||
-	test_bail "no scsi_debug in kernel $kver"
+kernel_modules "$over" promise.modules scsi_debug
 
 cat >"$over/promise" <<'SH'
 #!/bin/sh

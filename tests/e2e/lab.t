@@ -122,7 +122,7 @@ test_expect_success 'end=discard: each disk left as its device promises' '
 	        bad.append(f"{k}: read back {rb}")
 	for k in want:
 	    w = ("NVMe DLFEAT 001b" if k.startswith("nvme") else
-	         "ATA TRIM, no RZAT that libata trusts (libata\x27s LBPRZ 000b)"
+	         "ATA TRIM, no RZAT trusted: LBPRZ 000b in the translation\x27s page B2h"
 	         if k.startswith("KILN-SATA") else "SCSI LBPRZ 000b")
 	    if why.get(k) != w:
 	        bad.append(f"{k}: promise from {why.get(k)} not {w}")

@@ -51,23 +51,11 @@ TIMEOUT_NTH=40
 CORRUPT_BYTE=3000	# in the payload of a request's first unit
 ERR_SECTOR=61440	# 30 MiB
 ERR_LEN=16
-kver=$(cat "$TOP/out/kernel/version")
-kroot=$TOP/out/kernel/root
 over="$TEST_TMP/overlay"
 mkdir -p "$over"
 /usr/lib/dracut/dracut-install -D "$over" -a -l /sbin/mdadm /sbin/dmsetup ||
 	test_bail "cannot copy mdadm and dmsetup"
-# The modules and what they need, in the order insmod takes them.
-/sbin/modprobe -d "$kroot" -S "$kver" --show-depends -a scsi_debug dm_flakey |
-	awk -v k="$kroot/lib/" '$1 == "insmod" && !seen[$2]++ {
-		print "usr/lib/" substr($2, length(k) + 1) }' \
-	>"$over/kfaults.modules" || test_bail "cannot list the modules"
-while read -r ko; do
-	mkdir -p "$over/${ko%/*}"
-	cp "$kroot/lib/${ko#usr/lib/}" "$over/$ko" || test_bail "no $ko"
-done <"$over/kfaults.modules"
-grep -q scsi_debug.ko "$over/kfaults.modules" ||
-	test_bail "no scsi_debug in kernel $kver"
+kernel_modules "$over" kfaults.modules scsi_debug dm_flakey
 
 cat >"$over/md-test" <<'SH'
 #!/bin/sh

@@ -87,6 +87,31 @@ json_get () {
 	PY
 }
 
+# kernel_modules DIR LIST MODULE...: the guest kernel's modules named and
+# all they need, copied under DIR (usr/lib/modules/...) for a second
+# initramfs archive, and their paths in DIR/LIST in the order insmod
+# takes them; bails out when one is not in the kernel.
+kernel_modules () {
+	km_dir=$1
+	km_list=$2
+	shift 2
+	km_root=$TOP/out/kernel/root
+	km_ver=$(cat "$TOP/out/kernel/version")
+	/sbin/modprobe -d "$km_root" -S "$km_ver" --show-depends -a "$@" |
+		awk -v k="$km_root/lib/" '$1 == "insmod" && !seen[$2]++ {
+			print "usr/lib/" substr($2, length(k) + 1) }' \
+		>"$km_dir/$km_list" || test_bail "cannot list the modules"
+	while read -r ko; do
+		mkdir -p "$km_dir/${ko%/*}"
+		cp "$km_root/lib/${ko#usr/lib/}" "$km_dir/$ko" || test_bail "no $ko"
+	done <"$km_dir/$km_list"
+	# A module's file may spell its _ as - (dm_flakey: dm-flakey.ko).
+	for m in "$@"; do
+		grep -q "/$(echo "$m" | sed 's/_/[-_]/g')\.ko" "$km_dir/$km_list" ||
+			test_bail "no $m in kernel $km_ver"
+	done
+}
+
 # qmp COMMAND...: each a QMP command (JSON) or an HMP line, in order, to
 # the guest booted with LAB_EXTRA="-qmp unix:$qmp,server=on,wait=off";
 # prints each answer, fails at the first error.

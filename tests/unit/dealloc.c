@@ -4,9 +4,11 @@
  * its bytes: NVMe DLFEAT 001b is zeros, 010b (0xff) and 000b are not;
  * SCSI LBPRZ xx1b is zeros (SBC-3's one bit too), 010b and 000b are not,
  * and a page that is not B2h promises nothing; a disk's promise asked
- * under a sysfs of files: a SATA drive (libata's page 89h beside B2h) is
- * said as ATA TRIM, with or without its trusted zeros, a SCSI disk as
- * SCSI LBPRZ, a disk with no page B2h promises nothing, a loop nothing.
+ * under a sysfs of files: an ATA drive (vendor "ATA", the SCSI/ATA
+ * translation's page B2h) is said as ATA TRIM, with or without its
+ * trusted zeros, a SCSI disk as SCSI LBPRZ even with a page 89h
+ * (scsi_debug has one), a disk with no page B2h promises nothing, a loop
+ * nothing.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -16,7 +18,7 @@
 #include "../lib/tap.h"
 #include "discover/dealloc.h"
 
-/* A disk under root's class/block: its page B2h with flags, and 89h. */
+/* A disk under root's class/block: its page B2h with flags, its vendor. */
 static void disk(const char *root, const char *name, int flags, int ata)
 {
 	uint8_t pg[64] = { 0, 0xb2 };
@@ -27,7 +29,10 @@ static void disk(const char *root, const char *name, int flags, int ata)
 	pg[5] = (uint8_t)flags;
 	if (flags >= 0 && tap_write(dir, "vpd_pgb2", pg, sizeof(pg)))
 		tap_bail("cannot write %s/vpd_pgb2", dir);
-	if (ata && tap_write(dir, "vpd_pg89", pg, 8))
+	if (tap_write(dir, "vendor", ata ? "ATA     \n" : "Linux   \n", 9))
+		tap_bail("cannot write %s/vendor", dir);
+	/* page 89h, as scsi_debug (not an ATA drive) has it too */
+	if (tap_write(dir, "vpd_pg89", pg, 8))
 		tap_bail("cannot write %s/vpd_pg89", dir);
 }
 
@@ -43,15 +48,16 @@ static void test_asked(void)
 	disk(root, "sdc", 0x80 | 0x04, 0);
 	disk(root, "sdd", -1, 0);
 	z = dealloc_promise(root, "sda", -1, why, sizeof(why));
-	tap_ok(!z && !strcmp(why, "ATA TRIM, no RZAT that libata trusts "
-				 "(libata's LBPRZ 000b)"),
+	tap_ok(!z && !strcmp(why, "ATA TRIM, no RZAT trusted: LBPRZ 000b in "
+				 "the translation's page B2h"),
 	       "SATA, no RZAT: nothing promised, said as ATA (%s)", why);
 	z = dealloc_promise(root, "sdb", -1, why, sizeof(why));
-	tap_ok(z && !strcmp(why, "ATA TRIM, RZAT trusted (libata's LBPRZ "
-				"001b)"),
+	tap_ok(z && !strcmp(why, "ATA TRIM, RZAT trusted: LBPRZ 001b in the "
+				"translation's page B2h"),
 	       "SATA with trusted RZAT: zeros (%s)", why);
 	z = dealloc_promise(root, "sdc", -1, why, sizeof(why));
-	tap_ok(z && !strcmp(why, "SCSI LBPRZ 001b"), "SCSI: LBPRZ (%s)", why);
+	tap_ok(z && !strcmp(why, "SCSI LBPRZ 001b"),
+	       "SCSI, a page 89h too: LBPRZ (%s)", why);
 	z = dealloc_promise(root, "sdd", -1, why, sizeof(why));
 	tap_ok(!z && strstr(why, "no Logical Block Provisioning page"),
 	       "no page B2h: nothing (%s)", why);

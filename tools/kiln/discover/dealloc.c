@@ -14,6 +14,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "base/sysfs.h"
 #include "discover/dealloc.h"
 
 #define IDNS_DLFEAT 33
@@ -73,6 +74,7 @@ int dealloc_promise(const char *sysroot, const char *name, int fd, char *why,
 	char path[600];
 	uint8_t page[64];
 	ssize_t n;
+	char vendor[16];
 	int f, ata, zeros;
 
 	if (!strncmp(name, "loop", 4)) {
@@ -95,26 +97,22 @@ int dealloc_promise(const char *sysroot, const char *name, int fd, char *why,
 		return 0;
 	}
 	/*
-	 * A SATA drive behind libata has the ATA Information page (89h);
-	 * libata makes its page B2h, with LBPRZ set only for a drive whose
-	 * zeros after TRIM (RZAT, with DRAT) it trusts: said as ATA, since
-	 * the drive was asked by TRIM and "SCSI" would send a reader to the
-	 * wrong standard.
+	 * An ATA drive (vendor "ATA": SCSI/ATA Translation, libata's or an
+	 * HBA's) was asked by TRIM, and its page B2h is the translation's:
+	 * LBPRZ set only for a drive whose zeros after TRIM (RZAT, with
+	 * DRAT) the translation trusts. Said as ATA, since "SCSI" would send
+	 * a reader to the wrong standard. Not page 89h: scsi_debug has one.
 	 */
-	snprintf(path, sizeof(path), "%s/class/block/%s/device/vpd_pg89",
-		 sysroot, name);
-	ata = !access(path, F_OK);
 	zeros = dealloc_vpd_zeros(page, (size_t)n);
-	if (ata)
-		snprintf(why, len, "ATA TRIM, %s (libata's LBPRZ %u%u%ub)",
-			 zeros ? "RZAT trusted" : "no RZAT that libata trusts",
-			 page[VPD_B2_FLAGS] >> 4 & 1,
-			 page[VPD_B2_FLAGS] >> 3 & 1,
-			 page[VPD_B2_FLAGS] >> 2 & 1);
-	else
-		snprintf(why, len, "SCSI LBPRZ %u%u%ub",
-			 page[VPD_B2_FLAGS] >> 4 & 1,
-			 page[VPD_B2_FLAGS] >> 3 & 1,
-			 page[VPD_B2_FLAGS] >> 2 & 1);
+	snprintf(path, sizeof(path), "%s/class/block/%s/device", sysroot,
+		 name);
+	ata = sysfs_attr(path, "vendor", vendor, sizeof(vendor)) > 0 &&
+	      !strcmp(vendor, "ATA");
+	snprintf(why, len, "%s LBPRZ %u%u%ub%s",
+		 ata ? (zeros ? "ATA TRIM, RZAT trusted:" :
+			"ATA TRIM, no RZAT trusted:") : "SCSI",
+		 page[VPD_B2_FLAGS] >> 4 & 1, page[VPD_B2_FLAGS] >> 3 & 1,
+		 page[VPD_B2_FLAGS] >> 2 & 1,
+		 ata ? " in the translation's page B2h" : "");
 	return zeros;
 }
