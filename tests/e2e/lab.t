@@ -122,7 +122,7 @@ test_expect_success 'end=discard: each disk left as its device promises' '
 	        bad.append(f"{k}: read back {rb}")
 	for k in want:
 	    w = ("NVMe DLFEAT 001b" if k.startswith("nvme") else
-	         "ATA TRIM, no RZAT trusted: LBPRZ 000b in the translation\x27s page B2h"
+	         "ATA TRIM, no RZAT trusted (SAT\x27s LBPRZ 000b)"
 	         if k.startswith("KILN-SATA") else "SCSI LBPRZ 000b")
 	    if why.get(k) != w:
 	        bad.append(f"{k}: promise from {why.get(k)} not {w}")

@@ -48,12 +48,11 @@ static void test_asked(void)
 	disk(root, "sdc", 0x80 | 0x04, 0);
 	disk(root, "sdd", -1, 0);
 	z = dealloc_promise(root, "sda", -1, why, sizeof(why));
-	tap_ok(!z && !strcmp(why, "ATA TRIM, no RZAT trusted: LBPRZ 000b in "
-				 "the translation's page B2h"),
+	tap_ok(!z && !strcmp(why, "ATA TRIM, no RZAT trusted (SAT's LBPRZ "
+				 "000b)"),
 	       "SATA, no RZAT: nothing promised, said as ATA (%s)", why);
 	z = dealloc_promise(root, "sdb", -1, why, sizeof(why));
-	tap_ok(z && !strcmp(why, "ATA TRIM, RZAT trusted: LBPRZ 001b in the "
-				"translation's page B2h"),
+	tap_ok(z && !strcmp(why, "ATA TRIM, RZAT trusted (SAT's LBPRZ 001b)"),
 	       "SATA with trusted RZAT: zeros (%s)", why);
 	z = dealloc_promise(root, "sdc", -1, why, sizeof(why));
 	tap_ok(z && !strcmp(why, "SCSI LBPRZ 001b"),

@@ -101,7 +101,8 @@ int dealloc_promise(const char *sysroot, const char *name, int fd, char *why,
 	 * HBA's) was asked by TRIM, and its page B2h is the translation's:
 	 * LBPRZ set only for a drive whose zeros after TRIM (RZAT, with
 	 * DRAT) the translation trusts. Said as ATA, since "SCSI" would send
-	 * a reader to the wrong standard. Not page 89h: scsi_debug has one.
+	 * a reader to the wrong standard; SAT, SCSI/ATA Translation, names
+	 * whose page it is. Not page 89h: scsi_debug has one.
 	 */
 	zeros = dealloc_vpd_zeros(page, (size_t)n);
 	snprintf(path, sizeof(path), "%s/class/block/%s/device", sysroot,
@@ -109,10 +110,9 @@ int dealloc_promise(const char *sysroot, const char *name, int fd, char *why,
 	ata = sysfs_attr(path, "vendor", vendor, sizeof(vendor)) > 0 &&
 	      !strcmp(vendor, "ATA");
 	snprintf(why, len, "%s LBPRZ %u%u%ub%s",
-		 ata ? (zeros ? "ATA TRIM, RZAT trusted:" :
-			"ATA TRIM, no RZAT trusted:") : "SCSI",
+		 ata ? (zeros ? "ATA TRIM, RZAT trusted (SAT's" :
+			"ATA TRIM, no RZAT trusted (SAT's") : "SCSI",
 		 page[VPD_B2_FLAGS] >> 4 & 1, page[VPD_B2_FLAGS] >> 3 & 1,
-		 page[VPD_B2_FLAGS] >> 2 & 1,
-		 ata ? " in the translation's page B2h" : "");
+		 page[VPD_B2_FLAGS] >> 2 & 1, ata ? ")" : "");
 	return zeros;
 }
