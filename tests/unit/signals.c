@@ -28,7 +28,8 @@ static void names(void)
 		if (!(*p)->name[0] || signal_find((*p)->name) != *p)
 			found = 0;
 		if (((*p)->read && !(*p)->json) ||
-		    ((*p)->read_disk && !(*p)->json_disk))
+		    ((*p)->read_disk && !(*p)->json_disk &&
+		     !(*p)->json_disk_head))
 			written = 0;
 		n++;
 	}

@@ -15,6 +15,7 @@
 #include "results/report_machine.h"
 #include "results/report_zones.h"
 #include "results/rma.h"
+#include "results/signal.h"
 #include "results/summary.h"
 #include "results/summary_groups.h"
 #include "base/timing.h"
@@ -362,7 +363,9 @@ char *report_html(const struct record *o, size_t *len)
 	run_info(f, o);
 	disk_table(f, o, order);
 	report_inventory_html(f, o, order);
-	report_smart_html(f, o, order);
+	for (SIGNAL_EACH(s))
+		if ((*s)->html_section)
+			(*s)->html_section(f, o, order);
 	/* The machine's trouble goes with the disks', before the plots. */
 	if (o->sig.j.verdict != JUDGE_PASS)
 		report_machine_html(f, o);

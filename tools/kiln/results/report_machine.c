@@ -13,7 +13,6 @@
 #include "results/report_cpu.h"
 #include "results/report_machine.h"
 #include "results/signal.h"
-#include "results/smart_out.h"
 
 /* One temperature plot: width, height, and the room above for its scale. */
 #define PW 160
@@ -125,73 +124,6 @@ void report_inventory_html(FILE *f, const struct record *r,
 	if (loose)
 		fputs("</ul></li>\n", f);
 	fputs("</ul>\n", f);
-}
-
-/*
- * A counter's first and last value in the run: SMART before and after the
- * burn, else the signals' first and last sample; 0 when either is unknown.
- */
-static int smart_span(const struct record_disk *d, size_t i, long long *a,
-		      long long *b)
-{
-	*a = smart_out_value(&d->before.c, i);
-	if (*a < 0)
-		*a = smart_out_value(&d->sig.start, i);
-	*b = smart_out_value(&d->after.c, i);
-	if (*b < 0)
-		*b = smart_out_value(&d->sig.end, i);
-	return *a >= 0 && *b >= 0;
-}
-
-static int smart_known(const struct record_disk *d)
-{
-	return d->before.c.have || d->after.c.have || d->sig.start.have ||
-	       d->sig.end.have;
-}
-
-void report_smart_html(FILE *f, const struct record *r, const int *order)
-{
-	int i, known = 0, rows = 0;
-	long long a, b;
-	size_t k;
-
-	for (i = 0; i < r->n; i++)
-		known += smart_known(&r->disks[i]);
-	if (!r->n)
-		return;
-	fputs("<h2>SMART during the run</h2>\n", f);
-	if (!known) {
-		fputs("<p>No disk reported SMART (loop devices, files and "
-		      "RAID volumes have none).</p>\n", f);
-		return;
-	}
-	for (i = 0; i < r->n; i++) {
-		const struct record_disk *d = &r->disks[order[i]];
-		const char *v = judge_name(d->j.verdict);
-
-		for (k = 0; k < smart_out_count(); k++) {
-			if (!smart_span(d, k, &a, &b) || a == b)
-				continue;
-			if (!rows++)
-				fputs("<table id=\"smart\">\n<tr><th "
-				      "class=\"l\">disk</th><th class=\"l\">"
-				      "counter</th><th>before</th><th>after"
-				      "</th><th>change</th></tr>\n", f);
-			fprintf(f, "<tr><td class=\"l %s\">", v);
-			html_text(f, d->label);
-			fprintf(f, "</td><td class=\"l\">%s</td><td>%lld</td>"
-				"<td>%lld</td><td>%+lld</td></tr>\n",
-				smart_out_name(k), a, b, b - a);
-		}
-	}
-	if (rows)
-		fputs("</table>\n", f);
-	if (rows)
-		fprintf(f, "<p>%d disk%s reported SMART; no other counter "
-			"changed.</p>\n", known, known == 1 ? "" : "s");
-	else
-		fprintf(f, "<p>No SMART counter changed on the %d disk%s that "
-			"reported SMART.</p>\n", known, known == 1 ? "" : "s");
 }
 
 /* The scale every temperature plot shares: seconds, degrees C. */

@@ -19,10 +19,4 @@ void report_inventory_html(FILE *f, const struct record *r,
 void report_temps_html(FILE *f, const struct record *r, const int *order);
 void report_machine_html(FILE *f, const struct record *r);
 
-/*
- * The SMART counters that changed during the run, a row each (disk,
- * counter, before, after), and how many disks reported SMART at all.
- */
-void report_smart_html(FILE *f, const struct record *r, const int *order);
-
 #endif

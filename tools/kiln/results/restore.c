@@ -171,7 +171,7 @@ static void restore_burn(const struct jsonread_node *t, struct record_disk *d)
 	}
 }
 
-/* Its phases, SMART health and verdict with the reasons for it. */
+/* Its phases and verdict with the reasons for it (SMART: smart_signal). */
 static void restore_judged(const struct jsonread_node *t,
 			   struct record_disk *d, struct monitor_target *mt)
 {
@@ -194,7 +194,6 @@ static void restore_judged(const struct jsonread_node *t,
 		mt->max[p] = ph.second_max;
 	}
 	d->mt = mt;
-	result_target_health(t, &d->before, &d->after);
 	d->j.verdict = result_target_verdict(t);
 	if (d->j.verdict < 0)
 		d->j.verdict = JUDGE_PASS;

@@ -19,7 +19,6 @@
 #include "results/result_keys.h"
 #include "results/peers_out.h"
 #include "results/result.h"
-#include "results/smart_out.h"
 #include "results/vitals_out.h"
 #include "results/signal.h"
 #include "base/timing.h"
@@ -277,10 +276,9 @@ static void json_target(struct json *j, const struct record *r,
 	zones_json(j, &d->snap, r->s->bs, d->t.id.rotational);
 	reread_json(j, &d->snap, &d->rr);
 	json_target_errors(j, d);
-	json_begin(j, KEY_SMART);
-	smart_out_json(j, KEY_BEFORE, &d->before.c, SMART_OUT_HEALTH);
-	smart_out_json(j, KEY_AFTER, &d->after.c, SMART_OUT_HEALTH);
-	json_end(j);
+	for (SIGNAL_EACH(s))
+		if ((*s)->json_disk_head)
+			(*s)->json_disk_head(j, r, d);
 	peers_out_json_disk(j, r, d);
 	vitals_out_disk(j, r, d);
 	for (SIGNAL_EACH(s))

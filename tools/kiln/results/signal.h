@@ -25,6 +25,13 @@ struct signal_ops {
 	void (*json)(struct json *j, const struct record *r);
 	void (*json_disk)(struct json *j, const struct record *r,
 			  const struct record_disk *d);
+	/*
+	 * result.json: in a target, ahead of its peers and its vitals,
+	 * which are not signals of the table yet (SMART's "smart"); the
+	 * same as json_disk once they are and come after it.
+	 */
+	void (*json_disk_head)(struct json *j, const struct record *r,
+			       const struct record_disk *d);
 	/* result.json read back into a record (restore.c): 0 or -ENOMEM */
 	int (*read)(const struct jsonread_node *doc, struct record *r);
 	void (*read_disk)(const struct jsonread_node *t,
@@ -39,6 +46,12 @@ struct signal_ops {
 	 */
 	int (*html_shown)(const struct record *r);
 	void (*html)(FILE *f, const struct record *r);
+	/*
+	 * report.html: a section of its own after the inventory tree
+	 * (SMART's), disks in the order given (report_order())
+	 */
+	void (*html_section)(FILE *f, const struct record *r,
+			     const int *order);
 	/* report.html: beside a disk in the inventory tree */
 	void (*html_disk)(FILE *f, const struct record *r,
 			  const struct record_disk *d);

@@ -11,6 +11,7 @@
 #include "results/signal.h"
 
 #define SIGNALS \
+	X(smart) \
 	X(nvme) \
 	X(linkerr) \
 	X(net) \
