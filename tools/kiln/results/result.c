@@ -15,7 +15,6 @@
 #include "base/json.h"
 #include "results/seconds.h"
 #include "results/blame_out.h"
-#include "results/dips_out.h"
 #include "results/result_keys.h"
 #include "results/peers_out.h"
 #include "results/result.h"
@@ -479,7 +478,6 @@ char *result_json(const struct record *o, size_t *len)
 
 	vitals_out_machine(&j, o);
 	blame_out_json(&j, o);
-	dips_out_json(&j, o);
 	for (SIGNAL_EACH(s))
 		if ((*s)->json)
 			(*s)->json(&j, o);

@@ -38,6 +38,11 @@ struct signal_ops {
 			  struct record_disk *d);
 	/* summary.txt: the run's lines under its notes; a disk's lines */
 	void (*summary)(const struct record *r, FILE *f);
+	/*
+	 * summary.txt: the run's lines after its FAIL line, where its
+	 * trouble was placed (blame, the dips all disks shared)
+	 */
+	void (*summary_trouble)(const struct record *r, FILE *f);
 	void (*summary_disk)(const struct record *r,
 			     const struct record_disk *d, FILE *f);
 	/*

@@ -12,6 +12,7 @@
 
 #define SIGNALS \
 	X(smart) \
+	X(dips) \
 	X(nvme) \
 	X(linkerr) \
 	X(net) \

@@ -11,7 +11,6 @@
 #include "base/crc32c.h"
 #include "results/cert.h"
 #include "results/blame_out.h"
-#include "results/dips_out.h"
 #include "results/notes.h"
 #include "results/peers_out.h"
 #include "results/rma.h"
@@ -399,7 +398,9 @@ void summary_text(const struct record *o, FILE *f)
 	if (o->failure[0])
 		fprintf(f, "FAIL: %s\n", o->failure);
 	blame_out_text(o, f);
-	dips_out_text(o, f);
+	for (SIGNAL_EACH(s))
+		if ((*s)->summary_trouble)
+			(*s)->summary_trouble(o, f);
 	if (o->results_lost)
 		fprintf(f, "results: some files of this run could not be "
 			"written (see the console)\n");
