@@ -364,14 +364,14 @@ int restore_record(const struct jsonread_node *doc, struct restored *out,
 			return ret;
 		peers_out_restore_disk(t, r, d);
 	}
+	/* First: blame's read hook decides again from the machine's. */
+	ret = vitals_out_read_machine(doc, r);
+	if (ret)
+		return ret;
 	for (SIGNAL_EACH(s))
 		if ((*s)->read && (*s)->read(doc, r))
 			return -ENOMEM;
-	ret = vitals_out_read_machine(doc, r);
-	/* For kiln report, which reads verdicts and does not judge again. */
-	if (!ret)
-		blame_decide(r, &r->blame);
-	return ret;
+	return 0;
 }
 
 static const char *judge_namer(int i)

@@ -14,7 +14,6 @@
 #include "base/crc32c.h"
 #include "base/json.h"
 #include "results/seconds.h"
-#include "results/blame_out.h"
 #include "results/result_keys.h"
 #include "results/peers_out.h"
 #include "results/result.h"
@@ -477,7 +476,6 @@ char *result_json(const struct record *o, size_t *len)
 	peers_out_json(&j, o);
 
 	vitals_out_machine(&j, o);
-	blame_out_json(&j, o);
 	for (SIGNAL_EACH(s))
 		if ((*s)->json)
 			(*s)->json(&j, o);

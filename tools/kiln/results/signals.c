@@ -12,6 +12,7 @@
 
 #define SIGNALS \
 	X(smart) \
+	X(blame) \
 	X(dips) \
 	X(nvme) \
 	X(linkerr) \

@@ -10,7 +10,6 @@
 
 #include "base/crc32c.h"
 #include "results/cert.h"
-#include "results/blame_out.h"
 #include "results/notes.h"
 #include "results/peers_out.h"
 #include "results/rma.h"
@@ -397,7 +396,6 @@ void summary_text(const struct record *o, FILE *f)
 			(*s)->summary(o, f);
 	if (o->failure[0])
 		fprintf(f, "FAIL: %s\n", o->failure);
-	blame_out_text(o, f);
 	for (SIGNAL_EACH(s))
 		if ((*s)->summary_trouble)
 			(*s)->summary_trouble(o, f);
