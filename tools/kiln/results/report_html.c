@@ -370,7 +370,9 @@ char *report_html(const struct record *o, size_t *len)
 	if (o->sig.j.verdict != JUDGE_PASS)
 		report_machine_html(f, o);
 	report_zones_html(f, o, order);
-	report_temps_html(f, o, order);
+	for (SIGNAL_EACH(s))
+		if ((*s)->html_plot)
+			(*s)->html_plot(f, o, order);
 	if (o->sig.j.verdict == JUDGE_PASS)
 		report_machine_html(f, o);
 

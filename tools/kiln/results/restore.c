@@ -20,7 +20,6 @@
 #include "results/result.h"
 #include "results/result_target.h"
 #include "results/signal.h"
-#include "results/vitals_out.h"
 #include "base/kiln.h"
 #include "base/unit.h"
 #include "base/timing.h"
@@ -210,7 +209,6 @@ static int restore_disk(const struct jsonread_node *t, struct record_disk *d,
 	restore_region(t, d);
 	restore_burn(t, d);
 	restore_judged(t, d, mt);
-	vitals_out_read_disk(t, d);
 	for (SIGNAL_EACH(s))
 		if ((*s)->read_disk)
 			(*s)->read_disk(t, d);
@@ -364,10 +362,6 @@ int restore_record(const struct jsonread_node *doc, struct restored *out,
 			return ret;
 		peers_out_restore_disk(t, r, d);
 	}
-	/* First: blame's read hook decides again from the machine's. */
-	ret = vitals_out_read_machine(doc, r);
-	if (ret)
-		return ret;
 	for (SIGNAL_EACH(s))
 		if ((*s)->read && (*s)->read(doc, r))
 			return -ENOMEM;

@@ -17,7 +17,6 @@
 #include "results/result_keys.h"
 #include "results/peers_out.h"
 #include "results/result.h"
-#include "results/vitals_out.h"
 #include "results/signal.h"
 #include "base/timing.h"
 #include "base/version.h"
@@ -278,7 +277,6 @@ static void json_target(struct json *j, const struct record *r,
 		if ((*s)->json_disk_head)
 			(*s)->json_disk_head(j, r, d);
 	peers_out_json_disk(j, r, d);
-	vitals_out_disk(j, r, d);
 	for (SIGNAL_EACH(s))
 		if ((*s)->json_disk)
 			(*s)->json_disk(j, r, d);
@@ -475,7 +473,6 @@ char *result_json(const struct record *o, size_t *len)
 	json_array_end(&j);
 	peers_out_json(&j, o);
 
-	vitals_out_machine(&j, o);
 	for (SIGNAL_EACH(s))
 		if ((*s)->json)
 			(*s)->json(&j, o);

@@ -26,9 +26,9 @@ struct signal_ops {
 	void (*json_disk)(struct json *j, const struct record *r,
 			  const struct record_disk *d);
 	/*
-	 * result.json: in a target, ahead of its peers and its vitals,
-	 * which are not signals of the table yet (SMART's "smart"); the
-	 * same as json_disk once they are and come after it.
+	 * result.json: in a target, ahead of its peers, which are not a
+	 * signal of the table yet (SMART's "smart"); the same as json_disk
+	 * once they are and come after it.
 	 */
 	void (*json_disk_head)(struct json *j, const struct record *r,
 			       const struct record_disk *d);
@@ -46,6 +46,15 @@ struct signal_ops {
 	void (*summary_disk)(const struct record *r,
 			     const struct record_disk *d, FILE *f);
 	/*
+	 * summary.txt: the run's lines after its verdict's, before the
+	 * table of disks (the machine's own: sensors, memory, the kernel
+	 * log); a disk's lines after its burn's (zones, request times, the
+	 * re-read) and before its RMA line (its temperatures, self-test)
+	 */
+	void (*summary_machine)(const struct record *r, FILE *f);
+	void (*summary_disk_early)(const struct record *r,
+				   const struct record_disk *d, FILE *f);
+	/*
 	 * report.html: whether the signal has anything for the machine's
 	 * section (which is left out when none has), and its part there.
 	 */
@@ -57,6 +66,8 @@ struct signal_ops {
 	 */
 	void (*html_section)(FILE *f, const struct record *r,
 			     const int *order);
+	/* report.html: plots after the zones' (the temperatures over time) */
+	void (*html_plot)(FILE *f, const struct record *r, const int *order);
 	/* report.html: beside a disk in the inventory tree */
 	void (*html_disk)(FILE *f, const struct record *r,
 			  const struct record_disk *d);

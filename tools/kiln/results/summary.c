@@ -13,7 +13,6 @@
 #include "results/notes.h"
 #include "results/peers_out.h"
 #include "results/rma.h"
-#include "results/vitals_text.h"
 #include "results/summary.h"
 #include "results/summary_groups.h"
 #include "results/signal.h"
@@ -270,7 +269,9 @@ static void disk_section(const struct record *o, const struct record_disk *d,
 	zones_summary(f, et, o->s->bs, d->t.id.rotational);
 	latency_summary(f, et);
 	reread_summary(f, &d->rr);
-	vitals_text_disk(d, f);
+	for (SIGNAL_EACH(s))
+		if ((*s)->summary_disk_early)
+			(*s)->summary_disk_early(o, d, f);
 	rma_summary(o, d, f);
 	for (SIGNAL_EACH(s))
 		if ((*s)->summary_disk)
@@ -404,7 +405,9 @@ void summary_text(const struct record *o, FILE *f)
 			"written (see the console)\n");
 	if (!o->n)
 		fprintf(f, "FAIL: nothing was tested\n");
-	vitals_text_run(o, f);
+	for (SIGNAL_EACH(s))
+		if ((*s)->summary_machine)
+			(*s)->summary_machine(o, f);
 	fprintf(f, "\n");
 	if (ng == o->n || ng < 0)
 		summary_table(o, f, 1);
