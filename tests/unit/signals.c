@@ -28,8 +28,7 @@ static void names(void)
 		if (!(*p)->name[0] || signal_find((*p)->name) != *p)
 			found = 0;
 		if (((*p)->read && !(*p)->json) ||
-		    ((*p)->read_disk && !(*p)->json_disk &&
-		     !(*p)->json_disk_head))
+		    ((*p)->read_disk && !(*p)->json_disk))
 			written = 0;
 		n++;
 	}

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "results/html.h"
-#include "results/peers_out.h"
 #include "results/report_html.h"
 #include "results/report_machine.h"
 #include "results/report_zones.h"
@@ -350,7 +349,6 @@ char *report_html(const struct record *o, size_t *len)
 	char *out = NULL;
 	int *order = calloc((size_t)o->n + 1, sizeof(*order));
 	FILE *f = order ? open_memstream(&out, len) : NULL;
-	char lim[300];
 	int i, k, unplotted;
 
 	if (!f) {
@@ -416,11 +414,9 @@ char *report_html(const struct record *o, size_t *len)
 			html_text(f, d->led);
 			fputs("</p>\n", f);
 		}
-		if (peers_out_limit(o, d, lim, sizeof(lim))[0]) {
-			fputs("<p class=\"limit\">limit: ", f);
-			html_text(f, lim);
-			fputs("</p>\n", f);
-		}
+		for (SIGNAL_EACH(s))
+			if ((*s)->html_disk_section)
+				(*s)->html_disk_section(f, o, d);
 		html_reasons(f, &d->j);
 		rma_link(f, o, d, "<p class=\"rma\">for its vendor: ",
 			 "</p>\n");

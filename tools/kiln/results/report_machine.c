@@ -4,38 +4,9 @@
  * the inventory tree with each controller's link budget, and the
  * machine's section, its verdict over the table's signals' parts.
  */
-#include <stdlib.h>
-#include <string.h>
-
 #include "results/html.h"
-#include "results/peers_out.h"
 #include "results/report_machine.h"
 #include "results/signal.h"
-
-/* What one of peers_out's text functions prints, as HTML, trimmed. */
-static void said(FILE *f, const struct record *r,
-		 const struct record_disk *d)
-{
-	char *s = NULL, *p;
-	size_t n = 0;
-	FILE *m = open_memstream(&s, &n);
-
-	if (!m)
-		return;
-	peers_out_disk_line(r, d, m);
-	if (fclose(m)) {
-		free(s);
-		return;
-	}
-	for (p = s; *p == ' '; p++)
-		;
-	p[strcspn(p, "\n")] = 0;
-	if (*p) {
-		fputs(": ", f);
-		html_text(f, p);
-	}
-	free(s);
-}
 
 static void tree_disk(FILE *f, const struct record *r,
 		      const struct record_disk *d)
@@ -49,7 +20,6 @@ static void tree_disk(FILE *f, const struct record *r,
 		fputs(" ", f);
 		html_text(f, d->t.id.model);
 	}
-	said(f, r, d);
 	for (SIGNAL_EACH(s))
 		if ((*s)->html_disk)
 			(*s)->html_disk(f, r, d);

@@ -15,7 +15,6 @@
 
 #include "results/cert.h"
 #include "results/result_keys.h"
-#include "results/peers_out.h"
 #include "results/restore.h"
 #include "results/result.h"
 #include "results/result_target.h"
@@ -340,8 +339,7 @@ int restore_record(const struct jsonread_node *doc, struct restored *out,
 		jsonread_copy(jsonread_at(notes, i), NULL, text, sizeof(text));
 		record_note(r, "%s", text);
 	}
-	if (peers_out_restore(doc, r) ||
-	    restore_expect(jsonread_get(doc, KEY_EXPECT), r))
+	if (restore_expect(jsonread_get(doc, KEY_EXPECT), r))
 		return -ENOMEM;
 	out->mt = calloc(jsonread_count(targets) + 1, sizeof(*out->mt));
 	out->safety = calloc(jsonread_count(targets) + 1,
@@ -360,7 +358,6 @@ int restore_record(const struct jsonread_node *doc, struct restored *out,
 				   sizeof(out->safety[i]));
 		if (ret)
 			return ret;
-		peers_out_restore_disk(t, r, d);
 	}
 	for (SIGNAL_EACH(s))
 		if ((*s)->read && (*s)->read(doc, r))

@@ -15,7 +15,6 @@
 #include "base/json.h"
 #include "results/seconds.h"
 #include "results/result_keys.h"
-#include "results/peers_out.h"
 #include "results/result.h"
 #include "results/signal.h"
 #include "base/timing.h"
@@ -274,10 +273,6 @@ static void json_target(struct json *j, const struct record *r,
 	reread_json(j, &d->snap, &d->rr);
 	json_target_errors(j, d);
 	for (SIGNAL_EACH(s))
-		if ((*s)->json_disk_head)
-			(*s)->json_disk_head(j, r, d);
-	peers_out_json_disk(j, r, d);
-	for (SIGNAL_EACH(s))
 		if ((*s)->json_disk)
 			(*s)->json_disk(j, r, d);
 	json_str(j, KEY_STABILITY, d->j.stability[0] ? d->j.stability : NULL);
@@ -471,7 +466,6 @@ char *result_json(const struct record *o, size_t *len)
 	for (i = 0; i < o->n; i++)
 		json_target(&j, o, &o->disks[i]);
 	json_array_end(&j);
-	peers_out_json(&j, o);
 
 	for (SIGNAL_EACH(s))
 		if ((*s)->json)

@@ -25,13 +25,6 @@ struct signal_ops {
 	void (*json)(struct json *j, const struct record *r);
 	void (*json_disk)(struct json *j, const struct record *r,
 			  const struct record_disk *d);
-	/*
-	 * result.json: in a target, ahead of its peers, which are not a
-	 * signal of the table yet (SMART's "smart"); the same as json_disk
-	 * once they are and come after it.
-	 */
-	void (*json_disk_head)(struct json *j, const struct record *r,
-			       const struct record_disk *d);
 	/* result.json read back into a record (restore.c): 0 or -ENOMEM */
 	int (*read)(const struct jsonread_node *doc, struct record *r);
 	void (*read_disk)(const struct jsonread_node *t,
@@ -55,6 +48,14 @@ struct signal_ops {
 	void (*summary_disk_early)(const struct record *r,
 				   const struct record_disk *d, FILE *f);
 	/*
+	 * summary.txt: the run's lines after the table of disks, before
+	 * their sections (the controllers, the groups of like disks); a
+	 * disk's lines after its work line, before its reasons (its link)
+	 */
+	void (*summary_tail)(const struct record *r, FILE *f);
+	void (*summary_disk_head)(const struct record *r,
+				  const struct record_disk *d, FILE *f);
+	/*
 	 * report.html: whether the signal has anything for the machine's
 	 * section (which is left out when none has), and its part there.
 	 */
@@ -71,6 +72,9 @@ struct signal_ops {
 	/* report.html: beside a disk in the inventory tree */
 	void (*html_disk)(FILE *f, const struct record *r,
 			  const struct record_disk *d);
+	/* report.html: in a disk's own section, before its reasons */
+	void (*html_disk_section)(FILE *f, const struct record *r,
+				  const struct record_disk *d);
 };
 
 /* The table, NULL-ended, in the order the outputs say the signals. */

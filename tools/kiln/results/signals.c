@@ -12,6 +12,7 @@
 
 #define SIGNALS \
 	X(smart) \
+	X(peers) \
 	X(vitals) \
 	X(blame) \
 	X(dips) \

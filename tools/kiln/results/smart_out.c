@@ -191,7 +191,7 @@ static void smart_html(FILE *f, const struct record *r, const int *order)
 
 const struct signal_ops smart_signal = {
 	.name = "smart",
-	.json_disk_head = smart_json_disk,
+	.json_disk = smart_json_disk,
 	.read_disk = smart_read_disk,
 	.html_section = smart_html,
 };

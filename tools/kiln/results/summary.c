@@ -11,7 +11,6 @@
 #include "base/crc32c.h"
 #include "results/cert.h"
 #include "results/notes.h"
-#include "results/peers_out.h"
 #include "results/rma.h"
 #include "results/summary.h"
 #include "results/summary_groups.h"
@@ -261,7 +260,9 @@ static void disk_section(const struct record *o, const struct record_disk *d,
 	if (et->c.state != STATE_NOT_STARTED)
 		fprintf(f, "  %s\n", summary_work_text(&w, 0, work,
 						       sizeof(work)));
-	peers_out_disk_line(o, d, f);
+	for (SIGNAL_EACH(s))
+		if ((*s)->summary_disk_head)
+			(*s)->summary_disk_head(o, d, f);
 	if (d->j.stability[0])
 		fprintf(f, "  %s\n", d->j.stability);
 	for (r = 0; r < d->j.nreasons; r++)
@@ -413,7 +414,9 @@ void summary_text(const struct record *o, FILE *f)
 		summary_table(o, f, 1);
 	else
 		group_table(o, g, ng, f);
-	peers_out_summary(o, f);
+	for (SIGNAL_EACH(s))
+		if ((*s)->summary_tail)
+			(*s)->summary_tail(o, f);
 
 	for (i = 0; ng < 0 && i < o->n; i++)
 		disk_section(o, &o->disks[i], f);
