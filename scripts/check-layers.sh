@@ -8,7 +8,9 @@
 # rule: one concern per file). Each break is said as FILE:LINE: what; exit 1
 # on any, 2 when the order cannot be read. Then scripts/check-circles.py
 # holds the files to calling no circle (and to no global read across
-# files), judged on where functions are defined and called.
+# files), judged on where functions are defined and called, and
+# scripts/check-signals.py the files that loop over the table of signals
+# to calling no signal by name.
 top=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 design=$top/docs/design.md
 order=$(sed -n 's/^The folders, lowest first: *//p' "$design" 2>/dev/null |
@@ -90,8 +92,10 @@ END {
 	exit bad ? 1 : 0
 }' >&2
 rc=$?
-python3 "$here/check-circles.py" "$top" || {
-	c=$?
-	[ "$c" -gt "$rc" ] && rc=$c
-}
+for check in check-circles.py check-signals.py; do
+	python3 "$here/$check" "$top" || {
+		c=$?
+		[ "$c" -gt "$rc" ] && rc=$c
+	}
+done
 exit "$rc"

@@ -2,9 +2,10 @@
 /*
  * Description: the table of the machine's signals (results/signal.h):
  * each signal is found by its one name, a signal that reads its part of
- * result.json back also writes one, and report.html's machine section
- * asks the table whether any signal has a part there (a BMC that was
- * looked for and not found is said; nothing at all is no section).
+ * result.json back also writes one, the table's order is the outputs'
+ * and restore's, and report.html's machine section asks the table
+ * whether any signal has a part there (a BMC that was looked for and not
+ * found is said; nothing at all is no section).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,38 @@ static void names(void)
 	       "one name", n);
 	tap_ok(!signal_find("no-such-signal"), "an unknown name is none");
 	tap_ok(written, "a signal that reads its part back also writes it");
+}
+
+/* Where the signal of that name is in the table, or -1. */
+static int place(const char *name)
+{
+	int i = 0;
+
+	for (SIGNAL_EACH(p), i++)
+		if (!strcmp((*p)->name, name))
+			return i;
+	return -1;
+}
+
+/*
+ * The table's order is every output's order, and restore's too: blame's
+ * read decides again from the controllers the peers read and the memory
+ * errors the vitals read, so both come before it; a target's "smart",
+ * then its peers', then its "signals", as docs/results.md has them.
+ */
+static void order(void)
+{
+	int smart = place("smart"), peers = place("peers"),
+	    vitals = place("vitals"), blame = place("blame"),
+	    dips = place("dips");
+
+	tap_ok(smart >= 0 && peers >= 0 && vitals >= 0 && blame >= 0 &&
+	       dips >= 0, "SMART, the peers, the vitals, blame and the dips "
+	       "are signals of the table");
+	tap_ok(smart < peers && peers < vitals && vitals < blame &&
+	       blame < dips, "in the order result.json says them, blame's "
+	       "read after the peers' and the vitals' (%d %d %d %d %d)",
+	       smart, peers, vitals, blame, dips);
 }
 
 /* report_machine_html() of r, as a string (the caller frees it). */
@@ -74,6 +107,7 @@ int main(int argc, char **argv)
 {
 	tap_args(argc, argv);
 	TAP_RUN(names);
+	TAP_RUN(order);
 	TAP_RUN(section);
 	return tap_done();
 }

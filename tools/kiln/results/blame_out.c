@@ -3,14 +3,19 @@
  * Description: the placing of transfer errors (judge/blame.c) in
  * result.json and summary.txt, so a reader sees at once whether the
  * bad units that read back good were put on a disk, a controller or the
- * machine, and why.
+ * machine, and why: blame_signal. A restored record decides the place
+ * again from its facts (the disks', the machine's memory errors), which
+ * its read hook finds read back before it.
  */
 #include <stdio.h>
 
+#include "judge/blame.h"
 #include "results/blame_out.h"
 #include "results/result_keys.h"
+#include "results/signal.h"
 
-void blame_out_json(struct json *j, const struct record *r)
+/* The run's "blame": place, controller, disks, units, memory, reason. */
+static void blame_json(struct json *j, const struct record *r)
 {
 	const struct blame *b = &r->blame;
 	int i;
@@ -31,7 +36,8 @@ void blame_out_json(struct json *j, const struct record *r)
 	json_end(j);
 }
 
-void blame_out_text(const struct record *r, FILE *f)
+/* summary.txt's "transfer errors:" line, when there were any. */
+static void blame_summary(const struct record *r, FILE *f)
 {
 	const struct blame *b = &r->blame;
 
@@ -60,9 +66,24 @@ void blame_out_text(const struct record *r, FILE *f)
 	}
 }
 
+/* For kiln report, which reads verdicts and does not judge again. */
+static int blame_read(const struct jsonread_node *doc, struct record *r)
+{
+	(void)doc;
+	blame_decide(r, &r->blame);
+	return 0;
+}
+
 const char *blame_out_ctrl(const struct record *r, int i)
 {
 	const struct blame *b = &r->blame;
 
 	return b->place == BLAME_CONTROLLER && b->ctrl == i ? b->reason : NULL;
 }
+
+const struct signal_ops blame_signal = {
+	.name = "blame",
+	.json = blame_json,
+	.read = blame_read,
+	.summary_trouble = blame_summary,
+};

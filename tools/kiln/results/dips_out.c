@@ -3,19 +3,21 @@
  * Description: the seconds most disks dipped together (judge/dips.c) in
  * result.json and summary.txt, said once, as the machine's or a
  * controller's, so that a reader sees why no disk WARNed "unstable" for
- * them.
+ * them: dips_signal. Nothing reads them back: a restored record finds
+ * them again from its samples.
  */
 #include <stdio.h>
 
-#include "results/dips_out.h"
 #include "results/result_keys.h"
+#include "results/signal.h"
 
 static const char *ctrl_name(const struct record *r, int c)
 {
 	return c >= 0 && c < r->links.n ? r->links.ctrls[c].pci.pci : "?";
 }
 
-void dips_out_json(struct json *j, const struct record *r)
+/* The run's "shared_dips". */
+static void dips_json(struct json *j, const struct record *r)
 {
 	const struct dips *d = &r->dips;
 	int i;
@@ -33,7 +35,8 @@ void dips_out_json(struct json *j, const struct record *r)
 	json_array_end(j);
 }
 
-void dips_out_text(const struct record *r, FILE *f)
+/* summary.txt's lines: the machine's dips, then each controller's. */
+static void dips_summary(const struct record *r, FILE *f)
 {
 	char line[400], name[64];
 	int i, c;
@@ -53,3 +56,9 @@ void dips_out_text(const struct record *r, FILE *f)
 			fprintf(f, "dips: %s\n", line);
 	}
 }
+
+const struct signal_ops dips_signal = {
+	.name = "dips",
+	.json = dips_json,
+	.summary_trouble = dips_summary,
+};

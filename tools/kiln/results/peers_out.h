@@ -12,7 +12,8 @@
  * Peers, links and the solo phase told: in result.json (each target's
  * "firmware", "transport", "link", "solo" and "peers"; the run's
  * "controllers" and "peer_groups"), read back from it for kiln finish,
- * and in summary.txt.
+ * and in summary.txt: the parts of peers_signal (peers_html.c), which
+ * result.c, restore.c, summary.c and report*.c reach through the table.
  */
 void peers_out_json_disk(struct json *j, const struct record *r,
 			 const struct record_disk *d);

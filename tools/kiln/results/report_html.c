@@ -10,11 +10,11 @@
 #include <string.h>
 
 #include "results/html.h"
-#include "results/peers_out.h"
 #include "results/report_html.h"
 #include "results/report_machine.h"
 #include "results/report_zones.h"
 #include "results/rma.h"
+#include "results/signal.h"
 #include "results/summary.h"
 #include "results/summary_groups.h"
 #include "base/timing.h"
@@ -349,7 +349,6 @@ char *report_html(const struct record *o, size_t *len)
 	char *out = NULL;
 	int *order = calloc((size_t)o->n + 1, sizeof(*order));
 	FILE *f = order ? open_memstream(&out, len) : NULL;
-	char lim[300];
 	int i, k, unplotted;
 
 	if (!f) {
@@ -362,12 +361,16 @@ char *report_html(const struct record *o, size_t *len)
 	run_info(f, o);
 	disk_table(f, o, order);
 	report_inventory_html(f, o, order);
-	report_smart_html(f, o, order);
+	for (SIGNAL_EACH(s))
+		if ((*s)->html_section)
+			(*s)->html_section(f, o, order);
 	/* The machine's trouble goes with the disks', before the plots. */
 	if (o->sig.j.verdict != JUDGE_PASS)
 		report_machine_html(f, o);
 	report_zones_html(f, o, order);
-	report_temps_html(f, o, order);
+	for (SIGNAL_EACH(s))
+		if ((*s)->html_plot)
+			(*s)->html_plot(f, o, order);
 	if (o->sig.j.verdict == JUDGE_PASS)
 		report_machine_html(f, o);
 
@@ -411,11 +414,9 @@ char *report_html(const struct record *o, size_t *len)
 			html_text(f, d->led);
 			fputs("</p>\n", f);
 		}
-		if (peers_out_limit(o, d, lim, sizeof(lim))[0]) {
-			fputs("<p class=\"limit\">limit: ", f);
-			html_text(f, lim);
-			fputs("</p>\n", f);
-		}
+		for (SIGNAL_EACH(s))
+			if ((*s)->html_disk_section)
+				(*s)->html_disk_section(f, o, d);
 		html_reasons(f, &d->j);
 		rma_link(f, o, d, "<p class=\"rma\">for its vendor: ",
 			 "</p>\n");

@@ -8,21 +8,13 @@
 
 /*
  * report.html's view of the machine around the disks: the inventory tree
- * (each controller with its link budget and its disks under it), every
- * drive's temperature over the run, one small plot each on one scale,
- * and the machine's own signals (its verdict, hwmon, memory, PCIe AER,
- * the kernel log, the drives behind RAID controllers). Disks go in the
- * order given (report_order(): failures first). Inline SVG, no script.
+ * (each controller with its link budget and its disks under it), and the
+ * machine's section: its verdict and reasons, then each signal's part
+ * (signal.h). Disks go in the order given (report_order(): failures
+ * first).
  */
 void report_inventory_html(FILE *f, const struct record *r,
 			   const int *order);
-void report_temps_html(FILE *f, const struct record *r, const int *order);
 void report_machine_html(FILE *f, const struct record *r);
-
-/*
- * The SMART counters that changed during the run, a row each (disk,
- * counter, before, after), and how many disks reported SMART at all.
- */
-void report_smart_html(FILE *f, const struct record *r, const int *order);
 
 #endif

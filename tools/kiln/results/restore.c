@@ -15,12 +15,10 @@
 
 #include "results/cert.h"
 #include "results/result_keys.h"
-#include "results/peers_out.h"
 #include "results/restore.h"
 #include "results/result.h"
 #include "results/result_target.h"
 #include "results/signal.h"
-#include "results/vitals_out.h"
 #include "base/kiln.h"
 #include "base/unit.h"
 #include "base/timing.h"
@@ -171,7 +169,7 @@ static void restore_burn(const struct jsonread_node *t, struct record_disk *d)
 	}
 }
 
-/* Its phases, SMART health and verdict with the reasons for it. */
+/* Its phases and verdict with the reasons for it (SMART: smart_signal). */
 static void restore_judged(const struct jsonread_node *t,
 			   struct record_disk *d, struct monitor_target *mt)
 {
@@ -194,7 +192,6 @@ static void restore_judged(const struct jsonread_node *t,
 		mt->max[p] = ph.second_max;
 	}
 	d->mt = mt;
-	result_target_health(t, &d->before, &d->after);
 	d->j.verdict = result_target_verdict(t);
 	if (d->j.verdict < 0)
 		d->j.verdict = JUDGE_PASS;
@@ -211,7 +208,6 @@ static int restore_disk(const struct jsonread_node *t, struct record_disk *d,
 	restore_region(t, d);
 	restore_burn(t, d);
 	restore_judged(t, d, mt);
-	vitals_out_read_disk(t, d);
 	for (SIGNAL_EACH(s))
 		if ((*s)->read_disk)
 			(*s)->read_disk(t, d);
@@ -343,8 +339,7 @@ int restore_record(const struct jsonread_node *doc, struct restored *out,
 		jsonread_copy(jsonread_at(notes, i), NULL, text, sizeof(text));
 		record_note(r, "%s", text);
 	}
-	if (peers_out_restore(doc, r) ||
-	    restore_expect(jsonread_get(doc, KEY_EXPECT), r))
+	if (restore_expect(jsonread_get(doc, KEY_EXPECT), r))
 		return -ENOMEM;
 	out->mt = calloc(jsonread_count(targets) + 1, sizeof(*out->mt));
 	out->safety = calloc(jsonread_count(targets) + 1,
@@ -363,16 +358,11 @@ int restore_record(const struct jsonread_node *doc, struct restored *out,
 				   sizeof(out->safety[i]));
 		if (ret)
 			return ret;
-		peers_out_restore_disk(t, r, d);
 	}
 	for (SIGNAL_EACH(s))
 		if ((*s)->read && (*s)->read(doc, r))
 			return -ENOMEM;
-	ret = vitals_out_read_machine(doc, r);
-	/* For kiln report, which reads verdicts and does not judge again. */
-	if (!ret)
-		blame_decide(r, &r->blame);
-	return ret;
+	return 0;
 }
 
 static const char *judge_namer(int i)

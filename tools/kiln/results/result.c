@@ -14,13 +14,8 @@
 #include "base/crc32c.h"
 #include "base/json.h"
 #include "results/seconds.h"
-#include "results/blame_out.h"
-#include "results/dips_out.h"
 #include "results/result_keys.h"
-#include "results/peers_out.h"
 #include "results/result.h"
-#include "results/smart_out.h"
-#include "results/vitals_out.h"
 #include "results/signal.h"
 #include "base/timing.h"
 #include "base/version.h"
@@ -277,12 +272,6 @@ static void json_target(struct json *j, const struct record *r,
 	zones_json(j, &d->snap, r->s->bs, d->t.id.rotational);
 	reread_json(j, &d->snap, &d->rr);
 	json_target_errors(j, d);
-	json_begin(j, KEY_SMART);
-	smart_out_json(j, KEY_BEFORE, &d->before.c, SMART_OUT_HEALTH);
-	smart_out_json(j, KEY_AFTER, &d->after.c, SMART_OUT_HEALTH);
-	json_end(j);
-	peers_out_json_disk(j, r, d);
-	vitals_out_disk(j, r, d);
 	for (SIGNAL_EACH(s))
 		if ((*s)->json_disk)
 			(*s)->json_disk(j, r, d);
@@ -477,11 +466,7 @@ char *result_json(const struct record *o, size_t *len)
 	for (i = 0; i < o->n; i++)
 		json_target(&j, o, &o->disks[i]);
 	json_array_end(&j);
-	peers_out_json(&j, o);
 
-	vitals_out_machine(&j, o);
-	blame_out_json(&j, o);
-	dips_out_json(&j, o);
 	for (SIGNAL_EACH(s))
 		if ((*s)->json)
 			(*s)->json(&j, o);

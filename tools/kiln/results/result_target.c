@@ -2,9 +2,10 @@
 /*
  * Description: one target of a run's document (result.json, a
  * checkpoint's "result") read back: its phases, its passes and their
- * totals, its failed requests and bad units, its SMART health and its
- * verdict. The one reader of them, for kiln finish (restore.c) and kiln
- * fleet (fleet_read.c) alike; every schema version kiln has written.
+ * totals, its failed requests and bad units, and its verdict (its SMART
+ * health is smart_signal's). The one reader of them, for kiln finish
+ * (restore.c) and kiln fleet (fleet_read.c) alike; every schema version
+ * kiln has written.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -14,7 +15,6 @@
 #include "base/unit.h"
 #include "results/result_keys.h"
 #include "results/result_target.h"
-#include "results/smart_out.h"
 
 static int index_of(const char *name, const char *(*namer)(int), int n)
 {
@@ -202,13 +202,4 @@ int result_target_passes(const struct jsonread_node *t, struct engine_snap *s)
 		}
 	}
 	return 0;
-}
-
-void result_target_health(const struct jsonread_node *t,
-			  struct health *before, struct health *after)
-{
-	smart_out_read(jsonread_path(t, "/" KEY_SMART "/" KEY_BEFORE),
-		       &before->c);
-	smart_out_read(jsonread_path(t, "/" KEY_SMART "/" KEY_AFTER),
-		       &after->c);
 }

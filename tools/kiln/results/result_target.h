@@ -33,10 +33,6 @@ void result_target_phase(const struct jsonread_node *t, int phase,
  */
 int result_target_passes(const struct jsonread_node *t, struct engine_snap *s);
 
-/* Target t's SMART health before and after its burn ("smart"). */
-void result_target_health(const struct jsonread_node *t,
-			  struct health *before, struct health *after);
-
 /* Target t's verdict (enum judge_verdict), or -1 when not one kiln writes. */
 int result_target_verdict(const struct jsonread_node *t);
 

@@ -9,14 +9,16 @@
 #include "judge/record.h"
 
 /*
- * A signal of the machine (the BMC, stress, the network ports, the link
- * error counters, an NVMe drive's logs ...) as the results see it: one
- * signal_ops each, filled in the signal's own file (results/NAME_out.c)
- * and named once in signals.c's table. result.json's writer, restore,
- * summary.txt and report.html loop over the table and call the hooks a
- * signal has; none of them names a signal. A hook left NULL is a part
- * the signal has nothing to say in. The table's order is the order
- * every output says the signals in.
+ * A signal of the machine (SMART, the peers, the vitals, the BMC, stress,
+ * the network ports, the link error counters, an NVMe drive's logs ...)
+ * as the results see it: one signal_ops each, filled in the signal's own
+ * file (results/NAME_out.c) and named once in signals.c's table.
+ * result.json's writer, restore, summary.txt and report.html loop over
+ * the table and call the hooks a signal has; none of them names a signal
+ * (scripts/check-signals.py holds them to it). A hook left NULL is a part
+ * the signal has nothing to say in. Each hook runs at one place of its
+ * output, said beside it; the table's order is the order every output
+ * says the signals in at each place.
  */
 struct signal_ops {
 	const char *name;
@@ -25,12 +27,36 @@ struct signal_ops {
 	void (*json)(struct json *j, const struct record *r);
 	void (*json_disk)(struct json *j, const struct record *r,
 			  const struct record_disk *d);
-	/* result.json read back into a record (restore.c): 0 or -ENOMEM */
+	/*
+	 * result.json read back into a record (restore.c): 0 or -ENOMEM;
+	 * read after every target is read, so a signal's read finds the
+	 * disks and what the signals before it in the table read
+	 */
 	int (*read)(const struct jsonread_node *doc, struct record *r);
 	void (*read_disk)(const struct jsonread_node *t,
 			  struct record_disk *d);
-	/* summary.txt: the run's lines under its notes; a disk's lines */
+	/*
+	 * summary.txt, each at its place in the run's lines: under its
+	 * notes; after its FAIL line, where its trouble was placed (blame,
+	 * the dips all disks shared); after its verdict's, before the table
+	 * of disks (the machine's own: sensors, memory, the kernel log);
+	 * after the table, before the disks' sections (the controllers, the
+	 * groups of like disks)
+	 */
 	void (*summary)(const struct record *r, FILE *f);
+	void (*summary_trouble)(const struct record *r, FILE *f);
+	void (*summary_machine)(const struct record *r, FILE *f);
+	void (*summary_tail)(const struct record *r, FILE *f);
+	/*
+	 * summary.txt, each at its place in a disk's section: after its work
+	 * line, before its reasons (its link); after its burn's (zones,
+	 * request times, the re-read), before its RMA line (its
+	 * temperatures, self-test); after that, before its errors
+	 */
+	void (*summary_disk_head)(const struct record *r,
+				  const struct record_disk *d, FILE *f);
+	void (*summary_disk_early)(const struct record *r,
+				   const struct record_disk *d, FILE *f);
 	void (*summary_disk)(const struct record *r,
 			     const struct record_disk *d, FILE *f);
 	/*
@@ -39,9 +65,20 @@ struct signal_ops {
 	 */
 	int (*html_shown)(const struct record *r);
 	void (*html)(FILE *f, const struct record *r);
+	/*
+	 * report.html: a section of its own after the inventory tree
+	 * (SMART's), disks in the order given (report_order())
+	 */
+	void (*html_section)(FILE *f, const struct record *r,
+			     const int *order);
+	/* report.html: plots after the zones' (the temperatures over time) */
+	void (*html_plot)(FILE *f, const struct record *r, const int *order);
 	/* report.html: beside a disk in the inventory tree */
 	void (*html_disk)(FILE *f, const struct record *r,
 			  const struct record_disk *d);
+	/* report.html: in a disk's own section, before its reasons */
+	void (*html_disk_section)(FILE *f, const struct record *r,
+				  const struct record_disk *d);
 };
 
 /* The table, NULL-ended, in the order the outputs say the signals. */

@@ -11,6 +11,11 @@
 #include "results/signal.h"
 
 #define SIGNALS \
+	X(smart) \
+	X(peers) \
+	X(vitals) \
+	X(blame) \
+	X(dips) \
 	X(nvme) \
 	X(linkerr) \
 	X(net) \

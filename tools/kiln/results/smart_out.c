@@ -3,10 +3,15 @@
  * Description: a drive's SMART counters written to result.json and read
  * back (see smart_out.h): one table of keys for both, so that kiln finish
  * and kiln fleet read what a run wrote. A counter not reported is null.
+ * SMART as a signal of the table (smart_signal): a target's "smart"
+ * before and after the burn, read back, and report.html's section of the
+ * counters that changed.
  */
 #include <stddef.h>
 
+#include "results/html.h"
 #include "results/result_keys.h"
+#include "results/signal.h"
 #include "results/smart_out.h"
 
 /* In result.json's order; the "smart" object has the first seven. */
@@ -93,3 +98,100 @@ void smart_out_read(const struct jsonread_node *n, struct smart_counters *c)
 	for (i = 0; i < NCOUNTERS; i++)
 		*field(c, i) = jsonread_i64(n, counters[i].key, -1);
 }
+
+/* A target's "smart": the drive's health before and after the burn. */
+static void smart_json_disk(struct json *j, const struct record *r,
+			    const struct record_disk *d)
+{
+	(void)r;
+	json_begin(j, KEY_SMART);
+	smart_out_json(j, KEY_BEFORE, &d->before.c, SMART_OUT_HEALTH);
+	smart_out_json(j, KEY_AFTER, &d->after.c, SMART_OUT_HEALTH);
+	json_end(j);
+}
+
+static void smart_read_disk(const struct jsonread_node *t,
+			    struct record_disk *d)
+{
+	smart_out_read(jsonread_path(t, "/" KEY_SMART "/" KEY_BEFORE),
+		       &d->before.c);
+	smart_out_read(jsonread_path(t, "/" KEY_SMART "/" KEY_AFTER),
+		       &d->after.c);
+}
+
+/*
+ * report.html's SMART section: the counters that changed during the run,
+ * a row each (disk, counter, before, after), and how many disks reported
+ * SMART at all. A counter's first and last value in the run: SMART before
+ * and after the burn, else the signals' first and last sample; 0 when
+ * either is unknown.
+ */
+static int smart_span(const struct record_disk *d, size_t i, long long *a,
+		      long long *b)
+{
+	*a = smart_out_value(&d->before.c, i);
+	if (*a < 0)
+		*a = smart_out_value(&d->sig.start, i);
+	*b = smart_out_value(&d->after.c, i);
+	if (*b < 0)
+		*b = smart_out_value(&d->sig.end, i);
+	return *a >= 0 && *b >= 0;
+}
+
+static int smart_known(const struct record_disk *d)
+{
+	return d->before.c.have || d->after.c.have || d->sig.start.have ||
+	       d->sig.end.have;
+}
+
+static void smart_html(FILE *f, const struct record *r, const int *order)
+{
+	int i, known = 0, rows = 0;
+	long long a, b;
+	size_t k;
+
+	for (i = 0; i < r->n; i++)
+		known += smart_known(&r->disks[i]);
+	if (!r->n)
+		return;
+	fputs("<h2>SMART during the run</h2>\n", f);
+	if (!known) {
+		fputs("<p>No disk reported SMART (loop devices, files and "
+		      "RAID volumes have none).</p>\n", f);
+		return;
+	}
+	for (i = 0; i < r->n; i++) {
+		const struct record_disk *d = &r->disks[order[i]];
+		const char *v = judge_name(d->j.verdict);
+
+		for (k = 0; k < smart_out_count(); k++) {
+			if (!smart_span(d, k, &a, &b) || a == b)
+				continue;
+			if (!rows++)
+				fputs("<table id=\"smart\">\n<tr><th "
+				      "class=\"l\">disk</th><th class=\"l\">"
+				      "counter</th><th>before</th><th>after"
+				      "</th><th>change</th></tr>\n", f);
+			fprintf(f, "<tr><td class=\"l %s\">", v);
+			html_text(f, d->label);
+			fprintf(f, "</td><td class=\"l\">%s</td><td>%lld</td>"
+				"<td>%lld</td><td>%+lld</td></tr>\n",
+				smart_out_name(k), a, b, b - a);
+		}
+	}
+	if (rows)
+		fputs("</table>\n", f);
+	if (rows)
+		fprintf(f, "<p>%d disk%s reported SMART; no other counter "
+			"changed.</p>\n", known, known == 1 ? "" : "s");
+	else
+		fprintf(f, "<p>No SMART counter changed on the %d disk%s that "
+			"reported SMART.</p>\n", known, known == 1 ? "" : "s");
+}
+
+const struct signal_ops smart_signal = {
+	.name = "smart",
+	.json_disk = smart_json_disk,
+	.read_disk = smart_read_disk,
+	.html_section = smart_html,
+};

@@ -10,12 +10,8 @@
 
 #include "base/crc32c.h"
 #include "results/cert.h"
-#include "results/blame_out.h"
-#include "results/dips_out.h"
 #include "results/notes.h"
-#include "results/peers_out.h"
 #include "results/rma.h"
-#include "results/vitals_text.h"
 #include "results/summary.h"
 #include "results/summary_groups.h"
 #include "results/signal.h"
@@ -264,7 +260,9 @@ static void disk_section(const struct record *o, const struct record_disk *d,
 	if (et->c.state != STATE_NOT_STARTED)
 		fprintf(f, "  %s\n", summary_work_text(&w, 0, work,
 						       sizeof(work)));
-	peers_out_disk_line(o, d, f);
+	for (SIGNAL_EACH(s))
+		if ((*s)->summary_disk_head)
+			(*s)->summary_disk_head(o, d, f);
 	if (d->j.stability[0])
 		fprintf(f, "  %s\n", d->j.stability);
 	for (r = 0; r < d->j.nreasons; r++)
@@ -272,7 +270,9 @@ static void disk_section(const struct record *o, const struct record_disk *d,
 	zones_summary(f, et, o->s->bs, d->t.id.rotational);
 	latency_summary(f, et);
 	reread_summary(f, &d->rr);
-	vitals_text_disk(d, f);
+	for (SIGNAL_EACH(s))
+		if ((*s)->summary_disk_early)
+			(*s)->summary_disk_early(o, d, f);
 	rma_summary(o, d, f);
 	for (SIGNAL_EACH(s))
 		if ((*s)->summary_disk)
@@ -398,20 +398,25 @@ void summary_text(const struct record *o, FILE *f)
 			(*s)->summary(o, f);
 	if (o->failure[0])
 		fprintf(f, "FAIL: %s\n", o->failure);
-	blame_out_text(o, f);
-	dips_out_text(o, f);
+	for (SIGNAL_EACH(s))
+		if ((*s)->summary_trouble)
+			(*s)->summary_trouble(o, f);
 	if (o->results_lost)
 		fprintf(f, "results: some files of this run could not be "
 			"written (see the console)\n");
 	if (!o->n)
 		fprintf(f, "FAIL: nothing was tested\n");
-	vitals_text_run(o, f);
+	for (SIGNAL_EACH(s))
+		if ((*s)->summary_machine)
+			(*s)->summary_machine(o, f);
 	fprintf(f, "\n");
 	if (ng == o->n || ng < 0)
 		summary_table(o, f, 1);
 	else
 		group_table(o, g, ng, f);
-	peers_out_summary(o, f);
+	for (SIGNAL_EACH(s))
+		if ((*s)->summary_tail)
+			(*s)->summary_tail(o, f);
 
 	for (i = 0; ng < 0 && i < o->n; i++)
 		disk_section(o, &o->disks[i], f);

@@ -3,7 +3,9 @@
  * Description: the machine's own signals told (see vitals_out.h): the
  * "signals" of each target and the "machine" of result.json, each field
  * read back the way it was written (so kiln finish judges a restored run
- * as the run did). vitals_text.c writes their lines in summary.txt.
+ * as the run did). vitals_text.c writes their lines in summary.txt,
+ * vitals_html.c their parts of report.html; vitals_signal here is all of
+ * them as a signal of the table (signal.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,8 +13,11 @@
 #include <string.h>
 
 #include "results/cpu_out.h"
+#include "results/signal.h"
 #include "results/smart_out.h"
+#include "results/vitals_html.h"
 #include "results/vitals_out.h"
+#include "results/vitals_text.h"
 
 static const char *const limit_keys[] = {
 	[VITALS_LIMIT_NONE] = "none",
@@ -493,3 +498,23 @@ int vitals_out_read_machine(const struct jsonread_node *doc,
 		return -ENOMEM;
 	return read_lists(m, out);
 }
+
+static void vitals_summary_disk(const struct record *r,
+				const struct record_disk *d, FILE *f)
+{
+	(void)r;
+	vitals_text_disk(d, f);
+}
+
+const struct signal_ops vitals_signal = {
+	.name = "vitals",
+	.json = vitals_out_machine,
+	.json_disk = vitals_out_disk,
+	.read = vitals_out_read_machine,
+	.read_disk = vitals_out_read_disk,
+	.summary_machine = vitals_text_run,
+	.summary_disk_early = vitals_summary_disk,
+	.html_shown = vitals_html_shown,
+	.html = vitals_html_machine,
+	.html_plot = vitals_html_temps,
+};

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""check-signals.py [TOP]: part of make check-layers. Holds tools/kiln/
+to docs/design.md's "A signal is one file and one table line": the files
+that loop over results/signals.c's table (result.c, result_target.c,
+restore.c, summary.c and report*.c in results/) call no function of a
+signal's own files: the file that fills a `const struct signal_ops
+NAME_signal`, and results/NAME_*.c beside it (vitals_text.c and
+vitals_html.c are the vitals'). They reach a signal through its hooks,
+so a new signal touches its own files and one line of signals.c, not
+them.
+
+universal-ctags finds the functions each signal's files define that are
+not static (a static one cannot be called from elsewhere anyway); a scan
+of the looping files (comments and strings left out) finds every call
+of one, said as FILE:LINE: calls NAME (its file). Exit 1 on any, 2 when
+universal-ctags cannot be run, 0 quietly when there is no tools/kiln/
+results/ to check (a clone without the tester)."""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+top = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(
+    os.path.dirname(os.path.abspath(__file__)))
+src = os.path.join(top, "tools", "kiln")
+results = os.path.join(src, "results")
+if not os.path.isdir(results):
+    sys.exit(0)
+
+# The files that loop over the table and must name no signal.
+looping = re.compile(r"^(result|result_target|restore|summary|report\w*)\.c$")
+signal_re = re.compile(r"^const\s+struct\s+signal_ops\s+(\w+)_signal\b", re.M)
+strip_re = re.compile(
+    r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
+
+
+def say(line):
+    print(line, file=sys.stderr)
+
+
+def text(name):
+    with open(os.path.join(results, name), encoding="utf-8",
+              errors="replace") as f:
+        return f.read()
+
+
+def stripped(s):
+    """s with its comments and strings blanked, its lines kept."""
+    return strip_re.sub(lambda m: "\n" * m.group(0).count("\n"), s)
+
+
+names = sorted(n for n in os.listdir(results) if n.endswith(".c"))
+callers = [n for n in names if looping.match(n)]
+own = set()
+for n in names:
+    if n in callers:
+        continue
+    for sig in signal_re.findall(stripped(text(n))):
+        own.add(n)
+        own.update(m for m in names if m.startswith(sig + "_") and
+                   m not in callers)
+own = sorted(own)
+if not own:
+    sys.exit(0)
+
+ctags = "ctags-universal" if shutil.which("ctags-universal") else "ctags"
+try:
+    out = subprocess.run(
+        [ctags, "--output-format=json", "--languages=C",
+         "--language-force=C", "--kinds-C=f", "--fields=+nF", "-o", "-"]
+        + own, cwd=results, capture_output=True, text=True,
+        check=True).stdout
+except (OSError, subprocess.CalledProcessError) as e:
+    say("check-signals: cannot run universal-ctags (make deps): %s" % e)
+    sys.exit(2)
+
+# defs[name] = the signal's file that defines it, not static.
+defs = {}
+for line in out.splitlines():
+    try:
+        t = json.loads(line)
+    except ValueError:
+        continue
+    if t.get("_type") != "tag" or t.get("kind") != "function":
+        continue
+    if t.get("file"):
+        continue
+    defs[t["name"]] = t["path"]
+
+call_re = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
+bad = 0
+for n in callers:
+    for ln, line in enumerate(stripped(text(n)).split("\n"), 1):
+        for m in call_re.finditer(line):
+            if m.group(1) in defs:
+                say("tools/kiln/results/%s:%d: calls %s (results/%s, "
+                    "a signal's own: call it through its hook)"
+                    % (n, ln, m.group(1), defs[m.group(1)]))
+                bad += 1
+if bad:
+    say("check-signals: %d call(s) of a signal's own file from the files "
+        "that loop over the table (docs/design.md)" % bad)
+sys.exit(1 if bad else 0)
