@@ -13,6 +13,7 @@
 
 #include "base/sysfs.h"
 #include "base/version.h"
+#include "engine/sancmd.h"
 #include "results/cert.h"
 #include "results/signal.h"
 #include "results/html.h"
@@ -21,8 +22,16 @@
 /* A promise in words, as the certificate prints it. */
 static const char *promise_words(const struct endstep *e)
 {
-	if (e->method == SETTINGS_END_ZERO)
+	if (e->method == SETTINGS_END_ZERO ||
+	    (e->method == SETTINGS_END_SANITIZE && e->san_method == SANCMD_ZERO))
 		return "written with zeros, then read back";
+	if (e->method == SETTINGS_END_SANITIZE && e->san_method == SANCMD_NONE)
+		return "nothing: no sanitize command was sent";
+	if (e->method == SETTINGS_END_SANITIZE)
+		return e->promise == ENDSTEP_PROMISE_ZEROS ?
+		       "erased by the drive; it promises zeros after it" :
+		       "erased by the drive; it does not promise what it "
+		       "then reads as";
 	return e->promise == ENDSTEP_PROMISE_ZEROS ?
 	       "deallocated; the device promises zeros after it" :
 	       "deallocated; the device does not promise what it then reads "
@@ -488,7 +497,7 @@ int cert_out_read(const struct jsonread_node *doc, struct record *r)
 	if (!o || jsonread_type(o) != JSONREAD_OBJECT)
 		return 0;
 	method = jsonread_str(o, "method", "keep");
-	for (k = SETTINGS_END_KEEP; k <= SETTINGS_END_ZERO; k++)
+	for (k = SETTINGS_END_KEEP; k <= SETTINGS_END_SANITIZE; k++)
 		if (!strcmp(method, endstep_method_name(k)))
 			r->s->end = k;
 	r->s->end_verify = (unsigned)jsonread_u64(o, "verify_percent",

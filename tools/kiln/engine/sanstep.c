@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: end=sanitize's commands sent to a disk. An NVMe namespace
+ * is asked Identify Controller (what it can do), Identify Namespace (its
+ * current format, kept, and what erased blocks read as) and, when the
+ * method reaches every namespace, the active namespace list (kiln's
+ * consent covers this one only); then the method sancmd chose is sent
+ * through NVME_IOCTL_ADMIN_CMD. Only Format NVM with secure erase is sent
+ * for now: a Sanitize returns at once and runs on, and its log is not
+ * polled yet. A disk that is not NVMe has no command kiln sends.
+ */
+#include <errno.h>
+#include <linux/nvme_ioctl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+
+#include "engine/sanstep.h"
+
+#define OP_IDENTIFY 0x06
+#define CNS_NS 0x00
+#define CNS_CTRL 0x01
+#define CNS_ACTIVE 0x02
+#define IDNS_DLFEAT 33
+/* An Identify is answered at once by a live controller. */
+#define IDENTIFY_MS 10000
+
+static int admin(int fd, uint8_t op, uint32_t nsid, uint32_t cdw10,
+		 void *buf, uint32_t len, uint32_t timeout_ms)
+{
+	struct nvme_admin_cmd c;
+	int ret;
+
+	memset(&c, 0, sizeof(c));
+	c.opcode = op;
+	c.nsid = nsid;
+	c.cdw10 = cdw10;
+	c.addr = (uint64_t)(uintptr_t)buf;
+	c.data_len = len;
+	c.timeout_ms = timeout_ms;
+	ret = ioctl(fd, NVME_IOCTL_ADMIN_CMD, &c);
+	if (ret < 0)
+		return -errno;
+	/* A positive return is the command's NVMe status. */
+	return ret ? -EIO : 0;
+}
+
+/* Another active namespace than nsid on the controller: 1, 0, or -errno. */
+static int others(int fd, uint32_t nsid, uint8_t *buf)
+{
+	uint32_t i, id;
+	int ret;
+
+	memset(buf, 0, SANCMD_NVME_ID_LEN);
+	ret = admin(fd, OP_IDENTIFY, 0, CNS_ACTIVE, buf, SANCMD_NVME_ID_LEN,
+		    IDENTIFY_MS);
+	if (ret)
+		return ret;
+	for (i = 0; i < SANCMD_NVME_ID_LEN / 4; i++) {
+		id = (uint32_t)buf[4 * i] | (uint32_t)buf[4 * i + 1] << 8 |
+		     (uint32_t)buf[4 * i + 2] << 16 |
+		     (uint32_t)buf[4 * i + 3] << 24;
+		if (!id)
+			break;
+		if (id != nsid)
+			return 1;
+	}
+	return 0;
+}
+
+static void none(struct sanstep *s, const char *why)
+{
+	s->choice.method = SANCMD_NONE;
+	snprintf(s->choice.why, sizeof(s->choice.why), "%s", why);
+}
+
+int sanstep_choose(int fd, int rotating, struct sanstep *s)
+{
+	struct sancmd_nvme_caps caps;
+	uint8_t *buf;
+	int nsid, ret;
+
+	memset(s, 0, sizeof(*s));
+	nsid = ioctl(fd, NVME_IOCTL_ID);
+	if (nsid <= 0) {
+		none(s, "not an NVMe namespace (ATA and SCSI SANITIZE are not "
+		     "sent yet)");
+		return 0;
+	}
+	buf = calloc(1, SANCMD_NVME_ID_LEN);
+	if (!buf)
+		return -ENOMEM;
+	ret = admin(fd, OP_IDENTIFY, 0, CNS_CTRL, buf, SANCMD_NVME_ID_LEN,
+		    IDENTIFY_MS);
+	if (ret) {
+		snprintf(s->choice.why, sizeof(s->choice.why),
+			 "NVMe Identify Controller not read: %s",
+			 strerror(-ret));
+		goto out;
+	}
+	sancmd_nvme_caps(buf, SANCMD_NVME_ID_LEN, &caps);
+	sancmd_nvme_choose(&caps, &s->choice);
+	/*
+	 * A Sanitize returns before it is done and is followed in log 81h,
+	 * which kiln does not poll yet: Format NVM with secure erase where
+	 * the drive has it, since it answers only when it is over.
+	 */
+	if (s->choice.method == SANCMD_CRYPTO ||
+	    s->choice.method == SANCMD_BLOCK ||
+	    s->choice.method == SANCMD_OVERWRITE) {
+		if (caps.format) {
+			s->choice.method = caps.fna_crypto ?
+					   SANCMD_FORMAT_CRYPTO :
+					   SANCMD_FORMAT_ERASE;
+			s->choice.all_namespaces = caps.fna_all ||
+						   caps.fna_erase_all;
+			snprintf(s->choice.why, sizeof(s->choice.why),
+				 "Sanitize not sent yet (its log is not "
+				 "polled): Format NVM with secure erase");
+		} else {
+			none(s, "the drive has Sanitize only, which kiln does "
+			     "not send yet (its log is not polled)");
+		}
+	}
+	if (s->choice.method == SANCMD_NONE)
+		goto out;
+	s->format.nsid = (uint32_t)nsid;
+	s->format.ses = s->choice.method == SANCMD_FORMAT_CRYPTO ? 2 : 1;
+	ret = admin(fd, OP_IDENTIFY, (uint32_t)nsid, CNS_NS, buf,
+		    SANCMD_NVME_ID_LEN, IDENTIFY_MS);
+	if (ret) {
+		snprintf(s->choice.why, sizeof(s->choice.why),
+			 "NVMe Identify Namespace not read: %s",
+			 strerror(-ret));
+		goto out;
+	}
+	sancmd_nvme_ns(buf, SANCMD_NVME_ID_LEN, &s->format);
+	/* Bits 2:0, what a deallocated block reads as: 001b zeros. */
+	s->zeros = (buf[IDNS_DLFEAT] & 7) == 1;
+	snprintf(s->promise_why, sizeof(s->promise_why),
+		 "NVMe DLFEAT %u%u%ub", buf[IDNS_DLFEAT] >> 2 & 1,
+		 buf[IDNS_DLFEAT] >> 1 & 1, buf[IDNS_DLFEAT] & 1);
+	if (s->choice.all_namespaces) {
+		ret = others(fd, (uint32_t)nsid, buf);
+		if (ret < 0) {
+			snprintf(s->choice.why, sizeof(s->choice.why),
+				 "the controller's namespaces not read: %s",
+				 strerror(-ret));
+			goto out;
+		}
+		if (ret) {
+			none(s, "its Format NVM erases every namespace of the "
+			     "controller (FNA), and kiln has consent for this "
+			     "one only");
+			ret = 0;
+			goto out;
+		}
+		s->format.nsid = 0xFFFFFFFF;
+	}
+	/* Format NVM gives no estimate: the default for its kind. */
+	s->deadline = sancmd_deadline((struct sancmd_estimate){ 0 },
+				      rotating, NULL);
+out:
+	free(buf);
+	return ret;
+}
+
+int sanstep_send(int fd, const struct sanstep *s)
+{
+	struct sancmd_nvme cmd;
+	uint64_t ms = s->deadline * 1000;
+	int ret;
+
+	if (s->choice.method != SANCMD_FORMAT_ERASE &&
+	    s->choice.method != SANCMD_FORMAT_CRYPTO)
+		return -EOPNOTSUPP;
+	ret = sancmd_nvme_format(&cmd, &s->format);
+	if (ret)
+		return ret;
+	/*
+	 * The driver aborts a command still out after timeout_ms; the
+	 * step's watch is given as long (endstep.wait_ns).
+	 */
+	return admin(fd, cmd.opcode, cmd.nsid, cmd.cdw10, NULL, 0,
+		     ms > UINT32_MAX ? UINT32_MAX : (uint32_t)ms);
+}
+
+const char *sanstep_words(const struct sanstep *s, char *buf, size_t len)
+{
+	if (s->choice.method == SANCMD_FORMAT_CRYPTO)
+		snprintf(buf, len, "Format NVM, cryptographic erase (SES 2)");
+	else if (s->choice.method == SANCMD_FORMAT_ERASE)
+		snprintf(buf, len, "Format NVM, user data erase (SES 1)");
+	else
+		snprintf(buf, len, "%s", sancmd_method_name(s->choice.method));
+	return buf;
+}
