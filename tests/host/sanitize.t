@@ -42,7 +42,10 @@ test_expect_success 'its certificate says nothing was sent' '
 	c="$TEST_TMP/none/$(end_of "$TEST_TMP/none" certificate_json)" &&
 	test_eq "$(json_get "$c" "d[\"end\"][\"method\"]")" sanitize method &&
 	test_eq "$(json_get "$c" "d[\"end\"][\"promise\"]")" \
-		"nothing: no sanitize command was sent" promise
+		"nothing: no sanitize command was sent" promise &&
+	test_eq "$(json_get "$c" "d[\"end\"][\"nist_800_88_class\"]")" none class &&
+	test_eq "$(json_get "$c" "d[\"end\"][\"sanitization_method\"]")" none applied &&
+	json_get "$c" "d[\"end\"][\"method_why\"]" | grep -q "not an NVMe namespace"
 '
 
 test_expect_success 'sanitize-fallback=zero: zeroed instead, read back, said so' '
@@ -59,8 +62,12 @@ test_expect_success 'sanitize-fallback=zero: zeroed instead, read back, said so'
 	json_get "$c" "d[\"end\"][\"result\"]" | grep -q "zeroed instead (sanitize-fallback=zero)" &&
 	test_eq "$(json_get "$c" "d[\"end\"][\"promise\"]")" \
 		"written with zeros, then read back" promise &&
+	test_eq "$(json_get "$c" "d[\"end\"][\"nist_800_88_class\"]")" clear class &&
+	test_eq "$(json_get "$c" "d[\"end\"][\"ieee_2883_technique\"]")" Overwrite technique &&
+	test_eq "$(end_of "$TEST_TMP/zero" nist_800_88_class)" clear "result.json class" &&
 	h="$TEST_TMP/zero/$(end_of "$TEST_TMP/zero" certificate_html)" &&
-	grep -q "sanitize-fallback=zero" "$h"
+	grep -q "sanitize-fallback=zero" "$h" &&
+	grep -q "<th>NIST SP 800-88 class reached</th><td>clear</td>" "$h"
 '
 
 test_expect_success 'kiln burn: end=sanitize on a span short of the disk is exit 2, untouched' '

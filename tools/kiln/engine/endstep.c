@@ -48,6 +48,24 @@ const char *endstep_state_name(int state)
 	return state >= 0 && state < ENDSTEP_STATES ? names[state] : "unknown";
 }
 
+int endstep_applied(const struct endstep *e)
+{
+	if (e->method == SETTINGS_END_DISCARD)
+		return SANCMD_DISCARD;
+	if (e->method == SETTINGS_END_ZERO)
+		return SANCMD_ZERO;
+	if (e->method == SETTINGS_END_SANITIZE)
+		return e->san_method;
+	return SANCMD_NONE;
+}
+
+int endstep_class(const struct endstep *e)
+{
+	/* A class is claimed of what was done and proven, never of a try. */
+	return e->state == ENDSTEP_DONE ?
+	       sancmd_method_class(endstep_applied(e)) : SANCMD_CLASS_NONE;
+}
+
 uint64_t endstep_samples(uint64_t size, unsigned pct, uint64_t chunk)
 {
 	uint64_t want, spread;

@@ -82,6 +82,15 @@ const char *endstep_method_name(int method);
 const char *endstep_state_name(int state);
 
 /*
+ * The method the step applied, as sancmd names it (enum sancmd_method:
+ * discard, zero, the drive's own, or none), and the NIST SP 800-88 class
+ * it reached (enum sancmd_class): the method's once the step is done and
+ * its read-back found nothing of the run, else none.
+ */
+int endstep_applied(const struct endstep *e);
+int endstep_class(const struct endstep *e);
+
+/*
  * Whether a step whose last answer came at beat is stalled at now, with
  * no answer for more than limit ns. An answer after the watch read now
  * (beat > now: the step's thread runs beside it) is an answer, never
