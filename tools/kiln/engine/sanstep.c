@@ -3,7 +3,8 @@
  * Description: end=sanitize's commands sent to a disk. An NVMe namespace
  * is asked Identify Controller (what it can do), Identify Namespace (its
  * current format, kept, and what erased blocks read as) and, when the
- * method reaches every namespace, the active namespace list (kiln's
+ * method reaches every namespace, the active namespace list and, on a
+ * subsystem of more than one controller, the allocated one (kiln's
  * consent covers this one only); then the method sancmd chose is sent
  * through NVME_IOCTL_ADMIN_CMD. Only Format NVM with secure erase is sent
  * for now: a Sanitize returns at once and runs on, and its log is not
@@ -22,6 +23,9 @@
 #define CNS_NS 0x00
 #define CNS_CTRL 0x01
 #define CNS_ACTIVE 0x02
+#define CNS_ALLOCATED 0x10
+/* Identify Controller's CMIC, bit 1: two or more controllers. */
+#define IDCTRL_CMIC 76
 #define IDNS_DLFEAT 33
 /* An Identify is answered at once by a live controller. */
 #define IDENTIFY_MS 10000
@@ -46,27 +50,73 @@ static int admin(int fd, uint8_t op, uint32_t nsid, uint32_t cdw10,
 	return ret ? -EIO : 0;
 }
 
-/* Another active namespace than nsid on the controller: 1, 0, or -errno. */
-static int others(int fd, uint32_t nsid, uint8_t *buf)
+int sanstep_alone(const uint8_t *list, size_t len, uint32_t nsid)
 {
-	uint32_t i, id;
-	int ret;
+	size_t i;
+	uint32_t id;
 
-	memset(buf, 0, SANCMD_NVME_ID_LEN);
-	ret = admin(fd, OP_IDENTIFY, 0, CNS_ACTIVE, buf, SANCMD_NVME_ID_LEN,
-		    IDENTIFY_MS);
-	if (ret)
-		return ret;
-	for (i = 0; i < SANCMD_NVME_ID_LEN / 4; i++) {
-		id = (uint32_t)buf[4 * i] | (uint32_t)buf[4 * i + 1] << 8 |
-		     (uint32_t)buf[4 * i + 2] << 16 |
-		     (uint32_t)buf[4 * i + 3] << 24;
+	for (i = 0; i + 4 <= len; i += 4) {
+		id = (uint32_t)list[i] | (uint32_t)list[i + 1] << 8 |
+		     (uint32_t)list[i + 2] << 16 | (uint32_t)list[i + 3] << 24;
+		/* The list ends at its first zero. */
 		if (!id)
 			break;
 		if (id != nsid)
-			return 1;
+			return 0;
 	}
-	return 0;
+	return 1;
+}
+
+/*
+ * Another namespace than nsid in list cns (active: this controller's,
+ * allocated: the subsystem's): 1, 0, or -errno.
+ */
+static int others(int fd, uint32_t nsid, uint32_t cns, uint8_t *buf)
+{
+	int ret;
+
+	memset(buf, 0, SANCMD_NVME_ID_LEN);
+	ret = admin(fd, OP_IDENTIFY, 0, cns, buf, SANCMD_NVME_ID_LEN,
+		    IDENTIFY_MS);
+	if (ret)
+		return ret;
+	return !sanstep_alone(buf, SANCMD_NVME_ID_LEN, nsid);
+}
+
+/*
+ * Whether a command that reaches every namespace of the subsystem would
+ * reach only nsid: NULL, or why not. The active list is this
+ * controller's; where CMIC says the subsystem may have other controllers
+ * (a dual-port drive), their private namespaces show only in the
+ * allocated list, which must then be read and hold nsid alone.
+ */
+static const char *reach(int fd, uint32_t nsid, int multi, uint8_t *buf,
+			 char *why, size_t len)
+{
+	int ret = others(fd, nsid, CNS_ACTIVE, buf);
+
+	if (ret < 0) {
+		snprintf(why, len, "the controller's namespaces not read (%s), "
+			 "and its erase reaches every namespace",
+			 strerror(-ret));
+		return why;
+	}
+	if (ret)
+		return "its erase reaches every namespace (FNA), and this "
+		       "controller has another: kiln has consent for this "
+		       "one only";
+	if (!multi)
+		return NULL;
+	ret = others(fd, nsid, CNS_ALLOCATED, buf);
+	if (ret < 0) {
+		snprintf(why, len, "its erase reaches every namespace of a "
+			 "subsystem that may have other controllers (CMIC), "
+			 "whose namespaces were not listed (%s)",
+			 strerror(-ret));
+		return why;
+	}
+	return ret ? "its erase reaches every namespace of the subsystem "
+		     "(FNA), and another controller's is there" : NULL;
 }
 
 static void none(struct sanstep *s, const char *why)
@@ -78,8 +128,9 @@ static void none(struct sanstep *s, const char *why)
 int sanstep_choose(int fd, int rotating, struct sanstep *s)
 {
 	struct sancmd_nvme_caps caps;
+	char why[160];
 	uint8_t *buf;
-	int nsid, ret;
+	int nsid, ret, multi;
 
 	memset(s, 0, sizeof(*s));
 	nsid = ioctl(fd, NVME_IOCTL_ID);
@@ -100,6 +151,7 @@ int sanstep_choose(int fd, int rotating, struct sanstep *s)
 		goto out;
 	}
 	sancmd_nvme_caps(buf, SANCMD_NVME_ID_LEN, &caps);
+	multi = buf[IDCTRL_CMIC] >> 1 & 1;
 	sancmd_nvme_choose(&caps, &s->choice);
 	/*
 	 * A Sanitize returns before it is done and is followed in log 81h,
@@ -142,18 +194,11 @@ int sanstep_choose(int fd, int rotating, struct sanstep *s)
 		 "NVMe DLFEAT %u%u%ub", buf[IDNS_DLFEAT] >> 2 & 1,
 		 buf[IDNS_DLFEAT] >> 1 & 1, buf[IDNS_DLFEAT] & 1);
 	if (s->choice.all_namespaces) {
-		ret = others(fd, (uint32_t)nsid, buf);
-		if (ret < 0) {
-			snprintf(s->choice.why, sizeof(s->choice.why),
-				 "the controller's namespaces not read: %s",
-				 strerror(-ret));
-			goto out;
-		}
-		if (ret) {
-			none(s, "its Format NVM erases every namespace of the "
-			     "controller (FNA), and kiln has consent for this "
-			     "one only");
-			ret = 0;
+		const char *no = reach(fd, (uint32_t)nsid, multi, buf, why,
+				       sizeof(why));
+
+		if (no) {
+			none(s, no);
 			goto out;
 		}
 		s->format.nsid = 0xFFFFFFFF;

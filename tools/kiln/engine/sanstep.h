@@ -30,6 +30,12 @@ struct sanstep {
  */
 int sanstep_choose(int fd, int rotating, struct sanstep *s);
 
+/*
+ * Whether an Identify namespace list (CNS 02h or 10h: IDs, the first zero
+ * ends it) of len bytes holds no namespace but nsid: 1, or 0.
+ */
+int sanstep_alone(const uint8_t *list, size_t len, uint32_t nsid);
+
 /* Sends s's method and waits for it: 0, or -errno (-EIO: the drive's). */
 int sanstep_send(int fd, const struct sanstep *s);
 
