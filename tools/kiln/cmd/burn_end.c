@@ -239,7 +239,7 @@ void burn_end(struct burn *b)
 		job->d.verify_pct = b->s->end_verify;
 		job->d.fallback = b->s->sanitize_fallback;
 		job->d.rotating = d->t.id.rotational == 1;
-		/* A sanitize that falls back to zeros clears it if it does not. */
+		/* For zeros; a sanitize that does not write them clears it. */
 		job->e.offload = b->s->end != SETTINGS_END_DISCARD &&
 				 offload_of(b, d);
 		job->stop = &stop;

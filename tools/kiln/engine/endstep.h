@@ -8,11 +8,13 @@
 
 /*
  * The end step: how a disk is left once its burn is over (end=discard,
- * zero or sanitize), then read back. Like the engine it is given a descriptor and
- * a size and knows nothing of how the disk was found or judged; every
- * call that can wait on the disk is made in a child (deadline_range,
- * deadline_pread), so a dead disk holds only the thread that waits, and
- * the caller's watch decides when it is stalled (endstep.beat).
+ * zero or sanitize), then read back. Like the engine it is given a
+ * descriptor and a size and knows nothing of how the disk was found or
+ * judged; every call that can wait on the disk is made in a child
+ * (deadline_range, deadline_pread) or, for a sanitize's admin commands,
+ * on the step's own thread, so a dead disk holds only the thread that
+ * waits, and the caller's watch decides when it is stalled (endstep.beat,
+ * endstep.wait_ns).
  */
 enum endstep_state {
 	ENDSTEP_NONE,		/* end=keep, or not asked */
@@ -38,7 +40,7 @@ struct endstep_disk {
 	int fd;			/* the disk, open for writing (O_DIRECT) */
 	uint64_t size;		/* bytes: the whole disk */
 	uint64_t run_id, ident;	/* whose units count as this run's */
-	int method;		/* enum settings_end: discard, zero, sanitize */
+	int method;		/* enum settings_end, not keep */
 	int promise;		/* enum endstep_promise */
 	unsigned verify_pct;	/* % of the disk read back, 1-100 */
 	int fallback;		/* enum settings_fallback (sanitize) */

@@ -22,8 +22,7 @@
 /* A promise in words, as the certificate prints it. */
 static const char *promise_words(const struct endstep *e)
 {
-	if (e->method == SETTINGS_END_ZERO ||
-	    (e->method == SETTINGS_END_SANITIZE && e->san_method == SANCMD_ZERO))
+	if (endstep_applied(e) == SANCMD_ZERO)
 		return "written with zeros, then read back";
 	if (e->method == SETTINGS_END_SANITIZE && e->san_method == SANCMD_NONE)
 		return "nothing: no sanitize command was sent";
