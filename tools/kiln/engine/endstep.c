@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 
 #include "base/deadline.h"
 #include "base/timing.h"
@@ -30,6 +31,9 @@
 #define DISCARD_PIECE (1ull << 30)
 #define ZERO_PIECE (64ull << 20)
 #define READ_CHUNK (1ull << 20)
+/* A Sanitize's log is read every SANITIZE_LOOK naps (1 s): a status. */
+#define SANITIZE_NAP_NS 100000000L
+#define SANITIZE_LOOK 10
 
 const char *endstep_method_name(int method)
 {
@@ -280,6 +284,46 @@ void endstep_judge(struct endstep *e)
 }
 
 /*
+ * A Sanitize under way, its log read every SANITIZE_LOOK until it says
+ * the one kiln sent is over: 0, -EIO failed, -ETIMEDOUT past its
+ * deadline, -EINTR stopped (the drive goes on: it cannot be called
+ * back), or a read's -errno. Each answer is a beat, so a drive that stops
+ * answering is stalled by the watch as any other.
+ */
+static int follow(struct endstep *e, const struct endstep_disk *d,
+		  const struct sanstep *s, const atomic_int *stop)
+{
+	struct timespec nap = { 0, SANITIZE_NAP_NS };
+	uint64_t start = timing_now_ns(), waited;
+	struct sancmd_progress p;
+	int ret, k;
+
+	for (;;) {
+		for (k = 0; k < SANITIZE_LOOK; k++) {
+			if (atomic_load(stop))
+				return -EINTR;
+			nanosleep(&nap, NULL);
+		}
+		ret = sanstep_log(d->fd, s->choice.method, &p);
+		beat(e);
+		if (ret)
+			return ret;
+		if (p.state == SANCMD_RUNNING)
+			atomic_store(&e->done, (uint64_t)((unsigned __int128)
+				     d->size * p.fraction / 65536));
+		waited = (timing_now_ns() - start) / TIMING_SEC;
+		switch (sanstep_next(&p, s->cmd.cdw10, waited, s->deadline)) {
+		case SANSTEP_DONE:
+			return 0;
+		case SANSTEP_FAILED:
+			return -EIO;
+		case SANSTEP_LATE:
+			return -ETIMEDOUT;
+		}
+	}
+}
+
+/*
  * end=sanitize's command, or none: 0 sent (or zeros written instead, the
  * fallback), 1 none sent and nothing done (said), -EINTR, or -errno.
  */
@@ -291,7 +335,7 @@ static int sanitize(struct endstep *e, struct endstep_disk *d,
 
 	ret = sanstep_choose(d->fd, d->rotating, &s);
 	beat(e);
-	e->san_method = s.choice.method;
+	e->san_method = ret ? SANCMD_NONE : s.choice.method;
 	snprintf(e->san_why, sizeof(e->san_why), "%s", s.choice.why);
 	if (ret)
 		return ret;
@@ -312,10 +356,13 @@ static int sanitize(struct endstep *e, struct endstep_disk *d,
 		 s.promise_why);
 	if (atomic_load(stop))
 		return -EINTR;
-	atomic_store(&e->wait_ns, s.deadline * TIMING_SEC);
+	if (!sanstep_followed(s.choice.method))
+		atomic_store(&e->wait_ns, s.deadline * TIMING_SEC);
 	ret = sanstep_send(d->fd, &s);
 	beat(e);
 	atomic_store(&e->wait_ns, 0);
+	if (!ret && sanstep_followed(s.choice.method))
+		ret = follow(e, d, &s, stop);
 	if (!ret)
 		atomic_store(&e->done, d->size);
 	return ret;
@@ -370,9 +417,12 @@ void endstep_run(struct endstep *e, const struct endstep_disk *disk,
 				 strerror(-ret));
 		else if (d->method == SETTINGS_END_SANITIZE &&
 			 e->san_words[0])
-			snprintf(e->why, sizeof(e->why), "%s refused: %s",
+			snprintf(e->why, sizeof(e->why), "%s: %s",
 				 e->san_words, ret == -EIO ?
-				 "the drive returned an error" :
+				 "the drive says it failed" :
+				 ret == -ETIMEDOUT ? "not over within its "
+				 "deadline (twice the drive's estimate and "
+				 "ten minutes, or the default for its kind)" :
 				 strerror(-ret));
 		else if (d->method == SETTINGS_END_SANITIZE)
 			snprintf(e->why, sizeof(e->why), "no sanitize sent: "
