@@ -7,7 +7,9 @@
  * serial is "machine" (cert-machine.html); no two names meet, without
  * case, on 1,024 disks of one serial. A certificate names the drive's
  * firmware: the run's record of it, else sysfs's, an NVMe controller's
- * firmware_rev (it has no rev) as well as a SCSI disk's rev.
+ * firmware_rev (it has no rev) as well as a SCSI disk's rev. And it
+ * names what was applied, the IEEE 2883 technique and the NIST SP 800-88
+ * class reached: a method's class only once its step is done.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,6 +18,7 @@
 #include <strings.h>
 
 #include "../lib/tap.h"
+#include "engine/sancmd.h"
 #include "results/cert.h"
 #include "settings/settings.h"
 
@@ -190,6 +193,75 @@ static void test_firmware(void)
 	tap_ok(!strcmp(fw, "GXT5404Q"), "the run's record first: %s", fw);
 }
 
+/* KEY's string value in doc (the first), or "null", into out. */
+static void field(const char *doc, const char *key, char *out, size_t len)
+{
+	char want[64];
+	const char *at, *end;
+
+	snprintf(want, sizeof(want), "\"%s\":", key);
+	snprintf(out, len, "(none)");
+	at = doc ? strstr(doc, want) : NULL;
+	if (!at)
+		return;
+	at += strlen(want);
+	at += strspn(at, " ");
+	if (*at == '"' && (end = strchr(at + 1, '"')))
+		snprintf(out, len, "%.*s", (int)(end - at - 1), at + 1);
+	else
+		snprintf(out, len, "%.4s", at);
+}
+
+/* The certificate of a disk whose step used method and ended in state. */
+static void cert_of(int method, int san, int state, char *cls, char *tech,
+		    char *applied)
+{
+	struct settings s;
+	struct record_disk d;
+	struct record r = { .n = 1, .disks = &d, .s = &s };
+	size_t n;
+	char *doc;
+
+	memset(&s, 0, sizeof(s));
+	memset(&d, 0, sizeof(d));
+	set(&d, "SERIAL", "nvme0n1");
+	s.end = method;
+	d.end.method = method;
+	d.end.san_method = san;
+	d.end.state = state;
+	doc = cert_disk_json(&r, &d, tmp, &n);
+	field(doc, "nist_800_88_class", cls, 64);
+	field(doc, "ieee_2883_technique", tech, 64);
+	field(doc, "sanitization_method", applied, 64);
+	free(doc);
+}
+
+static void test_class(void)
+{
+	char cls[64], tech[64], m[64];
+
+	cert_of(SETTINGS_END_SANITIZE, SANCMD_FORMAT_ERASE, ENDSTEP_DONE, cls,
+		tech, m);
+	tap_ok(!strcmp(cls, "clear") && !strcmp(tech, "User Data Erase") &&
+	       !strcmp(m, "format-user-data-erase"),
+	       "Format NVM done: %s, clear, User Data Erase (%s, %s)", m, cls,
+	       tech);
+	cert_of(SETTINGS_END_SANITIZE, SANCMD_FORMAT_ERASE, ENDSTEP_FAILED,
+		cls, tech, m);
+	tap_ok(!strcmp(cls, "none"), "Format NVM that left units: class %s",
+	       cls);
+	cert_of(SETTINGS_END_SANITIZE, SANCMD_ZERO, ENDSTEP_DONE, cls, tech, m);
+	tap_ok(!strcmp(cls, "clear") && !strcmp(tech, "Overwrite") &&
+	       !strcmp(m, "zero"), "the fallback's zeros: %s, %s, %s", m, cls,
+	       tech);
+	cert_of(SETTINGS_END_SANITIZE, SANCMD_NONE, ENDSTEP_SAID, cls, tech, m);
+	tap_ok(!strcmp(cls, "none") && !strcmp(m, "none") &&
+	       !strcmp(tech, "null"), "no command: none, none, %s", tech);
+	cert_of(SETTINGS_END_DISCARD, SANCMD_NONE, ENDSTEP_DONE, cls, tech, m);
+	tap_ok(!strcmp(cls, "none") && !strcmp(m, "discard"),
+	       "a discard, zeros promised and read: class %s", cls);
+}
+
 int main(int argc, char **argv)
 {
 	tap_args(argc, argv);
@@ -200,6 +272,7 @@ int main(int argc, char **argv)
 	TAP_RUN(test_case_and_machine);
 	TAP_RUN(test_many);
 	TAP_RUN(test_firmware);
+	TAP_RUN(test_class);
 	tap_sh("rm -rf %s", tmp);
 	return tap_done();
 }

@@ -2,7 +2,10 @@
 /*
  * Description: the end step's judgement of a read-back: this run's units
  * where zeros were written or promised FAIL, a discard that promised
- * nothing is said whatever it left; and the read-back's samples: the
+ * nothing is said whatever it left; a drive's own sanitize FAILs on this
+ * run's units always, on other data only where zeros were promised, and
+ * its fallback to zeros is judged as zeros and said so; and the
+ * read-back's samples: the
  * first and last chunk, the share asked evenly between, in order; and the
  * watch's stall: an answer that came after the watch read the clock is
  * an answer, not a stall.
@@ -12,6 +15,7 @@
 
 #include "../lib/tap.h"
 #include "engine/endstep.h"
+#include "engine/sancmd.h"
 #include "settings/settings.h"
 
 static void read_back(struct endstep *e, int method, int promise,
@@ -19,6 +23,8 @@ static void read_back(struct endstep *e, int method, int promise,
 {
 	memset(e, 0, sizeof(*e));
 	e->method = method;
+	e->san_method = SANCMD_FORMAT_ERASE;
+	strcpy(e->san_words, "Format NVM, user data erase (SES 1)");
 	e->promise = promise;
 	e->verify_bytes = 3 << 20;
 	e->units_ours = ours;
@@ -37,7 +43,7 @@ int main(int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
-	tap_plan(13);
+	tap_plan(17);
 	read_back(&e, SETTINGS_END_DISCARD, ENDSTEP_PROMISE_ZEROS, 2, 0);
 	tap_ok(e.state == ENDSTEP_FAILED && strstr(e.why, "2 units of this run"),
 	       "zeros promised, this run's units found: FAILED (%s)", e.why);
@@ -54,6 +60,24 @@ int main(int argc, char **argv)
 	       "zeroed, other data read back: FAILED (%s)", e.why);
 	read_back(&e, SETTINGS_END_ZERO, ENDSTEP_PROMISE_NONE, 0, 0);
 	tap_ok(e.state == ENDSTEP_DONE, "zeroed and read as zeros: DONE");
+	read_back(&e, SETTINGS_END_SANITIZE, ENDSTEP_PROMISE_NONE, 1, 0);
+	tap_ok(e.state == ENDSTEP_FAILED &&
+	       !strncmp(e.why, "Format NVM, user data erase (SES 1): ", 37),
+	       "sanitized, promising nothing, a unit of this run: FAILED (%s)",
+	       e.why);
+	read_back(&e, SETTINGS_END_SANITIZE, ENDSTEP_PROMISE_NONE, 0, 4096);
+	tap_ok(e.state == ENDSTEP_DONE && strstr(e.why, "does not promise"),
+	       "sanitized, promising nothing, other bytes: DONE, said (%s)",
+	       e.why);
+	read_back(&e, SETTINGS_END_SANITIZE, ENDSTEP_PROMISE_ZEROS, 0, 4096);
+	tap_ok(e.state == ENDSTEP_FAILED,
+	       "sanitized, zeros promised, other bytes: FAILED (%s)", e.why);
+	read_back(&e, SETTINGS_END_SANITIZE, ENDSTEP_PROMISE_NONE, 0, 0);
+	e.san_method = SANCMD_ZERO;
+	endstep_judge(&e);
+	tap_ok(e.state == ENDSTEP_DONE &&
+	       strstr(e.why, "zeroed instead (sanitize-fallback=zero)"),
+	       "the fallback's zeros read back: DONE, said (%s)", e.why);
 
 	tap_ok(!endstep_stalled(1000, 1001, 10),
 	       "an answer after the watch's clock: not stalled");

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Description: how a burn leaves its disks (end=discard or end=zero): who
+ * Description: how a burn leaves its disks (end=discard, zero or
+ * sanitize): who
  * may have it (a whole disk this run wrote, under consent or its class,
  * that PASSed or WARNed; kiln burn refuses a target that cannot before
  * any I/O), the step on each such disk at once, a thread each, watched
@@ -129,7 +130,7 @@ static int offload_of(const struct burn *b, const struct record_disk *d)
 static void watch(struct burn *b, struct end_job **jobs, atomic_int *stop)
 {
 	struct record *r = b->r;
-	uint64_t limit = (uint64_t)b->s->deadline * TIMING_SEC, now;
+	uint64_t limit = (uint64_t)b->s->deadline * TIMING_SEC, now, wait;
 	struct timespec nap = { 0, END_LOOK_NS };
 	int i, running;
 
@@ -168,8 +169,9 @@ static void watch(struct burn *b, struct end_job **jobs, atomic_int *stop)
 					 atomic_load(&job->e.done));
 				continue;
 			}
+			wait = atomic_load(&job->e.wait_ns);
 			if (endstep_stalled(now, atomic_load(&job->e.beat),
-					    limit)) {
+					    wait > limit ? wait : limit)) {
 				/* Its thread waits in the disk: left. */
 				pthread_detach(job->t);
 				job->over = 1;
@@ -235,7 +237,10 @@ void burn_end(struct burn *b)
 		job->sysroot = b->env.sysroot;
 		job->name = d->t.id.name;
 		job->d.verify_pct = b->s->end_verify;
-		job->e.offload = b->s->end == SETTINGS_END_ZERO &&
+		job->d.fallback = b->s->sanitize_fallback;
+		job->d.rotating = d->t.id.rotational == 1;
+		/* For zeros; a sanitize that does not write them clears it. */
+		job->e.offload = b->s->end != SETTINGS_END_DISCARD &&
 				 offload_of(b, d);
 		job->stop = &stop;
 		atomic_store(&job->e.beat, timing_now_ns());
@@ -249,7 +254,8 @@ void burn_end(struct burn *b)
 		jobs[i] = job;
 		fprintf(b->con, "end: %s %s, the whole disk (%s)\n",
 			b->s->end == SETTINGS_END_DISCARD ? "discarding" :
-			"zeroing", d->label,
+			b->s->end == SETTINGS_END_ZERO ? "zeroing" :
+			"sanitizing", d->label,
 			settings_fmt_size(d->t.size, size, sizeof(size)));
 	}
 	burn_console_check(b);

@@ -17,6 +17,7 @@
 #include "base/complain.h"
 #include "base/kiln.h"
 #include "base/names.h"
+#include "engine/endstep.h"
 #include "cmd/run_plan.h"
 #include "plan/plan.h"
 #include "settings/settings.h"
@@ -177,8 +178,11 @@ int run_plan_disks(const struct settings *s,
 		printf("then: each disk written whole that PASSes or WARNs is "
 		       "%s (end=%s), read back, and certified\n",
 		       s->end == SETTINGS_END_DISCARD ? "discarded" :
-		       "zeroed", s->end == SETTINGS_END_DISCARD ? "discard" :
-		       "zero");
+		       s->end == SETTINGS_END_ZERO ? "zeroed" :
+		       s->sanitize_fallback == SETTINGS_FALLBACK_ZERO ?
+		       "sanitized by its own command, or zeroed where it has "
+		       "none" : "sanitized by its own command where it has "
+		       "one", endstep_method_name(s->end));
 	say_unmatched(s, inv);
 	ret = add_disks(s, inv, items, rec, nwrite);
 	free(items);

@@ -3,9 +3,10 @@
  * Description: the end step on one disk: the whole disk discarded
  * (BLKDISCARD: NVMe deallocate, SCSI UNMAP, ATA TRIM underneath) or zeroed
  * (BLKZEROOUT: the device's write-zeroes where it has it, else the
- * kernel's own writes of zeros), a piece at a time in a child each, then
- * read back and judged: a unit of this run that survived where zeros were
- * promised FAILs, what a discard without a promise left is only said.
+ * kernel's own writes of zeros), a piece at a time in a child each, or
+ * sanitized by the device's own command (sanstep.c), then read back and
+ * judged: a unit of this run that survived where zeros were promised, or
+ * any sanitize, FAILs; what a discard without a promise left is only said.
  */
 #include <errno.h>
 #include <linux/fs.h>
@@ -13,11 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 
 #include "base/deadline.h"
 #include "base/timing.h"
 #include "base/unit.h"
 #include "engine/endstep.h"
+#include "engine/sanstep.h"
 #include "settings/settings.h"
 
 /*
@@ -28,12 +31,16 @@
 #define DISCARD_PIECE (1ull << 30)
 #define ZERO_PIECE (64ull << 20)
 #define READ_CHUNK (1ull << 20)
+/* A Sanitize's log is read every SANITIZE_LOOK naps (1 s): a status. */
+#define SANITIZE_NAP_NS 100000000L
+#define SANITIZE_LOOK 10
 
 const char *endstep_method_name(int method)
 {
-	static const char *const names[] = { "keep", "discard", "zero" };
+	static const char *const names[] = { "keep", "discard", "zero",
+		"sanitize" };
 
-	return method >= 0 && method <= SETTINGS_END_ZERO ? names[method] :
+	return method >= 0 && method <= SETTINGS_END_SANITIZE ? names[method] :
 	       "unknown";
 }
 
@@ -43,6 +50,24 @@ const char *endstep_state_name(int state)
 		"said", "failed", "error", "stopped", "stalled" };
 
 	return state >= 0 && state < ENDSTEP_STATES ? names[state] : "unknown";
+}
+
+int endstep_applied(const struct endstep *e)
+{
+	if (e->method == SETTINGS_END_DISCARD)
+		return SANCMD_DISCARD;
+	if (e->method == SETTINGS_END_ZERO)
+		return SANCMD_ZERO;
+	if (e->method == SETTINGS_END_SANITIZE)
+		return e->san_method;
+	return SANCMD_NONE;
+}
+
+int endstep_class(const struct endstep *e)
+{
+	/* A class is claimed of what was done and proven, never of a try. */
+	return e->state == ENDSTEP_DONE ?
+	       sancmd_method_class(endstep_applied(e)) : SANCMD_CLASS_NONE;
 }
 
 uint64_t endstep_samples(uint64_t size, unsigned pct, uint64_t chunk)
@@ -186,11 +211,30 @@ static int read_back(struct endstep *e, const struct endstep_disk *d,
 	return 0;
 }
 
+/* What was done, as the results say it: "zeroed", "Format NVM, ...". */
+static void done_words(const struct endstep *e, char *buf, size_t len)
+{
+	if (e->method == SETTINGS_END_DISCARD)
+		snprintf(buf, len, "discarded");
+	else if (e->method == SETTINGS_END_ZERO)
+		snprintf(buf, len, "zeroed");
+	else if (e->san_method == SANCMD_ZERO)
+		snprintf(buf, len, "sanitize: none; zeroed instead "
+			 "(sanitize-fallback=zero)");
+	else
+		snprintf(buf, len, "%s", e->san_words);
+}
+
 void endstep_judge(struct endstep *e)
 {
-	char ours[96] = "", other[96] = "";
+	char ours[96] = "", other[96] = "", done[96];
 	uint64_t seen = e->verify_bytes;
+	/* A sanitize method whose device does not promise zeros. */
+	int loose = e->method == SETTINGS_END_SANITIZE &&
+		    e->san_method != SANCMD_ZERO &&
+		    e->promise == ENDSTEP_PROMISE_NONE;
 
+	done_words(e, done, sizeof(done));
 	if (e->units_ours)
 		snprintf(ours, sizeof(ours), "%llu units of this run (the "
 			 "first at byte %llu)",
@@ -212,28 +256,124 @@ void endstep_judge(struct endstep *e)
 			 other);
 		return;
 	}
-	if (e->units_ours || e->other_bytes) {
+	if (e->units_ours || (e->other_bytes && !loose)) {
 		e->state = ENDSTEP_FAILED;
 		snprintf(e->why, sizeof(e->why), "%s: read back %llu bytes "
-			 "and found %s%s%s where zeros %s",
-			 e->method == SETTINGS_END_DISCARD ? "discarded" :
-			 "zeroed", (unsigned long long)seen, ours,
+			 "and found %s%s%s where %s", done,
+			 (unsigned long long)seen, ours,
 			 ours[0] && other[0] ? " and " : "", other,
-			 e->method == SETTINGS_END_DISCARD ? "were promised" :
-			 "were written");
+			 e->method == SETTINGS_END_DISCARD ?
+			 "zeros were promised" :
+			 e->method == SETTINGS_END_ZERO ||
+			 e->san_method == SANCMD_ZERO ?
+			 "zeros were written" : "the drive erased");
 		return;
 	}
 	e->state = ENDSTEP_DONE;
-	snprintf(e->why, sizeof(e->why), "%s: read back %llu bytes, all "
-		 "zeros", e->method == SETTINGS_END_DISCARD ?
-		 "deallocated, zeros promised" : "zeroed",
-		 (unsigned long long)seen);
+	if (e->other_bytes)
+		/* Erased, not zeros: the device promised none. */
+		snprintf(e->why, sizeof(e->why), "%s: read back %llu bytes, "
+			 "no unit of this run, %s (the device does not "
+			 "promise zeros)", done, (unsigned long long)seen,
+			 other);
+	else
+		snprintf(e->why, sizeof(e->why), "%s: read back %llu bytes, "
+			 "all zeros", e->method == SETTINGS_END_DISCARD ?
+			 "deallocated, zeros promised" : done,
+			 (unsigned long long)seen);
 }
 
-void endstep_run(struct endstep *e, const struct endstep_disk *d,
+/*
+ * A Sanitize under way, its log read every SANITIZE_LOOK until it says
+ * the one kiln sent is over: 0, -EIO failed, -ETIMEDOUT past its
+ * deadline, -EINTR stopped (the drive goes on: it cannot be called
+ * back), or a read's -errno. Each answer is a beat, so a drive that stops
+ * answering is stalled by the watch as any other.
+ */
+static int follow(struct endstep *e, const struct endstep_disk *d,
+		  const struct sanstep *s, const atomic_int *stop)
+{
+	struct timespec nap = { 0, SANITIZE_NAP_NS };
+	uint64_t start = timing_now_ns(), waited;
+	struct sancmd_progress p;
+	int ret, k;
+
+	for (;;) {
+		for (k = 0; k < SANITIZE_LOOK; k++) {
+			if (atomic_load(stop))
+				return -EINTR;
+			nanosleep(&nap, NULL);
+		}
+		ret = sanstep_log(d->fd, s->choice.method, &p);
+		beat(e);
+		if (ret)
+			return ret;
+		if (p.state == SANCMD_RUNNING)
+			atomic_store(&e->done, (uint64_t)((unsigned __int128)
+				     d->size * p.fraction / 65536));
+		waited = (timing_now_ns() - start) / TIMING_SEC;
+		switch (sanstep_next(&p, s->cmd.cdw10, waited, s->deadline)) {
+		case SANSTEP_DONE:
+			return 0;
+		case SANSTEP_FAILED:
+			return -EIO;
+		case SANSTEP_LATE:
+			return -ETIMEDOUT;
+		}
+	}
+}
+
+/*
+ * end=sanitize's command, or none: 0 sent (or zeros written instead, the
+ * fallback), 1 none sent and nothing done (said), -EINTR, or -errno.
+ */
+static int sanitize(struct endstep *e, struct endstep_disk *d,
+		    const atomic_int *stop)
+{
+	struct sanstep s;
+	int ret;
+
+	ret = sanstep_choose(d->fd, d->rotating, &s);
+	beat(e);
+	e->san_method = ret ? SANCMD_NONE : s.choice.method;
+	snprintf(e->san_why, sizeof(e->san_why), "%s", s.choice.why);
+	if (ret)
+		return ret;
+	if (s.choice.method == SANCMD_NONE) {
+		if (d->fallback != SETTINGS_FALLBACK_ZERO) {
+			e->offload = 0;
+			return 1;
+		}
+		e->san_method = SANCMD_ZERO;
+		d->method = SETTINGS_END_ZERO;
+		return apply(e, d, stop);
+	}
+	e->offload = 0;
+	sanstep_words(&s, e->san_words, sizeof(e->san_words));
+	d->promise = s.zeros ? ENDSTEP_PROMISE_ZEROS : ENDSTEP_PROMISE_NONE;
+	e->promise = d->promise;
+	snprintf(e->promise_why, sizeof(e->promise_why), "%s",
+		 s.promise_why);
+	if (atomic_load(stop))
+		return -EINTR;
+	if (!sanstep_followed(s.choice.method))
+		atomic_store(&e->wait_ns, s.deadline * TIMING_SEC);
+	ret = sanstep_send(d->fd, &s);
+	beat(e);
+	atomic_store(&e->wait_ns, 0);
+	if (!ret && sanstep_followed(s.choice.method))
+		ret = follow(e, d, &s, stop);
+	if (!ret)
+		atomic_store(&e->done, d->size);
+	return ret;
+}
+
+void endstep_run(struct endstep *e, const struct endstep_disk *disk,
 		 const atomic_int *stop)
 {
+	struct endstep_disk dd = *disk, *d = &dd;
 	int ret, read_failed = 0;
+	char done[96];
 
 	e->method = d->method;
 	e->promise = d->promise;
@@ -241,29 +381,52 @@ void endstep_run(struct endstep *e, const struct endstep_disk *d,
 	e->first_ours = e->first_other = UINT64_MAX;
 	e->started = time(NULL);
 	beat(e);
-	ret = apply(e, d, stop);
+	/* A sanitize turns d into what it did: zero for the fallback. */
+	ret = d->method == SETTINGS_END_SANITIZE ? sanitize(e, d, stop) :
+	      apply(e, d, stop);
+	if (ret == 1) {
+		e->ended = time(NULL);
+		e->state = ENDSTEP_SAID;
+		snprintf(e->why, sizeof(e->why), "no sanitize command: %s; "
+			 "left as it is (sanitize-fallback=zero zeroes it)",
+			 e->san_why);
+		atomic_store(&e->finished, 1);
+		return;
+	}
 	if (!ret) {
 		ret = read_back(e, d, stop);
 		read_failed = ret && ret != -EINTR;
 	}
 	e->ended = time(NULL);
+	done_words(e, done, sizeof(done));
 	if (ret == -EINTR) {
 		e->state = ENDSTEP_STOPPED;
 		snprintf(e->why, sizeof(e->why), "interrupted after %llu "
 			 "bytes: the disk is left part %s",
 			 (unsigned long long)atomic_load(&e->done),
 			 d->method == SETTINGS_END_DISCARD ? "discarded" :
-			 "zeroed");
+			 d->method == SETTINGS_END_ZERO ? "zeroed" :
+			 "sanitized");
 	} else if (ret) {
 		e->state = ENDSTEP_ERROR;
 		e->err = -ret;
 		if (read_failed)
 			snprintf(e->why, sizeof(e->why), "%s, but its "
 				 "read-back failed after %llu reads: %s",
-				 d->method == SETTINGS_END_DISCARD ?
-				 "discarded" : "zeroed",
-				 (unsigned long long)e->verify_reads,
+				 done, (unsigned long long)e->verify_reads,
 				 strerror(-ret));
+		else if (d->method == SETTINGS_END_SANITIZE &&
+			 e->san_words[0])
+			snprintf(e->why, sizeof(e->why), "%s: %s",
+				 e->san_words, ret == -EIO ?
+				 "the drive says it failed" :
+				 ret == -ETIMEDOUT ? "not over within its "
+				 "deadline (twice the drive's estimate and "
+				 "ten minutes, or the default for its kind)" :
+				 strerror(-ret));
+		else if (d->method == SETTINGS_END_SANITIZE)
+			snprintf(e->why, sizeof(e->why), "no sanitize sent: "
+				 "%s", e->san_why);
 		else
 			snprintf(e->why, sizeof(e->why), "%s refused after "
 				 "%llu bytes: %s",

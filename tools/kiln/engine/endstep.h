@@ -7,18 +7,21 @@
 #include <time.h>
 
 /*
- * The end step: how a disk is left once its burn is over (end=discard or
- * end=zero), then read back. Like the engine it is given a descriptor and
- * a size and knows nothing of how the disk was found or judged; every
- * call that can wait on the disk is made in a child (deadline_range,
- * deadline_pread), so a dead disk holds only the thread that waits, and
- * the caller's watch decides when it is stalled (endstep.beat).
+ * The end step: how a disk is left once its burn is over (end=discard,
+ * zero or sanitize), then read back. Like the engine it is given a
+ * descriptor and a size and knows nothing of how the disk was found or
+ * judged; every call that can wait on the disk is made in a child
+ * (deadline_range, deadline_pread) or, for a sanitize's admin commands,
+ * on the step's own thread, so a dead disk holds only the thread that
+ * waits, and the caller's watch decides when it is stalled (endstep.beat,
+ * endstep.wait_ns).
  */
 enum endstep_state {
 	ENDSTEP_NONE,		/* end=keep, or not asked */
 	ENDSTEP_SKIPPED,	/* not applied: why says why */
 	ENDSTEP_DONE,		/* applied, and read back as it should be */
-	ENDSTEP_SAID,		/* discarded, contents not promised: said */
+	ENDSTEP_SAID,		/* discarded, contents not promised, or no
+				 * sanitize command: said */
 	ENDSTEP_FAILED,		/* applied, and kiln's data is still there */
 	ENDSTEP_ERROR,		/* the device refused it (an errno) */
 	ENDSTEP_STOPPED,	/* the run was interrupted during it */
@@ -37,9 +40,11 @@ struct endstep_disk {
 	int fd;			/* the disk, open for writing (O_DIRECT) */
 	uint64_t size;		/* bytes: the whole disk */
 	uint64_t run_id, ident;	/* whose units count as this run's */
-	int method;		/* enum settings_end: discard or zero */
+	int method;		/* enum settings_end, not keep */
 	int promise;		/* enum endstep_promise */
 	unsigned verify_pct;	/* % of the disk read back, 1-100 */
+	int fallback;		/* enum settings_fallback (sanitize) */
+	int rotating;		/* the sanitize's default deadline */
 };
 
 struct endstep {
@@ -49,11 +54,21 @@ struct endstep {
 	char promise_why[64];	/* what says so: "NVMe DLFEAT 001b" */
 	int offload;		/* zero: the device has write-zeroes */
 	char why[300];		/* in words: skipped, failed, said */
+	/* end=sanitize: the method sent (enum sancmd_method), in words. */
+	int san_method;		/* SANCMD_ZERO: the fallback's zeros */
+	char san_words[64];	/* "Format NVM, user data erase (SES 1)" */
+	char san_why[160];	/* why this method, or why none */
 	int err;		/* ENDSTEP_ERROR: the errno */
 	time_t started, ended;
 	/* Progress, read by the watch as the step runs. */
 	_Atomic uint64_t done;	/* bytes discarded or zeroed */
 	_Atomic uint64_t beat;	/* timing_now_ns() of the last answer */
+	/*
+	 * Non-zero while one command the device is given this long is out
+	 * (a Format NVM answers only when it is done): the watch waits as
+	 * long as this for its answer, not the deadline.
+	 */
+	_Atomic uint64_t wait_ns;
 	_Atomic int finished;
 	/* The read-back. */
 	unsigned verify_pct;
@@ -64,9 +79,18 @@ struct endstep {
 	uint64_t first_ours, first_other;	/* offsets; UINT64_MAX none */
 };
 
-/* "discard", "zero", "keep"; "done", "failed", ... */
+/* "discard", "zero", "sanitize", "keep"; "done", "failed", ... */
 const char *endstep_method_name(int method);
 const char *endstep_state_name(int state);
+
+/*
+ * The method the step applied, as sancmd names it (enum sancmd_method:
+ * discard, zero, the drive's own, or none), and the NIST SP 800-88 class
+ * it reached (enum sancmd_class): the method's once the step is done and
+ * its read-back found nothing of the run, else none.
+ */
+int endstep_applied(const struct endstep *e);
+int endstep_class(const struct endstep *e);
 
 /*
  * Whether a step whose last answer came at beat is stalled at now, with

@@ -13,6 +13,7 @@
 
 #include "base/sysfs.h"
 #include "base/version.h"
+#include "engine/sancmd.h"
 #include "results/cert.h"
 #include "results/signal.h"
 #include "results/html.h"
@@ -21,8 +22,15 @@
 /* A promise in words, as the certificate prints it. */
 static const char *promise_words(const struct endstep *e)
 {
-	if (e->method == SETTINGS_END_ZERO)
+	if (endstep_applied(e) == SANCMD_ZERO)
 		return "written with zeros, then read back";
+	if (e->method == SETTINGS_END_SANITIZE && e->san_method == SANCMD_NONE)
+		return "nothing: no sanitize command was sent";
+	if (e->method == SETTINGS_END_SANITIZE)
+		return e->promise == ENDSTEP_PROMISE_ZEROS ?
+		       "erased by the drive; it promises zeros after it" :
+		       "erased by the drive; it does not promise what it "
+		       "then reads as";
 	return e->promise == ENDSTEP_PROMISE_ZEROS ?
 	       "deallocated; the device promises zeros after it" :
 	       "deallocated; the device does not promise what it then reads "
@@ -82,6 +90,20 @@ static void json_machine(struct json *j, const struct record *r)
 	json_end(j);
 }
 
+/*
+ * What was applied as sancmd names it, the NIST SP 800-88 class it
+ * reached and its IEEE 2883 technique, and why that method.
+ */
+static void json_sanitization(struct json *j, const struct endstep *e)
+{
+	int m = endstep_applied(e);
+
+	json_str(j, "sanitization_method", sancmd_method_name(m));
+	json_str(j, "nist_800_88_class", sancmd_class_name(endstep_class(e)));
+	json_str(j, "ieee_2883_technique", or_null(sancmd_method_technique(m)));
+	json_str(j, "method_why", or_null(e->san_why));
+}
+
 static void json_read_back(struct json *j, const struct endstep *e)
 {
 	json_begin(j, "read_back");
@@ -137,6 +159,7 @@ char *cert_disk_json(const struct record *r, const struct record_disk *d,
 	json_end(&j);
 	json_begin(&j, "end");
 	json_str(&j, "method", endstep_method_name(e->method));
+	json_sanitization(&j, e);
 	json_str(&j, "promise", promise_words(e));
 	json_str(&j, "promise_from", or_null(e->promise_why));
 	json_bool(&j, "write_zeroes_offload", e->offload);
@@ -244,6 +267,12 @@ static void disk_part(FILE *f, const struct record_disk *d,
 	html_reasons(f, &d->j);
 	fputs("<h2>How the disk was left</h2><table>\n", f);
 	row(f, "method", endstep_method_name(e->method));
+	row(f, "applied", sancmd_method_name(endstep_applied(e)));
+	row(f, "why this method", e->san_why);
+	row(f, "NIST SP 800-88 class reached",
+	    sancmd_class_name(endstep_class(e)));
+	row(f, "IEEE 2883 technique",
+	    sancmd_method_technique(endstep_applied(e)));
 	row(f, "what it promises", promise_words(e));
 	row(f, "what says so", e->promise_why);
 	row(f, "state", endstep_state_name(e->state));
@@ -309,7 +338,8 @@ char *cert_machine_html(const struct record *r, size_t *len)
 	machine_rows(f, r);
 	fputs("<h2>Disks</h2><table>\n<tr><th>disk</th><th>model</th>"
 	      "<th>serial</th><th>capacity</th><th>burn-in</th>"
-	      "<th>method</th><th>state</th><th>result</th></tr>\n", f);
+	      "<th>method</th><th>NIST SP 800-88 class</th><th>state</th>"
+	      "<th>result</th></tr>\n", f);
 	for (i = 0; i < r->n; i++) {
 		const struct record_disk *d = &r->disks[i];
 
@@ -321,6 +351,7 @@ char *cert_machine_html(const struct record *r, size_t *len)
 						 sizeof(size_s)));
 		html_cell(f, judge_name(d->j.verdict));
 		html_cell(f, endstep_method_name(d->end.method));
+		html_cell(f, sancmd_class_name(endstep_class(&d->end)));
 		html_cell(f, endstep_state_name(d->end.state));
 		html_cell(f, d->end.why);
 		fputs("</tr>\n", f);
@@ -411,6 +442,7 @@ void cert_out_json(struct json *j, const struct record *r)
 		json_str(j, "label", d->label);
 		json_str(j, "state", endstep_state_name(e->state));
 		json_str(j, "result", or_null(e->why));
+		json_sanitization(j, e);
 		json_u64(j, "bytes_done", atomic_load(&e->done));
 		json_read_back(j, e);
 		cert_name(r, i, "json", name, sizeof(name));
@@ -488,7 +520,7 @@ int cert_out_read(const struct jsonread_node *doc, struct record *r)
 	if (!o || jsonread_type(o) != JSONREAD_OBJECT)
 		return 0;
 	method = jsonread_str(o, "method", "keep");
-	for (k = SETTINGS_END_KEEP; k <= SETTINGS_END_ZERO; k++)
+	for (k = SETTINGS_END_KEEP; k <= SETTINGS_END_SANITIZE; k++)
 		if (!strcmp(method, endstep_method_name(k)))
 			r->s->end = k;
 	r->s->end_verify = (unsigned)jsonread_u64(o, "verify_percent",
@@ -508,6 +540,11 @@ int cert_out_read(const struct jsonread_node *doc, struct record *r)
 			if (!strcmp(state, endstep_state_name(k)))
 				e->state = k;
 		jsonread_copy(t, "result", e->why, sizeof(e->why));
+		method = jsonread_str(t, "sanitization_method", "none");
+		for (k = 0; k < SANCMD_METHODS; k++)
+			if (!strcmp(method, sancmd_method_name(k)))
+				e->san_method = k;
+		jsonread_copy(t, "method_why", e->san_why, sizeof(e->san_why));
 		atomic_store(&e->done, jsonread_u64(t, "bytes_done", 0));
 		rb = jsonread_get(t, "read_back");
 		e->verify_pct = (unsigned)jsonread_u64(rb, "percent", 0);

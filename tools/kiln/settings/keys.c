@@ -27,7 +27,9 @@ static const char *const selftests[] = { "none", "short", "long", NULL };
 static const char *const ledss[] = { "off", "fail", NULL };
 static const char *const labcfgs[] = { "optional", "required", NULL };
 /* In the order of enum settings_end. */
-static const char *const ends[] = { "keep", "discard", "zero", NULL };
+static const char *const ends[] = { "keep", "discard", "zero", "sanitize",
+	NULL };
+static const char *const fallbacks[] = { "none", "zero", NULL };
 
 #define F(field) offsetof(struct settings, field)
 #define GLOBS "globs of serials, WWNs, models, names or PCI addresses"
@@ -103,13 +105,16 @@ static const struct settings_key keys[] = {
 	  "a time such as 90s, 30m, 12h, 2d or 1h30m", "none",
 	  "repeat passes until this much time has gone (90s, 30m, 12h, 2d, "
 	  "1h30m); a pass it cuts short still verifies what it wrote", TEST },
-	{ "end", KEY_ENUM, F(end), 0, 0, ends, "keep, discard or zero",
-	  "keep",
+	{ "end", KEY_ENUM, F(end), 0, 0, ends,
+	  "keep, discard, zero or sanitize", "keep",
 	  "how each disk is left after the burn's last verify, when it "
 	  "PASSed or WARNed and this run wrote the whole disk (under consent "
 	  "or its class): keep (kiln's units stay), discard (the whole disk "
-	  "deallocated: TRIM, UNMAP, NVMe deallocate) or zero (written with "
-	  "zeros), then read back (end-verify) and a certificate written per "
+	  "deallocated: TRIM, UNMAP, NVMe deallocate), zero (written with "
+	  "zeros) or sanitize (the drive's own command, chosen from what it "
+	  "says it has: NVMe Sanitize crypto, block or overwrite, else Format "
+	  "NVM with secure erase; a disk with none is said and left, or "
+	  "zeroed with sanitize-fallback=zero), then read back (end-verify) and a certificate written per "
 	  "disk (cert-SERIAL.json, .html) and for the machine "
 	  "(cert-machine.html); kiln burn: a target it cannot be applied to "
 	  "is a usage error", TEST },
@@ -280,6 +285,12 @@ static const struct settings_key keys[] = {
 	  "or stalls FAILs the disk); 0: not read again, for a line whose "
 	  "takt time is short (the burn's own request times are still "
 	  "judged)", TEST },
+	{ "sanitize-fallback", KEY_ENUM, F(sanitize_fallback), 0, 0,
+	  fallbacks, "none or zero", "none",
+	  "end=sanitize on a disk with no sanitize command kiln sends (every "
+	  "disk but NVMe, for now, or an NVMe drive that has none): none "
+	  "(left as it is, its units of this run still there, said) or zero "
+	  "(written with zeros as end=zero, and said so)", TEST },
 	{ "save-units", KEY_UINT, F(save_units), 0, 1000, NULL, "a count", "4",
 	  "bad units saved whole per disk, with what was expected", TEST },
 	{ "selftest", KEY_ENUM, F(selftest), 0, 0, selftests,

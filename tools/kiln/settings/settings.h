@@ -51,6 +51,13 @@ enum settings_end {
 	SETTINGS_END_KEEP,
 	SETTINGS_END_DISCARD,
 	SETTINGS_END_ZERO,
+	SETTINGS_END_SANITIZE,
+};
+
+/* What end=sanitize does on a disk with no sanitize command kiln sends. */
+enum settings_fallback {
+	SETTINGS_FALLBACK_NONE,
+	SETTINGS_FALLBACK_ZERO,
 };
 
 enum settings_selftest {
@@ -183,6 +190,7 @@ struct settings {
 	int end;			/* enum settings_end */
 	int end_failed;			/* end applied to a FAILed disk too */
 	unsigned end_verify;		/* % of each disk read back after */
+	int sanitize_fallback;		/* enum settings_fallback */
 	char *job_id;			/* the lab's job, on certificates */
 	char *operator_id;		/* who ran it, on certificates */
 	int stress;			/* enum settings_stress mask */
