@@ -281,27 +281,41 @@ int sancmd_nvme_caps(const uint8_t *id, size_t len,
  * erase (seconds), block erase (minutes), overwrite (hours); then Format
  * NVM's secure erase, which is weaker (above).
  */
+int sancmd_pick(int crypto, int block, int overwrite,
+		const char *const names[3], struct sancmd_choice *c)
+{
+	static const int methods[3] = { SANCMD_CRYPTO, SANCMD_BLOCK,
+					SANCMD_OVERWRITE };
+	const int has[3] = { crypto, block, overwrite };
+	int k;
+
+	for (k = 0; k < 3; k++) {
+		if (has[k]) {
+			c->method = methods[k];
+			snprintf(c->why, sizeof(c->why), "%s", names[k]);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 void sancmd_nvme_choose(const struct sancmd_nvme_caps *caps,
 			struct sancmd_choice *c)
 {
+	static const char *const names[3] = {
+		"Sanitize crypto erase (SANICAP CES)",
+		"Sanitize block erase (SANICAP BES)",
+		"Sanitize overwrite (SANICAP OWS)" };
+
 	if (!c)
 		return;
 	c->method = SANCMD_NONE;
 	c->all_namespaces = 0;
 	if (!caps) {
 		snprintf(c->why, sizeof(c->why), "no Identify Controller");
-	} else if (caps->crypto) {
-		c->method = SANCMD_CRYPTO;
-		snprintf(c->why, sizeof(c->why),
-			 "Sanitize crypto erase (SANICAP CES)");
-	} else if (caps->block) {
-		c->method = SANCMD_BLOCK;
-		snprintf(c->why, sizeof(c->why),
-			 "Sanitize block erase (SANICAP BES)");
-	} else if (caps->overwrite) {
-		c->method = SANCMD_OVERWRITE;
-		snprintf(c->why, sizeof(c->why),
-			 "Sanitize overwrite (SANICAP OWS)");
+	} else if (sancmd_pick(caps->crypto, caps->block, caps->overwrite,
+			       names, c)) {
+		/* a Sanitize: chosen and said */
 	} else if (caps->format && caps->fna_crypto) {
 		c->method = SANCMD_FORMAT_CRYPTO;
 		snprintf(c->why, sizeof(c->why),

@@ -154,6 +154,15 @@ int sancmd_nvme_format(struct sancmd_nvme *cmd,
 int sancmd_nvme_bytes(const struct sancmd_nvme *cmd, uint8_t sqe[64]);
 
 /*
+ * The one order of every transport's Sanitize: crypto erase (seconds),
+ * block erase (minutes), overwrite (hours), the first the device has,
+ * into c with its name from names[3] (crypto, block, overwrite) as why:
+ * 1 when one was chosen, else 0 and c left as it was.
+ */
+int sancmd_pick(int crypto, int block, int overwrite,
+		const char *const names[3], struct sancmd_choice *c);
+
+/*
  * Identify Controller (4096 bytes) read into caps, and the method chosen:
  * crypto erase, block erase, overwrite, Format NVM with secure erase (SES
  * 2 where FNA says crypto erase, else 1), else none. 0, or -EINVAL.

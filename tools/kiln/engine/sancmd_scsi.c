@@ -231,21 +231,19 @@ int sancmd_ata_caps(const uint8_t *id, size_t len,
 void sancmd_ata_choose(const struct sancmd_ata_caps *caps,
 		       struct sancmd_choice *c)
 {
+	static const char *const names[3] = {
+		"SANITIZE CRYPTO SCRAMBLE EXT", "SANITIZE BLOCK ERASE EXT",
+		"SANITIZE OVERWRITE EXT" };
+
 	if (!c)
 		return;
 	c->method = SANCMD_NONE;
 	c->all_namespaces = 0;
 	if (!caps) {
 		snprintf(c->why, sizeof(c->why), "no IDENTIFY DEVICE");
-	} else if (caps->crypto) {
-		c->method = SANCMD_CRYPTO;
-		snprintf(c->why, sizeof(c->why), "SANITIZE CRYPTO SCRAMBLE EXT");
-	} else if (caps->block) {
-		c->method = SANCMD_BLOCK;
-		snprintf(c->why, sizeof(c->why), "SANITIZE BLOCK ERASE EXT");
-	} else if (caps->overwrite) {
-		c->method = SANCMD_OVERWRITE;
-		snprintf(c->why, sizeof(c->why), "SANITIZE OVERWRITE EXT");
+	} else if (sancmd_pick(caps->crypto, caps->block, caps->overwrite,
+			       names, c)) {
+		/* a Sanitize: chosen and said */
 	} else if (!caps->security) {
 		snprintf(c->why, sizeof(c->why),
 			 "neither the Sanitize nor the Security feature set");
@@ -523,6 +521,10 @@ int sancmd_scsi_supported(const uint8_t *data, size_t len)
 void sancmd_scsi_choose(const struct sancmd_scsi_caps *caps,
 			struct sancmd_choice *c)
 {
+	static const char *const names[3] = {
+		"SANITIZE CRYPTOGRAPHIC ERASE", "SANITIZE BLOCK ERASE",
+		"SANITIZE OVERWRITE" };
+
 	if (!c)
 		return;
 	c->method = SANCMD_NONE;
@@ -530,17 +532,8 @@ void sancmd_scsi_choose(const struct sancmd_scsi_caps *caps,
 	if (!caps)
 		snprintf(c->why, sizeof(c->why),
 			 "no REPORT SUPPORTED OPERATION CODES");
-	else if (caps->crypto)
-		c->method = SANCMD_CRYPTO;
-	else if (caps->block)
-		c->method = SANCMD_BLOCK;
-	else if (caps->overwrite)
-		c->method = SANCMD_OVERWRITE;
-	else
+	else if (!sancmd_pick(caps->crypto, caps->block, caps->overwrite,
+			      names, c))
 		snprintf(c->why, sizeof(c->why),
 			 "SANITIZE is not supported (REPORT SUPPORTED OPERATION CODES)");
-	if (c->method != SANCMD_NONE)
-		snprintf(c->why, sizeof(c->why), "SANITIZE %s",
-			 c->method == SANCMD_CRYPTO ? "CRYPTOGRAPHIC ERASE" :
-			 c->method == SANCMD_BLOCK ? "BLOCK ERASE" : "OVERWRITE");
 }
