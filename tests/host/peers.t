@@ -15,7 +15,7 @@
 # A loaded machine can stall a fast disk for a second, and kiln rightly
 # WARNs a disk unstable when its slowest second is far below its average
 # (judge.c, proven by tests/unit/judge.c): that WARN says nothing about
-# the peers, so the first test does not count it (steady_verdicts).
+# the peers, so no test here counts it (steady_verdicts).
 # --deadline 15 bounds the re-read of the slow disk's slowest requests
 # (4 KiB, 60 ms each), which takes the whole deadline (60 s by default);
 # it is still 250 times any request's time here.
@@ -69,7 +69,7 @@ test_expect_success '--solo 2s: every rate alone recorded, the slow one FAILs un
 		--slow-fail 15 --out "$TEST_TMP/s" "$a" "$b" "$c" "$s" \
 		>"$TEST_TMP/s.out" 2>&1; test $? = 1; } &&
 	r="$TEST_TMP/s/result.json" &&
-	verdicts "$r" "PASS PASS PASS FAIL" &&
+	steady_verdicts "$r" "PASS PASS PASS FAIL" &&
 	test_eq "$(t "$r" "t[\"solo\"][\"mbps\"] > 0 and t[\"solo\"][\"seconds\"] > 1.5")" "True True True True" &&
 	test_eq "$(json_get "$r" "d[\"settings\"][\"solo_seconds\"]")" 2 &&
 	for dev in "$a" "$b" "$c" "$s"; do
@@ -90,7 +90,7 @@ test_expect_success 'a disk that stops answering while read alone FAILs as stall
 	lying "$h" hang &&
 	test_wait_for "[ -e \"\$TEST_TMP/h/result.json\" ]" &&
 	r="$TEST_TMP/h/result.json" &&
-	{ verdicts "$r" "PASS FAIL" ||
+	{ steady_verdicts "$r" "PASS FAIL" ||
 		{ cat "$TEST_TMP/h.out"; false; }; } &&
 	test_eq "$(json_get "$r" "d[\"targets\"][0][\"bytes_read\"]")" 8388608 &&
 	grep_in "stalled while read alone before the burn: a request during read got no answer in 10 s" \
