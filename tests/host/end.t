@@ -4,8 +4,9 @@
 # whole, and write a certificate per disk (cert-<serial>.json, .html) and
 # for the machine, their SHA-256 in result.json; kiln burn refuses end= on
 # a target it would not write whole (exit 2, untouched); a FAILed disk is
-# kept for its RMA; a disk that acknowledges a discard and keeps its data
-# promises nothing, so it is said, not FAILed; a disk that hangs in the
+# kept for its RMA, its certificate saying "not sanitized: destroy"; a
+# disk that acknowledges a discard and keeps its data promises nothing,
+# so it is said, not FAILed; a disk that hangs in the
 # step is stalled and an interrupt stops it, the results complete.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/host.sh"
@@ -65,6 +66,9 @@ test_expect_success 'end=discard: holes punched in the whole backing file' '
 	test_eq "$(units "$d1")" 0 units &&
 	test_eq "$(json_get "$TEST_TMP/discard/result.json" \
 		"d[\"end\"][\"disks\"][0][\"state\"]")" said state &&
+	test_eq "$(json_get "$TEST_TMP/discard/result.json" \
+		"d[\"end\"][\"disks\"][0][\"disposition\"]")" \
+		"deallocated: not a sanitization" disposition &&
 	grep -q "deallocated, contents not promised" "$TEST_TMP/discard.out"
 '
 
@@ -94,7 +98,9 @@ test_expect_success 'end=zero: the disk reads as zeros, said done' '
 	dd if="$d2" bs=1M iflag=direct status=none | cmp -n $((64 * M)) - /dev/zero &&
 	test_eq "$(json_get "$TEST_TMP/zero/result.json" \
 		"d[\"end\"][\"disks\"][0][\"state\"]")" done state &&
-	certs_check "$TEST_TMP/zero"
+	certs_check "$TEST_TMP/zero" &&
+	test_eq "$(json_get "$TEST_TMP/zero/result.json" \
+		"d[\"end\"][\"disks\"][0][\"disposition\"]")" sanitized disposition
 '
 
 test_expect_success 'end=keep (the default): the units stay, no certificate' '
@@ -154,7 +160,7 @@ test_expect_success 'a disk that keeps its data through a discard: said, not FAI
 	test_eq "$(json_get "$r" "d[\"verdict\"]")" PASS verdict
 '
 
-test_expect_success 'a FAILed disk is kept as it is for its RMA' '
+test_expect_success 'a FAILed disk is kept as it is for its RMA, its certificate says destroy' '
 	make_lying d4 64M &&
 	lying "$d4" eio $((8 * M)) 4096 read &&
 	{ "$KILN" burn --destroy-data --end discard --reread 0 \
@@ -164,7 +170,14 @@ test_expect_success 'a FAILed disk is kept as it is for its RMA' '
 	test_eq "$(lying_get "$d4" discards)" 0 discards &&
 	r="$TEST_TMP/failed/result.json" &&
 	test_eq "$(json_get "$r" "d[\"end\"][\"disks\"][0][\"state\"]")" skipped state &&
-	grep -q "kept as it is for its RMA" "$TEST_TMP/failed.out"
+	grep -q "kept as it is for its RMA" "$TEST_TMP/failed.out" &&
+	c="$TEST_TMP/failed/$(json_get "$r" "d[\"end\"][\"disks\"][0][\"certificate_json\"]")" &&
+	test_eq "$(json_get "$c" "d[\"end\"][\"disposition\"]")" "not sanitized: destroy" disposition &&
+	test_eq "$(json_get "$c" "d[\"burn_in\"][\"verdict\"]")" FAIL verdict &&
+	test_eq "$(json_get "$r" "d[\"end\"][\"disks\"][0][\"disposition\"]")" "not sanitized: destroy" &&
+	grep -q "<td>not sanitized: destroy</td>" "${c%.json}.html" &&
+	grep -q "^end=discard: .* skipped: .*(certificate cert-" "$TEST_TMP/failed/summary.txt" &&
+	python3 "$TOP/tests/lib/certs.py" "$TEST_TMP/failed"
 '
 
 test_expect_success 'a disk that hangs in the step: stalled, FAILed, results complete' '

@@ -43,7 +43,7 @@ int main(int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
-	tap_plan(17);
+	tap_plan(21);
 	read_back(&e, SETTINGS_END_DISCARD, ENDSTEP_PROMISE_ZEROS, 2, 0);
 	tap_ok(e.state == ENDSTEP_FAILED && strstr(e.why, "2 units of this run"),
 	       "zeros promised, this run's units found: FAILED (%s)", e.why);
@@ -79,6 +79,21 @@ int main(int argc, char **argv)
 	       strstr(e.why, "zeroed instead (sanitize-fallback=zero)"),
 	       "the fallback's zeros read back: DONE, said (%s)", e.why);
 
+	read_back(&e, SETTINGS_END_ZERO, ENDSTEP_PROMISE_NONE, 0, 0);
+	tap_ok(!strcmp(endstep_disposition(&e), "sanitized"),
+	       "zeroed and proven: sanitized (%s)", endstep_disposition(&e));
+	read_back(&e, SETTINGS_END_DISCARD, ENDSTEP_PROMISE_ZEROS, 0, 0);
+	tap_ok(!strcmp(endstep_disposition(&e),
+		       "deallocated: not a sanitization"),
+	       "a discard, even zeros proven: not a sanitization");
+	read_back(&e, SETTINGS_END_ZERO, ENDSTEP_PROMISE_NONE, 0, 4096);
+	tap_ok(!strcmp(endstep_disposition(&e), "not sanitized: destroy"),
+	       "a zero that FAILed its read-back: destroy");
+	memset(&e, 0, sizeof(e));
+	e.method = SETTINGS_END_ZERO;
+	e.state = ENDSTEP_SKIPPED;
+	tap_ok(!strcmp(endstep_disposition(&e), "not sanitized: destroy"),
+	       "a FAILed disk kept for its RMA: destroy");
 	tap_ok(!endstep_stalled(1000, 1001, 10),
 	       "an answer after the watch's clock: not stalled");
 	tap_ok(!endstep_stalled(1000, 990, 10), "at the limit: not stalled");

@@ -285,7 +285,7 @@ void burn_end_certs(struct burn *b)
 	for (i = 0; i < r->n; i++) {
 		struct record_disk *d = &r->disks[i];
 
-		if (d->end.state <= ENDSTEP_SKIPPED)
+		if (!cert_made(d))
 			continue;
 		for (k = 0; k < 2; k++) {
 			doc = k ? cert_disk_html(r, d, b->env.sysroot, &len) :

@@ -70,6 +70,16 @@ int endstep_class(const struct endstep *e)
 	       sancmd_method_class(endstep_applied(e)) : SANCMD_CLASS_NONE;
 }
 
+const char *endstep_disposition(const struct endstep *e)
+{
+	if (endstep_class(e) != SANCMD_CLASS_NONE)
+		return "sanitized";
+	if (e->method == SETTINGS_END_DISCARD &&
+	    (e->state == ENDSTEP_DONE || e->state == ENDSTEP_SAID))
+		return "deallocated: not a sanitization";
+	return "not sanitized: destroy";
+}
+
 uint64_t endstep_samples(uint64_t size, unsigned pct, uint64_t chunk)
 {
 	uint64_t want, spread;

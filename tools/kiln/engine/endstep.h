@@ -93,6 +93,15 @@ int endstep_applied(const struct endstep *e);
 int endstep_class(const struct endstep *e);
 
 /*
+ * What the disk is now, for whoever takes it next, as its certificate
+ * says it: "sanitized" where a class was reached and proven
+ * (endstep_class), "deallocated: not a sanitization" after a discard
+ * done or said, else "not sanitized: destroy" (a FAILed disk kept for its
+ * RMA, a step that failed, stalled, erred or was stopped).
+ */
+const char *endstep_disposition(const struct endstep *e);
+
+/*
  * Whether a step whose last answer came at beat is stalled at now, with
  * no answer for more than limit ns. An answer after the watch read now
  * (beat > now: the step's thread runs beside it) is an answer, never

@@ -165,6 +165,7 @@ char *cert_disk_json(const struct record *r, const struct record_disk *d,
 	json_bool(&j, "write_zeroes_offload", e->offload);
 	json_str(&j, "state", endstep_state_name(e->state));
 	json_str(&j, "result", e->why);
+	json_str(&j, "disposition", endstep_disposition(e));
 	when(e->started, buf, sizeof(buf));
 	json_str(&j, "started", or_null(buf));
 	when(e->ended, buf, sizeof(buf));
@@ -277,6 +278,7 @@ static void disk_part(FILE *f, const struct record_disk *d,
 	row(f, "what says so", e->promise_why);
 	row(f, "state", endstep_state_name(e->state));
 	row(f, "result", e->why);
+	row(f, "disposition", endstep_disposition(e));
 	when(e->started, buf, sizeof(buf));
 	row(f, "started", buf);
 	when(e->ended, buf, sizeof(buf));
@@ -390,6 +392,12 @@ static void base_of(const struct record *r, int i, char *out)
  * [A-Za-z0-9._-], so "+" cannot come from a serial and a name with one
  * cannot meet a name without.
  */
+int cert_made(const struct record_disk *d)
+{
+	return d->end.state > ENDSTEP_SKIPPED ||
+	       (d->end.state == ENDSTEP_SKIPPED && d->j.verdict == JUDGE_FAIL);
+}
+
 void cert_name(const struct record *r, int i, const char *ext, char *out,
 	       size_t len)
 {
@@ -442,6 +450,7 @@ void cert_out_json(struct json *j, const struct record *r)
 		json_str(j, "label", d->label);
 		json_str(j, "state", endstep_state_name(e->state));
 		json_str(j, "result", or_null(e->why));
+		json_str(j, "disposition", endstep_disposition(e));
 		json_sanitization(j, e);
 		json_u64(j, "bytes_done", atomic_load(&e->done));
 		json_read_back(j, e);
@@ -472,7 +481,7 @@ void cert_out_summary(const struct record *r, FILE *f)
 			d->label, endstep_state_name(d->end.state),
 			d->end.why[0] ? d->end.why : "not reached");
 		cert_name(r, i, "html", name, sizeof(name));
-		if (d->end.state > ENDSTEP_SKIPPED)
+		if (d->cert[1][0])
 			fprintf(f, " (certificate %s)", name);
 		fputc('\n', f);
 	}
@@ -498,7 +507,7 @@ void cert_out_html(FILE *f, const struct record *r)
 		html_cell(f, endstep_state_name(d->end.state));
 		html_cell(f, d->end.why);
 		fputs("<td>", f);
-		if (d->end.state > ENDSTEP_SKIPPED) {
+		if (d->cert[1][0]) {
 			cert_name(r, i, "html", name, sizeof(name));
 			fputs("<a href=\"", f);
 			html_text(f, name);

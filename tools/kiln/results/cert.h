@@ -25,6 +25,12 @@ char *cert_disk_html(const struct record *r, const struct record_disk *d,
 char *cert_machine_html(const struct record *r, size_t *len);
 
 /*
+ * Whether disk d gets a certificate: every disk its end step ran on, and
+ * a FAILed disk kept as it is for its RMA ("not sanitized: destroy").
+ */
+int cert_made(const struct record_disk *d);
+
+/*
  * Disk i's certificate, "cert-<serial>.<ext>": its serial (else its
  * label) made a file name. Two disks of one serial (an NVMe drive's
  * namespaces), serials alike but for case, or a serial "machine" each
