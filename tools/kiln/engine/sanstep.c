@@ -31,6 +31,8 @@
 #define NSID_ALL 0xFFFFFFFFu
 /* Identify Controller's CMIC, bit 1: two or more controllers. */
 #define IDCTRL_CMIC 76
+/* Identify Controller's OACS, bit 3: Namespace Management. */
+#define IDCTRL_OACS 256
 #define IDNS_DLFEAT 33
 /* An Identify is answered at once by a live controller. */
 #define IDENTIFY_MS 10000
@@ -103,10 +105,13 @@ static int others(int fd, uint32_t nsid, uint32_t cns, uint8_t *buf)
  * reach only nsid: NULL, or why not. The active list is this
  * controller's; where CMIC says the subsystem may have other controllers
  * (a dual-port drive), their private namespaces show only in the
- * allocated list, which must then be read and hold nsid alone.
+ * allocated list, and where OACS says namespaces are managed, one made
+ * but attached to no controller shows only there too (a Sanitize erases
+ * it all the same): the allocated list must then be read and hold nsid
+ * alone.
  */
-static const char *reach(int fd, uint32_t nsid, int multi, uint8_t *buf,
-			 char *why, size_t len)
+static const char *reach(int fd, uint32_t nsid, int multi, int managed,
+			 uint8_t *buf, char *why, size_t len)
 {
 	int ret = others(fd, nsid, CNS_ACTIVE, buf);
 
@@ -120,18 +125,19 @@ static const char *reach(int fd, uint32_t nsid, int multi, uint8_t *buf,
 		return "its erase reaches every namespace (FNA), and this "
 		       "controller has another: kiln has consent for this "
 		       "one only";
-	if (!multi)
+	if (!multi && !managed)
 		return NULL;
 	ret = others(fd, nsid, CNS_ALLOCATED, buf);
 	if (ret < 0) {
-		snprintf(why, len, "its erase reaches every namespace of a "
-			 "subsystem that may have other controllers (CMIC), "
-			 "whose namespaces were not listed (%s)",
+		snprintf(why, len, "its erase reaches every namespace of the "
+			 "subsystem, and those not attached here (%s) were "
+			 "not listed (%s)", multi ? "CMIC" : "OACS",
 			 strerror(-ret));
 		return why;
 	}
-	return ret ? "its erase reaches every namespace of the subsystem "
-		     "(FNA), and another controller's is there" : NULL;
+	return ret ? "its erase reaches every namespace of the subsystem, "
+		     "and another is allocated there: kiln has consent for "
+		     "this one only" : NULL;
 }
 
 int sanstep_followed(int method)
@@ -217,7 +223,7 @@ int sanstep_choose(int fd, int rotating, struct sanstep *s)
 	struct sancmd_nvme_caps caps;
 	char why[160];
 	uint8_t *buf;
-	int nsid, ret, multi;
+	int nsid, ret, multi, managed;
 
 	memset(s, 0, sizeof(*s));
 	nsid = ioctl(fd, NVME_IOCTL_ID);
@@ -239,6 +245,7 @@ int sanstep_choose(int fd, int rotating, struct sanstep *s)
 	}
 	sancmd_nvme_caps(buf, SANCMD_NVME_ID_LEN, &caps);
 	multi = buf[IDCTRL_CMIC] >> 1 & 1;
+	managed = buf[IDCTRL_OACS] >> 3 & 1;
 	sancmd_nvme_choose(&caps, &s->choice);
 	if (sanstep_followed(s->choice.method)) {
 		struct sancmd_progress p;
@@ -274,8 +281,8 @@ int sanstep_choose(int fd, int rotating, struct sanstep *s)
 		 "NVMe DLFEAT %u%u%ub", buf[IDNS_DLFEAT] >> 2 & 1,
 		 buf[IDNS_DLFEAT] >> 1 & 1, buf[IDNS_DLFEAT] & 1);
 	if (s->choice.all_namespaces) {
-		const char *no = reach(fd, (uint32_t)nsid, multi, buf, why,
-				       sizeof(why));
+		const char *no = reach(fd, (uint32_t)nsid, multi, managed, buf,
+				       why, sizeof(why));
 
 		if (no && sanstep_followed(s->choice.method) &&
 		    caps.format && !caps.fna_all && !caps.fna_erase_all) {
