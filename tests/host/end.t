@@ -82,6 +82,8 @@ test_expect_success 'summary.txt and report.html say it, and kiln report keeps i
 	grep -q "^end=discard: loop[0-9]* said: deallocated, contents not promised.*(certificate cert-loop[0-9]*.html)$" \
 		"$TEST_TMP/discard/summary.txt" &&
 	grep -q "<a href=\"cert-machine.html\">" "$TEST_TMP/discard/report.html" &&
+	grep -q "<a href=\"cert-loop[0-9]*.html\">cert-loop[0-9]*.html</a>" \
+		"$TEST_TMP/discard/report.html" &&
 	grep "^end=" "$TEST_TMP/discard/summary.txt" >"$TEST_TMP/end.before" &&
 	rm "$TEST_TMP/discard/summary.txt" &&
 	"$KILN" report "$TEST_TMP/discard" >/dev/null &&
@@ -177,6 +179,7 @@ test_expect_success 'a FAILed disk is kept as it is for its RMA, its certificate
 	test_eq "$(json_get "$r" "d[\"end\"][\"disks\"][0][\"disposition\"]")" "not sanitized: destroy" &&
 	grep -q "<td>not sanitized: destroy</td>" "${c%.json}.html" &&
 	grep -q "^end=discard: .* skipped: .*(certificate cert-" "$TEST_TMP/failed/summary.txt" &&
+	grep -q "<a href=\"cert-loop[0-9]*.html\">" "$TEST_TMP/failed/report.html" &&
 	python3 "$TOP/tests/lib/certs.py" "$TEST_TMP/failed"
 '
 

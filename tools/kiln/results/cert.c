@@ -481,7 +481,7 @@ void cert_out_summary(const struct record *r, FILE *f)
 			d->label, endstep_state_name(d->end.state),
 			d->end.why[0] ? d->end.why : "not reached");
 		cert_name(r, i, "html", name, sizeof(name));
-		if (d->cert[1][0])
+		if (cert_made(d))
 			fprintf(f, " (certificate %s)", name);
 		fputc('\n', f);
 	}
@@ -507,7 +507,7 @@ void cert_out_html(FILE *f, const struct record *r)
 		html_cell(f, endstep_state_name(d->end.state));
 		html_cell(f, d->end.why);
 		fputs("<td>", f);
-		if (d->cert[1][0]) {
+		if (cert_made(d)) {
 			cert_name(r, i, "html", name, sizeof(name));
 			fputs("<a href=\"", f);
 			html_text(f, name);
