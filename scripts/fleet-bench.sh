@@ -9,6 +9,10 @@
 # FLEET_INDEX=0 leaves them out, as in folders of a kiln before them.
 # The tree is fresh in the page cache, as on a server that just took the
 # uploads. No root needed; scripts/bench.sh may call it.
+# FLEET_SHARED=1 (the default past 10,000 machines, whose result.json
+# files would be 44 GB at 100,000) makes every indexed run's result.json
+# a hard link to one file its index matches (fleetgen.py --shared-result):
+# kiln fleet reads the index in its place either way.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,10 +29,14 @@ trap 'exit 130' INT TERM
 	>/dev/null 2>&1
 noindex=
 [ "${FLEET_INDEX:-1}" = 0 ] && noindex=--no-index
+shared=
+[ "${FLEET_SHARED:-$([ "$machines" -gt 10000 ] && echo 1)}" = 1 ] &&
+	[ -z "$noindex" ] && shared=--shared-result
 python3 "$top/tests/lib/fleetgen.py" --template "$tmp/template/result.json" \
-	--out "$tmp/lab" --machines "$machines" --disks "$disks" $noindex >&2
+	--out "$tmp/lab" --machines "$machines" --disks "$disks" $noindex \
+	$shared >&2
 timer=
-[ -x /usr/bin/time ] && timer="/usr/bin/time -f %M -a -o $tmp/rss"
+[ -x /usr/bin/time ] && timer="/usr/bin/time -f %M_%U_%S -a -o $tmp/rss"
 
 best=""
 for i in 1 2 3; do
@@ -41,6 +49,7 @@ for i in 1 2 3; do
 	fi
 done
 rss=
-[ -s "$tmp/rss" ] && rss=", $(sort -n "$tmp/rss" | tail -n 1) KiB peak RSS"
+[ -s "$tmp/rss" ] && rss=", $(cut -d_ -f1 "$tmp/rss" | sort -n | tail -n 1) KiB peak RSS, $(awk -F_ '
+	{ c = $2 + $3; if (NR == 1 || c < m) m = c } END { printf "%.2f", m }' "$tmp/rss") s CPU at best"
 echo "kiln fleet: $machines machines in $best s" \
 	"($(du -k "$tmp/page/fleet.html" | cut -f1) KiB page$rss)"
