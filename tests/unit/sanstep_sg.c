@@ -6,7 +6,8 @@
  * refusal's sense data said in words, fixed and descriptor alike; when
  * a sanitize followed by ATA SANITIZE STATUS EXT or SCSI REQUEST SENSE
  * is over, failed, late, or still waited on (SCSI's "none runs" is done,
- * ATA's is not); each method as sent, in words; and the CDBs kiln adds
+ * ATA's is not); whether an ATA SANITIZE may start (not frozen, none
+ * running); each method as sent, in words; and the CDBs kiln adds
  * for IDENTIFY DEVICE and for clearing its own password.
  */
 #include <stdint.h>
@@ -85,6 +86,29 @@ static void test_next(void)
 	       "SCSI sense of something else (a unit attention): wait");
 }
 
+static void test_ready(void)
+{
+	struct sancmd_progress p = { .state = SANCMD_IDLE };
+	const char *no;
+
+	tap_ok(!sanstep_sg_ata_ready(&p), "idle: a SANITIZE may start");
+	p.state = SANCMD_DONE;
+	tap_ok(!sanstep_sg_ata_ready(&p), "an older one done: may start");
+	p.state = SANCMD_FAILED;
+	tap_ok(!sanstep_sg_ata_ready(&p),
+	       "an older one failed: may start (a new one clears it)");
+	p.state = SANCMD_IDLE;
+	p.frozen = 1;
+	no = sanstep_sg_ata_ready(&p);
+	tap_ok(no && strstr(no, "frozen (SANITIZE FREEZE LOCK"),
+	       "frozen: none, said: %s", no ? no : "(null)");
+	p.frozen = 0;
+	p.state = SANCMD_RUNNING;
+	no = sanstep_sg_ata_ready(&p);
+	tap_ok(no && strstr(no, "is running"),
+	       "one already running: none, said: %s", no ? no : "(null)");
+}
+
 static void test_poll_next(void)
 {
 	struct sanstep s;
@@ -147,10 +171,11 @@ static void test_cdbs(void)
 
 int main(void)
 {
-	tap_plan(25);
+	tap_plan(30);
 	test_kind();
 	test_said();
 	test_next();
+	test_ready();
 	test_poll_next();
 	test_words();
 	test_cdbs();

@@ -112,6 +112,12 @@ int sanstep_sg_poll(int fd, const struct sanstep *s,
 		    struct sancmd_progress *p);
 
 /*
+ * Whether an ATA SANITIZE can start, from SANITIZE STATUS EXT's answer
+ * before it (pure): NULL, or why not (frozen, or one already running).
+ */
+const char *sanstep_sg_ata_ready(const struct sancmd_progress *p);
+
+/*
  * After one look at an ATA or SCSI sanitize (pure): ATA's status says
  * done itself; SCSI's REQUEST SENSE says only that none runs any more,
  * which after a SANITIZE taken is done; failed is failed; anything else

@@ -206,6 +206,43 @@ static int identify(int fd, struct sancmd_ata_caps *caps, char *why,
 	return ret ? -EIO : 0;
 }
 
+const char *sanstep_sg_ata_ready(const struct sancmd_progress *p)
+{
+	if (p->frozen)
+		return "SANITIZE STATUS EXT: sanitize is frozen (SANITIZE "
+		       "FREEZE LOCK, until the drive is power-cycled)";
+	if (p->state == SANCMD_RUNNING)
+		return "SANITIZE STATUS EXT: a sanitize kiln did not send is "
+		       "running";
+	return NULL;
+}
+
+/*
+ * Before a SANITIZE: its status, which says whether one can start (a
+ * frozen drive aborts it) and can be followed at all. 0, or none said.
+ */
+static int ata_ready(int fd, struct sanstep *s)
+{
+	struct sancmd_progress p;
+	const char *no;
+	char err[64];
+	int ret;
+
+	ret = sanstep_sg_poll(fd, s, &p);
+	if (ret) {
+		snprintf(err, sizeof(err), "%s", strerror(-ret));
+		none(s, "ATA SANITIZE STATUS EXT not read, so a SANITIZE "
+		     "could not be followed: ", err);
+		return -1;
+	}
+	no = sanstep_sg_ata_ready(&p);
+	if (no) {
+		none(s, no, "");
+		return -1;
+	}
+	return 0;
+}
+
 static int ata_choose(int fd, int rotating, struct sanstep *s)
 {
 	struct sancmd_ata_caps caps;
@@ -239,6 +276,14 @@ static int ata_choose(int fd, int rotating, struct sanstep *s)
 		e = caps.enhanced_erase;
 	else if (s->choice.method == SANCMD_SECURITY_ERASE)
 		e = caps.erase;
+	/* Said before it is sent: a drive that stalls holds it set. */
+	if (s->choice.method == SANCMD_SECURITY_ERASE ||
+	    s->choice.method == SANCMD_SECURITY_ENHANCED) {
+		snprintf(why, sizeof(why), "%s", s->choice.why);
+		snprintf(s->choice.why, sizeof(s->choice.why), "%s; kiln sets "
+			 "the user password \"" PASSWORD "\" for it (the erase "
+			 "clears it)", why);
+	}
 	/* ATA gives no estimate of a SANITIZE: the default for its kind. */
 	s->deadline = sancmd_deadline(e, rotating, NULL);
 	/*
@@ -259,6 +304,8 @@ static int ata_choose(int fd, int rotating, struct sanstep *s)
 			    SANCMD_ATA_CRYPTO_EXT :
 			    s->choice.method == SANCMD_BLOCK ?
 			    SANCMD_ATA_BLOCK_EXT : SANCMD_ATA_OVERWRITE_EXT;
+		if (ata_ready(fd, s))
+			return 0;
 		sancmd_ata_sanitize(s->cdb, &a);
 		s->cdb_len = 16;
 	}
@@ -378,9 +425,10 @@ static int clear_password(int fd)
 
 /*
  * The Security erase: SET PASSWORD, ERASE PREPARE, ERASE UNIT (which
- * answers once done and clears the password). On any failure after the
- * password is set, it is cleared; IDENTIFY DEVICE after a success says
- * whether the drive cleared it, and kiln clears it where it did not.
+ * answers once done and clears the password). Whatever came of them,
+ * IDENTIFY DEVICE then says whether a password is in force, and kiln
+ * clears its own where one is (or where the drive cannot say), so a
+ * drive is never left locked by kiln; the note says which.
  */
 static int security_erase(int fd, struct sanstep *s)
 {
@@ -388,20 +436,17 @@ static int security_erase(int fd, struct sanstep *s)
 	struct sancmd_ata_regs r;
 	struct sancmd_ata_caps caps;
 	char why[120];
-	int ret;
+	int ret, set;
 
 	sancmd_ata_erase_data(data, PASSWORD, 0);
 	sancmd_ata_set_password(cdb);
 	ret = ata(fd, cdb, data, ASK_MS, &r, why, sizeof(why));
-	if (ret) {
-		snprintf(s->note, sizeof(s->note), "SECURITY SET PASSWORD "
-			 "refused (%s): no password set, nothing erased",
-			 ret == -EIO ? why : strerror(-ret));
-		return ret;
+	set = !ret;
+	if (set) {
+		sancmd_ata_erase_prepare(cdb);
+		ret = ata(fd, cdb, NULL, ASK_MS, &r, why, sizeof(why));
 	}
-	sancmd_ata_erase_prepare(cdb);
-	ret = ata(fd, cdb, NULL, ASK_MS, &r, why, sizeof(why));
-	if (!ret) {
+	if (set && !ret) {
 		sancmd_ata_erase_data(data, PASSWORD,
 				      s->choice.method ==
 				      SANCMD_SECURITY_ENHANCED);
@@ -409,20 +454,21 @@ static int security_erase(int fd, struct sanstep *s)
 		ret = ata(fd, cdb, data, s->deadline * 1000, &r, why,
 			  sizeof(why));
 	}
-	if (!ret && !identify(fd, &caps, why, sizeof(why)) && !caps.enabled) {
-		snprintf(s->note, sizeof(s->note), "kiln set the user "
-			 "password \"" PASSWORD "\" for it; the erase "
-			 "cleared it");
-		return 0;
+	if (!identify(fd, &caps, why, sizeof(why)) && !caps.enabled &&
+	    !caps.locked) {
+		snprintf(s->note, sizeof(s->note), "%s",
+			 !set ? "SECURITY SET PASSWORD refused: no password "
+			 "set, nothing erased" : !ret ? "the erase cleared "
+			 "kiln's password" : "no password in force after it");
+		return ret;
 	}
 	if (clear_password(fd))
-		snprintf(s->note, sizeof(s->note), "kiln set the user "
-			 "password \"" PASSWORD "\" and could not clear it: "
-			 "hdparm --security-disable " PASSWORD " clears it");
+		snprintf(s->note, sizeof(s->note), "kiln's user password "
+			 "\"" PASSWORD "\" may be in force and could not be "
+			 "cleared: hdparm --security-disable " PASSWORD);
 	else
-		snprintf(s->note, sizeof(s->note), "kiln set the user "
-			 "password \"" PASSWORD "\" for it and cleared it "
-			 "again");
+		snprintf(s->note, sizeof(s->note), "kiln's user password "
+			 "cleared again by kiln");
 	return ret;
 }
 
