@@ -11,8 +11,9 @@
  * The device's own sanitize on one disk, sent: what an NVMe controller
  * says it has (Identify Controller, Namespace, the active namespace
  * list), the method chosen by sancmd, and the command through the
- * kernel's admin ioctl. Every call waits on the disk: the end step's
- * thread makes them, watched (endstep.h).
+ * kernel's admin ioctl; for an ATA or SCSI disk, the same through SG_IO
+ * (sanstep_sg.c). Every call waits on the disk: the end step's thread
+ * makes them, watched (endstep.h).
  */
 /* What the disk is, and so which commands it is sent. */
 enum sanstep_kind {
