@@ -1,7 +1,7 @@
 #!/bin/sh
 # needs: kiln
 # end=sanitize on a disk kiln has no sanitize command for (a loop device,
-# as every disk but NVMe for now): without a fallback the step is said
+# a disk neither NVMe nor SCSI nor ATA): without a fallback the step is said
 # and the disk left as it is, its units of this run still there, exit 0;
 # with sanitize-fallback=zero it is zeroed, read back, and its certificate
 # says it was the fallback; the rules of end= hold for it (kiln burn
@@ -67,7 +67,9 @@ test_expect_success 'sanitize-fallback=zero: zeroed instead, read back, said so'
 	test_eq "$(end_of "$TEST_TMP/zero" nist_800_88_class)" clear "result.json class" &&
 	h="$TEST_TMP/zero/$(end_of "$TEST_TMP/zero" certificate_html)" &&
 	grep -q "sanitize-fallback=zero" "$h" &&
-	grep -q "<th>NIST SP 800-88 class reached</th><td>clear</td>" "$h"
+	grep -q "<th>NIST SP 800-88 class reached</th><td>clear</td>" "$h" &&
+	grep "^end=sanitize: loop[0-9]* done: sanitize: none; zeroed instead .* (no sanitize: not an NVMe namespace, nor a SCSI or ATA disk: INQUIRY " \
+		"$TEST_TMP/zero/summary.txt"
 '
 
 test_expect_success 'kiln burn: end=sanitize on a span short of the disk is exit 2, untouched' '

@@ -314,7 +314,7 @@ static int follow(struct endstep *e, const struct endstep_disk *d,
 				return -EINTR;
 			nanosleep(&nap, NULL);
 		}
-		ret = sanstep_log(d->fd, s->choice.method, &p);
+		ret = sanstep_poll(d->fd, s, &p);
 		beat(e);
 		if (ret)
 			return ret;
@@ -322,7 +322,7 @@ static int follow(struct endstep *e, const struct endstep_disk *d,
 			atomic_store(&e->done, (uint64_t)((unsigned __int128)
 				     d->size * p.fraction / 65536));
 		waited = (timing_now_ns() - start) / TIMING_SEC;
-		switch (sanstep_next(&p, s->cmd.cdw10, waited, s->deadline)) {
+		switch (sanstep_poll_next(s, &p, waited)) {
 		case SANSTEP_DONE:
 			return 0;
 		case SANSTEP_FAILED:
@@ -371,6 +371,11 @@ static int sanitize(struct endstep *e, struct endstep_disk *d,
 	ret = sanstep_send(d->fd, &s);
 	beat(e);
 	atomic_store(&e->wait_ns, 0);
+	/* What else was done (a password set and cleared) is said. */
+	if (s.note[0])
+		snprintf(e->san_why + strlen(e->san_why),
+			 sizeof(e->san_why) - strlen(e->san_why), "; %s",
+			 s.note);
 	if (!ret && sanstep_followed(s.choice.method))
 		ret = follow(e, d, &s, stop);
 	if (!ret)

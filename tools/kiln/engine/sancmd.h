@@ -189,6 +189,9 @@ int sancmd_nvme_log(const uint8_t *log, size_t len, int method,
 #define SANCMD_ATA_ERASE_PREPARE 0xF3
 #define SANCMD_ATA_ERASE_UNIT 0xF4
 #define SANCMD_ATA_SET_PASSWORD 0xF1
+#define SANCMD_ATA_UNLOCK 0xF2
+#define SANCMD_ATA_DISABLE_PASSWORD 0xF6
+#define SANCMD_ATA_IDENTIFY 0xEC
 #define SANCMD_ATA_ID_LEN 512
 
 /* SANITIZE DEVICE's subcommands, in its FEATURE field (ACS-3 7.35). */
@@ -220,6 +223,11 @@ int sancmd_ata_sanitize(uint8_t cdb[16], const struct sancmd_ata_sanitize *s);
 int sancmd_ata_erase_prepare(uint8_t cdb[16]);
 int sancmd_ata_erase_unit(uint8_t cdb[16]);
 int sancmd_ata_set_password(uint8_t cdb[16]);
+/* The way back: SECURITY UNLOCK, then DISABLE PASSWORD (the same data). */
+int sancmd_ata_unlock(uint8_t cdb[16]);
+int sancmd_ata_disable_password(uint8_t cdb[16]);
+/* IDENTIFY DEVICE, its 512 bytes read in. */
+int sancmd_ata_identify(uint8_t cdb[16]);
 /*
  * The 512-byte data of SECURITY ERASE UNIT (or SET PASSWORD: master 0,
  * enhanced 0), the user password of up to 32 bytes: 0, or -EINVAL. The

@@ -20,6 +20,7 @@
 
 /* SAT-3's PROTOCOL field values kiln uses. */
 #define PT_NON_DATA 3
+#define PT_PIO_IN 4
 #define PT_PIO_OUT 5
 
 /*
@@ -139,6 +140,29 @@ int sancmd_ata_erase_unit(uint8_t cdb[16])
 int sancmd_ata_set_password(uint8_t cdb[16])
 {
 	return pio_out_one(cdb, SANCMD_ATA_SET_PASSWORD);
+}
+
+int sancmd_ata_unlock(uint8_t cdb[16])
+{
+	return pio_out_one(cdb, SANCMD_ATA_UNLOCK);
+}
+
+int sancmd_ata_disable_password(uint8_t cdb[16])
+{
+	return pio_out_one(cdb, SANCMD_ATA_DISABLE_PASSWORD);
+}
+
+/*
+ * IDENTIFY DEVICE: PIO data-in, 28-bit, one 512-byte block from the
+ * device (T_DIR 1, BYTE_BLOCK 1, T_LENGTH 2: COUNT, which is 1).
+ */
+int sancmd_ata_identify(uint8_t cdb[16])
+{
+	if (!cdb)
+		return -EINVAL;
+	pt16(cdb, PT_PIO_IN, 0, 0x08 | 0x04 | 0x02, 0, 1, 0, 0,
+	     SANCMD_ATA_IDENTIFY);
+	return 0;
 }
 
 /*

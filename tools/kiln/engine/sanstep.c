@@ -9,8 +9,8 @@
  * through NVME_IOCTL_ADMIN_CMD: Format NVM with secure erase, which
  * answers once done, or a Sanitize, which answers once started and is
  * then followed in the Sanitize Status log (81h), read by the end step
- * (sanstep_log, sanstep_next). A disk that is not NVMe has no command
- * kiln sends.
+ * (sanstep_poll, sanstep_poll_next). A disk that is not NVMe is handed
+ * to sanstep_sg.c (ATA and SCSI, through SG_IO).
  */
 #include <errno.h>
 #include <linux/nvme_ioctl.h>
@@ -227,11 +227,9 @@ int sanstep_choose(int fd, int rotating, struct sanstep *s)
 
 	memset(s, 0, sizeof(*s));
 	nsid = ioctl(fd, NVME_IOCTL_ID);
-	if (nsid <= 0) {
-		none(s, "not an NVMe namespace (ATA and SCSI SANITIZE are not "
-		     "sent yet)");
-		return 0;
-	}
+	if (nsid <= 0)
+		return sanstep_sg_choose(fd, rotating, s);
+	s->kind = SANSTEP_NVME;
 	buf = calloc(1, SANCMD_NVME_ID_LEN);
 	if (!buf)
 		return -ENOMEM;
@@ -311,11 +309,14 @@ out:
 	return ret;
 }
 
-int sanstep_send(int fd, const struct sanstep *s)
+int sanstep_send(int fd, struct sanstep *s)
 {
 	struct sancmd_nvme cmd;
 	uint64_t ms = s->deadline * 1000;
 	int ret;
+
+	if (s->kind != SANSTEP_NVME)
+		return sanstep_sg_send(fd, s);
 
 	/* A Sanitize answers once started; the log says the rest. */
 	if (sanstep_followed(s->choice.method))
@@ -334,8 +335,45 @@ int sanstep_send(int fd, const struct sanstep *s)
 		     ms > UINT32_MAX ? UINT32_MAX : (uint32_t)ms);
 }
 
+int sanstep_poll(int fd, const struct sanstep *s, struct sancmd_progress *p)
+{
+	return s->kind == SANSTEP_NVME ? sanstep_log(fd, s->choice.method, p) :
+	       sanstep_sg_poll(fd, s, p);
+}
+
+int sanstep_poll_next(const struct sanstep *s,
+		      const struct sancmd_progress *p, uint64_t waited)
+{
+	return s->kind == SANSTEP_NVME ?
+	       sanstep_next(p, s->cmd.cdw10, waited, s->deadline) :
+	       sanstep_sg_next(s->kind, p, waited, s->deadline);
+}
+
+/* An ATA or SCSI method as sent, in words. */
+static const char *sg_words(const struct sanstep *s, char *buf, size_t len)
+{
+	static const char *const ata[] = { "", "crypto scramble",
+		"block erase", "overwrite with zeros, 1 pass" };
+	static const char *const scsi[] = { "", "cryptographic erase",
+		"block erase", "overwrite with zeros, 1 pass" };
+	int m = s->choice.method;
+
+	if (m == SANCMD_SECURITY_ENHANCED || m == SANCMD_SECURITY_ERASE)
+		snprintf(buf, len, "ATA SECURITY ERASE UNIT, %s",
+			 m == SANCMD_SECURITY_ENHANCED ? "enhanced" : "normal");
+	else if (sanstep_followed(m))
+		snprintf(buf, len, "%s SANITIZE, %s",
+			 s->kind == SANSTEP_ATA ? "ATA" : "SCSI",
+			 s->kind == SANSTEP_ATA ? ata[m] : scsi[m]);
+	else
+		snprintf(buf, len, "%s", sancmd_method_name(m));
+	return buf;
+}
+
 const char *sanstep_words(const struct sanstep *s, char *buf, size_t len)
 {
+	if (s->kind == SANSTEP_ATA || s->kind == SANSTEP_SCSI)
+		return sg_words(s, buf, len);
 	if (s->choice.method == SANCMD_FORMAT_CRYPTO)
 		snprintf(buf, len, "Format NVM, cryptographic erase (SES 2)");
 	else if (s->choice.method == SANCMD_FORMAT_ERASE)

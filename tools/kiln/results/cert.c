@@ -480,6 +480,10 @@ void cert_out_summary(const struct record *r, FILE *f)
 		fprintf(f, "end=%s: %s %s: %s", endstep_method_name(r->s->end),
 			d->label, endstep_state_name(d->end.state),
 			d->end.why[0] ? d->end.why : "not reached");
+		/* The fallback ran: what the drive said, that it had none. */
+		if (endstep_applied(&d->end) == SANCMD_ZERO &&
+		    r->s->end == SETTINGS_END_SANITIZE)
+			fprintf(f, " (no sanitize: %s)", d->end.san_why);
 		cert_name(r, i, "html", name, sizeof(name));
 		if (cert_made(d))
 			fprintf(f, " (certificate %s)", name);

@@ -287,8 +287,9 @@ static const struct settings_key keys[] = {
 	  "judged)", TEST },
 	{ "sanitize-fallback", KEY_ENUM, F(sanitize_fallback), 0, 0,
 	  fallbacks, "none or zero", "none",
-	  "end=sanitize on a disk with no sanitize command kiln sends (every "
-	  "disk but NVMe, for now, or an NVMe drive that has none): none "
+	  "end=sanitize on a disk with no sanitize command kiln sends (one "
+	  "that says it has none, refuses the question, or is neither NVMe, "
+	  "ATA nor SCSI): none "
 	  "(left as it is, its units of this run still there, said) or zero "
 	  "(written with zeros as end=zero, and said so)", TEST },
 	{ "save-units", KEY_UINT, F(save_units), 0, 1000, NULL, "a count", "4",
