@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Description: where a fault is, for a burn (DESIGN.md "The whole
- * server"): each NVMe disk's controller logs read before and after the
- * burn (nvmelog.h), and for each disk that FAILed what its vendor asks
- * for: an NVMe drive's telemetry log, and rma-<serial>.txt (rma.h).
+ * server"): for each disk that FAILed what its vendor asks for: an NVMe
+ * drive's telemetry log, and rma-<serial>.txt (rma.h). The NVMe logs
+ * before and after the burn are the nvme signal's (nvmelog_out.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,60 +15,8 @@
 #include "results/rma.h"
 #include "sense/nvmelog.h"
 
-/* A controller that has not answered four small reads in this is dead. */
-#define NVME_LOGS_TIMEOUT_S 30
 /* A telemetry log kept, at most (the issue's bound for a run folder). */
 #define TELEMETRY_MAX (64u << 20)
-
-/* The controller of disk d, when d is an NVMe namespace kiln tests. */
-static int controller_of(const struct burn *b, const struct record_disk *d,
-			 char *dev, size_t len)
-{
-	if (d->failed[0] || d->t.kind != TARGET_BLOCK || d->t.id.backing[0] ||
-	    d->t.id.partition || strncmp(d->t.id.name, "nvme", 4))
-		return -ENOENT;
-	if (!nvmelog_controller(b->env.sysroot, d->t.id.name, dev, len))
-		return 0;
-	/* A multipath head: its own device takes admin commands too. */
-	snprintf(dev, len, "%s", d->path);
-	return 0;
-}
-
-void burn_fault_logs(struct burn *b, int after)
-{
-	struct record *r = b->r;
-	const char **devs = calloc((size_t)r->n + 1, sizeof(*devs));
-	char (*dev)[64] = calloc((size_t)r->n + 1, sizeof(*dev));
-	struct nvmelog *out = calloc((size_t)r->n + 1, sizeof(*out));
-	int i, any = 0;
-
-	for (i = 0; devs && dev && out && i < r->n; i++)
-		if (!controller_of(b, &r->disks[i], dev[i], sizeof(dev[i]))) {
-			devs[i] = dev[i];
-			any = 1;
-		}
-	if (any) {
-		nvmelog_read_many(devs, r->n, NVME_LOGS_TIMEOUT_S * TIMING_SEC,
-				  out);
-		for (i = 0; i < r->n; i++) {
-			struct record_disk *d = &r->disks[i];
-
-			if (!devs[i])
-				continue;
-			if (out[i].why[0])
-				record_note(r, "%s: NVMe logs %s the run: %s",
-					    d->label, after ? "after" :
-					    "before", out[i].why);
-			if (after)
-				d->nv_after = out[i];
-			else
-				d->nv_before = out[i];
-		}
-	}
-	free(devs);
-	free(dev);
-	free(out);
-}
 
 /* A FAILed NVMe drive's telemetry log, into the run folder. */
 static void telemetry(struct burn *b, struct record_disk *d)

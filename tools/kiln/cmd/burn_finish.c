@@ -24,9 +24,6 @@
 #include "results/result.h"
 #include "results/summary.h"
 
-/* How long iperf3 may take to write its JSON once told to stop. */
-#define IPERF_STOP_WAIT_S 10
-
 /*
  * index.json beside result.json (fleet_index.c): kiln fleet reads it in
  * place of result.json. Not a result: without it the page is the same,
@@ -138,19 +135,11 @@ static void after_burn(struct burn *b)
 	int i;
 
 	/* The load ends with the burn: the re-read and SMART run without. */
-	if (r->have_stress)
-		stress_stop(&r->stress, STRESS_STOP_WAIT_S);
-	for (i = 0; i < r->nnet; i++)
-		netport_stop(&r->net[i], b->s->sysfs_root ? b->s->sysfs_root :
-			     b->env.sysroot, timing_now_ns(),
-			     IPERF_STOP_WAIT_S);
+	signals_burn(&b->sig, SIGNAL_UNLOAD);
 	if (!*b->stop && b->s->reread)
 		reread_run(r, b->job.deadline_ns, &b->job.stop, b->con);
-	sampler_finish(&b->smp, b->con, b->stop);
-	burn_start_health(b, 1);
-	burn_fault_logs(b, 1);
-	/* What the BMC logged while the disks and the load ran. */
-	bmc_end(&r->bmc);
+	signals_burn(&b->sig, SIGNAL_UNWATCH);
+	signals_burn(&b->sig, SIGNAL_AFTER);
 	r->elapsed_ns = timing_now_ns() - r->t0_ns;
 	r->ended = figures_ended(r);
 	paths_current(b);

@@ -257,16 +257,8 @@ void burn_loop(struct burn *b)
 		if (now < next_sample && running && !*b->stop)
 			continue;
 		sample(b, now);
-		sampler_tick(&b->smp);
-		for (i = 0; i < r->nnet; i++)
-			netport_tick(&r->net[i], now);
-		if (r->have_stress && r->stress.end == STRESS_RUNNING) {
-			stress_poll(&r->stress);
-			/* Said at once: the rest of the burn has no load. */
-			if (r->stress.end == STRESS_DIED)
-				fprintf(b->con, "kiln: %s\n",
-					r->stress.problem);
-		}
+		b->sig.now = now;
+		signals_burn(&b->sig, SIGNAL_TICK);
 		/* On a grid of whole seconds: no drift, whatever the work. */
 		while (next_sample <= now)
 			next_sample += TIMING_SEC;

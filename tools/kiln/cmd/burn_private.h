@@ -19,6 +19,7 @@
 #include "judge/sampler.h"
 #include "discover/safety.h"
 #include "results/folder.h"
+#include "results/signal.h"
 
 struct lab;
 
@@ -37,6 +38,7 @@ struct burn {
 	struct unit_ctx *ctx;
 	struct monitor mon;
 	struct sampler smp;		/* the machine's own signals */
+	struct signal_burn sig;		/* what their burn hooks are given */
 	struct folder res;
 	int have_results;
 	struct lab *lab;		/* the lab's servers; NULL: none */
@@ -66,10 +68,11 @@ void burn_catch(struct engine_job *job);
 /* A closed console (kiln burn ... | head) ends the run like SIGTERM. */
 void burn_console_check(struct burn *b);
 
-/* burn_start.c: results folder, plan, SMART before, then the engine. */
+/*
+ * burn_start.c: results folder, plan, the signals before, then the
+ * engine.
+ */
 int burn_start(struct burn *b);
-/* SMART before (after 0) or after the run, for the disks that have it. */
-void burn_start_health(struct burn *b, int after);
 
 /* burn_loop.c: watches the workers until they end. */
 void burn_loop(struct burn *b);
@@ -92,9 +95,10 @@ void burn_end(struct burn *b);
 /* The certificates, into the folder (and to the lab), digests kept. */
 void burn_end_certs(struct burn *b);
 
-/* burn_fault.c: NVMe logs before (after 0) or after the run. */
-void burn_fault_logs(struct burn *b, int after);
-/* Telemetry and rma-<serial>.txt of each FAILed disk, into the folder. */
+/*
+ * burn_fault.c: telemetry and rma-<serial>.txt of each FAILed disk, into
+ * the folder.
+ */
 void burn_fault_keep(struct burn *b);
 
 #endif

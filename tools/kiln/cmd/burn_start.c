@@ -23,14 +23,7 @@
 #include "lab/lab.h"
 #include "results/notes.h"
 #include "results/result.h"
-#include "settings/iperfspec.h"
-#include "sense/health.h"
-#include "sense/bmc.h"
-#include "sense/netport.h"
-#include "sense/stress.h"
 
-/* How long smartctl may take, for all disks at once. */
-#define SMART_TIMEOUT_S 60
 /* A disk's plan line, its why and its extents' offsets included. */
 #define PLAN_WORDS 512
 
@@ -146,50 +139,6 @@ static void print_plan(struct burn *b)
 	burn_console_check(b);
 }
 
-/*
- * SMART before or after the run, for the disks that have it: not loop
- * devices and files. Without smartctl (a host without smartmontools) the
- * results say there is none.
- */
-void burn_start_health(struct burn *b, int after)
-{
-	struct record *r = b->r;
-	const char **devs;
-	struct health *h;
-	int i;
-
-	if (access(HEALTH_SMARTCTL, X_OK) < 0)
-		return;
-	devs = calloc((size_t)r->n + 1, sizeof(*devs));
-	h = calloc((size_t)r->n + 1, sizeof(*h));
-	if (!devs || !h)
-		goto out;
-	for (i = 0; i < r->n; i++)
-		if (!r->disks[i].failed[0] &&
-		    r->disks[i].t.kind == TARGET_BLOCK &&
-		    !r->disks[i].t.id.backing[0])
-			devs[i] = r->disks[i].path;
-	if (health_read_many(HEALTH_SMARTCTL, devs, r->n, SMART_TIMEOUT_S,
-			     h) == -ETIMEDOUT)
-		for (i = 0; i < r->n; i++)
-			if (devs[i] && !h[i].len)
-				record_note(r,
-					    "%s: smartctl did not answer in "
-					    "%u s (%s the run)",
-					    r->disks[i].label, SMART_TIMEOUT_S,
-					    after ? "after" : "before");
-	for (i = 0; i < r->n; i++) {
-		struct health *to = after ? &r->disks[i].after :
-				    &r->disks[i].before;
-
-		health_free(to);
-		*to = h[i];
-	}
-out:
-	free(devs);
-	free(h);
-}
-
 /* Each disk read alone first (setting solo), a checkpoint after each. */
 static void solo_phase(struct burn *b)
 {
@@ -300,126 +249,9 @@ static int start_workers(struct burn *b)
 }
 
 /*
- * The network beside the disks, for as long as they burn: every NIC with
- * a link and an address, each to its own iperf3 server port.
+ * Results folder, plan, the signals before, then the engine, and the load
+ * beside it: 0 or an exit code.
  */
-static void start_iperf(struct burn *b)
-{
-	struct record *r = b->r;
-	struct settings *s = b->s;
-	const char *sysroot = s->sysfs_root ? s->sysfs_root : b->env.sysroot;
-	char host[256], err[240];
-	unsigned port;
-	int i, n;
-
-	if (!s->iperf)
-		return;
-	r->have_net = 1;
-	r->net = calloc(NETPORT_MAX, sizeof(*r->net));
-	if (!r->net) {
-		complain("out of memory: no iperf3 beside the burn");
-		return;
-	}
-	n = netport_find(sysroot, r->net, NETPORT_MAX);
-	if (n <= 0) {
-		record_note(r, "iperf: no NIC with a link and an address: "
-			    "no network load");
-		return;
-	}
-	for (i = 0; i < n; i++) {
-		struct netport *p = &r->net[r->nnet];
-
-		if (iperfspec_server(s->iperf, i, host, sizeof(host), &port,
-				     err, sizeof(err))) {
-			record_note(r, "iperf: %s not loaded: %s", p->nic, err);
-			continue;
-		}
-		if (p != &r->net[i])
-			*p = r->net[i];
-		netport_start(p, sysroot, IPERF_IPERF3, host, port,
-			      b->job.start_ns);
-		r->nnet++;
-		fprintf(b->con, "kiln: iperf3 on %s to %s port %u for the "
-			"whole burn\n", p->nic, host, port);
-	}
-}
-
-/*
- * The memory and CPUs loaded beside the disks (setting stress): the
- * memory is what kiln's plan leaves once its buffers and its margin are
- * held, stress-memory of it; too little is a CPU stress alone, or none.
- */
-static void start_stress(struct burn *b)
-{
-	struct record *r = b->r;
-	struct settings *s = b->s;
-	struct stress *st = &r->stress;
-	uint64_t left = memplan_left(&r->mem), bytes = 0;
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	int what = s->stress;
-	char note[240] = "";
-
-	if (!what)
-		return;
-	r->have_stress = 1;
-	if (what & SETTINGS_STRESS_MEMORY) {
-		/* Nothing known of the memory: a size given is taken. */
-		if (r->mem.usable == UINT64_MAX && !s->stress_memory.bytes)
-			snprintf(note, sizeof(note), "the machine's memory is "
-				 "not known: no memory stress");
-		else
-			bytes = stress_memory(left, s->stress_memory.bytes,
-					      s->stress_memory.percent, note,
-					      sizeof(note));
-		if (!bytes)
-			what &= ~SETTINGS_STRESS_MEMORY;
-	}
-	if (!what) {
-		stress_not_started(st, s->stress, "%s", note);
-		fprintf(b->con, "kiln: no memory stress: %s\n", note);
-		return;
-	}
-	if (stress_start(st, what, bytes, cpus > 0 ? (unsigned)cpus : 1)) {
-		fprintf(b->con, "kiln: no stress beside the burn: %s\n",
-			st->problem);
-		return;
-	}
-	st->what = s->stress;
-	snprintf(st->note, sizeof(st->note), "%s", note);
-	if (note[0])
-		record_note(r, "stress: %s", note);
-	fprintf(b->con, "kiln: %s beside the burn (%s): %llu MiB, %u copy "
-		"threads, %u CPU threads, below the disks in priority\n",
-		st->tool, stress_what_name(what),
-		(unsigned long long)(st->memory_bytes >> 20), st->copy_threads,
-		st->cpu_threads);
-}
-
-/*
- * The BMC's event log before the burn (setting bmc), so what the burn
- * adds to it is told at the end; no BMC is said once and nothing judged.
- */
-static void start_bmc(struct burn *b)
-{
-	struct bmc *m = &b->r->bmc;
-
-	if (!b->s->bmc)
-		return;
-	bmc_start(m, "/dev");
-	if (m->state == BMC_ABSENT)
-		fprintf(b->con, "kiln: no BMC (no IPMI device): its event log "
-			"is not read\n");
-	else if (m->state == BMC_UNREAD)
-		fprintf(b->con, "kiln: the BMC's event log cannot be read: %s\n",
-			m->problem);
-	else
-		fprintf(b->con, "kiln: the BMC's event log holds %u entr%s "
-			"before the burn (BMC at %s)\n", m->start_entries,
-			m->start_entries == 1 ? "y" : "ies",
-			m->address[0] ? m->address : "an address not known");
-}
-
-/* Results folder, plan, SMART before, then the engine: 0 or an exit code. */
 int burn_start(struct burn *b)
 {
 	struct record *r = b->r;
@@ -434,17 +266,21 @@ int burn_start(struct burn *b)
 	leds_use_start(r, r->s->sysfs_root ? r->s->sysfs_root :
 		       b->env.sysroot, b->con);
 	mark_kmsg(r);
-	burn_start_health(b, 0);
-	burn_fault_logs(b, 0);
-	start_bmc(b);
-	sampler_start(&b->smp, r, NULL);
+	b->sig = (struct signal_burn){
+		.r = r, .con = b->con, .sysroot = b->env.sysroot,
+		.sysfs = b->s->sysfs_root ? b->s->sysfs_root :
+			 b->env.sysroot,
+		.smp = &b->smp, .stop = b->stop,
+	};
+	signals_burn(&b->sig, SIGNAL_BEFORE);
+	signals_burn(&b->sig, SIGNAL_WATCH);
 	solo_phase(b);
 	ret = start_workers(b);
 	if (ret)
 		return ret;
 	links_start(&r->links, b->job.start_ns);
-	start_iperf(b);
-	start_stress(b);
+	b->sig.start_ns = b->job.start_ns;
+	signals_burn(&b->sig, SIGNAL_BESIDE);
 	for (i = 0; i < b->ne; i++) {
 		struct record_disk *d = b->burning[i];
 		unsigned p = settings_passes(b->s);

@@ -4,8 +4,8 @@
  * told (sense/bmc.h) in result.json's top-level "bmc" object, written and
  * read back by the same names, each entry added by its raw 16 bytes, so
  * kiln finish and kiln report judge a restored run as the run judged
- * itself; its line in summary.txt and its table in report.html. Nothing
- * with bmc=0.
+ * itself; its line in summary.txt and its table in report.html. A burn
+ * reads its event log before and after (bmc_burn). Nothing with bmc=0.
  */
 #include <stdio.h>
 #include <string.h>
@@ -13,6 +13,7 @@
 #include "results/html.h"
 #include "results/result_keys.h"
 #include "results/signal.h"
+#include "sense/bmc.h"
 
 static void raw_hex(const struct sel_entry *e, char *buf)
 {
@@ -212,8 +213,42 @@ static int bmc_out_shown(const struct record *r)
 	return r->bmc.state != BMC_OFF;
 }
 
+/*
+ * The BMC's event log before the burn (setting bmc), so what the burn
+ * adds to it is told at the end; no BMC is said once and nothing judged.
+ */
+static void bmc_before(struct signal_burn *sb)
+{
+	struct bmc *m = &sb->r->bmc;
+
+	bmc_start(m, "/dev");
+	if (m->state == BMC_ABSENT)
+		fprintf(sb->con, "kiln: no BMC (no IPMI device): its event "
+			"log is not read\n");
+	else if (m->state == BMC_UNREAD)
+		fprintf(sb->con, "kiln: the BMC's event log cannot be read: "
+			"%s\n", m->problem);
+	else
+		fprintf(sb->con, "kiln: the BMC's event log holds %u entr%s "
+			"before the burn (BMC at %s)\n", m->start_entries,
+			m->start_entries == 1 ? "y" : "ies",
+			m->address[0] ? m->address : "an address not known");
+}
+
+static void bmc_burn(struct signal_burn *sb, enum signal_at at)
+{
+	if (!sb->r->s->bmc)
+		return;
+	if (at == SIGNAL_BEFORE)
+		bmc_before(sb);
+	/* What the BMC logged while the disks and the load ran. */
+	else if (at == SIGNAL_AFTER)
+		bmc_end(&sb->r->bmc);
+}
+
 const struct signal_ops bmc_signal = {
 	.name = "bmc",
+	.burn = bmc_burn,
 	.json = bmc_out_json,
 	.read = bmc_out_read,
 	.summary = bmc_out_summary,

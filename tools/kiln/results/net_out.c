@@ -4,16 +4,25 @@
  * network.ports[] (each NIC, its server, its rate, how long iperf3 ran
  * and how often it was started again, its error counters before and
  * after, what LLDP said, its verdict and why), summary.txt's lines and
- * report.html's table: a signal of the results (signal.h). Nothing when
- * iperf was not set. Not read back: kiln finish and kiln report say no
- * network.
+ * report.html's table: a signal of the results (signal.h), whose burn
+ * loads every NIC with a link and an address with its own iperf3 for as
+ * long as the disks burn. Nothing when iperf was not set. Not read back:
+ * kiln finish and kiln report say no network.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/complain.h"
+#include "base/timing.h"
 #include "results/html.h"
 #include "results/result_keys.h"
 #include "results/signal.h"
+#include "sense/netport.h"
+#include "settings/iperfspec.h"
+
+/* How long iperf3 may take to write its JSON once told to stop. */
+#define IPERF_STOP_WAIT_S 10
 
 static void rate(struct json *j, const char *key, double bps)
 {
@@ -190,8 +199,67 @@ static void net_out_html(FILE *f, const struct record *r)
 	fputs("</table>\n", f);
 }
 
+/*
+ * The network beside the disks, for as long as they burn: every NIC with
+ * a link and an address, each to its own iperf3 server port.
+ */
+static void net_start(struct signal_burn *sb)
+{
+	struct record *r = sb->r;
+	struct settings *s = r->s;
+	char host[256], err[240];
+	unsigned port;
+	int i, n;
+
+	r->have_net = 1;
+	r->net = calloc(NETPORT_MAX, sizeof(*r->net));
+	if (!r->net) {
+		complain("out of memory: no iperf3 beside the burn");
+		return;
+	}
+	n = netport_find(sb->sysfs, r->net, NETPORT_MAX);
+	if (n <= 0) {
+		record_note(r, "iperf: no NIC with a link and an address: "
+			    "no network load");
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		struct netport *p = &r->net[r->nnet];
+
+		if (iperfspec_server(s->iperf, i, host, sizeof(host), &port,
+				     err, sizeof(err))) {
+			record_note(r, "iperf: %s not loaded: %s", p->nic, err);
+			continue;
+		}
+		if (p != &r->net[i])
+			*p = r->net[i];
+		netport_start(p, sb->sysfs, IPERF_IPERF3, host, port,
+			      sb->start_ns);
+		r->nnet++;
+		fprintf(sb->con, "kiln: iperf3 on %s to %s port %u for the "
+			"whole burn\n", p->nic, host, port);
+	}
+}
+
+static void net_burn(struct signal_burn *sb, enum signal_at at)
+{
+	struct record *r = sb->r;
+	int i;
+
+	if (at == SIGNAL_BESIDE && r->s->iperf)
+		net_start(sb);
+	else if (at == SIGNAL_TICK)
+		for (i = 0; i < r->nnet; i++)
+			netport_tick(&r->net[i], sb->now);
+	else if (at == SIGNAL_UNLOAD)
+		for (i = 0; i < r->nnet; i++)
+			netport_stop(&r->net[i], sb->sysfs, timing_now_ns(),
+				     IPERF_STOP_WAIT_S);
+}
+
 const struct signal_ops net_signal = {
 	.name = "network",
+	.burn = net_burn,
 	.json_machine = net_out_json,
 	.summary = net_out_summary,
 	.html = net_out_html,

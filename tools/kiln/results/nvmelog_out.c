@@ -5,14 +5,19 @@
  * (sense/nvmelog.h's logs before and after the burn, the error log's new
  * entries, the telemetry file), written and read back through one table
  * of fields for each log, so kiln finish judges a restored run on the
- * same figures. Nothing for a disk that is not NVMe.
+ * same figures. Nothing for a disk that is not NVMe. A burn reads the
+ * logs of each NVMe disk's controller before and after (nvme_burn).
  */
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/timing.h"
 #include "judge/nvmejudge.h"
 #include "results/signal.h"
+#include "sense/nvmelog.h"
 
 typedef const struct jsonread_node node;
 
@@ -248,8 +253,68 @@ static void nvmelog_out_read_disk(node *t, struct record_disk *d)
 	d->telemetry_len = (size_t)jsonread_u64(n, "telemetry_bytes", 0);
 }
 
+/* A controller that has not answered four small reads in this is dead. */
+#define NVME_LOGS_TIMEOUT_S 30
+
+/* The controller of disk d, when d is an NVMe namespace kiln tests. */
+static int controller_of(const char *sysroot, const struct record_disk *d,
+			 char *dev, size_t len)
+{
+	if (d->failed[0] || d->t.kind != TARGET_BLOCK || d->t.id.backing[0] ||
+	    d->t.id.partition || strncmp(d->t.id.name, "nvme", 4))
+		return -ENOENT;
+	if (!nvmelog_controller(sysroot, d->t.id.name, dev, len))
+		return 0;
+	/* A multipath head: its own device takes admin commands too. */
+	snprintf(dev, len, "%s", d->path);
+	return 0;
+}
+
+static void nvme_read(struct record *r, const char *sysroot, int after)
+{
+	const char **devs = calloc((size_t)r->n + 1, sizeof(*devs));
+	char (*dev)[64] = calloc((size_t)r->n + 1, sizeof(*dev));
+	struct nvmelog *out = calloc((size_t)r->n + 1, sizeof(*out));
+	int i, any = 0;
+
+	for (i = 0; devs && dev && out && i < r->n; i++)
+		if (!controller_of(sysroot, &r->disks[i], dev[i],
+				   sizeof(dev[i]))) {
+			devs[i] = dev[i];
+			any = 1;
+		}
+	if (any) {
+		nvmelog_read_many(devs, r->n, NVME_LOGS_TIMEOUT_S * TIMING_SEC,
+				  out);
+		for (i = 0; i < r->n; i++) {
+			struct record_disk *d = &r->disks[i];
+
+			if (!devs[i])
+				continue;
+			if (out[i].why[0])
+				record_note(r, "%s: NVMe logs %s the run: %s",
+					    d->label, after ? "after" :
+					    "before", out[i].why);
+			if (after)
+				d->nv_after = out[i];
+			else
+				d->nv_before = out[i];
+		}
+	}
+	free(devs);
+	free(dev);
+	free(out);
+}
+
+static void nvme_burn(struct signal_burn *sb, enum signal_at at)
+{
+	if (at == SIGNAL_BEFORE || at == SIGNAL_AFTER)
+		nvme_read(sb->r, sb->sysroot, at == SIGNAL_AFTER);
+}
+
 const struct signal_ops nvme_signal = {
 	.name = "nvme",
+	.burn = nvme_burn,
 	.json_disk = nvmelog_out_disk,
 	.read_disk = nvmelog_out_read_disk,
 };

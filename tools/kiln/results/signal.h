@@ -2,11 +2,49 @@
 #ifndef KILN_SIGNAL_H
 #define KILN_SIGNAL_H
 
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "base/json.h"
 #include "base/jsonread.h"
 #include "judge/record.h"
+#include "judge/sampler.h"
+
+/*
+ * The places of a burn where a signal does its part (its burn hook), in
+ * the order a burn reaches them; at each, every signal's hook runs in the
+ * table's order:
+ * BEFORE:  what the machine says before any I/O (SMART, the NVMe logs,
+ *          the BMC's event log)
+ * WATCH:   the sampler of the machine starts, before the disks are read
+ * BESIDE:  the workers run: the load beside them starts (iperf3, stress)
+ * TICK:    each second of the burn (sb->now)
+ * UNLOAD:  the workers ended: the load beside them ends too
+ * UNWATCH: after the confirming re-read: the sampler's last word
+ * AFTER:   what the machine says after the burn
+ */
+enum signal_at {
+	SIGNAL_BEFORE,
+	SIGNAL_WATCH,
+	SIGNAL_BESIDE,
+	SIGNAL_TICK,
+	SIGNAL_UNLOAD,
+	SIGNAL_UNWATCH,
+	SIGNAL_AFTER,
+};
+
+/* What a signal's burn hook is given (the burn fills it: cmd/burn*.c). */
+struct signal_burn {
+	struct record *r;
+	FILE *con;			/* the console */
+	const char *sysroot;		/* the machine's /sys */
+	const char *sysfs;		/* that, or the settings' sysfs-root */
+	uint64_t start_ns;		/* the workers' start, from BESIDE */
+	uint64_t now;			/* TICK: this second */
+	struct sampler *smp;		/* the machine's sampler */
+	volatile sig_atomic_t *stop;	/* the run is being ended */
+};
 
 /*
  * A signal of the machine (SMART, the peers, the vitals, the BMC, stress,
@@ -14,7 +52,8 @@
  * as the results see it: one signal_ops each, filled in the signal's own
  * file (results/NAME_out.c) and named once in signals.c's table.
  * result.json's writer, restore, summary.txt and report.html loop over
- * the table and call the hooks a signal has; none of them names a signal
+ * the table and call the hooks a signal has, and so does a burn at each
+ * of its places (signals_burn); none of them names a signal
  * (scripts/check-signals.py holds them to it). A hook left NULL is a part
  * the signal has nothing to say in. Each hook runs at one place of its
  * output, said beside it; the table's order is the order every output
@@ -22,6 +61,8 @@
  */
 struct signal_ops {
 	const char *name;
+	/* its part of a burn, at each place (enum signal_at) */
+	void (*burn)(struct signal_burn *sb, enum signal_at at);
 	/* result.json: in the "machine" object; at the top; in a target */
 	void (*json_machine)(struct json *j, const struct record *r);
 	void (*json)(struct json *j, const struct record *r);
@@ -86,6 +127,9 @@ extern const struct signal_ops *const signals[];
 
 /* The signal of that name in the table (for its tests), or NULL. */
 const struct signal_ops *signal_find(const char *name);
+
+/* Every signal's burn hook at one place of the burn, in the table's order. */
+void signals_burn(struct signal_burn *sb, enum signal_at at);
 
 /* Loops over the table, a hook at a time: for (SIGNAL_EACH(s)) ... */
 #define SIGNAL_EACH(s) const struct signal_ops *const *s = signals; *s; s++

@@ -3,7 +3,8 @@
  * Description: the table of the machine's signals (see signal.h). A new
  * signal is its own file, which fills a signal_ops named NAME_signal, and
  * one line here; the table's order is the order result.json, summary.txt
- * and report.html say the signals in.
+ * and report.html say the signals in, and a burn calls their burn hooks
+ * in.
  */
 #include <stddef.h>
 #include <string.h>
@@ -40,4 +41,11 @@ const struct signal_ops *signal_find(const char *name)
 		if (!strcmp((*s)->name, name))
 			return *s;
 	return NULL;
+}
+
+void signals_burn(struct signal_burn *sb, enum signal_at at)
+{
+	for (SIGNAL_EACH(s))
+		if ((*s)->burn)
+			(*s)->burn(sb, at);
 }

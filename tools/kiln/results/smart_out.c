@@ -3,16 +3,20 @@
  * Description: a drive's SMART counters written to result.json and read
  * back (see smart_out.h): one table of keys for both, so that kiln finish
  * and kiln fleet read what a run wrote. A counter not reported is null.
- * SMART as a signal of the table (smart_signal): a target's "smart"
- * before and after the burn, read back, and report.html's section of the
- * counters that changed.
+ * SMART as a signal of the table (smart_signal): read by smartctl
+ * before and after a burn, a target's "smart" then, read back, and
+ * report.html's section of the counters that changed.
  */
+#include <errno.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "results/html.h"
 #include "results/result_keys.h"
 #include "results/signal.h"
 #include "results/smart_out.h"
+#include "sense/health.h"
 
 /* In result.json's order; the "smart" object has the first seven. */
 static const struct {
@@ -189,8 +193,61 @@ static void smart_html(FILE *f, const struct record *r, const int *order)
 			"reported SMART.</p>\n", known, known == 1 ? "" : "s");
 }
 
+/* How long smartctl may take, for all disks at once. */
+#define SMART_TIMEOUT_S 60
+
+/*
+ * SMART before or after the run, for the disks that have it: not loop
+ * devices and files. Without smartctl (a host without smartmontools) the
+ * results say there is none.
+ */
+static void smart_read(struct record *r, int after)
+{
+	const char **devs;
+	struct health *h;
+	int i;
+
+	if (access(HEALTH_SMARTCTL, X_OK) < 0)
+		return;
+	devs = calloc((size_t)r->n + 1, sizeof(*devs));
+	h = calloc((size_t)r->n + 1, sizeof(*h));
+	if (!devs || !h)
+		goto out;
+	for (i = 0; i < r->n; i++)
+		if (!r->disks[i].failed[0] &&
+		    r->disks[i].t.kind == TARGET_BLOCK &&
+		    !r->disks[i].t.id.backing[0])
+			devs[i] = r->disks[i].path;
+	if (health_read_many(HEALTH_SMARTCTL, devs, r->n, SMART_TIMEOUT_S,
+			     h) == -ETIMEDOUT)
+		for (i = 0; i < r->n; i++)
+			if (devs[i] && !h[i].len)
+				record_note(r,
+					    "%s: smartctl did not answer in "
+					    "%u s (%s the run)",
+					    r->disks[i].label, SMART_TIMEOUT_S,
+					    after ? "after" : "before");
+	for (i = 0; i < r->n; i++) {
+		struct health *to = after ? &r->disks[i].after :
+				    &r->disks[i].before;
+
+		health_free(to);
+		*to = h[i];
+	}
+out:
+	free(devs);
+	free(h);
+}
+
+static void smart_burn(struct signal_burn *sb, enum signal_at at)
+{
+	if (at == SIGNAL_BEFORE || at == SIGNAL_AFTER)
+		smart_read(sb->r, at == SIGNAL_AFTER);
+}
+
 const struct signal_ops smart_signal = {
 	.name = "smart",
+	.burn = smart_burn,
 	.json_disk = smart_json_disk,
 	.read_disk = smart_read_disk,
 	.html_section = smart_html,

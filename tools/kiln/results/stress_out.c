@@ -4,15 +4,18 @@
  * the results (signal.h): what it told (sense/stress.h) in result.json's
  * top-level "stress" object, written and read back by the same names, so
  * kiln finish judges a restored run as the run judged itself; its lines
- * in summary.txt and its table in report.html. Nothing when stress was
- * not asked for.
+ * in summary.txt and its table in report.html. A burn starts it once the
+ * disks' workers run and stops it when they end (stress_burn). Nothing
+ * when stress was not asked for.
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "results/html.h"
 #include "results/result_keys.h"
 #include "results/signal.h"
+#include "sense/stress.h"
 
 static void hex(struct json *j, const char *key, uint64_t v)
 {
@@ -190,8 +193,76 @@ static int stress_out_shown(const struct record *r)
 	return r->have_stress;
 }
 
+/*
+ * The memory and CPUs loaded beside the disks (setting stress): the
+ * memory is what kiln's plan leaves once its buffers and its margin are
+ * held, stress-memory of it; too little is a CPU stress alone, or none.
+ */
+static void stress_begin(struct signal_burn *sb)
+{
+	struct record *r = sb->r;
+	struct settings *s = r->s;
+	struct stress *st = &r->stress;
+	uint64_t left = memplan_left(&r->mem), bytes = 0;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int what = s->stress;
+	char note[240] = "";
+
+	r->have_stress = 1;
+	if (what & SETTINGS_STRESS_MEMORY) {
+		/* Nothing known of the memory: a size given is taken. */
+		if (r->mem.usable == UINT64_MAX && !s->stress_memory.bytes)
+			snprintf(note, sizeof(note), "the machine's memory is "
+				 "not known: no memory stress");
+		else
+			bytes = stress_memory(left, s->stress_memory.bytes,
+					      s->stress_memory.percent, note,
+					      sizeof(note));
+		if (!bytes)
+			what &= ~SETTINGS_STRESS_MEMORY;
+	}
+	if (!what) {
+		stress_not_started(st, s->stress, "%s", note);
+		fprintf(sb->con, "kiln: no memory stress: %s\n", note);
+		return;
+	}
+	if (stress_start(st, what, bytes, cpus > 0 ? (unsigned)cpus : 1)) {
+		fprintf(sb->con, "kiln: no stress beside the burn: %s\n",
+			st->problem);
+		return;
+	}
+	st->what = s->stress;
+	snprintf(st->note, sizeof(st->note), "%s", note);
+	if (note[0])
+		record_note(r, "stress: %s", note);
+	fprintf(sb->con, "kiln: %s beside the burn (%s): %llu MiB, %u copy "
+		"threads, %u CPU threads, below the disks in priority\n",
+		st->tool, stress_what_name(what),
+		(unsigned long long)(st->memory_bytes >> 20), st->copy_threads,
+		st->cpu_threads);
+}
+
+static void stress_burn(struct signal_burn *sb, enum signal_at at)
+{
+	struct record *r = sb->r;
+
+	if (at == SIGNAL_BESIDE && r->s->stress) {
+		stress_begin(sb);
+	} else if (at == SIGNAL_TICK && r->have_stress &&
+		   r->stress.end == STRESS_RUNNING) {
+		stress_poll(&r->stress);
+		/* Said at once: the rest of the burn has no load. */
+		if (r->stress.end == STRESS_DIED)
+			fprintf(sb->con, "kiln: %s\n", r->stress.problem);
+	} else if (at == SIGNAL_UNLOAD && r->have_stress) {
+		/* The load ends with the burn: the re-read runs without. */
+		stress_stop(&r->stress, STRESS_STOP_WAIT_S);
+	}
+}
+
 const struct signal_ops stress_signal = {
 	.name = "stress",
+	.burn = stress_burn,
 	.json = stress_out_json,
 	.read = stress_out_read,
 	.summary = stress_out_summary,

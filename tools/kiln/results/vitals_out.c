@@ -5,7 +5,9 @@
  * read back the way it was written (so kiln finish judges a restored run
  * as the run did). vitals_text.c writes their lines in summary.txt,
  * vitals_html.c their parts of report.html; vitals_signal here is all of
- * them as a signal of the table (signal.h).
+ * them as a signal of the table (signal.h), whose burn runs the machine's
+ * sampler (judge/sampler.h) from before the disks are read to after the
+ * confirming re-read.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -506,8 +508,19 @@ static void vitals_summary_disk(const struct record *r,
 	vitals_text_disk(d, f);
 }
 
+static void vitals_burn(struct signal_burn *sb, enum signal_at at)
+{
+	if (at == SIGNAL_WATCH)
+		sampler_start(sb->smp, sb->r, NULL);
+	else if (at == SIGNAL_TICK)
+		sampler_tick(sb->smp);
+	else if (at == SIGNAL_UNWATCH)
+		sampler_finish(sb->smp, sb->con, sb->stop);
+}
+
 const struct signal_ops vitals_signal = {
 	.name = "vitals",
+	.burn = vitals_burn,
 	.json = vitals_out_machine,
 	.json_disk = vitals_out_disk,
 	.read = vitals_out_read_machine,
