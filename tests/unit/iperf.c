@@ -46,6 +46,39 @@ static void parse(struct iperf_figures *f, const char *json)
 	iperf_parse(f, json, json ? strlen(json) : 0);
 }
 
+/*
+ * iperf3 3.12 stopped before its first interval ended says one interval
+ * whose seconds are its whole monotonic clock (the interval's start never
+ * set): seen here under load, 7964.5 s and no bytes in a run of 1.5 s.
+ * Not a measurement: left out, the other intervals kept.
+ */
+static void test_bogus_interval(const char *doc)
+{
+	const char *iv = strstr(doc, "\"intervals\"");
+	const char *sum = iv ? strstr(iv, "\"sum\"") : NULL;
+	const char *secs = sum ? strstr(sum, "\"seconds\":") : NULL;
+	const char *end = secs ? strpbrk(secs + 10, ",}") : NULL;
+	struct iperf_figures f;
+	char *bogus;
+	size_t len;
+
+	if (!end)
+		tap_bail("interrupted.json has no interval's sum");
+	len = (size_t)(secs - doc) + strlen(end) + 64;
+	bogus = malloc(len);
+	if (!bogus)
+		tap_bail("out of memory");
+	snprintf(bogus, len, "%.*s\"seconds\": 7964.5%s", (int)(secs - doc),
+		 doc, end);
+	parse(&f, bogus);
+	tap_ok(near(f.seconds, 3.2901 - 1.0000139) &&
+	       near(f.bits, 8.0 * (1608253440.0 + 1698693120.0 +
+				   444334080.0)),
+	       "an interval of 7964.5 s (iperf3's clock, not a measurement) "
+	       "is left out, the others kept (%.4f s)", f.seconds);
+	free(bogus);
+}
+
 static void test_good(void)
 {
 	char *doc = tap_slurp(FIXTURES "good.json", NULL), *cut;
@@ -74,6 +107,16 @@ static void test_good(void)
 	       "a -t 0 run stopped by SIGTERM: every interval summed, its "
 	       "error kept (%.4f s)", f.seconds);
 	tap_ok(f.reached, "... its stream connected: it reached its server");
+	free(doc);
+
+	/*
+	 * iperf3 3.12 stopped before its first interval ended says one
+	 * interval whose seconds are its whole monotonic clock (the
+	 * interval's start never set) and no bytes: seen here under load,
+	 * 7964.5 s in a run of 1.5 s. Not a measurement: left out.
+	 */
+	doc = tap_slurp(FIXTURES "interrupted.json", NULL);
+	test_bogus_interval(doc);
 	free(doc);
 
 	doc = tap_slurp(FIXTURES "unreached.json", NULL);
@@ -136,6 +179,24 @@ static int said(const char *log, const char *text)
 	char *all = tap_slurp(log, NULL);
 	int found = all && strstr(all, text);
 
+	free(all);
+	return found;
+}
+
+/*
+ * Whether the server's log has a second in which bytes arrived: the
+ * client is sending. (A line of " sec " alone is not: the server says
+ * a second of 0.00 Bytes for a client stopped before its test began.)
+ */
+static int received(const char *log)
+{
+	char *all = tap_slurp(log, NULL), *line, *save = NULL;
+	int found = 0;
+
+	for (line = all ? strtok_r(all, "\n", &save) : NULL; line && !found;
+	     line = strtok_r(NULL, "\n", &save))
+		found = strstr(line, " sec ") && strstr(line, "Bytes") &&
+			!strstr(line, " 0.00 Bytes");
 	free(all);
 	return found;
 }
@@ -329,11 +390,11 @@ static void test_stopped(void)
 	iperf_start(&n, IPERF_IPERF3, "lo", "127.0.0.1", (unsigned)port, t0);
 	/*
 	 * Stopped once its test is under way, as a burn's end stops it: the
-	 * server has said its first second, so the client is sending (a
-	 * state, not a guessed delay after the connection).
+	 * server has said a second in which bytes came, so the client is
+	 * sending (a state, not a guessed delay after the connection).
 	 */
 	for (tries = 0; tries < 600 &&
-	     !said("out/tests/iperf-server.log", " sec "); tries++)
+	     !received("out/tests/iperf-server.log"); tries++)
 		usleep(100 * 1000);
 	iperf_tick(&n, timing_now_ns());
 	iperf_stop(&n, timing_now_ns(), 10);

@@ -55,8 +55,15 @@ void iperf_parse(struct iperf_figures *f, const char *json, size_t len)
 	iv = jsonread_get(root, "intervals");
 	for (i = 0; i < jsonread_count(iv); i++) {
 		sum = jsonread_get(jsonread_at(iv, i), "sum");
+		/*
+		 * An interval is at most IPERF_INTERVAL_S long. iperf3 3.12
+		 * stopped before its first one ended says its whole
+		 * monotonic clock (seen: 7964.5 s in a run of 1.5 s): not
+		 * a measurement, left out.
+		 */
 		if (jsonread_get_num(sum, "seconds", &secs) ||
-		    jsonread_get_num(sum, "bytes", &bytes) || secs <= 0)
+		    jsonread_get_num(sum, "bytes", &bytes) || secs <= 0 ||
+		    secs > 2.0 * IPERF_INTERVAL_S)
 			continue;
 		f->seconds += secs;
 		f->bits += bytes * 8;
