@@ -19,7 +19,7 @@ test_expect_success 'no disks at all: nothing to test, FAIL on the stick' '
 # One boot: no stick, QEMU's default CPU and after=wait.
 test_expect_success 'no stick, default CPU: console only, portable CRC, PASS' '
 	lab_init "$TEST_TMP/nostick" && lab_disk virtio one 16 &&
-	LAB_CPU=default LAB_UNTIL="done: waiting" LAB_TIMEOUT=300 \
+	LAB_CPU=default LAB_UNTIL="done: waiting" \
 		lab_boot "quiet kiln.countdown=0 kiln.settle=20 kiln.after=wait kiln.stress=off kiln.reread=0" \
 		"$TEST_TMP/nostick.log" &&
 	grep_in "kiln-init: no KILN stick found: results go to the console only" \
