@@ -11,9 +11,13 @@
  */
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../lib/tap.h"
+#include "base/json.h"
+#include "base/jsonread.h"
 #include "discover/hidden.h"
 
 static void put16(uint8_t *id, unsigned w, unsigned v)
@@ -67,12 +71,12 @@ int main(int argc, char **argv)
 	uint32_t ns[4];
 	uint64_t t, u, max;
 	uint8_t cdb[16];
-	char b[32];
+	char b[32], big[400];
 	int i, n;
 
 	(void)argc;
 	(void)argv;
-	tap_plan(29);
+	tap_plan(32);
 
 	/* NVMe capacities. */
 	memset(id, 0, sizeof(id));
@@ -236,6 +240,42 @@ int main(int argc, char **argv)
 	hidden_ata_judge(&h, &a, -EIO, 0, -EOPNOTSUPP, 0, 512);
 	tap_ok(h.state == HIDDEN_UNCHECKED, "a refusal and nothing found: "
 	       "not checked (%s)", hidden_state_name(h.state));
+
+	memset(&h, 0, sizeof(h));
+	hidden_note(&h, HIDDEN_NONE, "no DCO");
+	hidden_note(&h, HIDDEN_FOUND, "hidden: nsid 2 (1 GiB) allocated");
+	hidden_note(&h, HIDDEN_UNCHECKED, "not checked: TNVMCAP");
+	hidden_note(&h, HIDDEN_FOUND, "hidden: 1 GiB of NVM capacity");
+	hidden_found_text(&h, big, sizeof(big));
+	tap_ok(h.state == HIDDEN_FOUND && !strcmp(big, "nsid 2 (1 GiB) "
+	       "allocated; 1 GiB of NVM capacity"),
+	       "only what was found, of every finding (%s)", big);
+	{
+		struct jsonread *doc = NULL;
+		struct hidden back;
+		struct json j;
+		size_t len;
+		char *text;
+
+		h.bytes = 2ull << 30;
+		h.unvmcap = 1ull << 30;
+		snprintf(h.todo, sizeof(h.todo), "attach it");
+		json_init(&j);
+		json_begin(&j, NULL);
+		hidden_json(&j, "hidden", &h);
+		json_end(&j);
+		text = json_take(&j, &len);
+		tap_ok(text && !jsonread_parse(&doc, text, len, NULL, b, sizeof(b)),
+		       "hidden_json's object parses");
+		hidden_read(doc ? jsonread_get(jsonread_root(doc), "hidden") :
+			    NULL, &back);
+		tap_ok(back.state == HIDDEN_FOUND && back.bytes == h.bytes &&
+		       !strcmp(back.said, h.said) && !strcmp(back.todo, "attach "
+		       "it") && back.unvmcap == 1ull << 30,
+		       "and reads back the same (state, bytes, said, todo)");
+		jsonread_free(doc);
+		free(text);
+	}
 
 	hidden_bytes_text(3ull << 29, b, sizeof(b));
 	tap_ok(!strcmp(b, "1536 MiB"), "sizes in a whole unit (%s)", b);

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/json.h"
+#include "base/jsonread.h"
 #include "discover/hidden.h"
 #include "engine/sancmd.h"
 
@@ -87,6 +89,76 @@ void hidden_bytes_text(uint64_t bytes, char *buf, size_t len)
 		snprintf(buf, len, "%llu bytes", (unsigned long long)bytes);
 	else
 		snprintf(buf, len, "%llu %s", (unsigned long long)v, units[i]);
+}
+
+static void u64_or_null(struct json *j, const char *key, uint64_t v)
+{
+	if (v)
+		json_u64(j, key, v);
+	else
+		json_null(j, key);
+}
+
+void hidden_json(struct json *j, const char *key, const struct hidden *h)
+{
+	int i;
+
+	json_begin(j, key);
+	json_str(j, "state", hidden_state_name(h->state));
+	json_u64(j, "bytes", h->bytes);
+	json_str(j, "said", h->said);
+	json_str(j, "todo", h->todo[0] ? h->todo : NULL);
+	u64_or_null(j, "visible_sectors", h->visible);
+	u64_or_null(j, "native_sectors", h->native);
+	u64_or_null(j, "dco_sectors", h->dco);
+	u64_or_null(j, "tnvmcap", h->tnvmcap);
+	u64_or_null(j, "unvmcap", h->unvmcap);
+	json_array(j, "namespaces");
+	for (i = 0; i < h->nns && i < HIDDEN_MAX_NS; i++)
+		json_u64(j, NULL, h->ns[i]);
+	json_array_end(j);
+	json_end(j);
+}
+
+void hidden_read(const struct jsonread_node *n, struct hidden *h)
+{
+	const char *state;
+
+	memset(h, 0, sizeof(*h));
+	if (!n)
+		return;
+	state = jsonread_str(n, "state", "not checked");
+	h->state = !strcmp(state, "found") ? HIDDEN_FOUND :
+		   !strcmp(state, "none") ? HIDDEN_NONE : HIDDEN_UNCHECKED;
+	h->bytes = jsonread_u64(n, "bytes", 0);
+	jsonread_copy(n, "said", h->said, sizeof(h->said));
+	jsonread_copy(n, "todo", h->todo, sizeof(h->todo));
+	h->visible = jsonread_u64(n, "visible_sectors", 0);
+	h->native = jsonread_u64(n, "native_sectors", 0);
+	h->dco = jsonread_u64(n, "dco_sectors", 0);
+	h->tnvmcap = jsonread_u64(n, "tnvmcap", 0);
+	h->unvmcap = jsonread_u64(n, "unvmcap", 0);
+}
+
+void hidden_found_text(const struct hidden *h, char *buf, size_t len)
+{
+	const char *p = h->said, *end;
+	size_t at = 0, n;
+
+	if (len)
+		buf[0] = 0;
+	while (*p && len) {
+		end = strstr(p, "; ");
+		n = end ? (size_t)(end - p) : strlen(p);
+		if (!strncmp(p, "hidden: ", 8) && at + 1 < len) {
+			snprintf(buf + at, len - at, "%s%.*s", at ? "; " : "",
+				 (int)(n - 8), p + 8);
+			at = strlen(buf);
+		}
+		p += n;
+		if (*p)
+			p += 2;
+	}
 }
 
 static uint64_t le64(const uint8_t *p)

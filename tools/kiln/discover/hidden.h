@@ -47,8 +47,25 @@ const char *hidden_state_name(int state);	/* "found", "none", ... */
 void hidden_note(struct hidden *h, int state, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * Only what was found, of h->said ("hidden: ..." findings joined with
+ * "; "), into buf: "" where nothing was.
+ */
+void hidden_found_text(const struct hidden *h, char *buf, size_t len);
+
+/* h read back from the object hidden_json wrote. */
+struct jsonread_node;
+void hidden_read(const struct jsonread_node *n, struct hidden *h);
+
 /* "2 GiB", "512 MiB", "4096 bytes": a whole unit where it is one. */
 void hidden_bytes_text(uint64_t bytes, char *buf, size_t len);
+
+/*
+ * h as an object under key: state, bytes, said, todo, and what was read
+ * (ATA sectors, NVMe capacities and namespaces), each null where unread.
+ */
+struct json;
+void hidden_json(struct json *j, const char *key, const struct hidden *h);
 
 /* ---- NVMe ---- */
 
