@@ -139,7 +139,7 @@ int hidden_ata_dco(const uint8_t *data, size_t len, uint64_t *max);
 /*
  * The findings of the ATA checks into h, from what was read: native and
  * dco are max LBAs, each with its errno (0 read; -EOPNOTSUPP the feature
- * set is not there).
+ * set is not there, and the drive refused the command).
  */
 void hidden_ata_judge(struct hidden *h, const struct hidden_ata_id *a,
 		      int native_err, uint64_t native, int dco_err,

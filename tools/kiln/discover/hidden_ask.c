@@ -5,9 +5,9 @@
  * Controller (TNVMCAP, UNVMCAP), the active (CNS 02h) and allocated (CNS
  * 10h) namespace lists, and each namespace allocated and not attached
  * here (CNS 11h, its size). Any other disk through SG_IO's ATA
- * PASS-THROUGH(16): IDENTIFY DEVICE, READ NATIVE MAX ADDRESS (EXT) where
- * the HPA feature set is there, DEVICE CONFIGURATION IDENTIFY where the
- * DCO one is. Only reads: nothing here changes a device. A disk that
+ * PASS-THROUGH(16): IDENTIFY DEVICE, READ NATIVE MAX ADDRESS (EXT) (a
+ * refusal counts only where the HPA feature set is claimed), DEVICE
+ * CONFIGURATION IDENTIFY where the DCO one is. Only reads: nothing here changes a device. A disk that
  * answers neither is said "not checked" with why.
  */
 #include <errno.h>
@@ -199,14 +199,18 @@ static void ata(int fd, unsigned lbs, struct hidden *h)
 			    "(%s)", strerror(-ret));
 		return;
 	}
-	native_err = -EOPNOTSUPP;
-	if (a.hpa) {
-		hidden_ata_cdb_native(cdb, a.lba48);
-		native_err = sgio(fd, cdb, NULL, 0, sense, &status);
-		if (!native_err)
-			native_err = hidden_ata_native(sense, sizeof(sense),
-						       a.lba48, &native);
-	}
+	/*
+	 * Asked even where word 82 does not claim the HPA feature set: a
+	 * drive may answer it all the same (QEMU's does), and one that
+	 * refuses it and claims none has no HPA.
+	 */
+	hidden_ata_cdb_native(cdb, a.lba48);
+	native_err = sgio(fd, cdb, NULL, 0, sense, &status);
+	if (!native_err)
+		native_err = hidden_ata_native(sense, sizeof(sense), a.lba48,
+					       &native);
+	if (native_err && !a.hpa)
+		native_err = -EOPNOTSUPP;
 	dco_err = -EOPNOTSUPP;
 	if (a.dco) {
 		hidden_ata_cdb_dco(cdb);
