@@ -76,7 +76,7 @@ int main(int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
-	tap_plan(32);
+	tap_plan(33);
 
 	/* NVMe capacities. */
 	memset(id, 0, sizeof(id));
@@ -246,10 +246,14 @@ int main(int argc, char **argv)
 	hidden_note(&h, HIDDEN_FOUND, "hidden: nsid 2 (1 GiB) allocated");
 	hidden_note(&h, HIDDEN_UNCHECKED, "not checked: TNVMCAP");
 	hidden_note(&h, HIDDEN_FOUND, "hidden: 1 GiB of NVM capacity");
-	hidden_found_text(&h, big, sizeof(big));
+	hidden_found_text(&h, 0, big, sizeof(big));
 	tap_ok(h.state == HIDDEN_FOUND && !strcmp(big, "nsid 2 (1 GiB) "
 	       "allocated; 1 GiB of NVM capacity"),
 	       "only what was found, of every finding (%s)", big);
+	hidden_note(&h, HIDDEN_FOUND, "hidden: 2 GiB past an HPA (native)");
+	hidden_found_text(&h, 1, big, sizeof(big));
+	tap_ok(!strcmp(big, "2 GiB past an HPA (native)"), "after an NVMe "
+	       "Sanitize, only an HPA or DCO is left unreached (%s)", big);
 	{
 		struct jsonread *doc = NULL;
 		struct hidden back;

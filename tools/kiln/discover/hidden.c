@@ -140,7 +140,19 @@ void hidden_read(const struct jsonread_node *n, struct hidden *h)
 	h->unvmcap = jsonread_u64(n, "unvmcap", 0);
 }
 
-void hidden_found_text(const struct hidden *h, char *buf, size_t len)
+/* An ATA finding: HPA or DCO ("hidden: 2 GiB past an HPA ..."). */
+static int ata_piece(const char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i + 7 <= n; i++)
+		if (!strncmp(p + i, " past a", 7))
+			return 1;
+	return 0;
+}
+
+void hidden_found_text(const struct hidden *h, int nvme_reached, char *buf,
+		       size_t len)
 {
 	const char *p = h->said, *end;
 	size_t at = 0, n;
@@ -150,7 +162,8 @@ void hidden_found_text(const struct hidden *h, char *buf, size_t len)
 	while (*p && len) {
 		end = strstr(p, "; ");
 		n = end ? (size_t)(end - p) : strlen(p);
-		if (!strncmp(p, "hidden: ", 8) && at + 1 < len) {
+		if (!strncmp(p, "hidden: ", 8) && at + 1 < len &&
+		    (!nvme_reached || ata_piece(p, n))) {
 			snprintf(buf + at, len - at, "%s%.*s", at ? "; " : "",
 				 (int)(n - 8), p + 8);
 			at = strlen(buf);

@@ -49,9 +49,12 @@ void hidden_note(struct hidden *h, int state, const char *fmt, ...)
 
 /*
  * Only what was found, of h->said ("hidden: ..." findings joined with
- * "; "), into buf: "" where nothing was.
+ * "; "), into buf: "" where nothing was. nvme_reached: an NVMe Sanitize
+ * was done, which reaches every namespace and all NVM capacity of the
+ * subsystem: only an ATA HPA or DCO is then left.
  */
-void hidden_found_text(const struct hidden *h, char *buf, size_t len);
+void hidden_found_text(const struct hidden *h, int nvme_reached, char *buf,
+		       size_t len);
 
 /* h read back from the object hidden_json wrote. */
 struct jsonread_node;

@@ -248,7 +248,7 @@ static void hidden_lines(const struct record *o, FILE *f)
 
 		if (h->state != HIDDEN_FOUND)
 			continue;
-		hidden_found_text(h, what, sizeof(what));
+		hidden_found_text(h, 0, what, sizeof(what));
 		fprintf(f, "hidden: %s: %s\n", o->disks[i].label, what);
 		if (h->todo[0])
 			fprintf(f, "  to reach it: %s\n", h->todo);
