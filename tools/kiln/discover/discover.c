@@ -342,7 +342,8 @@ static void class_one(void *arg)
 	safety_classify(&c->env, &c->d, &c->result);
 	/* Only reads: a disk of any class is asked what it hides. */
 	if (c->d.fd >= 0)
-		hidden_check(c->d.fd, c->lbs, &c->hidden);
+		hidden_check(c->d.fd, c->lbs, c->env.sysroot, c->d.rdev,
+			     &c->hidden);
 	else
 		hidden_note(&c->hidden, HIDDEN_UNCHECKED, "not checked: "
 			    "the disk was not opened");

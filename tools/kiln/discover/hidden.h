@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 enum hidden_state {
 	HIDDEN_UNCHECKED,	/* not asked, or a query refused: why said */
@@ -151,8 +152,10 @@ void hidden_ata_judge(struct hidden *h, const struct hidden_ata_id *a,
 /*
  * The disk at fd (open for reading) asked (hidden_ask.c): an NVMe
  * namespace (NVME_IOCTL_ID answers) its controller, else ATA through
- * SG_IO; lbs the logical block size. Only reads; every finding in h.
+ * SG_IO, never one behind USB (rdev's device under sysroot); lbs the
+ * logical block size. Only reads; every finding in h.
  */
-void hidden_check(int fd, unsigned lbs, struct hidden *h);
+void hidden_check(int fd, unsigned lbs, const char *sysroot, dev_t rdev,
+		  struct hidden *h);
 
 #endif

@@ -122,7 +122,8 @@ static void classify(struct target *t)
 	safety_classify(t->env, &d, &t->safety);
 	/* What it hides from the OS, which an erase of it would not reach. */
 	if (t->kind == TARGET_BLOCK)
-		hidden_check(t->fd, t->lbs, &t->hidden);
+		hidden_check(t->fd, t->lbs, t->env->sysroot, t->rdev,
+			     &t->hidden);
 	else
 		hidden_note(&t->hidden, HIDDEN_UNCHECKED, "not checked: a "
 			    "file, not a device");

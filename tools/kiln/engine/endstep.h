@@ -102,8 +102,8 @@ int endstep_class(const struct endstep *e);
  * What the disk is now, for whoever takes it next, as its certificate
  * says it: "sanitized" where a class was reached and proven
  * (endstep_class; "partly sanitized; not reached: WHAT" where the disk
- * hides capacity the step did not reach), "deallocated: not a sanitization" after a discard
- * done or said, else "not sanitized: destroy" (a FAILed disk kept for its
+ * hides capacity the step did not reach), "deallocated: not a
+ * sanitization" after a discard done or said, else "not sanitized: destroy" (a FAILed disk kept for its
  * RMA, a step that failed, stalled, erred or was stopped).
  */
 const char *endstep_disposition(const struct endstep *e);
