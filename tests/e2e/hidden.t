@@ -9,6 +9,7 @@
 #                not reached: nsid 2 ..." instead of "sanitized"
 #   KILN-SATA-A  an ahci disk whose READ NATIVE MAX ADDRESS EXT answers
 #                its own size: "no HPA", and its certificate "sanitized"
+#   the stick    behind USB: no ATA command sent, "not checked" said
 # QEMU cannot make an HPA or a DCO: those are proven only on the ATA
 # layouts, by tests/unit/hidden.c.
 . "$(dirname "$0")/../lib/e2e.sh"
@@ -79,6 +80,11 @@ test_expect_success 'the ahci disk: READ NATIVE MAX ADDRESS EXT answers its own 
 		grep "no HPA (native max 49151, as visible)" &&
 	test_eq "$(target_of KILN-SATA-A "t[\"hidden\"][\"native_sectors\"]")" 49152 native &&
 	test_eq "$(cert_of KILN-SATA-A "d[\"end\"][\"disposition\"]")" sanitized disposition
+'
+
+test_expect_success 'the KILN stick, behind USB, is sent no ATA command: not checked, said' '
+	test_eq "$(json_get "$run/inventory.json" "[x[\"hidden\"][\"said\"] for x in d[\"disks\"] if x[\"transport\"] == \"usb\"][0]")" \
+		"not checked: a USB disk (no ATA command is sent through a USB bridge)" said
 '
 
 e2e_done
