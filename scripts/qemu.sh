@@ -11,6 +11,10 @@
 #	lab_readonly NAME		(the guest sees it write-protected)
 #	lab_throttle NAME BYTES		(at most BYTES a second: a slow disk)
 #	lab_ssd NAME			(it does not spin: rotation_rate=1)
+#	lab_nvme_detached NAME		(before any nvme lab_disk: the NVMe
+#					controller is in a subsystem, and
+#					NAME's namespace is allocated there,
+#					attached to no controller)
 #	lab_discard NAME		(the guest's discards reach the image:
 #					discard=unmap, holes punched)
 #	lab_stick [KILN.CFG TEXT]
@@ -49,10 +53,16 @@ lab_init () {
 	lab_args=""
 	lab_n=0
 	lab_nvme=0
+	lab_subsys=
 	lab_ahci=0
 	lab_mega=0
 	lab_mpt=0
 	lab_vscsi=0
+}
+
+lab_nvme_detached () {
+	: >"$lab_dir/$1.detached"
+	lab_subsys=1
 }
 
 lab_add () {
@@ -92,9 +102,16 @@ lab_disk () {
 	[ -e "$lab_dir/$name.ssd" ] && ssd=,rotation_rate=1
 	case "$kind" in
 	nvme)
-		[ "$lab_nvme" -gt 0 ] || lab_add -device nvme,id=nvme0,serial=KILN-NVME0
+		if [ "$lab_nvme" -eq 0 ] && [ -n "$lab_subsys" ]; then
+			lab_add -device nvme-subsys,id=subsys0,nqn=kiln-subsys0
+			lab_add -device nvme,id=nvme0,serial=KILN-NVME0,subsys=subsys0
+		elif [ "$lab_nvme" -eq 0 ]; then
+			lab_add -device nvme,id=nvme0,serial=KILN-NVME0
+		fi
 		lab_nvme=$((lab_nvme + 1))
-		lab_add -device "nvme-ns,id=dev-$name,bus=nvme0,nsid=$lab_nvme,drive=d$lab_n,eui64=$wwn"
+		detached=
+		[ -e "$lab_dir/$name.detached" ] && detached=,detached=true
+		lab_add -device "nvme-ns,id=dev-$name,bus=nvme0,nsid=$lab_nvme,drive=d$lab_n,eui64=$wwn$detached"
 		;;
 	ahci)
 		[ "$lab_ahci" -gt 0 ] || lab_add -device ahci,id=ahci

@@ -43,7 +43,7 @@ int main(int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
-	tap_plan(21);
+	tap_plan(23);
 	read_back(&e, SETTINGS_END_DISCARD, ENDSTEP_PROMISE_ZEROS, 2, 0);
 	tap_ok(e.state == ENDSTEP_FAILED && strstr(e.why, "2 units of this run"),
 	       "zeros promised, this run's units found: FAILED (%s)", e.why);
@@ -82,6 +82,15 @@ int main(int argc, char **argv)
 	read_back(&e, SETTINGS_END_ZERO, ENDSTEP_PROMISE_NONE, 0, 0);
 	tap_ok(!strcmp(endstep_disposition(&e), "sanitized"),
 	       "zeroed and proven: sanitized (%s)", endstep_disposition(&e));
+	endstep_unreached(&e, "nsid 2 (1 GiB) allocated, not attached");
+	tap_ok(!strcmp(endstep_disposition(&e), "partly sanitized; not "
+		       "reached: nsid 2 (1 GiB) allocated, not attached"),
+	       "zeroed, proven, and a namespace hidden: partly, with what "
+	       "was not reached (%s)", endstep_disposition(&e));
+	read_back(&e, SETTINGS_END_ZERO, ENDSTEP_PROMISE_NONE, 0, 4096);
+	endstep_unreached(&e, "2 GiB past an HPA");
+	tap_ok(!strcmp(endstep_disposition(&e), "not sanitized: destroy"),
+	       "a FAILed read-back with an HPA: still destroy");
 	read_back(&e, SETTINGS_END_DISCARD, ENDSTEP_PROMISE_ZEROS, 0, 0);
 	tap_ok(!strcmp(endstep_disposition(&e),
 		       "deallocated: not a sanitization"),

@@ -22,6 +22,8 @@
 #include "base/timing.h"
 #include "cmd/burn_private.h"
 #include "discover/dealloc.h"
+#include "discover/hidden.h"
+#include "engine/sancmd.h"
 #include "results/cert.h"
 
 /* How often the watch looks at the steps: a status, not a measure. */
@@ -198,9 +200,9 @@ void burn_end(struct burn *b)
 	struct record *r = b->r;
 	struct end_job **jobs;
 	static atomic_int stop;
-	char buf[240], size[32];
+	char buf[240], size[32], hid[300];
 	const char *why;
-	int i;
+	int i, san;
 
 	if (b->s->end == SETTINGS_END_KEEP)
 		return;
@@ -267,6 +269,21 @@ void burn_end(struct burn *b)
 		free(jobs[i]);
 		if (d->end.state > ENDSTEP_SKIPPED)
 			fprintf(b->con, "end: %s %s\n", d->label, d->end.why);
+		/*
+		 * What the disk hides, which no step of kiln's reached but
+		 * an NVMe Sanitize (every namespace and all NVM capacity
+		 * of the subsystem; sanstep sends one only where no other
+		 * namespace is allocated).
+		 */
+		san = endstep_applied(&d->end);
+		hidden_found_text(&d->t.hidden, d->end.state == ENDSTEP_DONE &&
+				  (san == SANCMD_CRYPTO || san == SANCMD_BLOCK ||
+				   san == SANCMD_OVERWRITE), hid, sizeof(hid));
+		if (hid[0]) {
+			endstep_unreached(&d->end, hid);
+			fprintf(b->con, "end: %s did not reach what it hides "
+				"from the OS: %s\n", d->label, hid);
+		}
 	}
 	free(jobs);
 	burn_console_check(b);

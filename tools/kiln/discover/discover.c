@@ -328,7 +328,9 @@ struct classing {
 	struct safety_env env;
 	char path[PATH_MAX];
 	struct safety_subject d;
+	unsigned lbs;
 	struct safety result;
+	struct hidden hidden;
 };
 
 static void class_one(void *arg)
@@ -338,6 +340,13 @@ static void class_one(void *arg)
 	c->d.fd = c->d.size ? open(c->path, O_RDONLY | O_DIRECT | O_CLOEXEC |
 				   O_NONBLOCK) : -1;
 	safety_classify(&c->env, &c->d, &c->result);
+	/* Only reads: a disk of any class is asked what it hides. */
+	if (c->d.fd >= 0)
+		hidden_check(c->d.fd, c->lbs, c->env.sysroot, c->d.rdev,
+			     &c->hidden);
+	else
+		hidden_note(&c->hidden, HIDDEN_UNCHECKED, "not checked: "
+			    "the disk was not opened");
 	if (c->d.fd >= 0)
 		close(c->d.fd);
 }
@@ -371,6 +380,7 @@ static int classify_all(const struct discover_options *o,
 		c[i].d.rdev = d->dev;
 		c[i].d.size = o->read_disks ? d->size : 0;
 		c[i].d.ident = unit_ident_hash(d->id.identity);
+		c[i].lbs = d->lbs;
 	}
 	ret = deadline_apart(class_one, c, sizeof(*c), inv->ndisks, -1,
 			     deadline, done);
@@ -380,8 +390,11 @@ static int classify_all(const struct discover_options *o,
 
 		if (done[i]) {
 			d->safety = c[i].result;
+			d->hidden = c[i].hidden;
 			continue;
 		}
+		hidden_note(&d->hidden, HIDDEN_UNCHECKED, "not checked: no "
+			    "answer in time");
 		late = 1;
 		d->stalled = 1;
 		d->safety.class = SAFETY_HAS_DATA;

@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include "discover/enclosure.h"
+#include "discover/hidden.h"
 #include "discover/identity.h"
 #include "discover/machine.h"
 #include "discover/pci.h"
@@ -42,6 +43,7 @@ struct discover_disk {
 	char unusable[240];	/* why Linux cannot use it, and the fix */
 	int stalled;		/* reading it to class it got no answer */
 	struct safety safety;
+	struct hidden hidden;	/* capacity the OS cannot see */
 };
 
 struct discover_options {

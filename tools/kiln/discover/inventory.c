@@ -82,6 +82,11 @@ static void print_disk(const struct discover_disk *d, FILE *f)
 	fprintf(f, "  %-9s %.67s\n", "", d->id.identity);
 	if (d->unusable[0])
 		wrapped(f, "UNUSABLE: ", d->unusable);
+	/* Said only where there is something to say: found, or unasked. */
+	if (d->hidden.state != HIDDEN_NONE && d->hidden.said[0])
+		wrapped(f, "capacity: ", d->hidden.said);
+	if (d->hidden.state == HIDDEN_FOUND && d->hidden.todo[0])
+		wrapped(f, "to reach it: ", d->hidden.todo);
 	if (d->safety.class != SAFETY_BLANK) {
 		char lead[32];
 
@@ -306,6 +311,7 @@ static void json_disk(struct json *j, const struct discover_disk *d,
 	json_str(j, "unusable", d->unusable[0] ? d->unusable : NULL);
 	safety_json(j, &d->safety);
 	json_bool(j, "read", d->safety.scanned);
+	hidden_json(j, "hidden", &d->hidden);
 	json_disk_phys(j, d, inv);
 	json_end(j);
 }

@@ -120,6 +120,13 @@ static void classify(struct target *t)
 		.fd = t->fd, .size = t->size, .ident = t->ident };
 
 	safety_classify(t->env, &d, &t->safety);
+	/* What it hides from the OS, which an erase of it would not reach. */
+	if (t->kind == TARGET_BLOCK)
+		hidden_check(t->fd, t->lbs, t->env->sysroot, t->rdev,
+			     &t->hidden);
+	else
+		hidden_note(&t->hidden, HIDDEN_UNCHECKED, "not checked: a "
+			    "file, not a device");
 }
 
 /* The kernel would not open it exclusively: say who holds it, if we can. */

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "discover/hidden.h"
 #include "discover/identity.h"
 #include "discover/safety.h"
 #include "base/unit.h"
@@ -34,6 +35,7 @@ struct target {
 	struct identity id;
 	uint64_t ident;		/* hash of id.identity */
 	struct safety safety;	/* class, signatures, in-use facts */
+	struct hidden hidden;	/* capacity the OS cannot see (hidden.c) */
 	int claims[SAFETY_HOLDS];	/* target_claim()'s, -1 when none */
 	int nclaims;
 };

@@ -73,11 +73,18 @@ int endstep_class(const struct endstep *e)
 const char *endstep_disposition(const struct endstep *e)
 {
 	if (endstep_class(e) != SANCMD_CLASS_NONE)
-		return "sanitized";
+		return e->unreached[0] ? e->partly : "sanitized";
 	if (e->method == SETTINGS_END_DISCARD &&
 	    (e->state == ENDSTEP_DONE || e->state == ENDSTEP_SAID))
 		return "deallocated: not a sanitization";
 	return "not sanitized: destroy";
+}
+
+void endstep_unreached(struct endstep *e, const char *what)
+{
+	snprintf(e->unreached, sizeof(e->unreached), "%s", what ? what : "");
+	snprintf(e->partly, sizeof(e->partly), "partly sanitized; not "
+		 "reached: %s", e->unreached);
 }
 
 uint64_t endstep_samples(uint64_t size, unsigned pct, uint64_t chunk)

@@ -77,6 +77,12 @@ struct endstep {
 	uint64_t units_ours;	/* whole units of this run */
 	uint64_t other_bytes;	/* neither zeros nor this run's units */
 	uint64_t first_ours, first_other;	/* offsets; UINT64_MAX none */
+	/*
+	 * Capacity the disk hides from the OS, which the step did not reach
+	 * (endstep_unreached), in words; "" none found.
+	 */
+	char unreached[300];
+	char partly[340];	/* the disposition it makes */
 };
 
 /* "discard", "zero", "sanitize", "keep"; "done", "failed", ... */
@@ -95,11 +101,19 @@ int endstep_class(const struct endstep *e);
 /*
  * What the disk is now, for whoever takes it next, as its certificate
  * says it: "sanitized" where a class was reached and proven
- * (endstep_class), "deallocated: not a sanitization" after a discard
- * done or said, else "not sanitized: destroy" (a FAILed disk kept for its
+ * (endstep_class; "partly sanitized; not reached: WHAT" where the disk
+ * hides capacity the step did not reach), "deallocated: not a
+ * sanitization" after a discard done or said, else "not sanitized: destroy" (a FAILed disk kept for its
  * RMA, a step that failed, stalled, erred or was stopped).
  */
 const char *endstep_disposition(const struct endstep *e);
+
+/*
+ * What the disk hides that the step does not reach (discovery's words:
+ * "hidden: nsid 2 (1 GiB) allocated, not attached"): a disposition that
+ * would say "sanitized" says "partly sanitized; not reached: WHAT".
+ */
+void endstep_unreached(struct endstep *e, const char *what);
 
 /*
  * Whether a step whose last answer came at beat is stalled at now, with

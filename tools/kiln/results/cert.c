@@ -166,6 +166,7 @@ char *cert_disk_json(const struct record *r, const struct record_disk *d,
 	json_str(&j, "state", endstep_state_name(e->state));
 	json_str(&j, "result", e->why);
 	json_str(&j, "disposition", endstep_disposition(e));
+	json_str(&j, "not_reached", or_null(e->unreached));
 	when(e->started, buf, sizeof(buf));
 	json_str(&j, "started", or_null(buf));
 	when(e->ended, buf, sizeof(buf));
@@ -279,6 +280,7 @@ static void disk_part(FILE *f, const struct record_disk *d,
 	row(f, "state", endstep_state_name(e->state));
 	row(f, "result", e->why);
 	row(f, "disposition", endstep_disposition(e));
+	row(f, "not reached", e->unreached);
 	when(e->started, buf, sizeof(buf));
 	row(f, "started", buf);
 	when(e->ended, buf, sizeof(buf));

@@ -89,6 +89,7 @@ static void restore_what(const struct jsonread_node *t, struct record_disk *d,
 	d->t.safety.class = c < 0 ? SAFETY_HAS_DATA : c;
 	jsonread_copy(t, KEY_CLASS_REASONS, d->t.safety.why,
 		 sizeof(d->t.safety.why));
+	hidden_read(jsonread_get(t, KEY_HIDDEN), &d->t.hidden);
 	restore_slot(t, d);
 	/* What the plan decided and why, for the document written again. */
 	jsonread_copy(t, KEY_SAFETY, safety, len);

@@ -110,6 +110,7 @@ static void json_target_what(struct json *j, const struct record *r,
 	json_bool(j, KEY_DIRECT_IO, t->direct);
 	json_bool(j, KEY_READ_ONLY, t->read_only);
 	safety_json(j, &t->safety);
+	hidden_json(j, KEY_HIDDEN, &t->hidden);
 	json_str(j, KEY_SAFETY, d->plan.why);
 	json_u64(j, KEY_BS, r->s->bs);
 	json_array(j, KEY_REGION);

@@ -185,6 +185,7 @@
 #define KEY_CLASS		"class"
 #define KEY_CLASS_REASONS	"class_reasons"
 #define KEY_ENCLOSURE		"enclosure"
+#define KEY_HIDDEN		"hidden"
 #define KEY_IDENTITY		"identity"
 #define KEY_MODEL		"model"
 #define KEY_NAME		"name"

@@ -234,6 +234,27 @@ static void disk_errors(FILE *f, const struct engine_snap *et)
 	}
 }
 
+/*
+ * Capacity a disk hides from the OS, which a burn or an erase of what
+ * the OS sees did not reach: said at the top, a line a disk.
+ */
+static void hidden_lines(const struct record *o, FILE *f)
+{
+	char what[400];
+	int i;
+
+	for (i = 0; i < o->n; i++) {
+		const struct hidden *h = &o->disks[i].t.hidden;
+
+		if (h->state != HIDDEN_FOUND)
+			continue;
+		hidden_found_text(h, 0, what, sizeof(what));
+		fprintf(f, "hidden: %s: %s\n", o->disks[i].label, what);
+		if (h->todo[0])
+			fprintf(f, "  to reach it: %s\n", h->todo);
+	}
+}
+
 /* A disk said alone: all that summary.txt tells of it. */
 static void disk_section(const struct record *o, const struct record_disk *d,
 			 FILE *f)
@@ -393,6 +414,7 @@ void summary_text(const struct record *o, FILE *f)
 	if (o->n)
 		fprintf(f, "%s\n", summary_work_line(o, line, sizeof(line)));
 	notes_print(o->notes, o->nnotes, f);
+	hidden_lines(o, f);
 	for (SIGNAL_EACH(s))
 		if ((*s)->summary)
 			(*s)->summary(o, f);
