@@ -103,7 +103,7 @@ static void restore_region(const struct jsonread_node *t,
 	size_t i;
 
 	d->ep.mode = result_target_index(jsonread_str(t, KEY_MODE, NULL),
-					 mode_namer, ENGINE_READ + 1);
+					 mode_namer, ENGINE_NONE + 1);
 	if (d->ep.mode < 0)
 		d->ep.mode = ENGINE_WRITE_VERIFY;
 	for (i = 0; i < jsonread_count(region) && i < ENGINE_MAX_EXTENTS; i++) {
