@@ -329,6 +329,8 @@ struct classing {
 	char path[PATH_MAX];
 	struct safety_subject d;
 	struct safety result;
+	int nvme;		/* its Sanitize Status log read too */
+	struct sanstatus san;
 };
 
 static void class_one(void *arg)
@@ -338,6 +340,9 @@ static void class_one(void *arg)
 	c->d.fd = c->d.size ? open(c->path, O_RDONLY | O_DIRECT | O_CLOEXEC |
 				   O_NONBLOCK) : -1;
 	safety_classify(&c->env, &c->d, &c->result);
+	/* A sanitize left running makes the drive unusable: said, not burnt. */
+	if (c->d.fd >= 0 && c->nvme)
+		sanstatus_read(c->d.fd, &c->san);
 	if (c->d.fd >= 0)
 		close(c->d.fd);
 }
@@ -371,6 +376,7 @@ static int classify_all(const struct discover_options *o,
 		c[i].d.rdev = d->dev;
 		c[i].d.size = o->read_disks ? d->size : 0;
 		c[i].d.ident = unit_ident_hash(d->id.identity);
+		c[i].nvme = !strcmp(d->transport, "nvme");
 	}
 	ret = deadline_apart(class_one, c, sizeof(*c), inv->ndisks, -1,
 			     deadline, done);
@@ -380,6 +386,7 @@ static int classify_all(const struct discover_options *o,
 
 		if (done[i]) {
 			d->safety = c[i].result;
+			d->san = c[i].san;
 			continue;
 		}
 		late = 1;

@@ -10,6 +10,7 @@
 #include "discover/identity.h"
 #include "discover/machine.h"
 #include "discover/pci.h"
+#include "discover/sanstatus.h"
 #include "discover/safety.h"
 #include "discover/sasphy.h"
 #include "discover/smbios.h"
@@ -42,6 +43,7 @@ struct discover_disk {
 	char unusable[240];	/* why Linux cannot use it, and the fix */
 	int stalled;		/* reading it to class it got no answer */
 	struct safety safety;
+	struct sanstatus san;	/* NVMe: a sanitize still running, or not */
 };
 
 struct discover_options {
