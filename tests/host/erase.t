@@ -2,12 +2,12 @@
 # needs: kiln lyingdisk
 # profile=erase (a machine back from a customer): no burn pass, each disk
 # destroy-data names gets only its end step, its read-back and its
-# certificate. Two disks full of data end zeroed, result.json shows no
-# pass made and no bytes burnt, the summary says "erased", not a burn's
-# PASS; end=keep with it is a usage error (exit 2, one line, untouched);
-# a disk destroy-data does not name is refused whole by kiln burn, every
-# disk untouched; a disk whose end step fails FAILs, its certificate
-# "not sanitized: destroy".
+# certificate. Two disks full of data end zeroed, result.json shows the
+# profile, no pass made and no bytes burnt, the summary says "erased",
+# not a burn's PASS (and kiln report says it again); end=keep with it is
+# a usage error (exit 2, one line, untouched); a disk destroy-data does
+# not name is refused whole by kiln burn, every disk untouched; a disk
+# whose end step fails FAILs, its certificate "not sanitized: destroy".
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/host.sh"
 . "$(dirname "$0")/../lib/lying.sh"
@@ -47,6 +47,7 @@ test_expect_success 'two disks full of data: erased, read back, no burn pass' '
 
 test_expect_success 'result.json: no pass made, nothing burnt, each disk erased' '
 	r="$TEST_TMP/erase/result.json" &&
+	test_eq "$(json_get "$r" "d[\"settings\"][\"profile\"]")" erase profile &&
 	for i in 0 1; do
 		t="d[\"targets\"][$i]" &&
 		test_eq "$(json_get "$r" "$t[\"mode\"]")" none mode &&
@@ -85,7 +86,12 @@ test_expect_success 'the console and summary.txt say an erase, not a burn PASS' 
 	! grep -q "^loop[0-9]* (/dev/loop[0-9]*): PASS" "$s" &&
 	grep -q "profile erase: no burn pass" "$TEST_TMP/erase.out" &&
 	grep -q "erase (end=zero): has data" "$TEST_TMP/erase.out" &&
-	grep -q "^    ##########    ########  " "$s"
+	grep -q "^    ##########    ########  " "$s" &&
+	grep -e "^kiln burn:" -e "^profile erase" -e " erased$" "$s" >"$TEST_TMP/said.before" &&
+	rm "$s" &&
+	"$KILN" report "$TEST_TMP/erase" >/dev/null &&
+	grep -e "^kiln burn:" -e "^profile erase" -e " erased$" "$s" >"$TEST_TMP/said.after" &&
+	cmp "$TEST_TMP/said.before" "$TEST_TMP/said.after"
 '
 
 test_expect_success 'profile=erase end=keep: exit 2, one line, the disk untouched' '

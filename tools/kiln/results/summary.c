@@ -393,8 +393,7 @@ void summary_text(const struct record *o, FILE *f)
 	fprintf(f, "%s\n", machine_firmware_text(&o->firmware, fw, sizeof(fw)));
 	if (s->profile == SETTINGS_ERASE)
 		fprintf(f, "profile erase: no burn pass; each disk's end "
-			"step (end=%s) and its read-back alone\n",
-			endstep_method_name(s->end));
+			"step and its read-back alone\n");
 	else
 		fprintf(f, "bs %s, qd %u",
 			settings_fmt_size(s->bs, bs, sizeof(bs)), s->qd);
