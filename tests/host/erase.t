@@ -7,7 +7,8 @@
 # not a burn's PASS (and kiln report says it again); end=keep with it is
 # a usage error (exit 2, one line, untouched); a disk destroy-data does
 # not name is refused whole by kiln burn, every disk untouched; a disk
-# whose end step fails FAILs, its certificate "not sanitized: destroy".
+# whose end step fails FAILs, its certificate "not sanitized: destroy",
+# and a discard that promises nothing WARNs, not proven erased.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/host.sh"
 . "$(dirname "$0")/../lib/lying.sh"
@@ -129,6 +130,18 @@ test_expect_success 'a blank disk destroy-data does not name: no unguarded erase
 	test_eq "$rc" 2 exit &&
 	grep -q "destroy-data does not name it; name it in destroy-data" \
 		"$TEST_TMP/blank.out"
+'
+
+test_expect_success 'end=discard on a loop (no promise): WARN, not proven erased' '
+	fill "$d1" &&
+	"$KILN" burn --profile erase --end discard --destroy-data \
+		--out "$TEST_TMP/discard" "$d1" >"$TEST_TMP/discard.out" 2>&1 &&
+	cat "$TEST_TMP/discard.out" &&
+	r="$TEST_TMP/discard/result.json" &&
+	test_eq "$(json_get "$r" "d[\"targets\"][0][\"verdict\"]")" WARN verdict &&
+	json_get "$r" "d[\"targets\"][0][\"reasons\"][0]" |
+		grep -q "^not proven erased (end=discard): deallocated" &&
+	! grep -q " erased$" "$TEST_TMP/discard/summary.txt"
 '
 
 test_expect_success 'an end step that fails: FAIL, certificate "not sanitized: destroy"' '

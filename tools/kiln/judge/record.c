@@ -133,14 +133,19 @@ static void shared_dips(struct record *r)
  * How the disk was left (end=): kiln's units still there where zeros
  * were written or promised, or a disk that stopped answering, FAIL it; a
  * device that refused the step WARNs it (its burn stands, its state is
- * not the one asked for).
+ * not the one asked for). Under profile erase the step is all the disk
+ * had: done is "erased"; a step only said (a discard that promises
+ * nothing, no sanitize command) or a disk left as it is WARNs.
  */
 static void endstep_judge_disk(const struct endstep *e, int erase,
 			       struct judge *j)
 {
-	/* profile erase: the end step is all the disk had, said either way. */
-	if (erase && (e->state == ENDSTEP_DONE || e->state == ENDSTEP_SAID))
+	if (erase && e->state == ENDSTEP_DONE)
 		judge_reason(j, JUDGE_PASS, "erased (end=%s): %s",
+			     endstep_method_name(e->method), e->why);
+	else if (erase && e->state == ENDSTEP_SAID)
+		/* Said, not read back as asked: no erase is proven. */
+		judge_reason(j, JUDGE_WARN, "not proven erased (end=%s): %s",
 			     endstep_method_name(e->method), e->why);
 	else if (erase && e->state == ENDSTEP_SKIPPED)
 		judge_reason(j, JUDGE_WARN, "not erased (end=%s): %s",
