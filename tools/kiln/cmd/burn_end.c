@@ -29,7 +29,11 @@
 /* How often the watch looks at the steps: a status, not a measure. */
 #define END_LOOK_NS 100000000L
 
-/* Why a target cannot be left as end= asks, before any I/O; NULL: it can. */
+/*
+ * Why a target cannot be left as end= asks, before any I/O; NULL: it can.
+ * With profile=erase (no pass) the end step writes without a guard, so a
+ * disk written for its class alone is not erased.
+ */
 static const char *cannot(const struct record_disk *d)
 {
 	if (d->t.kind != TARGET_BLOCK)
@@ -39,6 +43,9 @@ static const char *cannot(const struct record_disk *d)
 	if (d->ep.next != 1 || d->ep.ext[0].offset ||
 	    d->ep.ext[0].length != d->t.size)
 		return "this run does not write the whole disk (offset, span)";
+	/* No guarded pass reads it first: only consent erases it. */
+	if (d->ep.mode == ENGINE_NONE && d->plan.guarded)
+		return "profile erase: destroy-data does not name it";
 	return NULL;
 }
 
@@ -57,8 +64,11 @@ int burn_end_check(struct burn *b)
 		if (d->failed[0] || !(why = cannot(d)))
 			continue;
 		if (!strcmp(r->command, "burn")) {
-			complain("end=%s: %s: %s; give end=keep for it",
-				 endstep_method_name(b->s->end), d->path, why);
+			complain("end=%s: %s: %s; %s",
+				 endstep_method_name(b->s->end), d->path, why,
+				 d->ep.mode == ENGINE_NONE ? "name it in "
+				 "destroy-data, or leave it out" :
+				 "give end=keep for it");
 			return KILN_EXIT_USAGE;
 		}
 		d->end.state = ENDSTEP_SKIPPED;
@@ -84,7 +94,7 @@ static const char *left(const struct burn *b, const struct record_disk *d,
 			 (unsigned long long)d->snap.guard_at);
 		return buf;
 	}
-	if (!d->snap.region_writes)
+	if (!d->snap.region_writes && d->ep.mode != ENGINE_NONE)
 		return "its write did not cover the whole disk";
 	if (d->j.verdict == JUDGE_FAIL && !b->s->end_failed)
 		return "FAILed: kept as it is for its RMA (end-failed=1 "

@@ -36,6 +36,17 @@ static void plan_words(const struct record *r, const struct record_disk *d,
 	size_t at;
 	int e;
 
+	/* profile erase: no pass; the end step alone, where consent is. */
+	if (p->mode == ENGINE_NONE) {
+		if (plan_writes_mode(d->mode) &&
+		    d->plan.action == PLAN_WRITE && !d->plan.guarded)
+			snprintf(buf, len, "erase (end=%s): %s",
+				 endstep_method_name(r->s->end), d->plan.why);
+		else
+			snprintf(buf, len, "not erased (destroy-data does "
+				 "not name it): %s", d->plan.why);
+		return;
+	}
 	snprintf(buf, len, "%s: %s; %s", settings_mode_name(d->mode),
 		 d->plan.why, settings_fmt_size(p->region, size, sizeof(size)));
 	at = strlen(buf);
@@ -120,6 +131,14 @@ static void print_plan(struct burn *b)
 	struct settings *s = b->s;
 	char bs[32], hms[32];
 
+	if (s->profile == SETTINGS_ERASE) {
+		fprintf(b->con, "kiln %s: run %016llx, profile erase: no burn "
+			"pass, each disk destroy-data names is left by "
+			"end=%s and read back\n", r->command,
+			(unsigned long long)r->run_id,
+			endstep_method_name(s->end));
+		goto disks;
+	}
 	fprintf(b->con, "kiln %s: run %016llx, bs %s, qd %u", r->command,
 		(unsigned long long)r->run_id,
 		settings_fmt_size(s->bs, bs, sizeof(bs)), s->qd);
@@ -130,6 +149,7 @@ static void print_plan(struct burn *b)
 		fprintf(b->con, ", for %s",
 			timing_fmt_hms(s->duration, hms, sizeof(hms)));
 	fprintf(b->con, ", crc32c %s\n", crc32c_name());
+disks:
 	/* Said first and last, so a run whose folder was chosen is found. */
 	if (r->out)
 		fprintf(b->con, "results: %s\n", r->lab.upload_only ?
@@ -144,7 +164,7 @@ static void solo_phase(struct burn *b)
 {
 	int i;
 
-	if (!b->s->solo)
+	if (!b->s->solo || b->s->profile == SETTINGS_ERASE)
 		return;
 	for (i = 0; i < b->r->n && !*b->stop; i++) {
 		solo_read(b->r, &b->r->disks[i], &b->job, b->stop,
@@ -280,13 +300,16 @@ int burn_start(struct burn *b)
 		return ret;
 	links_start(&r->links, b->job.start_ns);
 	b->sig.start_ns = b->job.start_ns;
-	signals_burn(&b->sig, SIGNAL_BESIDE);
+	/* profile=erase: no burn, so no load beside it either. */
+	if (b->s->profile != SETTINGS_ERASE)
+		signals_burn(&b->sig, SIGNAL_BESIDE);
 	for (i = 0; i < b->ne; i++) {
 		struct record_disk *d = b->burning[i];
 		unsigned p = settings_passes(b->s);
 
 		d->mt = &b->mon.mt[i];
-		b->mon.mt[i].planned = (uint64_t)p * d->ep.region *
+		b->mon.mt[i].planned = d->ep.mode == ENGINE_NONE ? 0 :
+			(uint64_t)p * d->ep.region *
 			(d->ep.mode == ENGINE_WRITE_VERIFY ? 2 : 1);
 		b->mon.mt[i].write_passes = d->ep.write_passes;
 	}

@@ -421,7 +421,9 @@ int gate_open(struct record *r_, struct settings *s_,
 
 		if (d->failed[0] || r->record)
 			continue;	/* the region is the record's */
-		d->ep.mode = engine_mode(d->mode);
+		/* profile=erase: no pass; the gates above were a burn's. */
+		d->ep.mode = s->profile == SETTINGS_ERASE ? ENGINE_NONE :
+			     engine_mode(d->mode);
 		ret = plan_region(s, &d->t, &d->ep, err, sizeof(err));
 		if (ret) {
 			complain("%s", err);

@@ -149,9 +149,16 @@ static int add_disks(const struct settings *s,
 		 */
 		rd->t.id = d->id;
 		/* What the countdown announces is what the plan writes. */
-		if (items[i].action == PLAN_WRITE && plan_writes_mode(mode))
+		/* profile erase writes only what destroy-data names. */
+		if (items[i].action == PLAN_WRITE && plan_writes_mode(mode) &&
+		    (s->profile != SETTINGS_ERASE || plan_consent(s, &d->id)))
 			(*nwrite)++;
-		if (items[i].action == PLAN_READ && plan_writes_mode(s->mode))
+		if (items[i].action == PLAN_READ && plan_writes_mode(s->mode) &&
+		    s->profile == SETTINGS_ERASE)
+			record_note(rec, "%s not erased: %s", d->id.name,
+				    items[i].why);
+		else if (items[i].action == PLAN_READ &&
+			 plan_writes_mode(s->mode))
 			record_note(rec, "%s tested read-only: %s", d->id.name,
 				    items[i].why);
 	}
@@ -174,7 +181,12 @@ int run_plan_disks(const struct settings *s,
 	plan_choose(s, inv, items);
 	run_plan_print(stdout, inv, items);
 	/* Said before the countdown: what the disks hold after the run. */
-	if (s->end != SETTINGS_END_KEEP)
+	if (s->profile == SETTINGS_ERASE)
+		printf("profile erase: no burn pass; each disk destroy-data "
+		       "names is left by end=%s, read back, and certified; "
+		       "the others are left as they are\n",
+		       endstep_method_name(s->end));
+	else if (s->end != SETTINGS_END_KEEP)
 		printf("then: each disk written whole that PASSes or WARNs is "
 		       "%s (end=%s), read back, and certified\n",
 		       s->end == SETTINGS_END_DISCARD ? "discarded" :

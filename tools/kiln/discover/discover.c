@@ -331,6 +331,8 @@ struct classing {
 	unsigned lbs;
 	struct safety result;
 	struct hidden hidden;
+	int nvme;		/* its Sanitize Status log read too */
+	struct sanstatus san;
 };
 
 static void class_one(void *arg)
@@ -347,6 +349,9 @@ static void class_one(void *arg)
 	else
 		hidden_note(&c->hidden, HIDDEN_UNCHECKED, "not checked: "
 			    "the disk was not opened");
+	/* A sanitize left running makes the drive unusable: said, not burnt. */
+	if (c->d.fd >= 0 && c->nvme)
+		sanstatus_read(c->d.fd, &c->san);
 	if (c->d.fd >= 0)
 		close(c->d.fd);
 }
@@ -381,6 +386,7 @@ static int classify_all(const struct discover_options *o,
 		c[i].d.size = o->read_disks ? d->size : 0;
 		c[i].d.ident = unit_ident_hash(d->id.identity);
 		c[i].lbs = d->lbs;
+		c[i].nvme = !strcmp(d->transport, "nvme");
 	}
 	ret = deadline_apart(class_one, c, sizeof(*c), inv->ndisks, -1,
 			     deadline, done);
@@ -391,6 +397,7 @@ static int classify_all(const struct discover_options *o,
 		if (done[i]) {
 			d->safety = c[i].result;
 			d->hidden = c[i].hidden;
+			d->san = c[i].san;
 			continue;
 		}
 		hidden_note(&d->hidden, HIDDEN_UNCHECKED, "not checked: no "

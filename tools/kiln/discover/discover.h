@@ -11,6 +11,7 @@
 #include "discover/identity.h"
 #include "discover/machine.h"
 #include "discover/pci.h"
+#include "discover/sanstatus.h"
 #include "discover/safety.h"
 #include "discover/sasphy.h"
 #include "discover/smbios.h"
@@ -44,6 +45,7 @@ struct discover_disk {
 	int stalled;		/* reading it to class it got no answer */
 	struct safety safety;
 	struct hidden hidden;	/* capacity the OS cannot see */
+	struct sanstatus san;	/* NVMe: a sanitize still running, or not */
 };
 
 struct discover_options {

@@ -87,6 +87,11 @@ static void print_disk(const struct discover_disk *d, FILE *f)
 		wrapped(f, "capacity: ", d->hidden.said);
 	if (d->hidden.state == HIDDEN_FOUND && d->hidden.todo[0])
 		wrapped(f, "to reach it: ", d->hidden.todo);
+	/* NVMe: what its Sanitize Status log says, or that it has none. */
+	if (sanstatus_blocks(&d->san))
+		wrapped(f, "SANITIZING: ", d->san.why);
+	else if (d->san.state == SANSTATUS_NO_LOG)
+		fprintf(f, "  %-9s %s\n", "", "no sanitize log");
 	if (d->safety.class != SAFETY_BLANK) {
 		char lead[32];
 
@@ -309,6 +314,14 @@ static void json_disk(struct json *j, const struct discover_disk *d,
 	json_str(j, "partitions", d->safety.partitions);
 	json_str(j, "holders", d->holders);
 	json_str(j, "unusable", d->unusable[0] ? d->unusable : NULL);
+	if (sanstatus_name(d->san.state)) {
+		json_begin(j, "sanitize");
+		json_str(j, "state", sanstatus_name(d->san.state));
+		if (d->san.state == SANSTATUS_RUNNING)
+			json_u64(j, "percent", d->san.percent);
+		json_str(j, "why", d->san.why);
+		json_end(j);
+	}
 	safety_json(j, &d->safety);
 	json_bool(j, "read", d->safety.scanned);
 	hidden_json(j, "hidden", &d->hidden);

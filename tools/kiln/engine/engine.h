@@ -21,6 +21,7 @@ enum engine_mode {
 	ENGINE_WRITE,		/* each pass: write, flush */
 	ENGINE_VERIFY,		/* each pass: read and check an earlier write */
 	ENGINE_READ,		/* each pass: read, check nothing */
+	ENGINE_NONE,		/* no pass: the disk gets its end step alone */
 };
 
 enum engine_phase {

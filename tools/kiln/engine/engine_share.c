@@ -30,6 +30,7 @@ const char *engine_mode_name(int mode)
 	case ENGINE_WRITE: return "write";
 	case ENGINE_VERIFY: return "verify";
 	case ENGINE_READ: return "read";
+	case ENGINE_NONE: return "none";
 	}
 	return "unknown";
 }

@@ -264,6 +264,9 @@ void *worker_run(void *arg)
 		case ENGINE_VERIFY:
 			r = verify_pass(&w);
 			break;
+		case ENGINE_NONE:
+			/* Nothing to write or read: the end step is all. */
+			break;
 		default:
 			r = worker_phase_run(&w, PHASE_READ, 0, 0, p->region,
 					     1, 0);

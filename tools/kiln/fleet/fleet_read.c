@@ -102,7 +102,7 @@ static uint64_t passes_made(const struct jsonread_node *t, int *oom)
 	struct engine_snap s;
 	uint64_t n;
 	int mode = result_target_index(jsonread_str(t, KEY_MODE, NULL),
-				       mode_name, ENGINE_READ + 1);
+				       mode_name, ENGINE_NONE + 1);
 
 	memset(&s, 0, sizeof(s));
 	if (result_target_passes(t, &s)) {

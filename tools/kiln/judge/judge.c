@@ -162,6 +162,7 @@ void judge_target(const struct engine_snap *et, const struct monitor_target *mt,
 	 * A disk still running, or stopped, has its own say.
 	 */
 	if (state == STATE_DONE && et->plan.mode != ENGINE_WRITE &&
+	    et->plan.mode != ENGINE_NONE &&
 	    !et->c.bytes_read && j->verdict < JUDGE_FAIL)
 		judge_reason(j, JUDGE_FAIL, "nothing was checked: 0 bytes read "
 			     "of its %llu-byte region in a %s",
@@ -197,6 +198,9 @@ void judge_target(const struct engine_snap *et, const struct monitor_target *mt,
 	else if (et->guard_stopped)
 		judge_reason(j, JUDGE_PASS, "holds data from byte %llu: not "
 			     "written past it", (unsigned long long)et->guard_at);
+	/* No pass was made (profile erase): its end step says the rest. */
+	if (et->plan.mode == ENGINE_NONE)
+		return;
 	if (!j->nreasons || (j->nreasons == 1 && et->guard_stopped))
 		judge_reason(j, JUDGE_PASS, JUDGE_CLEAN);
 }

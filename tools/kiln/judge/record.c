@@ -133,10 +133,26 @@ static void shared_dips(struct record *r)
  * How the disk was left (end=): kiln's units still there where zeros
  * were written or promised, or a disk that stopped answering, FAIL it; a
  * device that refused the step WARNs it (its burn stands, its state is
- * not the one asked for).
+ * not the one asked for). Under profile erase the step is all the disk
+ * had: done is "erased"; a step only said (a discard that promises
+ * nothing, no sanitize command) or a disk left as it is WARNs.
  */
-static void endstep_judge_disk(const struct endstep *e, struct judge *j)
+static void endstep_judge_disk(const struct endstep *e, int erase,
+			       struct judge *j)
 {
+	if (erase && e->state == ENDSTEP_DONE)
+		judge_reason(j, JUDGE_PASS, "erased (end=%s): %s",
+			     endstep_method_name(e->method), e->why);
+	else if (erase && e->state == ENDSTEP_SAID)
+		/* Said, not read back as asked: no erase is proven. */
+		judge_reason(j, JUDGE_WARN, "not proven erased (end=%s): %s",
+			     endstep_method_name(e->method), e->why);
+	else if (erase && e->state == ENDSTEP_SKIPPED)
+		judge_reason(j, JUDGE_WARN, "not erased (end=%s): %s",
+			     endstep_method_name(e->method), e->why);
+	else if (erase && e->state == ENDSTEP_NONE)
+		judge_reason(j, JUDGE_PASS, "no burn pass: profile erase, its "
+			     "end step not made yet");
 	if (e->state == ENDSTEP_FAILED || e->state == ENDSTEP_STALLED)
 		judge_reason(j, JUDGE_FAIL, "end=%s: %s",
 			     endstep_method_name(e->method), e->why);
@@ -180,7 +196,8 @@ void record_judge(struct record *r, int final, int interrupted)
 		reread_judge(r, d);
 		vitals_judge_disk(r, d);
 		linkerr_judge_disk(r, d);
-		endstep_judge_disk(&d->end, &d->j);
+		endstep_judge_disk(&d->end, d->ep.mode == ENGINE_NONE,
+				   &d->j);
 		/* What was flushed before and is not there: said as such. */
 		if (d->ep.mode == ENGINE_VERIFY && r->from &&
 		    d->snap.bad_by_class[UNIT_ZEROED] +

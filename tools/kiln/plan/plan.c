@@ -203,6 +203,11 @@ void plan_choose(const struct settings *s, const struct discover_inventory *inv,
 				 d->unusable);
 			continue;
 		}
+		/* Busy with a sanitize of its own: no I/O failure of it. */
+		if (sanstatus_blocks(&d->san)) {
+			snprintf(it->why, sizeof(it->why), "%s", d->san.why);
+			continue;
+		}
 		/* A file of some other disk's: kiln burn tests those. */
 		if (!strcmp(d->transport, "loop")) {
 			snprintf(it->why, sizeof(it->why), "a loop device: "

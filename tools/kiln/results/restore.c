@@ -104,7 +104,7 @@ static void restore_region(const struct jsonread_node *t,
 	size_t i;
 
 	d->ep.mode = result_target_index(jsonread_str(t, KEY_MODE, NULL),
-					 mode_namer, ENGINE_READ + 1);
+					 mode_namer, ENGINE_NONE + 1);
 	if (d->ep.mode < 0)
 		d->ep.mode = ENGINE_WRITE_VERIFY;
 	for (i = 0; i < jsonread_count(region) && i < ENGINE_MAX_EXTENTS; i++) {
@@ -220,9 +220,15 @@ static void restore_settings(const struct jsonread_node *s,
 			     struct settings *out)
 {
 	const char *mode = jsonread_str(s, KEY_MODE, NULL);
+	const char *profile = jsonread_str(s, KEY_PROFILE, NULL);
+	char err[160];
 	int i;
 
 	settings_defaults(out, SCOPE_BURN);
+	/* An erase is said as one again (summary.txt from kiln report). */
+	if (profile)
+		settings_set(out, settings_key("profile"), profile,
+			     SOURCE_OPTION, err, sizeof(err));
 	for (i = 0; mode && i <= SETTINGS_READ; i++)
 		if (!strcmp(mode, settings_mode_name(i)))
 			out->mode = i;

@@ -404,7 +404,12 @@ static void json_run(struct json *j, const struct record *o)
 
 static void json_settings(struct json *j, const struct settings *s)
 {
+	char profile[32];
+
 	json_begin(j, KEY_SETTINGS);
+	/* erase: no pass was made, each disk's end step alone. */
+	json_str(j, KEY_PROFILE, settings_get(s, "profile", profile,
+					      sizeof(profile)));
 	json_str(j, KEY_MODE, settings_mode_name(s->mode));
 	json_u64(j, KEY_BS, s->bs);
 	json_u64(j, KEY_QD, s->qd);

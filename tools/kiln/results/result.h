@@ -102,6 +102,9 @@ static inline const char *result_disk_unwritten(const struct result_disk *d)
 	if (!d->last_written && (d->ep.mode == ENGINE_READ ||
 				 d->ep.mode == ENGINE_VERIFY))
 		return "only read in the recorded run, never written";
+	if (d->ep.mode == ENGINE_NONE)
+		return "erased in the recorded run (profile erase): no pass "
+		       "was written";
 	return NULL;
 }
 

@@ -98,6 +98,7 @@
 #define KEY_METRICS		"metrics"
 #define KEY_MIN_MBPS		"min_mbps"
 #define KEY_MODE		"mode"
+#define KEY_PROFILE		"profile"
 #define KEY_NETWORK		"network"
 #define KEY_NICS		"nics"
 #define KEY_NOTES		"notes"

@@ -127,7 +127,7 @@ static int read_disk(const struct jsonread_node *t, struct result_disk *d,
 		return -EBADMSG;
 	}
 	d->ep.mode = result_target_index(jsonread_str(t, KEY_MODE, NULL),
-					 mode_namer, ENGINE_READ + 1);
+					 mode_namer, ENGINE_NONE + 1);
 	d->verdict = jsonread_str(t, KEY_VERDICT, NULL);
 	/* It never ran, so it has no region: nothing of it to verify. */
 	d->not_started = !strcmp(jsonread_str(t, KEY_STATE, ""),

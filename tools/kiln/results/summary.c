@@ -46,22 +46,30 @@ static int written_only(const struct record_disk *d)
 	return d->ep.mode == ENGINE_WRITE && d->j.verdict == JUDGE_PASS;
 }
 
-/* A disk's verdict as a person reads it. */
+/*
+ * A disk's verdict as a person reads it. Under profile erase no pass
+ * was made: a disk erased and read back is "erased", not a burn's PASS.
+ */
 static const char *verdict_word(const struct record_disk *d)
 {
+	if (d->ep.mode == ENGINE_NONE && d->j.verdict == JUDGE_PASS)
+		return "erased";
 	return written_only(d) ? "written" : judge_name(d->j.verdict);
 }
 
 /* The run's: a PASS of disks only written is no PASS either. */
 static const char *run_word(const struct record *o, int *some)
 {
-	int i, all = o->n > 0;
+	int i, all = o->n > 0, erased = o->n > 0;
 
 	*some = 0;
 	for (i = 0; i < o->n; i++) {
 		*some |= written_only(&o->disks[i]);
 		all &= written_only(&o->disks[i]);
+		erased &= o->disks[i].ep.mode == ENGINE_NONE;
 	}
+	if (erased && o->verdict == JUDGE_PASS)
+		return "erased, no burn";
 	return all && o->verdict == JUDGE_PASS ? "written, not verified" :
 	       judge_name(o->verdict);
 }
@@ -266,6 +274,7 @@ static void disk_section(const struct record *o, const struct record_disk *d,
 
 	fprintf(f, "\n%s (%s): %s\n", d->label, d->path,
 		written_only(d) ? "written, not verified" :
+		d->ep.mode == ENGINE_NONE ? verdict_word(d) :
 		judge_name(d->j.verdict));
 	if (d->t.id.identity[0])
 		fprintf(f, "  identity %s\n", d->t.id.identity);
@@ -315,7 +324,7 @@ static void group_section(const struct record *o,
 		safety_class_name(d->t.safety.class),
 		settings_fmt_size(d->t.size, size, sizeof(size)),
 		engine_mode_name(d->ep.mode), written_only(d) ?
-		"written, not verified" : judge_name(d->j.verdict), g->n);
+		"written, not verified" : verdict_word(d), g->n);
 	summary_work_of(o, g->idx, g->n, &w);
 	fprintf(f, "  %s\n", summary_work_text(&w, 1, work, sizeof(work)));
 	for (r = 0; r < d->j.nreasons; r++)
@@ -403,14 +412,19 @@ void summary_text(const struct record *o, FILE *f)
 	fprintf(f, "%s\n", summary_run_line(o, line, sizeof(line)));
 	fprintf(f, "%s\n", summary_kiln_line(o, line, sizeof(line)));
 	fprintf(f, "%s\n", machine_firmware_text(&o->firmware, fw, sizeof(fw)));
-	fprintf(f, "bs %s, qd %u", settings_fmt_size(s->bs, bs, sizeof(bs)),
-		s->qd);
-	if (settings_passes(s))
+	if (s->profile == SETTINGS_ERASE)
+		fprintf(f, "profile erase: no burn pass; each disk's end "
+			"step and its read-back alone\n");
+	else
+		fprintf(f, "bs %s, qd %u",
+			settings_fmt_size(s->bs, bs, sizeof(bs)), s->qd);
+	if (s->profile != SETTINGS_ERASE && settings_passes(s))
 		fprintf(f, ", passes %u", s->passes);
 	if (s->duration)
 		fprintf(f, ", duration %s",
 			timing_fmt_hms(s->duration, hms, sizeof(hms)));
-	fprintf(f, "\n");
+	if (s->profile != SETTINGS_ERASE)
+		fprintf(f, "\n");
 	if (o->n)
 		fprintf(f, "%s\n", summary_work_line(o, line, sizeof(line)));
 	notes_print(o->notes, o->nnotes, f);
@@ -463,6 +477,8 @@ void summary_text(const struct record *o, FILE *f)
 		return;
 	summary_banner(o->verdict == JUDGE_FAIL ? "FAIL" :
 		       o->state == RECORD_INTERRUPTED ? "STOP" :
+		       o->verdict == JUDGE_PASS && !strcmp(word, "erased, no "
+							   "burn") ? "ERASED" :
 		       judge_name(o->verdict), f);
 	fprintf(f, "    %s\n\n", machine_firmware_text(&o->firmware, fw,
 						       sizeof(fw)));
@@ -484,6 +500,8 @@ static const struct {
 	{ 'N', { "#   #", "##  #", "# # #", "#  ##", "#   #" } },
 	{ 'T', { "#####", "  #  ", "  #  ", "  #  ", "  #  " } },
 	{ 'O', { " ### ", "#   #", "#   #", "#   #", " ### " } },
+	{ 'E', { "#####", "#    ", "#### ", "#    ", "#####" } },
+	{ 'D', { "#### ", "#   #", "#   #", "#   #", "#### " } },
 };
 
 #define NGLYPHS (sizeof(glyphs) / sizeof(glyphs[0]))

@@ -125,6 +125,21 @@ int settings_check(const struct settings *s, char *err, size_t errlen)
 	 * a disk that drops every write would read back the old run's data
 	 * and pass.
 	 */
+	/* An erase that keeps the disk as it is would erase nothing. */
+	if (s->profile == SETTINGS_ERASE && s->end == SETTINGS_END_KEEP &&
+	    source_of(s, "end") != SOURCE_DEFAULT) {
+		snprintf(err, errlen, "profile erase leaves each disk by "
+			 "end=discard, zero or sanitize: %s=keep erases "
+			 "nothing", named(s, "end", name, sizeof(name)));
+		return -EINVAL;
+	}
+	if (s->profile == SETTINGS_ERASE && (s->mode == SETTINGS_VERIFY ||
+					     s->mode == SETTINGS_READ)) {
+		snprintf(err, errlen, "profile erase writes its disks: %s "
+			 "%s does not", named(s, "mode", name, sizeof(name)),
+			 settings_mode_name(s->mode));
+		return -EINVAL;
+	}
 	if (s->run_id_set && s->mode != SETTINGS_VERIFY) {
 		snprintf(err, errlen, "run-id is only for mode verify: a run "
 			 "that writes always draws a new one");

@@ -17,7 +17,7 @@
 static const char *const modes[] = { "write-verify", "write", "verify",
 				     "read", NULL };
 static const char *const profiles[] = { "smoke", "burnin", "soak",
-					"powercut", NULL };
+					"powercut", "erase", NULL };
 static const char *const afters[] = { "wait", "poweroff", "reboot", "shell",
 				      NULL };
 /* In the order of enum settings_stress's bits: off 0, memory 1, cpu 2. */
@@ -252,11 +252,15 @@ static const struct settings_key keys[] = {
 	  "init syncs and unmounts the stick and then has the BMC cycle the "
 	  "power (the image's init gives it)", R | OPT },
 	{ "profile", KEY_ENUM, F(profile), 0, 0, profiles,
-	  "smoke, burnin, soak or powercut", "burnin",
+	  "smoke, burnin, soak, powercut or erase", "burnin",
 	  "smoke (a quick span, one pass: minutes), burnin (one whole "
 	  "write-verify pass), soak (passes until duration, 12 h unless set), "
 	  "powercut (kiln run alone: write and flush one pass, then CUT THE "
-	  "POWER: the next boot verifies what the disks kept)", TEST },
+	  "POWER: the next boot verifies what the disks kept), erase (a "
+	  "machine back from a customer: no pass at all, each disk that "
+	  "destroy-data names gets only its end step, read back, and its "
+	  "certificate; end is sanitize with sanitize-fallback=zero unless "
+	  "given, end=keep is a usage error)", TEST },
 	{ "protect", KEY_PATHS, F(protect), 0, 0, NULL, "a block device",
 	  "none", "a device never to touch, not even with destroy-data (the "
 	  "boot or results medium); may be given again",

@@ -467,5 +467,15 @@ void settings_apply_profile(struct settings *s)
 		s->passes = 1;
 		s->duration = 0;
 		break;
+	case SETTINGS_ERASE:
+		/* No pass: the end step alone (settings_check refuses keep). */
+		s->passes = 1;
+		s->duration = 0;
+		if (!strcmp(settings_source(s, "end"), "default"))
+			s->end = SETTINGS_END_SANITIZE;
+		if (!strcmp(settings_source(s, "sanitize-fallback"),
+			    "default"))
+			s->sanitize_fallback = SETTINGS_FALLBACK_ZERO;
+		break;
 	}
 }

@@ -29,6 +29,7 @@ enum settings_profile {
 	SETTINGS_BURNIN,	/* one whole write-verify pass */
 	SETTINGS_SOAK,		/* passes until duration (12 h unless set) */
 	SETTINGS_POWERCUT,	/* write and flush; the next boot verifies */
+	SETTINGS_ERASE,		/* no pass: each disk's end step alone */
 };
 
 /* What the image does after a run (the init reads it). */
@@ -348,7 +349,8 @@ const char *settings_source(const struct settings *s, const char *key);
 
 /*
  * The profile fills in what the settings left open: smoke a quick span,
- * soak 12 h of passes, powercut one pass written (kiln run's alone).
+ * soak 12 h of passes, powercut one pass written (kiln run's alone),
+ * erase no pass at all: end=sanitize (sanitize-fallback=zero) unless given.
  */
 void settings_apply_profile(struct settings *s);
 
