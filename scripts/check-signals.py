@@ -12,7 +12,11 @@ them.
 universal-ctags finds the functions each signal's files define that are
 not static (a static one cannot be called from elsewhere anyway); a scan
 of the looping files (comments and strings left out) finds every call
-of one, said as FILE:LINE: calls NAME (its file). Exit 1 on any, 2 when
+of one, said as FILE:LINE: calls NAME (its file). The burn's own steps
+(cmd/burn.c, burn_start.c, burn_loop.c, burn_finish.c) are held the same
+way against sense/'s functions: they reach SMART, the NVMe logs, the
+BMC, the sampler, iperf3 and the stress through each signal's burn hook.
+Exit 1 on any, 2 when
 universal-ctags cannot be run, 0 quietly when there is no tools/kiln/
 results/ to check (a clone without the tester)."""
 
@@ -100,6 +104,47 @@ for n in callers:
                     "a signal's own: call it through its hook)"
                     % (n, ln, m.group(1), defs[m.group(1)]))
                 bad += 1
+
+# The burn's own steps (cmd/burn.c, burn_start.c, burn_loop.c and
+# burn_finish.c) reach the machine's signals through the table's burn
+# hooks (signals_burn): they call no function sense/ defines.
+sense = os.path.join(src, "sense")
+burn = [os.path.join(src, "cmd", n) for n in
+        ("burn.c", "burn_start.c", "burn_loop.c", "burn_finish.c")]
+burn = [b for b in burn if os.path.exists(b)]
+if os.path.isdir(sense) and burn:
+    files = sorted(n for n in os.listdir(sense) if n.endswith(".c"))
+    try:
+        out = subprocess.run(
+            [ctags, "--output-format=json", "--languages=C",
+             "--language-force=C", "--kinds-C=f", "--fields=+nF", "-o",
+             "-"] + files, cwd=sense, capture_output=True, text=True,
+            check=True).stdout
+    except (OSError, subprocess.CalledProcessError) as e:
+        say("check-signals: cannot run universal-ctags (make deps): %s" % e)
+        sys.exit(2)
+    sdefs = {}
+    for line in out.splitlines():
+        try:
+            t = json.loads(line)
+        except ValueError:
+            continue
+        if t.get("_type") == "tag" and t.get("kind") == "function" and \
+                not t.get("file"):
+            sdefs[t["name"]] = t["path"]
+    for b in burn:
+        with open(b, encoding="utf-8", errors="replace") as f:
+            body = stripped(f.read())
+        for ln, line in enumerate(body.split("\n"), 1):
+            for m in call_re.finditer(line):
+                if m.group(1) in sdefs:
+                    say("tools/kiln/cmd/%s:%d: calls %s (sense/%s: a "
+                        "signal's reader; the burn reaches it through "
+                        "its burn hook, signals_burn)"
+                        % (os.path.basename(b), ln, m.group(1),
+                           sdefs[m.group(1)]))
+                    bad += 1
+
 if bad:
     say("check-signals: %d call(s) of a signal's own file from the files "
         "that loop over the table (docs/design.md)" % bad)

@@ -1,0 +1,62 @@
+#!/bin/sh
+# needs: kiln
+# make check-layers holds tools/kiln/ to "a signal is one file and one
+# table line" (scripts/check-signals.py, docs/design.md): a copy of
+# kiln's tree passes; a call of a signal's own function planted in a file
+# that loops over the table (summary.c) fails it, named; a call of a
+# signal's reader from sense/ planted in the burn's own steps (what the
+# burn reaches through each signal's burn hook, signals_burn) fails it,
+# named. No root needed.
+. "$(dirname "$0")/../lib/tap.sh"
+
+T="$TEST_TMP/tree"
+K="$T/tools/kiln"
+
+tree () {
+	rm -rf "$T" &&
+	mkdir -p "$T/docs" "$T/tools" &&
+	cp "$TOP/Makefile" "$T/" &&
+	cp -R "$TOP/scripts" "$T/scripts" &&
+	cp "$TOP/docs/design.md" "$T/docs/" &&
+	cp -R "$TOP/tools/kiln" "$T/tools/kiln"
+}
+
+layers () {
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+		make -s -C "$T" OUT="$TEST_TMP/out" check-layers >out 2>&1
+}
+
+test_expect_success "kiln's own tree passes check-signals" '
+	python3 "$TOP/scripts/check-signals.py" "$TOP" 2>out &&
+	test_eq "$(cat out)" ""
+'
+
+test_expect_success 'summary.c calling a signal'"'"'s own function fails it' '
+	tree &&
+	cat >>"$K/results/summary.c" <<-\EOF &&
+
+	/* planted: SMART named, not reached through its hooks */
+	void summary_planted(struct json *j)
+	{
+		smart_out_json(j, "x", NULL);
+	}
+	EOF
+	{ layers; test_eq $? 2 "make exit code"; } &&
+	grep -q "tools/kiln/results/summary.c:[0-9]*: calls smart_out_json (results/smart_out.c" out
+'
+
+test_expect_success 'the burn calling a signal'"'"'s reader by name fails it' '
+	tree &&
+	cat >>"$K/cmd/burn_finish.c" <<-\EOF &&
+
+	/* planted: the BMC read by name, not through its burn hook */
+	void burn_finish_planted(struct record *r)
+	{
+		bmc_end(&r->bmc);
+	}
+	EOF
+	{ layers; test_eq $? 2 "make exit code"; } &&
+	grep -q "tools/kiln/cmd/burn_finish.c:[0-9]*: calls bmc_end (sense/bmc.c" out
+'
+
+test_done
