@@ -16,6 +16,9 @@
 #
 #   fleetgen.py --template RESULT.json --out ROOT [--machines 1000]
 #               [--disks 12] [--seed 1] [--no-index] [--shared-result]
+#               [--first 0]
+# --first N numbers the machines from N (a second call adds machines to
+# a tree, with another --seed).
 # --shared-result (for 100,000 machines, 44 GB of result.json otherwise):
 # each run with an index gets the index of its own runs and disks, and a
 # result.json that is a hard link to one file of the template's, which
@@ -211,6 +214,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-index", action="store_true")
     ap.add_argument("--shared-result", action="store_true")
+    ap.add_argument("--first", type=int, default=0)
     a = ap.parse_args()
     if a.machine_id:
         set_machine_id(a.machine_id, a.dirs)
@@ -234,9 +238,8 @@ def main():
         if not tpl_index:
             raise SystemExit("fleetgen: --shared-result needs the "
                              "template's index.json")
-        shared = os.path.join(a.out, "shared-result.json")
-        with open(shared, "wb") as f:
-            f.write(json.dumps(tpl, indent=2).encode())
+        shared_text = json.dumps(tpl, indent=2).encode()
+        shared_n = 0
         # What index_doc reads of a run, without the template's bulk.
         light = {"targets": [{"kind": tpl["targets"][0]["kind"]}]}
     # Foreign things a stick or a server holds beside the machines.
@@ -245,7 +248,7 @@ def main():
         f.write("not kiln's\n")
     now = int(time.time())
     counts = {}
-    for n in range(a.machines):
+    for n in range(a.first, a.first + a.machines):
         machine = "SRV%05d" % n if n % 5 else "%012x" % rng.randrange(1 << 48)
         slow = rng.choice(MODELS)[0] if n % 40 == 7 else None
         when = now - rng.randrange(3 * 86400, 30 * 86400)
@@ -257,7 +260,7 @@ def main():
             fate = ("fail" if roll < 0.05 else "warn" if roll < 0.15 else
                     "cut" if roll < 0.17 else "bad" if roll < 0.18 else
                     "partial" if roll < 0.19 else "pass")
-            whole = not shared or fate in ("cut", "bad", "partial")
+            whole = not a.shared_result or fate in ("cut", "bad", "partial")
             run_id, d = run_doc(tpl if whole else light, rng, machine,
                                 start, trusted, a.disks, slow, fate)
             folder = os.path.join(root, machine, time.strftime(
@@ -265,6 +268,14 @@ def main():
             os.makedirs(folder, exist_ok=True)
             doc = json.dumps(d, indent=2).encode() if whole else None
             if not whole:
+                # A file takes 65,000 links on ext4: a new one each 60,000.
+                if not shared_n % 60000:
+                    shared = os.path.join(a.out, "shared-result-%d-%d.json"
+                                          % (a.first, shared_n))
+                    with open(shared, "wb") as f:
+                        f.write(shared_text)
+                    os.utime(shared, (now - 60 * 86400, now - 60 * 86400))
+                shared_n += 1
                 os.link(shared, os.path.join(folder, "result.json"))
                 with open(os.path.join(folder, "index.json"), "w") as f:
                     json.dump(index_doc(tpl_index, d,
@@ -299,8 +310,6 @@ def main():
                     os.utime(os.path.join(folder, p), (when, when))
             os.utime(folder, (when, when))
             counts[fate] = counts.get(fate, 0) + 1
-    if shared:
-        os.utime(shared, (now - 60 * 86400, now - 60 * 86400))
     print("fleetgen: %d machines, %s" % (a.machines, ", ".join(
         "%d %s" % (v, k) for k, v in sorted(counts.items()))))
 
