@@ -71,28 +71,33 @@ if not own:
     sys.exit(0)
 
 ctags = "ctags-universal" if shutil.which("ctags-universal") else "ctags"
-try:
-    out = subprocess.run(
-        [ctags, "--output-format=json", "--languages=C",
-         "--language-force=C", "--kinds-C=f", "--fields=+nF", "-o", "-"]
-        + own, cwd=results, capture_output=True, text=True,
-        check=True).stdout
-except (OSError, subprocess.CalledProcessError) as e:
-    say("check-signals: cannot run universal-ctags (make deps): %s" % e)
-    sys.exit(2)
+
+
+def exported(files, cwd):
+    """{name: file} of the functions files define that are not static."""
+    try:
+        out = subprocess.run(
+            [ctags, "--output-format=json", "--languages=C",
+             "--language-force=C", "--kinds-C=f", "--fields=+nF", "-o",
+             "-"] + files, cwd=cwd, capture_output=True, text=True,
+            check=True).stdout
+    except (OSError, subprocess.CalledProcessError) as e:
+        say("check-signals: cannot run universal-ctags (make deps): %s" % e)
+        sys.exit(2)
+    found = {}
+    for line in out.splitlines():
+        try:
+            t = json.loads(line)
+        except ValueError:
+            continue
+        if t.get("_type") == "tag" and t.get("kind") == "function" and \
+                not t.get("file"):
+            found[t["name"]] = t["path"]
+    return found
+
 
 # defs[name] = the signal's file that defines it, not static.
-defs = {}
-for line in out.splitlines():
-    try:
-        t = json.loads(line)
-    except ValueError:
-        continue
-    if t.get("_type") != "tag" or t.get("kind") != "function":
-        continue
-    if t.get("file"):
-        continue
-    defs[t["name"]] = t["path"]
+defs = exported(own, results)
 
 call_re = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
 bad = 0
@@ -113,25 +118,8 @@ burn = [os.path.join(src, "cmd", n) for n in
         ("burn.c", "burn_start.c", "burn_loop.c", "burn_finish.c")]
 burn = [b for b in burn if os.path.exists(b)]
 if os.path.isdir(sense) and burn:
-    files = sorted(n for n in os.listdir(sense) if n.endswith(".c"))
-    try:
-        out = subprocess.run(
-            [ctags, "--output-format=json", "--languages=C",
-             "--language-force=C", "--kinds-C=f", "--fields=+nF", "-o",
-             "-"] + files, cwd=sense, capture_output=True, text=True,
-            check=True).stdout
-    except (OSError, subprocess.CalledProcessError) as e:
-        say("check-signals: cannot run universal-ctags (make deps): %s" % e)
-        sys.exit(2)
-    sdefs = {}
-    for line in out.splitlines():
-        try:
-            t = json.loads(line)
-        except ValueError:
-            continue
-        if t.get("_type") == "tag" and t.get("kind") == "function" and \
-                not t.get("file"):
-            sdefs[t["name"]] = t["path"]
+    sdefs = exported(sorted(n for n in os.listdir(sense)
+                            if n.endswith(".c")), sense)
     for b in burn:
         with open(b, encoding="utf-8", errors="replace") as f:
             body = stripped(f.read())
