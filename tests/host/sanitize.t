@@ -82,4 +82,35 @@ test_expect_success 'kiln burn: end=sanitize on a span short of the disk is exit
 	test_eq "$(sum_of "$d1")" "$before" "the disk"
 '
 
+# A drive's own sanitize erases the whole drive, and the kernel passes
+# SG_IO and the NVMe admin ioctl from a partition down to its disk: a
+# partition (or a device stacked on disks) is refused before any I/O,
+# its disk's other partition untouched; end=zero is named instead.
+test_expect_success 'kiln burn: end=sanitize on a partition is exit 2, the disk untouched' '
+	make_loop pd 64M &&
+	printf "label: gpt\n,24M,L\n,,L\n" | sfdisk -q "$pd" &&
+	partx -a "$pd" 2>/dev/null; partx -u "$pd" 2>/dev/null;
+	test_wait_for "test -b ${pd}p1 && test -b ${pd}p2" &&
+	before=$(sum_of "$pd") &&
+	for fb in none zero; do
+		{ "$KILN" burn --destroy-data --end sanitize \
+			--sanitize-fallback $fb --out "$TEST_TMP/part-$fb" \
+			"${pd}p1" >"$TEST_TMP/part.out" 2>&1; rc=$?; }
+		cat "$TEST_TMP/part.out"
+		test_eq "$rc" 2 exit || return 1
+		grep -q "end=sanitize: ${pd}p1: a partition: the disk.s own sanitize erases the whole disk, its other partitions too; give end=zero for it" \
+			"$TEST_TMP/part.out" || return 1
+	done &&
+	test_eq "$(sum_of "$pd")" "$before" "the disk"
+'
+
+test_expect_success '... end=zero on the same partition is taken (its own bytes alone)' '
+	p2=$(sum_of "${pd}p2") &&
+	"$KILN" burn --destroy-data --end zero --out "$TEST_TMP/pz" "${pd}p1" \
+		>"$TEST_TMP/pz.out" 2>&1 &&
+	test_eq "$(sum_of "${pd}p2")" "$p2" "the other partition" &&
+	dd if="${pd}p1" bs=1M iflag=direct status=none | cmp - /dev/zero 2>&1 |
+		grep -q EOF
+'
+
 test_done

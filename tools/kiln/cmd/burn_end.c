@@ -7,12 +7,15 @@
  * any I/O), the step on each such disk at once, a thread each, watched
  * for a dead disk and an interrupt; then the certificates.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/complain.h"
 #include "base/kiln.h"
@@ -49,6 +52,44 @@ static const char *cannot(const struct record_disk *d)
 	return NULL;
 }
 
+/*
+ * Why end=sanitize cannot be sent for d; NULL: it can. A drive's own
+ * sanitize erases the whole drive (all of an NVMe namespace, all of an
+ * ATA or SCSI disk): the kernel passes SG_IO and the NVMe admin ioctl
+ * from a partition, and from a device-mapper or md device, down to the
+ * disk under it, so a target that is less than a whole disk would erase
+ * what it does not hold (its other partitions, mounted or not).
+ */
+static const char *not_whole(const char *sysroot, const struct record_disk *d)
+{
+	char path[PATH_MAX];
+	DIR *dir;
+	struct dirent *e;
+	int stacked = 0;
+
+	if (d->t.id.partition)
+		return "a partition: the disk's own sanitize erases the whole "
+		       "disk, its other partitions too";
+	snprintf(path, sizeof(path), "%s/class/block/%s/partition", sysroot,
+		 d->t.id.name);
+	if (!access(path, F_OK))
+		return "a partition: the disk's own sanitize erases the whole "
+		       "disk, its other partitions too";
+	snprintf(path, sizeof(path), "%s/class/block/%s/slaves", sysroot,
+		 d->t.id.name);
+	dir = opendir(path);
+	while (dir && (e = readdir(dir)))
+		if (e->d_name[0] != '.')
+			stacked = 1;
+	if (dir)
+		closedir(dir);
+	if (stacked || !strncmp(d->t.id.name, "dm-", 3) ||
+	    !strncmp(d->t.id.name, "md", 2))
+		return "a device stacked on others (device-mapper, md): a "
+		       "sanitize would erase the whole disks under it";
+	return NULL;
+}
+
 int burn_end_check(struct burn *b)
 {
 	struct record *r = b->r;
@@ -61,13 +102,19 @@ int burn_end_check(struct burn *b)
 		struct record_disk *d = &r->disks[i];
 
 		d->end.method = b->s->end;
-		if (d->failed[0] || !(why = cannot(d)))
+		why = cannot(d);
+		if (!why && b->s->end == SETTINGS_END_SANITIZE &&
+		    d->t.kind == TARGET_BLOCK)
+			why = not_whole(b->env.sysroot, d);
+		if (d->failed[0] || !why)
 			continue;
 		if (!strcmp(r->command, "burn")) {
 			complain("end=%s: %s: %s; %s",
 				 endstep_method_name(b->s->end), d->path, why,
-				 d->ep.mode == ENGINE_NONE ? "name it in "
-				 "destroy-data, or leave it out" :
+				 b->s->end == SETTINGS_END_SANITIZE &&
+				 !cannot(d) ? "give end=zero for it (its own "
+				 "bytes alone)" : d->ep.mode == ENGINE_NONE ?
+				 "name it in destroy-data, or leave it out" :
 				 "give end=keep for it");
 			return KILN_EXIT_USAGE;
 		}
