@@ -192,3 +192,12 @@ void sysfs_family(const char *sysroot, const char *name, dev_t dev,
 	}
 	dir_list_free(names, n);
 }
+
+int sysfs_on_usb(const char *sysroot, dev_t rdev)
+{
+	char link[PATH_MAX], real[PATH_MAX];
+
+	snprintf(link, sizeof(link), "%s/dev/block/%u:%u", sysroot,
+		 major(rdev), minor(rdev));
+	return realpath(link, real) && strstr(real, "/usb");
+}

@@ -36,6 +36,13 @@ void sysfs_link_base(const char *dir, const char *name, char *out, size_t len);
 /* Keeps printable ASCII, turns runs of blanks into one space, trims. */
 void sysfs_tidy(char *s);
 
+/*
+ * Whether the block device rdev sits behind USB (its sysfs device path,
+ * under sysroot, runs through a USB port): a bridge may reset or hang on
+ * an ATA or SCSI command it does not know, so none is sent through one.
+ */
+int sysfs_on_usb(const char *sysroot, dev_t rdev);
+
 /* The entries of a folder, sorted naturally (sdb before sdaa); NULL if none. */
 char **dir_list(const char *dir, int *count);
 void dir_list_free(char **names, int count);

@@ -20,6 +20,7 @@
 #include <sys/ioctl.h>
 #include <sys/sysmacros.h>
 
+#include "base/sysfs.h"
 #include "discover/hidden.h"
 
 #define OP_IDENTIFY 0x06
@@ -225,26 +226,13 @@ static void ata(int fd, unsigned lbs, struct hidden *h)
 	hidden_ata_judge(h, &a, native_err, native, dco_err, dco, lbs);
 }
 
-/*
- * Behind USB: a bridge may reset, or hang, on an ATA command it does not
- * know (the KILN stick is one), so none is sent.
- */
-static int on_usb(const char *sysroot, dev_t rdev)
-{
-	char link[PATH_MAX], real[PATH_MAX];
-
-	snprintf(link, sizeof(link), "%s/dev/block/%u:%u", sysroot,
-		 major(rdev), minor(rdev));
-	return realpath(link, real) && strstr(real, "/usb");
-}
-
 void hidden_check(int fd, unsigned lbs, const char *sysroot, dev_t rdev,
 		  struct hidden *h)
 {
 	int nsid;
 
 	memset(h, 0, sizeof(*h));
-	if (on_usb(sysroot, rdev)) {
+	if (sysfs_on_usb(sysroot, rdev)) {
 		hidden_note(h, HIDDEN_UNCHECKED, "not checked: a USB disk (no "
 			    "ATA command is sent through a USB bridge)");
 		return;

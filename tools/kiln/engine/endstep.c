@@ -383,6 +383,9 @@ static int sanitize(struct endstep *e, struct endstep_disk *d,
 		snprintf(e->san_why + strlen(e->san_why),
 			 sizeof(e->san_why) - strlen(e->san_why), "; %s",
 			 s.note);
+	/* A drive kiln may leave locked is a FAIL, said with its remedy. */
+	if (s.password_left)
+		return -ENOKEY;
 	if (!ret && sanstep_followed(s.choice.method))
 		ret = follow(e, d, &s, stop);
 	if (!ret)
@@ -429,6 +432,12 @@ void endstep_run(struct endstep *e, const struct endstep_disk *disk,
 			 d->method == SETTINGS_END_DISCARD ? "discarded" :
 			 d->method == SETTINGS_END_ZERO ? "zeroed" :
 			 "sanitized");
+	} else if (ret == -ENOKEY) {
+		e->state = ENDSTEP_FAILED;
+		snprintf(e->why, sizeof(e->why), "%s: kiln's ATA user password "
+			 "may be left set, and the drive locks at its next "
+			 "power-on: clear it now (hdparm --security-disable "
+			 "kiln DEV); the erase is not proven", e->san_words);
 	} else if (ret) {
 		e->state = ENDSTEP_ERROR;
 		e->err = -ret;

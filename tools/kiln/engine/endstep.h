@@ -57,7 +57,7 @@ struct endstep {
 	/* end=sanitize: the method sent (enum sancmd_method), in words. */
 	int san_method;		/* SANCMD_ZERO: the fallback's zeros */
 	char san_words[64];	/* "Format NVM, user data erase (SES 1)" */
-	char san_why[160];	/* why this method, or why none */
+	char san_why[400];	/* why this method, or why none */
 	int err;		/* ENDSTEP_ERROR: the errno */
 	time_t started, ended;
 	/* Progress, read by the watch as the step runs. */

@@ -38,6 +38,8 @@ struct sanstep {
 	size_t param_len;
 	/* What sending it did beyond its answer, in words ("" none). */
 	char note[160];
+	/* kiln's ATA user password may be in force: the drive locks at power-on */
+	int password_left;
 };
 
 /*

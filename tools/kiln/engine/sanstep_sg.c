@@ -17,7 +17,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 
+#include "base/sysfs.h"
 #include "engine/sanstep.h"
 
 /* A question is answered at once by a live disk. */
@@ -387,9 +389,18 @@ int sanstep_sg_choose(int fd, int rotating, struct sanstep *s)
 	static const uint8_t inquiry[6] = { 0x12, 0, 0, 0, 96, 0 };
 	uint8_t data[96];
 	struct answer a;
+	struct stat st;
 	char said[96];
 	int ret;
 
+	/* Not even an INQUIRY through a bridge that may hang on the rest. */
+	if (!fstat(fd, &st) && S_ISBLK(st.st_mode) &&
+	    sysfs_on_usb("/sys", st.st_rdev)) {
+		s->kind = SANSTEP_OTHER;
+		none(s, "a USB disk: ", "no ATA or SCSI sanitize is sent "
+		     "through a USB bridge");
+		return 0;
+	}
 	memset(data, 0, sizeof(data));
 	ret = sg(fd, inquiry, 6, SG_DXFER_FROM_DEV, data, sizeof(data),
 		 ASK_MS, &a);
@@ -462,11 +473,18 @@ static int security_erase(int fd, struct sanstep *s)
 			 "kiln's password" : "no password in force after it");
 		return ret;
 	}
-	if (clear_password(fd))
+	/*
+	 * An ERASE UNIT that answered done clears the password: one still
+	 * in force says the erase did not happen, whatever it answered.
+	 */
+	if (set && !ret)
+		ret = -EIO;
+	if (clear_password(fd)) {
+		s->password_left = 1;
 		snprintf(s->note, sizeof(s->note), "kiln's user password "
 			 "\"" PASSWORD "\" may be in force and could not be "
 			 "cleared: hdparm --security-disable " PASSWORD);
-	else
+	} else
 		snprintf(s->note, sizeof(s->note), "kiln's user password "
 			 "cleared again by kiln");
 	return ret;
