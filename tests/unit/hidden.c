@@ -76,7 +76,7 @@ int main(int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
-	tap_plan(33);
+	tap_plan(35);
 
 	/* NVMe capacities. */
 	memset(id, 0, sizeof(id));
@@ -187,8 +187,21 @@ int main(int argc, char **argv)
 	sense[9] = 0xff;
 	sense[10] = 0xff;
 	sense[11] = 0x3f;
+	/* RECOVERED ERROR, ATA PASS-THROUGH INFORMATION AVAILABLE (SAT) */
+	sense[2] = 0x01;
+	sense[12] = 0x00;
+	sense[13] = 0x1d;
 	tap_ok(!hidden_ata_native(sense, 32, 1, &max) && max == 0x3fffff,
 	       "fixed sense: LBA 23:0 when 47:24 is zero");
+	sense[2] = 0x05;
+	sense[12] = 0x24;
+	sense[13] = 0x00;
+	tap_ok(hidden_ata_native(sense, 32, 1, &max) == -EIO,
+	       "fixed sense of ILLEGAL REQUEST (24h/00h, a SATL's refusal): "
+	       "refused, not a native max of its zeros");
+	sense[2] = 0x01;
+	sense[12] = 0x00;
+	sense[13] = 0x1d;
 	sense[8] |= 0x20;
 	tap_ok(hidden_ata_native(sense, 32, 1, &max) == -ERANGE,
 	       "fixed sense that lost LBA 47:24: refused, not guessed");
@@ -227,6 +240,12 @@ int main(int argc, char **argv)
 	tap_ok(h.state == HIDDEN_NONE && !h.bytes &&
 	       strstr(h.said, "no HPA (native max 999999, as visible)"),
 	       "native max the visible one: none (%s)", h.said);
+	memset(&h, 0, sizeof(h));
+	hidden_ata_judge(&h, &a, 0, 0, -EOPNOTSUPP, 0, 512);
+	tap_ok(h.state == HIDDEN_UNCHECKED && !h.bytes &&
+	       strstr(h.said, "below the visible 999999: not believed"),
+	       "a native max below the visible one: not believed, not "
+	       "checked (%s)", h.said);
 	memset(&h, 0, sizeof(h));
 	a.dco = 1;
 	hidden_ata_judge(&h, &a, -EIO, 0, 0, 999999 + 2048, 512);

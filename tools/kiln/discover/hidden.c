@@ -338,6 +338,16 @@ int hidden_ata_native(const uint8_t *sense, size_t len, int lba48,
 	ret = sancmd_ata_regs(sense, len, &r);
 	if (ret)
 		return ret == -ENODATA ? -EINVAL : ret;
+	/*
+	 * Fixed sense is the registers only with ATA PASS-THROUGH
+	 * INFORMATION AVAILABLE (ASC/ASCQ 00h/1Dh, key NO SENSE or
+	 * RECOVERED ERROR): any other (a SATL's ILLEGAL REQUEST) holds no
+	 * LBA at all, and its 0 would read as a native max of 0.
+	 */
+	if ((sense[0] & 0x7f) <= 0x71 &&
+	    (len < 14 || (sense[2] & 0x0f) > 1 || sense[12] != 0x00 ||
+	     sense[13] != 0x1d))
+		return -EIO;
 	if (r.status & 0x01)
 		return -EIO;
 	/*
@@ -398,6 +408,13 @@ void hidden_ata_judge(struct hidden *h, const struct hidden_ata_id *a,
 		hidden_note(h, HIDDEN_UNCHECKED, "not checked: HPA (READ "
 			    "NATIVE MAX ADDRESS%s: %s)", a->lba48 ? " EXT" : "",
 			    strerror(-native_err));
+	} else if (native < visible) {
+		/* No drive's native max is below what it shows: not its. */
+		hidden_note(h, HIDDEN_UNCHECKED, "not checked: HPA (READ "
+			    "NATIVE MAX ADDRESS%s answered %llu, below the "
+			    "visible %llu: not believed)", a->lba48 ? " EXT" :
+			    "", (unsigned long long)native,
+			    (unsigned long long)visible);
 	} else {
 		h->native = native + 1;
 		top = native;

@@ -14,7 +14,8 @@
 /*
  * The places of a burn where a signal does its part (its burn hook), in
  * the order a burn reaches them; at each, every signal's hook runs in the
- * table's order:
+ * table's order (at UNLOAD in the other order: what started last stops
+ * first):
  * BEFORE:  what the machine says before any I/O (SMART, the NVMe logs,
  *          the BMC's event log)
  * WATCH:   the sampler of the machine starts, before the disks are read
@@ -128,7 +129,7 @@ extern const struct signal_ops *const signals[];
 /* The signal of that name in the table (for its tests), or NULL. */
 const struct signal_ops *signal_find(const char *name);
 
-/* Every signal's burn hook at one place of the burn, in the table's order. */
+/* Every signal's burn hook at one place of the burn (see enum signal_at). */
 void signals_burn(struct signal_burn *sb, enum signal_at at);
 
 /* Loops over the table, a hook at a time: for (SIGNAL_EACH(s)) ... */

@@ -45,6 +45,17 @@ const struct signal_ops *signal_find(const char *name)
 
 void signals_burn(struct signal_burn *sb, enum signal_at at)
 {
+	size_t n = 0;
+
+	/* The load stops last started, first stopped: stress, then iperf3. */
+	if (at == SIGNAL_UNLOAD) {
+		while (signals[n])
+			n++;
+		while (n--)
+			if (signals[n]->burn)
+				signals[n]->burn(sb, at);
+		return;
+	}
 	for (SIGNAL_EACH(s))
 		if ((*s)->burn)
 			(*s)->burn(sb, at);
