@@ -80,22 +80,28 @@ int sanstatus_ask(const char *transport)
 	return SANSTATUS_ASK_NONE;
 }
 
-void sanstatus_read_sg(int fd, struct sanstatus *s)
+void sanstatus_answer(int kind, int ret, const struct sancmd_progress *p,
+		      const char *why, struct sanstatus *s)
 {
-	struct sancmd_progress p;
-	char why[128];
-	int kind, ret;
-
 	memset(s, 0, sizeof(*s));
-	ret = sanstep_sg_status(fd, &kind, &p, why, sizeof(why));
 	if (ret) {
 		s->state = SANSTATUS_NO_STATUS;
 		snprintf(s->why, sizeof(s->why), "no sanitize status (%s)",
 			 why);
 		return;
 	}
-	sanstatus_progress(&p, kind == SANSTEP_ATA ? "SANITIZE STATUS EXT" :
+	sanstatus_progress(p, kind == SANSTEP_ATA ? "SANITIZE STATUS EXT" :
 			   "REQUEST SENSE", s);
+}
+
+void sanstatus_read_sg(int fd, struct sanstatus *s)
+{
+	struct sancmd_progress p;
+	char why[128] = "";
+	int kind = 0, ret;
+
+	ret = sanstep_sg_status(fd, &kind, &p, why, sizeof(why));
+	sanstatus_answer(kind, ret, &p, why, s);
 }
 
 void sanstatus_read(int fd, struct sanstatus *s)

@@ -58,6 +58,13 @@ int sanstatus_ask(const char *transport);
 void sanstatus_read(int fd, struct sanstatus *s);
 
 /*
+ * sanstep_sg_status's answer (kind, its return, p, why) decided: a
+ * refusal (ret < 0) is SANSTATUS_NO_STATUS with why, else as p says.
+ */
+void sanstatus_answer(int kind, int ret, const struct sancmd_progress *p,
+		      const char *why, struct sanstatus *s);
+
+/*
  * An ATA or SCSI disk asked through SG_IO (engine's sanstep_sg_status)
  * and decided; a refusal is SANSTATUS_NO_STATUS. Never fails.
  */
