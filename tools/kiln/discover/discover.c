@@ -331,7 +331,7 @@ struct classing {
 	unsigned lbs;
 	struct safety result;
 	struct hidden hidden;
-	int nvme;		/* its Sanitize Status log read too */
+	int san_ask;		/* enum sanstatus_ask: how its sanitize is */
 	struct sanstatus san;
 };
 
@@ -350,8 +350,10 @@ static void class_one(void *arg)
 		hidden_note(&c->hidden, HIDDEN_UNCHECKED, "not checked: "
 			    "the disk was not opened");
 	/* A sanitize left running makes the drive unusable: said, not burnt. */
-	if (c->d.fd >= 0 && c->nvme)
+	if (c->d.fd >= 0 && c->san_ask == SANSTATUS_ASK_NVME)
 		sanstatus_read(c->d.fd, &c->san);
+	else if (c->d.fd >= 0 && c->san_ask == SANSTATUS_ASK_SG)
+		sanstatus_read_sg(c->d.fd, &c->san);
 	if (c->d.fd >= 0)
 		close(c->d.fd);
 }
@@ -386,7 +388,7 @@ static int classify_all(const struct discover_options *o,
 		c[i].d.size = o->read_disks ? d->size : 0;
 		c[i].d.ident = unit_ident_hash(d->id.identity);
 		c[i].lbs = d->lbs;
-		c[i].nvme = !strcmp(d->transport, "nvme");
+		c[i].san_ask = sanstatus_ask(d->transport);
 	}
 	ret = deadline_apart(class_one, c, sizeof(*c), inv->ndisks, -1,
 			     deadline, done);

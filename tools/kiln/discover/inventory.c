@@ -87,11 +87,12 @@ static void print_disk(const struct discover_disk *d, FILE *f)
 		wrapped(f, "capacity: ", d->hidden.said);
 	if (d->hidden.state == HIDDEN_FOUND && d->hidden.todo[0])
 		wrapped(f, "to reach it: ", d->hidden.todo);
-	/* NVMe: what its Sanitize Status log says, or that it has none. */
+	/* A sanitize running or failed, or that the drive cannot say. */
 	if (sanstatus_blocks(&d->san))
 		wrapped(f, "SANITIZING: ", d->san.why);
-	else if (d->san.state == SANSTATUS_NO_LOG)
-		fprintf(f, "  %-9s %s\n", "", "no sanitize log");
+	else if (d->san.state == SANSTATUS_NO_LOG ||
+		 d->san.state == SANSTATUS_NO_STATUS)
+		fprintf(f, "  %-9s %s\n", "", sanstatus_name(d->san.state));
 	if (d->safety.class != SAFETY_BLANK) {
 		char lead[32];
 

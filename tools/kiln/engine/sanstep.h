@@ -115,6 +115,16 @@ int sanstep_sg_poll(int fd, const struct sanstep *s,
 		    struct sancmd_progress *p);
 
 /*
+ * Whether a sanitize runs in a disk that is not NVMe, asked at discovery:
+ * INQUIRY into *kind, then an ATA disk's IDENTIFY DEVICE (no SANITIZE
+ * feature set: -EOPNOTSUPP) and SANITIZE STATUS EXT, or a SCSI one's
+ * REQUEST SENSE, into p. 0, or -errno with why the question went
+ * unanswered (-EIO: refused). Never call it on a disk behind USB.
+ */
+int sanstep_sg_status(int fd, int *kind, struct sancmd_progress *p,
+		      char *why, size_t wlen);
+
+/*
  * Whether an ATA SANITIZE can start, from SANITIZE STATUS EXT's answer
  * before it (pure): NULL, or why not (frozen, or one already running).
  */

@@ -9,8 +9,9 @@
  * and which the erase clears (kiln clears it itself on any other path);
  * any other SCSI disk is asked REPORT SUPPORTED OPERATION CODES for each
  * SANITIZE service action and sent the one sancmd picks with IMMED,
- * followed with REQUEST SENSE. A disk that refuses the question, or says
- * it has none, is none with what it answered said.
+ * followed with REQUEST SENSE; at discovery, the same status asked of
+ * a disk before any command (sanstep_sg_status). A disk that refuses
+ * the question, or says it has none, is none with what it answered said.
  */
 #include <errno.h>
 #include <scsi/sg.h>
@@ -546,4 +547,49 @@ int sanstep_sg_poll(int fd, const struct sanstep *s,
 	if (a.status)
 		return -EIO;
 	return sancmd_scsi_progress(data, sizeof(data), p);
+}
+
+int sanstep_sg_status(int fd, int *kind, struct sancmd_progress *p,
+		      char *why, size_t wlen)
+{
+	static const uint8_t inquiry[6] = { 0x12, 0, 0, 0, 96, 0 };
+	struct sanstep s = { .kind = SANSTEP_OTHER };
+	struct sancmd_ata_caps caps;
+	uint8_t data[96];
+	struct answer a;
+	char said[96];
+	int ret;
+
+	*kind = SANSTEP_OTHER;
+	memset(p, 0, sizeof(*p));
+	memset(data, 0, sizeof(data));
+	ret = sg(fd, inquiry, 6, SG_DXFER_FROM_DEV, data, sizeof(data),
+		 ASK_MS, &a);
+	if (ret || a.status) {
+		snprintf(why, wlen, "INQUIRY %s", ret ? strerror(-ret) :
+			 sanstep_sg_said(a.sense, a.sense_len, said,
+					 sizeof(said)));
+		return ret ? ret : -EIO;
+	}
+	s.kind = *kind = sanstep_sg_kind(data, sizeof(data));
+	if (s.kind == SANSTEP_ATA) {
+		/* A drive without the feature set aborts STATUS EXT too. */
+		ret = identify(fd, &caps, said, sizeof(said));
+		if (ret) {
+			snprintf(why, wlen, "ATA IDENTIFY DEVICE %s",
+				 ret == -EIO ? said : strerror(-ret));
+			return ret;
+		}
+		if (!caps.sanitize) {
+			snprintf(why, wlen, "ATA IDENTIFY DEVICE: no SANITIZE "
+				 "feature set (word 59 bit 12)");
+			return -EOPNOTSUPP;
+		}
+	}
+	ret = sanstep_sg_poll(fd, &s, p);
+	if (ret)
+		snprintf(why, wlen, "%s %s", s.kind == SANSTEP_ATA ?
+			 "ATA SANITIZE STATUS EXT" : "REQUEST SENSE",
+			 ret == -EIO ? "refused" : strerror(-ret));
+	return ret;
 }
