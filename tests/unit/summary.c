@@ -76,6 +76,58 @@ static char *summary_of(const struct record *r, int *lines)
 	return text;
 }
 
+/*
+ * Profile erase: only an end step DONE is "erased"; one interrupted,
+ * never made or refused is "not erased", WARN or FAIL, everywhere.
+ */
+static void erase_one(enum endstep_state st, enum judge_verdict want,
+		      const char *what)
+{
+	struct record r;
+	char *text;
+	int lines, ok, profile = s.profile;
+
+	s.profile = SETTINGS_ERASE;
+	record_init(&r, "burn", 0, NULL, &s);
+	disks(&r, 1);
+	r.disks[0].ep.mode = ENGINE_NONE;
+	r.disks[0].j.nreasons = 0;
+	r.disks[0].end.method = SETTINGS_END_ZERO;
+	r.disks[0].end.state = st;
+	if (st == ENDSTEP_ERROR)
+		snprintf(r.disks[0].end.why, sizeof(r.disks[0].end.why),
+			 "Input/output error");
+	record_judge(&r, 1, st == ENDSTEP_STOPPED);
+	text = summary_of(&r, &lines);
+	if (st == ENDSTEP_DONE)
+		ok = tap_ok(r.verdict == JUDGE_PASS && text &&
+		       strstr(text, "loop0 (/dev/loop0): erased\n") &&
+		       strstr(text, "erased, no burn"),
+		       "profile erase, %s: PASS erased (%s)", what,
+		       judge_name(r.verdict));
+	else
+		ok = tap_ok(r.verdict == (int)want && text &&
+		       strstr(text, "not erased (end=zero)") &&
+		       !strstr(text, ": erased") &&
+		       !strstr(text, "erased, no burn") &&
+		       !strstr(text, "ERASED"),
+		       "profile erase, %s: %s, not erased (%s)", what,
+		       judge_name(want), judge_name(r.verdict));
+	if (!ok)
+		fprintf(stderr, "%s", text ? text : "");
+	free(text);
+	record_free(&r);
+	s.profile = profile;
+}
+
+static void erase_states(void)
+{
+	erase_one(ENDSTEP_DONE, JUDGE_PASS, "step done");
+	erase_one(ENDSTEP_STOPPED, JUDGE_WARN, "step interrupted");
+	erase_one(ENDSTEP_NONE, JUDGE_WARN, "step never made");
+	erase_one(ENDSTEP_ERROR, JUDGE_FAIL, "step refused");
+}
+
 int main(int argc, char **argv)
 {
 	struct record r;
@@ -83,7 +135,7 @@ int main(int argc, char **argv)
 	int lines;
 
 	tap_args(argc, argv);
-	tap_plan(12);
+	tap_plan(16);
 	names("loop0-3", 4, "loop0", "loop1", "loop2", "loop3");
 	names("loop0-2, loop5", 4, "loop0", "loop1", "loop2", "loop5");
 	names("sda-sdc, sde", 4, "sda", "sdb", "sdc", "sde");
@@ -138,5 +190,7 @@ int main(int argc, char **argv)
 	       "three disks: each alone");
 	free(text);
 	record_free(&r);
+
+	erase_states();
 	return tap_done();
 }
