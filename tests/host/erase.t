@@ -61,7 +61,10 @@ test_expect_success 'result.json: no pass made, nothing burnt, each disk erased'
 		json_get "$r" "$t[\"reasons\"][0]" | grep -q "^erased (end=zero): " &&
 		test_eq "$(json_get "$r" "d[\"end\"][\"disks\"][$i][\"state\"]")" done state &&
 		test_eq "$(json_get "$r" "d[\"end\"][\"disks\"][$i][\"disposition\"]")" \
-			sanitized disposition || return 1
+			"sanitized (hidden capacity not checked)" disposition &&
+		c="$TEST_TMP/erase/$(json_get "$r" "d[\"end\"][\"disks\"][$i][\"certificate_json\"]")" &&
+		json_get "$c" "d[\"end\"][\"hidden_capacity\"]" |
+			grep -q "^not checked (neither NVMe nor ATA" || return 1
 	done
 '
 

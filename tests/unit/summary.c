@@ -80,8 +80,8 @@ static char *summary_of(const struct record *r, int *lines)
  * Profile erase: only an end step DONE is "erased"; one interrupted,
  * never made or refused is "not erased", WARN or FAIL, everywhere.
  */
-static void erase_one(enum endstep_state st, enum judge_verdict want,
-		      const char *what)
+static void erase_one(enum endstep_state st, int unreached,
+		      enum judge_verdict want, const char *what)
 {
 	struct record r;
 	char *text;
@@ -94,12 +94,14 @@ static void erase_one(enum endstep_state st, enum judge_verdict want,
 	r.disks[0].j.nreasons = 0;
 	r.disks[0].end.method = SETTINGS_END_ZERO;
 	r.disks[0].end.state = st;
+	if (unreached)
+		endstep_unreached(&r.disks[0].end, "2 GiB past an HPA");
 	if (st == ENDSTEP_ERROR)
 		snprintf(r.disks[0].end.why, sizeof(r.disks[0].end.why),
 			 "Input/output error");
 	record_judge(&r, 1, st == ENDSTEP_STOPPED);
 	text = summary_of(&r, &lines);
-	if (st == ENDSTEP_DONE)
+	if (st == ENDSTEP_DONE && !unreached)
 		ok = tap_ok(r.verdict == JUDGE_PASS && text &&
 		       strstr(text, "loop0 (/dev/loop0): erased\n") &&
 		       strstr(text, "erased, no burn"),
@@ -107,7 +109,8 @@ static void erase_one(enum endstep_state st, enum judge_verdict want,
 		       judge_name(r.verdict));
 	else
 		ok = tap_ok(r.verdict == (int)want && text &&
-		       strstr(text, "not erased (end=zero)") &&
+		       strstr(text, unreached ? "not erased whole (end=zero)"
+				    : "not erased (end=zero)") &&
 		       !strstr(text, ": erased") &&
 		       !strstr(text, "erased, no burn") &&
 		       !strstr(text, "ERASED"),
@@ -122,10 +125,11 @@ static void erase_one(enum endstep_state st, enum judge_verdict want,
 
 static void erase_states(void)
 {
-	erase_one(ENDSTEP_DONE, JUDGE_PASS, "step done");
-	erase_one(ENDSTEP_STOPPED, JUDGE_WARN, "step interrupted");
-	erase_one(ENDSTEP_NONE, JUDGE_WARN, "step never made");
-	erase_one(ENDSTEP_ERROR, JUDGE_FAIL, "step refused");
+	erase_one(ENDSTEP_DONE, 0, JUDGE_PASS, "step done");
+	erase_one(ENDSTEP_STOPPED, 0, JUDGE_WARN, "step interrupted");
+	erase_one(ENDSTEP_NONE, 0, JUDGE_WARN, "step never made");
+	erase_one(ENDSTEP_ERROR, 0, JUDGE_FAIL, "step refused");
+	erase_one(ENDSTEP_DONE, 1, JUDGE_WARN, "done, an HPA not reached");
 }
 
 int main(int argc, char **argv)
@@ -135,7 +139,7 @@ int main(int argc, char **argv)
 	int lines;
 
 	tap_args(argc, argv);
-	tap_plan(16);
+	tap_plan(17);
 	names("loop0-3", 4, "loop0", "loop1", "loop2", "loop3");
 	names("loop0-2, loop5", 4, "loop0", "loop1", "loop2", "loop5");
 	names("sda-sdc, sde", 4, "sda", "sdb", "sdc", "sde");

@@ -73,7 +73,9 @@ int endstep_class(const struct endstep *e)
 const char *endstep_disposition(const struct endstep *e)
 {
 	if (endstep_class(e) != SANCMD_CLASS_NONE)
-		return e->unreached[0] ? e->partly : "sanitized";
+		return e->unreached[0] ? e->partly : e->unchecked[0] ?
+		       "sanitized (hidden capacity not checked)" :
+		       "sanitized";
 	if (e->method == SETTINGS_END_DISCARD &&
 	    (e->state == ENDSTEP_DONE || e->state == ENDSTEP_SAID))
 		return "deallocated: not a sanitization";
@@ -85,6 +87,24 @@ void endstep_unreached(struct endstep *e, const char *what)
 	snprintf(e->unreached, sizeof(e->unreached), "%s", what ? what : "");
 	snprintf(e->partly, sizeof(e->partly), "partly sanitized; not "
 		 "reached: %s", e->unreached);
+}
+
+void endstep_unchecked(struct endstep *e, const char *why)
+{
+	snprintf(e->unchecked, sizeof(e->unchecked), "%s",
+		 why && why[0] ? why : "not asked");
+}
+
+const char *endstep_hidden_words(const struct endstep *e, char *buf,
+				 size_t len)
+{
+	if (e->unreached[0])
+		snprintf(buf, len, "found, not reached: %s", e->unreached);
+	else if (e->unchecked[0])
+		snprintf(buf, len, "not checked (%s)", e->unchecked);
+	else
+		snprintf(buf, len, "checked");
+	return buf;
 }
 
 uint64_t endstep_samples(uint64_t size, unsigned pct, uint64_t chunk)

@@ -143,7 +143,11 @@ static void endstep_judge_disk(const struct endstep *e, int erase,
 {
 	const char *m = endstep_method_name(e->method);
 
-	if (erase && e->state == ENDSTEP_DONE)
+	if (erase && e->state == ENDSTEP_DONE && e->unreached[0])
+		/* Something hidden was not reached: not all of it. */
+		judge_reason(j, JUDGE_WARN, "not erased whole (end=%s): %s; "
+			     "not reached: %s", m, e->why, e->unreached);
+	else if (erase && e->state == ENDSTEP_DONE)
 		judge_reason(j, JUDGE_PASS, "erased (end=%s): %s", m, e->why);
 	else if (erase && e->state == ENDSTEP_SAID)
 		/* Said, not read back as asked: no erase is proven. */
