@@ -262,14 +262,18 @@ static void done_words(const struct endstep *e, char *buf, size_t len)
 		snprintf(buf, len, "%s", e->san_words);
 }
 
+int endstep_loose(const struct endstep *e)
+{
+	return e->method == SETTINGS_END_SANITIZE &&
+	       e->san_method != SANCMD_ZERO &&
+	       e->promise == ENDSTEP_PROMISE_NONE;
+}
+
 void endstep_judge(struct endstep *e)
 {
 	char ours[96] = "", other[96] = "", done[96];
 	uint64_t seen = e->verify_bytes;
-	/* A sanitize method whose device does not promise zeros. */
-	int loose = e->method == SETTINGS_END_SANITIZE &&
-		    e->san_method != SANCMD_ZERO &&
-		    e->promise == ENDSTEP_PROMISE_NONE;
+	int loose = endstep_loose(e);
 
 	done_words(e, done, sizeof(done));
 	if (e->units_ours)

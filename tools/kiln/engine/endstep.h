@@ -114,6 +114,14 @@ int endstep_class(const struct endstep *e);
 const char *endstep_disposition(const struct endstep *e);
 
 /*
+ * A sanitize method whose device does not promise zeros (crypto erase,
+ * block erase, ATA enhanced erase): its read-back can only find units of
+ * this run, so where the run wrote none it cannot tell an erase from a
+ * command accepted and ignored.
+ */
+int endstep_loose(const struct endstep *e);
+
+/*
  * What the disk hides that the step does not reach (discovery's words:
  * "hidden: nsid 2 (1 GiB) allocated, not attached"): a disposition that
  * would say "sanitized" says "partly sanitized; not reached: WHAT".

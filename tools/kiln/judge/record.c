@@ -11,6 +11,7 @@
 #include "base/kiln.h"
 #include "base/secret.h"
 #include "base/timing.h"
+#include "engine/sancmd.h"
 #include "judge/nvmejudge.h"
 #include "judge/record.h"
 #include "judge/zones.h"
@@ -147,6 +148,12 @@ static void endstep_judge_disk(const struct endstep *e, int erase,
 		/* Something hidden was not reached: not all of it. */
 		judge_reason(j, JUDGE_WARN, "not erased whole (end=%s): %s; "
 			     "not reached: %s", m, e->why, e->unreached);
+	else if (erase && e->state == ENDSTEP_DONE && endstep_loose(e))
+		/* No unit of this run was there to be found gone. */
+		judge_reason(j, JUDGE_WARN, "not proven erased (end=%s): the "
+			     "read-back cannot tell (%s leaves what the vendor "
+			     "chose): %s", m,
+			     sancmd_method_name(endstep_applied(e)), e->why);
 	else if (erase && e->state == ENDSTEP_DONE)
 		judge_reason(j, JUDGE_PASS, "erased (end=%s): %s", m, e->why);
 	else if (erase && e->state == ENDSTEP_SAID)
