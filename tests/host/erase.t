@@ -8,7 +8,9 @@
 # a usage error (exit 2, one line, untouched); a disk destroy-data does
 # not name is refused whole by kiln burn, every disk untouched; a disk
 # whose end step fails FAILs, its certificate "not sanitized: destroy",
-# and a discard that promises nothing WARNs, not proven erased.
+# and a discard that promises nothing WARNs, not proven erased; an erase
+# interrupted (SIGTERM) while its end step's write is held by the lying
+# disk is "not erased", WARN, nowhere "erased".
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/host.sh"
 . "$(dirname "$0")/../lib/lying.sh"
@@ -59,7 +61,10 @@ test_expect_success 'result.json: no pass made, nothing burnt, each disk erased'
 		json_get "$r" "$t[\"reasons\"][0]" | grep -q "^erased (end=zero): " &&
 		test_eq "$(json_get "$r" "d[\"end\"][\"disks\"][$i][\"state\"]")" done state &&
 		test_eq "$(json_get "$r" "d[\"end\"][\"disks\"][$i][\"disposition\"]")" \
-			sanitized disposition || return 1
+			"sanitized (hidden capacity not checked)" disposition &&
+		c="$TEST_TMP/erase/$(json_get "$r" "d[\"end\"][\"disks\"][$i][\"certificate_json\"]")" &&
+		json_get "$c" "d[\"end\"][\"hidden_capacity\"]" |
+			grep -q "^not checked (neither NVMe nor ATA" || return 1
 	done
 '
 
@@ -160,6 +165,37 @@ test_expect_success 'an end step that fails: FAIL, certificate "not sanitized: d
 	test_eq "$(json_get "$c" "d[\"end\"][\"disposition\"]")" \
 		"not sanitized: destroy" "its certificate" &&
 	! grep -q "erased" "$TEST_TMP/drop/summary.txt"
+'
+
+test_expect_success 'an erase interrupted during its end step: WARN, not erased' '
+	make_lying d6 64M &&
+	fill "$d6" &&
+	lying "$d6" hold 0 64M write &&
+	{ "$KILN" burn --profile erase --end zero --destroy-data \
+		--out "$TEST_TMP/stop" "$d6" >"$TEST_TMP/stop.out" 2>&1 &
+	  echo $! >"$TEST_TMP/stop.pid"; } &&
+	n=0 &&
+	until [ "$(lying_get "$d6" pending)" -gt 0 ]; do
+		n=$((n + 1)) && [ $n -le 3000 ] && sleep 0.1 || break
+	done &&
+	kill -TERM "$(cat "$TEST_TMP/stop.pid")" &&
+	r="$TEST_TMP/stop/result.json" &&
+	n=0 &&
+	until [ "$(json_get "$r" "d[\"end\"][\"disks\"][0][\"state\"]" \
+		2>/dev/null)" = stopped ]; do
+		n=$((n + 1)) && [ $n -le 3000 ] && sleep 0.1 || break
+	done &&
+	lying "$d6" resume &&
+	{ wait "$(cat "$TEST_TMP/stop.pid")"; rc=$?; } ;
+	cat "$TEST_TMP/stop.out" &&
+	test_eq "$(json_get "$r" "d[\"end\"][\"disks\"][0][\"state\"]")" \
+		stopped state &&
+	test_eq "$(json_get "$r" "d[\"targets\"][0][\"verdict\"]")" WARN verdict &&
+	json_get "$r" "d[\"targets\"][0][\"reasons\"]" |
+		grep -q "not erased (end=zero): the run was interrupted" &&
+	s="$TEST_TMP/stop/summary.txt" &&
+	grep -q "not erased" "$s" &&
+	! grep -q -e " erased$" -e ": erased" -e "erased, no burn" -e ERASED "$s"
 '
 
 test_done

@@ -43,7 +43,7 @@ int main(int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
-	tap_plan(23);
+	tap_plan(24);
 	read_back(&e, SETTINGS_END_DISCARD, ENDSTEP_PROMISE_ZEROS, 2, 0);
 	tap_ok(e.state == ENDSTEP_FAILED && strstr(e.why, "2 units of this run"),
 	       "zeros promised, this run's units found: FAILED (%s)", e.why);
@@ -87,6 +87,13 @@ int main(int argc, char **argv)
 		       "reached: nsid 2 (1 GiB) allocated, not attached"),
 	       "zeroed, proven, and a namespace hidden: partly, with what "
 	       "was not reached (%s)", endstep_disposition(&e));
+	read_back(&e, SETTINGS_END_ZERO, ENDSTEP_PROMISE_NONE, 0, 0);
+	endstep_unchecked(&e, "a USB bridge: no ATA pass-through");
+	tap_ok(!strcmp(endstep_disposition(&e), "sanitized (hidden "
+		       "capacity not checked)") &&
+	       !strcmp(e.unchecked, "a USB bridge: no ATA pass-through"),
+	       "zeroed and proven, hidden capacity not checked: not plain "
+	       "sanitized (%s)", endstep_disposition(&e));
 	read_back(&e, SETTINGS_END_ZERO, ENDSTEP_PROMISE_NONE, 0, 4096);
 	endstep_unreached(&e, "2 GiB past an HPA");
 	tap_ok(!strcmp(endstep_disposition(&e), "not sanitized: destroy"),

@@ -591,6 +591,24 @@ int main(int argc, char **argv)
 	settings_free(&s);
 	tap_ok(!strcmp(settings_mode_name(SETTINGS_VERIFY), "verify") &&
 	       !strcmp(settings_mode_name(99), "unknown"), "mode names");
+	{
+		struct settings_problems q = { 0 };
+
+		settings_defaults(&s, SCOPE_RUN);
+		options_cfg_text(&s, "profile=erase\n", 14, &q);
+		settings_apply_profile(&s);
+		tap_ok(q.n == 0 && s.end_failed == 1,
+		       "profile=erase: end-failed is 1 unless set (a FAILed "
+		       "disk is erased anyway)");
+		settings_free(&s);
+		settings_defaults(&s, SCOPE_RUN);
+		options_cfg_text(&s, "profile=erase\nend-failed=0\n", 27, &q);
+		settings_apply_profile(&s);
+		tap_ok(q.n == 0 && s.end_failed == 0,
+		       "profile=erase, end-failed=0: a FAILed disk is kept "
+		       "for its RMA (%d: %s)", q.n, q.n ? q.text[0] : "");
+		settings_free(&s);
+	}
 	TAP_RUN(test_manual);
 	TAP_RUN(test_other_default);
 	return tap_done();

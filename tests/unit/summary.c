@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../lib/tap.h"
+#include "engine/sancmd.h"
 #include "judge/record.h"
 #include "results/summary.h"
 #include "results/summary_groups.h"
@@ -76,6 +77,71 @@ static char *summary_of(const struct record *r, int *lines)
 	return text;
 }
 
+/*
+ * Profile erase: only an end step DONE is "erased"; one interrupted,
+ * never made or refused is "not erased", WARN or FAIL, everywhere.
+ */
+static void erase_one(enum endstep_state st, int unreached, int loose,
+		      enum judge_verdict want, const char *what)
+{
+	struct record r;
+	char *text;
+	int lines, ok, profile = s.profile;
+
+	s.profile = SETTINGS_ERASE;
+	record_init(&r, "burn", 0, NULL, &s);
+	disks(&r, 1);
+	r.disks[0].ep.mode = ENGINE_NONE;
+	r.disks[0].j.nreasons = 0;
+	r.disks[0].end.method = SETTINGS_END_ZERO;
+	r.disks[0].end.state = st;
+	if (unreached)
+		endstep_unreached(&r.disks[0].end, "2 GiB past an HPA");
+	if (loose) {
+		r.disks[0].end.method = SETTINGS_END_SANITIZE;
+		r.disks[0].end.san_method = SANCMD_CRYPTO;
+		r.disks[0].end.promise = ENDSTEP_PROMISE_NONE;
+	}
+	if (st == ENDSTEP_ERROR)
+		snprintf(r.disks[0].end.why, sizeof(r.disks[0].end.why),
+			 "Input/output error");
+	record_judge(&r, 1, st == ENDSTEP_STOPPED);
+	text = summary_of(&r, &lines);
+	if (st == ENDSTEP_DONE && !unreached && !loose)
+		ok = tap_ok(r.verdict == JUDGE_PASS && text &&
+		       strstr(text, "loop0 (/dev/loop0): erased\n") &&
+		       strstr(text, "erased, no burn"),
+		       "profile erase, %s: PASS erased (%s)", what,
+		       judge_name(r.verdict));
+	else
+		ok = tap_ok(r.verdict == (int)want && text &&
+		       strstr(text, loose ? "not proven erased (end=sanitize):"
+				      " the read-back cannot tell" :
+				    unreached ? "not erased whole (end=zero)"
+				    : "not erased (end=zero)") &&
+		       !strstr(text, ": erased") &&
+		       !strstr(text, "erased, no burn") &&
+		       !strstr(text, "ERASED"),
+		       "profile erase, %s: %s, not erased (%s)", what,
+		       judge_name(want), judge_name(r.verdict));
+	if (!ok)
+		fprintf(stderr, "%s", text ? text : "");
+	free(text);
+	record_free(&r);
+	s.profile = profile;
+}
+
+static void erase_states(void)
+{
+	erase_one(ENDSTEP_DONE, 0, 0, JUDGE_PASS, "step done");
+	erase_one(ENDSTEP_STOPPED, 0, 0, JUDGE_WARN, "step interrupted");
+	erase_one(ENDSTEP_NONE, 0, 0, JUDGE_WARN, "step never made");
+	erase_one(ENDSTEP_ERROR, 0, 0, JUDGE_FAIL, "step refused");
+	erase_one(ENDSTEP_DONE, 1, 0, JUDGE_WARN, "done, an HPA not reached");
+	erase_one(ENDSTEP_DONE, 0, 1, JUDGE_WARN, "crypto erase, no zeros "
+		  "promised: cannot tell");
+}
+
 int main(int argc, char **argv)
 {
 	struct record r;
@@ -83,7 +149,7 @@ int main(int argc, char **argv)
 	int lines;
 
 	tap_args(argc, argv);
-	tap_plan(12);
+	tap_plan(18);
 	names("loop0-3", 4, "loop0", "loop1", "loop2", "loop3");
 	names("loop0-2, loop5", 4, "loop0", "loop1", "loop2", "loop5");
 	names("sda-sdc, sde", 4, "sda", "sdb", "sdc", "sde");
@@ -138,5 +204,7 @@ int main(int argc, char **argv)
 	       "three disks: each alone");
 	free(text);
 	record_free(&r);
+
+	erase_states();
 	return tap_done();
 }

@@ -73,7 +73,9 @@ int endstep_class(const struct endstep *e)
 const char *endstep_disposition(const struct endstep *e)
 {
 	if (endstep_class(e) != SANCMD_CLASS_NONE)
-		return e->unreached[0] ? e->partly : "sanitized";
+		return e->unreached[0] ? e->partly : e->unchecked[0] ?
+		       "sanitized (hidden capacity not checked)" :
+		       "sanitized";
 	if (e->method == SETTINGS_END_DISCARD &&
 	    (e->state == ENDSTEP_DONE || e->state == ENDSTEP_SAID))
 		return "deallocated: not a sanitization";
@@ -85,6 +87,24 @@ void endstep_unreached(struct endstep *e, const char *what)
 	snprintf(e->unreached, sizeof(e->unreached), "%s", what ? what : "");
 	snprintf(e->partly, sizeof(e->partly), "partly sanitized; not "
 		 "reached: %s", e->unreached);
+}
+
+void endstep_unchecked(struct endstep *e, const char *why)
+{
+	snprintf(e->unchecked, sizeof(e->unchecked), "%s",
+		 why && why[0] ? why : "not asked");
+}
+
+const char *endstep_hidden_words(const struct endstep *e, char *buf,
+				 size_t len)
+{
+	if (e->unreached[0])
+		snprintf(buf, len, "found, not reached: %s", e->unreached);
+	else if (e->unchecked[0])
+		snprintf(buf, len, "not checked (%s)", e->unchecked);
+	else
+		snprintf(buf, len, "checked");
+	return buf;
 }
 
 uint64_t endstep_samples(uint64_t size, unsigned pct, uint64_t chunk)
@@ -242,14 +262,18 @@ static void done_words(const struct endstep *e, char *buf, size_t len)
 		snprintf(buf, len, "%s", e->san_words);
 }
 
+int endstep_loose(const struct endstep *e)
+{
+	return e->method == SETTINGS_END_SANITIZE &&
+	       e->san_method != SANCMD_ZERO &&
+	       e->promise == ENDSTEP_PROMISE_NONE;
+}
+
 void endstep_judge(struct endstep *e)
 {
 	char ours[96] = "", other[96] = "", done[96];
 	uint64_t seen = e->verify_bytes;
-	/* A sanitize method whose device does not promise zeros. */
-	int loose = e->method == SETTINGS_END_SANITIZE &&
-		    e->san_method != SANCMD_ZERO &&
-		    e->promise == ENDSTEP_PROMISE_NONE;
+	int loose = endstep_loose(e);
 
 	done_words(e, done, sizeof(done));
 	if (e->units_ours)

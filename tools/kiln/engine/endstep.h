@@ -83,6 +83,11 @@ struct endstep {
 	 */
 	char unreached[300];
 	char partly[340];	/* the disposition it makes */
+	/*
+	 * Why what the disk hides was not checked (USB, SAS, a query
+	 * refused or timed out: endstep_unchecked), in words; "" checked.
+	 */
+	char unchecked[300];
 };
 
 /* "discard", "zero", "sanitize", "keep"; "done", "failed", ... */
@@ -109,11 +114,34 @@ int endstep_class(const struct endstep *e);
 const char *endstep_disposition(const struct endstep *e);
 
 /*
+ * A sanitize method whose device does not promise zeros (crypto erase,
+ * block erase, ATA enhanced erase): its read-back can only find units of
+ * this run, so where the run wrote none it cannot tell an erase from a
+ * command accepted and ignored.
+ */
+int endstep_loose(const struct endstep *e);
+
+/*
  * What the disk hides that the step does not reach (discovery's words:
  * "hidden: nsid 2 (1 GiB) allocated, not attached"): a disposition that
  * would say "sanitized" says "partly sanitized; not reached: WHAT".
  */
 void endstep_unreached(struct endstep *e, const char *what);
+
+/*
+ * Whether the disk hides capacity was not checked (why: discovery's
+ * words): a disposition that would say "sanitized" says "sanitized
+ * (hidden capacity not checked)", its certificate "hidden capacity: not
+ * checked (WHY)".
+ */
+void endstep_unchecked(struct endstep *e, const char *why);
+
+/*
+ * What the certificate says of the capacity the disk hides, into buf:
+ * "not checked (WHY)", "found, not reached: WHAT", or "checked".
+ */
+const char *endstep_hidden_words(const struct endstep *e, char *buf,
+				 size_t len);
 
 /*
  * Whether a step whose last answer came at beat is stalled at now, with

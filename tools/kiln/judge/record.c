@@ -11,6 +11,7 @@
 #include "base/kiln.h"
 #include "base/secret.h"
 #include "base/timing.h"
+#include "engine/sancmd.h"
 #include "judge/nvmejudge.h"
 #include "judge/record.h"
 #include "judge/zones.h"
@@ -134,31 +135,51 @@ static void shared_dips(struct record *r)
  * were written or promised, or a disk that stopped answering, FAIL it; a
  * device that refused the step WARNs it (its burn stands, its state is
  * not the one asked for). Under profile erase the step is all the disk
- * had: done is "erased"; a step only said (a discard that promises
- * nothing, no sanitize command) or a disk left as it is WARNs.
+ * had: only a step DONE is "erased"; a step only said (a discard that
+ * promises nothing, no sanitize command), a disk left as it is, a step
+ * interrupted or never made WARNs "not erased"; one refused FAILs it.
  */
 static void endstep_judge_disk(const struct endstep *e, int erase,
-			       struct judge *j)
+			       int final, struct judge *j)
 {
-	if (erase && e->state == ENDSTEP_DONE)
-		judge_reason(j, JUDGE_PASS, "erased (end=%s): %s",
-			     endstep_method_name(e->method), e->why);
+	const char *m = endstep_method_name(e->method);
+
+	if (erase && e->state == ENDSTEP_DONE && e->unreached[0])
+		/* Something hidden was not reached: not all of it. */
+		judge_reason(j, JUDGE_WARN, "not erased whole (end=%s): %s; "
+			     "not reached: %s", m, e->why, e->unreached);
+	else if (erase && e->state == ENDSTEP_DONE && endstep_loose(e))
+		/* No unit of this run was there to be found gone. */
+		judge_reason(j, JUDGE_WARN, "not proven erased (end=%s): the "
+			     "read-back cannot tell (%s leaves what the vendor "
+			     "chose): %s", m,
+			     sancmd_method_name(endstep_applied(e)), e->why);
+	else if (erase && e->state == ENDSTEP_DONE)
+		judge_reason(j, JUDGE_PASS, "erased (end=%s): %s", m, e->why);
 	else if (erase && e->state == ENDSTEP_SAID)
 		/* Said, not read back as asked: no erase is proven. */
 		judge_reason(j, JUDGE_WARN, "not proven erased (end=%s): %s",
-			     endstep_method_name(e->method), e->why);
+			     m, e->why);
 	else if (erase && e->state == ENDSTEP_SKIPPED)
-		judge_reason(j, JUDGE_WARN, "not erased (end=%s): %s",
-			     endstep_method_name(e->method), e->why);
-	else if (erase && e->state == ENDSTEP_NONE)
+		judge_reason(j, JUDGE_WARN, "not erased (end=%s): %s", m,
+			     e->why);
+	else if (erase && e->state == ENDSTEP_NONE && !final)
 		judge_reason(j, JUDGE_PASS, "no burn pass: profile erase, its "
 			     "end step not made yet");
+	else if (erase && e->state == ENDSTEP_NONE)
+		judge_reason(j, JUDGE_WARN, "not erased (end=%s): its end "
+			     "step was never made", m);
+	else if (erase && e->state == ENDSTEP_STOPPED)
+		judge_reason(j, JUDGE_WARN, "not erased (end=%s): the run was "
+			     "interrupted during the step%s%s", m,
+			     e->why[0] ? ": " : "", e->why);
+	else if (erase && e->state == ENDSTEP_ERROR)
+		judge_reason(j, JUDGE_FAIL, "not erased (end=%s): %s", m,
+			     e->why);
 	if (e->state == ENDSTEP_FAILED || e->state == ENDSTEP_STALLED)
-		judge_reason(j, JUDGE_FAIL, "end=%s: %s",
-			     endstep_method_name(e->method), e->why);
-	else if (e->state == ENDSTEP_ERROR)
-		judge_reason(j, JUDGE_WARN, "end=%s: %s",
-			     endstep_method_name(e->method), e->why);
+		judge_reason(j, JUDGE_FAIL, "end=%s: %s", m, e->why);
+	else if (e->state == ENDSTEP_ERROR && !erase)
+		judge_reason(j, JUDGE_WARN, "end=%s: %s", m, e->why);
 }
 
 void record_judge(struct record *r, int final, int interrupted)
@@ -197,7 +218,7 @@ void record_judge(struct record *r, int final, int interrupted)
 		vitals_judge_disk(r, d);
 		linkerr_judge_disk(r, d);
 		endstep_judge_disk(&d->end, d->ep.mode == ENGINE_NONE,
-				   &d->j);
+				   final, &d->j);
 		/* What was flushed before and is not there: said as such. */
 		if (d->ep.mode == ENGINE_VERIFY && r->from &&
 		    d->snap.bad_by_class[UNIT_ZEROED] +

@@ -120,7 +120,7 @@ char *cert_disk_json(const struct record *r, const struct record_disk *d,
 		     const char *sysroot, size_t *len)
 {
 	const struct endstep *e = &d->end;
-	char buf[64], fw[128];
+	char buf[64], fw[128], buf2[340];
 	struct json j;
 	int i;
 
@@ -167,6 +167,8 @@ char *cert_disk_json(const struct record *r, const struct record_disk *d,
 	json_str(&j, "result", e->why);
 	json_str(&j, "disposition", endstep_disposition(e));
 	json_str(&j, "not_reached", or_null(e->unreached));
+	json_str(&j, "hidden_capacity", endstep_hidden_words(e, buf2,
+							    sizeof(buf2)));
 	when(e->started, buf, sizeof(buf));
 	json_str(&j, "started", or_null(buf));
 	when(e->ended, buf, sizeof(buf));
@@ -244,7 +246,7 @@ static void disk_part(FILE *f, const struct record_disk *d,
 		      const char *sysroot)
 {
 	const struct endstep *e = &d->end;
-	char buf[64], fw[128];
+	char buf[64], fw[128], buf2[340];
 
 	firmware(sysroot, d, fw, sizeof(fw));
 	fputs("<h2>Drive</h2><table>\n", f);
@@ -281,6 +283,8 @@ static void disk_part(FILE *f, const struct record_disk *d,
 	row(f, "result", e->why);
 	row(f, "disposition", endstep_disposition(e));
 	row(f, "not reached", e->unreached);
+	row(f, "hidden capacity", endstep_hidden_words(e, buf2,
+							    sizeof(buf2)));
 	when(e->started, buf, sizeof(buf));
 	row(f, "started", buf);
 	when(e->ended, buf, sizeof(buf));

@@ -46,29 +46,39 @@ static int written_only(const struct record_disk *d)
 	return d->ep.mode == ENGINE_WRITE && d->j.verdict == JUDGE_PASS;
 }
 
+/* Under profile erase: its end step made, and read back as it should. */
+static int erased(const struct record_disk *d)
+{
+	return d->ep.mode == ENGINE_NONE && d->end.state == ENDSTEP_DONE &&
+	       d->j.verdict == JUDGE_PASS;
+}
+
 /*
  * A disk's verdict as a person reads it. Under profile erase no pass
- * was made: a disk erased and read back is "erased", not a burn's PASS.
+ * was made: a disk erased and read back is "erased", not a burn's PASS;
+ * one whose step was not done is "not erased" (its reasons say why).
  */
 static const char *verdict_word(const struct record_disk *d)
 {
-	if (d->ep.mode == ENGINE_NONE && d->j.verdict == JUDGE_PASS)
+	if (erased(d))
 		return "erased";
+	if (d->ep.mode == ENGINE_NONE && d->j.verdict == JUDGE_PASS)
+		return "not erased";
 	return written_only(d) ? "written" : judge_name(d->j.verdict);
 }
 
 /* The run's: a PASS of disks only written is no PASS either. */
 static const char *run_word(const struct record *o, int *some)
 {
-	int i, all = o->n > 0, erased = o->n > 0;
+	int i, all = o->n > 0, all_erased = o->n > 0;
 
 	*some = 0;
 	for (i = 0; i < o->n; i++) {
 		*some |= written_only(&o->disks[i]);
 		all &= written_only(&o->disks[i]);
-		erased &= o->disks[i].ep.mode == ENGINE_NONE;
+		all_erased &= erased(&o->disks[i]);
 	}
-	if (erased && o->verdict == JUDGE_PASS)
+	if (all_erased && o->verdict == JUDGE_PASS)
 		return "erased, no burn";
 	return all && o->verdict == JUDGE_PASS ? "written, not verified" :
 	       judge_name(o->verdict);

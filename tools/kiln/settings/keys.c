@@ -120,7 +120,9 @@ static const struct settings_key keys[] = {
 	  "is a usage error", TEST },
 	{ "end-failed", KEY_FLAG, F(end_failed), 0, 0, NULL, "1 or 0", "0",
 	  "apply end to a FAILed disk too (by default a FAILed disk is left "
-	  "as it is, for its RMA)", TEST },
+	  "as it is, for its RMA; under profile=erase the default is 1: a "
+	  "disk that FAILed before its end step is erased anyway, so a "
+	  "machine back from a customer never leaves with its data)", TEST },
 	{ "end-verify", KEY_PERCENT, F(end_verify), 1, 100, NULL,
 	  "a percentage such as 1%", "1%",
 	  "the share of each disk read back after end (besides its first "

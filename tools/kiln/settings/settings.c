@@ -476,6 +476,9 @@ void settings_apply_profile(struct settings *s)
 		if (!strcmp(settings_source(s, "sanitize-fallback"),
 			    "default"))
 			s->sanitize_fallback = SETTINGS_FALLBACK_ZERO;
+		/* A FAILed disk back from a customer leaves erased anyway. */
+		if (!strcmp(settings_source(s, "end-failed"), "default"))
+			s->end_failed = 1;
 		break;
 	}
 }
