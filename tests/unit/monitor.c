@@ -9,6 +9,7 @@
  * bytes planned or the time left), and ends "stopped" or "done"; the
  * throughput series keeps at most 480 points by doubling its step.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -625,6 +626,33 @@ static void test_stalled(void)
 	tap_ok(monitor_stalled(mt, PHASE_READ, 3, 100) == 0 &&
 	       monitor_stalled(mt, PHASE_WRITE, 1, 100) == 0,
 	       "a run not seen took nothing");
+	monitor_free(&m);
+
+	/*
+	 * A dip of the machine starts and ends inside a second: the seconds
+	 * either side of the ones most disks dipped in are partly its (at
+	 * 60 and 40 MB/s of 100 here), and a second of 50 MB/s far from it
+	 * is not.
+	 */
+	memset(c, 0, sizeof(c));
+	if (monitor_init(&m, names, 1, NULL, T0))
+		tap_bail("monitor_init");
+	mt = &m.mt[0];
+	for (t = 1; t <= 12; t++) {
+		static const int mbps[13] = { 0, 100, 50, 100, 100, 60, 1, 1,
+					      40, 100, 100, 100, 100 };
+
+		go(0, PHASE_READ, 0, mbps[t]);
+		c[0].pass = 1;
+		at(&m, t * 1000);
+	}
+	for (t = 0; t < mt->nslow[PHASE_READ]; t++)
+		if (mt->slow[PHASE_READ][t].mbps < 5)
+			mt->slow[PHASE_READ][t].shared = 1;
+	tap_ok(fabs(monitor_stalled(mt, PHASE_READ, 1, 100) - 2.98) < 0.01,
+	       "the two seconds shared at 1 MB/s and the two beside them "
+	       "(60, 40 MB/s): 2.98 s taken, not the lone 50 MB/s second "
+	       "(%.2f)", monitor_stalled(mt, PHASE_READ, 1, 100));
 	monitor_free(&m);
 }
 

@@ -13,6 +13,9 @@
 
 #include "judge/figures.h"
 #include "judge/monitor.h"
+
+/* A sample next to another: a second apart, late by up to half of one. */
+#define MONITOR_NEXT_MS 1500
 #include "base/timing.h"
 #include "settings/settings.h"
 
@@ -139,6 +142,27 @@ static void run_add(struct monitor_target *mt, int phase, uint32_t pass,
 	run->to_ms = ms;
 }
 
+/*
+ * Whether the second sampled at ms is next to a second most disks dipped
+ * in: a machine's dip starts and ends inside a second, so the seconds
+ * either side of it are partly the dip's too, though too little of them
+ * fell for most disks to be said to have dipped there.
+ */
+static int next_to_shared(const struct monitor_target *mt, int p,
+			  uint32_t ms)
+{
+	unsigned i;
+
+	for (i = 0; i < mt->nslow[p]; i++) {
+		const struct monitor_slow *o = &mt->slow[p][i];
+		uint32_t gap = o->ms > ms ? o->ms - ms : ms - o->ms;
+
+		if (o->shared && gap <= MONITOR_NEXT_MS)
+			return 1;
+	}
+	return 0;
+}
+
 double monitor_stalled(const struct monitor_target *mt, int p,
 		       uint32_t pass, double avg)
 {
@@ -157,8 +181,9 @@ double monitor_stalled(const struct monitor_target *mt, int p,
 	for (i = 0; avg > 0 && i < mt->nslow[p]; i++) {
 		const struct monitor_slow *sl = &mt->slow[p][i];
 
-		if (sl->shared && sl->ms >= run->from_ms &&
-		    sl->ms <= run->to_ms && sl->mbps < avg)
+		if ((sl->shared || next_to_shared(mt, p, sl->ms)) &&
+		    sl->ms >= run->from_ms && sl->ms <= run->to_ms &&
+		    sl->mbps < avg)
 			s += 1 - sl->mbps / avg;
 	}
 	return s;
