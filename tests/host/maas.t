@@ -149,11 +149,14 @@ test_expect_success 'a disk kiln finds in use (mounted) is never written: failed
 	r used "i[0][\"yaml\"][\"results\"][\"reasons\"][0]" | grep -q "in use, never written: .*mounted at"
 '
 
+# RUNTIME 90, not less: the script gives kiln 45% of what is left less a
+# margin, and under two CPU hogs and a CI run a RUNTIME of 40 s (8 s of
+# writing) ran out in the gathering and the read-back around it.
 test_expect_success 'a short RUNTIME: kiln runs for less, the YAML written, not timed out' '
-	maas short --runtime 40 --param settings=passes=100000 "$p1" "$p2" &&
+	maas short --runtime 90 --param settings=passes=100000 "$p1" "$p2" &&
 	statuses short "passed passed" &&
 	d=$(r short "i[0][\"yaml\"][\"results\"][\"duration_seconds\"]") &&
-	[ "$d" -gt 0 ] && [ "$d" -lt 40 ] &&
+	[ "$d" -gt 0 ] && [ "$d" -lt 90 ] &&
 	test_eq "$(r short "[x[\"yaml\"][\"results\"][\"passes_made\"] < 100000 for x in i]")" "[True, True]" "cut by the duration"
 '
 
