@@ -137,9 +137,10 @@ test_expect_success 'a disk slow over its second half: plateaus that step there'
 	lying "$p" slow $((64 * M)) $((64 * M)) 250 write &&
 	"$KILN" burn --destroy-data --deadline 2 --bs 256k --qd 2 \
 		--out "$TEST_TMP/half" "$p" \
-		>"$TEST_TMP/half.out" 2>&1 &&
-	r="$TEST_TMP/half" &&
-	[ "$(t0 "$r" "[\"verdict\"]")" = PASS ] &&
+		>"$TEST_TMP/half.out" 2>&1
+	rc=$? r="$TEST_TMP/half" &&
+	{ test_eq "$rc/$(t0 "$r" "[\"verdict\"]")" 0/PASS "exit/verdict" ||
+		{ t0 "$r" "[\"reasons\"]"; tail -n 5 "$TEST_TMP/half.out"; false; }; } &&
 	python3 - "$r/result.json" <<-\PY &&
 	import json, sys
 	t = json.load(open(sys.argv[1]))["targets"][0]

@@ -308,6 +308,41 @@ static void test_cliff(void)
 	       "only writes have cliffs, and not on a disk that spins");
 }
 
+/*
+ * A write that fell to 2 MB/s at zone 50 of a 128 MiB lying disk, its
+ * first half at 200 to 1200 MB/s under two CPU hogs (tests/host/zones.t
+ * 7, as measured): the step is at zone 50, and the fast level lasted a
+ * tenth of a second, so there is no cliff. A plateau of noisy zone 49 and
+ * two slow zones, held over a second by the slow ones, once made a
+ * "cliff at zone 52: 108 to 2 MB/s" and a false WARN.
+ */
+static void test_noisy_step(void)
+{
+	static const double fast[50] = {
+	399.3, 1094.8, 1041.0, 1024.6, 1004.3, 430.7, 1090.3, 495.7, 421.5,
+	1019.5, 1079.8, 226.4, 1159.6, 1055.8, 1185.6, 308.1, 356.8, 1225.9,
+	1200.7, 688.4, 332.5, 377.4, 1185.1, 1202.1, 261.4, 279.1, 374.9,
+	1130.5, 1133.7, 513.0, 377.0, 985.7, 1082.3, 1074.6, 370.4, 1139.3,
+	1130.1, 252.7, 1117.6, 1131.5, 1131.7, 515.3, 553.5, 1071.8, 629.4,
+	307.9, 1137.6, 1118.0, 983.2, 318.5,
+	};
+	struct zones_shape z;
+	int i, at50 = 0;
+
+	for (i = 0; i < N; i++) {
+		rate[i] = i < 50 ? fast[i] : 2.1;
+		/* 1.28 MiB zones: seconds = MB / MB/s */
+		secs[i] = 134217728.0 / N / 1e6 / rate[i];
+	}
+	z = shape(1);
+	for (i = 0; i < z.nplateaus; i++)
+		at50 += z.plateaus[i].from == 50;
+	tap_ok(ok_shape(z.kind == ZONES_STEPS && z.cliff < 0 && at50 == 1 &&
+			z.plateaus[z.nplateaus - 1].mbps < 3, &z),
+	       "a noisy fast half that falls at zone 50: the step is there, "
+	       "no plateau straddles it, no cliff");
+}
+
 static void test_dips(void)
 {
 	struct zones_shape z;
@@ -588,6 +623,7 @@ int main(int argc, char **argv)
 	TAP_RUN(test_steps);
 	TAP_RUN(test_spikes);
 	TAP_RUN(test_cliff);
+	TAP_RUN(test_noisy_step);
 	TAP_RUN(test_dips);
 	TAP_RUN(test_judge);
 	TAP_RUN(test_told);

@@ -175,15 +175,18 @@ static int apart(double x, double y)
 }
 
 /*
- * A step between [a, j) and [j, b): levels ZONES_STEP_SHARE apart, and
- * further apart than the zones' own noise explains (a t-test, roughly),
- * so a noisy disk's wobble is no plateau.
+ * A step between [a, j) and [j, b) of the logs of the rates: levels
+ * ZONES_STEP_SHARE apart, and further apart than the zones' own noise
+ * explains (a t-test, roughly), so a noisy disk's wobble is no plateau.
+ * Logs, as a step is a share: a busy machine's zone at 300 MB/s among
+ * ones at 900 is far nearer them than a slow disk's 2, and with rates
+ * themselves it went with the 2s, its plateau straddling the step.
  */
 static int step(const struct sums *s, int a, int j, int b)
 {
 	double l = mean(s, a, j), r = mean(s, j, b), var, d = l - r;
 
-	if (!apart(l, r))
+	if (fabs(d) < -log(1 - ZONES_STEP_SHARE))
 		return 0;
 	var = (sse(s, a, j) + sse(s, j, b)) / (b - a - 2);
 	return d * d >= STEP_SIGNIFICANT * STEP_SIGNIFICANT * var *
@@ -191,8 +194,9 @@ static int step(const struct sums *s, int a, int j, int b)
 }
 
 /*
- * Binary segmentation: the split that lowers the squared error most,
- * between levels ZONES_STEP_SHARE apart, again and again. bounds[] gets
+ * Binary segmentation of the logs of the rates: the split that lowers
+ * the squared error most, between levels ZONES_STEP_SHARE apart, again
+ * and again. bounds[] gets
  * each plateau's start, then k; returns the number of plateaus.
  */
 static int segment(const struct sums *s, int k, int *bounds)
@@ -291,7 +295,7 @@ void zones_shape(const double *mbps, const double *secs, int n, int cliffs,
 	unsigned char low[ENGINE_ZONES];
 	double t[ENGINE_ZONES], y[ENGINE_ZONES], c[3], lo, hi, eq = 0, es = 0;
 	int pos[ENGINE_ZONES], bounds[ZONES_MAX_PLATEAUS + 1];
-	struct sums s;
+	struct sums s, ls;
 	int i, k = 0, nseg;
 
 	memset(z, 0, sizeof(*z));
@@ -305,7 +309,7 @@ void zones_shape(const double *mbps, const double *secs, int n, int cliffs,
 	find_dips(mbps, secs, n, z, low);
 
 	/* The shape is read without the dips: they are said on their own. */
-	s.s1[0] = s.s2[0] = 0;
+	s.s1[0] = s.s2[0] = ls.s1[0] = ls.s2[0] = 0;
 	for (i = 0; i < n; i++) {
 		if (mbps[i] <= 0 || low[i])
 			continue;
@@ -314,6 +318,8 @@ void zones_shape(const double *mbps, const double *secs, int n, int cliffs,
 		y[k] = mbps[i];
 		s.s1[k + 1] = s.s1[k] + y[k];
 		s.s2[k + 1] = s.s2[k] + y[k] * y[k];
+		ls.s1[k + 1] = ls.s1[k] + log(y[k]);
+		ls.s2[k + 1] = ls.s2[k] + log(y[k]) * log(y[k]);
 		k++;
 	}
 	if (k < MIN_MEASURED || fit(t, y, k, c))
@@ -329,7 +335,7 @@ void zones_shape(const double *mbps, const double *secs, int n, int cliffs,
 	z->first_mbps = curve(c, t[0]);
 	z->last_mbps = curve(c, t[k - 1]);
 
-	nseg = segment(&s, k, bounds);
+	nseg = segment(&ls, k, bounds);
 	for (i = 0; i < nseg; i++) {
 		double level = mean(&s, bounds[i], bounds[i + 1]);
 		int m;
