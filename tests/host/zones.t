@@ -151,12 +151,18 @@ test_expect_success 'a disk slow over its second half: plateaus that step there'
 	assert sum(slow) / len(slow) < sum(fast) / len(fast) / 3, v
 	# The write moves at the pace of the lying disk: whatever the noise
 	# splits, its levels step at zone 50, by far, and it is no cliff
-	# (the fast level lasted a tenth of a second).
+	# (the fast level lasted a tenth of a second). A zone the machine
+	# slowed beside the step may make a shortest plateau (3 zones) with
+	# two slow ones: the step is then inside it.
 	pl = write["plateaus"]
 	assert write["shape"] == "steps" and write["cliff"] is None, write
-	fast = [p["mbps"] for p in pl if p["to_zone"] < 50]
-	slow = [p["mbps"] for p in pl if p["from_zone"] >= 50]
-	assert [p["from_zone"] for p in pl].count(50) == 1, pl
+	at = [p for p in pl if p["from_zone"] <= 50 <= p["to_zone"]]
+	assert len(at) == 1 and (at[0]["from_zone"] == 50 or
+	    at[0]["from_zone"] >= 48 and at[0]["to_zone"] <= 52), pl
+	fast = [p["mbps"] for p in pl if p["to_zone"] < at[0]["from_zone"]]
+	slow = [p["mbps"] for p in pl if p["from_zone"] > at[0]["to_zone"]]
+	if at[0]["from_zone"] == 50:
+	    slow.append(at[0]["mbps"])
 	assert fast and slow and min(fast) > 2 * max(slow), pl
 	PY
 	grep_in "zones, write pass 1: plateaus " "$r/summary.txt" &&

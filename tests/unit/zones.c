@@ -341,6 +341,13 @@ static void test_noisy_step(void)
 			z.plateaus[z.nplateaus - 1].mbps < 3, &z),
 	       "a noisy fast half that falls at zone 50: the step is there, "
 	       "no plateau straddles it, no cliff");
+	/* Zone 49 written while a hog held the CPU for a tenth of a second. */
+	rate[49] = 13;
+	secs[49] = 134217728.0 / N / 1e6 / rate[49];
+	z = shape(1);
+	tap_ok(ok_shape(z.cliff < 0, &z),
+	       "...nor when the zone before the step is 13 MB/s: a level held "
+	       "for a second is held at that level");
 }
 
 static void test_dips(void)

@@ -243,20 +243,31 @@ static int segment(const struct sums *s, int k, int *bounds)
 	return n;
 }
 
-/* Seconds the zones at pos[a..b) took. */
-static double took(const double *secs, const int *pos, int a, int b)
+/*
+ * Seconds the zones at pos[a..b) took, those at floor MB/s or more only
+ * (floor 0: all).
+ */
+static double took(const double *mbps, const double *secs, const int *pos,
+		   int a, int b, double floor)
 {
 	double t = 0;
 
 	for (; a < b; a++)
-		t += secs[pos[a]];
+		if (mbps[pos[a]] >= floor)
+			t += secs[pos[a]];
 	return t;
 }
 
-/* The first sharp fall from which a write never comes back: its cliff. */
+/*
+ * The first sharp fall from which a write never comes back: its cliff.
+ * The level before it was held for ZONES_CLIFF_MIN_S: the seconds of its
+ * zones near it count, not those of slow zones a plateau of MIN_PLATEAU
+ * took in (a busy machine's slow zone beside a step to 2 MB/s, with two
+ * of the 2s, is a plateau "held" for a second by the 2s).
+ */
 static void find_cliff(const struct sums *s, const int *bounds, int n,
-		       const int *pos, const double *secs,
-		       struct zones_shape *z)
+		       const int *pos, const double *mbps,
+		       const double *secs, struct zones_shape *z)
 {
 	int i, k;
 
@@ -266,9 +277,9 @@ static void find_cliff(const struct sums *s, const int *bounds, int n,
 
 		if (mean(s, bounds[i + 1], bounds[i + 2]) >
 		    ZONES_CLIFF_SHARE * before ||
-		    took(secs, pos, bounds[i], bounds[i + 1]) <
-		    ZONES_CLIFF_MIN_S ||
-		    took(secs, pos, bounds[i + 1], bounds[n]) <
+		    took(mbps, secs, pos, bounds[i], bounds[i + 1],
+			 ZONES_CLIFF_SHARE * before) < ZONES_CLIFF_MIN_S ||
+		    took(mbps, secs, pos, bounds[i + 1], bounds[n], 0) <
 		    ZONES_CLIFF_MIN_S)
 			continue;
 		for (k = i + 1; k < n; k++)
@@ -360,7 +371,7 @@ void zones_shape(const double *mbps, const double *secs, int n, int cliffs,
 	}
 	z->nplateaus = nseg;
 	if (cliffs)
-		find_cliff(&s, bounds, nseg, pos, secs, z);
+		find_cliff(&s, bounds, nseg, pos, mbps, secs, z);
 }
 
 void zones_rates(const struct engine_zones *e, double *mbps, double *secs)
