@@ -120,12 +120,12 @@ $(HOST_TOOLS): $(OUT)/tests/%: tests/lib/%.c $(HOST_OBJS)
 	$(call quiet,HOSTLD,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(HOST_CC) $(CFLAGS) $(SANITIZE) -o $@ $< $(HOST_OBJS) \
-		$(LIBURING_A) -lpthread
+		$(LIBURING_A) -lpthread -lm
 
 $(ASAN_KILN): $(HOST_OBJS) $(HOST_MAIN)
 	$(call quiet,HOSTLD,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(HOST_CC) $(CFLAGS) $(SANITIZE) -o $@ $^ $(LIBURING_A) -lpthread
+	$(Q)$(HOST_CC) $(CFLAGS) $(SANITIZE) -o $@ $^ $(LIBURING_A) -lpthread -lm
 
 $(OUT)/tsan/%.o: tools/kiln/%.c | $(DEPS_STAMP)
 	$(call quiet,TSANCC,$@)
@@ -137,7 +137,7 @@ $(TSAN_KILN): $(TSAN_OBJS)
 	$(call quiet,HOSTLD,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(HOST_CC) $(CFLAGS) -fsanitize=thread -o $@ $^ $(LIBURING_A) \
-		-lpthread
+		-lpthread -lm
 
 $(LYINGDISK): tests/lib/lyingdisk.c | $(DEPS_STAMP)
 	$(call quiet,HOSTLD,$@)
