@@ -59,6 +59,9 @@ r () {
 # on a difference, what each instance said.
 statuses () {
 	test_eq "$(r "$1" "\" \".join(x[\"status\"] for x in i)")" "$2" statuses && return 0
+	# First each instance's status and reasons, in few lines: CI shows
+	# the start of a failure's output only.
+	r "$1" "\"\\n\".join(\"%s %s: %s\" % (x[\"yaml\"][\"results\"].get(\"disk\"), x[\"status\"], x[\"yaml\"][\"results\"].get(\"reasons\")) for x in i)"
 	cat "$TEST_TMP/$1/out/"*/kiln-burn.yaml "$TEST_TMP/$1/out/"*/kiln-burn.err
 	return 1
 }
