@@ -14,6 +14,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "base/nvme_admin.h"
 #include "base/sysfs.h"
 #include "discover/dealloc.h"
 
@@ -41,21 +42,18 @@ int dealloc_vpd_zeros(const uint8_t *page, size_t len)
 
 static int nvme_promise(int fd, char *why, size_t len)
 {
-	struct nvme_admin_cmd c;
 	uint8_t *b = calloc(1, 4096);
+	/* CNS 00h (cdw10): the namespace. */
+	struct nvme_admin a = { .opcode = OP_IDENTIFY, .buf = b, .len = 4096,
+				.timeout_ms = CMD_TIMEOUT_MS };
 	int nsid, ret;
 
 	if (!b)
 		return 0;
 	nsid = ioctl(fd, NVME_IOCTL_ID);
-	memset(&c, 0, sizeof(c));
-	c.opcode = OP_IDENTIFY;
-	c.nsid = nsid > 0 ? (uint32_t)nsid : 1;
-	c.addr = (uint64_t)(uintptr_t)b;
-	c.data_len = 4096;
-	c.cdw10 = 0;		/* CNS 00h: the namespace */
-	c.timeout_ms = CMD_TIMEOUT_MS;
-	if (nsid <= 0 || ioctl(fd, NVME_IOCTL_ADMIN_CMD, &c)) {
+	a.nsid = nsid > 0 ? (uint32_t)nsid : 1;
+	/* errno as the ioctl that failed left it (nvme_admin keeps it). */
+	if (nsid <= 0 || nvme_admin(fd, &a)) {
 		snprintf(why, len, "NVMe Identify Namespace not read: %s",
 			 strerror(errno));
 		free(b);

@@ -20,6 +20,7 @@
 #include <sys/ioctl.h>
 #include <sys/sysmacros.h>
 
+#include "base/nvme_admin.h"
 #include "base/sysfs.h"
 #include "discover/hidden.h"
 
@@ -38,22 +39,15 @@
 
 static int identify(int fd, uint32_t nsid, uint32_t cns, uint8_t *buf)
 {
-	struct nvme_admin_cmd c;
+	struct nvme_admin a = { .opcode = OP_IDENTIFY, .nsid = nsid,
+				.cdw10 = cns, .buf = buf, .len = ID_LEN,
+				.timeout_ms = CMD_MS };
 	int ret;
 
 	memset(buf, 0, ID_LEN);
-	memset(&c, 0, sizeof(c));
-	c.opcode = OP_IDENTIFY;
-	c.nsid = nsid;
-	c.cdw10 = cns;
-	c.addr = (uint64_t)(uintptr_t)buf;
-	c.data_len = ID_LEN;
-	c.timeout_ms = CMD_MS;
-	ret = ioctl(fd, NVME_IOCTL_ADMIN_CMD, &c);
-	if (ret < 0)
-		return -errno;
+	ret = nvme_admin(fd, &a);
 	/* A positive return is the command's NVMe status: refused. */
-	return ret ? -EOPNOTSUPP : 0;
+	return ret > 0 ? -EOPNOTSUPP : ret;
 }
 
 static void nvme_namespaces(int fd, int nsid, struct hidden *h,

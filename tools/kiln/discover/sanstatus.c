@@ -10,12 +10,11 @@
  * and the inventory.
  */
 #include <errno.h>
-#include <linux/nvme_ioctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 
+#include "base/nvme_admin.h"
 #include "discover/sanstatus.h"
 #include "engine/sancmd.h"
 #include "engine/sanstep.h"
@@ -106,23 +105,19 @@ void sanstatus_read_sg(int fd, struct sanstatus *s)
 
 void sanstatus_read(int fd, struct sanstatus *s)
 {
-	struct nvme_admin_cmd c;
 	uint8_t *log = calloc(1, SANCMD_NVME_LOG_LEN);
+	/* NUMDL, bits 31:16: the dwords to read, less one. */
+	struct nvme_admin a = { .opcode = OP_GET_LOG, .nsid = NSID_ALL,
+				.cdw10 = SANCMD_NVME_SANITIZE_LOG |
+					 (SANCMD_NVME_LOG_LEN / 4 - 1) << 16,
+				.buf = log, .len = SANCMD_NVME_LOG_LEN,
+				.timeout_ms = LOG_TIMEOUT_MS };
 	int ret;
 
 	memset(s, 0, sizeof(*s));
 	if (!log)
 		return;
-	memset(&c, 0, sizeof(c));
-	c.opcode = OP_GET_LOG;
-	c.nsid = NSID_ALL;
-	c.addr = (uint64_t)(uintptr_t)log;
-	c.data_len = SANCMD_NVME_LOG_LEN;
-	/* NUMDL, bits 31:16: the dwords to read, less one. */
-	c.cdw10 = SANCMD_NVME_SANITIZE_LOG |
-		  (SANCMD_NVME_LOG_LEN / 4 - 1) << 16;
-	c.timeout_ms = LOG_TIMEOUT_MS;
-	ret = ioctl(fd, NVME_IOCTL_ADMIN_CMD, &c);
+	ret = nvme_admin(fd, &a);
 	if (ret > 0) {
 		/* An NVMe status: no such log page here. */
 		s->state = SANSTATUS_NO_LOG;
@@ -130,7 +125,7 @@ void sanstatus_read(int fd, struct sanstatus *s)
 			 "refused, status 0x%x)", (unsigned)ret);
 	} else if (ret < 0) {
 		snprintf(s->why, sizeof(s->why), "sanitize log not read: %s",
-			 strerror(errno));
+			 strerror(-ret));
 	} else {
 		sanstatus_decide(log, SANCMD_NVME_LOG_LEN, s);
 	}

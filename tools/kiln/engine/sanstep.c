@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 
+#include "base/nvme_admin.h"
 #include "engine/sanstep.h"
 
 #define OP_IDENTIFY 0x06
@@ -40,22 +41,14 @@
 static int admin_cmd(int fd, const struct sancmd_nvme *cmd, void *buf,
 		     uint32_t len, uint32_t timeout_ms)
 {
-	struct nvme_admin_cmd c;
-	int ret;
+	struct nvme_admin a = { .opcode = cmd->opcode, .nsid = cmd->nsid,
+				.cdw10 = cmd->cdw10, .cdw11 = cmd->cdw11,
+				.buf = buf, .len = len,
+				.timeout_ms = timeout_ms };
+	int ret = nvme_admin(fd, &a);
 
-	memset(&c, 0, sizeof(c));
-	c.opcode = cmd->opcode;
-	c.nsid = cmd->nsid;
-	c.cdw10 = cmd->cdw10;
-	c.cdw11 = cmd->cdw11;
-	c.addr = (uint64_t)(uintptr_t)buf;
-	c.data_len = len;
-	c.timeout_ms = timeout_ms;
-	ret = ioctl(fd, NVME_IOCTL_ADMIN_CMD, &c);
-	if (ret < 0)
-		return -errno;
 	/* A positive return is the command's NVMe status. */
-	return ret ? -EIO : 0;
+	return ret > 0 ? -EIO : ret;
 }
 
 static int admin(int fd, uint8_t op, uint32_t nsid, uint32_t cdw10,

@@ -184,18 +184,15 @@ static int ata(int fd, const uint8_t cdb[16], void *data, uint64_t ms,
 	return -EIO;
 }
 
-/* IDENTIFY DEVICE into caps: 0, -EIO (why), or -errno. */
-static int identify(int fd, struct sancmd_ata_caps *caps, char *why,
-		    size_t wlen)
+/* A question read into data: 0, -EIO (its sense said in why), or -errno. */
+static int ask(int fd, const uint8_t *cdb, unsigned cdb_len, void *data,
+	       unsigned len, char *why, size_t wlen)
 {
-	uint8_t cdb[16], id[SANCMD_ATA_ID_LEN];
 	struct answer a;
 	char said[96];
 	int ret;
 
-	sancmd_ata_identify(cdb);
-	memset(id, 0, sizeof(id));
-	ret = sg(fd, cdb, 16, SG_DXFER_FROM_DEV, id, sizeof(id), ASK_MS, &a);
+	ret = sg(fd, cdb, cdb_len, SG_DXFER_FROM_DEV, data, len, ASK_MS, &a);
 	if (ret)
 		return ret;
 	if (a.status) {
@@ -203,6 +200,21 @@ static int identify(int fd, struct sancmd_ata_caps *caps, char *why,
 							  said, sizeof(said)));
 		return -EIO;
 	}
+	return 0;
+}
+
+/* IDENTIFY DEVICE into caps: 0, -EIO (why), or -errno. */
+static int identify(int fd, struct sancmd_ata_caps *caps, char *why,
+		    size_t wlen)
+{
+	uint8_t cdb[16], id[SANCMD_ATA_ID_LEN];
+	int ret;
+
+	sancmd_ata_identify(cdb);
+	memset(id, 0, sizeof(id));
+	ret = ask(fd, cdb, 16, id, sizeof(id), why, wlen);
+	if (ret)
+		return ret;
 	ret = sancmd_ata_caps(id, sizeof(id), caps);
 	if (ret)
 		snprintf(why, wlen, "its checksum (word 255) is wrong");
@@ -319,21 +331,13 @@ static int ata_choose(int fd, int rotating, struct sanstep *s)
 static int rsoc(int fd, int action, char *why, size_t wlen)
 {
 	uint8_t cdb[12], data[64];
-	struct answer a;
-	char said[96];
 	int ret;
 
 	sancmd_scsi_rsoc(cdb, action, sizeof(data));
 	memset(data, 0, sizeof(data));
-	ret = sg(fd, cdb, 12, SG_DXFER_FROM_DEV, data, sizeof(data), ASK_MS,
-		 &a);
+	ret = ask(fd, cdb, 12, data, sizeof(data), why, wlen);
 	if (ret)
 		return ret;
-	if (a.status) {
-		snprintf(why, wlen, "%s", sanstep_sg_said(a.sense, a.sense_len,
-							  said, sizeof(said)));
-		return -EIO;
-	}
 	ret = sancmd_scsi_supported(data, sizeof(data));
 	return ret == 1 ? 1 : 0;
 }

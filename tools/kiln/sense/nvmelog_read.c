@@ -10,14 +10,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/nvme_ioctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "base/deadline.h"
+#include "base/nvme_admin.h"
 #include "base/timing.h"
 #include "sense/nvmelog.h"
 
@@ -38,21 +37,13 @@
 static int admin(int fd, uint8_t op, uint32_t nsid, uint32_t cdw10,
 		 uint32_t cdw11, uint64_t offset, void *buf, uint32_t len)
 {
-	struct nvme_admin_cmd c;
-	int ret;
+	struct nvme_admin a = { .opcode = op, .nsid = nsid, .cdw10 = cdw10,
+				.cdw11 = cdw11, .cdw12 = (uint32_t)offset,
+				.cdw13 = (uint32_t)(offset >> 32),
+				.buf = buf, .len = len,
+				.timeout_ms = CMD_TIMEOUT_MS };
 
-	memset(&c, 0, sizeof(c));
-	c.opcode = op;
-	c.nsid = nsid;
-	c.addr = (uint64_t)(uintptr_t)buf;
-	c.data_len = len;
-	c.cdw10 = cdw10;
-	c.cdw11 = cdw11;
-	c.cdw12 = (uint32_t)offset;
-	c.cdw13 = (uint32_t)(offset >> 32);
-	c.timeout_ms = CMD_TIMEOUT_MS;
-	ret = ioctl(fd, NVME_IOCTL_ADMIN_CMD, &c);
-	return ret < 0 ? -errno : ret;
+	return nvme_admin(fd, &a);
 }
 
 /* Get Log Page lid, len bytes (a multiple of 4) from offset. */
