@@ -10,8 +10,13 @@
 #   KILN-SATA-A  an ahci disk whose READ NATIVE MAX ADDRESS EXT answers
 #                its own size: "no HPA", and its certificate "sanitized"
 #   the stick    behind USB: no ATA command sent, "not checked" said
-# QEMU cannot make an HPA or a DCO: those are proven only on the ATA
-# layouts, by tests/unit/hidden.c.
+# The first boot has hidden=restore and no destroy-data: nothing is
+# changed, and nvme0n1 says why. A second boot has hidden=restore and
+# destroy-data naming the NVMe disk: before its burn nsid 2 is attached
+# to this controller by Namespace Attachment and the kernel's rescan
+# makes it nvme0n2, said in result.json, summary.txt and the certificate.
+# QEMU cannot make an HPA or a DCO: those, and removing an HPA, are proven
+# only on the ATA layouts, by tests/unit/hidden.c.
 . "$(dirname "$0")/../lib/e2e.sh"
 
 lab_init "$TEST_TMP/lab"
@@ -38,7 +43,7 @@ inv_of () {
 }
 
 test_expect_success 'the lab boots, runs kiln with end=zero, powers off' '
-	boot hid "" &&
+	boot hid "kiln.hidden=restore" &&
 	grep_in "kiln-init: after: poweroff" "$TEST_TMP/hid.log" &&
 	[ -n "$run" ] &&
 	test_eq "$(result "len(d[\"targets\"])")" 2 targets
@@ -85,6 +90,39 @@ test_expect_success 'the ahci disk: READ NATIVE MAX ADDRESS EXT answers its own 
 test_expect_success 'the KILN stick, behind USB, is sent no ATA command: not checked, said' '
 	test_eq "$(json_get "$run/inventory.json" "[x[\"hidden\"][\"said\"] for x in d[\"disks\"] if x[\"transport\"] == \"usb\"][0]")" \
 		"not checked: a USB disk (no ATA command is sent through a USB bridge)" said
+'
+
+test_expect_success 'hidden=restore without destroy-data: nothing changed, said why' '
+	target_of nvme0n1 "t[\"hidden\"][\"restored\"]" |
+		grep "not restored: destroy-data does not name this disk" &&
+	grep "^  hidden=restore: not restored: destroy-data does not name this disk" \
+		"$run/summary.txt" &&
+	test_eq "$(cert_of nvme0n1 "d[\"end\"][\"hidden_restored\"]")" \
+		"not restored: destroy-data does not name this disk, and hidden=restore needs it to" \
+		certificate
+'
+
+test_expect_success 'hidden=restore with destroy-data naming the disk: the lab boots again' '
+	boot hid2 "kiln.hidden=restore kiln.destroy-data=KILN-NVME0" &&
+	grep_in "kiln-init: after: poweroff" "$TEST_TMP/hid2.log" &&
+	[ -n "$run" ] &&
+	grep_in "hidden=restore: what each disk destroy-data names" "$TEST_TMP/hid2.log"
+'
+
+test_expect_success 'nsid 2 attached to this controller, the rescan made it a disk, said' '
+	restored=$(target_of nvme0n1 "t[\"hidden\"][\"restored\"]") &&
+	echo "$restored" &&
+	echo "$restored" | grep "nsid 2 (16 MiB) attached to this controller (CNTLID [0-9]*, hidden=restore)" &&
+	echo "$restored" | grep "nsid 2 is nvme0n2 after the kernel.s rescan: a disk of its own, which this run does not test" &&
+	grep "^  hidden=restore: nsid 2 (16 MiB) attached to this controller" "$run/summary.txt"
+'
+
+test_expect_success 'the certificate says what was restored, and nsid 2 still not reached by this erase' '
+	cert_of nvme0n1 "d[\"end\"][\"hidden_restored\"]" |
+		grep "nsid 2 (16 MiB) attached to this controller" &&
+	cert_of nvme0n1 "d[\"end\"][\"disposition\"]" |
+		grep "^partly sanitized; not reached: nsid 2 " &&
+	python3 "$TOP/tests/lib/certs.py" "$run"
 '
 
 e2e_done

@@ -382,6 +382,39 @@ static int decide(struct gate *b, int command,
 	return 0;
 }
 
+/*
+ * hidden=restore: what each disk hides made reachable, before its region
+ * is planned (an HPA removed grows it). Only with destroy-data naming the
+ * disk, the consent its writes need; any other is said and left.
+ */
+static void restore_hidden(struct gate *b)
+{
+	struct record *r = b->r;
+	const char *why;
+	int i;
+
+	if (b->s->hidden != SETTINGS_HIDDEN_RESTORE)
+		return;
+	for (i = 0; i < r->n; i++) {
+		struct record_disk *d = &r->disks[i];
+		struct hidden *h = &d->t.hidden;
+
+		if (d->failed[0] || d->t.fd < 0 || h->state != HIDDEN_FOUND)
+			continue;
+		why = hidden_restore_refused(b->s->hidden ==
+					     SETTINGS_HIDDEN_RESTORE, r->record != NULL,
+					     plan_consent(b->s, &d->t.id),
+					     d->plan.action == PLAN_WRITE &&
+					     plan_writes_mode(d->mode));
+		if (why)
+			snprintf(h->restored, sizeof(h->restored), "%s", why);
+		else
+			hidden_restore(d->t.fd, b->env->sysroot, d->t.id.name,
+				       d->t.rdev, h, &d->t.size);
+		record_note(r, "%s: hidden=restore: %s", d->path, h->restored);
+	}
+}
+
 int gate_open(struct record *r_, struct settings *s_,
 	      const struct safety_env *env)
 {
@@ -416,6 +449,7 @@ int gate_open(struct record *r_, struct settings *s_,
 			return ret == -EBUSY ? KILN_EXIT_USAGE : KILN_EXIT_CANNOT;
 		}
 	}
+	restore_hidden(b);
 	for (i = 0; i < r->n; i++) {
 		struct record_disk *d = &r->disks[i];
 

@@ -195,6 +195,11 @@ int run_plan_disks(const struct settings *s,
 		       "sanitized by its own command, or zeroed where it has "
 		       "none" : "sanitized by its own command where it has "
 		       "one", endstep_method_name(s->end));
+	if (s->hidden == SETTINGS_HIDDEN_RESTORE)
+		printf("hidden=restore: what each disk destroy-data names "
+		       "hides from the OS is made reachable first (NVMe "
+		       "namespaces attached, an HPA removed until the next "
+		       "power cycle)\n");
 	say_unmatched(s, inv);
 	ret = add_disks(s, inv, items, rec, nwrite);
 	free(items);

@@ -17,6 +17,7 @@
 #include "discover/hidden.h"
 #include "engine/sancmd.h"
 
+#define IDCTRL_CNTLID 78
 #define IDCTRL_TNVMCAP 280
 #define IDCTRL_UNVMCAP 296
 #define IDNS_FLBAS 26
@@ -108,6 +109,8 @@ void hidden_json(struct json *j, const char *key, const struct hidden *h)
 	json_u64(j, "bytes", h->bytes);
 	json_str(j, "said", h->said);
 	json_str(j, "todo", h->todo[0] ? h->todo : NULL);
+	json_str(j, "restored", h->restored[0] ? h->restored : NULL);
+	json_bool(j, "hpa_removed", h->hpa_removed);
 	u64_or_null(j, "visible_sectors", h->visible);
 	u64_or_null(j, "native_sectors", h->native);
 	u64_or_null(j, "dco_sectors", h->dco);
@@ -133,6 +136,8 @@ void hidden_read(const struct jsonread_node *n, struct hidden *h)
 	h->bytes = jsonread_u64(n, "bytes", 0);
 	jsonread_copy(n, "said", h->said, sizeof(h->said));
 	jsonread_copy(n, "todo", h->todo, sizeof(h->todo));
+	jsonread_copy(n, "restored", h->restored, sizeof(h->restored));
+	h->hpa_removed = jsonread_bool(n, "hpa_removed", 0);
 	h->visible = jsonread_u64(n, "visible_sectors", 0);
 	h->native = jsonread_u64(n, "native_sectors", 0);
 	h->dco = jsonread_u64(n, "dco_sectors", 0);
@@ -151,6 +156,16 @@ static int ata_piece(const char *p, size_t n)
 	return 0;
 }
 
+static int hpa_piece(const char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i + 12 <= n; i++)
+		if (!strncmp(p + i, " past an HPA", 12))
+			return 1;
+	return 0;
+}
+
 void hidden_found_text(const struct hidden *h, int nvme_reached, char *buf,
 		       size_t len)
 {
@@ -162,8 +177,10 @@ void hidden_found_text(const struct hidden *h, int nvme_reached, char *buf,
 	while (*p && len) {
 		end = strstr(p, "; ");
 		n = end ? (size_t)(end - p) : strlen(p);
+		/* An HPA removed before the burn was reached by it. */
 		if (!strncmp(p, "hidden: ", 8) && at + 1 < len &&
-		    (!nvme_reached || ata_piece(p, n))) {
+		    (!nvme_reached || ata_piece(p, n)) &&
+		    !(h->hpa_removed && hpa_piece(p, n))) {
 			snprintf(buf + at, len - at, "%s%.*s", at ? "; " : "",
 				 (int)(n - 8), p + 8);
 			at = strlen(buf);
@@ -172,6 +189,22 @@ void hidden_found_text(const struct hidden *h, int nvme_reached, char *buf,
 		if (*p)
 			p += 2;
 	}
+}
+
+const char *hidden_restore_refused(int restore, int verify_record,
+				   int consent, int writes)
+{
+	if (!restore)
+		return "not asked (hidden=keep)";
+	if (verify_record)
+		return "not restored: a verify keeps the region its record "
+		       "wrote";
+	if (!consent)
+		return "not restored: destroy-data does not name this disk, "
+		       "and hidden=restore needs it to";
+	if (!writes)
+		return "not restored: this run does not write the disk";
+	return NULL;
 }
 
 static uint64_t le64(const uint8_t *p)
@@ -204,6 +237,26 @@ int hidden_nvme_cap(const uint8_t *id, size_t len, uint64_t *tnvmcap,
 	*tnvmcap = le128(id + IDCTRL_TNVMCAP);
 	*unvmcap = le128(id + IDCTRL_UNVMCAP);
 	return 0;
+}
+
+int hidden_nvme_cntlid(const uint8_t *id, size_t len)
+{
+	if (!id || len < IDCTRL_CNTLID + 2)
+		return -EINVAL;
+	return id[IDCTRL_CNTLID] | id[IDCTRL_CNTLID + 1] << 8;
+}
+
+void hidden_nvme_attach(struct sancmd_nvme *cmd, uint32_t nsid,
+			uint16_t cntlid, uint8_t list[HIDDEN_CTRL_LIST_LEN])
+{
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->opcode = HIDDEN_NVME_NS_ATTACH;
+	cmd->nsid = nsid;
+	cmd->cdw10 = 0;		/* SEL 0h: Controller Attach */
+	memset(list, 0, HIDDEN_CTRL_LIST_LEN);
+	list[0] = 1;		/* one identifier */
+	list[2] = (uint8_t)cntlid;
+	list[3] = (uint8_t)(cntlid >> 8);
 }
 
 static int listed(const uint8_t *list, size_t len, uint32_t nsid)
@@ -329,6 +382,23 @@ void hidden_ata_cdb_native(uint8_t cdb[16], int lba48)
 	     lba48 ? HIDDEN_ATA_NATIVE_EXT : HIDDEN_ATA_NATIVE);
 }
 
+void hidden_ata_cdb_set_max(uint8_t cdb[16], int lba48, uint64_t max)
+{
+	/* COUNT 0: VV clear, volatile; FEATURES 00h: SET MAX ADDRESS. */
+	pt16(cdb, PT_NON_DATA, lba48, PT_CK_COND, 0, 0, ATA_DEV_LBA,
+	     lba48 ? HIDDEN_ATA_SET_MAX_EXT : HIDDEN_ATA_SET_MAX);
+	cdb[8] = (uint8_t)max;
+	cdb[10] = (uint8_t)(max >> 8);
+	cdb[12] = (uint8_t)(max >> 16);
+	if (lba48) {
+		cdb[7] = (uint8_t)(max >> 24);
+		cdb[9] = (uint8_t)(max >> 32);
+		cdb[11] = (uint8_t)(max >> 40);
+	} else {
+		cdb[13] |= (uint8_t)(max >> 24 & 0x0f);
+	}
+}
+
 int hidden_ata_native(const uint8_t *sense, size_t len, int lba48,
 		      uint64_t *max)
 {
@@ -399,6 +469,7 @@ void hidden_ata_judge(struct hidden *h, const struct hidden_ata_id *a,
 	char b[32], t[120];
 
 	h->visible = a->sectors;
+	h->ata_lba48 = a->lba48;
 	if (!lbs)
 		lbs = 512;
 	if (native_err == -EOPNOTSUPP) {
@@ -427,8 +498,9 @@ void hidden_ata_judge(struct hidden *h, const struct hidden_ata_id *a,
 				    (unsigned long long)native,
 				    (unsigned long long)visible);
 			snprintf(t, sizeof(t), "an HPA is removed by SET MAX "
-				 "ADDRESS to the native max (hdparm -N p%llu): "
-				 "kiln does not change it",
+				 "ADDRESS to the native max (hdparm -N p%llu), "
+				 "or hidden=restore with destroy-data naming "
+				 "the disk",
 				 (unsigned long long)native + 1);
 			add_todo(h, t);
 		} else {
@@ -453,7 +525,8 @@ void hidden_ata_judge(struct hidden *h, const struct hidden_ata_id *a,
 				    (unsigned long long)top);
 			add_todo(h, "a DCO is restored by DEVICE "
 				 "CONFIGURATION RESTORE (hdparm --dco-restore)"
-				 " and a power cycle: kiln does not change it");
+				 " and a power cycle: kiln does not (it resets "
+				 "the drive's settings too)");
 		} else {
 			hidden_note(h, HIDDEN_NONE, "no DCO (its max %llu)",
 				    (unsigned long long)dco);

@@ -28,9 +28,11 @@ struct hidden {
 	uint64_t bytes;		/* hidden, as far as known (0: unknown) */
 	/* ATA: sectors (max LBA + 1); 0 where not read */
 	uint64_t visible, native, dco;
+	int ata_lba48;		/* IDENTIFY's 48-bit feature set (not kept) */
 	/* NVMe: Identify Controller TNVMCAP, UNVMCAP (saturated), nsids */
 	uint64_t tnvmcap, unvmcap;
 	uint32_t ns[HIDDEN_MAX_NS];
+	uint64_t ns_bytes[HIDDEN_MAX_NS];	/* each one's size; 0 unread */
 	int nns;
 	/*
 	 * In words, every check's finding joined with "; ":
@@ -40,6 +42,14 @@ struct hidden {
 	char said[400];
 	/* What an operator must do to reach it ("" nothing). */
 	char todo[300];
+	/*
+	 * What hidden=restore did and did not, each with why, joined with
+	 * "; " ("" not asked): "nsid 2 (16 MiB) attached to this
+	 * controller (hidden=restore): ...", "DCO not restored: ...".
+	 */
+	char restored[600];
+	/* The HPA was removed and the kernel sees the native size. */
+	int hpa_removed;
 };
 
 const char *hidden_state_name(int state);	/* "found", "none", ... */
@@ -96,6 +106,22 @@ int hidden_nvme_detached(const uint8_t *allocated, const uint8_t *active,
  */
 uint64_t hidden_nvme_ns_bytes(const uint8_t *idns, size_t len);
 
+/* Identify Controller's CNTLID (bytes 78..79): it, or -EINVAL short. */
+int hidden_nvme_cntlid(const uint8_t *id, size_t len);
+
+#define HIDDEN_NVME_NS_ATTACH 0x15
+#define HIDDEN_CTRL_LIST_LEN 4096
+
+/*
+ * Namespace Attachment (admin opcode 15h) attaching nsid to the
+ * controller cntlid: cmd (opcode, nsid, CDW10 SEL 3:0 = 0h, attach) and
+ * list, its data: a Controller List (NVMe Base 2.0 figure 135), the
+ * number of identifiers (bytes 1:0) then each (bytes 3:2, ...): one.
+ */
+struct sancmd_nvme;
+void hidden_nvme_attach(struct sancmd_nvme *cmd, uint32_t nsid,
+			uint16_t cntlid, uint8_t list[HIDDEN_CTRL_LIST_LEN]);
+
 /* ---- ATA, through ATA PASS-THROUGH(16) ---- */
 
 #define HIDDEN_ATA_IDENTIFY 0xEC
@@ -103,6 +129,8 @@ uint64_t hidden_nvme_ns_bytes(const uint8_t *idns, size_t len);
 #define HIDDEN_ATA_NATIVE 0xF8
 #define HIDDEN_ATA_DCO 0xB1
 #define HIDDEN_ATA_DCO_IDENTIFY 0xC2
+#define HIDDEN_ATA_SET_MAX_EXT 0x37
+#define HIDDEN_ATA_SET_MAX 0xF9
 
 struct hidden_ata_id {
 	int lba48;		/* word 83 bit 10: 48-bit address feature set */
@@ -122,6 +150,35 @@ int hidden_ata_identify(const uint8_t *id, size_t len,
 void hidden_ata_cdb_identify(uint8_t cdb[16]);
 void hidden_ata_cdb_dco(uint8_t cdb[16]);
 void hidden_ata_cdb_native(uint8_t cdb[16], int lba48);
+
+/*
+ * SET MAX ADDRESS EXT (37h; SET MAX ADDRESS F9h, feature 00h, where not
+ * lba48) to max, the max LBA, volatile (COUNT bit 0, VV, clear: the
+ * drive keeps it only until a power cycle or a hardware reset), non-data
+ * with CK_COND: LBA 47:0 in bytes 8, 10, 12, 7, 9, 11 (28-bit: 23:0 in
+ * 8, 10, 12 and 27:24 in DEVICE 3:0), DEVICE's LBA bit set.
+ */
+void hidden_ata_cdb_set_max(uint8_t cdb[16], int lba48, uint64_t max);
+
+/*
+ * Whether hidden=restore may change a disk that hides capacity: NULL
+ * where it may (restore asked, no run record to verify, destroy-data
+ * names the disk, and this run writes it), else why not in words.
+ */
+const char *hidden_restore_refused(int restore, int verify_record,
+				   int consent, int writes);
+
+/*
+ * hidden=restore on the disk at fd (held exclusively, destroy-data
+ * naming it; hidden_restore.c), from h as hidden_check found it: each
+ * NVMe namespace of h->ns attached to this controller and the kernel
+ * asked to rescan; an ATA HPA removed until the next power cycle and the
+ * disk rescanned (its size at *size read again); a DCO and unallocated
+ * NVM capacity left, said why. name is its kernel name (sdb). Every
+ * outcome in h->restored.
+ */
+void hidden_restore(int fd, const char *sysroot, const char *name,
+		    dev_t rdev, struct hidden *h, uint64_t *size);
 
 /*
  * READ NATIVE MAX ADDRESS's returned registers in sense data (descriptor

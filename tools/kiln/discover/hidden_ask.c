@@ -78,6 +78,7 @@ static void nvme_namespaces(int fd, int nsid, struct hidden *h,
 		bytes = identify(fd, ns[i], CNS_NS_ALLOCATED, buf) ? 0 :
 			hidden_nvme_ns_bytes(buf, ID_LEN);
 		h->bytes += bytes;
+		h->ns_bytes[i] = bytes;
 		if (bytes)
 			hidden_bytes_text(bytes, b, sizeof(b));
 		else
@@ -90,8 +91,8 @@ static void nvme_namespaces(int fd, int nsid, struct hidden *h,
 			    "allocated, not attached", n - HIDDEN_MAX_NS);
 	snprintf(h->todo, sizeof(h->todo), "attach each namespace not "
 		 "attached (nvme attach-ns) and erase it, or delete it (nvme "
-		 "delete-ns): kiln does not change namespaces; this one was "
-		 "nsid %d", nsid);
+		 "delete-ns); hidden=restore with destroy-data naming the "
+		 "disk attaches it; this one was nsid %d", nsid);
 }
 
 static void nvme(int fd, int nsid, struct hidden *h)

@@ -169,6 +169,7 @@ char *cert_disk_json(const struct record *r, const struct record_disk *d,
 	json_str(&j, "not_reached", or_null(e->unreached));
 	json_str(&j, "hidden_capacity", endstep_hidden_words(e, buf2,
 							    sizeof(buf2)));
+	json_str(&j, "hidden_restored", or_null(d->t.hidden.restored));
 	when(e->started, buf, sizeof(buf));
 	json_str(&j, "started", or_null(buf));
 	when(e->ended, buf, sizeof(buf));
@@ -285,6 +286,7 @@ static void disk_part(FILE *f, const struct record_disk *d,
 	row(f, "not reached", e->unreached);
 	row(f, "hidden capacity", endstep_hidden_words(e, buf2,
 							    sizeof(buf2)));
+	row(f, "hidden capacity restored", d->t.hidden.restored);
 	when(e->started, buf, sizeof(buf));
 	row(f, "started", buf);
 	when(e->ended, buf, sizeof(buf));

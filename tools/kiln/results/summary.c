@@ -267,9 +267,16 @@ static void hidden_lines(const struct record *o, FILE *f)
 		if (h->state != HIDDEN_FOUND)
 			continue;
 		hidden_found_text(h, 0, what, sizeof(what));
-		fprintf(f, "hidden: %s: %s\n", o->disks[i].label, what);
-		if (h->todo[0])
+		if (what[0])
+			fprintf(f, "hidden: %s: %s\n", o->disks[i].label,
+				what);
+		if (h->todo[0] && what[0])
 			fprintf(f, "  to reach it: %s\n", h->todo);
+		if (h->restored[0])
+			fprintf(f, "%s%s%shidden=restore: %s\n", what[0] ?
+				"  " : "hidden: ", what[0] ? "" :
+				o->disks[i].label, what[0] ? "" : ": ",
+				h->restored);
 	}
 }
 

@@ -30,6 +30,8 @@ static const char *const labcfgs[] = { "optional", "required", NULL };
 static const char *const ends[] = { "keep", "discard", "zero", "sanitize",
 	NULL };
 static const char *const fallbacks[] = { "none", "zero", NULL };
+/* In the order of enum settings_hidden. */
+static const char *const hiddens[] = { "keep", "restore", NULL };
 
 #define F(field) offsetof(struct settings, field)
 #define GLOBS "globs of serials, WWNs, models, names or PCI addresses"
@@ -157,6 +159,17 @@ static const struct settings_key keys[] = {
 	  "pass FAIL", B },
 	{ "get", KEY_STRING, F(get), 0, 0, NULL, "a key", "none",
 	  "print the value in force of one key", SCOPE_SETTINGS | OPT },
+	{ "hidden", KEY_ENUM, F(hidden), 0, 0, hiddens, "keep or restore",
+	  "keep",
+	  "capacity a disk hides from the OS, found at discovery and always "
+	  "said: keep (left hidden, with what an operator must do) or "
+	  "restore (only on a disk destroy-data names, before its burn: an "
+	  "NVMe namespace allocated and not attached is attached to this "
+	  "controller and the kernel asked to rescan, where it becomes a "
+	  "disk of its own, which this run does not test; an ATA HPA is "
+	  "removed until the next power cycle by SET MAX ADDRESS to the "
+	  "native max, so the burn and end reach the whole disk; a DCO and "
+	  "unallocated NVM capacity are never changed, said why)", TEST },
 	{ "include", KEY_STRING, F(include), 0, 0, NULL, GLOBS, "all",
 	  "disks to test: the same globs as exclude; given, kiln run also "
 	  "finds device-mapper devices (dm-N, the dm uuid as serial), such "

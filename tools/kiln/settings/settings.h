@@ -61,6 +61,12 @@ enum settings_fallback {
 	SETTINGS_FALLBACK_ZERO,
 };
 
+/* What kiln does with capacity a disk hides from the OS (hidden=). */
+enum settings_hidden {
+	SETTINGS_HIDDEN_KEEP,
+	SETTINGS_HIDDEN_RESTORE,
+};
+
 enum settings_selftest {
 	SETTINGS_SELFTEST_NONE,
 	SETTINGS_SELFTEST_SHORT,
@@ -192,6 +198,7 @@ struct settings {
 	int end_failed;			/* end applied to a FAILed disk too */
 	unsigned end_verify;		/* % of each disk read back after */
 	int sanitize_fallback;		/* enum settings_fallback */
+	int hidden;			/* enum settings_hidden */
 	char *job_id;			/* the lab's job, on certificates */
 	char *operator_id;		/* who ran it, on certificates */
 	int stress;			/* enum settings_stress mask */
