@@ -123,7 +123,8 @@ static int each_folder(struct fleet *fl, const char *dir, const char *machine,
 		if (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN &&
 		    e->d_type != DT_LNK)
 			continue;
-		if (!fleet_is_dir(path))
+		/* A link or an unknown type is followed; a folder is one. */
+		if (e->d_type != DT_DIR && !fleet_is_dir(path))
 			continue;
 		if (only_is_run) {
 			if (is_run(path, e->d_name))
