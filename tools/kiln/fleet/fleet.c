@@ -80,7 +80,7 @@ static int add_run(struct fleet *fl, const char *dir, const char *machine,
 		return -ENOMEM;
 	}
 	fl->nruns++;
-	return 0;
+	return fleet_keep_add(fl, fl->nruns - 1);
 }
 
 /* The last name of a path, as a machine's or a run's name. */
@@ -179,11 +179,8 @@ static int by_latest(const void *a, const void *b)
 {
 	const struct fleet_run *x = *(struct fleet_run *const *)a;
 	const struct fleet_run *y = *(struct fleet_run *const *)b;
-	time_t wx = fleet_when(x), wy = fleet_when(y);
 
-	if (wx != wy)
-		return wx > wy ? -1 : 1;
-	return strcmp(y->name, x->name);
+	return fleet_later(x, y) ? -1 : fleet_later(y, x);
 }
 
 static int by_rank(const void *a, const void *b)
@@ -260,6 +257,11 @@ static int group(struct fleet *fl)
 		}
 		memcpy(m->runs, all + i, (size_t)m->n * sizeof(*m->runs));
 		qsort(m->runs, (size_t)m->n, sizeof(*m->runs), by_latest);
+		/* Cut down while read, and the latest after all: whole. */
+		if (fleet_keep_whole(fl, m->runs[0])) {
+			free(all);
+			return -ENOMEM;
+		}
 	}
 	free(all);
 	if (fl->n)
@@ -274,6 +276,7 @@ int fleet_gather(struct fleet *fl)
 
 	for (i = 0; !ret && i < fl->nroots; i++)
 		ret = walk_root(fl, fl->roots[i]);
+	fleet_keep_done(fl);
 	if (!ret)
 		ret = group(fl);
 	return ret;
@@ -283,6 +286,7 @@ void fleet_free(struct fleet *fl)
 {
 	int i;
 
+	fleet_keep_done(fl);
 	for (i = 0; i < fl->nruns; i++)
 		fleet_read_free(&fl->runs[i]);
 	for (i = 0; i < fl->n; i++)
