@@ -168,7 +168,8 @@ static int walk_root(struct fleet *fl, const char *root)
 
 static int by_machine_then_name(const void *a, const void *b)
 {
-	const struct fleet_run *x = a, *y = b;
+	const struct fleet_run *x = *(struct fleet_run *const *)a;
+	const struct fleet_run *y = *(struct fleet_run *const *)b;
 	int c = strcmp(x->machine, y->machine);
 
 	return c ? c : strcmp(x->name, y->name);
@@ -219,20 +220,25 @@ static int tells_more(const struct fleet_run *a, const struct fleet_run *b)
 /* Runs into machines, each run once. */
 static int group(struct fleet *fl)
 {
-	struct fleet_run **all;
+	struct fleet_run **all, **sorted;
 	int i, j, n = 0;
 
-	if (fl->nruns)
-		qsort(fl->runs, (size_t)fl->nruns, sizeof(*fl->runs),
-		      by_machine_then_name);
 	all = calloc((size_t)fl->nruns + 1, sizeof(*all));
+	sorted = calloc((size_t)fl->nruns + 1, sizeof(*sorted));
 	fl->machines = calloc((size_t)fl->nruns + 1, sizeof(*fl->machines));
-	if (!all || !fl->machines) {
+	if (!all || !sorted || !fl->machines) {
 		free(all);
+		free(sorted);
 		return -ENOMEM;
 	}
+	/* The runs stay where they are: pointers are cheaper to move. */
+	for (i = 0; i < fl->nruns; i++)
+		sorted[i] = &fl->runs[i];
+	if (fl->nruns)
+		qsort(sorted, (size_t)fl->nruns, sizeof(*sorted),
+		      by_machine_then_name);
 	for (i = 0; i < fl->nruns; i++) {
-		struct fleet_run *r = &fl->runs[i];
+		struct fleet_run *r = sorted[i];
 		struct fleet_run *last = n ? all[n - 1] : NULL;
 
 		if (last && !strcmp(last->machine, r->machine) &&
@@ -243,6 +249,7 @@ static int group(struct fleet *fl)
 		}
 		all[n++] = r;
 	}
+	free(sorted);
 	for (i = 0; i < n; i = j) {
 		struct fleet_machine *m = &fl->machines[fl->n++];
 

@@ -130,6 +130,8 @@ struct fleet {
 struct fleet_like_disk {
 	const struct fleet_machine *m;
 	struct fleet_disk *d;
+	/* d->model, one pointer for each model: compared as a pointer */
+	const char *model;
 };
 
 /* Disks of one model and capacity, across the latest runs. */
