@@ -93,8 +93,11 @@ static int load(const char *path, const struct jsonread_limits *lim,
 	int fd, ret;
 
 	*doc = NULL;
-	/* Not blocking: a FIFO in a results tree must not hang a reader. */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	/*
+	 * Not blocking: a FIFO in a results tree must not hang a reader.
+	 * openat, as musl's open() sets O_CLOEXEC again with a call of its own.
+	 */
+	fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return -ENOENT;
 	if (fstat(fd, ist) < 0 || !S_ISREG(ist->st_mode) ||
