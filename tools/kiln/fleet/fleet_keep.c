@@ -143,6 +143,7 @@ int fleet_keep_add(struct fleet *fl, int i)
 
 void fleet_keep_done(struct fleet *fl)
 {
+	fleet_index_release();
 	free(fl->keep);
 	fl->keep = NULL;
 	fl->keep_cap = fl->keep_n = 0;
