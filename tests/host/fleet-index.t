@@ -92,4 +92,32 @@ test_expect_success 'a matching index is read; an older one is not' '
 	grep -q "^\"m-pass\",\"WARN\"" "$TEST_TMP/newer/fleet.csv"
 '
 
+test_expect_success 'an index that is a FIFO, a folder or empty is passed over' '
+	rm -f "$RUN/index.json" && mkfifo "$RUN/index.json" &&
+	page fifo && same without fifo &&
+	rm -f "$RUN/index.json" && mkdir "$RUN/index.json" &&
+	page folder && same without folder &&
+	rmdir "$RUN/index.json" && : >"$RUN/index.json" &&
+	page empty && same without empty
+'
+
+# relink NAME: the page NAME's links to the runs as if not through a link
+# (they go to where the folder is, as before: realpath).
+relink () {
+	sed -i "s#\.\./elsewhere/#../lab/kiln-results/#g" "$TEST_TMP/$1.html" \
+		"$TEST_TMP/$1/fleet.csv"
+}
+
+test_expect_success 'a machine folder or a run folder reached by a link reads the same' '
+	cp -p "$TEST_TMP/run.index" "$RUN/index.json" &&
+	page direct &&
+	mkdir "$TEST_TMP/elsewhere" &&
+	mv "$R/m-pass" "$TEST_TMP/elsewhere/m-pass" &&
+	ln -s "$TEST_TMP/elsewhere/m-pass" "$R/m-pass" &&
+	page machinelink && relink machinelink && same direct machinelink &&
+	rm "$R/m-pass" && mkdir "$R/m-pass" &&
+	ln -s "$TEST_TMP/elsewhere/m-pass/${RUN##*/}" "$RUN" &&
+	page runlink && relink runlink && same direct runlink
+'
+
 test_done

@@ -80,7 +80,7 @@ static int add_run(struct fleet *fl, const char *dir, const char *machine,
 		return -ENOMEM;
 	}
 	fl->nruns++;
-	return 0;
+	return fleet_keep_add(fl, fl->nruns - 1);
 }
 
 /* The last name of a path, as a machine's or a run's name. */
@@ -123,7 +123,8 @@ static int each_folder(struct fleet *fl, const char *dir, const char *machine,
 		if (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN &&
 		    e->d_type != DT_LNK)
 			continue;
-		if (!fleet_is_dir(path))
+		/* A link or an unknown type is followed; a folder is one. */
+		if (e->d_type != DT_DIR && !fleet_is_dir(path))
 			continue;
 		if (only_is_run) {
 			if (is_run(path, e->d_name))
@@ -167,7 +168,8 @@ static int walk_root(struct fleet *fl, const char *root)
 
 static int by_machine_then_name(const void *a, const void *b)
 {
-	const struct fleet_run *x = a, *y = b;
+	const struct fleet_run *x = *(struct fleet_run *const *)a;
+	const struct fleet_run *y = *(struct fleet_run *const *)b;
 	int c = strcmp(x->machine, y->machine);
 
 	return c ? c : strcmp(x->name, y->name);
@@ -178,11 +180,8 @@ static int by_latest(const void *a, const void *b)
 {
 	const struct fleet_run *x = *(struct fleet_run *const *)a;
 	const struct fleet_run *y = *(struct fleet_run *const *)b;
-	time_t wx = fleet_when(x), wy = fleet_when(y);
 
-	if (wx != wy)
-		return wx > wy ? -1 : 1;
-	return strcmp(y->name, x->name);
+	return fleet_later(x, y) ? -1 : fleet_later(y, x);
 }
 
 static int by_rank(const void *a, const void *b)
@@ -221,20 +220,25 @@ static int tells_more(const struct fleet_run *a, const struct fleet_run *b)
 /* Runs into machines, each run once. */
 static int group(struct fleet *fl)
 {
-	struct fleet_run **all;
+	struct fleet_run **all, **sorted;
 	int i, j, n = 0;
 
-	if (fl->nruns)
-		qsort(fl->runs, (size_t)fl->nruns, sizeof(*fl->runs),
-		      by_machine_then_name);
 	all = calloc((size_t)fl->nruns + 1, sizeof(*all));
+	sorted = calloc((size_t)fl->nruns + 1, sizeof(*sorted));
 	fl->machines = calloc((size_t)fl->nruns + 1, sizeof(*fl->machines));
-	if (!all || !fl->machines) {
+	if (!all || !sorted || !fl->machines) {
 		free(all);
+		free(sorted);
 		return -ENOMEM;
 	}
+	/* The runs stay where they are: pointers are cheaper to move. */
+	for (i = 0; i < fl->nruns; i++)
+		sorted[i] = &fl->runs[i];
+	if (fl->nruns)
+		qsort(sorted, (size_t)fl->nruns, sizeof(*sorted),
+		      by_machine_then_name);
 	for (i = 0; i < fl->nruns; i++) {
-		struct fleet_run *r = &fl->runs[i];
+		struct fleet_run *r = sorted[i];
 		struct fleet_run *last = n ? all[n - 1] : NULL;
 
 		if (last && !strcmp(last->machine, r->machine) &&
@@ -245,6 +249,7 @@ static int group(struct fleet *fl)
 		}
 		all[n++] = r;
 	}
+	free(sorted);
 	for (i = 0; i < n; i = j) {
 		struct fleet_machine *m = &fl->machines[fl->n++];
 
@@ -259,6 +264,11 @@ static int group(struct fleet *fl)
 		}
 		memcpy(m->runs, all + i, (size_t)m->n * sizeof(*m->runs));
 		qsort(m->runs, (size_t)m->n, sizeof(*m->runs), by_latest);
+		/* Cut down while read, and the latest after all: whole. */
+		if (fleet_keep_whole(fl, m->runs[0])) {
+			free(all);
+			return -ENOMEM;
+		}
 	}
 	free(all);
 	if (fl->n)
@@ -273,6 +283,7 @@ int fleet_gather(struct fleet *fl)
 
 	for (i = 0; !ret && i < fl->nroots; i++)
 		ret = walk_root(fl, fl->roots[i]);
+	fleet_keep_done(fl);
 	if (!ret)
 		ret = group(fl);
 	return ret;
@@ -282,6 +293,7 @@ void fleet_free(struct fleet *fl)
 {
 	int i;
 
+	fleet_keep_done(fl);
 	for (i = 0; i < fl->nruns; i++)
 		fleet_read_free(&fl->runs[i]);
 	for (i = 0; i < fl->n; i++)

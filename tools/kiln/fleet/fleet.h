@@ -88,6 +88,11 @@ struct fleet_run {
 	time_t checkpoint_at;	/* when that checkpoint came (mtime) */
 	int n;
 	struct fleet_disk *disks;
+	/*
+	 * Cut down to its line behind its machine's latest run (fleet_keep.c):
+	 * its disks are the failing ones, by label and verdict only.
+	 */
+	int cut;
 };
 
 struct fleet_machine {
@@ -105,6 +110,9 @@ struct fleet {
 	int per_page;		/* machines a page of fleet.html (page=) */
 	int nruns, cap;
 	struct fleet_run *runs;	/* every run folder read */
+	/* while reading: each machine id's latest run so far, index + 1 */
+	int *keep;
+	size_t keep_cap, keep_n;
 	int n;
 	struct fleet_machine *machines;	/* failures first */
 	int nroots;
@@ -122,6 +130,8 @@ struct fleet {
 struct fleet_like_disk {
 	const struct fleet_machine *m;
 	struct fleet_disk *d;
+	/* d->model, one pointer for each model: compared as a pointer */
+	const char *model;
 };
 
 /* Disks of one model and capacity, across the latest runs. */
@@ -180,6 +190,19 @@ void fleet_disk_name(FILE *f, const struct fleet_disk *d, int how);
 /* 3h02m, 41s: a duration for people. */
 char *fleet_age(double seconds, char *buf, size_t len);
 
+/* fleet_keep.c */
+/* Whether x is later than y, as the runs of one machine are ordered. */
+int fleet_later(const struct fleet_run *x, const struct fleet_run *y);
+/*
+ * fl->runs[i], just read: whichever of it and its machine's latest run
+ * so far is the earlier is cut down to its line. 0, or -ENOMEM.
+ */
+int fleet_keep_add(struct fleet *fl, int i);
+/* The reading done: the latest runs' table freed (indexes move next). */
+void fleet_keep_done(struct fleet *fl);
+/* A run that was cut down read again whole: 0, or -ENOMEM. */
+int fleet_keep_whole(struct fleet *fl, struct fleet_run *r);
+
 /* fleet_read.c */
 /*
  * Reads the run folder dir into r: 0, or -ENOMEM. Whatever cannot be read
@@ -226,6 +249,8 @@ int fleet_index_drop(const char *dir);
  */
 int fleet_index_read(const char *dir, const struct stat *st,
 		     struct fleet_run *r);
+/* The memory fleet_index_read holds from one call to the next, freed. */
+void fleet_index_release(void);
 
 /* fleet_like.c */
 /*

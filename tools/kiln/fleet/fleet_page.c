@@ -106,15 +106,30 @@ static void links(FILE *f, const struct fleet *fl, const struct fleet_run *r)
 	static const char *const names[] = { "report.html", "summary.txt",
 					     "cert-machine.html" };
 	const int have[] = { r->has_report, r->has_summary, r->has_certs };
+	char *href = NULL;
+	size_t len = 0;
+	FILE *h;
 	int i;
 
 	for (i = 0; i < 3; i++) {
 		if (!have[i])
 			continue;
+		/* Resolved once for the run's links: a realpath is a walk. */
+		if (!href && (h = open_memstream(&href, &len))) {
+			run_href(h, fl, r->dir);
+			if (fclose(h)) {
+				free(href);
+				href = NULL;
+			}
+		}
 		fputs(" <a href=\"", f);
-		run_href(f, fl, r->dir);
+		if (href)
+			fputs(href, f);
+		else
+			run_href(f, fl, r->dir);
 		fprintf(f, "%s\">%s</a>", names[i], names[i]);
 	}
+	free(href);
 }
 
 /*

@@ -264,16 +264,21 @@ int fleet_read_doc(const struct jsonread_node *root, struct fleet_run *r,
 	return oom ? -ENOMEM : 0;
 }
 
+/* The folder changed when st did, if that is later. */
+static void newer_st(struct fleet_run *r, const struct stat *st, time_t *at)
+{
+	if (st->st_mtime > r->changed)
+		r->changed = st->st_mtime;
+	if (at)
+		*at = st->st_mtime;
+}
+
 static void newer(struct fleet_run *r, const char *path, time_t *at)
 {
 	struct stat st;
 
-	if (stat(path, &st) == 0) {
-		if (st.st_mtime > r->changed)
-			r->changed = st.st_mtime;
-		if (at)
-			*at = st.st_mtime;
-	}
+	if (stat(path, &st) == 0)
+		newer_st(r, &st, at);
 }
 
 /* Progress checkpoints tried, the newest first, before giving up. */
@@ -413,7 +418,7 @@ static int read_run(const char *dir, const char *machine, const char *name,
 {
 	struct jsonread *doc = NULL;
 	char path[PATH_MAX], why[WHY] = "", cwhy[WHY] = "", what[200];
-	int ret = 0, have_result;
+	int ret = 0, have_result, have_st;
 	struct stat st;
 
 	memset(r, 0, sizeof(*r));
@@ -428,7 +433,8 @@ static int read_run(const char *dir, const char *machine, const char *name,
 	}
 	snprintf(path, sizeof(path), "%s/result.json", dir);
 	/* There but not readable is not "absent". */
-	have_result = stat(path, &st) == 0 || errno != ENOENT;
+	have_st = stat(path, &st) == 0;
+	have_result = have_st || errno != ENOENT;
 	/*
 	 * Too large to read is neither torn nor failed: an older checkpoint
 	 * would show the run as it was long before its end.
@@ -437,10 +443,10 @@ static int read_run(const char *dir, const char *machine, const char *name,
 	 * The run's index (fleet_index.c) says what the page reads of a
 	 * result.json it still matches, in a hundredth of its bytes.
 	 */
-	if (have_result && stat(path, &st) == 0) {
+	if (have_st) {
 		ret = fleet_index_read(dir, &st, r);
 		if (!ret) {
-			newer(r, path, NULL);
+			newer_st(r, &st, NULL);
 			if (r->state == FLEET_RUNNING &&
 			    now - r->changed > (time_t)stale)
 				r->state = FLEET_CUT_OFF;

@@ -121,7 +121,10 @@ char *fleet_member(const struct jsonread_node *n, const char *key, int *oom)
 	size_t len;
 	char *out;
 
-	if (jsonread_get_str(n, key, &utf8, &len))
+	/* Found once: a lookup is a walk of the object's members. */
+	if (key)
+		n = jsonread_get(n, key);
+	if (jsonread_get_str(n, NULL, &utf8, &len))
 		utf8 = "", len = 0;
 	/* Never longer as bytes than as UTF-8. */
 	out = malloc(len + 1);
@@ -129,7 +132,7 @@ char *fleet_member(const struct jsonread_node *n, const char *key, int *oom)
 		*oom = 1;
 		return NULL;
 	}
-	if (jsonread_get_bytes(n, key, out, len + 1, NULL))
+	if (jsonread_get_bytes(n, NULL, out, len + 1, NULL))
 		memcpy(out, utf8, len + 1);
 	return out;
 }
