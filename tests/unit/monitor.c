@@ -579,48 +579,6 @@ static void test_slowest(void)
 }
 
 /*
- * The time the host kept a target's worker waiting for a CPU (its
- * schedstat wait) is not the disk's: a second it waited 0.95 s of is not
- * judged; one it waited half of, moving half the bytes, ran at the full
- * rate over the other half; a second as slow with no wait known (0) is
- * the disk's own.
- */
-static void test_held(void)
-{
-	const char *names[] = { "sda", "sdb" };
-	struct monitor m;
-	uint64_t t, wait = 1000 * MS;
-
-	memset(c, 0, sizeof(c));
-	if (monitor_init(&m, names, 2, NULL, T0)) {
-		tap_bail("monitor_init");
-		return;
-	}
-	at(&m, 0);
-	for (t = 1; t <= 12; t++) {
-		/* sda: held 0.95 s in second 6, half of second 9. */
-		go(0, PHASE_WRITE, t == 6 ? 10 : t == 9 ? 100 : 200, 0);
-		wait += t == 6 ? 950 * MS : t == 9 ? 500 * MS : MS;
-		c[0].wait_ns = wait;
-		/* sdb: slow in second 6 with no wait; its wait unknown. */
-		go(1, PHASE_WRITE, t == 6 ? 10 : 200, 0);
-		at(&m, t * 1000);
-	}
-	tap_ok(m.mt[0].held[PHASE_WRITE] == 1 &&
-	       m.mt[0].seconds[PHASE_WRITE] == 10 &&
-	       monitor_own_min(&m.mt[0], PHASE_WRITE) > 199 &&
-	       m.mt[0].max[PHASE_WRITE] == 200,
-	       "a second the host held the worker is not judged; half held, "
-	       "the disk ran at its rate over the rest");
-	tap_ok(m.mt[1].held[PHASE_WRITE] == 0 &&
-	       m.mt[1].seconds[PHASE_WRITE] == 11 &&
-	       monitor_own_min(&m.mt[1], PHASE_WRITE) == 10,
-	       "...a second as slow with no wait known is its own");
-	monitor_free(&m);
-	memset(c, 0, sizeof(c));
-}
-
-/*
  * The seconds the machine took from a run: its samples came late (the
  * process frozen with the monitor in it), and seconds most disks dipped
  * together within it; a run is a pass of one phase, and another pass's
@@ -782,6 +740,5 @@ int main(int argc, char **argv)
 	TAP_RUN(test_series);
 	TAP_RUN(test_slowest);
 	TAP_RUN(test_stalled);
-	TAP_RUN(test_held);
 	return tap_done();
 }

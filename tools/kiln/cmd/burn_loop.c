@@ -154,7 +154,6 @@ static void sample(struct burn *b, uint64_t now)
 		int was = b->counters[i].guard_stopped;
 
 		engine_counters(b->ets[i], &b->counters[i]);
-		b->counters[i].wait_ns = engine_waited(b->ets[i]);
 		/* Again when it was found lower down: the lowest counts. */
 		if (b->counters[i].guard_stopped != was)
 			guard_said(b, i);

@@ -22,7 +22,6 @@
 
 #include "engine/engine.h"
 #include "engine/engine_private.h"
-#include "base/sysfs.h"
 #include "base/timing.h"
 #include "engine/worker.h"
 
@@ -85,23 +84,6 @@ void engine_counters(const struct engine_target *et, struct engine_counters *c)
 	c->io_errors = atomic_load(&m->io_errors);
 	c->bad_units = atomic_load(&m->bad_units);
 	c->guard_stopped = atomic_load(&m->guard_stopped);
-	c->wait_ns = 0;
-}
-
-uint64_t engine_waited(const struct engine_target *et)
-{
-	struct engine_target *m = (struct engine_target *)et;
-	unsigned long long run, wait;
-	char path[64], buf[96];
-	int tid = atomic_load(&m->tid);
-
-	if (tid <= 0 || atomic_load(&m->state) != STATE_RUNNING)
-		return 0;
-	snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", tid);
-	if (sysfs_read(path, buf, sizeof(buf)) <= 0 ||
-	    sscanf(buf, "%llu %llu", &run, &wait) != 2)
-		return 0;
-	return wait;
 }
 
 static void *copy_of(const void *p, size_t n, size_t size, int *failed)

@@ -225,13 +225,6 @@ struct engine_counters {
 	unsigned io_errors, bad_units;
 	/* the guard found data: no more writes; counts each lower find */
 	int guard_stopped;
-	/*
-	 * Nanoseconds the worker's thread has waited, runnable, for a CPU
-	 * (the kernel's schedstat): the host holding kiln back, not the
-	 * disk. 0: unknown (engine_counters() leaves it so; engine_waited()
-	 * reads it).
-	 */
-	uint64_t wait_ns;
 };
 
 /* A consistent copy of everything a target's engine knows, at one time. */
@@ -360,14 +353,6 @@ void engine_join(struct engine_target **ets, int n);
 
 /* The live counters, without a lock (the monitor's once-a-second look). */
 void engine_counters(const struct engine_target *et, struct engine_counters *c);
-
-/*
- * The worker thread's wait for a CPU so far, in ns, from
- * /proc/self/task/TID/schedstat (its second figure); 0 when unknown: the
- * worker not started or ended, or a kernel without schedstat. One small
- * read: for the monitor's once-a-second look.
- */
-uint64_t engine_waited(const struct engine_target *et);
 
 /*
  * Copies everything into s under the target's lock, so a reader never

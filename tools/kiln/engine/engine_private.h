@@ -35,7 +35,6 @@ struct engine_target {
 	atomic_uint run_pass;
 	atomic_int state;
 	atomic_uint io_errors, bad_units;
-	atomic_int tid;			/* the worker's thread id; 0: not yet */
 	/* submit time per slot; 0 idle */
 	atomic_uint_fast64_t *slot_since;
 	unsigned nslots;

@@ -9,10 +9,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <limits.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include "engine/memplan.h"
 #include "engine/worker.h"
@@ -200,26 +196,6 @@ static int64_t verify_pass(struct worker *w)
 	return r;
 }
 
-/*
- * The thread's name is its disk's: "kiln:sda" in top -H and ps -L, and
- * how a test finds one disk's worker (tests/host/held.t).
- */
-static void name_thread(int fd)
-{
-	char link[32], dev[PATH_MAX], name[16];
-	const char *base;
-	ssize_t n;
-
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	n = readlink(link, dev, sizeof(dev) - 1);
-	if (n <= 0)
-		return;
-	dev[n] = 0;
-	base = strrchr(dev, '/');
-	snprintf(name, sizeof(name), "kiln:%s", base ? base + 1 : dev);
-	prctl(PR_SET_NAME, name);
-}
-
 void *worker_run(void *arg)
 {
 	struct engine_target *et = arg;
@@ -230,8 +206,6 @@ void *worker_run(void *arg)
 	unsigned iter;
 	int64_t r = 0;
 
-	atomic_store(&et->tid, (int)syscall(SYS_gettid));
-	name_thread(et->disk.fd);
 	if (job->duration_ns)
 		w.end_ns = job->start_ns + job->duration_ns;
 	tally_init(&w.tally, et);

@@ -202,21 +202,6 @@ double monitor_own_min(const struct monitor_target *mt, int p)
 	       mt->slow[p][MONITOR_SLOW - 1].mbps : -1;
 }
 
-/*
- * Seconds the host kept the target's worker waiting for a CPU since the
- * last sample, at most secs; 0 when not known.
- */
-static double waited(const struct monitor_target *mt,
-		     const struct engine_counters *c, double secs)
-{
-	double w;
-
-	if (!mt->last_wait || c->wait_ns < mt->last_wait)
-		return 0;
-	w = (double)(c->wait_ns - mt->last_wait) / 1e9;
-	return w < secs ? w : secs;
-}
-
 void monitor_sample(struct monitor *m, uint64_t now,
 		    const struct engine_counters *c)
 {
@@ -258,27 +243,17 @@ void monitor_sample(struct monitor *m, uint64_t now,
 				(unsigned long long)(w - mt->last_w),
 				(unsigned long long)(r - mt->last_r));
 		}
-		/*
-		 * Only whole seconds of one moving phase, of about a second;
-		 * the disk's own rate is over the time the host did not hold
-		 * its worker (MONITOR_HELD_SHARE).
-		 */
+		/* Only whole seconds of one moving phase, of about a second. */
 		if (phase == mt->last_phase && secs > 0.9 && secs < 1.1 &&
-		    moving(phase) &&
-		    waited(mt, &c[i], secs) >= MONITOR_HELD_SHARE * secs) {
-			mt->held[phase]++;
-		} else if (phase == mt->last_phase && secs > 0.9 &&
-			   secs < 1.1 && moving(phase)) {
+		    moving(phase)) {
 			double rate = (double)moved / secs / 1e6;
-			double own = (double)moved /
-				     (secs - waited(mt, &c[i], secs)) / 1e6;
 
-			if (mt->min[phase] < 0 || own < mt->min[phase])
-				mt->min[phase] = own;
+			if (mt->min[phase] < 0 || rate < mt->min[phase])
+				mt->min[phase] = rate;
 			if (rate > mt->max[phase])
 				mt->max[phase] = rate;
 			mt->seconds[phase]++;
-			monitor_slow_add(mt, phase, (uint32_t)ms, own);
+			monitor_slow_add(mt, phase, (uint32_t)ms, rate);
 		}
 		if (!mt->done_ns && c[i].state != STATE_RUNNING)
 			mt->done_ns = now;
@@ -289,8 +264,6 @@ void monitor_sample(struct monitor *m, uint64_t now,
 		mt->last_w = w;
 		mt->last_r = r;
 		mt->last_phase = phase;
-		if (c[i].wait_ns)
-			mt->last_wait = c[i].wait_ns;
 	}
 	if (m->csv)
 		fflush(m->csv);

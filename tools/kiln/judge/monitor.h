@@ -56,14 +56,6 @@ struct monitor_slow {
 #define MONITOR_RUNS 2
 /* A sample this long after the one before came late (they are a second apart). */
 #define MONITOR_LATE_S 1.5
-/*
- * The time the target's worker waited, runnable, for a CPU
- * (engine_waited()) is the host's: the worker could neither send nor
- * reap, and the disk is judged on the rest of the second (its bytes over
- * the second less the wait, for its slowest seconds). A second in which
- * it waited this share or more is the host's whole: not judged at all.
- */
-#define MONITOR_HELD_SHARE 0.9
 
 struct monitor_run {
 	uint32_t pass;		/* 0: none */
@@ -87,9 +79,6 @@ struct monitor_target {
 	/* ...its slowest of them, slowest first */
 	struct monitor_slow slow[PHASES][MONITOR_SLOW];
 	unsigned nslow[PHASES];
-	/* ...and the seconds the host held its worker (not in the above) */
-	unsigned held[PHASES];
-	uint64_t last_wait;		/* wait_ns at the last sample; 0: unknown */
 	/* the first and last whole second it was busy in any of them */
 	uint32_t busy_from_ms, busy_to_ms;
 	int busy;		/* it had one */
