@@ -155,7 +155,11 @@ static const char *left(const struct burn *b, const struct record_disk *d,
 struct end_job {
 	struct endstep e;
 	struct endstep_disk d;
-	const char *sysroot, *name;	/* the disk, for its promise */
+	/*
+	 * The disk, for its promise: copies, as a stalled job is left
+	 * running after the record it came from is freed.
+	 */
+	char sysroot[512], name[64];
 	const atomic_int *stop;
 	pthread_t t;
 	int started, over;
@@ -293,8 +297,9 @@ void burn_end(struct burn *b)
 		job->d.run_id = r->run_id;
 		job->d.ident = d->t.ident;
 		job->d.method = b->s->end;
-		job->sysroot = b->env.sysroot;
-		job->name = d->t.id.name;
+		snprintf(job->sysroot, sizeof(job->sysroot), "%s",
+			 b->env.sysroot);
+		snprintf(job->name, sizeof(job->name), "%s", d->t.id.name);
 		job->d.verify_pct = b->s->end_verify;
 		job->d.fallback = b->s->sanitize_fallback;
 		job->d.rotating = d->t.id.rotational == 1;
