@@ -33,11 +33,16 @@ int held_parse(const char *line, uint64_t *wait_ns)
 }
 
 /* The thread's wait so far: 0, or -1 when it cannot be read. */
-static int read_wait(int fd, uint64_t *wait_ns)
+static int read_wait(uint64_t *wait_ns)
 {
 	char buf[96];
-	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	int fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
 
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
 	if (n <= 0)
 		return -1;
 	buf[n] = 0;
@@ -46,11 +51,7 @@ static int read_wait(int fd, uint64_t *wait_ns)
 
 void worker_held_open(struct worker *w)
 {
-	w->held_fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
-	if (w->held_fd >= 0 && read_wait(w->held_fd, &w->held_base) < 0) {
-		close(w->held_fd);
-		w->held_fd = -1;
-	}
+	w->held_ok = read_wait(&w->held_base) == 0;
 	w->held_look = timing_now_ns();
 }
 
@@ -59,13 +60,13 @@ void worker_held_look(struct worker *w, int force)
 	struct engine_target *et = w->et;
 	uint64_t now, wait;
 
-	if (w->held_fd < 0)
+	if (!w->held_ok)
 		return;
 	now = timing_now_ns();
 	if (!force && now - w->held_look < HELD_LOOK_NS)
 		return;
 	w->held_look = now;
-	if (read_wait(w->held_fd, &wait) < 0 || wait < w->held_base)
+	if (read_wait(&wait) < 0 || wait < w->held_base)
 		return;
 	/*
 	 * Two figures, each whole: a reader between the two stores places
@@ -78,7 +79,5 @@ void worker_held_look(struct worker *w, int force)
 void worker_held_close(struct worker *w)
 {
 	worker_held_look(w, 1);
-	if (w->held_fd >= 0)
-		close(w->held_fd);
-	w->held_fd = -1;
+	w->held_ok = 0;
 }

@@ -18,8 +18,12 @@
  * seconds they took (monitor_held()).
  */
 
-/* How often a worker reads its figure: twenty times a second at most. */
-#define HELD_LOOK_NS 50000000ull
+/*
+ * How often a worker reads its figure: ten times a second at most, each
+ * an open, a read and a close (no descriptor is held: a run of 1,024
+ * targets has none to spare under an image's hard limit of 4,096).
+ */
+#define HELD_LOOK_NS 100000000ull
 
 /*
  * The wait for a CPU in a schedstat line ("RUN WAIT SLICES\n", the

@@ -224,8 +224,7 @@ void *worker_run(void *arg)
 {
 	struct engine_target *et = arg;
 	struct engine_job *job = et->job;
-	struct worker w = { .job = job, .et = et, .d = &et->disk,
-			    .held_fd = -1 };
+	struct worker w = { .job = job, .et = et, .d = &et->disk };
 	const struct engine_plan *p = &et->plan;
 	uint32_t written = 0;
 	unsigned iter;

@@ -58,10 +58,10 @@ struct worker {
 	uint32_t iter;		/* the run's pass under way */
 	unsigned nbufs;		/* slots with a buffer: the first nbufs */
 	/*
-	 * The thread's /proc/thread-self/schedstat (-1: none), its wait for
-	 * a CPU when the worker began, and when it last looked (held.c).
+	 * The thread's /proc/thread-self/schedstat could be read, its wait
+	 * for a CPU when the worker began, and when it last looked (held.c).
 	 */
-	int held_fd;
+	int held_ok;
 	uint64_t held_base, held_look;
 };
 
