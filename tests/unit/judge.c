@@ -771,6 +771,33 @@ static void test_order_and_cap(void)
 	       !strcmp(judge_name(7), "?"), "judge_name names each verdict");
 }
 
+/*
+ * A disk that dips alone in seconds the host held its worker in is not
+ * blamed: the seconds are left out, and its stability says how many.
+ */
+static void test_held(void)
+{
+	static struct monitor_target mt;
+	const unsigned alone[] = { 70, 71 };
+	struct engine_snap s;
+	struct judge j;
+
+	series(&mt, alone, 2);
+	clean(&s);
+	s.plan.mode = ENGINE_WRITE;
+	judge_target(&s, &mt, &j);
+	tap_ok(check(&j, JUDGE_WARN, 1, "unstable write"),
+	       "a dip of its own, the host's hold not said: WARN unstable");
+	monitor_held(&mt, 69000, 71000);
+	judge_target(&s, &mt, &j);
+	tap_ok(j.verdict == JUDGE_PASS &&
+	       strstr(j.stability, "write: 2 of its slowest seconds held by "
+			       "the host (kiln's worker waited for a CPU), "
+			       "not judged") &&
+	       strstr(j.stability, "write steady at"),
+	       "the host held its worker then: PASS, said (%s)", j.stability);
+}
+
 int main(int argc, char **argv)
 {
 	tap_args(argc, argv);
@@ -782,6 +809,7 @@ int main(int argc, char **argv)
 	TAP_RUN(test_nothing_checked);
 	TAP_RUN(test_unstable);
 	TAP_RUN(test_shared_dips);
+	TAP_RUN(test_held);
 	TAP_RUN(test_health);
 	TAP_RUN(test_rate);
 	TAP_RUN(test_order_and_cap);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../lib/tap.h"
+#include "engine/held.h"
 #include "judge/monitor.h"
 
 #define MB 1000000ull
@@ -571,9 +572,12 @@ static void test_slowest(void)
 	       "its own slowest leaves out a shared second");
 	for (t = 0; t < MONITOR_SLOW; t++)
 		mt.slow[PHASE_WRITE][t].shared = 1;
-	tap_ok(monitor_own_min(&mt, PHASE_WRITE) ==
-	       mt.slow[PHASE_WRITE][MONITOR_SLOW - 1].mbps,
-	       "...all of them shared: the last kept, no slower than its own");
+	tap_ok(mt.has_unkept[PHASE_WRITE] &&
+	       mt.unkept[PHASE_WRITE].mbps >=
+	       mt.slow[PHASE_WRITE][MONITOR_SLOW - 1].mbps &&
+	       monitor_own_min(&mt, PHASE_WRITE) == mt.unkept[PHASE_WRITE].mbps,
+	       "...all of them shared: the slowest not kept, no slower than "
+	       "its own");
 	tap_ok(monitor_own_min(&mt, PHASE_READ) == -1 && mt.nslow[PHASE_READ] == 0,
 	       "a phase with no seconds has no slowest");
 }
@@ -725,6 +729,107 @@ static void test_status_width(void)
 	monitor_free(&m);
 }
 
+/* The kernel's schedstat line: its second figure is the wait for a CPU. */
+static void test_held_parse(void)
+{
+	uint64_t w = 7;
+
+	tap_ok(!held_parse("1234 5678 9\n", &w) && w == 5678,
+	       "schedstat: the second figure is the wait");
+	tap_ok(!held_parse("0 0 0", &w) && w == 0, "...none yet: 0");
+	tap_ok(held_parse("", &w) < 0 && held_parse("12\n", &w) < 0 &&
+	       held_parse("a b c", &w) < 0 && held_parse(NULL, &w) < 0 &&
+	       held_parse("1 -2x 3", &w) < 0,
+	       "...no line of three figures: -1");
+}
+
+/*
+ * A second the host kept the worker waiting for a CPU is the host's: the
+ * wait comes back to seconds already kept (the kernel says it once the
+ * thread runs again), a second held nine tenths or more is left out and
+ * counted, one held in part is rated over the rest of it, and a long
+ * hold makes room for the seconds after it.
+ */
+static void test_held(void)
+{
+	struct monitor_target mt;
+	unsigned t;
+
+	memset(&mt, 0, sizeof(mt));
+	mt.min[PHASE_WRITE] = -1;
+	/* 100 seconds at about 200 MB/s; 40 to 44 held, nothing moved. */
+	for (t = 1; t <= 50; t++)
+		monitor_slow_add(&mt, PHASE_WRITE, t * 1000,
+				 t >= 40 && t <= 44 ? 0 : t == 47 ? 100 :
+				 200 + t % 7);
+	tap_ok(monitor_own_min(&mt, PHASE_WRITE) == 0,
+	       "held seconds not yet said: its slowest ran 0 MB/s");
+	monitor_held(&mt, 39000, 44000);
+	tap_ok(mt.held[PHASE_WRITE] == 5 &&
+	       monitor_own_min(&mt, PHASE_WRITE) == 100,
+	       "said after them: the 5 seconds are the host's, left out and "
+	       "counted (%u), its own slowest 100 MB/s (%.0f)",
+	       mt.held[PHASE_WRITE], monitor_own_min(&mt, PHASE_WRITE));
+	monitor_held(&mt, 46500, 47000);
+	tap_ok(mt.held[PHASE_WRITE] == 5 &&
+	       fabs(monitor_own_min(&mt, PHASE_WRITE) - 200) < 10,
+	       "half a second held: its rate is over the other half (%.0f)",
+	       monitor_own_min(&mt, PHASE_WRITE));
+	for (t = 51; t <= 100; t++)
+		monitor_slow_add(&mt, PHASE_WRITE, t * 1000,
+				 t == 80 ? 10 : 200 + t % 7);
+	tap_ok(monitor_own_min(&mt, PHASE_WRITE) == 10,
+	       "a dip of its own after them is still its own");
+
+	/* A hold longer than the seconds kept: 40 seconds of nothing. */
+	memset(&mt, 0, sizeof(mt));
+	mt.min[PHASE_READ] = -1;
+	for (t = 1; t <= 50; t++)
+		monitor_slow_add(&mt, PHASE_READ, t * 1000,
+				 t >= 10 && t < 50 ? 0 : 200 + t % 7);
+	monitor_held(&mt, 9000, 49500);
+	for (t = 51; t <= 100; t++)
+		monitor_slow_add(&mt, PHASE_READ, t * 1000,
+				 t == 80 ? 15 : 200 + t % 7);
+	tap_ok(mt.held[PHASE_READ] == MONITOR_SLOW &&
+	       monitor_own_min(&mt, PHASE_READ) == 15,
+	       "a hold past the %d seconds kept: left out, not a floor of "
+	       "0 MB/s, and its own dip after it found (%.0f)", MONITOR_SLOW,
+	       monitor_own_min(&mt, PHASE_READ));
+}
+
+/*
+ * Through the samples, as a burn takes them: a worker held from 5 s to
+ * 8 s moves nothing, and says so at 9 s (its held_ns and held_at); the
+ * other target moves on. Its seconds 6 to 8 are the host's.
+ */
+static void test_held_samples(void)
+{
+	struct monitor m;
+	const char *names[] = { "a", "b" };
+	uint64_t s;
+
+	memset(c, 0, sizeof(c));
+	monitor_init(&m, names, 2, NULL, T0);
+	for (s = 1; s <= 12; s++) {
+		go(0, PHASE_READ, 0, s >= 6 && s <= 8 ? 0 : 500);
+		go(1, PHASE_READ, 0, 500);
+		if (s == 9) {
+			c[0].held_ns = 3 * SEC;
+			c[0].held_at = T0 + 8 * SEC + 50 * MS;
+		}
+		at(&m, s * 1000);
+	}
+	tap_ok(m.mt[0].held[PHASE_READ] == 3 &&
+	       monitor_own_min(&m.mt[0], PHASE_READ) >= 499 &&
+	       m.mt[1].held[PHASE_READ] == 0,
+	       "3 seconds held, said late: left out (%u), its own slowest "
+	       "%.0f MB/s; the other target's untouched",
+	       m.mt[0].held[PHASE_READ],
+	       monitor_own_min(&m.mt[0], PHASE_READ));
+	monitor_free(&m);
+}
+
 int main(int argc, char **argv)
 {
 	tap_args(argc, argv);
@@ -740,5 +845,8 @@ int main(int argc, char **argv)
 	TAP_RUN(test_series);
 	TAP_RUN(test_slowest);
 	TAP_RUN(test_stalled);
+	TAP_RUN(test_held_parse);
+	TAP_RUN(test_held);
+	TAP_RUN(test_held_samples);
 	return tap_done();
 }

@@ -84,6 +84,8 @@ void engine_counters(const struct engine_target *et, struct engine_counters *c)
 	c->io_errors = atomic_load(&m->io_errors);
 	c->bad_units = atomic_load(&m->bad_units);
 	c->guard_stopped = atomic_load(&m->guard_stopped);
+	c->held_ns = atomic_load(&m->held_ns);
+	c->held_at = atomic_load(&m->held_at);
 }
 
 static void *copy_of(const void *p, size_t n, size_t size, int *failed)

@@ -225,6 +225,17 @@ struct engine_counters {
 	unsigned io_errors, bad_units;
 	/* the guard found data: no more writes; counts each lower find */
 	int guard_stopped;
+	/*
+	 * The time the host kept the worker's thread waiting, runnable, for
+	 * a CPU (the kernel's schedstat run_delay, since the worker began),
+	 * as the worker last saw it, and when it looked (timing_now_ns()):
+	 * time the disk was not asked for anything, the host's and not the
+	 * disk's. The kernel counts a wait only once the thread runs again,
+	 * so a long wait shows up after the seconds it took: the monitor
+	 * gives it back to them (monitor_held()). 0, 0: unknown (no
+	 * schedstat, or not seen yet).
+	 */
+	uint64_t held_ns, held_at;
 };
 
 /* A consistent copy of everything a target's engine knows, at one time. */

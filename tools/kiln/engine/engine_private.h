@@ -35,6 +35,8 @@ struct engine_target {
 	atomic_uint run_pass;
 	atomic_int state;
 	atomic_uint io_errors, bad_units;
+	/* engine_counters' held_ns and held_at (worker_held_look()) */
+	atomic_uint_fast64_t held_ns, held_at;
 	/* submit time per slot; 0 idle */
 	atomic_uint_fast64_t *slot_since;
 	unsigned nslots;

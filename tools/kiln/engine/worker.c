@@ -7,8 +7,12 @@
  * came back, worker_check.c's.
  */
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
 
 #include "engine/memplan.h"
 #include "engine/worker.h"
@@ -196,6 +200,26 @@ static int64_t verify_pass(struct worker *w)
 	return r;
 }
 
+/*
+ * The thread's name is its disk's: "kiln:sda" in top -H and ps -L, and
+ * how a test finds one disk's worker (tests/host/held.t).
+ */
+static void name_thread(int fd)
+{
+	char link[32], dev[PATH_MAX], name[16];
+	const char *base;
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, dev, sizeof(dev) - 1);
+	if (n <= 0)
+		return;
+	dev[n] = 0;
+	base = strrchr(dev, '/');
+	snprintf(name, sizeof(name), "kiln:%s", base ? base + 1 : dev);
+	prctl(PR_SET_NAME, name);
+}
+
 void *worker_run(void *arg)
 {
 	struct engine_target *et = arg;
@@ -206,6 +230,7 @@ void *worker_run(void *arg)
 	unsigned iter;
 	int64_t r = 0;
 
+	name_thread(et->disk.fd);
 	if (job->duration_ns)
 		w.end_ns = job->start_ns + job->duration_ns;
 	tally_init(&w.tally, et);
@@ -220,6 +245,7 @@ void *worker_run(void *arg)
 		return NULL;
 	}
 	w.guarding = p->guard;
+	worker_held_open(&w);
 
 	for (iter = 1;; iter++) {
 		uint64_t limit = p->region;
@@ -239,8 +265,10 @@ void *worker_run(void *arg)
 			if (!p->write_passes ||
 			    et->region_writes < p->write_passes) {
 				r = write_pass(&w, iter);
-				if (r < 0)
+				if (r < 0) {
+					worker_held_close(&w);
 					return NULL;
+				}
 				limit = (uint64_t)r;
 				written = iter;
 			}
@@ -272,8 +300,10 @@ void *worker_run(void *arg)
 					     1, 0);
 			break;
 		}
-		if (r < 0)
+		if (r < 0) {
+			worker_held_close(&w);
 			return NULL;
+		}
 		if (done_passes(&w, iter))
 			break;
 	}
@@ -283,6 +313,7 @@ void *worker_run(void *arg)
 		set_why(et, "interrupted");
 	else if (w.out_of_time)
 		set_why(et, "the duration ran out in pass %u", iter);
+	worker_held_close(&w);
 	leave_running(et, atomic_load(&job->stop) ? STATE_STOPPED : STATE_DONE);
 	guard_free(&w.guard);
 	teardown(&w);

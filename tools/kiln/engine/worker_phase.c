@@ -431,6 +431,7 @@ int64_t worker_phase_run(struct worker *w, int phase, uint32_t pass,
 		/* A new batch: the checks it reaps are the ones of now. */
 		ph.gd.batch++;
 		now = reap(w, &ph);
+		worker_held_look(w, 0);
 		if (ph.g) {
 			guard_advance(w, ph.g, pass, ph.lin);
 			/* Every slot still busy has a request out again. */

@@ -57,6 +57,12 @@ struct worker {
 	int guarding;
 	uint32_t iter;		/* the run's pass under way */
 	unsigned nbufs;		/* slots with a buffer: the first nbufs */
+	/*
+	 * The thread's /proc/thread-self/schedstat could be read, its wait
+	 * for a CPU when the worker began, and when it last looked (held.c).
+	 */
+	int held_ok;
+	uint64_t held_base, held_look;
 };
 
 /*
@@ -101,5 +107,16 @@ void worker_check_units(struct worker *w, const struct slot *s, uint32_t pass,
  * answers holds no thread of kiln's in its uninterruptible sleep.
  */
 ssize_t worker_check_read_unit(struct worker *w, uint64_t off);
+
+/*
+ * The host's hold on the worker (held.c): worker_held_open() in the
+ * worker's own thread, before its first request; worker_held_look() as
+ * it goes (it reads the kernel's figure at most every HELD_LOOK_NS, or
+ * now when forced) and publishes engine_counters' held_ns and held_at;
+ * worker_held_close() at its end, after a last forced look.
+ */
+void worker_held_open(struct worker *w);
+void worker_held_look(struct worker *w, int force);
+void worker_held_close(struct worker *w);
 
 #endif

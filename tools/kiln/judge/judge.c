@@ -175,8 +175,19 @@ void judge_target(const struct engine_snap *et, const struct monitor_target *mt,
 		double avg = figures_rate(et, p), own;
 		size_t used = strlen(j->stability);
 
-		if (p == PHASE_FLUSH || !mt ||
-		    mt->seconds[p] < UNSTABLE_MIN_SECONDS || avg <= 0)
+		if (p == PHASE_FLUSH || !mt)
+			continue;
+		if (mt->held[p] && used < sizeof(j->stability)) {
+			snprintf(j->stability + used,
+				 sizeof(j->stability) - used,
+				 "%s%s: %u of its slowest seconds held by the "
+				 "host (kiln's worker waited for a CPU), not "
+				 "judged",
+				 used ? ", " : "", engine_phase_name(p),
+				 mt->held[p]);
+			used = strlen(j->stability);
+		}
+		if (mt->seconds[p] < UNSTABLE_MIN_SECONDS || avg <= 0)
 			continue;
 		own = monitor_own_min(mt, p);
 		if (own >= 0 && own < DIPS_SHARE * avg)

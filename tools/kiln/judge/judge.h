@@ -24,7 +24,7 @@ struct judge {
 	 * 15 MB/s, verify steady at 15 MB/s"): a flat disk says so, never
 	 * nothing; "" when none ran long enough to judge.
 	 */
-	char stability[160];
+	char stability[320];
 };
 
 /* Judges one target on a snapshot of its engine and what the monitor saw. */

@@ -92,10 +92,32 @@ void monitor_series_add(struct monitor_series *s, double w, double r)
 	series_add(s, w, r);
 }
 
+double monitor_own_rate(const struct monitor_slow *sl)
+{
+	if (sl->held_ms >= MONITOR_HELD_SHARE * 1000)
+		return -1;
+	return sl->mbps * 1000.0 / (1000.0 - sl->held_ms);
+}
+
+/* A second not kept: the slowest of them by its own rate is kept apart. */
+static void unkept(struct monitor_target *mt, int p,
+		   const struct monitor_slow *s)
+{
+	double own = monitor_own_rate(s);
+
+	if (own < 0)
+		return;
+	if (!mt->has_unkept[p] || own < monitor_own_rate(&mt->unkept[p])) {
+		mt->unkept[p] = *s;
+		mt->has_unkept[p] = 1;
+	}
+}
+
 void monitor_slow_add(struct monitor_target *mt, int p, uint32_t ms,
 		      double mbps)
 {
 	struct monitor_slow *sl = mt->slow[p];
+	struct monitor_slow s = { .ms = ms, .mbps = (float)mbps };
 	unsigned n = mt->nslow[p], i;
 
 	if (!mt->busy || ms < mt->busy_from_ms)
@@ -103,16 +125,62 @@ void monitor_slow_add(struct monitor_target *mt, int p, uint32_t ms,
 	if (!mt->busy || ms > mt->busy_to_ms)
 		mt->busy_to_ms = ms;
 	mt->busy = 1;
-	if (n == MONITOR_SLOW && mbps >= sl[n - 1].mbps)
+	if (n == MONITOR_SLOW && mbps >= sl[n - 1].mbps) {
+		unkept(mt, p, &s);
 		return;
+	}
 	if (n < MONITOR_SLOW)
 		n++;
+	else
+		unkept(mt, p, &sl[n - 1]);
 	for (i = n - 1; i > 0 && sl[i - 1].mbps > mbps; i--)
 		sl[i] = sl[i - 1];
-	sl[i].ms = ms;
-	sl[i].mbps = (float)mbps;
-	sl[i].shared = 0;
+	sl[i] = s;
 	mt->nslow[p] = n;
+}
+
+/* The ms of [from_ms, to_ms) within the second that ended at ms. */
+static uint32_t overlap(uint32_t ms, uint32_t from_ms, uint32_t to_ms)
+{
+	uint32_t a = ms > 1000 ? ms - 1000 : 0;
+	uint32_t lo = from_ms > a ? from_ms : a;
+	uint32_t hi = to_ms < ms ? to_ms : ms;
+
+	return hi > lo ? hi - lo : 0;
+}
+
+static void hold(struct monitor_slow *sl, uint32_t from_ms, uint32_t to_ms)
+{
+	sl->held_ms += overlap(sl->ms, from_ms, to_ms);
+	if (sl->held_ms > 1000)
+		sl->held_ms = 1000;
+}
+
+void monitor_held(struct monitor_target *mt, uint32_t from_ms,
+		  uint32_t to_ms)
+{
+	unsigned i, k;
+	int p;
+
+	for (p = 0; p < PHASES; p++) {
+		struct monitor_slow *sl = mt->slow[p];
+
+		for (i = k = 0; i < mt->nslow[p]; i++) {
+			hold(&sl[i], from_ms, to_ms);
+			/* Held: left out, and room made for the next. */
+			if (monitor_own_rate(&sl[i]) < 0) {
+				mt->held[p]++;
+				continue;
+			}
+			sl[k++] = sl[i];
+		}
+		mt->nslow[p] = k;
+		if (mt->has_unkept[p]) {
+			hold(&mt->unkept[p], from_ms, to_ms);
+			if (monitor_own_rate(&mt->unkept[p]) < 0)
+				mt->has_unkept[p] = 0;
+		}
+	}
 }
 
 /* A moving phase: one whose seconds are rated and zones compared. */
@@ -191,15 +259,24 @@ double monitor_stalled(const struct monitor_target *mt, int p,
 
 double monitor_own_min(const struct monitor_target *mt, int p)
 {
+	double own = -1, r;
 	unsigned i;
 
-	if (!mt->nslow[p])
+	if (!mt->nslow[p] && !mt->held[p] && !mt->has_unkept[p])
 		return mt->min[p];
-	for (i = 0; i < mt->nslow[p]; i++)
-		if (!mt->slow[p][i].shared)
-			return mt->slow[p][i].mbps;
-	return mt->nslow[p] == MONITOR_SLOW ?
-	       mt->slow[p][MONITOR_SLOW - 1].mbps : -1;
+	for (i = 0; i < mt->nslow[p]; i++) {
+		if (mt->slow[p][i].shared)
+			continue;
+		r = monitor_own_rate(&mt->slow[p][i]);
+		if (r >= 0 && (own < 0 || r < own))
+			own = r;
+	}
+	if (mt->has_unkept[p]) {
+		r = monitor_own_rate(&mt->unkept[p]);
+		if (own < 0 || r < own)
+			own = r;
+	}
+	return own;
 }
 
 void monitor_sample(struct monitor *m, uint64_t now,
@@ -254,6 +331,17 @@ void monitor_sample(struct monitor *m, uint64_t now,
 				mt->max[phase] = rate;
 			mt->seconds[phase]++;
 			monitor_slow_add(mt, phase, (uint32_t)ms, rate);
+		}
+		/* The host's hold, as the worker last said it (held.h). */
+		if (c[i].held_ns > mt->last_held) {
+			uint64_t at = c[i].held_at > m->t0 ?
+				      (c[i].held_at - m->t0) / 1000000ull : 0;
+			uint64_t len = (c[i].held_ns - mt->last_held) /
+				       1000000ull;
+
+			monitor_held(mt, (uint32_t)(at > len ? at - len : 0),
+				     (uint32_t)at);
+			mt->last_held = c[i].held_ns;
 		}
 		if (!mt->done_ns && c[i].state != STATE_RUNNING)
 			mt->done_ns = now;

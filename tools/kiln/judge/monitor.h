@@ -42,7 +42,20 @@ struct monitor_slow {
 	uint32_t ms;		/* the sample's time since the burn's start */
 	float mbps;
 	int shared;		/* most disks dipped then (dips.h) */
+	/*
+	 * The part of the second the host kept the target's worker waiting
+	 * for a CPU (engine_counters' held_ns), in ms: the disk was asked
+	 * for nothing then, so its own rate is over the rest of the second
+	 * (monitor_own_rate()).
+	 */
+	uint32_t held_ms;
 };
+
+/*
+ * A second the host kept the worker waiting for nine tenths of is the
+ * host's and not judged: too little of it is left to rate the disk by.
+ */
+#define MONITOR_HELD_SHARE 0.9
 
 /*
  * A run of a moving phase as the monitor saw it: the pass it belongs to,
@@ -79,6 +92,16 @@ struct monitor_target {
 	/* ...its slowest of them, slowest first */
 	struct monitor_slow slow[PHASES][MONITOR_SLOW];
 	unsigned nslow[PHASES];
+	/*
+	 * The slowest (by its own rate) of the seconds not kept, when one
+	 * was left out: every second not kept ran at least so fast, when the
+	 * host's hold came back to it (it is held in the same way)
+	 */
+	struct monitor_slow unkept[PHASES];
+	int has_unkept[PHASES];
+	/* seconds left out as the host's (MONITOR_HELD_SHARE) */
+	unsigned held[PHASES];
+	uint64_t last_held;		/* held_ns at the last sample */
 	/* the first and last whole second it was busy in any of them */
 	uint32_t busy_from_ms, busy_to_ms;
 	int busy;		/* it had one */
@@ -166,9 +189,28 @@ void monitor_slow_add(struct monitor_target *mt, int p, uint32_t ms,
 		      double mbps);
 
 /*
+ * The host kept the target's worker waiting for a CPU from from_ms to
+ * to_ms (times since the burn's start): each kept second that overlaps
+ * it has that much of it taken off (its held_ms), and one held for
+ * MONITOR_HELD_SHARE of it is left out, counted in held[] (monitor_sample()
+ * calls it with what the worker said; the kernel says a wait only after
+ * it, so it comes back to seconds already kept; a test may call it too).
+ */
+void monitor_held(struct monitor_target *mt, uint32_t from_ms,
+		  uint32_t to_ms);
+
+/*
+ * A kept second's own rate: its MB/s over the part of it the host did not
+ * hold the worker; -1 for a second the host held (MONITOR_HELD_SHARE).
+ */
+double monitor_own_rate(const struct monitor_slow *sl);
+
+/*
  * Its slowest second of phase p of its own, leaving out those most disks
- * shared; -1 when it has none. With all of its kept seconds shared, the
- * last of them: its own slowest was no slower.
+ * shared, each over the part of it the host did not hold the worker
+ * (monitor_own_rate()); -1 when it has none. A second not kept ran no
+ * slower than the slowest of them (unkept): with all of its kept seconds
+ * shared or held, that, its own slowest being no slower.
  */
 double monitor_own_min(const struct monitor_target *mt, int p);
 

@@ -259,8 +259,14 @@ static void phase_measurements(struct ocptv_out *o, const struct record_disk *d,
 	ocptv_out_measure_end(o, t);
 	if (!seconds_range(d, p, &min, &max))
 		return;
-	/* Its slowest second is in the list first: was it a shared one? */
-	shared = d->mt->nslow[p] && d->mt->slow[p][0].shared;
+	/*
+	 * Was its slowest second not all its own: one most disks shared
+	 * (judge/dips.c), or one the host held its worker in (engine/held.h),
+	 * left out of the list or first in it?
+	 */
+	shared = d->mt->held[p] ||
+		 (d->mt->nslow[p] && (d->mt->slow[p][0].shared ||
+				      d->mt->slow[p][0].held_ms));
 	own = monitor_own_min(d->mt, p);
 	snprintf(name, sizeof(name), "%s-throughput-slowest-second", ph);
 	ocptv_out_measure_begin(o, step, hw, name, "MB/s");
@@ -269,8 +275,8 @@ static void phase_measurements(struct ocptv_out *o, const struct record_disk *d,
 		unstable_validator(o, ph, avg);
 	ocptv_out_measure_end(o, t);
 	/*
-	 * Its slowest second was one most disks shared (judge/dips.c): the
-	 * machine's, so the judge's rule is held to its own slowest.
+	 * Its slowest second was the machine's or the host's: the judge's
+	 * rule is held to its own slowest (monitor_own_min()).
 	 */
 	if (shared && own >= 0) {
 		snprintf(name, sizeof(name), "%s-throughput-slowest-own-second",
