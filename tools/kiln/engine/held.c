@@ -15,19 +15,18 @@
 int held_parse(const char *line, uint64_t *wait_ns)
 {
 	char *end;
-	unsigned long long run, wait;
+	unsigned long long wait;
 
 	if (!line)
 		return -1;
 	errno = 0;
-	run = strtoull(line, &end, 10);
+	strtoull(line, &end, 10);		/* its time on a CPU */
 	if (end == line || *end != ' ' || errno)
 		return -1;
 	line = end + 1;
 	wait = strtoull(line, &end, 10);
 	if (end == line || (*end != ' ' && *end != '\n' && *end) || errno)
 		return -1;
-	(void)run;
 	*wait_ns = wait;
 	return 0;
 }

@@ -201,8 +201,8 @@ static int64_t verify_pass(struct worker *w)
 }
 
 /*
- * The thread's name is its disk's: "kiln:sda" in top -H and ps -L, and
- * how a test finds one disk's worker (tests/host/held.t).
+ * The thread's name is its disk's: "kiln:sda" in top -H and ps -L, so
+ * a person (or a test) finds one disk's worker and its wait for a CPU.
  */
 static void name_thread(int fd)
 {

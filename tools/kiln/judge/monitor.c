@@ -279,6 +279,13 @@ double monitor_own_min(const struct monitor_target *mt, int p)
 	return own;
 }
 
+int monitor_slowest_not_own(const struct monitor_target *mt, int p)
+{
+	return mt->held[p] ||
+	       (mt->nslow[p] && (mt->slow[p][0].shared ||
+				 mt->slow[p][0].held_ms));
+}
+
 void monitor_sample(struct monitor *m, uint64_t now,
 		    const struct engine_counters *c)
 {

@@ -215,6 +215,13 @@ double monitor_own_rate(const struct monitor_slow *sl);
 double monitor_own_min(const struct monitor_target *mt, int p);
 
 /*
+ * Whether its slowest second of phase p was not all its own: one most
+ * disks shared, or one the host held its worker in (left out, or kept
+ * with part of it held). Then monitor_own_min() is what is judged.
+ */
+int monitor_slowest_not_own(const struct monitor_target *mt, int p);
+
+/*
  * The seconds the machine took from run pass of phase p: the seconds its
  * samples came late, and for each second most disks dipped together
  * (marked shared by dips.h) within the run, the part of it lost against

@@ -259,14 +259,7 @@ static void phase_measurements(struct ocptv_out *o, const struct record_disk *d,
 	ocptv_out_measure_end(o, t);
 	if (!seconds_range(d, p, &min, &max))
 		return;
-	/*
-	 * Was its slowest second not all its own: one most disks shared
-	 * (judge/dips.c), or one the host held its worker in (engine/held.h),
-	 * left out of the list or first in it?
-	 */
-	shared = d->mt->held[p] ||
-		 (d->mt->nslow[p] && (d->mt->slow[p][0].shared ||
-				      d->mt->slow[p][0].held_ms));
+	shared = monitor_slowest_not_own(d->mt, p);
 	own = monitor_own_min(d->mt, p);
 	snprintf(name, sizeof(name), "%s-throughput-slowest-second", ph);
 	ocptv_out_measure_begin(o, step, hw, name, "MB/s");
