@@ -376,9 +376,10 @@ static void test_unreached(void)
 
 static void test_stopped(void)
 {
+	struct iperf_figures f = { 0 };
 	struct iperf n;
 	pid_t srv;
-	int port = free_port(), tries;
+	int port = free_port(), tries, ok;
 	uint64_t t0;
 
 	if (access(IPERF_IPERF3, X_OK)) {
@@ -398,12 +399,27 @@ static void test_stopped(void)
 		usleep(100 * 1000);
 	iperf_tick(&n, timing_now_ns());
 	iperf_stop(&n, timing_now_ns(), 10);
-	tap_ok(!n.pid && n.runs == 1 && n.seconds > 0 && n.bits > 0 &&
-	       !n.error[0] && n.kept && strstr(n.kept, "\"intervals\"") &&
-	       iperf_mean_bps(&n) > 0 && iperf_window(&n, 0) > 0,
-	       "stopped by kiln: its intervals read, its JSON kept, and its "
-	       "interrupt no error ('%s', %.1f s of %.1f)", n.error,
-	       n.seconds, iperf_window(&n, 0));
+	/*
+	 * What the kept JSON says is what kiln holds: its seconds, and its
+	 * bytes, which may be none on a busy machine: iperf3 3.12 stopped
+	 * within its first interval was seen to say 0 bytes sent in 1.1 s
+	 * (its sum_sent too) while its server said a second of bytes came,
+	 * 3 runs in 150 beside two CPU hogs; so not asserted above 0.
+	 */
+	if (n.kept)
+		iperf_parse(&f, n.kept, n.kept_len);
+	ok = !n.pid && n.runs == 1 && n.seconds > 0 && !n.error[0] &&
+	     n.kept && strstr(n.kept, "\"intervals\"") &&
+	     f.seconds == n.seconds && f.bits == n.bits &&
+	     iperf_mean_bps(&n) >= 0 && iperf_window(&n, 0) > 0;
+	tap_ok(ok, "stopped by kiln: its intervals read, its JSON kept, and "
+	       "its interrupt no error ('%s', %.1f s of %.1f, %.0f bits, pid "
+	       "%d, %d runs, JSON %s)", n.error, n.seconds,
+	       iperf_window(&n, 0), n.bits, (int)n.pid, n.runs, !n.kept ?
+	       "none" : strstr(n.kept, "\"intervals\"") ? "with intervals" :
+	       "without intervals");
+	if (!ok && n.kept)
+		tap_diag("%.*s", (int)n.kept_len, n.kept);
 	iperf_free(&n);
 	kill(srv, SIGTERM);
 	waitpid(srv, NULL, 0);
