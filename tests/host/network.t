@@ -77,7 +77,9 @@ test_expect_success 'iperf3 on lo for the whole burn, its counters watched' '
 # server before the burn ends. Its figures are then fewer (none at all:
 # the port says how far it got, never a port with no reason), and the
 # counters written once the burn's last status line was out came after
-# kiln's last reading of them.
+# kiln's last reading of them. A rate is not asserted above 0: iperf3
+# stopped inside its first 10 s interval was seen to say 0 bytes sent
+# in it (tests/unit/iperf.c, test_stopped).
 test_expect_success '... its port in result.json: server, rate, seconds, counters' '
 	json_get "$run/result.json" "json.dumps(d[\"network\"][\"ports\"], indent=1)" &&
 	test_eq "$(port "[\"name\"]")" lo name &&
@@ -91,7 +93,7 @@ test_expect_success '... its port in result.json: server, rate, seconds, counter
 		"seconds <= burn_seconds + the 10 s it may take to stop" &&
 	if [ "$(port "[\"seconds\"] > 0")" = True ]; then
 		say "iperf3 ran $(port "[\"seconds\"]") s of the burn'\''s $(port "[\"burn_seconds\"]")" &&
-		test_eq "$(port "[\"mean_mbps\"] > 0")" True "mean_mbps > 0" &&
+		test_eq "$(port "[\"mean_mbps\"] >= 0")" True "mean_mbps >= 0" &&
 		test_eq "$(port "[\"error\"]")" None error
 	else
 		say "iperf3 never ran on this busy machine: $(port "[\"error\"]")" &&
