@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/crc32c.h"
 #include "base/kiln.h"
 #include "base/newfile.h"
 #include "cmd/fleet.h"
@@ -112,6 +113,11 @@ int fleet_command(struct options_args *a)
 			goto out;
 		}
 	}
+	/*
+	 * The CPU's CRC for the checkpoints of runs cut off, or the portable
+	 * one (a KILN_CRC32C this CPU lacks is burn's to refuse, not ours).
+	 */
+	(void)crc32c_init();
 	fl.now = time(NULL);
 	fl.stale = s->stale;
 	fl.per_page = (int)s->page;

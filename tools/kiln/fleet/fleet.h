@@ -132,6 +132,7 @@ struct fleet_like_disk {
 	struct fleet_disk *d;
 	/* d->model, one pointer for each model: compared as a pointer */
 	const char *model;
+	int rank;	/* m's place among the machines by id */
 };
 
 /* Disks of one model and capacity, across the latest runs. */
