@@ -239,15 +239,15 @@ static pid_t server(int port, int one_off, const char *log)
 	if (posix_spawn(&pid, IPERF_IPERF3, &fa, NULL, argv, environ))
 		tap_bail("cannot start iperf3 -s: %s", strerror(errno));
 	posix_spawn_file_actions_destroy(&fa);
-	for (i = 0; i < 600 && !said(log, "Server listening"); i++)
+	for (i = 0; i < 1200 && !said(log, "Server listening"); i++)
 		usleep(100 * 1000);
 	return pid;
 }
 
-/* Ticks n until cond holds (a state, not a time), at most 60 s. */
+/* Ticks n until cond holds (a state, not a time), at most 120 s. */
 #define TICK_UNTIL(n, cond) do {					\
 		int tries_;						\
-		for (tries_ = 0; tries_ < 600 && !(cond); tries_++) {	\
+		for (tries_ = 0; tries_ < 1200 && !(cond); tries_++) {	\
 			usleep(100 * 1000);				\
 			iperf_tick(n, timing_now_ns());			\
 		}							\
@@ -283,7 +283,7 @@ static void test_real(void)
 	srv = server(port, 1, "out/tests/iperf-server.log");
 	iperf_start(&n, IPERF_IPERF3, "lo", "127.0.0.1", (unsigned)port,
 		    timing_now_ns());
-	for (tries = 0; tries < 600 &&
+	for (tries = 0; tries < 1200 &&
 	     !said("out/tests/iperf-server.log", "connected to"); tries++)
 		usleep(100 * 1000);
 	kill(srv, SIGKILL);
@@ -344,7 +344,7 @@ static void test_unreached(void)
 	/* Its connection waits to be accepted: iperf3 is connecting. */
 	p.fd = fd;
 	p.events = POLLIN;
-	for (tries = 0; tries < 600 && poll(&p, 1, 100) <= 0; tries++)
+	for (tries = 0; tries < 1200 && poll(&p, 1, 100) <= 0; tries++)
 		iperf_tick(&n, timing_now_ns());
 	iperf_stop(&n, timing_now_ns(), 10);
 	tap_ok(!n.pid && n.runs == 1 && n.seconds == 0 &&
@@ -394,7 +394,7 @@ static void test_stopped(void)
 	 * server has said a second in which bytes came, so the client is
 	 * sending (a state, not a guessed delay after the connection).
 	 */
-	for (tries = 0; tries < 600 &&
+	for (tries = 0; tries < 1200 &&
 	     !received("out/tests/iperf-server.log"); tries++)
 		usleep(100 * 1000);
 	iperf_tick(&n, timing_now_ns());
