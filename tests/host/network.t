@@ -164,18 +164,19 @@ test_expect_success 'a server that never answers: the port never reached it, sai
 test_expect_success 'a server that goes mid-burn: the run ends early and starts again' '
 	for c in rx_crc_errors rx_dropped; do echo 0 >"$stats/$c"; done &&
 	p2=$(free_port) && iperf3_server "$p2" "$TEST_TMP/s2.log" &&
-	{ "$KILN" burn --destroy-data --duration 40s --max-writes 0 \
+	{ "$KILN" burn --destroy-data --duration 600s --max-writes 0 \
 		--iperf "127.0.0.1:$p2" --iperf-min 0 --sysfs-root "$sys" \
 		--out "$TEST_TMP/two" "$d1" >"$TEST_TMP/two.out" 2>&1 & } &&
 	kpid=$! &&
-	test_wait_for "grep -q \"connected to\" \"$TEST_TMP/s2.log\" || ! kill -0 $kpid" &&
+	test_wait_for "grep -q \"connected to\" \"$TEST_TMP/s2.log\"" &&
 	kill "$srv" && wait "$srv" 2>/dev/null;
 	iperf3_server "$p2" "$TEST_TMP/s2b.log" &&
-	test_wait_for "grep -q \"connected to\" \"$TEST_TMP/s2b.log\" || ! kill -0 $kpid" &&
+	# The run started again has reached its server (a state, however
+	# late a busy machine runs iperf3): then the burn is stopped.
+	test_wait_for "grep -q \"connected to\" \"$TEST_TMP/s2b.log\"" &&
+	kill -INT "$kpid" &&
 	wait "$kpid"; rc=$?; cat "$TEST_TMP/two.out"; run="$TEST_TMP/two" &&
-	test_eq "$rc" 0 exit &&
-	{ grep -q "connected to" "$TEST_TMP/s2b.log" ||
-		say "the run started again had not reached its server when the burn ended"; } &&
+	test_eq "$rc" 4 "exit (stopped)" &&
 	test_eq "$(port "[\"runs\"]")" 2 runs && test_eq "$(port "[\"restarts\"]")" 1 restarts &&
 	test_eq "$(port "[\"verdict\"]")" WARN verdict &&
 	port "[\"why\"]" | grep -q "^iperf3 ended early 1 time (the last: "
