@@ -144,7 +144,7 @@ struct fleet_like_group {
 	int machines;
 	double write_median, read_median;	/* MB/s; 0: fewer than 3 */
 	int nslow;		/* below FLEET_LIKE_SLOW of a median */
-	struct fleet_like_disk *disks;	/* the slowest first */
+	struct fleet_like_disk *disks;	/* nslow slow ones first, slowest first */
 };
 
 /* A disk under this fraction of its like disks' median is named. */

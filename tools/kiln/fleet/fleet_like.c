@@ -106,7 +106,8 @@ static double worst(const struct fleet_disk *d)
 
 /*
  * Slow disks of one group, the slowest first; of two as slow, the one of
- * the machine first by id (both are slow, so neither worst() is 0).
+ * the machine first by id, then the first in its run (both are slow, so
+ * neither worst() is 0).
  */
 static int by_slowest(const void *a, const void *b)
 {
@@ -115,7 +116,10 @@ static int by_slowest(const void *a, const void *b)
 
 	if (wx != wy)
 		return wx < wy ? -1 : 1;
-	return (x->rank > y->rank) - (x->rank < y->rank);
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	/* One machine's: in its run's order, whatever qsort starts from. */
+	return (x->d > y->d) - (x->d < y->d);
 }
 
 /*
@@ -259,8 +263,10 @@ struct kind {
 static size_t kind_slot(const struct kind *ks, const int *slots, size_t cap,
 			const struct fleet_like_disk *x)
 {
-	uintptr_t h = (uintptr_t)x->model * 31 + x->d->size * 2 + !!x->d->file;
-	size_t k = (size_t)(h ^ (h >> 17)) * 2654435761u & (cap - 1);
+	uint64_t h = ((uint64_t)(uintptr_t)x->model * 31 + x->d->size * 2 +
+		      !!x->d->file) * 0x9e3779b97f4a7c15ull;
+	/* The high bits: round sizes differ there, not in the low. */
+	size_t k = (size_t)(h >> 32) & (cap - 1);
 
 	while (slots[k] >= 0 && !like(ks[slots[k]].first, x))
 		k = (k + 1) & (cap - 1);
