@@ -131,7 +131,7 @@ print(re.search(r\"kiln burn: run ([0-9a-f]{16})\", open(sys.argv[1]).read()).gr
 	test_wait_for "[ -e \"$p/summary-000004.txt\" ]" &&
 	kill -9 $pid && { wait $pid; true; } &&
 	python3 - "$p" <<-\PY &&
-	import json, os, re, sys
+	import os, re, sys
 	# A checkpoint still queued when a newer came is sent as the newer
 	# (upload.c), so which names arrived depends on how fast the machine is:
 	# more than one, and each is whole and says its own number.

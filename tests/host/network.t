@@ -167,7 +167,7 @@ test_expect_success 'a server that goes mid-burn: the run ends early and starts 
 	{ "$KILN" burn --destroy-data --duration 600s --max-writes 0 \
 		--iperf "127.0.0.1:$p2" --iperf-min 0 --sysfs-root "$sys" \
 		--out "$TEST_TMP/two" "$d1" >"$TEST_TMP/two.out" 2>&1 & } &&
-	kpid=$! &&
+	kpid=$! && test_at_exit "kill -INT $kpid 2>/dev/null" &&
 	test_wait_for "grep -q \"connected to\" \"$TEST_TMP/s2.log\"" &&
 	kill "$srv" && wait "$srv" 2>/dev/null;
 	iperf3_server "$p2" "$TEST_TMP/s2b.log" &&
