@@ -2,7 +2,8 @@
 """check-signals.py [TOP]: part of make check-layers. Holds tools/kiln/
 to docs/design.md's "A signal is one file and one table line": the files
 that loop over results/signals.c's table (result.c, result_target.c,
-restore.c, summary.c and report*.c in results/) call no function of a
+restore.c, summary.c, report*.c and ocptv*.c in results/, lab/metrics*.c,
+fleet/fleet*.c) call no function of a
 signal's own files: the file that fills a `const struct signal_ops
 NAME_signal`, and results/NAME_*.c beside it (vitals_text.c and
 vitals_html.c are the vitals'). They reach a signal through its hooks,
@@ -34,8 +35,13 @@ results = os.path.join(src, "results")
 if not os.path.isdir(results):
     sys.exit(0)
 
-# The files that loop over the table and must name no signal.
-looping = re.compile(r"^(result|result_target|restore|summary|report\w*)\.c$")
+# The files that loop over the table and must name no signal: results'
+# writers, OCP's output, and (in other folders) the lab's metrics and the
+# fleet's readers and pages.
+looping = re.compile(
+    r"^(result|result_target|restore|summary|report\w*|ocptv\w*)\.c$")
+elsewhere = [("lab", re.compile(r"^metrics\w*\.c$")),
+             ("fleet", re.compile(r"^fleet\w*\.c$"))]
 signal_re = re.compile(r"^const\s+struct\s+signal_ops\s+(\w+)_signal\b", re.M)
 strip_re = re.compile(
     r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
@@ -45,8 +51,8 @@ def say(line):
     print(line, file=sys.stderr)
 
 
-def text(name):
-    with open(os.path.join(results, name), encoding="utf-8",
+def text(name, folder=results):
+    with open(os.path.join(folder, name), encoding="utf-8",
               errors="replace") as f:
         return f.read()
 
@@ -101,13 +107,20 @@ defs = exported(own, results)
 
 call_re = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
 bad = 0
-for n in callers:
-    for ln, line in enumerate(stripped(text(n)).split("\n"), 1):
+looped = [("results", n) for n in callers]
+for folder, pat in elsewhere:
+    d = os.path.join(src, folder)
+    if os.path.isdir(d):
+        looped += [(folder, n) for n in sorted(os.listdir(d))
+                   if pat.match(n)]
+for folder, n in looped:
+    body = stripped(text(n, os.path.join(src, folder)))
+    for ln, line in enumerate(body.split("\n"), 1):
         for m in call_re.finditer(line):
             if m.group(1) in defs:
-                say("tools/kiln/results/%s:%d: calls %s (results/%s, "
+                say("tools/kiln/%s/%s:%d: calls %s (results/%s, "
                     "a signal's own: call it through its hook)"
-                    % (n, ln, m.group(1), defs[m.group(1)]))
+                    % (folder, n, ln, m.group(1), defs[m.group(1)]))
                 bad += 1
 
 # The burn's own steps (cmd/burn.c, burn_start.c, burn_loop.c and

@@ -57,7 +57,7 @@ test_expect_success 'a run going: every gauge, in the machine group, each disk l
 	gw_sample m1 kiln_disk_phase 1 machine=SN-1 disk=sda \
 		"serial=SN \\\"A\\\" \\\\1" "model=KILN\\nDISK" \
 		identity=serial:SN-A &&
-	gw_sample m1 kiln_disk_temperature_celsius 38.5 machine=SN-1 disk=sda &&
+	gw_sample m1 kiln_disk_temperature_celsius 38 machine=SN-1 disk=sda &&
 	! gw_sample m1 kiln_disk_temperature_celsius "*" machine=SN-1 disk=sdb &&
 	gw_sample m1 kiln_disk_throughput_megabytes_per_second 151.5 \
 		machine=SN-1 disk=sdb serial=SN-B "model=KILN DISK" &&

@@ -3,7 +3,8 @@
 # make check-layers holds tools/kiln/ to "a signal is one file and one
 # table line" (scripts/check-signals.py, docs/design.md): a copy of
 # kiln's tree passes; a call of a signal's own function planted in a file
-# that loops over the table (summary.c) fails it, named; a call of a
+# that loops over the table (summary.c; the lab's metrics_text.c and
+# OCP's ocptv_step.c) fails it, named; a call of a
 # signal's reader from sense/ planted in the burn's own steps (what the
 # burn reaches through each signal's burn hook, signals_burn) fails it,
 # named. No root needed.
@@ -43,6 +44,29 @@ test_expect_success 'summary.c calling a signal'"'"'s own function fails it' '
 	EOF
 	{ layers; test_eq $? 2 "make exit code"; } &&
 	grep -q "tools/kiln/results/summary.c:[0-9]*: calls smart_out_json (results/smart_out.c" out
+'
+
+test_expect_success 'the lab'"'"'s metrics and OCP'"'"'s output calling a signal'"'"'s own function fail it' '
+	tree &&
+	cat >>"$K/lab/metrics_text.c" <<-\EOF &&
+
+	/* planted: the vitals named, not reached through their gauges */
+	void metrics_planted(const struct record_disk *d, FILE *f)
+	{
+		vitals_text_disk(d, f);
+	}
+	EOF
+	cat >>"$K/results/ocptv_step.c" <<-\EOF &&
+
+	/* planted: SMART named, not reached through its ocp_disk hook */
+	void ocptv_planted(struct json *j)
+	{
+		smart_out_json(j, "x", NULL);
+	}
+	EOF
+	{ layers; test_eq $? 2 "make exit code"; } &&
+	grep -q "tools/kiln/lab/metrics_text.c:[0-9]*: calls vitals_text_disk (results/vitals_text.c" out &&
+	grep -q "tools/kiln/results/ocptv_step.c:[0-9]*: calls smart_out_json (results/smart_out.c" out
 '
 
 test_expect_success 'the burn calling a signal'"'"'s reader by name fails it' '

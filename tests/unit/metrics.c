@@ -212,7 +212,6 @@ static void test_text(void)
 		  .bytes_written = 4096 },
 	};
 	struct monitor_target mt[2] = { { .rate = 512.25 }, { .rate = NAN } };
-	const double temp[2] = { 41.5, NAN };
 	struct settings s;
 	struct record r;
 	size_t len, i;
@@ -226,10 +225,11 @@ static void test_text(void)
 	r.disks[0].mt = &mt[0];
 	r.disks[1].mt = &mt[1];
 	r.disks[0].sig.limit = 60;
+	r.disks[0].sig.temp_last = 41;
 	snap_two_passes(&r.disks[0].snap);
 	record_judge(&r, 0, 0);
 
-	text = metrics_text(&r, c, temp, &len);
+	text = metrics_text(&r, c, &len);
 	if (!tap_ok(text && len == strlen(text) && len && text[len - 1] == '\n',
 		    "text: made, lines ended"))
 		tap_bail("no text");
@@ -277,7 +277,7 @@ static void test_text(void)
 	       has("} 250.000\n"),
 	       "text: each phase's average, as the table says it");
 	tap_ok(has("kiln_disk_temperature_celsius{disk=\"sda\",") &&
-	       has("} 41.5\n") &&
+	       has("} 41.0\n") &&
 	       !has("kiln_disk_temperature_celsius{disk=\"sdb\""),
 	       "text: a temperature only where it is known");
 	tap_ok(has("kiln_disk_verdict{disk=\"sdb\",serial=\"B2\",model=\"Model "
@@ -295,7 +295,7 @@ static void test_text(void)
 
 	/* Its last interval is after it ended: the averages say it. */
 	c[0].state = STATE_DONE;
-	text = metrics_text(&r, c, temp, &len);
+	text = metrics_text(&r, c, &len);
 	tap_ok(text && has("kiln_disk_throughput_megabytes_per_second{disk="
 			   "\"sda\",serial=\"S\\\"1\\\\2\",model=\"M\\nX\","
 			   "identity=\"serial:\xc3\xa9\\\\xff!\"} 0.000\n") &&
@@ -304,7 +304,8 @@ static void test_text(void)
 	free(text);
 
 	r.state = RECORD_COMPLETE;
-	text = metrics_text(&r, NULL, NULL, &len);
+	r.disks[0].sig.temp_last = VITALS_NONE;
+	text = metrics_text(&r, NULL, &len);
 	tap_ok(text && has("kiln_run_state 1\n") &&
 	       has("kiln_run_verdict 0\n") &&
 	       family_ok("kiln_disk_temperature_celsius") &&
@@ -315,11 +316,11 @@ static void test_text(void)
 	free(text);
 	r.disks[1].sig.temp_last = 38;
 	r.disks[1].sig.limit = 55;
-	text = metrics_text(&r, NULL, NULL, &len);
+	text = metrics_text(&r, NULL, &len);
 	tap_ok(text && samples("kiln_disk_temperature_celsius") == 1 &&
 	       has("kiln_disk_temperature_celsius{disk=\"sdb\",") &&
 	       has("} 38.0\n"),
-	       "text: without temperatures given, the signals' latest");
+	       "text: the temperature is the vitals' latest (the signal's gauge)");
 	tap_ok(text && samples("kiln_disk_temperature_limit_celsius") == 2 &&
 	       has("kiln_disk_temperature_limit_celsius{disk=\"sdb\",serial="
 		   "\"B2\",model=\"Model B\",identity=\"wwn:0x5000c500a1b2c3d4"
@@ -330,7 +331,7 @@ static void test_text(void)
 	r.disks[1].sig.temp_last = VITALS_NONE;
 	r.disks[1].sig.limit = VITALS_NONE;
 	r.state = RECORD_INTERRUPTED;
-	text = metrics_text(&r, NULL, NULL, &len);
+	text = metrics_text(&r, NULL, &len);
 	tap_ok(text && has("kiln_run_state 2\n"), "text: interrupted");
 	free(text);
 	text = NULL;

@@ -5,7 +5,8 @@
  * result.json back also writes one, the table's order is the outputs'
  * and restore's, and report.html's machine section asks the table
  * whether any signal has a part there (a BMC that was looked for and not
- * found is said; nothing at all is no section).
+ * found is said; nothing at all is no section); the lab's metrics and the
+ * OCP output find a signal's gauges and measurements in the table.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,11 +104,58 @@ static void section(void)
 	record_free(&r);
 }
 
+/*
+ * The lab's metrics and OCP's output reach the signals through the table:
+ * every gauge of every signal is a disk's (kiln_disk_...), named once,
+ * with its HELP and a value; the vitals' gauges say a disk's temperature
+ * and its limit, only where known; SMART's counters are its OCP part.
+ */
+static void gauges(void)
+{
+	const struct signal_ops *vitals = signal_find("vitals");
+	const struct signal_ops *smart = signal_find("smart");
+	const struct signal_gauge *g, *h;
+	struct record_disk d;
+	int n = 0, named = 1, unique = 1, temp = 0, limit = 0;
+	double v = 0;
+
+	for (SIGNAL_EACH(p))
+		for (g = (*p)->gauges; g && g->name; g++, n++) {
+			if (strncmp(g->name, "kiln_disk_", 10) || !g->help ||
+			    !g->help[0] || !g->value || g->decimals < 0)
+				named = 0;
+			for (SIGNAL_EACH(q))
+				for (h = (*q)->gauges; h && h->name; h++)
+					if (h != g && !strcmp(h->name, g->name))
+						unique = 0;
+		}
+	tap_ok(n >= 2 && named && unique, "%d gauges, each a disk's, named "
+	       "once, with its HELP and a value", n);
+	memset(&d, 0, sizeof(d));
+	d.sig.temp_last = d.sig.limit = VITALS_NONE;
+	for (g = vitals ? vitals->gauges : NULL; g && g->name; g++) {
+		if (!strcmp(g->name, "kiln_disk_temperature_celsius"))
+			temp = !g->value(&d, &v) &&
+			       (d.sig.temp_last = 47, g->value(&d, &v)) &&
+			       v == 47;
+		if (!strcmp(g->name, "kiln_disk_temperature_limit_celsius"))
+			limit = !g->value(&d, &v) &&
+				(d.sig.limit = 0, !g->value(&d, &v)) &&
+				(d.sig.limit = 70, g->value(&d, &v)) &&
+				v == 70;
+	}
+	tap_ok(temp && limit, "the vitals' gauges: a disk's temperature and "
+	       "its limit, none where not known");
+	tap_ok(smart && smart->ocp_disk, "SMART's counters are its own part "
+	       "of the OCP output");
+}
+
 int main(int argc, char **argv)
 {
 	tap_args(argc, argv);
 	TAP_RUN(names);
 	TAP_RUN(order);
 	TAP_RUN(section);
+	TAP_RUN(gauges);
 	return tap_done();
 }

@@ -326,7 +326,7 @@ void lab_tick(struct lab *l, struct record *r)
 	if (!l)
 		return;
 	if (l->m)
-		metrics_update(l->m, r, NULL, NULL);
+		metrics_update(l->m, r, NULL);
 	lab_say(l);
 }
 
@@ -363,7 +363,7 @@ void lab_settle(struct lab *l, struct record *r)
 	if (!l)
 		return;
 	if (l->m) {
-		metrics_finish(l->m, r, NULL, NULL, LAB_PUSH_MS);
+		metrics_finish(l->m, r, NULL, LAB_PUSH_MS);
 		metrics_stats(l->m, &st);
 		r->lab.pushes = st.pushes;
 		r->lab.push_failures = st.failures;

@@ -252,11 +252,11 @@ static void queue(struct metrics *m, char *body, size_t len, int final)
 }
 
 int metrics_update(struct metrics *m, const struct record *r,
-		   const struct engine_counters *c, const double *temp_c)
+		   const struct engine_counters *c)
 {
 	size_t len;
 	/* Made before the lock is taken: the worker never waits on it. */
-	char *body = metrics_text(r, c, temp_c, &len);
+	char *body = metrics_text(r, c, &len);
 
 	if (!body)
 		return -ENOMEM;
@@ -272,15 +272,14 @@ int metrics_update(struct metrics *m, const struct record *r,
 }
 
 int metrics_finish(struct metrics *m, const struct record *r,
-		   const struct engine_counters *c, const double *temp_c,
-		   unsigned timeout_ms)
+		   const struct engine_counters *c, unsigned timeout_ms)
 {
 	uint64_t deadline = timing_now_ns() + timeout_ms * MS;
 	char *body;
 	size_t len;
 	int ret;
 
-	body = metrics_text(r, c, temp_c, &len);
+	body = metrics_text(r, c, &len);
 	if (!body)
 		return -ENOMEM;
 	pthread_mutex_lock(&m->lock);

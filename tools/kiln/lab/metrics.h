@@ -54,13 +54,12 @@ int metrics_start(struct metrics **m, const struct http_url *url,
 
 /*
  * The run as it stands, to push next: c is each disk's latest counters
- * (NULL: the record's snapshots), temp_c each disk's temperature in
- * degrees Celsius or NAN when unknown (NULL: the latest the record's
- * signals hold, vitals.h). Never waits on
- * the network. 0, -ENOMEM, or -ESHUTDOWN after metrics_finish().
+ * (NULL: the record's snapshots); the signals' gauges (a disk's
+ * temperature) say what the record holds. Never waits on the network.
+ * 0, -ENOMEM, or -ESHUTDOWN after metrics_finish().
  */
 int metrics_update(struct metrics *m, const struct record *r,
-		   const struct engine_counters *c, const double *temp_c);
+		   const struct engine_counters *c);
 
 /*
  * The next line for the console ("metrics: http://lab:9091/...: connection
@@ -77,18 +76,17 @@ void metrics_stats(struct metrics *m, struct metrics_stats *st);
  * last error (-ETIMEDOUT when none came back in time). No update after.
  */
 int metrics_finish(struct metrics *m, const struct record *r,
-		   const struct engine_counters *c, const double *temp_c,
-		   unsigned timeout_ms);
+		   const struct engine_counters *c, unsigned timeout_ms);
 
 /* Stops the worker (cutting short a push on its way) and frees all. */
 void metrics_free(struct metrics *m);
 
 /*
  * The text exposition format (version 0.0.4) of the run as it stands:
- * c and temp as for metrics_update. NUL-terminated, the caller's to free;
- * NULL when out of memory.
+ * c as for metrics_update. NUL-terminated, the caller's to free; NULL
+ * when out of memory.
  */
 char *metrics_text(const struct record *r, const struct engine_counters *c,
-		   const double *temp_c, size_t *len);
+		   size_t *len);
 
 #endif

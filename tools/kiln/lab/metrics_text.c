@@ -12,6 +12,9 @@
  * verify, 4 read, 5 end, as enum engine_phase). The engine's state and the
  * verdicts are numbers for the same reason. Every gauge of a disk carries
  * the same four labels, so any two of them join without relabelling.
+ * The signals' own gauges of a disk (the vitals' temperature and its
+ * limit) are theirs, in signals.c's table (signal.h's gauges): they come
+ * after the engine's, before the verdict.
  */
 #include <math.h>
 #include <stdio.h>
@@ -22,6 +25,7 @@
 #include "base/version.h"
 #include "lab/metrics.h"
 #include "results/result.h"
+#include "results/signal.h"
 
 /* --- The text ------------------------------------------------------- */
 
@@ -94,8 +98,8 @@ static int verdict_now(const struct record_disk *d,
 
 enum family {
 	F_PHASE, F_PASS, F_PASSES, F_STATE, F_WRITTEN, F_READ, F_RATE,
-	F_WRITE_AVG, F_VERIFY_AVG, F_IO_ERRORS, F_BAD_UNITS, F_TEMP,
-	F_TEMP_LIMIT, F_VERDICT, FAMILIES
+	F_WRITE_AVG, F_VERIFY_AVG, F_IO_ERRORS, F_BAD_UNITS, F_VERDICT,
+	FAMILIES
 };
 
 static const struct {
@@ -127,11 +131,6 @@ static const struct {
 			  "an I/O error in this run." },
 	[F_BAD_UNITS] = { "kiln_disk_bad_units", "Units (4 KiB) that read "
 			  "back wrong in this run." },
-	[F_TEMP] = { "kiln_disk_temperature_celsius", "The disk's "
-		     "temperature, when it is known." },
-	[F_TEMP_LIMIT] = { "kiln_disk_temperature_limit_celsius", "The "
-			   "temperature the disk is judged against (its "
-			   "own, temp-warn or kiln's default), when known." },
 	[F_VERDICT] = { "kiln_disk_verdict", "The disk's verdict so far: 0 "
 			"PASS, 1 WARN, 2 FAIL." },
 };
@@ -156,8 +155,7 @@ static int phase_avg(const struct record_disk *d, int phase, char *buf,
  * averages say what it did.
  */
 static int disk_value(int fam, const struct record_disk *d,
-		      const struct engine_counters *c, double temp, char *buf,
-		      size_t len)
+		      const struct engine_counters *c, char *buf, size_t len)
 {
 	double rate = d->mt && c->state == STATE_RUNNING ? d->mt->rate : 0;
 	unsigned long long v;
@@ -181,17 +179,6 @@ static int disk_value(int fam, const struct record_disk *d,
 	case F_VERIFY_AVG:
 		return phase_avg(d, d->ep.mode == ENGINE_READ ? PHASE_READ :
 				 PHASE_VERIFY, buf, len);
-	case F_TEMP:
-		if (!isfinite(temp))
-			return 0;
-		snprintf(buf, len, "%.1f", temp);
-		return 1;
-	case F_TEMP_LIMIT:
-		/* An alert rule compares the two: same labels, same disk. */
-		if (d->sig.limit == VITALS_NONE || d->sig.limit <= 0)
-			return 0;
-		v = (unsigned long long)d->sig.limit;
-		break;
 	default:
 		return 0;
 	}
@@ -234,32 +221,46 @@ static int run_state(const struct record *r)
 	return r->state == RECORD_INTERRUPTED ? 2 : 1;
 }
 
-/* The disk's latest temperature the sampler folded into the record. */
-static double record_temp(const struct record_disk *d)
+/* A signal's gauge: each disk that has a value now. */
+static void gauge(FILE *f, const struct record *r,
+		  const struct signal_gauge *g)
 {
-	return d->sig.temp_last == VITALS_NONE ? NAN : d->sig.temp_last;
+	double v;
+	int i;
+
+	head(f, g->name, g->help);
+	for (i = 0; i < r->n; i++) {
+		if (!g->value(&r->disks[i], &v) || !isfinite(v))
+			continue;
+		fputs(g->name, f);
+		disk_labels(f, &r->disks[i]);
+		fprintf(f, " %.*f\n", g->decimals, v);
+	}
 }
 
 char *metrics_text(const struct record *r, const struct engine_counters *c,
-		   const double *temp_c, size_t *len)
+		   size_t *len)
 {
 	char *text = NULL, buf[64];
 	size_t size = 0;
 	int fam, i, verdict = r->verdict;
 	FILE *f = open_memstream(&text, &size);
+	const struct signal_gauge *g;
 
 	if (!f)
 		return NULL;
 	for (fam = 0; fam < FAMILIES; fam++) {
+		if (fam == F_VERDICT)
+			for (SIGNAL_EACH(s))
+				for (g = (*s)->gauges; g && g->name; g++)
+					gauge(f, r, g);
 		head(f, families[fam].name, families[fam].help);
 		for (i = 0; i < r->n; i++) {
 			const struct record_disk *d = &r->disks[i];
 			const struct engine_counters *dc = c ? &c[i] :
 							   &d->snap.c;
 
-			if (!disk_value(fam, d, dc,
-					temp_c ? temp_c[i] : record_temp(d),
-					buf, sizeof(buf)))
+			if (!disk_value(fam, d, dc, buf, sizeof(buf)))
 				continue;
 			fputs(families[fam].name, f);
 			disk_labels(f, d);

@@ -17,7 +17,8 @@
  *   read, passes made (figures_passes); per phase its average and its
  *   slowest and fastest second (MB/s) and the seconds spent flushing;
  *   I/O errors, bad units, those of them good on a re-read, units not
- *   written; SMART's counters after the run.
+ *   written; then, once the run has ended, each signal's own (the table's
+ *   ocp_disk hooks, signal.h: SMART's counters after the run).
  *   Validators state the judge's thresholds where it has one: an I/O error
  *   or a bad unit fails (EQUAL 0), a slowest second below 20% of its
  *   phase's average warns (GREATER_THAN_OR_EQUAL, once the phase ran 10
@@ -59,6 +60,7 @@
 #include "results/ocptv.h"
 #include "results/ocptv_step.h"
 #include "results/result.h"
+#include "results/signal.h"
 #include "base/timing.h"
 
 /*
@@ -286,67 +288,6 @@ static void phase_measurements(struct ocptv_out *o, const struct record_disk *d,
 	ocptv_out_measure_end(o, t);
 }
 
-static void smart_measurements(struct ocptv_out *o, const struct record_disk *d,
-			       const char *step, const char *hw, double t)
-{
-	const struct smart_counters *b = d->before.c.have ? &d->before.c :
-					 NULL;
-	const struct smart_counters *a = &d->after.c;
-	const struct {
-		const char *name;
-		long long before, after;
-	} c[] = {
-		{ "smart-reallocated-sectors", b ? b->realloc : -1,
-		  a->realloc },
-		{ "smart-pending-sectors", b ? b->pending : -1, a->pending },
-		{ "smart-offline-uncorrectable", b ? b->uncorrectable : -1,
-		  a->uncorrectable },
-		{ "smart-crc-errors", b ? b->crc_errors : -1, a->crc_errors },
-		{ "smart-media-errors", b ? b->media_errors : -1,
-		  a->media_errors },
-		{ "smart-grown-defects", b ? b->grown_defects : -1,
-		  a->grown_defects },
-	};
-	size_t i;
-
-	if (!a->have)
-		return;
-	if (a->passed >= 0) {
-		ocptv_out_measure_begin(o, step, hw,
-					"smart-overall-health-passed", NULL);
-		json_bool(&o->j, "value", a->passed);
-		ocptv_out_validator_begin(o, "EQUAL", "FAIL: the drive "
-					  "predicts its own failure");
-		json_bool(&o->j, "value", 1);
-		ocptv_out_validator_end(o);
-		ocptv_out_measure_end(o, t);
-	}
-	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
-		if (c[i].after < 0)
-			continue;
-		ocptv_out_measure_begin(o, step, hw, c[i].name, NULL);
-		json_i64(&o->j, "value", c[i].after);
-		if (c[i].before >= 0) {
-			ocptv_out_validator_begin(o, "LESS_THAN_OR_EQUAL",
-						  "FAIL: rose during the "
-						  "burn-in");
-			json_i64(&o->j, "value", c[i].before);
-			ocptv_out_validator_end(o);
-		}
-		ocptv_out_measure_end(o, t);
-	}
-	if (a->critical_warning >= 0) {
-		ocptv_out_measure_begin(o, step, hw, "nvme-critical-warning",
-					NULL);
-		json_i64(&o->j, "value", a->critical_warning);
-		ocptv_out_validator_begin(o, "EQUAL", "FAIL: any NVMe critical "
-					  "warning");
-		json_u64(&o->j, "value", 0);
-		ocptv_out_validator_end(o);
-		ocptv_out_measure_end(o, t);
-	}
-}
-
 static const char *step_status(const struct record_disk *d)
 {
 	switch (d->snap.c.state) {
@@ -361,7 +302,7 @@ static const char *step_status(const struct record_disk *d)
 	return "SKIP";
 }
 
-/* What the disk's engine and SMART measured. */
+/* What the disk's engine and, at the end, its signals measured. */
 static void disk_measurements(struct ocptv_out *o, const struct record_disk *d,
 			      const char *step, const char *hw, double t0,
 			      double t1, int final)
@@ -412,7 +353,9 @@ static void disk_measurements(struct ocptv_out *o, const struct record_disk *d,
 		ocptv_out_measure_end(o, t1);
 	}
 	if (final)
-		smart_measurements(o, d, step, hw, t1);
+		for (SIGNAL_EACH(sig))
+			if ((*sig)->ocp_disk)
+				(*sig)->ocp_disk(o, d, step, hw, t1);
 
 	for (k = 0; k < s->nerrors; k++) {
 		const struct engine_error *e = &s->errors[k];

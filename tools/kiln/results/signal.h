@@ -35,6 +35,21 @@ enum signal_at {
 	SIGNAL_AFTER,
 };
 
+struct ocptv_out;
+
+/*
+ * A gauge of the lab's metrics (lab/metrics_text.c) a signal has for each
+ * disk: its family's name and HELP, and a disk's value, 1 with *v set, 0
+ * when the disk has none now (no sample is said for it); said with that
+ * many decimals.
+ */
+struct signal_gauge {
+	const char *name;
+	const char *help;
+	int decimals;
+	int (*value)(const struct record_disk *d, double *v);
+};
+
 /* What a signal's burn hook is given (the burn fills it: cmd/burn*.c). */
 struct signal_burn {
 	struct record *r;
@@ -121,6 +136,18 @@ struct signal_ops {
 	/* report.html: in a disk's own section, before its reasons */
 	void (*html_disk_section)(FILE *f, const struct record *r,
 				  const struct record_disk *d);
+	/*
+	 * The OCP Test & Validation output (ocptv_step.c): a disk's
+	 * measurements in its step, after the engine's, once the run has
+	 * ended (step and hw are the step's and the disk's ids, t the time)
+	 */
+	void (*ocp_disk)(struct ocptv_out *o, const struct record_disk *d,
+			 const char *step, const char *hw, double t);
+	/*
+	 * The lab's metrics (lab/metrics_text.c): the signal's gauges of a
+	 * disk, after the engine's, ended by one with no name; NULL: none
+	 */
+	const struct signal_gauge *gauges;
 };
 
 /* The table, NULL-ended, in the order the outputs say the signals. */

@@ -5,7 +5,8 @@
  * and kiln fleet read what a run wrote. A counter not reported is null.
  * SMART as a signal of the table (smart_signal): read by smartctl
  * before and after a burn, a target's "smart" then, read back, and
- * report.html's section of the counters that changed.
+ * report.html's section of the counters that changed, and its
+ * measurements in the OCP output.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "results/html.h"
+#include "results/ocptv_out.h"
 #include "results/result_keys.h"
 #include "results/signal.h"
 #include "results/smart_out.h"
@@ -245,10 +247,76 @@ static void smart_burn(struct signal_burn *sb, enum signal_at at)
 		smart_read(sb->r, at == SIGNAL_AFTER);
 }
 
+/*
+ * OCP's measurements of a disk at its step's end: its health and each
+ * counter after the burn, each counter judged against its value before.
+ */
+static void smart_ocp_disk(struct ocptv_out *o, const struct record_disk *d,
+			   const char *step, const char *hw, double t)
+{
+	const struct smart_counters *b = d->before.c.have ? &d->before.c :
+					 NULL;
+	const struct smart_counters *a = &d->after.c;
+	const struct {
+		const char *name;
+		long long before, after;
+	} c[] = {
+		{ "smart-reallocated-sectors", b ? b->realloc : -1,
+		  a->realloc },
+		{ "smart-pending-sectors", b ? b->pending : -1, a->pending },
+		{ "smart-offline-uncorrectable", b ? b->uncorrectable : -1,
+		  a->uncorrectable },
+		{ "smart-crc-errors", b ? b->crc_errors : -1, a->crc_errors },
+		{ "smart-media-errors", b ? b->media_errors : -1,
+		  a->media_errors },
+		{ "smart-grown-defects", b ? b->grown_defects : -1,
+		  a->grown_defects },
+	};
+	size_t i;
+
+	if (!a->have)
+		return;
+	if (a->passed >= 0) {
+		ocptv_out_measure_begin(o, step, hw,
+					"smart-overall-health-passed", NULL);
+		json_bool(&o->j, "value", a->passed);
+		ocptv_out_validator_begin(o, "EQUAL", "FAIL: the drive "
+					  "predicts its own failure");
+		json_bool(&o->j, "value", 1);
+		ocptv_out_validator_end(o);
+		ocptv_out_measure_end(o, t);
+	}
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		if (c[i].after < 0)
+			continue;
+		ocptv_out_measure_begin(o, step, hw, c[i].name, NULL);
+		json_i64(&o->j, "value", c[i].after);
+		if (c[i].before >= 0) {
+			ocptv_out_validator_begin(o, "LESS_THAN_OR_EQUAL",
+						  "FAIL: rose during the "
+						  "burn-in");
+			json_i64(&o->j, "value", c[i].before);
+			ocptv_out_validator_end(o);
+		}
+		ocptv_out_measure_end(o, t);
+	}
+	if (a->critical_warning >= 0) {
+		ocptv_out_measure_begin(o, step, hw, "nvme-critical-warning",
+					NULL);
+		json_i64(&o->j, "value", a->critical_warning);
+		ocptv_out_validator_begin(o, "EQUAL", "FAIL: any NVMe critical "
+					  "warning");
+		json_u64(&o->j, "value", 0);
+		ocptv_out_validator_end(o);
+		ocptv_out_measure_end(o, t);
+	}
+}
+
 const struct signal_ops smart_signal = {
 	.name = "smart",
 	.burn = smart_burn,
 	.json_disk = smart_json_disk,
 	.read_disk = smart_read_disk,
 	.html_section = smart_html,
+	.ocp_disk = smart_ocp_disk,
 };

@@ -7,7 +7,8 @@
  * vitals_html.c their parts of report.html; vitals_signal here is all of
  * them as a signal of the table (signal.h), whose burn runs the machine's
  * sampler (judge/sampler.h) from before the disks are read to after the
- * confirming re-read.
+ * confirming re-read, and whose gauges give the lab's metrics a disk's
+ * temperature and its limit.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -518,6 +519,29 @@ static void vitals_burn(struct signal_burn *sb, enum signal_at at)
 		sampler_finish(sb->smp, sb->con, sb->stop);
 }
 
+/* The disk's latest temperature the sampler folded into the record. */
+static int gauge_temp(const struct record_disk *d, double *v)
+{
+	*v = d->sig.temp_last;
+	return d->sig.temp_last != VITALS_NONE;
+}
+
+/* The limit it is judged against: an alert rule compares the two. */
+static int gauge_limit(const struct record_disk *d, double *v)
+{
+	*v = d->sig.limit;
+	return d->sig.limit != VITALS_NONE && d->sig.limit > 0;
+}
+
+static const struct signal_gauge vitals_gauges[] = {
+	{ "kiln_disk_temperature_celsius", "The disk's temperature, when it "
+	  "is known.", 1, gauge_temp },
+	{ "kiln_disk_temperature_limit_celsius", "The temperature the disk "
+	  "is judged against (its own, temp-warn or kiln's default), when "
+	  "known.", 0, gauge_limit },
+	{ NULL, NULL, 0, NULL },
+};
+
 const struct signal_ops vitals_signal = {
 	.name = "vitals",
 	.burn = vitals_burn,
@@ -530,4 +554,5 @@ const struct signal_ops vitals_signal = {
 	.html_shown = vitals_html_shown,
 	.html = vitals_html_machine,
 	.html_plot = vitals_html_temps,
+	.gauges = vitals_gauges,
 };
