@@ -3,8 +3,9 @@
 # index.json, what kiln fleet reads of a run in place of result.json
 # (fleet_index.c): kiln burn writes it beside result.json; kiln fleet's
 # page and CSV are the same with it as without it (an older folder); an
-# index that is torn, of another size, or older than result.json is
-# passed over for result.json; one that matches is what is read.
+# index that is torn, of another size, older than result.json, or
+# without a column a signal gives (signal.h) is passed over for
+# result.json; one that matches is what is read.
 . "$(dirname "$0")/../lib/tap.sh"
 
 R="$TEST_TMP/lab/kiln-results"
@@ -90,6 +91,20 @@ test_expect_success 'a matching index is read; an older one is not' '
 		"$RUN/index.json" &&
 	page newer &&
 	grep -q "^\"m-pass\",\"WARN\"" "$TEST_TMP/newer/fleet.csv"
+'
+
+test_expect_success 'an index without a signal'"'"'s column (written before the signal gave it) is passed over' '
+	python3 - "$TEST_TMP/run.index" "$RUN/index.json" <<-\PY &&
+	import json, sys
+	x = json.load(open(sys.argv[1]))
+	assert "bmc_address" in x and "bmc_mac" in x, sorted(x)
+	x["verdict"] = "WARN"
+	del x["bmc_mac"]
+	json.dump(x, open(sys.argv[2], "w"))
+	PY
+	touch -d "@$(($(stat -c %Y "$RUN/result.json") + 10))" \
+		"$RUN/index.json" &&
+	page nocolumn && same without nocolumn
 '
 
 test_expect_success 'an index that is a FIFO, a folder or empty is passed over' '

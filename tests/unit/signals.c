@@ -6,13 +6,15 @@
  * and restore's, and report.html's machine section asks the table
  * whether any signal has a part there (a BMC that was looked for and not
  * found is said; nothing at all is no section); the lab's metrics and the
- * OCP output find a signal's gauges and measurements in the table.
+ * OCP output find a signal's gauges and measurements in the table, and
+ * kiln fleet its columns.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../lib/tap.h"
+#include "fleet/fleet.h"
 #include "judge/record.h"
 #include "results/report_machine.h"
 #include "results/signal.h"
@@ -150,6 +152,38 @@ static void gauges(void)
 	       "of the OCP output");
 }
 
+/*
+ * kiln fleet's columns of the signals (fleet.csv, its index, the page,
+ * the certificate): as many as a fleet run holds, each named once and
+ * read from an object of result.json; the BMC's address and MAC, in
+ * fleet.csv's order.
+ */
+static void columns(void)
+{
+	const struct signal_column *c[FLEET_COLUMNS + 8];
+	int n = signals_columns(c, FLEET_COLUMNS + 8), i, k, ok = 1;
+
+	for (i = 0; i < n && i < FLEET_COLUMNS + 8; i++) {
+		if (!c[i]->object || !c[i]->member || !c[i]->lead ||
+		    !c[i]->name[0])
+			ok = 0;
+		for (k = 0; k < i; k++)
+			if (!strcmp(c[k]->name, c[i]->name))
+				ok = 0;
+	}
+	tap_ok(n <= FLEET_COLUMNS && ok, "%d fleet columns of the signals, "
+	       "at most the %d a fleet run holds, each named once", n,
+	       FLEET_COLUMNS);
+	tap_ok(n >= 2 && !strcmp(c[0]->name, "bmc_address") &&
+	       !strcmp(c[0]->object, "bmc") &&
+	       !strcmp(c[0]->member, "address") &&
+	       !strcmp(c[1]->name, "bmc_mac") && !c[1]->cert &&
+	       c[0]->cert && !strcmp(c[0]->cert, "BMC address"),
+	       "the BMC's: its address (a certificate's row too) and MAC");
+	tap_ok(signals_columns(NULL, 0) == n, "counted without a place to "
+	       "put them");
+}
+
 int main(int argc, char **argv)
 {
 	tap_args(argc, argv);
@@ -157,5 +191,6 @@ int main(int argc, char **argv)
 	TAP_RUN(order);
 	TAP_RUN(section);
 	TAP_RUN(gauges);
+	TAP_RUN(columns);
 	return tap_done();
 }

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "judge/record.h"
+#include "results/signal.h"
 
 /*
  * kiln fleet: every run folder under results trees (a lab server's upload
@@ -57,13 +58,20 @@ struct fleet_disk {
 	double write_like, read_like;	/* a fraction: 0.61 is 61% */
 };
 
+/*
+ * The signals' columns a run holds (signal.h's columns, the BMC's
+ * address and MAC); a unit test holds the table to it.
+ */
+#define FLEET_COLUMNS 4
+
 struct fleet_run {
 	/* its machine id, else (older runs) the machine's folder name */
 	char *machine;
 	/* the machine for people, "" when not said (result.json "system") */
 	char *vendor, *product, *mac, *address;
 	char *asset_tag, *chassis_serial;	/* where it is; NULL: not said */
-	char *bmc_address, *bmc_mac;	/* its BMC's LAN; NULL: not said */
+	/* the signals' columns (signals_columns(): its BMC's LAN) */
+	char *cols[FLEET_COLUMNS];	/* NULL: not said */
 	int has_report, has_summary;	/* report.html, summary.txt there */
 	int has_certs;		/* cert-machine.html there */
 	/* end=: the method ("" keep), DMI's serial, the machine's cert */

@@ -42,8 +42,9 @@ static void cell(FILE *f, const char *s)
 
 static void machine(FILE *f, const struct fleet_run *r)
 {
+	const struct signal_column *cols[FLEET_COLUMNS];
+	int i, k, ncols = signals_columns(cols, FLEET_COLUMNS);
 	char size[32];
-	int i;
 
 	fputs("<section><h1>How kiln left the disks of ", f);
 	html(f, r->machine);
@@ -54,7 +55,9 @@ static void machine(FILE *f, const struct fleet_run *r)
 	row(f, "system serial (DMI)", r->machine_serial);
 	row(f, "asset tag", r->asset_tag);
 	row(f, "chassis serial", r->chassis_serial);
-	row(f, "BMC address", r->bmc_address);
+	for (k = 0; k < ncols && k < FLEET_COLUMNS; k++)
+		if (cols[k]->cert)
+			row(f, cols[k]->cert, r->cols[k]);
 	row(f, "run id", r->run_id);
 	row(f, "started", r->started);
 	row(f, "run folder", r->dir);

@@ -14,11 +14,12 @@
 
 #include "fleet/fleet.h"
 
+/* The header, the signals' columns (bmc_address, bmc_mac) after runs. */
 static const char header[] =
 	"machine,verdict,state,started,clock_trusted,duration_s,disks,"
 	"failed,failures,warnings,below_like_disks,kiln_version,run_id,"
-	"folder,checkpoint,checkpoint_age_s,runs,bmc_address,bmc_mac,end,"
-	"problem\r\n";
+	"folder,checkpoint,checkpoint_age_s,runs,";
+static const char header_end[] = "end,problem\r\n";
 
 /*
  * A text cell opened: its text goes to the cell's own stream, and
@@ -157,7 +158,7 @@ static void end_cell(FILE *f, const struct fleet_run *r)
 static void line(FILE *f, const struct fleet *fl, const struct fleet_machine *m)
 {
 	const struct fleet_run *r = m->runs[0];
-	int i, failed = 0;
+	int i, k, failed = 0, ncols = signals_columns(NULL, 0);
 
 	for (i = 0; i < r->n; i++)
 		failed += !strcmp(r->disks[i].verdict, "FAIL");
@@ -183,21 +184,25 @@ static void line(FILE *f, const struct fleet *fl, const struct fleet_machine *m)
 	else
 		fputs(",,", f);
 	fprintf(f, "%d,", m->n);
-	field(f, r->bmc_address);
-	field(f, r->bmc_mac);
+	for (k = 0; k < ncols && k < FLEET_COLUMNS; k++)
+		field(f, r->cols[k]);
 	end_cell(f, r);
 	field_then(f, r->problem, "\r\n");
 }
 
 char *fleet_csv_text(const struct fleet *fl, size_t *len)
 {
+	const struct signal_column *cols[FLEET_COLUMNS];
 	char *out = NULL;
 	FILE *f = open_memstream(&out, len);
-	int i;
+	int i, k, ncols = signals_columns(cols, FLEET_COLUMNS);
 
 	if (!f)
 		return NULL;
 	fputs(header, f);
+	for (k = 0; k < ncols && k < FLEET_COLUMNS; k++)
+		fprintf(f, "%s,", cols[k]->name);
+	fputs(header_end, f);
 	for (i = 0; i < fl->n; i++)
 		line(f, fl, &fl->machines[i]);
 	if (fclose(f)) {

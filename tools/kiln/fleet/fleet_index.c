@@ -153,6 +153,8 @@ int fleet_index_read(const char *dir, const struct stat *st,
 	};
 	struct jsonread *doc = NULL;
 	char path[PATH_MAX];
+	const struct signal_column *cols[FLEET_COLUMNS];
+	int ncols = signals_columns(cols, FLEET_COLUMNS), k;
 	struct stat ist;
 	int ret, oom = 0, i, n;
 
@@ -170,6 +172,14 @@ int fleet_index_read(const char *dir, const struct stat *st,
 	ret = -ENOENT;
 	if (!matches(root, st, &ist))
 		goto out;
+	/*
+	 * Each signal's column is there, null when not said: an index from
+	 * before a signal gave its column is passed over, not read as
+	 * "not said" while result.json says it.
+	 */
+	for (k = 0; k < ncols && k < FLEET_COLUMNS; k++)
+		if (!jsonread_get(root, cols[k]->name))
+			goto out;
 	ret = -EBADMSG;
 	r->state = record_state_of(jsonread_str(root, KEY_STATE, ""));
 	if (r->state < 0)
@@ -191,8 +201,8 @@ int fleet_index_read(const char *dir, const struct stat *st,
 	r->address = fleet_member(root, KEY_ADDRESS, &oom);
 	r->asset_tag = fleet_member(root, KEY_ASSET_TAG, &oom);
 	r->chassis_serial = fleet_member(root, KEY_CHASSIS_SERIAL, &oom);
-	r->bmc_address = fleet_member(root, IKEY_BMC_ADDRESS, &oom);
-	r->bmc_mac = fleet_member(root, IKEY_BMC_MAC, &oom);
+	for (k = 0; k < ncols && k < FLEET_COLUMNS; k++)
+		r->cols[k] = fleet_member(root, cols[k]->name, &oom);
 	snprintf(r->verdict, sizeof(r->verdict), "%s",
 		 jsonread_str(root, KEY_VERDICT, ""));
 	snprintf(r->started, sizeof(r->started), "%s",

@@ -13,8 +13,6 @@
 #define INDEX_SCHEMA		"kiln-fleet-index"
 #define INDEX_VERSION		1
 #define IKEY_RESULT_BYTES	"result_bytes"
-#define IKEY_BMC_ADDRESS	"bmc_address"
-#define IKEY_BMC_MAC		"bmc_mac"
 #define IKEY_DISKS		"disks"
 #define IKEY_PASSES_MADE	"passes_made"
 #define IKEY_WRITE_MBPS		"write_mbps"

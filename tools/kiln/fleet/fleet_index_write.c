@@ -53,6 +53,8 @@ static void write_disk(struct json *j, const struct fleet_disk *d)
 static char *index_text(const struct fleet_run *r, size_t result_bytes,
 			size_t *len)
 {
+	const struct signal_column *cols[FLEET_COLUMNS];
+	int ncols = signals_columns(cols, FLEET_COLUMNS), k;
 	struct json j;
 	int i;
 
@@ -68,8 +70,8 @@ static char *index_text(const struct fleet_run *r, size_t result_bytes,
 	json_str(&j, KEY_ADDRESS, r->address);
 	json_str(&j, KEY_ASSET_TAG, r->asset_tag);
 	json_str(&j, KEY_CHASSIS_SERIAL, r->chassis_serial);
-	json_str(&j, IKEY_BMC_ADDRESS, r->bmc_address);
-	json_str(&j, IKEY_BMC_MAC, r->bmc_mac);
+	for (k = 0; k < ncols && k < FLEET_COLUMNS; k++)
+		json_str(&j, cols[k]->name, r->cols[k]);
 	json_str(&j, KEY_STATE, record_state_name(r->state));
 	json_str(&j, KEY_VERDICT, r->verdict);
 	json_str(&j, KEY_STARTED, r->started);

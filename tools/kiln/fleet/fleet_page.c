@@ -139,14 +139,22 @@ static void links(FILE *f, const struct fleet *fl, const struct fleet_run *r)
  */
 static void machine_said(FILE *f, const struct fleet_run *r)
 {
-	const char *parts[] = { r->vendor, r->product, r->mac, r->address,
-				r->asset_tag, r->chassis_serial, r->bmc_address,
-				r->bmc_mac };
-	const char *lead[] = { "", "", "", "", "asset ", "chassis ", "BMC ",
-			       "BMC MAC " };
-	int i, any = 0;
+	const char *parts[6 + FLEET_COLUMNS] = {
+		r->vendor, r->product, r->mac, r->address, r->asset_tag,
+		r->chassis_serial
+	};
+	const char *lead[6 + FLEET_COLUMNS] = {
+		"", "", "", "", "asset ", "chassis "
+	};
+	const struct signal_column *cols[FLEET_COLUMNS];
+	int i, any = 0, n = signals_columns(cols, FLEET_COLUMNS);
 
-	for (i = 0; i < 8; i++) {
+	/* Then the signals' columns: where its BMC answers. */
+	for (i = 0; i < n && i < FLEET_COLUMNS; i++) {
+		parts[6 + i] = r->cols[i];
+		lead[6 + i] = cols[i]->lead;
+	}
+	for (i = 0; i < 6 + FLEET_COLUMNS; i++) {
 		if (!parts[i] || !parts[i][0])
 			continue;
 		fputs(any++ ? " " : "<br><span class=\"sys\">", f);

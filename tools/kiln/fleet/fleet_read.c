@@ -167,7 +167,8 @@ static void read_machine(const struct jsonread_node *root,
 			 struct fleet_run *r, int *oom)
 {
 	const struct jsonread_node *sys = jsonread_get(root, KEY_SYSTEM);
-	const struct jsonread_node *bmc = jsonread_get(root, KEY_BMC);
+	const struct signal_column *cols[FLEET_COLUMNS];
+	int k, n = signals_columns(cols, FLEET_COLUMNS);
 	char *id;
 
 	if (jsonread_type(jsonread_get(root, KEY_MACHINE_ID)) ==
@@ -186,8 +187,9 @@ static void read_machine(const struct jsonread_node *root,
 	r->address = fleet_member(sys, KEY_ADDRESS, oom);
 	r->asset_tag = fleet_member(sys, KEY_ASSET_TAG, oom);
 	r->chassis_serial = fleet_member(sys, KEY_CHASSIS_SERIAL, oom);
-	r->bmc_address = fleet_member(bmc, KEY_ADDRESS, oom);
-	r->bmc_mac = fleet_member(bmc, KEY_MAC, oom);
+	for (k = 0; k < n && k < FLEET_COLUMNS; k++)
+		r->cols[k] = fleet_member(jsonread_get(root, cols[k]->object),
+					  cols[k]->member, oom);
 }
 
 /* result.json's "end" (how the disks were left), when the run had one. */
@@ -564,8 +566,8 @@ void fleet_read_free(struct fleet_run *r)
 	free(r->address);
 	free(r->asset_tag);
 	free(r->chassis_serial);
-	free(r->bmc_address);
-	free(r->bmc_mac);
+	for (i = 0; i < FLEET_COLUMNS; i++)
+		free(r->cols[i]);
 	free(r->dir);
 	free(r->name);
 	free(r->problem);

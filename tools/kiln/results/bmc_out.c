@@ -246,6 +246,13 @@ static void bmc_burn(struct signal_burn *sb, enum signal_at at)
 		bmc_end(&sb->r->bmc);
 }
 
+/* Where a lab reaches the machine's BMC, in kiln fleet's outputs. */
+static const struct signal_column bmc_columns[] = {
+	{ "bmc_address", KEY_BMC, KEY_ADDRESS, "BMC ", "BMC address" },
+	{ "bmc_mac", KEY_BMC, KEY_MAC, "BMC MAC ", NULL },
+	{ NULL, NULL, NULL, NULL, NULL },
+};
+
 const struct signal_ops bmc_signal = {
 	.name = "bmc",
 	.burn = bmc_burn,
@@ -254,4 +261,5 @@ const struct signal_ops bmc_signal = {
 	.summary = bmc_out_summary,
 	.html_shown = bmc_out_shown,
 	.html = bmc_out_html,
+	.columns = bmc_columns,
 };

@@ -50,6 +50,19 @@ struct signal_gauge {
 	int (*value)(const struct record_disk *d, double *v);
 };
 
+/*
+ * A column of kiln fleet's a signal gives (fleet.csv, the fleet's index,
+ * the machine's line of fleet.html, its certificate): a string member of
+ * one of the signal's objects at the top of result.json.
+ */
+struct signal_column {
+	const char *name;	/* fleet.csv's column, the index's key */
+	const char *object;	/* result.json's object: "bmc" */
+	const char *member;	/* its member: "address" */
+	const char *lead;	/* before it on fleet.html's line: "BMC " */
+	const char *cert;	/* its row of the certificate; NULL: none */
+};
+
 /* What a signal's burn hook is given (the burn fills it: cmd/burn*.c). */
 struct signal_burn {
 	struct record *r;
@@ -148,6 +161,8 @@ struct signal_ops {
 	 * disk, after the engine's, ended by one with no name; NULL: none
 	 */
 	const struct signal_gauge *gauges;
+	/* kiln fleet's columns of it, ended by one with no name; NULL: none */
+	const struct signal_column *columns;
 };
 
 /* The table, NULL-ended, in the order the outputs say the signals. */
@@ -155,6 +170,12 @@ extern const struct signal_ops *const signals[];
 
 /* The signal of that name in the table (for its tests), or NULL. */
 const struct signal_ops *signal_find(const char *name);
+
+/*
+ * The fleet's columns of every signal, in the table's order: the first
+ * max of them in cols; how many there are.
+ */
+int signals_columns(const struct signal_column **cols, int max);
 
 /* Every signal's burn hook at one place of the burn (see enum signal_at). */
 void signals_burn(struct signal_burn *sb, enum signal_at at);

@@ -43,6 +43,18 @@ const struct signal_ops *signal_find(const char *name)
 	return NULL;
 }
 
+int signals_columns(const struct signal_column **cols, int max)
+{
+	const struct signal_column *c;
+	int n = 0;
+
+	for (SIGNAL_EACH(s))
+		for (c = (*s)->columns; c && c->name; c++, n++)
+			if (n < max)
+				cols[n] = c;
+	return n;
+}
+
 void signals_burn(struct signal_burn *sb, enum signal_at at)
 {
 	size_t n = 0;
