@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Description: the 4 KiB unit: its CRC is the CRC of its bytes under every
- * CRC implementation, it is a pure function of its key, the fast check
+ * CRC implementation and fill (AVX-512's too), it is a pure function of
+ * its key, the fast check
  * catches any change, and each kind of damage is classified as such;
  * counts said with their nouns, one or many.
  */
@@ -71,6 +72,41 @@ static void test_crc_and_purity(void)
 		       "bytes, and the unit checks good", name);
 	}
 	crc32c_init();
+}
+
+/*
+ * An I/O buffer (64-byte aligned) is filled a cache line a store where
+ * the CPU has AVX-512 (ctx.wide): the same bytes, several units at once,
+ * as the 16-byte way's and the cached way's, for every key tried.
+ */
+static void test_wide_fill(void)
+{
+	static _Alignas(64) unsigned char w[4 * UNIT_SIZE], n[4 * UNIT_SIZE];
+	static unsigned char odd[4 * UNIT_SIZE + 1];
+	int wide, i, same = 1;
+
+	unit_ctx_init(&ctx, 0x5eed);
+	wide = ctx.wide;
+	if (!wide) {
+		tap_skip("the wide fill: this CPU lacks AVX-512");
+		return;
+	}
+	for (i = 0; i < 200 && same; i++) {
+		struct unit_key k = { ctx.run_id, next(), next() & ~4095ull,
+				      (uint32_t)next() };
+
+		ctx.wide = 1;
+		unit_fill(&ctx, w, sizeof(w), k);
+		ctx.wide = 0;
+		unit_fill(&ctx, n, sizeof(n), k);
+		unit_fill(&ctx, odd + 1, sizeof(n), k);
+		same = !memcmp(w, n, sizeof(w)) && !memcmp(w, odd + 1, sizeof(w));
+		k.offset += UNIT_SIZE * 3;
+		same = same && unit_good(&ctx, w + 3 * UNIT_SIZE, k);
+	}
+	ctx.wide = wide;
+	tap_ok(same, "the wide fill writes the 16-byte and the cached fills' "
+	       "bytes, unit after unit");
 }
 
 static void test_key(void)
@@ -263,6 +299,7 @@ int main(int argc, char **argv)
 	tap_args(argc, argv);
 	crc32c_init();
 	TAP_RUN(test_crc_and_purity);
+	TAP_RUN(test_wide_fill);
 	TAP_RUN(test_key);
 	TAP_RUN(test_classes);
 	TAP_RUN(test_counts);

@@ -12,6 +12,7 @@
  * byte at a time. The tests check the result against crc32c() of the bytes.
  */
 #include <emmintrin.h>
+#include <immintrin.h>
 #include <endian.h>
 #include <stdio.h>
 #include <string.h>
@@ -190,6 +191,8 @@ void unit_ctx_init(struct unit_ctx *ctx, uint64_t run_id)
 	ctx->crc_const = raw_crc((unsigned char *)ctx->base + UNIT_HEADER,
 				 PAYLOAD_LEN) ^ crc32c(0, zeros, UNIT_CRC_AT);
 	ctx->header_zero_crc = crc32c(0, zeros, UNIT_HEADER);
+	/* The CRC's AVX-512 way needs what the wide fill does, and more. */
+	ctx->wide = crc32c_supported("vpclmul");
 }
 
 /*
@@ -234,6 +237,35 @@ static void fill_one(const struct unit_ctx *ctx, unsigned char *u,
 	memcpy(u + UNIT_SIZE - 16, last, 16);
 }
 
+/*
+ * One unit of a 64-byte aligned I/O buffer, a cache line a store: the
+ * same bytes as fill_one()'s, in a quarter of its stores, which is most
+ * of a write pass's CPU. The unit's first line is its header, its last
+ * ends with the CRC.
+ */
+__attribute__((target("avx512f")))
+static void fill_wide(const struct unit_ctx *ctx, unsigned char *u,
+		      struct unit_key k)
+{
+	uint64_t seed = seed_of(k), hdr[8], last[8];
+	const __m512i s = _mm512_set1_epi64((long long)seed);
+	__m512i *out = (__m512i *)(void *)u;
+	const unsigned char *base = (const unsigned char *)ctx->base;
+	uint32_t crc;
+	int i;
+
+	header_words(hdr, k, seed);
+	crc = unit_crc(ctx, hdr, seed);
+	for (i = 0; i < 8; i++)
+		last[i] = ctx->base[UNIT_SIZE / 8 - 8 + i] ^ seed;
+	last[7] = (last[7] & 0xffffffffull) | (uint64_t)htole32(crc) << 32;
+	_mm512_stream_si512(out, _mm512_loadu_si512(hdr));
+	for (i = 1; i < UNIT_SIZE / 64 - 1; i++)
+		_mm512_stream_si512(out + i, _mm512_xor_si512(
+			_mm512_loadu_si512(base + 64 * i), s));
+	_mm512_stream_si512(out + i, _mm512_loadu_si512(last));
+}
+
 void unit_fill(const struct unit_ctx *ctx, void *buf, size_t len,
 	       struct unit_key key)
 {
@@ -241,6 +273,14 @@ void unit_fill(const struct unit_ctx *ctx, void *buf, size_t len,
 	int stream = !((uintptr_t)buf & 15);
 	size_t i;
 
+	if (ctx->wide && !((uintptr_t)buf & 63)) {
+		for (i = 0; i + UNIT_SIZE <= len; i += UNIT_SIZE) {
+			fill_wide(ctx, p + i, key);
+			key.offset += UNIT_SIZE;
+		}
+		_mm_sfence();
+		return;
+	}
 	for (i = 0; i + UNIT_SIZE <= len; i += UNIT_SIZE) {
 		fill_one(ctx, p + i, key, stream);
 		key.offset += UNIT_SIZE;

@@ -43,6 +43,11 @@ struct unit_ctx {
 	uint32_t header_shift[4][256];
 	uint32_t crc_const;
 	uint32_t header_zero_crc;
+	/*
+	 * unit_fill() writes I/O buffers a cache line at a time (AVX-512):
+	 * set by unit_ctx_init() where the CPU has it; 0 its 16-byte way
+	 */
+	int wide;
 };
 
 enum unit_class {
