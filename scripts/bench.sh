@@ -194,8 +194,8 @@ print(f"kiln/fio CPU per GiB, verified:     "
       f"{bc / ((bw + bv) / GiB) / f[3]:5.2f}  (target <= 0.2: the burn "
       f"alone, reread=0, fio's work)")
 print(f"  the same with the re-read:        {k[3] / f[3]:5.2f}  (kiln's "
-      f"default: its slowest requests read again after the burn, "
-      f"{kc - bc:.2f} s of CPU more here, whatever the size)")
+      f"default: its slowest requests read again after the burn; "
+      f"{kc - bc:.2f} s of CPU more than the run without, one run each)")
 print(f"kiln/fio write+verify throughput:   {k[4] / f[4]:5.2f}  (target >= 1.5)")
 print(f"kiln verified/unverified rate:      {k[4] / ku[4]:5.2f}  (target >= 0.75)")
 print(f"fio  verified/unverified rate:      {f[4] / fu[4]:5.2f}")

@@ -155,6 +155,8 @@ static long alone_n(int op, int fd, size_t len, off_t off, void *buf,
 	a->n = n;
 	a->until = until;
 	a->reads = (struct deadline_read *)(void *)((char *)a + head);
+	/* Its pages made here: a read's time holds no fault of them. */
+	memset(a->reads, 0, n * sizeof(*reads));
 	pid = alone_start(a, op, fd, len, off);
 	if (pid < 0) {
 		ret = -errno;
