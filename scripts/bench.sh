@@ -74,6 +74,10 @@ echo "bench: kiln $("$kiln" version | cut -d' ' -f2), crc32c by CPUID; fio $(fio
 # shellcheck disable=SC2046
 measure warmup fio $common --rw=write $(fio_jobs "$@")
 measure kiln_wv "$kiln" burn --destroy-data --bs "$bs" --qd "$qd" --json "$@"
+# The same burn without the confirming re-read after it: fio's work (a
+# write and a verify) and no more, for CPU a verified GiB like for like.
+measure kiln_burn "$kiln" burn --destroy-data --reread=0 --bs "$bs" \
+	--qd "$qd" --json "$@"
 # Everything on: the machine's signals sampled every second (smartctl,
 # hwmon, EDAC, AER, the kernel's log) beside zones and request times
 # (always on) and the confirming re-read after the burn.
@@ -182,7 +186,16 @@ print()
 print("whole: bytes of the devices over the wall time of writing and")
 print("reading them back (with or without checking), the whole command.")
 print()
-print(f"kiln/fio CPU per GiB, verified:     {k[3] / f[3]:5.2f}  (target <= 0.2)")
+bw, bws = kiln("kiln_burn", "write")
+bv, bvs = kiln("kiln_burn", "verify")
+_, bc = cpu("kiln_burn")
+_, kc = cpu("kiln_wv")
+print(f"kiln/fio CPU per GiB, verified:     "
+      f"{bc / ((bw + bv) / GiB) / f[3]:5.2f}  (target <= 0.2: the burn "
+      f"alone, reread=0, fio's work)")
+print(f"  the same with the re-read:        {k[3] / f[3]:5.2f}  (kiln's "
+      f"default: its slowest requests read again after the burn; "
+      f"{kc - bc:.2f} s of CPU more than the run without, one run each)")
 print(f"kiln/fio write+verify throughput:   {k[4] / f[4]:5.2f}  (target >= 1.5)")
 print(f"kiln verified/unverified rate:      {k[4] / ku[4]:5.2f}  (target >= 0.75)")
 print(f"fio  verified/unverified rate:      {f[4] / fu[4]:5.2f}")

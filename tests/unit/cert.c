@@ -9,7 +9,9 @@
  * firmware: the run's record of it, else sysfs's, an NVMe controller's
  * firmware_rev (it has no rev) as well as a SCSI disk's rev. And it
  * names what was applied, the IEEE 2883 technique and the NIST SP 800-88
- * class reached: a method's class only once its step is done.
+ * class reached: a method's class only once its step is done. The rows
+ * of the machine a signal gives (the BMC's address) come through the
+ * table.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -262,6 +264,42 @@ static void test_class(void)
 	       "a discard, zeros promised and read: class %s", cls);
 }
 
+/*
+ * The machine's rows a signal gives (signal_column's cert): the BMC's
+ * address, in the disk's JSON, its page and the machine's page, through
+ * the table; "" is null and an empty row.
+ */
+static void test_columns(void)
+{
+	struct settings s;
+	struct record_disk d;
+	struct record r = { .n = 1, .disks = &d, .s = &s };
+	char got[64], *doc, *page, *all;
+	size_t n;
+
+	memset(&s, 0, sizeof(s));
+	memset(&d, 0, sizeof(d));
+	set(&d, "SERIAL", "sda");
+	snprintf(r.bmc.address, sizeof(r.bmc.address), "10.0.9.5");
+	doc = cert_disk_json(&r, &d, tmp, &n);
+	field(doc, "bmc_address", got, sizeof(got));
+	tap_ok(!strcmp(got, "10.0.9.5"), "the BMC's address in the JSON: %s",
+	       got);
+	page = cert_disk_html(&r, &d, tmp, &n);
+	all = cert_machine_html(&r, &n);
+	tap_ok(page && strstr(page, "BMC address</th><td>10.0.9.5<") &&
+	       all && strstr(all, "BMC address</th><td>10.0.9.5<"),
+	       "and in the disk's page and the machine's, as a row");
+	free(doc);
+	free(page);
+	free(all);
+	r.bmc.address[0] = 0;
+	doc = cert_disk_json(&r, &d, tmp, &n);
+	field(doc, "bmc_address", got, sizeof(got));
+	tap_ok(!strcmp(got, "null"), "not known: null: %s", got);
+	free(doc);
+}
+
 int main(int argc, char **argv)
 {
 	tap_args(argc, argv);
@@ -273,6 +311,7 @@ int main(int argc, char **argv)
 	TAP_RUN(test_many);
 	TAP_RUN(test_firmware);
 	TAP_RUN(test_class);
+	TAP_RUN(test_columns);
 	tap_sh("rm -rf %s", tmp);
 	return tap_done();
 }

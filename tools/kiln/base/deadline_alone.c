@@ -81,17 +81,21 @@ static void alone_child(struct alone *a, int op, int fd, size_t len, off_t off)
 	}
 	deadline_close_all_but(fd);
 	if (op == ALONE_PREADS) {
-		/* Piece after piece, each timed, until the clock says stop. */
-		for (i = 0, a->ret = 0; i < a->n; i++) {
-			t0 = child_now();
-			if (t0 >= a->until)
-				break;
+		/*
+		 * Piece after piece, each timed, until the clock says stop:
+		 * one clock read a piece, its end the next one's start (a
+		 * clock read is a system call here, as dear as a fast read's
+		 * own CPU).
+		 */
+		t0 = child_now();
+		for (i = 0, a->ret = 0; i < a->n && t0 < a->until; i++) {
 			r = syscall(SYS_pread64, fd, a->buf, len,
 				    off + (off_t)(i * len));
 			t1 = child_now();
 			a->reads[i].ret = r < 0 ? -errno : r;
 			a->reads[i].ns = t1 - t0;
 			a->ret = i + 1;
+			t0 = t1;
 		}
 		syscall(SYS_exit, 0);
 	}
@@ -151,6 +155,8 @@ static long alone_n(int op, int fd, size_t len, off_t off, void *buf,
 	a->n = n;
 	a->until = until;
 	a->reads = (struct deadline_read *)(void *)((char *)a + head);
+	/* Its pages made here: a read's time holds no fault of them. */
+	memset(a->reads, 0, n * sizeof(*reads));
 	pid = alone_start(a, op, fd, len, off);
 	if (pid < 0) {
 		ret = -errno;

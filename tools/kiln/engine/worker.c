@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -44,6 +45,36 @@ static uint32_t find_pass(struct worker *w)
 	return best;
 }
 
+/* A transparent huge page: the size the buffers are aligned to. */
+#define HUGE_PAGE (2u << 20)
+/* The most io_uring registers as one buffer. */
+#define ONE_BUFFER_MAX (1ull << 30)
+
+/*
+ * The buffers, len bytes in all, aligned to align, and on huge pages
+ * where the kernel can give them (it may compact memory for them, once,
+ * as the ring pins them). A request of 1 MiB over 4 KiB pages is 256
+ * segments, more than a loop device's 128 (and many a controller's): the
+ * block layer splits it, and a split request that must not wait goes back
+ * to io_uring, which makes it again in a worker thread of its own. Over
+ * 2 MiB pages its segments are few, and it is made where it was sent.
+ * Where the kernel has no huge page to give they are 4 KiB pages, as
+ * before. Only where they can be registered as one buffer (setup()).
+ */
+static int buffers_alloc(unsigned char **mem, size_t align, uint64_t len)
+{
+	int huge = len >= HUGE_PAGE && len <= ONE_BUFFER_MAX;
+
+	if (huge && align < HUGE_PAGE)
+		align = HUGE_PAGE;
+	if (posix_memalign((void **)mem, align, len))
+		return -1;
+	if (huge)
+		(void)madvise(*mem, len / HUGE_PAGE * HUGE_PAGE,
+			      MADV_HUGEPAGE);
+	return 0;
+}
+
 static int setup(struct worker *w)
 {
 	struct engine_job *job = w->job;
@@ -65,7 +96,7 @@ static int setup(struct worker *w)
 	w->slots = calloc(job->qd, sizeof(*w->slots));
 	iov = calloc(w->nbufs, sizeof(*iov));
 	if (!w->slots || !iov ||
-	    posix_memalign((void **)&w->mem, align, w->nbufs * buflen) ||
+	    buffers_alloc(&w->mem, align, w->nbufs * buflen) ||
 	    posix_memalign((void **)&w->scratch, align, UNIT_SIZE)) {
 		free(iov);
 		set_why(et, "cannot allocate %u buffers of %llu bytes",
@@ -101,9 +132,21 @@ static int setup(struct worker *w)
 		return ret;
 	}
 	w->ring_ok = 1;
-	/* Registration saves a page walk per request; without it, still run. */
-	w->fixed_bufs =
-		io_uring_register_buffers(&w->ring, iov, w->nbufs) == 0;
+	/*
+	 * Registration saves a page walk per request; without it, still run.
+	 * All the slots are one buffer where io_uring takes that many bytes:
+	 * it begins where its first huge page does. A registered buffer that
+	 * begins inside a huge page (a slot's, past the first) is the case
+	 * the kernel's merge of huge pages (Linux 6.10 on) has needed fixes
+	 * for; the slots' own buffers are registered only past 1 GiB, where
+	 * they are on 4 KiB pages (buffers_alloc()).
+	 */
+	if (w->nbufs * buflen <= ONE_BUFFER_MAX) {
+		iov[0].iov_len = w->nbufs * buflen;
+		w->one_buffer = 1;
+	}
+	w->fixed_bufs = io_uring_register_buffers(
+		&w->ring, iov, w->one_buffer ? 1 : w->nbufs) == 0;
 	w->fixed_file = io_uring_register_files(&w->ring, &w->d->fd, 1) == 0;
 	free(iov);
 	return 0;

@@ -53,16 +53,17 @@ static void queue(struct worker *w, struct slot *s, int idx, int phase)
 	uint64_t off = s->off + s->done;
 	uint64_t now = job_now(w->job);
 	int fd = w->fixed_file ? 0 : w->d->fd;
+	int reg = w->one_buffer ? 0 : idx;	/* its registered buffer */
 
 	/* The ring has an entry for every slot, so this cannot fail. */
 	if (phase == PHASE_WRITE) {
 		if (w->fixed_bufs)
-			io_uring_prep_write_fixed(sqe, fd, buf, len, off, idx);
+			io_uring_prep_write_fixed(sqe, fd, buf, len, off, reg);
 		else
 			io_uring_prep_write(sqe, fd, buf, len, off);
 	} else {
 		if (w->fixed_bufs)
-			io_uring_prep_read_fixed(sqe, fd, buf, len, off, idx);
+			io_uring_prep_read_fixed(sqe, fd, buf, len, off, reg);
 		else
 			io_uring_prep_read(sqe, fd, buf, len, off);
 	}

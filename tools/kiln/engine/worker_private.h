@@ -44,6 +44,7 @@ struct worker {
 	struct io_uring ring;
 	int ring_ok;
 	int fixed_bufs;
+	int one_buffer;		/* the slots registered as buffer 0 */
 	int fixed_file;
 	struct slot *slots;
 	unsigned char *mem;

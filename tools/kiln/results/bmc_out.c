@@ -246,11 +246,17 @@ static void bmc_burn(struct signal_burn *sb, enum signal_at at)
 		bmc_end(&sb->r->bmc);
 }
 
+static const char *bmc_address_of(const struct record *r)
+{
+	return r->bmc.address;
+}
+
 /* Where a lab reaches the machine's BMC, in kiln fleet's outputs. */
 static const struct signal_column bmc_columns[] = {
-	{ "bmc_address", KEY_BMC, KEY_ADDRESS, "BMC ", "BMC address" },
-	{ "bmc_mac", KEY_BMC, KEY_MAC, "BMC MAC ", NULL },
-	{ NULL, NULL, NULL, NULL, NULL },
+	{ "bmc_address", KEY_BMC, KEY_ADDRESS, "BMC ", "BMC address",
+	  bmc_address_of },
+	{ "bmc_mac", KEY_BMC, KEY_MAC, "BMC MAC ", NULL, NULL },
+	{ NULL, NULL, NULL, NULL, NULL, NULL },
 };
 
 const struct signal_ops bmc_signal = {

@@ -79,6 +79,8 @@ static void run_hex(const struct record *r, char *buf, size_t len)
 
 static void json_machine(struct json *j, const struct record *r)
 {
+	const struct signal_column *c;
+
 	json_begin(j, "machine");
 	json_str(j, "id", or_null(r->machine));
 	json_str(j, "vendor", or_null(r->system.vendor));
@@ -86,7 +88,10 @@ static void json_machine(struct json *j, const struct record *r)
 	json_str(j, "serial", or_null(r->system.serial));
 	json_str(j, "asset_tag", or_null(r->system.asset_tag));
 	json_str(j, "chassis_serial", or_null(r->system.chassis_serial));
-	json_str(j, "bmc_address", or_null(r->bmc.address));
+	for (SIGNAL_EACH(sg))
+		for (c = (*sg)->columns; c && c->name; c++)
+			if (c->cert && c->value)
+				json_str(j, c->name, or_null(c->value(r)));
 	json_end(j);
 }
 
@@ -207,6 +212,7 @@ static const char style[] =
 
 static void machine_rows(FILE *f, const struct record *r)
 {
+	const struct signal_column *c;
 	char buf[64];
 
 	fputs("<h2>Machine</h2><table>\n", f);
@@ -216,7 +222,10 @@ static void machine_rows(FILE *f, const struct record *r)
 	row(f, "system serial (DMI)", r->system.serial);
 	row(f, "asset tag", r->system.asset_tag);
 	row(f, "chassis serial", r->system.chassis_serial);
-	row(f, "BMC address", r->bmc.address);
+	for (SIGNAL_EACH(sg))
+		for (c = (*sg)->columns; c && c->name; c++)
+			if (c->cert && c->value)
+				row(f, c->cert, c->value(r));
 	row(f, "operator", r->s->operator_id);
 	row(f, "job id", r->s->job_id);
 	row(f, "kiln", version_string());
@@ -474,125 +483,3 @@ void cert_out_json(struct json *j, const struct record *r)
 	json_str(j, "certificate_machine_sha256", or_null(r->cert_machine));
 	json_end(j);
 }
-
-void cert_out_summary(const struct record *r, FILE *f)
-{
-	char name[200];
-	int i;
-
-	if (r->s->end == SETTINGS_END_KEEP)
-		return;
-	for (i = 0; i < r->n; i++) {
-		const struct record_disk *d = &r->disks[i];
-
-		fprintf(f, "end=%s: %s %s: %s", endstep_method_name(r->s->end),
-			d->label, endstep_state_name(d->end.state),
-			d->end.why[0] ? d->end.why : "not reached");
-		/* The fallback ran: what the drive said, that it had none. */
-		if (endstep_applied(&d->end) == SANCMD_ZERO &&
-		    r->s->end == SETTINGS_END_SANITIZE)
-			fprintf(f, " (no sanitize: %s)", d->end.san_why);
-		cert_name(r, i, "html", name, sizeof(name));
-		if (cert_made(d))
-			fprintf(f, " (certificate %s)", name);
-		fputc('\n', f);
-	}
-}
-
-void cert_out_html(FILE *f, const struct record *r)
-{
-	char name[200];
-	int i;
-
-	if (r->s->end == SETTINGS_END_KEEP)
-		return;
-	fprintf(f, "<h3>How the disks were left: end=%s</h3>\n"
-		"<p><a href=\"cert-machine.html\">cert-machine.html</a></p>\n"
-		"<table>\n<tr><th>disk</th><th>state</th><th>result</th>"
-		"<th>certificate</th></tr>\n",
-		endstep_method_name(r->s->end));
-	for (i = 0; i < r->n; i++) {
-		const struct record_disk *d = &r->disks[i];
-
-		fputs("<tr>", f);
-		html_cell(f, d->label);
-		html_cell(f, endstep_state_name(d->end.state));
-		html_cell(f, d->end.why);
-		fputs("<td>", f);
-		if (cert_made(d)) {
-			cert_name(r, i, "html", name, sizeof(name));
-			fputs("<a href=\"", f);
-			html_text(f, name);
-			fputs("\">", f);
-			html_text(f, name);
-			fputs("</a>", f);
-		}
-		fputs("</td></tr>\n", f);
-	}
-	fputs("</table>\n", f);
-}
-
-int cert_out_read(const struct jsonread_node *doc, struct record *r)
-{
-	const struct jsonread_node *o = jsonread_get(doc, "end"), *ds, *t, *rb;
-	const char *method;
-	int i, k;
-
-	if (!o || jsonread_type(o) != JSONREAD_OBJECT)
-		return 0;
-	method = jsonread_str(o, "method", "keep");
-	for (k = SETTINGS_END_KEEP; k <= SETTINGS_END_SANITIZE; k++)
-		if (!strcmp(method, endstep_method_name(k)))
-			r->s->end = k;
-	r->s->end_verify = (unsigned)jsonread_u64(o, "verify_percent",
-						  r->s->end_verify);
-	jsonread_copy(o, "certificate_machine_sha256", r->cert_machine,
-		      sizeof(r->cert_machine));
-	ds = jsonread_get(o, "disks");
-	for (i = 0; i < r->n && i < (int)jsonread_count(ds); i++) {
-		struct record_disk *d = &r->disks[i];
-		struct endstep *e = &d->end;
-		const char *state;
-
-		t = jsonread_at(ds, (size_t)i);
-		e->method = r->s->end;
-		state = jsonread_str(t, "state", "none");
-		for (k = 0; k < ENDSTEP_STATES; k++)
-			if (!strcmp(state, endstep_state_name(k)))
-				e->state = k;
-		jsonread_copy(t, "result", e->why, sizeof(e->why));
-		method = jsonread_str(t, "sanitization_method", "none");
-		for (k = 0; k < SANCMD_METHODS; k++)
-			if (!strcmp(method, sancmd_method_name(k)))
-				e->san_method = k;
-		jsonread_copy(t, "method_why", e->san_why, sizeof(e->san_why));
-		atomic_store(&e->done, jsonread_u64(t, "bytes_done", 0));
-		rb = jsonread_get(t, "read_back");
-		e->verify_pct = (unsigned)jsonread_u64(rb, "percent", 0);
-		e->verify_reads = jsonread_u64(rb, "reads", 0);
-		e->verify_bytes = jsonread_u64(rb, "bytes", 0);
-		e->zero_bytes = jsonread_u64(rb, "zero_bytes", 0);
-		e->units_ours = jsonread_u64(rb, "units_of_this_run", 0);
-		e->other_bytes = jsonread_u64(rb, "other_bytes", 0);
-		jsonread_copy(t, "certificate_json_sha256", d->cert[0],
-			      sizeof(d->cert[0]));
-		jsonread_copy(t, "certificate_html_sha256", d->cert[1],
-			      sizeof(d->cert[1]));
-	}
-	return 0;
-}
-
-static int end_shown(const struct record *r)
-{
-	return r->s && r->s->end != SETTINGS_END_KEEP;
-}
-
-/* How the disks were left (end=), a signal of the table (signals.c). */
-const struct signal_ops end_signal = {
-	.name = "end",
-	.json = cert_out_json,
-	.read = cert_out_read,
-	.summary = cert_out_summary,
-	.html_shown = end_shown,
-	.html = cert_out_html,
-};

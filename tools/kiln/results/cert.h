@@ -47,16 +47,4 @@ void cert_name(const struct record *r, int i, const char *ext, char *out,
  */
 void cert_out_json(struct json *j, const struct record *r);
 
-/*
- * result.json's "end" read back into r (its settings' end and each disk's
- * end and digests), for kiln finish and kiln report: 0.
- */
-int cert_out_read(const struct jsonread_node *doc, struct record *r);
-
-/* summary.txt's line a disk of how it was left (nothing with end=keep). */
-void cert_out_summary(const struct record *r, FILE *f);
-
-/* report.html's table of how each disk was left, its certificate linked. */
-void cert_out_html(FILE *f, const struct record *r);
-
 #endif

@@ -53,7 +53,9 @@ struct signal_gauge {
 /*
  * A column of kiln fleet's a signal gives (fleet.csv, the fleet's index,
  * the machine's line of fleet.html, its certificate): a string member of
- * one of the signal's objects at the top of result.json.
+ * one of the signal's objects at the top of result.json. A column with a
+ * certificate row is also in each disk's erase certificate (cert.c), by
+ * its name and that row, its value read from the record.
  */
 struct signal_column {
 	const char *name;	/* fleet.csv's column, the index's key */
@@ -61,6 +63,8 @@ struct signal_column {
 	const char *member;	/* its member: "address" */
 	const char *lead;	/* before it on fleet.html's line: "BMC " */
 	const char *cert;	/* its row of the certificate; NULL: none */
+	/* with cert: the record's value ("" or NULL: not known) */
+	const char *(*value)(const struct record *r);
 };
 
 /* What a signal's burn hook is given (the burn fills it: cmd/burn*.c). */
