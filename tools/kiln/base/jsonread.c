@@ -164,7 +164,10 @@ find(const struct jsonread_node *obj, const char *key, size_t klen)
 	for (i = obj->len; i-- > 0;) {
 		const struct jsonread_node *m = &obj->v.kids.p[i];
 
-		if (m->keylen == klen && !memcmp(m->key.p, key, klen))
+		/* The first byte before the call: most names differ there. */
+		if (m->keylen == klen &&
+		    (!klen || (m->key.p[0] == key[0] &&
+			       !memcmp(m->key.p, key, klen))))
 			return m;
 	}
 	return NULL;
