@@ -1027,6 +1027,61 @@ static void test_load(void)
 	unlink(path);
 }
 
+/*
+ * Documents parsed one after another in one room (jsonread_parse_in):
+ * each reads as it does alone, larger and smaller ones in turn; a bad
+ * one fails as alone and leaves the room good for the next; the limits
+ * hold; jsonread_free() of a room's document frees nothing (ASan would
+ * say a double free), and jsonread_room_free() frees all.
+ */
+static void test_room(void)
+{
+	struct jsonread_room room;
+	struct jsonread *doc = NULL;
+	const struct jsonread_limits tight = { 16, 0, 0 };
+	char big[8192], err[200];
+	size_t n = 0;
+	int i, ok = 1, ret;
+
+	memset(&room, 0, sizeof(room));
+	n += (size_t)snprintf(big + n, sizeof(big) - n, "{\"list\": [");
+	for (i = 0; i < 500; i++)
+		n += (size_t)snprintf(big + n, sizeof(big) - n, "%s\"s%d\"",
+				      i ? ", " : "", i);
+	snprintf(big + n, sizeof(big) - n, "], \"name\": \"big\"}");
+	for (i = 0; i < 6; i++) {
+		const char *small = "{\"name\": \"small\", \"n\": 7}";
+		const char *text = i % 2 ? small : big;
+
+		ret = jsonread_parse_in(&room, &doc, text, strlen(text), NULL,
+					err, sizeof(err));
+		ok &= !ret && !strcmp(jsonread_str(jsonread_root(doc), "name",
+						   ""), i % 2 ? "small" : "big");
+		ok &= i % 2 ? jsonread_u64(jsonread_root(doc), "n", 0) == 7 :
+		      jsonread_count(jsonread_get(jsonread_root(doc),
+						  "list")) == 500 &&
+		      !strcmp(jsonread_key(jsonread_get(jsonread_root(doc),
+							"name")), "name");
+		jsonread_free(doc);
+	}
+	tap_ok(ok, "six documents in one room, large and small in turn");
+	ret = jsonread_parse_in(&room, &doc, "{\"a\": [1, 2,]}", 14, NULL,
+				err, sizeof(err));
+	tap_ok(ret == -EBADMSG && !doc && strstr(err, "byte"),
+	       "a bad one fails as alone: %s", err);
+	ret = jsonread_parse_in(&room, &doc, "{\"a\": \"after\"}", 14, NULL,
+				NULL, 0);
+	tap_ok(!ret && !strcmp(jsonread_str(jsonread_root(doc), "a", ""),
+			       "after"), "and the room reads the next");
+	ret = jsonread_parse_in(&room, &doc, big, strlen(big), &tight, NULL,
+				0);
+	tap_ok(ret == -E2BIG, "its limits hold in a room too");
+	jsonread_room_free(&room);
+	jsonread_room_free(&room);
+	tap_ok(!room.doc && !room.nodes && !room.strings,
+	       "freed, and freed again: nothing left");
+}
+
 int main(int argc, char **argv)
 {
 	tap_args(argc, argv);
@@ -1042,5 +1097,6 @@ int main(int argc, char **argv)
 	TAP_RUN(test_limits);
 	TAP_RUN(test_edges);
 	TAP_RUN(test_load);
+	TAP_RUN(test_room);
 	return tap_done();
 }

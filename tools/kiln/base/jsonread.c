@@ -97,7 +97,8 @@ out:
 
 void jsonread_free(struct jsonread *doc)
 {
-	if (!doc)
+	/* A room's is the room's (jsonread_room_free). */
+	if (!doc || doc->roomed)
 		return;
 	free(doc->nodes);
 	free(doc->strings);
