@@ -1028,6 +1028,51 @@ static void test_load(void)
 }
 
 /*
+ * Files loaded one after another in one room (jsonread_load_in): a large
+ * one, a small one, the large one again; the size limit says what it
+ * says alone (its buffer from a larger file is not used past the limit);
+ * a torn file fails as alone.
+ */
+static void test_room_load(const char *big)
+{
+	struct jsonread_room room;
+	const struct jsonread_limits lim = { .max_bytes = 8 };
+	struct jsonread *doc = NULL;
+	char path[64];
+	FILE *f;
+	int i, ok = 1, ret;
+
+	memset(&room, 0, sizeof(room));
+	snprintf(path, sizeof(path), "/tmp/kiln-jsonread-room-%d.json",
+		 (int)getpid());
+	for (i = 0; i < 3; i++) {
+		const char *text = i == 1 ? "{\"name\": \"small\"}" : big;
+
+		f = fopen(path, "w");
+		if (!f)
+			tap_bail("cannot write %s", path);
+		fputs(text, f);
+		fclose(f);
+		ret = jsonread_load_in(&room, &doc, path, NULL, err,
+				       sizeof(err));
+		ok &= !ret && !strcmp(jsonread_str(jsonread_root(doc), "name",
+						   ""), i == 1 ? "small" : "big");
+	}
+	tap_ok(ok, "load in a room: large, small, large again");
+	tap_ok(jsonread_load_in(&room, &doc, path, &lim, err, sizeof(err)) ==
+	       -E2BIG && !doc && strstr(err, "larger than the limit of 8"),
+	       "load in a room: past the size limit, as alone: %s", err);
+	f = fopen(path, "w");
+	fputs("{\"a\": [1, 2", f);
+	fclose(f);
+	tap_ok(jsonread_load_in(&room, &doc, path, NULL, err, sizeof(err)) ==
+	       -EBADMSG && !doc && strstr(err, "at byte 11"),
+	       "load in a room: a torn file: %s", err);
+	unlink(path);
+	jsonread_room_free(&room);
+}
+
+/*
  * Documents parsed one after another in one room (jsonread_parse_in):
  * each reads as it does alone, larger and smaller ones in turn; a bad
  * one fails as alone and leaves the room good for the next; the limits
@@ -1080,6 +1125,7 @@ static void test_room(void)
 	jsonread_room_free(&room);
 	tap_ok(!room.doc && !room.nodes && !room.strings,
 	       "freed, and freed again: nothing left");
+	test_room_load(big);
 }
 
 int main(int argc, char **argv)

@@ -18,8 +18,9 @@
 #include "base/jsonread.h"
 #include "base/jsonread_tree.h"
 
-int jsonread_load(struct jsonread **doc, const char *path,
-		  const struct jsonread_limits *lim, char *err, size_t errlen)
+static int load_doc(struct jsonread_room *room, struct jsonread **doc,
+		    const char *path, const struct jsonread_limits *lim,
+		    char *err, size_t errlen)
 {
 	size_t max = lim && lim->max_bytes ? lim->max_bytes :
 		     JSONREAD_MAX_BYTES;
@@ -48,6 +49,14 @@ int jsonread_load(struct jsonread **doc, const char *path,
 	/* Read one byte past the limit, to tell "too big" from "just fits". */
 	if (st.st_size > 0 && (uint64_t)st.st_size <= max)
 		first = (size_t)st.st_size + 1;
+	/* In a room, its buffer when it holds that and no more than the limit. */
+	if (room && room->file && room->file_cap >= first &&
+	    room->file_cap <= max + 1) {
+		buf = room->file;
+		cap = room->file_cap;
+		room->file = NULL;
+		room->file_cap = 0;
+	}
 	for (;;) {
 		ssize_t n;
 
@@ -83,16 +92,38 @@ int jsonread_load(struct jsonread **doc, const char *path,
 			break;
 		len += (size_t)n;
 	}
-	ret = jsonread_parse(doc, buf ? buf : "", len, lim, err, errlen);
+	ret = room ? jsonread_parse_in(room, doc, buf ? buf : "", len, lim,
+				       err, errlen) :
+		     jsonread_parse(doc, buf ? buf : "", len, lim, err,
+				    errlen);
 	goto out;
 err:
 	if (err && errlen)
 		snprintf(err, errlen, "%s", strerror(-ret));
 out:
-	free(buf);
+	if (room && buf) {
+		free(room->file);
+		room->file = buf;
+		room->file_cap = cap;
+	} else {
+		free(buf);
+	}
 	if (fd >= 0)
 		close(fd);
 	return ret;
+}
+
+int jsonread_load(struct jsonread **doc, const char *path,
+		  const struct jsonread_limits *lim, char *err, size_t errlen)
+{
+	return load_doc(NULL, doc, path, lim, err, errlen);
+}
+
+int jsonread_load_in(struct jsonread_room *room, struct jsonread **doc,
+		     const char *path, const struct jsonread_limits *lim,
+		     char *err, size_t errlen)
+{
+	return load_doc(room, doc, path, lim, err, errlen);
 }
 
 void jsonread_free(struct jsonread *doc)

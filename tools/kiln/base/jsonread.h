@@ -79,13 +79,17 @@ struct jsonread_room {
 	struct jsonread_node *nodes, *stk;
 	struct jsonread_parse_frame *frames;
 	char *strings;
-	size_t nodes_cap, stk_cap, frames_cap, strings_cap;
+	char *file;		/* jsonread_load_in's bytes */
+	size_t nodes_cap, stk_cap, frames_cap, strings_cap, file_cap;
 };
 
 int jsonread_parse_in(struct jsonread_room *room, struct jsonread **doc,
 		      const void *buf, size_t len,
 		      const struct jsonread_limits *lim, char *err,
 		      size_t errlen);
+int jsonread_load_in(struct jsonread_room *room, struct jsonread **doc,
+		     const char *path, const struct jsonread_limits *lim,
+		     char *err, size_t errlen);
 void jsonread_room_free(struct jsonread_room *room);
 
 /* Reads a file whole (at most max_bytes) and parses it; -errno if unread. */

@@ -484,5 +484,6 @@ void jsonread_room_free(struct jsonread_room *room)
 	free(room->strings);
 	free(room->stk);
 	free(room->frames);
+	free(room->file);
 	memset(room, 0, sizeof(*room));
 }
