@@ -49,11 +49,18 @@ static int load_doc(struct jsonread_room *room, struct jsonread **doc,
 	/* Read one byte past the limit, to tell "too big" from "just fits". */
 	if (st.st_size > 0 && (uint64_t)st.st_size <= max)
 		first = (size_t)st.st_size + 1;
-	/* In a room, its buffer when it holds that and no more than the limit. */
+	/*
+	 * In a room, its buffer when it holds that and no more than the
+	 * limit; else it is freed before another is allocated.
+	 */
 	if (room && room->file && room->file_cap >= first &&
 	    room->file_cap <= max + 1) {
 		buf = room->file;
 		cap = room->file_cap;
+	} else if (room) {
+		free(room->file);
+	}
+	if (room) {
 		room->file = NULL;
 		room->file_cap = 0;
 	}

@@ -310,12 +310,19 @@ static void fixup(struct jsonread *doc)
 
 /*
  * Takes a buffer of the room's (*p, *cap) when it has one of want items
- * or more: 1, else 0 (*p and *cap untouched: the caller allocates).
+ * or more: 1, else 0 (*p and *cap untouched: the caller allocates). One
+ * too small is freed first, so that it and the larger one the caller
+ * allocates are not both held.
  */
 static int take(void **from, size_t *from_cap, void **p, size_t *cap,
 		size_t want)
 {
-	if (!*from || *from_cap < want)
+	if (*from && *from_cap < want) {
+		free(*from);
+		*from = NULL;
+		*from_cap = 0;
+	}
+	if (!*from)
 		return 0;
 	*p = *from;
 	*cap = *from_cap;

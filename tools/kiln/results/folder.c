@@ -307,7 +307,9 @@ int folder_read_checkpoint(const char *path, uint64_t *seq, char **doc,
 
 		if (size + 4096 > cap) {
 			/* Its size at once: no copy of a doubling. */
-			cap = cap ? cap * 2 : (size_t)st.st_size + 65536;
+			cap = cap ? cap * 2 :
+			      (uint64_t)st.st_size < SIZE_MAX / 2 ?
+			      (size_t)st.st_size + 65536 : 65536;
 			p = realloc(buf, cap + 1);
 			if (!p) {
 				ret = -ENOMEM;
