@@ -204,11 +204,13 @@ man: $(OUT)/kiln
 # how to run it); not part of check.
 FUZZ := $(OUT)/fuzz-jsonread
 fuzz: $(FUZZ)
-$(FUZZ): tests/fuzz/jsonread.c $(wildcard tools/kiln/base/jsonread*.c tools/kiln/base/jsonread*.h)
+# jsonread.c writes a node back as JSON (json.c) too.
+$(FUZZ): tests/fuzz/jsonread.c $(wildcard tools/kiln/base/jsonread*.c tools/kiln/base/jsonread*.h tools/kiln/base/json.[ch])
 	$(call quiet,FUZZCC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE \
-		-Itools/kiln tests/fuzz/jsonread.c tools/kiln/base/jsonread*.c -o $@
+		-Itools/kiln tests/fuzz/jsonread.c tools/kiln/base/jsonread*.c \
+		tools/kiln/base/json.c -o $@
 
 # The ramboot: Debian's kernel (fetched and unpacked, never installed)
 # and kiln's initramfs; scripts/kernel.sh caches the .deb in cache/.

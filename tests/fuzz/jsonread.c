@@ -3,11 +3,13 @@
  * Description: a libFuzzer target for jsonread, kept out of make check.
  * Any bytes either fail with a reason and a byte offset, or parse into a
  * tree that walks, whose strings are valid UTF-8, and that reads back the
- * same after being written out again. Run it for a few minutes:
+ * same after being written out again; parsed in one room kept across all
+ * inputs (jsonread_parse_in), each gives the same failure or the same
+ * tree. Run it for a few minutes (make fuzz builds it):
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE \
  *	-Itools/kiln tests/fuzz/jsonread.c tools/kiln/base/jsonread*.c \
- *	-o out/fuzz-jsonread
+ *	tools/kiln/base/json.c -o out/fuzz-jsonread
  *   mkdir -p out/fuzz-corpus && cp tests/fixtures/jsonread/result.json \
  *	out/fuzz-corpus/
  *   out/fuzz-jsonread -dict=tests/fuzz/json.dict -max_total_time=300 \
@@ -17,7 +19,8 @@
  * it times the parse of each file named instead:
  *
  *   cc -O2 -D_GNU_SOURCE -DJSONREAD_TIME -Itools/kiln \
- *	tests/fuzz/jsonread.c tools/kiln/base/jsonread*.c -o out/time-jsonread
+ *	tests/fuzz/jsonread.c tools/kiln/base/jsonread*.c \
+ *	tools/kiln/base/json.c -o out/time-jsonread
  *   out/time-jsonread big.json
  */
 #include <errno.h>
@@ -225,15 +228,22 @@ static void check_strings(const struct jsonread_node *n)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* One room for every input: what one parse leaves must not show in the next. */
+static struct jsonread_room room;
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct jsonread_limits lim = { .max_nodes = 100000 };
-	struct jsonread *doc, *again;
+	struct jsonread *doc, *again, *in;
 	struct out o = { 0 };
 	char err[256];
 	int ret;
 
 	ret = jsonread_parse(&doc, data, size, &lim, err, sizeof(err));
+	/* The same in the room: the same failure, or the same tree. */
+	if (jsonread_parse_in(&room, &in, data, size, &lim, NULL, 0) != ret ||
+	    (!ret && !same(jsonread_root(doc), jsonread_root(in))))
+		abort();
 	if (ret) {
 		if ((ret != -EBADMSG && ret != -E2BIG) || doc ||
 		    !strstr(err, " at byte "))

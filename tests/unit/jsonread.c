@@ -1027,6 +1027,108 @@ static void test_load(void)
 	unlink(path);
 }
 
+/*
+ * Files loaded one after another in one room (jsonread_load_in): a large
+ * one, a small one, the large one again; the size limit says what it
+ * says alone (its buffer from a larger file is not used past the limit);
+ * a torn file fails as alone.
+ */
+static void test_room_load(const char *big)
+{
+	struct jsonread_room room;
+	const struct jsonread_limits lim = { .max_bytes = 8 };
+	struct jsonread *doc = NULL;
+	char path[64];
+	FILE *f;
+	int i, ok = 1, ret;
+
+	memset(&room, 0, sizeof(room));
+	snprintf(path, sizeof(path), "/tmp/kiln-jsonread-room-%d.json",
+		 (int)getpid());
+	for (i = 0; i < 4; i++) {
+		const char *text = i % 2 ? "{\"name\": \"small\"}" : big;
+
+		f = fopen(path, "w");
+		if (!f)
+			tap_bail("cannot write %s", path);
+		fputs(text, f);
+		fclose(f);
+		ret = jsonread_load_in(&room, &doc, path, NULL, err,
+				       sizeof(err));
+		ok &= !ret && !strcmp(jsonread_str(jsonread_root(doc), "name",
+						   ""), i % 2 ? "small" : "big");
+	}
+	tap_ok(ok, "load in a room: large, small, large, small");
+	tap_ok(jsonread_load_in(&room, &doc, path, &lim, err, sizeof(err)) ==
+	       -E2BIG && !doc && strstr(err, "larger than the limit of 8"),
+	       "load in a room: past the size limit, as alone: %s", err);
+	f = fopen(path, "w");
+	fputs("{\"a\": [1, 2", f);
+	fclose(f);
+	tap_ok(jsonread_load_in(&room, &doc, path, NULL, err, sizeof(err)) ==
+	       -EBADMSG && !doc && strstr(err, "at byte 11"),
+	       "load in a room: a torn file: %s", err);
+	unlink(path);
+	jsonread_room_free(&room);
+}
+
+/*
+ * Documents parsed one after another in one room (jsonread_parse_in):
+ * each reads as it does alone, larger and smaller ones in turn; a bad
+ * one fails as alone and leaves the room good for the next; the limits
+ * hold; jsonread_free() of a room's document frees nothing (ASan would
+ * say a double free), and jsonread_room_free() frees all.
+ */
+static void test_room(void)
+{
+	struct jsonread_room room;
+	struct jsonread *doc = NULL;
+	const struct jsonread_limits tight = { 16, 0, 0 };
+	char big[8192], err[200];
+	size_t n = 0;
+	int i, ok = 1, ret;
+
+	memset(&room, 0, sizeof(room));
+	n += (size_t)snprintf(big + n, sizeof(big) - n, "{\"list\": [");
+	for (i = 0; i < 500; i++)
+		n += (size_t)snprintf(big + n, sizeof(big) - n, "%s\"s%d\"",
+				      i ? ", " : "", i);
+	snprintf(big + n, sizeof(big) - n, "], \"name\": \"big\"}");
+	/* Small first: the room's buffers too small for the next, freed. */
+	for (i = 0; i < 6; i++) {
+		const char *small = "{\"name\": \"small\", \"n\": 7}";
+		const char *text = i % 2 ? big : small;
+
+		ret = jsonread_parse_in(&room, &doc, text, strlen(text), NULL,
+					err, sizeof(err));
+		ok &= !ret && !strcmp(jsonread_str(jsonread_root(doc), "name",
+						   ""), i % 2 ? "big" : "small");
+		ok &= !(i % 2) ? jsonread_u64(jsonread_root(doc), "n", 0) == 7 :
+		      jsonread_count(jsonread_get(jsonread_root(doc),
+						  "list")) == 500 &&
+		      !strcmp(jsonread_key(jsonread_get(jsonread_root(doc),
+							"name")), "name");
+		jsonread_free(doc);
+	}
+	tap_ok(ok, "six documents in one room, small and large in turn");
+	ret = jsonread_parse_in(&room, &doc, "{\"a\": [1, 2,]}", 14, NULL,
+				err, sizeof(err));
+	tap_ok(ret == -EBADMSG && !doc && strstr(err, "byte"),
+	       "a bad one fails as alone: %s", err);
+	ret = jsonread_parse_in(&room, &doc, "{\"a\": \"after\"}", 14, NULL,
+				NULL, 0);
+	tap_ok(!ret && !strcmp(jsonread_str(jsonread_root(doc), "a", ""),
+			       "after"), "and the room reads the next");
+	ret = jsonread_parse_in(&room, &doc, big, strlen(big), &tight, NULL,
+				0);
+	tap_ok(ret == -E2BIG, "its limits hold in a room too");
+	jsonread_room_free(&room);
+	jsonread_room_free(&room);
+	tap_ok(!room.doc && !room.nodes && !room.strings,
+	       "freed, and freed again: nothing left");
+	test_room_load(big);
+}
+
 int main(int argc, char **argv)
 {
 	tap_args(argc, argv);
@@ -1042,5 +1144,6 @@ int main(int argc, char **argv)
 	TAP_RUN(test_limits);
 	TAP_RUN(test_edges);
 	TAP_RUN(test_load);
+	TAP_RUN(test_room);
 	return tap_done();
 }

@@ -18,8 +18,9 @@
 #include "base/jsonread.h"
 #include "base/jsonread_tree.h"
 
-int jsonread_load(struct jsonread **doc, const char *path,
-		  const struct jsonread_limits *lim, char *err, size_t errlen)
+static int load_doc(struct jsonread_room *room, struct jsonread **doc,
+		    const char *path, const struct jsonread_limits *lim,
+		    char *err, size_t errlen)
 {
 	size_t max = lim && lim->max_bytes ? lim->max_bytes :
 		     JSONREAD_MAX_BYTES;
@@ -48,6 +49,21 @@ int jsonread_load(struct jsonread **doc, const char *path,
 	/* Read one byte past the limit, to tell "too big" from "just fits". */
 	if (st.st_size > 0 && (uint64_t)st.st_size <= max)
 		first = (size_t)st.st_size + 1;
+	/*
+	 * In a room, its buffer when it holds that and no more than the
+	 * limit; else it is freed before another is allocated.
+	 */
+	if (room && room->file && room->file_cap >= first &&
+	    room->file_cap <= max + 1) {
+		buf = room->file;
+		cap = room->file_cap;
+	} else if (room) {
+		free(room->file);
+	}
+	if (room) {
+		room->file = NULL;
+		room->file_cap = 0;
+	}
 	for (;;) {
 		ssize_t n;
 
@@ -83,21 +99,44 @@ int jsonread_load(struct jsonread **doc, const char *path,
 			break;
 		len += (size_t)n;
 	}
-	ret = jsonread_parse(doc, buf ? buf : "", len, lim, err, errlen);
+	ret = room ? jsonread_parse_in(room, doc, buf ? buf : "", len, lim,
+				       err, errlen) :
+		     jsonread_parse(doc, buf ? buf : "", len, lim, err,
+				    errlen);
 	goto out;
 err:
 	if (err && errlen)
 		snprintf(err, errlen, "%s", strerror(-ret));
 out:
-	free(buf);
+	if (room && buf) {
+		free(room->file);
+		room->file = buf;
+		room->file_cap = cap;
+	} else {
+		free(buf);
+	}
 	if (fd >= 0)
 		close(fd);
 	return ret;
 }
 
+int jsonread_load(struct jsonread **doc, const char *path,
+		  const struct jsonread_limits *lim, char *err, size_t errlen)
+{
+	return load_doc(NULL, doc, path, lim, err, errlen);
+}
+
+int jsonread_load_in(struct jsonread_room *room, struct jsonread **doc,
+		     const char *path, const struct jsonread_limits *lim,
+		     char *err, size_t errlen)
+{
+	return load_doc(room, doc, path, lim, err, errlen);
+}
+
 void jsonread_free(struct jsonread *doc)
 {
-	if (!doc)
+	/* A room's is the room's (jsonread_room_free). */
+	if (!doc || doc->roomed)
 		return;
 	free(doc->nodes);
 	free(doc->strings);
@@ -164,7 +203,10 @@ find(const struct jsonread_node *obj, const char *key, size_t klen)
 	for (i = obj->len; i-- > 0;) {
 		const struct jsonread_node *m = &obj->v.kids.p[i];
 
-		if (m->keylen == klen && !memcmp(m->key.p, key, klen))
+		/* The first byte before the call: most names differ there. */
+		if (m->keylen == klen &&
+		    (!klen || (m->key.p[0] == key[0] &&
+			       !memcmp(m->key.p, key, klen))))
 			return m;
 	}
 	return NULL;

@@ -52,6 +52,7 @@ struct jsonread_limits {
 
 struct jsonread;
 struct jsonread_node;
+struct jsonread_parse_frame;
 
 /*
  * Parses the document in buf[0..len) (no NUL needed; NULs are refused).
@@ -62,6 +63,34 @@ struct jsonread_node;
 int jsonread_parse(struct jsonread **doc, const void *buf, size_t len,
 		   const struct jsonread_limits *lim, char *err,
 		   size_t errlen);
+
+/*
+ * Room for parsing many documents one after another (kiln fleet reads an
+ * index a run, 200,000 over a large lab): what a parse allocates is kept
+ * for the next, which allocates nothing once the room is large enough.
+ * musl's malloc gives a freed block of a few KiB back to the kernel, and
+ * each parse would fault its pages in again. Zeroed to begin, used by one
+ * thread at a time. A document parsed in it is the room's, good until
+ * the next parse in it (jsonread_free() of it frees nothing), and
+ * jsonread_room_free() frees it all. Otherwise as jsonread_parse().
+ */
+struct jsonread_room {
+	struct jsonread *doc;
+	struct jsonread_node *nodes, *stk;
+	struct jsonread_parse_frame *frames;
+	char *strings;
+	char *file;		/* jsonread_load_in's bytes */
+	size_t nodes_cap, stk_cap, frames_cap, strings_cap, file_cap;
+};
+
+int jsonread_parse_in(struct jsonread_room *room, struct jsonread **doc,
+		      const void *buf, size_t len,
+		      const struct jsonread_limits *lim, char *err,
+		      size_t errlen);
+int jsonread_load_in(struct jsonread_room *room, struct jsonread **doc,
+		     const char *path, const struct jsonread_limits *lim,
+		     char *err, size_t errlen);
+void jsonread_room_free(struct jsonread_room *room);
 
 /* Reads a file whole (at most max_bytes) and parses it; -errno if unread. */
 int jsonread_load(struct jsonread **doc, const char *path,

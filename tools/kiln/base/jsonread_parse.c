@@ -20,6 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "base/jsonread_parse.h"
 #include "base/jsonread_token.h"
@@ -31,10 +34,34 @@ struct jsonread_parse_frame {
 	unsigned char type, flags;
 };
 
+/*
+ * Past the white space at ps->p: none, most often; else a line's end and
+ * its indent (result.json is written pretty), 16 bytes a step where the
+ * CPU has SSE2.
+ */
 static void skip_ws(struct jsonread_parse_state *ps)
 {
 	const unsigned char *p = ps->p, *end = ps->end;
 
+	if (p < end && *p > ' ')
+		return;
+#ifdef __SSE2__
+	while (end - p >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		__m128i ws = _mm_or_si128(
+			_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')),
+				     _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
+			_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')),
+				     _mm_cmpeq_epi8(v, _mm_set1_epi8('\r'))));
+		unsigned m = ~(unsigned)_mm_movemask_epi8(ws) & 0xffffu;
+
+		if (m) {
+			ps->p = p + __builtin_ctz(m);
+			return;
+		}
+		p += 16;
+	}
+#endif
 	while (p < end && (*p == ' ' || *p == '\n' || *p == '\t' ||
 			   *p == '\r'))
 		p++;
@@ -281,14 +308,64 @@ static void fixup(struct jsonread *doc)
 	}
 }
 
-int jsonread_parse(struct jsonread **doc, const void *buf, size_t len,
-		   const struct jsonread_limits *lim, char *err,
-		   size_t errlen)
+/*
+ * Takes a buffer of the room's (*p, *cap) when it has one of want items
+ * or more: 1, else 0 (*p and *cap untouched: the caller allocates). One
+ * too small is freed first, so that it and the larger one the caller
+ * allocates are not both held.
+ */
+static int take(void **from, size_t *from_cap, void **p, size_t *cap,
+		size_t want)
+{
+	if (*from && *from_cap < want) {
+		free(*from);
+		*from = NULL;
+		*from_cap = 0;
+	}
+	if (!*from)
+		return 0;
+	*p = *from;
+	*cap = *from_cap;
+	*from = NULL;
+	*from_cap = 0;
+	return 1;
+}
+
+/* Gives the parse's buffers back to the room, or frees them. */
+static void give_back(struct jsonread_room *room,
+		      struct jsonread_parse_state *ps)
+{
+	if (!room) {
+		free(ps->out);
+		free(ps->arena);
+		free(ps->stk);
+		free(ps->frames);
+		return;
+	}
+	/* What the room held and the parse did not take is freed first. */
+	free(room->nodes);
+	free(room->strings);
+	free(room->stk);
+	free(room->frames);
+	room->nodes = ps->out;
+	room->nodes_cap = ps->out_cap;
+	room->strings = ps->arena;
+	room->strings_cap = ps->arena_cap;
+	room->stk = ps->stk;
+	room->stk_cap = ps->stk_cap;
+	room->frames = ps->frames;
+	room->frames_cap = ps->frames_cap;
+}
+
+static int parse_doc(struct jsonread_room *room, struct jsonread **doc,
+		     const void *buf, size_t len,
+		     const struct jsonread_limits *lim, char *err,
+		     size_t errlen)
 {
 	struct jsonread_node *out;
 	struct jsonread_parse_state ps;
 	struct jsonread *d = NULL;
-	size_t max_bytes = JSONREAD_MAX_BYTES;
+	size_t max_bytes = JSONREAD_MAX_BYTES, want;
 	int ret;
 
 	memset(&ps, 0, sizeof(ps));
@@ -326,13 +403,26 @@ int jsonread_parse(struct jsonread **doc, const void *buf, size_t len,
 	 * and a record has about a value per 10 bytes (up to 1 Mi values,
 	 * 40 MiB: past that the nodes double). kiln fleet reads thousands
 	 * of records, and each doubling of a large array is a new mapping
-	 * and a copy (musl's malloc maps every large one).
+	 * and a copy (musl's malloc maps every large one). In a room, its
+	 * buffers when they are large enough.
 	 */
-	ps.arena_cap = len + 1;
-	ps.arena = malloc(ps.arena_cap);
-	ps.out_cap = (len < (size_t)10 << 20 ? len : (size_t)10 << 20) / 10 +
-		     64;
-	ps.out = malloc(ps.out_cap * sizeof(*ps.out));
+	want = (len < (size_t)10 << 20 ? len : (size_t)10 << 20) / 10 + 64;
+	if (room) {
+		take((void **)&room->stk, &room->stk_cap, (void **)&ps.stk,
+		     &ps.stk_cap, 1);
+		take((void **)&room->frames, &room->frames_cap,
+		     (void **)&ps.frames, &ps.frames_cap, 1);
+	}
+	if (!room || !take((void **)&room->strings, &room->strings_cap,
+			   (void **)&ps.arena, &ps.arena_cap, len + 1)) {
+		ps.arena_cap = len + 1;
+		ps.arena = malloc(ps.arena_cap);
+	}
+	if (!room || !take((void **)&room->nodes, &room->nodes_cap,
+			   (void **)&ps.out, &ps.out_cap, want)) {
+		ps.out_cap = want;
+		ps.out = malloc(ps.out_cap * sizeof(*ps.out));
+	}
 	if (!ps.arena || !ps.out) {
 		ret = -ENOMEM;
 		goto err;
@@ -346,7 +436,9 @@ int jsonread_parse(struct jsonread **doc, const void *buf, size_t len,
 				  sizeof(*out));
 	if (out)
 		ps.out = out;
-	d = calloc(1, sizeof(*d));
+	if (room && !room->doc)
+		room->doc = calloc(1, sizeof(*room->doc));
+	d = room ? room->doc : calloc(1, sizeof(*d));
 	if (!d || !out) {
 		ret = -ENOMEM;
 		goto err;
@@ -355,20 +447,50 @@ int jsonread_parse(struct jsonread **doc, const void *buf, size_t len,
 	d->nodes = ps.out;
 	d->count = ps.nout;
 	d->strings = ps.arena;
-	ps.out = NULL;
-	ps.arena = NULL;
+	d->roomed = room != NULL;
 	fixup(d);
-	free(ps.stk);
-	free(ps.frames);
+	if (room) {
+		/* The room holds them, and the document points into them. */
+		give_back(room, &ps);
+	} else {
+		free(ps.stk);
+		free(ps.frames);
+	}
 	*doc = d;
 	return 0;
 err:
 	if (ret == -ENOMEM && err && errlen)
 		snprintf(err, errlen, "%s", strerror(ENOMEM));
-	free(d);
-	free(ps.out);
-	free(ps.stk);
-	free(ps.arena);
-	free(ps.frames);
+	if (!room)
+		free(d);
+	give_back(room, &ps);
 	return ret;
+}
+
+int jsonread_parse(struct jsonread **doc, const void *buf, size_t len,
+		   const struct jsonread_limits *lim, char *err,
+		   size_t errlen)
+{
+	return parse_doc(NULL, doc, buf, len, lim, err, errlen);
+}
+
+int jsonread_parse_in(struct jsonread_room *room, struct jsonread **doc,
+		      const void *buf, size_t len,
+		      const struct jsonread_limits *lim, char *err,
+		      size_t errlen)
+{
+	return parse_doc(room, doc, buf, len, lim, err, errlen);
+}
+
+void jsonread_room_free(struct jsonread_room *room)
+{
+	if (!room)
+		return;
+	free(room->doc);
+	free(room->nodes);
+	free(room->strings);
+	free(room->stk);
+	free(room->frames);
+	free(room->file);
+	memset(room, 0, sizeof(*room));
 }

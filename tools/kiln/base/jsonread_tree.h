@@ -60,6 +60,7 @@ struct jsonread {
 	struct jsonread_node *nodes;	/* the root is the last */
 	size_t count;
 	char *strings;
+	int roomed;			/* a room's (jsonread_parse_in) */
 };
 
 #endif

@@ -260,6 +260,8 @@ int fleet_index_read(const char *dir, const struct stat *st,
 		     struct fleet_run *r);
 /* The memory fleet_index_read holds from one call to the next, freed. */
 void fleet_index_release(void);
+/* And fleet_read_run's, of the runs it read whole. */
+void fleet_read_release(void);
 
 /* fleet_like.c */
 /*

@@ -78,8 +78,16 @@ static int matches(const struct jsonread_node *root, const struct stat *st,
 		ist->st_mtim.tv_nsec >= st->st_mtim.tv_nsec);
 }
 
-/* The last index parsed (fleet_index_read), this file's alone. */
-static struct jsonread *held;
+/*
+ * What reading an index allocates, kept for the next (fleet_index_read
+ * is called from one thread, run after run): the room its parse uses
+ * and the buffer its bytes are read into. musl's malloc gives a freed
+ * block of a few KiB back to the kernel, and the next run's read would
+ * fault the same pages in again, 200,000 times over a large lab.
+ */
+static struct jsonread_room room;
+static char *bytes;
+static size_t bytes_cap;
 
 /*
  * The index at path parsed, its stat in *ist: one open, one fstat and
@@ -113,11 +121,16 @@ static int load(const char *path, const struct jsonread_limits *lim,
 	 * under way) is cut short, does not parse, and result.json is read.
 	 */
 	cap = (size_t)ist->st_size;
-	buf = malloc(cap + 1);
-	if (!buf) {
-		close(fd);
-		return -ENOMEM;
+	if (cap + 1 > bytes_cap) {
+		buf = realloc(bytes, cap + 1);
+		if (!buf) {
+			close(fd);
+			return -ENOMEM;
+		}
+		bytes = buf;
+		bytes_cap = cap + 1;
 	}
+	buf = bytes;
 	ret = 0;
 	while (len < cap) {
 		n = read(fd, buf + len, cap - len);
@@ -131,15 +144,12 @@ static int load(const char *path, const struct jsonread_limits *lim,
 	}
 	close(fd);
 	if (!ret) {
-		ret = jsonread_parse(doc, buf, len, lim, NULL, 0);
+		ret = jsonread_parse_in(&room, doc, buf, len, lim, NULL, 0);
 		if (ret && ret != -ENOMEM)
 			ret = -EBADMSG;
 	}
-	free(buf);
-	if (ret) {
-		jsonread_free(*doc);
+	if (ret)
 		*doc = NULL;
-	}
 	return ret;
 }
 
@@ -233,18 +243,15 @@ int fleet_index_read(const char *dir, const struct stat *st,
 	}
 	ret = oom ? -ENOMEM : 0;
 out:
-	/*
-	 * Held until the next index is read: musl's malloc gives a freed
-	 * large block back to the kernel, and the next run's parse would
-	 * fault the same pages in again, 200,000 times over a large lab.
-	 */
-	jsonread_free(held);
-	held = doc;
+	/* The room's: good until the next index is read. */
+	jsonread_free(doc);
 	return ret;
 }
 
 void fleet_index_release(void)
 {
-	jsonread_free(held);
-	held = NULL;
+	jsonread_room_free(&room);
+	free(bytes);
+	bytes = NULL;
+	bytes_cap = 0;
 }

@@ -144,6 +144,7 @@ int fleet_keep_add(struct fleet *fl, int i)
 void fleet_keep_done(struct fleet *fl)
 {
 	fleet_index_release();
+	fleet_read_release();
 	free(fl->keep);
 	fl->keep = NULL;
 	fl->keep_cap = fl->keep_n = 0;

@@ -287,6 +287,20 @@ static void newer(struct fleet_run *r, const char *path, time_t *at)
 #define FLEET_PROGRESS_TRIED 4
 
 /*
+ * What reading a whole result.json or checkpoint allocates, kept for the
+ * next (kiln fleet reads its runs one after another, in one thread): a
+ * record is hundreds of KiB, which musl's malloc maps and unmaps anew
+ * each time, and each time its pages fault in again. Its documents are
+ * its own until the next read (fleet_read_release() frees it).
+ */
+static struct jsonread_room room;
+
+void fleet_read_release(void)
+{
+	jsonread_room_free(&room);
+}
+
+/*
  * The newest checkpoint whose length and CRC hold, read into r: the run
  * folder's two (a stick's), and an uploaded folder's newest few under
  * progress/ (folder.h). 0, -ENOENT (none there), -EBADMSG with why,
@@ -350,7 +364,7 @@ static int read_checkpoint(const char *dir, struct fleet_run *r, char *why,
 		goto nomem;
 	json[0] = '{';
 	memcpy(json + 1, body, blen);
-	ret = jsonread_parse(&doc, json, blen + 1, NULL, why, len);
+	ret = jsonread_parse_in(&room, &doc, json, blen + 1, NULL, why, len);
 	if (ret == -ENOMEM)
 		goto nomem;
 	if (!ret)
@@ -460,8 +474,9 @@ static int read_run(const char *dir, const char *machine, const char *name,
 		ret = 0;
 	}
 	if (have_result && (result_too_large(path, why, sizeof(why)) ||
-			    (ret = jsonread_load(&doc, path, NULL, why,
-						 sizeof(why))) == -E2BIG)) {
+			    (ret = jsonread_load_in(&room, &doc, path, NULL,
+						    why, sizeof(why))) ==
+				    -E2BIG)) {
 		jsonread_free(doc);
 		r->state = FLEET_UNREADABLE;
 		newer(r, path, NULL);

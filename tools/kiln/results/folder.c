@@ -306,7 +306,10 @@ int folder_read_checkpoint(const char *path, uint64_t *seq, char **doc,
 		size_t n;
 
 		if (size + 4096 > cap) {
-			cap = cap ? cap * 2 : 65536;
+			/* Its size at once: no copy of a doubling. */
+			cap = cap ? cap * 2 :
+			      (uint64_t)st.st_size < SIZE_MAX / 2 ?
+			      (size_t)st.st_size + 65536 : 65536;
 			p = realloc(buf, cap + 1);
 			if (!p) {
 				ret = -ENOMEM;
@@ -332,7 +335,10 @@ int folder_read_checkpoint(const char *path, uint64_t *seq, char **doc,
 		goto out;
 	*seq = s;
 	if (doc) {
-		*doc = strdup(nl);
+		/* The body moved to the front of what was read: no copy made. */
+		memmove(buf, nl, bytes + 1);
+		*doc = buf;
+		buf = NULL;
 		if (len)
 			*len = bytes;
 	}
