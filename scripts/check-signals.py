@@ -17,6 +17,9 @@ of one, said as FILE:LINE: calls NAME (its file). The burn's own steps
 (cmd/burn.c, burn_start.c, burn_loop.c, burn_finish.c) are held the same
 way against sense/'s functions: they reach SMART, the NVMe logs, the
 BMC, the sampler, iperf3 and the stress through each signal's burn hook.
+The judging (judge/record.c) is held against the signals' rules: a
+function of judge/ that a signal's own files call is that signal's rule,
+reached through its judge hook (signals_judge), never by name.
 Exit 1 on any, 2 when
 universal-ctags cannot be run, 0 quietly when there is no tools/kiln/
 results/ to check (a clone without the tester)."""
@@ -146,7 +149,39 @@ if os.path.isdir(sense) and burn:
                            sdefs[m.group(1)]))
                     bad += 1
 
+# The judging (judge/record.c, record_judge()) reaches each signal's
+# rules through its judge hook (signals_judge): it calls no function of
+# judge/ that a signal's judge hook calls (the function its `.judge =`
+# names), save judge_reason, which every rule writes through.
+judge = os.path.join(src, "judge")
+judging = [n for n in ("record.c",)
+           if os.path.exists(os.path.join(judge, n))]
+if os.path.isdir(judge) and judging:
+    jdefs = exported(sorted(n for n in os.listdir(judge)
+                            if n.endswith(".c") and n not in judging), judge)
+    rules = {}
+    hook_re = re.compile(r"^\s*\.judge\s*=\s*(\w+)", re.M)
+    for n in own:
+        body = stripped(text(n))
+        for hook in hook_re.findall(body):
+            m = re.search(r"^\w[^;{]*\b%s\s*\([^;{]*\)\s*\{(.*?)^\}"
+                          % hook, body, re.M | re.S)
+            for c in call_re.finditer(m.group(1) if m else ""):
+                if c.group(1) in jdefs and c.group(1) != "judge_reason":
+                    rules.setdefault(c.group(1), n)
+    for n in judging:
+        body = stripped(text(n, judge))
+        for ln, line in enumerate(body.split("\n"), 1):
+            for m in call_re.finditer(line):
+                if m.group(1) in rules:
+                    say("tools/kiln/judge/%s:%d: calls %s (judge/%s, the "
+                        "rule of the signal in results/%s: call it "
+                        "through its judge hook)"
+                        % (n, ln, m.group(1), jdefs[m.group(1)],
+                           rules[m.group(1)]))
+                    bad += 1
+
 if bad:
-    say("check-signals: %d call(s) of a signal's own file from the files "
-        "that loop over the table (docs/design.md)" % bad)
+    say("check-signals: %d call(s) by name of a signal's own file or "
+        "rule where its hooks reach it (docs/design.md)" % bad)
 sys.exit(1 if bad else 0)

@@ -22,6 +22,7 @@
 #include "judge/record.h"
 #include "results/restore.h"
 #include "results/result.h"
+#include "results/signal.h"
 
 #define MB 1000000ull
 #define SEC 1000000000ull
@@ -163,7 +164,7 @@ static void test_one_disk(void)
 	disk("sda", a, 3, 0);
 	disk("sdb", a, 0, 0);
 	disk("sdc", a, 0, 0);
-	record_judge(&r, 1, 0);
+	signals_judge(&r, 1, 0);
 	tap_ok(is(verdicts(&r), "FPP M:P") && r.blame.place == BLAME_DISK &&
 	       tap_has_reason(&r.disks[0].j, "3 bad units read back good: a "
 			      "transfer error of its path") &&
@@ -189,7 +190,7 @@ static void test_one_controller(void)
 	disk("sdb", a, 5, 0);
 	disk("sdc", a, 0, 0);
 	disk("sdd", b, 0, 0);
-	record_judge(&r, 1, 0);
+	signals_judge(&r, 1, 0);
 	tap_ok(is(verdicts(&r), "WWPP M:F") &&
 	       r.blame.place == BLAME_CONTROLLER && r.blame.ctrl == a &&
 	       r.blame.units == 7 && r.blame.ndisks == 2 &&
@@ -202,7 +203,7 @@ static void test_one_controller(void)
 	       r.verdict == JUDGE_FAIL && r.exit_code == 1,
 	       "two disks of one controller: the controller FAILs (the "
 	       "run's failure names it), its disks WARN");
-	record_judge(&r, 1, 0);
+	signals_judge(&r, 1, 0);
 	tap_ok(times(r.failure, "controller 0000:00:17.0 (") == 1,
 	       "...judged again, the failure says it once: %s", r.failure);
 }
@@ -217,7 +218,7 @@ static void test_two_controllers(void)
 	disk("sda", a, 1, 0);
 	disk("sdb", b, 1, 0);
 	disk("sdc", b, 0, 0);
-	record_judge(&r, 1, 0);
+	signals_judge(&r, 1, 0);
 	tap_ok(is(verdicts(&r), "WWP M:F") && r.blame.place == BLAME_MACHINE &&
 	       r.blame.ngroups == 2 &&
 	       tap_has_reason(&r.sig.j, "behind different controllers") &&
@@ -236,11 +237,11 @@ static void test_memory(void)
 	disk("sda", a, 4, 0);
 	disk("sdb", a, 0, 0);
 	edac(0, 0);
-	record_judge(&r, 1, 0);
+	signals_judge(&r, 1, 0);
 	tap_ok(is(verdicts(&r), "FP M:P") && r.blame.place == BLAME_DISK,
 	       "EDAC counts that did not rise are no memory error");
 	edac(10, 13);
-	record_judge(&r, 1, 0);
+	signals_judge(&r, 1, 0);
 	tap_ok(is(verdicts(&r), "WP M:F") && r.blame.place == BLAME_MACHINE &&
 	       r.blame.memory &&
 	       tap_has_reason(&r.sig.j, "EDAC counted 3 corrected and 0 "
@@ -253,7 +254,7 @@ static void test_memory(void)
 	       "counts (each DIMM's once), the disk WARNs");
 	edac(0, 0);
 	r.sig.cpu.mce.uncorrected = 2;
-	record_judge(&r, 1, 0);
+	signals_judge(&r, 1, 0);
 	tap_ok(is(verdicts(&r), "WP M:F") && r.blame.place == BLAME_MACHINE &&
 	       tap_has_reason(&r.sig.j, "2 uncorrected machine checks in the "
 			      "kernel's log: memory suspected"),
@@ -272,7 +273,7 @@ static void test_confirmed(void)
 	disk("sdb", a, 2, 0);
 	disk("sdc", a, 0, 3);
 	disk("sdd", a, 1, 2);
-	record_judge(&r, 1, 0);
+	signals_judge(&r, 1, 0);
 	tap_ok(is(verdicts(&r), "WWFF M:F") &&
 	       r.blame.place == BLAME_CONTROLLER && r.blame.ndisks == 3 &&
 	       tap_has_reason(&r.disks[2].j, "3 bad units (3 bitflip)") &&
@@ -285,7 +286,7 @@ static void test_confirmed(void)
 	fresh();
 	disk("sda", -1, 0, 5);
 	disk("sdb", -1, 0, 1);
-	record_judge(&r, 1, 0);
+	signals_judge(&r, 1, 0);
 	tap_ok(is(verdicts(&r), "FF M:P") && r.blame.place == BLAME_NONE,
 	       "confirmed bad units alone blame no one but their disks");
 }
@@ -295,13 +296,13 @@ static void test_no_controller(void)
 	fresh();
 	disk("loop0", -1, 2, 0);
 	disk("loop1", -1, 0, 0);
-	record_judge(&r, 1, 0);
+	signals_judge(&r, 1, 0);
 	tap_ok(is(verdicts(&r), "FP M:P") && r.blame.place == BLAME_DISK,
 	       "one loop device alone: its own path");
 	fresh();
 	disk("loop0", -1, 2, 0);
 	disk("loop1", -1, 1, 0);
-	record_judge(&r, 1, 0);
+	signals_judge(&r, 1, 0);
 	tap_ok(is(verdicts(&r), "WW M:F") && r.blame.place == BLAME_MACHINE &&
 	       tap_has_reason(&r.sig.j, "with no controller (loop devices "
 			      "or files)"),
@@ -310,7 +311,7 @@ static void test_no_controller(void)
 	fresh();
 	disk("loop0", -1, 2, 0);
 	disk("sda", ctrl("0000:00:17.0"), 1, 0);
-	record_judge(&r, 1, 0);
+	signals_judge(&r, 1, 0);
 	tap_ok(is(verdicts(&r), "WW M:F") && r.blame.place == BLAME_MACHINE,
 	       "a loop device and a disk of a controller: the machine's");
 }
@@ -349,7 +350,7 @@ static void test_restore(void)
 	disk("sda", a, 2, 0);
 	disk("sdb", a, 1, 0);
 	disk("sdc", a, 0, 2);
-	record_judge(&r, 1, 0);
+	signals_judge(&r, 1, 0);
 	snprintf(before, sizeof(before), "%s", verdicts(&r));
 	json = result_json(&r, &len);
 	if (!json || jsonread_parse(&doc, json, len, NULL, err, sizeof(err)))
@@ -365,7 +366,7 @@ static void test_restore(void)
 	       "disks and why");
 	ok = restore_record(jsonread_root(doc), &back, err, sizeof(err)) == 0;
 	if (ok)
-		record_judge(&back.r, 1, 0);
+		signals_judge(&back.r, 1, 0);
 	tap_ok(ok && is(verdicts(&back.r), before) &&
 	       back.r.blame.place == BLAME_CONTROLLER &&
 	       back.r.blame.ctrl == 0 && !strcmp(back.r.failure, r.failure),

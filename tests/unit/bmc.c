@@ -273,7 +273,7 @@ static void judged(struct record *r, struct settings *s, const struct bmc *b)
 	record_init(r, "burn", 0, NULL, s);
 	(void)record_add(r, "/dev/null", 0);
 	r->bmc = *b;
-	record_judge(r, 1, 0);
+	signals_judge(r, 1, 0);
 }
 
 /* A BMC read at both ends, with these records added. */
@@ -483,7 +483,7 @@ static void test_json(void)
 	       !strcmp(back.bmc.address, "10.0.0.5"),
 	       "reads back the same, its records by their bytes");
 	(void)record_add(&back, "/dev/null", 0);
-	record_judge(&back, 1, 0);
+	signals_judge(&back, 1, 0);
 	tap_ok(back.bmc.verdict == JUDGE_FAIL &&
 	       !strcmp(back.bmc.why, r.bmc.why),
 	       "and is judged the same (%s)", back.bmc.why);

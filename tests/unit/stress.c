@@ -188,7 +188,7 @@ static void judged(struct record *r, struct settings *s, struct stress *st)
 	(void)record_add(r, "/dev/null", 0);
 	r->stress = *st;
 	r->have_stress = 1;
-	record_judge(r, 1, 0);
+	signals_judge(r, 1, 0);
 }
 
 static void test_judge(void)

@@ -22,6 +22,7 @@
 #include "results/ocptv.h"
 #include "results/report_html.h"
 #include "results/result.h"
+#include "results/signal.h"
 #include "results/summary.h"
 
 /*
@@ -148,7 +149,7 @@ static void after_burn(struct burn *b)
 		complain("cannot write the results: samples.csv in %s is "
 			 "incomplete", b->res.dir);
 	}
-	record_judge(r, 1, *b->stop);
+	signals_judge(r, 1, *b->stop);
 	for (i = 0; i < r->n; i++)
 		if (r->disks[i].snap.later_pass)
 			record_note(r, "%s: %u units hold a later pass of this "
@@ -190,7 +191,7 @@ static void write_files(struct burn *b)
 		complain("cannot write kmsg.log in %s", b->res.dir);
 	burn_loop_checkpoint(b);
 	/* What was lost so far is in the record: judge it in. */
-	record_judge(r, 1, *b->stop);
+	signals_judge(r, 1, *b->stop);
 }
 
 /*
@@ -213,7 +214,7 @@ static void write_last(struct burn *b, const char *text, size_t tlen,
 	burn_keep(b, "summary.txt", text, tlen);
 	if (r->results_lost) {
 		/* The exit says it; the console must too. */
-		record_judge(r, 1, *b->stop);
+		signals_judge(r, 1, *b->stop);
 		free(*doc);
 		*doc = result_json(r, dlen);
 	}
@@ -244,7 +245,7 @@ static void say_end(struct burn *b, const char *text, size_t tlen,
 			 r->out ? r->out : "");
 		if (!r->out) {
 			r->results_lost = 1;
-			record_judge(r, 1, *b->stop);
+			signals_judge(r, 1, *b->stop);
 		}
 	}
 }
@@ -274,7 +275,7 @@ int burn_finish(struct burn *b)
 		lab_finish(b->lab, r);
 		/* Without a stick, a file lost there is a result lost. */
 		if (r->results_lost != lost)
-			record_judge(r, 1, *b->stop);
+			signals_judge(r, 1, *b->stop);
 	}
 	say_end(b, text, tlen, doc, dlen);
 	free(text);

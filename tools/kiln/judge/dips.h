@@ -57,4 +57,13 @@ void dips_find(struct dips_disk *d, int n, struct dips *out);
 void dips_text(const struct dips *d, int ctrl, const char *name, char *buf,
 	       size_t len);
 
+struct record;
+
+/*
+ * The run's rule before any disk is judged "unstable" (the dips signal's
+ * judge hook, at JUDGE_AT_FIRST): finds r->dips from every disk that ran,
+ * those seconds being the machine's or a controller's.
+ */
+void dips_judge(struct record *r);
+
 #endif

@@ -195,11 +195,40 @@ __attribute__((format(printf, 2, 3)))
 void record_note(struct record *r, const char *fmt, ...);
 
 /*
- * Takes a fresh snapshot of every disk's engine, judges each disk and the
- * run, and sets the state and exit code. final: the run is over (SMART
- * after, like disks compared, the state complete or interrupted).
+ * The places of the judging where a signal's rules run (its judge hook,
+ * results/signal.h), in the order record_judge() reaches them; at each,
+ * every signal's rules run in the table's order, which is the order of a
+ * disk's reasons:
+ * JUDGE_AT_FIRST:  before any disk (d NULL): the seconds most disks
+ *                  dipped together, left out of each disk's own
+ * JUDGE_AT_HEALTH: a disk's, right after the engine's verdict (SMART,
+ *                  the NVMe logs)
+ * JUDGE_AT_DISK:   a disk's, after its burn's own rules (its zones, the
+ *                  re-read, a verify's run record): its vitals, link
+ *                  errors, how it was left
+ * JUDGE_AT_RUN:    after every disk (d NULL): like disks, the machine,
+ *                  then where transfer errors belong
+ * A disk that never ran (failed) is at none of a disk's places.
  */
-void record_judge(struct record *r, int final, int interrupted);
+enum judge_at {
+	JUDGE_AT_FIRST,
+	JUDGE_AT_HEALTH,
+	JUDGE_AT_DISK,
+	JUDGE_AT_RUN,
+};
+
+/* The signals' rules at one place (results/signals.c: signals_judge()). */
+typedef void record_rules(struct record *r, struct record_disk *d, int final,
+			  enum judge_at at);
+
+/*
+ * Takes a fresh snapshot of every disk's engine, judges each disk and the
+ * run, and sets the state and exit code; the signals' rules are rules'.
+ * final: the run is over (SMART after, like disks compared, the state
+ * complete or interrupted).
+ */
+void record_judge(struct record *r, record_rules *rules, int final,
+		  int interrupted);
 
 void record_free(struct record *r);
 

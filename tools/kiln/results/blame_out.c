@@ -81,8 +81,22 @@ const char *blame_out_ctrl(const struct record *r, int i)
 	return b->place == BLAME_CONTROLLER && b->ctrl == i ? b->reason : NULL;
 }
 
+/*
+ * Its rule (record.h), after the machine's own (the vitals' before it in
+ * the table): it may add a FAIL of the machine.
+ */
+static void blame_rule(struct record *r, struct record_disk *d, int final,
+		       enum judge_at at)
+{
+	(void)d;
+	(void)final;
+	if (at == JUDGE_AT_RUN)
+		blame_judge(r);
+}
+
 const struct signal_ops blame_signal = {
 	.name = "blame",
+	.judge = blame_rule,
 	.json = blame_json,
 	.read = blame_read,
 	.summary_trouble = blame_summary,

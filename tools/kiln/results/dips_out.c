@@ -57,8 +57,22 @@ static void dips_summary(const struct record *r, FILE *f)
 	}
 }
 
+/*
+ * Its rule (record.h), before any disk is judged "unstable": the seconds
+ * most disks dipped together are the machine's or a controller's.
+ */
+static void dips_rule(struct record *r, struct record_disk *d, int final,
+		      enum judge_at at)
+{
+	(void)d;
+	(void)final;
+	if (at == JUDGE_AT_FIRST)
+		dips_judge(r);
+}
+
 const struct signal_ops dips_signal = {
 	.name = "dips",
+	.judge = dips_rule,
 	.json = dips_json,
 	.summary_trouble = dips_summary,
 };
