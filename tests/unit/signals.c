@@ -8,7 +8,8 @@
  * found is said; nothing at all is no section); the lab's metrics and the
  * OCP output find a signal's gauges and measurements in the table, and
  * kiln fleet its columns; the judging reaches each signal's rules
- * through its judge hook, at its places, in the table's order.
+ * through its judge hook, at its places, in the table's order; and a
+ * signal's own part of the record is a slot of it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,9 +17,11 @@
 
 #include "../lib/tap.h"
 #include "fleet/fleet.h"
+#include "judge/bmcjudge.h"
 #include "judge/record.h"
 #include "results/report_machine.h"
 #include "results/signal.h"
+#include "sense/bmc.h"
 
 static struct settings s;
 
@@ -92,13 +95,17 @@ static char *machine(const struct record *r)
 static void section(void)
 {
 	struct record r;
+	struct bmc *b;
 	char *html;
 
 	record_init(&r, "burn", 0, NULL, &s);
 	html = machine(&r);
 	tap_ok(html && !html[0], "no signal with a part: no machine section");
 	free(html);
-	r.bmc.state = BMC_ABSENT;
+	b = record_slot_make(&r, BMC_SLOT, sizeof(*b), NULL);
+	if (!b)
+		tap_bail("out of memory");
+	b->state = BMC_ABSENT;
 	html = machine(&r);
 	tap_ok(html && strstr(html, "The machine's signals") &&
 	       strstr(html, "no BMC found"), "a BMC looked for and not "
@@ -191,7 +198,7 @@ static char calls[64];
 static void recorded(struct record *r, struct record_disk *d, int final,
 		     enum judge_at at)
 {
-	static const char letter[] = { 'F', 'H', 'D', 'R' };
+	static const char letter[] = { 'F', 'H', 'D', 'R', 'L' };
 	size_t n = strlen(calls);
 
 	(void)final;
@@ -208,9 +215,9 @@ static void nothing(struct record *r, struct record_disk *d, int final,
 }
 
 /*
- * The judging (record_judge) calls the signals' rules at its four places
+ * The judging (record_judge) calls the signals' rules at its five places
  * (record.h): once before the disks, a disk's two places for each disk
- * that ran (one that never ran at neither), once after them all. The
+ * that ran (one that never ran at neither), twice after them all. The
  * signals with rules have them at their places, in the table's order
  * (which is the order of a disk's reasons); and a rule counts only
  * through its hook: SMART's damage grown during the run FAILs a disk
@@ -222,7 +229,8 @@ static void judging(void)
 	struct record_disk *d;
 	int i;
 	const char *judged[] = { "smart", "nvme", "vitals", "link_errors",
-				 "end", "peers", "blame", "dips" };
+				 "end", "peers", "blame", "dips", "stress",
+				 "bmc", "network" };
 	int hooked = 1;
 
 	record_init(&r, "burn", 0, NULL, &s);
@@ -232,8 +240,8 @@ static void judging(void)
 	snprintf(r.disks[1].failed, sizeof(r.disks[1].failed), "refused");
 	calls[0] = 0;
 	record_judge(&r, recorded, 1, 0);
-	tap_ok(!strcmp(calls, "F-H0D0H2D2R-"), "the places in order, each "
-	       "disk that ran at its two, one that never ran at none (%s)",
+	tap_ok(!strcmp(calls, "F-H0D0H2D2R-L-"), "the places in order, "
+	       "each disk that ran at its two, one that never ran at none (%s)",
 	       calls);
 	tap_ok(r.disks[1].j.verdict == JUDGE_FAIL, "one that never ran "
 	       "FAILs with its reason");
@@ -243,13 +251,16 @@ static void judging(void)
 		if (!signal_find(judged[i]) || !signal_find(judged[i])->judge)
 			hooked = 0;
 	tap_ok(hooked, "SMART, NVMe, the vitals, link errors, the end step, "
-	       "the peers, blame and the dips judge through their hooks");
+	       "the peers, blame, the dips, stress, the BMC and the network "
+	       "judge through their hooks");
 	tap_ok(place("smart") < place("nvme") && place("vitals") <
 	       place("link_errors") && place("link_errors") < place("end") &&
 	       place("peers") < place("vitals") && place("vitals") <
-	       place("blame"), "at each place in the order the reasons "
-	       "are said: SMART then NVMe; vitals, link errors, the end "
-	       "step; the peers, the machine, then blame");
+	       place("stress") && place("stress") < place("bmc") &&
+	       place("bmc") < place("network"), "at each place in the order "
+	       "the reasons are said: SMART then NVMe; vitals, link errors, "
+	       "the end step; the peers, the machine, stress, the BMC, the "
+	       "network ports (WARNs only, last: eight reasons are kept)");
 
 	record_init(&r, "burn", 0, NULL, &s);
 	d = record_add(&r, "/dev/a", 0);
@@ -272,6 +283,49 @@ static void judging(void)
 	record_free(&r);
 }
 
+static int freed;
+
+static void count_free(void *data)
+{
+	(void)data;
+	freed++;
+}
+
+/*
+ * A signal's own part of the record is a slot (record.h): none until its
+ * signal makes it, made zeroed once and found by its name after, freed
+ * with what it holds by record_free(); a record full of slots makes no
+ * more. stress, the BMC and the network ports hold theirs so.
+ */
+static void slots(void)
+{
+	static char names[RECORD_SLOTS + 1][8];
+	struct record r;
+	int *a, *b, i, made = 0, zero = 1;
+
+	record_init(&r, "burn", 0, NULL, &s);
+	tap_ok(!record_slot(&r, "bmc") && !record_slot(&r, "stress"),
+	       "a new record: no slot");
+	a = record_slot_make(&r, "a", 64 * sizeof(int), count_free);
+	for (i = 0; a && i < 64; i++)
+		zero &= !a[i];
+	tap_ok(a && zero && record_slot(&r, "a") == a, "made zeroed, then "
+	       "found by its name");
+	b = record_slot_make(&r, "a", sizeof(int), NULL);
+	tap_ok(b == a, "made again: the same slot");
+	for (i = 0; i <= RECORD_SLOTS; i++) {
+		snprintf(names[i], sizeof(names[i]), "s%d", i);
+		if (record_slot_make(&r, names[i], 8, count_free))
+			made++;
+	}
+	tap_ok(made == RECORD_SLOTS - 1 && !record_slot(&r, names[made]),
+	       "a full record makes no more (%d made)", made);
+	freed = 0;
+	record_free(&r);
+	tap_ok(freed == RECORD_SLOTS && !r.nslots, "record_free frees each "
+	       "slot with what it holds (%d)", freed);
+}
+
 int main(int argc, char **argv)
 {
 	tap_args(argc, argv);
@@ -281,5 +335,6 @@ int main(int argc, char **argv)
 	TAP_RUN(gauges);
 	TAP_RUN(columns);
 	TAP_RUN(judging);
+	TAP_RUN(slots);
 	return tap_done();
 }

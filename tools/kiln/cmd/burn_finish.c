@@ -17,6 +17,7 @@
 #include "cmd/burn_private.h"
 #include "cmd/leds_use.h"
 #include "fleet/fleet.h"
+#include "judge/netjudge.h"
 #include "judge/reread.h"
 #include "lab/lab.h"
 #include "results/ocptv.h"
@@ -166,6 +167,7 @@ static void after_burn(struct burn *b)
 static void write_files(struct burn *b)
 {
 	struct record *r = b->r;
+	const struct net_ports *ports = record_slot(r, NET_SLOT);
 	char *html;
 	size_t hlen;
 	int i;
@@ -177,8 +179,8 @@ static void write_files(struct burn *b)
 	free(html);
 	save_health(b);
 	burn_fault_keep(b);
-	for (i = 0; i < r->nnet; i++) {
-		const struct iperf *ip = &r->net[i].ip;
+	for (i = 0; ports && i < ports->n; i++) {
+		const struct iperf *ip = &ports->port[i].ip;
 		char name[64];
 
 		snprintf(name, sizeof(name), "iperf3-%s.json", ip->nic);

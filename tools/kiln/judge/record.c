@@ -102,6 +102,30 @@ struct record_disk *record_add(struct record *r, const char *path, int mode)
 	return d;
 }
 
+void *record_slot(const struct record *r, const char *name)
+{
+	int i;
+
+	for (i = 0; i < r->nslots; i++)
+		if (!strcmp(r->slot[i].name, name))
+			return r->slot[i].data;
+	return NULL;
+}
+
+void *record_slot_make(struct record *r, const char *name, size_t size,
+		       void (*free_fn)(void *data))
+{
+	void *data = record_slot(r, name);
+
+	if (data || r->nslots == RECORD_SLOTS)
+		return data;
+	data = calloc(1, size);
+	if (data)
+		r->slot[r->nslots++] = (struct record_slot){ name, data,
+							      free_fn };
+	return data;
+}
+
 /*
  * A disk's rules of its own burn, after the signals' at JUDGE_AT_HEALTH:
  * its zones, the slowest requests read again, and a verify's run record.
@@ -165,6 +189,7 @@ void record_judge(struct record *r, record_rules *rules, int final,
 		rules(r, d, final, JUDGE_AT_DISK);
 	}
 	rules(r, NULL, final, JUDGE_AT_RUN);
+	rules(r, NULL, final, JUDGE_AT_LAST);
 	r->verdict = r->sig.j.verdict;
 	for (i = 0; i < r->n; i++) {
 		stop |= r->disks[i].j.interrupted;
@@ -218,10 +243,11 @@ void record_free(struct record *r)
 	}
 	for (i = 0; i < r->nnotes; i++)
 		free(r->notes[i]);
-	for (i = 0; i < r->nnet; i++)
-		netport_free(&r->net[i]);
-	free(r->net);
-	bmc_free(&r->bmc);
+	for (i = 0; i < r->nslots; i++) {
+		if (r->slot[i].free)
+			r->slot[i].free(r->slot[i].data);
+		free(r->slot[i].data);
+	}
 	free(r->lab.lost);
 	links_free(&r->links);
 	linkerr_free(&r->lerr);

@@ -20,9 +20,6 @@
 #include "engine/memplan.h"
 #include "judge/monitor.h"
 #include "sense/nvmelog.h"
-#include "sense/netport.h"
-#include "sense/bmc.h"
-#include "sense/stress.h"
 #include "judge/peers.h"
 #include "plan/plan.h"
 #include "judge/reread.h"
@@ -107,6 +104,22 @@ const char *record_state_name(int state);
 /* The state so named, or -1 (NULL too). */
 int record_state_of(const char *name);
 
+/*
+ * A signal's own part of the record, its slot: the record knows the
+ * signal's name and how to free what it holds, not what that is, so a
+ * new signal adds a slot (record_slot_make()), not a field of struct
+ * record nor an include of record.h. The signal's burn hook or its read
+ * of result.json makes it; its rules and its outputs find it by its name
+ * (record_slot()); record_free() frees it.
+ */
+#define RECORD_SLOTS 16
+
+struct record_slot {
+	const char *name;		/* the signal's: "bmc" */
+	void *data;			/* zeroed when made */
+	void (*free)(void *data);	/* what it holds; NULL: nothing */
+};
+
 /* NICs a record names with their addresses; more are left out. */
 #define RECORD_NICS 16
 
@@ -159,12 +172,8 @@ struct record {
 	uint64_t elapsed_ns;
 	enum record_state state;
 	struct machine_firmware firmware;
-	int have_net;			/* iperf asked for: ports loaded */
-	int nnet;
-	struct netport *net;		/* every port under load (owned) */
-	struct stress stress;		/* stressapptest beside the burn */
-	int have_stress;		/* asked for: its facts are there */
-	struct bmc bmc;			/* the BMC's event log, its address */
+	int nslots;
+	struct record_slot slot[RECORD_SLOTS];	/* the signals' own */
 	struct vitals_machine sig;	/* the machine's own signals */
 	struct blame blame;		/* where transfer errors belong */
 	struct dips dips;		/* seconds most disks dipped together */
@@ -190,6 +199,18 @@ void record_init(struct record *r, const char *command, int argc,
 /* A new disk to test: path (copied), mode; NULL when out of memory. */
 struct record_disk *record_add(struct record *r, const char *path, int mode);
 
+/* The slot of the signal of that name, NULL when none was made. */
+void *record_slot(const struct record *r, const char *name);
+
+/*
+ * The slot of the signal of that name (its name a string that outlives
+ * the record), made of size zeroed bytes if there is none yet, with free
+ * to free what it holds at record_free(); NULL when out of memory or
+ * every slot is taken.
+ */
+void *record_slot_make(struct record *r, const char *name, size_t size,
+		       void (*free)(void *data));
+
 /* A note said at the start and kept in the results. */
 __attribute__((format(printf, 2, 3)))
 void record_note(struct record *r, const char *fmt, ...);
@@ -206,8 +227,11 @@ void record_note(struct record *r, const char *fmt, ...);
  * JUDGE_AT_DISK:   a disk's, after its burn's own rules (its zones, the
  *                  re-read, a verify's run record): its vitals, link
  *                  errors, how it was left
- * JUDGE_AT_RUN:    after every disk (d NULL): like disks, the machine,
- *                  then where transfer errors belong
+ * JUDGE_AT_RUN:    after every disk (d NULL): like disks, the machine's
+ *                  own signals, then the other signals of the machine
+ *                  (stress, the BMC, the network ports)
+ * JUDGE_AT_LAST:   once the machine is judged (d NULL): where transfer
+ *                  errors belong
  * A disk that never ran (failed) is at none of a disk's places.
  */
 enum judge_at {
@@ -215,6 +239,7 @@ enum judge_at {
 	JUDGE_AT_HEALTH,
 	JUDGE_AT_DISK,
 	JUDGE_AT_RUN,
+	JUDGE_AT_LAST,
 };
 
 /* The signals' rules at one place (results/signals.c: signals_judge()). */

@@ -82,15 +82,15 @@ const char *blame_out_ctrl(const struct record *r, int i)
 }
 
 /*
- * Its rule (record.h), after the machine's own (the vitals' before it in
- * the table): it may add a FAIL of the machine.
+ * Its rule (record.h), once the machine is judged: it may add a FAIL of
+ * the machine.
  */
 static void blame_rule(struct record *r, struct record_disk *d, int final,
 		       enum judge_at at)
 {
 	(void)d;
 	(void)final;
-	if (at == JUDGE_AT_RUN)
+	if (at == JUDGE_AT_LAST)
 		blame_judge(r);
 }
 
