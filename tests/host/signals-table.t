@@ -78,7 +78,7 @@ test_expect_success 'the burn calling a signal'"'"'s reader by name fails it' '
 	/* planted: the BMC read by name, not through its burn hook */
 	void burn_finish_planted(struct record *r)
 	{
-		bmc_end(&r->bmc);
+		bmc_end(record_slot(r, "bmc"));
 	}
 	EOF
 	{ layers; test_eq $? 2 "make exit code"; } &&

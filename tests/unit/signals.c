@@ -257,10 +257,13 @@ static void judging(void)
 	       place("link_errors") && place("link_errors") < place("end") &&
 	       place("peers") < place("vitals") && place("vitals") <
 	       place("stress") && place("stress") < place("bmc") &&
-	       place("bmc") < place("network"), "at each place in the order "
-	       "the reasons are said: SMART then NVMe; vitals, link errors, "
-	       "the end step; the peers, the machine, stress, the BMC, the "
-	       "network ports (WARNs only, last: eight reasons are kept)");
+	       place("blame") < place("network"), "at each place in the "
+	       "order the reasons are said: SMART then NVMe; vitals, link "
+	       "errors, the end step; the peers, the machine, stress, the "
+	       "BMC; blame, then the network ports");
+	tap_ok(place("network") < place("stress"), "iperf3 starts before "
+	       "the stress and stops after it (the burn's UNLOAD runs the "
+	       "table backwards)");
 
 	record_init(&r, "burn", 0, NULL, &s);
 	d = record_add(&r, "/dev/a", 0);

@@ -89,7 +89,7 @@ int blame_disk_reason(const struct record *r, const struct blame *b,
  * Decides r->blame and says it: each disk's reason, and a FAIL of the
  * machine (naming the controller, or the memory) when the place is one.
  * The blame signal's rule, reached through its judge hook after every
- * disk and the machine are judged (JUDGE_AT_RUN, record.h).
+ * disk and the machine are judged (JUDGE_AT_LAST, record.h).
  */
 void blame_judge(struct record *r);
 

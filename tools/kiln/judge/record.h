@@ -228,10 +228,9 @@ void record_note(struct record *r, const char *fmt, ...);
  *                  re-read, a verify's run record): its vitals, link
  *                  errors, how it was left
  * JUDGE_AT_RUN:    after every disk (d NULL): like disks, the machine's
- *                  own signals, then the other signals of the machine
- *                  (stress, the BMC, the network ports)
+ *                  own signals, then stress and the BMC
  * JUDGE_AT_LAST:   once the machine is judged (d NULL): where transfer
- *                  errors belong
+ *                  errors belong, then the network ports (WARNs only)
  * A disk that never ran (failed) is at none of a disk's places.
  */
 enum judge_at {

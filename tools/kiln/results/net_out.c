@@ -275,13 +275,17 @@ static void net_burn(struct signal_burn *sb, enum signal_at at)
 				     timing_now_ns(), IPERF_STOP_WAIT_S);
 }
 
-/* Its rule (record.h), after the BMC's: each port's WARN the machine's. */
+/*
+ * Its rule (record.h), once the machine is judged (after the stress's and
+ * the BMC's, and blame's): each port's WARN is the machine's, said last,
+ * since a machine keeps its first eight reasons.
+ */
 static void net_rule(struct record *r, struct record_disk *d, int final,
 		     enum judge_at at)
 {
 	(void)d;
 	(void)final;
-	if (at == JUDGE_AT_RUN)
+	if (at == JUDGE_AT_LAST)
 		netjudge_machine(r);
 }
 

@@ -19,9 +19,9 @@
 	X(dips) \
 	X(nvme) \
 	X(linkerr) \
+	X(net) \
 	X(stress) \
 	X(bmc) \
-	X(net) \
 	X(end)
 
 #define X(name) extern const struct signal_ops name##_signal;
