@@ -110,6 +110,20 @@ defs = exported(own, results)
 
 call_re = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
 bad = 0
+
+
+def calls_of(body, names, where, why):
+    """Says each call in body of a function in names, as where:LINE:
+    calls NAME (why(NAME)); how many."""
+    n = 0
+    for ln, line in enumerate(body.split("\n"), 1):
+        for m in call_re.finditer(line):
+            if m.group(1) in names:
+                say("%s:%d: calls %s (%s)" % (where, ln, m.group(1),
+                                              why(m.group(1))))
+                n += 1
+    return n
+
 looped = [("results", n) for n in callers]
 for folder, pat in elsewhere:
     d = os.path.join(src, folder)
@@ -117,14 +131,10 @@ for folder, pat in elsewhere:
         looped += [(folder, n) for n in sorted(os.listdir(d))
                    if pat.match(n)]
 for folder, n in looped:
-    body = stripped(text(n, os.path.join(src, folder)))
-    for ln, line in enumerate(body.split("\n"), 1):
-        for m in call_re.finditer(line):
-            if m.group(1) in defs:
-                say("tools/kiln/%s/%s:%d: calls %s (results/%s, "
-                    "a signal's own: call it through its hook)"
-                    % (folder, n, ln, m.group(1), defs[m.group(1)]))
-                bad += 1
+    bad += calls_of(stripped(text(n, os.path.join(src, folder))), defs,
+                    "tools/kiln/%s/%s" % (folder, n),
+                    lambda f: "results/%s, a signal's own: call it "
+                    "through its hook" % defs[f])
 
 # The burn's own steps (cmd/burn.c, burn_start.c, burn_loop.c and
 # burn_finish.c) reach the machine's signals through the table's burn
@@ -137,17 +147,12 @@ if os.path.isdir(sense) and burn:
     sdefs = exported(sorted(n for n in os.listdir(sense)
                             if n.endswith(".c")), sense)
     for b in burn:
-        with open(b, encoding="utf-8", errors="replace") as f:
-            body = stripped(f.read())
-        for ln, line in enumerate(body.split("\n"), 1):
-            for m in call_re.finditer(line):
-                if m.group(1) in sdefs:
-                    say("tools/kiln/cmd/%s:%d: calls %s (sense/%s: a "
-                        "signal's reader; the burn reaches it through "
-                        "its burn hook, signals_burn)"
-                        % (os.path.basename(b), ln, m.group(1),
-                           sdefs[m.group(1)]))
-                    bad += 1
+        bad += calls_of(stripped(text(os.path.basename(b),
+                                      os.path.dirname(b))), sdefs,
+                        "tools/kiln/cmd/%s" % os.path.basename(b),
+                        lambda f: "sense/%s: a signal's reader; the burn "
+                        "reaches it through its burn hook, signals_burn"
+                        % sdefs[f])
 
 # The judging (judge/record.c, record_judge()) reaches each signal's
 # rules through its judge hook (signals_judge): it calls no function of
@@ -170,16 +175,11 @@ if os.path.isdir(judge) and judging:
                 if c.group(1) in jdefs and c.group(1) != "judge_reason":
                     rules.setdefault(c.group(1), n)
     for n in judging:
-        body = stripped(text(n, judge))
-        for ln, line in enumerate(body.split("\n"), 1):
-            for m in call_re.finditer(line):
-                if m.group(1) in rules:
-                    say("tools/kiln/judge/%s:%d: calls %s (judge/%s, the "
-                        "rule of the signal in results/%s: call it "
-                        "through its judge hook)"
-                        % (n, ln, m.group(1), jdefs[m.group(1)],
-                           rules[m.group(1)]))
-                    bad += 1
+        bad += calls_of(stripped(text(n, judge)), rules,
+                        "tools/kiln/judge/%s" % n,
+                        lambda f: "judge/%s, the rule of the signal in "
+                        "results/%s: call it through its judge hook"
+                        % (jdefs[f], rules[f]))
 
 if bad:
     say("check-signals: %d call(s) by name of a signal's own file or "
