@@ -201,9 +201,14 @@ int blame_disk_reason(const struct record *r, const struct blame *b,
 
 void blame_judge(struct record *r)
 {
-	struct blame *b = &r->blame;
+	struct blame *b = record_slot_make(r, BLAME_SLOT, sizeof(*b), NULL);
+	struct blame alone;
 	char text[sizeof(r->disks[0].j.reasons[0])];
 	int i, v;
+
+	/* Out of memory: still placed and said, only not kept. */
+	if (!b)
+		b = &alone;
 
 	blame_decide(r, b);
 	if (b->place == BLAME_NONE)

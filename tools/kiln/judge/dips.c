@@ -225,10 +225,15 @@ void dips_text(const struct dips *d, int ctrl, const char *name, char *buf,
 /* The run's shared seconds (see dips.h), from each disk's monitor. */
 void dips_judge(struct record *r)
 {
+	struct dips *out = record_slot_make(r, DIPS_SLOT, sizeof(*out), NULL);
 	struct dips_disk *dd = calloc((size_t)r->n + 1, sizeof(*dd));
+	struct dips alone;
 	int i, p;
 
-	memset(&r->dips, 0, sizeof(r->dips));
+	/* Out of memory: still left out of each disk's, only not kept. */
+	if (!out)
+		out = &alone;
+	memset(out, 0, sizeof(*out));
 	if (!dd)
 		return;
 	for (i = 0; i < r->n; i++) {
@@ -241,6 +246,6 @@ void dips_judge(struct record *r)
 		for (p = 0; p < PHASES; p++)
 			dd[i].avg[p] = figures_rate(&d->snap, p);
 	}
-	dips_find(dd, r->n, &r->dips);
+	dips_find(dd, r->n, out);
 	free(dd);
 }

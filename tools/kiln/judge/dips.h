@@ -59,9 +59,12 @@ void dips_text(const struct dips *d, int ctrl, const char *name, char *buf,
 
 struct record;
 
+/* The dips signal's slot of the record (record_slot()): struct dips. */
+#define DIPS_SLOT "dips"
+
 /*
  * The run's rule before any disk is judged "unstable" (the dips signal's
- * judge hook, at JUDGE_AT_FIRST): finds r->dips from every disk that ran,
+ * judge hook, at JUDGE_AT_FIRST): finds its slot from every disk that ran,
  * those seconds being the machine's or a controller's.
  */
 void dips_judge(struct record *r);

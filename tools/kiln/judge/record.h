@@ -7,8 +7,6 @@
 
 #include "engine/endstep.h"
 #include "engine/engine.h"
-#include "judge/blame.h"
-#include "judge/dips.h"
 #include "judge/figures.h"
 #include "sense/health.h"
 #include "judge/judge.h"
@@ -175,8 +173,6 @@ struct record {
 	int nslots;
 	struct record_slot slot[RECORD_SLOTS];	/* the signals' own */
 	struct vitals_machine sig;	/* the machine's own signals */
-	struct blame blame;		/* where transfer errors belong */
-	struct dips dips;		/* seconds most disks dipped together */
 	int results_lost;		/* some results could not be written */
 	int verdict;			/* enum judge_verdict, overall */
 	int exit_code;
