@@ -17,6 +17,9 @@ of one, said as FILE:LINE: calls NAME (its file). The burn's own steps
 (cmd/burn.c, burn_start.c, burn_loop.c, burn_finish.c) are held the same
 way against sense/'s functions: they reach SMART, the NVMe logs, the
 BMC, the sampler, iperf3 and the stress through each signal's burn hook.
+The judging (judge/record.c) is held against the signals' rules: a
+function of judge/ that a signal's own files call is that signal's rule,
+reached through its judge hook (signals_judge), never by name.
 Exit 1 on any, 2 when
 universal-ctags cannot be run, 0 quietly when there is no tools/kiln/
 results/ to check (a clone without the tester)."""
@@ -107,6 +110,20 @@ defs = exported(own, results)
 
 call_re = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
 bad = 0
+
+
+def calls_of(body, names, where, why):
+    """Says each call in body of a function in names, as where:LINE:
+    calls NAME (why(NAME)); how many."""
+    n = 0
+    for ln, line in enumerate(body.split("\n"), 1):
+        for m in call_re.finditer(line):
+            if m.group(1) in names:
+                say("%s:%d: calls %s (%s)" % (where, ln, m.group(1),
+                                              why(m.group(1))))
+                n += 1
+    return n
+
 looped = [("results", n) for n in callers]
 for folder, pat in elsewhere:
     d = os.path.join(src, folder)
@@ -114,14 +131,10 @@ for folder, pat in elsewhere:
         looped += [(folder, n) for n in sorted(os.listdir(d))
                    if pat.match(n)]
 for folder, n in looped:
-    body = stripped(text(n, os.path.join(src, folder)))
-    for ln, line in enumerate(body.split("\n"), 1):
-        for m in call_re.finditer(line):
-            if m.group(1) in defs:
-                say("tools/kiln/%s/%s:%d: calls %s (results/%s, "
-                    "a signal's own: call it through its hook)"
-                    % (folder, n, ln, m.group(1), defs[m.group(1)]))
-                bad += 1
+    bad += calls_of(stripped(text(n, os.path.join(src, folder))), defs,
+                    "tools/kiln/%s/%s" % (folder, n),
+                    lambda f: "results/%s, a signal's own: call it "
+                    "through its hook" % defs[f])
 
 # The burn's own steps (cmd/burn.c, burn_start.c, burn_loop.c and
 # burn_finish.c) reach the machine's signals through the table's burn
@@ -134,19 +147,41 @@ if os.path.isdir(sense) and burn:
     sdefs = exported(sorted(n for n in os.listdir(sense)
                             if n.endswith(".c")), sense)
     for b in burn:
-        with open(b, encoding="utf-8", errors="replace") as f:
-            body = stripped(f.read())
-        for ln, line in enumerate(body.split("\n"), 1):
-            for m in call_re.finditer(line):
-                if m.group(1) in sdefs:
-                    say("tools/kiln/cmd/%s:%d: calls %s (sense/%s: a "
-                        "signal's reader; the burn reaches it through "
-                        "its burn hook, signals_burn)"
-                        % (os.path.basename(b), ln, m.group(1),
-                           sdefs[m.group(1)]))
-                    bad += 1
+        bad += calls_of(stripped(text(os.path.basename(b),
+                                      os.path.dirname(b))), sdefs,
+                        "tools/kiln/cmd/%s" % os.path.basename(b),
+                        lambda f: "sense/%s: a signal's reader; the burn "
+                        "reaches it through its burn hook, signals_burn"
+                        % sdefs[f])
+
+# The judging (judge/record.c, record_judge()) reaches each signal's
+# rules through its judge hook (signals_judge): it calls no function of
+# judge/ that a signal's judge hook calls (the function its `.judge =`
+# names), save judge_reason, which every rule writes through.
+judge = os.path.join(src, "judge")
+judging = [n for n in ("record.c",)
+           if os.path.exists(os.path.join(judge, n))]
+if os.path.isdir(judge) and judging:
+    jdefs = exported(sorted(n for n in os.listdir(judge)
+                            if n.endswith(".c") and n not in judging), judge)
+    rules = {}
+    hook_re = re.compile(r"^\s*\.judge\s*=\s*(\w+)", re.M)
+    for n in own:
+        body = stripped(text(n))
+        for hook in hook_re.findall(body):
+            m = re.search(r"^\w[^;{]*\b%s\s*\([^;{]*\)\s*\{(.*?)^\}"
+                          % hook, body, re.M | re.S)
+            for c in call_re.finditer(m.group(1) if m else ""):
+                if c.group(1) in jdefs and c.group(1) != "judge_reason":
+                    rules.setdefault(c.group(1), n)
+    for n in judging:
+        bad += calls_of(stripped(text(n, judge)), rules,
+                        "tools/kiln/judge/%s" % n,
+                        lambda f: "judge/%s, the rule of the signal in "
+                        "results/%s: call it through its judge hook"
+                        % (jdefs[f], rules[f]))
 
 if bad:
-    say("check-signals: %d call(s) of a signal's own file from the files "
-        "that loop over the table (docs/design.md)" % bad)
+    say("check-signals: %d call(s) by name of a signal's own file or "
+        "rule where its hooks reach it (docs/design.md)" % bad)
 sys.exit(1 if bad else 0)

@@ -7,7 +7,9 @@
 # OCP's ocptv_step.c) fails it, named; a call of a
 # signal's reader from sense/ planted in the burn's own steps (what the
 # burn reaches through each signal's burn hook, signals_burn) fails it,
-# named. No root needed.
+# named; a call of a signal's rule (a judge/ function its judge hook
+# calls) planted in the judging, judge/record.c, fails it, named. No
+# root needed.
 . "$(dirname "$0")/../lib/tap.sh"
 
 T="$TEST_TMP/tree"
@@ -76,11 +78,27 @@ test_expect_success 'the burn calling a signal'"'"'s reader by name fails it' '
 	/* planted: the BMC read by name, not through its burn hook */
 	void burn_finish_planted(struct record *r)
 	{
-		bmc_end(&r->bmc);
+		bmc_end(record_slot(r, "bmc"));
 	}
 	EOF
 	{ layers; test_eq $? 2 "make exit code"; } &&
 	grep -q "tools/kiln/cmd/burn_finish.c:[0-9]*: calls bmc_end (sense/bmc.c" out
+'
+
+test_expect_success 'the judging calling a signal'"'"'s rule by name fails it' '
+	tree &&
+	cat >>"$K/judge/record.c" <<-\EOF &&
+
+	/* planted: SMART and the blame judged by name, not by their hooks */
+	void record_planted(struct record *r)
+	{
+		judge_health(&r->disks[0].before.c, NULL, &r->disks[0].j);
+		blame_judge(r);
+	}
+	EOF
+	{ layers; test_eq $? 2 "make exit code"; } &&
+	grep -q "tools/kiln/judge/record.c:[0-9]*: calls judge_health (judge/judge.c, the rule of the signal in results/smart_out.c" out &&
+	grep -q "tools/kiln/judge/record.c:[0-9]*: calls blame_judge (judge/blame.c, the rule of the signal in results/blame_out.c" out
 '
 
 test_done

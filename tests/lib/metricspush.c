@@ -30,6 +30,7 @@
 #include "lab/metrics.h"
 #include "judge/record.h"
 #include "base/timing.h"
+#include "results/signal.h"
 
 static void usage(void)
 {
@@ -82,7 +83,7 @@ static void make_run(struct record *r, struct settings *s,
 		r->disks[i].mt = &mt[i];
 	/* What the vitals' sampler folds in: sda's temperature, not sdb's. */
 	r->disks[0].sig.temp_last = 38;
-	record_judge(r, 0, 0);
+	signals_judge(r, 0, 0);
 }
 
 int main(int argc, char **argv)

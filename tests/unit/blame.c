@@ -19,9 +19,14 @@
 #include "../lib/tap.h"
 #include "../lib/reasons.h"
 #include "base/jsonread.h"
+#include "judge/blame.h"
 #include "judge/record.h"
 #include "results/restore.h"
 #include "results/result.h"
+#include "results/signal.h"
+
+/* A record's blame: the blame signal's slot (NULL: none judged). */
+#define BLAME(r) ((struct blame *)record_slot((r), BLAME_SLOT))
 
 #define MB 1000000ull
 #define SEC 1000000000ull
@@ -163,8 +168,8 @@ static void test_one_disk(void)
 	disk("sda", a, 3, 0);
 	disk("sdb", a, 0, 0);
 	disk("sdc", a, 0, 0);
-	record_judge(&r, 1, 0);
-	tap_ok(is(verdicts(&r), "FPP M:P") && r.blame.place == BLAME_DISK &&
+	signals_judge(&r, 1, 0);
+	tap_ok(is(verdicts(&r), "FPP M:P") && BLAME(&r)->place == BLAME_DISK &&
 	       tap_has_reason(&r.disks[0].j, "3 bad units read back good: a "
 			      "transfer error of its path") &&
 	       tap_has_reason(&r.disks[0].j, "not the media") &&
@@ -189,10 +194,10 @@ static void test_one_controller(void)
 	disk("sdb", a, 5, 0);
 	disk("sdc", a, 0, 0);
 	disk("sdd", b, 0, 0);
-	record_judge(&r, 1, 0);
+	signals_judge(&r, 1, 0);
 	tap_ok(is(verdicts(&r), "WWPP M:F") &&
-	       r.blame.place == BLAME_CONTROLLER && r.blame.ctrl == a &&
-	       r.blame.units == 7 && r.blame.ndisks == 2 &&
+	       BLAME(&r)->place == BLAME_CONTROLLER && BLAME(&r)->ctrl == a &&
+	       BLAME(&r)->units == 7 && BLAME(&r)->ndisks == 2 &&
 	       tap_has_reason(&r.disks[1].j, "placed on controller "
 			      "0000:00:17.0") &&
 	       tap_has_reason(&r.sig.j, "controller 0000:00:17.0 (SATA AHCI "
@@ -202,7 +207,7 @@ static void test_one_controller(void)
 	       r.verdict == JUDGE_FAIL && r.exit_code == 1,
 	       "two disks of one controller: the controller FAILs (the "
 	       "run's failure names it), its disks WARN");
-	record_judge(&r, 1, 0);
+	signals_judge(&r, 1, 0);
 	tap_ok(times(r.failure, "controller 0000:00:17.0 (") == 1,
 	       "...judged again, the failure says it once: %s", r.failure);
 }
@@ -217,9 +222,9 @@ static void test_two_controllers(void)
 	disk("sda", a, 1, 0);
 	disk("sdb", b, 1, 0);
 	disk("sdc", b, 0, 0);
-	record_judge(&r, 1, 0);
-	tap_ok(is(verdicts(&r), "WWP M:F") && r.blame.place == BLAME_MACHINE &&
-	       r.blame.ngroups == 2 &&
+	signals_judge(&r, 1, 0);
+	tap_ok(is(verdicts(&r), "WWP M:F") && BLAME(&r)->place == BLAME_MACHINE &&
+	       BLAME(&r)->ngroups == 2 &&
 	       tap_has_reason(&r.sig.j, "behind different controllers") &&
 	       tap_has_reason(&r.sig.j, "memory suspected") &&
 	       tap_has_reason(&r.disks[0].j, "placed on the machine") &&
@@ -236,13 +241,13 @@ static void test_memory(void)
 	disk("sda", a, 4, 0);
 	disk("sdb", a, 0, 0);
 	edac(0, 0);
-	record_judge(&r, 1, 0);
-	tap_ok(is(verdicts(&r), "FP M:P") && r.blame.place == BLAME_DISK,
+	signals_judge(&r, 1, 0);
+	tap_ok(is(verdicts(&r), "FP M:P") && BLAME(&r)->place == BLAME_DISK,
 	       "EDAC counts that did not rise are no memory error");
 	edac(10, 13);
-	record_judge(&r, 1, 0);
-	tap_ok(is(verdicts(&r), "WP M:F") && r.blame.place == BLAME_MACHINE &&
-	       r.blame.memory &&
+	signals_judge(&r, 1, 0);
+	tap_ok(is(verdicts(&r), "WP M:F") && BLAME(&r)->place == BLAME_MACHINE &&
+	       BLAME(&r)->memory &&
 	       tap_has_reason(&r.sig.j, "EDAC counted 3 corrected and 0 "
 			      "uncorrected memory errors during the run: "
 			      "memory suspected") &&
@@ -253,8 +258,8 @@ static void test_memory(void)
 	       "counts (each DIMM's once), the disk WARNs");
 	edac(0, 0);
 	r.sig.cpu.mce.uncorrected = 2;
-	record_judge(&r, 1, 0);
-	tap_ok(is(verdicts(&r), "WP M:F") && r.blame.place == BLAME_MACHINE &&
+	signals_judge(&r, 1, 0);
+	tap_ok(is(verdicts(&r), "WP M:F") && BLAME(&r)->place == BLAME_MACHINE &&
 	       tap_has_reason(&r.sig.j, "2 uncorrected machine checks in the "
 			      "kernel's log: memory suspected"),
 	       "an uncorrected machine check is a memory error too: the "
@@ -272,9 +277,9 @@ static void test_confirmed(void)
 	disk("sdb", a, 2, 0);
 	disk("sdc", a, 0, 3);
 	disk("sdd", a, 1, 2);
-	record_judge(&r, 1, 0);
+	signals_judge(&r, 1, 0);
 	tap_ok(is(verdicts(&r), "WWFF M:F") &&
-	       r.blame.place == BLAME_CONTROLLER && r.blame.ndisks == 3 &&
+	       BLAME(&r)->place == BLAME_CONTROLLER && BLAME(&r)->ndisks == 3 &&
 	       tap_has_reason(&r.disks[2].j, "3 bad units (3 bitflip)") &&
 	       !said(&r.disks[2].j, "read back good") &&
 	       tap_has_reason(&r.disks[3].j, "3 bad units (3 bitflip), the "
@@ -285,8 +290,8 @@ static void test_confirmed(void)
 	fresh();
 	disk("sda", -1, 0, 5);
 	disk("sdb", -1, 0, 1);
-	record_judge(&r, 1, 0);
-	tap_ok(is(verdicts(&r), "FF M:P") && r.blame.place == BLAME_NONE,
+	signals_judge(&r, 1, 0);
+	tap_ok(is(verdicts(&r), "FF M:P") && BLAME(&r)->place == BLAME_NONE,
 	       "confirmed bad units alone blame no one but their disks");
 }
 
@@ -295,14 +300,14 @@ static void test_no_controller(void)
 	fresh();
 	disk("loop0", -1, 2, 0);
 	disk("loop1", -1, 0, 0);
-	record_judge(&r, 1, 0);
-	tap_ok(is(verdicts(&r), "FP M:P") && r.blame.place == BLAME_DISK,
+	signals_judge(&r, 1, 0);
+	tap_ok(is(verdicts(&r), "FP M:P") && BLAME(&r)->place == BLAME_DISK,
 	       "one loop device alone: its own path");
 	fresh();
 	disk("loop0", -1, 2, 0);
 	disk("loop1", -1, 1, 0);
-	record_judge(&r, 1, 0);
-	tap_ok(is(verdicts(&r), "WW M:F") && r.blame.place == BLAME_MACHINE &&
+	signals_judge(&r, 1, 0);
+	tap_ok(is(verdicts(&r), "WW M:F") && BLAME(&r)->place == BLAME_MACHINE &&
 	       tap_has_reason(&r.sig.j, "with no controller (loop devices "
 			      "or files)"),
 	       "several loop devices: they share only the host, so the "
@@ -310,8 +315,8 @@ static void test_no_controller(void)
 	fresh();
 	disk("loop0", -1, 2, 0);
 	disk("sda", ctrl("0000:00:17.0"), 1, 0);
-	record_judge(&r, 1, 0);
-	tap_ok(is(verdicts(&r), "WW M:F") && r.blame.place == BLAME_MACHINE,
+	signals_judge(&r, 1, 0);
+	tap_ok(is(verdicts(&r), "WW M:F") && BLAME(&r)->place == BLAME_MACHINE,
 	       "a loop device and a disk of a controller: the machine's");
 }
 
@@ -349,7 +354,7 @@ static void test_restore(void)
 	disk("sda", a, 2, 0);
 	disk("sdb", a, 1, 0);
 	disk("sdc", a, 0, 2);
-	record_judge(&r, 1, 0);
+	signals_judge(&r, 1, 0);
 	snprintf(before, sizeof(before), "%s", verdicts(&r));
 	json = result_json(&r, &len);
 	if (!json || jsonread_parse(&doc, json, len, NULL, err, sizeof(err)))
@@ -365,10 +370,10 @@ static void test_restore(void)
 	       "disks and why");
 	ok = restore_record(jsonread_root(doc), &back, err, sizeof(err)) == 0;
 	if (ok)
-		record_judge(&back.r, 1, 0);
+		signals_judge(&back.r, 1, 0);
 	tap_ok(ok && is(verdicts(&back.r), before) &&
-	       back.r.blame.place == BLAME_CONTROLLER &&
-	       back.r.blame.ctrl == 0 && !strcmp(back.r.failure, r.failure),
+	       BLAME(&back.r)->place == BLAME_CONTROLLER &&
+	       BLAME(&back.r)->ctrl == 0 && !strcmp(back.r.failure, r.failure),
 	       "restored and judged again (kiln finish): the same verdicts "
 	       "and failure (%s)", ok ? back.r.failure : err);
 	if (ok)
@@ -377,8 +382,8 @@ static void test_restore(void)
 			    sizeof(err)) == 0;
 	if (ok)
 		restore_verdicts(jsonread_root(doc), &shown);
-	tap_ok(ok && shown.r.blame.place == BLAME_CONTROLLER &&
-	       !strcmp(shown.r.blame.reason, r.blame.reason),
+	tap_ok(ok && BLAME(&shown.r)->place == BLAME_CONTROLLER &&
+	       !strcmp(BLAME(&shown.r)->reason, BLAME(&r)->reason),
 	       "...and read for kiln report, the same place");
 	if (ok)
 		restore_free(&shown);

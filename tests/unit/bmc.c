@@ -21,6 +21,7 @@
 #include "../lib/tap.h"
 #include "../lib/reasons.h"
 #include "base/jsonread.h"
+#include "judge/bmcjudge.h"
 #include "judge/record.h"
 #include "results/signal.h"
 #include "results/result.h"
@@ -266,14 +267,27 @@ static void test_added(void)
 	sel_log_free(&before);
 }
 
+/* A record's BMC: the bmc signal's slot (NULL: none). */
+#define BMC(r) ((struct bmc *)record_slot((r), BMC_SLOT))
+
+static void slot_free(void *b)
+{
+	bmc_free(b);
+}
+
 /* The BMC facts of a run, judged as a run's end judges them. */
 static void judged(struct record *r, struct settings *s, const struct bmc *b)
 {
+	struct bmc *slot;
+
 	settings_defaults(s, SCOPE_BURN);
 	record_init(r, "burn", 0, NULL, s);
 	(void)record_add(r, "/dev/null", 0);
-	r->bmc = *b;
-	record_judge(r, 1, 0);
+	slot = record_slot_make(r, BMC_SLOT, sizeof(*slot), slot_free);
+	if (!slot)
+		tap_bail("out of memory");
+	*slot = *b;
+	signals_judge(r, 1, 0);
 }
 
 /* A BMC read at both ends, with these records added. */
@@ -319,10 +333,10 @@ static void test_judge(void)
 		      crit[i].offset);
 		read_with(&b, (const uint8_t (*)[SEL_RECORD])raw, 2);
 		judged(&r, &s, &b);
-		if (r.bmc.verdict != JUDGE_FAIL ||
+		if (BMC(&r)->verdict != JUDGE_FAIL ||
 		    r.sig.j.verdict != JUDGE_FAIL || r.exit_code != 1 ||
 		    !tap_has_reason(&r.sig.j, crit[i].said)) {
-			tap_diag("%s: verdict %d", crit[i].said, r.bmc.verdict);
+			tap_diag("%s: verdict %d", crit[i].said, BMC(&r)->verdict);
 			bad++;
 		}
 		record_free(&r);
@@ -335,7 +349,7 @@ static void test_judge(void)
 	event(raw[1], 7, 0, 0x0c, 0x31, 0x6f, 0, 0x00);
 	read_with(&b, (const uint8_t (*)[SEL_RECORD])raw, 2);
 	judged(&r, &s, &b);
-	tap_ok(r.bmc.verdict == JUDGE_PASS && r.sig.j.verdict == JUDGE_PASS &&
+	tap_ok(BMC(&r)->verdict == JUDGE_PASS && r.sig.j.verdict == JUDGE_PASS &&
 	       r.exit_code == 0, "facts alone (a fan, a correctable ECC) "
 	       "are listed, not judged");
 	record_free(&r);
@@ -344,7 +358,7 @@ static void test_judge(void)
 	read_with(&b, NULL, 0);
 	b.change.cleared = 1;
 	judged(&r, &s, &b);
-	tap_ok(r.bmc.verdict == JUDGE_WARN &&
+	tap_ok(BMC(&r)->verdict == JUDGE_WARN &&
 	       tap_has_reason(&r.sig.j, "event log was cleared during the run"),
 	       "a log cleared during the run WARNs");
 	record_free(&r);
@@ -353,7 +367,7 @@ static void test_judge(void)
 	read_with(&b, NULL, 0);
 	b.change.wrapped = 1;
 	judged(&r, &s, &b);
-	tap_ok(r.bmc.verdict == JUDGE_WARN &&
+	tap_ok(BMC(&r)->verdict == JUDGE_WARN &&
 	       tap_has_reason(&r.sig.j, "event log wrapped during the run"),
 	       "a log that wrapped WARNs");
 	record_free(&r);
@@ -362,7 +376,7 @@ static void test_judge(void)
 	read_with(&b, NULL, 0);
 	b.change.overflow = 1;
 	judged(&r, &s, &b);
-	tap_ok(r.bmc.verdict == JUDGE_WARN &&
+	tap_ok(BMC(&r)->verdict == JUDGE_WARN &&
 	       tap_has_reason(&r.sig.j, "filled during the run"),
 	       "a log that filled WARNs");
 	record_free(&r);
@@ -373,7 +387,7 @@ static void test_judge(void)
 	event(raw[0], 1, 0, 0x07, 0x31, 0x6f, 0, 0x01);
 	sel_parse(raw[0], &b.kept[b.nkept++]);
 	judged(&r, &s, &b);
-	tap_ok(r.bmc.verdict == JUDGE_FAIL,
+	tap_ok(BMC(&r)->verdict == JUDGE_FAIL,
 	       "a critical entry in a log cleared and refilled still FAILs");
 	record_free(&r);
 	settings_free(&s);
@@ -383,7 +397,7 @@ static void test_judge(void)
 	snprintf(b.problem, sizeof(b.problem), "ipmitool sel writeraw "
 		 "sel.raw failed: Get SEL Info command failed");
 	judged(&r, &s, &b);
-	tap_ok(r.bmc.verdict == JUDGE_WARN &&
+	tap_ok(BMC(&r)->verdict == JUDGE_WARN &&
 	       tap_has_reason(&r.sig.j, "could not be read before the burn: "
 			      "ipmitool sel writeraw"),
 	       "a log unread at the start WARNs, saying why");
@@ -393,7 +407,7 @@ static void test_judge(void)
 	read_with(&b, NULL, 0);
 	b.end_read = 0;
 	judged(&r, &s, &b);
-	tap_ok(r.bmc.verdict == JUDGE_WARN &&
+	tap_ok(BMC(&r)->verdict == JUDGE_WARN &&
 	       tap_has_reason(&r.sig.j, "could not be read after the burn"),
 	       "...and one unread at the end");
 	record_free(&r);
@@ -402,7 +416,7 @@ static void test_judge(void)
 	memset(&b, 0, sizeof(b));
 	b.state = BMC_ABSENT;
 	judged(&r, &s, &b);
-	tap_ok(r.bmc.verdict == JUDGE_PASS && !r.sig.j.nreasons,
+	tap_ok(BMC(&r)->verdict == JUDGE_PASS && !r.sig.j.nreasons,
 	       "no BMC: nothing judged");
 	record_free(&r);
 	settings_free(&s);
@@ -476,17 +490,17 @@ static void test_json(void)
 	settings_defaults(&s, SCOPE_BURN);
 	record_init(&back, "burn", 0, NULL, &s);
 	tap_ok(root && !signal_find("bmc")->read(root, &back) &&
-	       back.bmc.state == BMC_READ && back.bmc.nkept == 2 &&
-	       !memcmp(back.bmc.kept[1].raw, raw[1], SEL_RECORD) &&
-	       back.bmc.added == 2 && back.bmc.end_read &&
-	       back.bmc.verdict == JUDGE_FAIL &&
-	       !strcmp(back.bmc.address, "10.0.0.5"),
+	       BMC(&back)->state == BMC_READ && BMC(&back)->nkept == 2 &&
+	       !memcmp(BMC(&back)->kept[1].raw, raw[1], SEL_RECORD) &&
+	       BMC(&back)->added == 2 && BMC(&back)->end_read &&
+	       BMC(&back)->verdict == JUDGE_FAIL &&
+	       !strcmp(BMC(&back)->address, "10.0.0.5"),
 	       "reads back the same, its records by their bytes");
 	(void)record_add(&back, "/dev/null", 0);
-	record_judge(&back, 1, 0);
-	tap_ok(back.bmc.verdict == JUDGE_FAIL &&
-	       !strcmp(back.bmc.why, r.bmc.why),
-	       "and is judged the same (%s)", back.bmc.why);
+	signals_judge(&back, 1, 0);
+	tap_ok(BMC(&back)->verdict == JUDGE_FAIL &&
+	       !strcmp(BMC(&back)->why, BMC(&r)->why),
+	       "and is judged the same (%s)", BMC(&back)->why);
 	text = summary_string(&r, &len);
 	tap_ok(text && strstr(text, "bmc: 10.0.0.5 52:54:00:12:34:56, event "
 			      "log 5 entries before, 7 after, 2 added during "

@@ -21,7 +21,9 @@
 
 #include "../lib/tap.h"
 #include "engine/sancmd.h"
+#include "judge/bmcjudge.h"
 #include "results/cert.h"
+#include "sense/bmc.h"
 #include "settings/settings.h"
 
 static char tmp[] = "/tmp/kiln-cert.XXXXXX";
@@ -274,13 +276,17 @@ static void test_columns(void)
 	struct settings s;
 	struct record_disk d;
 	struct record r = { .n = 1, .disks = &d, .s = &s };
+	struct bmc *b;
 	char got[64], *doc, *page, *all;
 	size_t n;
 
 	memset(&s, 0, sizeof(s));
 	memset(&d, 0, sizeof(d));
 	set(&d, "SERIAL", "sda");
-	snprintf(r.bmc.address, sizeof(r.bmc.address), "10.0.9.5");
+	b = record_slot_make(&r, BMC_SLOT, sizeof(*b), NULL);
+	if (!b)
+		tap_bail("out of memory");
+	snprintf(b->address, sizeof(b->address), "10.0.9.5");
 	doc = cert_disk_json(&r, &d, tmp, &n);
 	field(doc, "bmc_address", got, sizeof(got));
 	tap_ok(!strcmp(got, "10.0.9.5"), "the BMC's address in the JSON: %s",
@@ -293,11 +299,12 @@ static void test_columns(void)
 	free(doc);
 	free(page);
 	free(all);
-	r.bmc.address[0] = 0;
+	b->address[0] = 0;
 	doc = cert_disk_json(&r, &d, tmp, &n);
 	field(doc, "bmc_address", got, sizeof(got));
 	tap_ok(!strcmp(got, "null"), "not known: null: %s", got);
 	free(doc);
+	free(b);
 }
 
 int main(int argc, char **argv)

@@ -18,6 +18,7 @@
 #include "discover/expect.h"
 #include "judge/record.h"
 #include "results/result.h"
+#include "results/signal.h"
 
 static struct discover_disk disks[4];
 static struct pci_controller ctrls[2];
@@ -303,7 +304,7 @@ static void test_run(void)
 	       strstr(r.notes[0], "disks=3 in") &&
 	       strstr(r.notes[0], "replaces expect-disks=3"),
 	       "ROOT/expect.cfg is read; its disks= replaces expect-disks");
-	record_judge(&r, 1, 0);
+	signals_judge(&r, 1, 0);
 	doc = result_json(&r, &len);
 	tap_ok(r.sig.j.verdict == JUDGE_FAIL &&
 	       strstr(r.failure, "memory: expected 4 GiB, found 2 GiB") &&
@@ -315,7 +316,7 @@ static void test_run(void)
 	free(doc);
 	r.expect->n = 6;
 	r.expect->more = 1;
-	record_judge(&r, 1, 0);
+	signals_judge(&r, 1, 0);
 	tap_ok(r.sig.j.nreasons == 5 &&
 	       strstr(r.sig.j.reasons[4], "3 more differences from ") &&
 	       strstr(r.sig.j.reasons[4], "expect.cfg"),

@@ -21,6 +21,7 @@
 #include "results/report_html.h"
 #include "results/restore.h"
 #include "results/result.h"
+#include "results/signal.h"
 #include "results/summary.h"
 
 static struct settings s;
@@ -180,7 +181,7 @@ static void test_everywhere(void)
 
 	fresh();
 	set_link(disk("sda", -1, 546, 0), "sata", "6.0 Gbps", 600);
-	record_judge(&r, 1, 0);
+	signals_judge(&r, 1, 0);
 	f = open_memstream(&text, &len);
 	if (!f)
 		tap_bail("out of memory");
@@ -226,7 +227,7 @@ static void test_controllers(void)
 	r.links.ctrls[c].ndisks = 2;
 	/* What its busiest 10 s said: its total is its disks' sum. */
 	r.links.ctrls[c].write_mbps = 700;
-	record_judge(&r, 1, 0);
+	signals_judge(&r, 1, 0);
 	f = open_memstream(&text, &len);
 	if (!f)
 		tap_bail("out of memory");
@@ -250,7 +251,7 @@ static void test_controllers(void)
 	for (i = 0; i < 4; i++)
 		disk("sd", c, 1820, 0);
 	r.links.ctrls[c].ndisks = 4;
-	record_judge(&r, 1, 0);
+	signals_judge(&r, 1, 0);
 	text = NULL;
 	f = open_memstream(&text, &len);
 	if (!f)

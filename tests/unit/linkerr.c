@@ -25,6 +25,7 @@
 #include "results/report_html.h"
 #include "results/restore.h"
 #include "results/result.h"
+#include "results/signal.h"
 #include "results/summary.h"
 
 #define TARBALL "tests/fixtures/sysfs/sasexp/sasexp.tar.gz"
@@ -142,7 +143,7 @@ static int same_after_restore(const char *pci, const char *what)
 		tap_bail("result.json: %s", err);
 	if (restore_record(jsonread_root(doc), &rs, err, sizeof(err)))
 		tap_bail("restore: %s", err);
-	record_judge(&rs.r, 1, 1);
+	signals_judge(&rs.r, 1, 1);
 	same = rs.r.n == r.n;
 	for (i = 0; same && i < r.n; i++) {
 		link_reasons(&r.disks[i].j, a, sizeof(a));
@@ -341,7 +342,7 @@ static void test_fixture(void)
 	k = linkerr_disk_count(&c->lerr, "phy-7:2", "invalid_dword_count");
 	tap_ok(k && k->before == 1 && k->after == 1 && k->growth == 0,
 	       "the wide port's phy: 1 before and after, no growth");
-	record_judge(&r, 0, 0);
+	signals_judge(&r, 0, 0);
 	tap_ok(c->j.verdict == JUDGE_FAIL &&
 	       has_reason(&c->j, "link errors grew on its own path: "
 			  "phy-7:0:5 invalid_dword_count +250, and 2 more "
@@ -459,7 +460,7 @@ static void test_owner(void)
 		on_path(d[i], "phy-7:0");
 		on_path(d[i], p);
 	}
-	record_judge(&r, 0, 0);
+	signals_judge(&r, 0, 0);
 	tap_ok(d[0]->j.verdict == JUDGE_WARN &&
 	       has_reason(&d[0]->j, "link errors grew on every phy in use of "
 			  "expander-7:0 (phy-7:0:4 invalid_dword_count +1000): "
@@ -483,7 +484,7 @@ static void test_owner(void)
 	/* One phy in use did not grow: each grown one is its disk's. */
 	r.lerr.phys[3].c[0].growth = 0;
 	d[2]->lerr.c[4].growth = 0;
-	record_judge(&r, 0, 0);
+	signals_judge(&r, 0, 0);
 	tap_ok(d[0]->j.verdict == JUDGE_FAIL &&
 	       has_reason(&d[0]->j, "phy-7:0:4 invalid_dword_count +1000 "
 			  "(link-errors-fail 100): its cable or slot") &&
@@ -501,17 +502,17 @@ static void test_owner(void)
 	disk("sdb");
 	d[0] = &r.disks[0];
 	on_path(d[0], "phy-8:0:4");
-	record_judge(&r, 0, 0);
+	signals_judge(&r, 0, 0);
 	tap_ok(d[0]->j.verdict == JUDGE_FAIL &&
 	       has_reason(&d[0]->j, "+100 (link-errors-fail 100)"),
 	       "one phy in use: its disk's path, FAIL at the limit (%s)",
 	       reasons(&d[0]->j));
 	r.lerr.phys[0].c[0].growth = 99;
 	d[0]->lerr.c[0].growth = 99;
-	record_judge(&r, 0, 0);
+	signals_judge(&r, 0, 0);
 	tap_ok(d[0]->j.verdict == JUDGE_WARN, "one under it: WARN");
 	s.link_errors_fail = 50;
-	record_judge(&r, 0, 0);
+	signals_judge(&r, 0, 0);
 	tap_ok(d[0]->j.verdict == JUDGE_FAIL &&
 	       has_reason(&d[0]->j, "(link-errors-fail 50)"),
 	       "link-errors-fail 50: FAIL");
@@ -545,7 +546,7 @@ static void test_shared(void)
 		on_path(d[i], "phy-7:1");
 		on_path(d[i], p);
 	}
-	record_judge(&r, 0, 0);
+	signals_judge(&r, 0, 0);
 	tap_ok(d[0]->j.verdict == JUDGE_WARN && d[2]->j.verdict == JUDGE_WARN &&
 	       has_reason(&d[1]->j, "link errors grew on phy-7:0, shared by 3 "
 			  "disks (phy-7:0 invalid_dword_count +500)"),
@@ -566,7 +567,7 @@ static void test_shared(void)
 	d[0] = &r.disks[0];
 	on_path(d[0], "phy-7:0");
 	on_path(d[0], "phy-7:0:4");
-	record_judge(&r, 0, 0);
+	signals_judge(&r, 0, 0);
 	tap_ok(d[0]->j.verdict == JUDGE_WARN &&
 	       has_reason(&d[0]->j, "link errors grew on phy-7:0, the link to "
 			  "an expander (phy-7:0 invalid_dword_count +500)"),
@@ -654,7 +655,7 @@ static void test_drive(void)
 	k = linkerr_disk_count(&d[0]->lerr, "drive", "icrc_errors");
 	tap_ok(k && k->before == 0 && k->after == 37 && k->growth == 37,
 	       "a SATA drive's ICRC errors: 0, 37, +37");
-	record_judge(&r, 0, 0);
+	signals_judge(&r, 0, 0);
 	tap_ok(d[0]->j.verdict == JUDGE_WARN &&
 	       has_reason(&d[0]->j, "link errors grew on its own path: drive "
 			  "icrc_errors +37, and 2 more counters") &&
@@ -662,7 +663,7 @@ static void test_drive(void)
 	       "one disk of the controller grew at its end: its cable or "
 	       "slot (%s)", reasons(&d[0]->j));
 	linkerr_fold_drive(&d[1]->lerr, parse("sataphy-after.json"));
-	record_judge(&r, 0, 0);
+	signals_judge(&r, 0, 0);
 	tap_ok(d[0]->j.verdict == JUDGE_WARN && d[1]->j.verdict == JUDGE_WARN &&
 	       has_reason(&d[1]->j, "on every disk of its controller"),
 	       "both disks of one controller grew: its or the backplane's "
@@ -683,7 +684,7 @@ static void test_drive(void)
 		       "disk of it (2 disks): the controller's or the "
 		       "backplane's"), "said on its line: %s", text);
 	s.link_errors_fail = 30;
-	record_judge(&r, 0, 0);
+	signals_judge(&r, 0, 0);
 	tap_ok(d[0]->j.verdict == JUDGE_WARN, "...not FAILed past the limit "
 	       "(%s)", reasons(&d[0]->j));
 }

@@ -18,6 +18,7 @@
 #include "base/http_url.h"
 #include "lab/metrics.h"
 #include "judge/record.h"
+#include "results/signal.h"
 
 static const char *const disk_families[] = {
 	"kiln_disk_phase", "kiln_disk_pass", "kiln_disk_passes_made",
@@ -227,7 +228,7 @@ static void test_text(void)
 	r.disks[0].sig.limit = 60;
 	r.disks[0].sig.temp_last = 41;
 	snap_two_passes(&r.disks[0].snap);
-	record_judge(&r, 0, 0);
+	signals_judge(&r, 0, 0);
 
 	text = metrics_text(&r, c, &len);
 	if (!tap_ok(text && len == strlen(text) && len && text[len - 1] == '\n',

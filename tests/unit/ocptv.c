@@ -19,6 +19,7 @@
 #include "results/ocptv.h"
 #include "results/ocptv_step.h"
 #include "judge/record.h"
+#include "results/signal.h"
 
 #define MB 1000000ull
 #define SECONDS 30
@@ -128,7 +129,7 @@ static void judge(struct record *r, int final, int interrupted)
 		judge_health(&d->before.c, final ? &d->after.c : NULL,
 			     &d->j);
 	}
-	record_judge(r, final, interrupted);
+	signals_judge(r, final, interrupted);
 }
 
 static void io_errors(struct record_disk *d)

@@ -20,6 +20,7 @@
 #include "judge/record.h"
 #include "results/restore.h"
 #include "results/result.h"
+#include "results/signal.h"
 
 #define MB 1000000ull
 #define SEC 1000000000ull
@@ -110,7 +111,7 @@ static const char *verdicts(void)
 	static char out[16];
 	int i;
 
-	record_judge(&r, 1, 0);
+	signals_judge(&r, 1, 0);
 	for (i = 0; i < r.n && i < 15; i++)
 		out[i] = judge_name(r.disks[i].j.verdict)[0];
 	out[i] = 0;
@@ -277,7 +278,7 @@ static void test_groups(void)
 	tap_ok(!strcmp(got, "PPPF") && r.peers.groups[0].n == 3 &&
 	       r.disks[3].peer.group == -1,
 	       "a disk that FAILed before the burn is in no group (%s)", got);
-	record_judge(&r, 0, 0);
+	signals_judge(&r, 0, 0);
 	tap_ok(r.peers.n == 1, "...and a judgement before the end leaves the "
 	       "groups be");
 }
@@ -528,7 +529,7 @@ static void test_links(void)
 	disk("sda", "ST4000NM", a, 200);
 	disk("sdb", "ST4000NM", -1, 200);
 	snprintf(r.disks[0].link.kind, sizeof(r.disks[0].link.kind), "sas");
-	record_judge(&r, 0, 0);
+	signals_judge(&r, 0, 0);
 	got = verdicts();
 	tap_ok(!strcmp(got, "WP") &&
 	       says(0, "its controller's PCIe link (0000:03:00.0) trained "
@@ -572,7 +573,7 @@ static void test_round_trip(void)
 		tap_bail("result.json does not parse: %s", err);
 	ok = restore_record(jsonread_root(doc), &back, err, sizeof(err)) == 0;
 	if (ok)
-		record_judge(&back.r, 1, 0);
+		signals_judge(&back.r, 1, 0);
 	tap_ok(ok && back.r.links.n == 1 && back.r.n == 4 &&
 	       back.s.slow_warn == 70 && back.s.solo == 5 &&
 	       back.r.links.ctrls[0].read_mbps == 800 &&
@@ -613,7 +614,7 @@ static void test_round_trip(void)
 		tap_bail("result.json does not parse: %s", err);
 	ok = restore_record(jsonread_root(doc), &back, err, sizeof(err)) == 0;
 	if (ok)
-		record_judge(&back.r, 1, 0);
+		signals_judge(&back.r, 1, 0);
 	tap_ok(ok && back.r.peers.n == 1 &&
 	       !strcmp(back.r.peers.groups[0].key, r.peers.groups[0].key) &&
 	       !strncmp(r.peers.groups[0].key, "loop|", 5),

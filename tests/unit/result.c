@@ -26,6 +26,7 @@
 #include "results/report_zones.h"
 #include "results/restore.h"
 #include "results/result.h"
+#include "results/signal.h"
 #include "results/summary.h"
 
 #define MIB (1ull << 20)
@@ -234,7 +235,7 @@ static void make_record(struct record *r, struct settings *s)
 	disk_b(record_add(r, "/tmp/b.img", SETTINGS_WRITE_VERIFY));
 	record_note(r, "sdb is flash: at most %u whole-disk writes", 2);
 	record_note(r, "a note with \"quotes\" and a byte \xe9");
-	record_judge(r, 1, 1);
+	signals_judge(r, 1, 1);
 }
 
 static const struct jsonread_node *target(const struct jsonread *doc,
@@ -562,7 +563,7 @@ static void test_restore(const struct record *r, const char *dir,
 
 	ja = ra->j;
 	jb = rb->j;
-	record_judge(&rs.r, 1, 1);
+	signals_judge(&rs.r, 1, 1);
 	tap_ok(same_judge(&ra->j, &ja) && same_judge(&rb->j, &jb) &&
 	       rs.r.verdict == JUDGE_FAIL && rs.r.exit_code == 1 &&
 	       rs.r.state == RECORD_INTERRUPTED,
@@ -813,7 +814,7 @@ int main(int argc, char **argv)
 		struct jsonread *doc = NULL;
 
 		r.results_lost = 1;
-		record_judge(&r, 1, 1);
+		signals_judge(&r, 1, 1);
 		lost = result_json(&r, &len);
 		tap_ok(lost &&
 		       !jsonread_parse(&doc, lost, len, NULL, NULL, 0) &&

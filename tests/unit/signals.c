@@ -7,7 +7,9 @@
  * whether any signal has a part there (a BMC that was looked for and not
  * found is said; nothing at all is no section); the lab's metrics and the
  * OCP output find a signal's gauges and measurements in the table, and
- * kiln fleet its columns.
+ * kiln fleet its columns; the judging reaches each signal's rules
+ * through its judge hook, at its places, in the table's order; and a
+ * signal's own part of the record is a slot of it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,9 +17,11 @@
 
 #include "../lib/tap.h"
 #include "fleet/fleet.h"
+#include "judge/bmcjudge.h"
 #include "judge/record.h"
 #include "results/report_machine.h"
 #include "results/signal.h"
+#include "sense/bmc.h"
 
 static struct settings s;
 
@@ -91,13 +95,17 @@ static char *machine(const struct record *r)
 static void section(void)
 {
 	struct record r;
+	struct bmc *b;
 	char *html;
 
 	record_init(&r, "burn", 0, NULL, &s);
 	html = machine(&r);
 	tap_ok(html && !html[0], "no signal with a part: no machine section");
 	free(html);
-	r.bmc.state = BMC_ABSENT;
+	b = record_slot_make(&r, BMC_SLOT, sizeof(*b), NULL);
+	if (!b)
+		tap_bail("out of memory");
+	b->state = BMC_ABSENT;
 	html = machine(&r);
 	tap_ok(html && strstr(html, "The machine's signals") &&
 	       strstr(html, "no BMC found"), "a BMC looked for and not "
@@ -184,6 +192,143 @@ static void columns(void)
 	       "put them");
 }
 
+/* What record_judge() asked of the rules, a letter a call. */
+static char calls[64];
+
+static void recorded(struct record *r, struct record_disk *d, int final,
+		     enum judge_at at)
+{
+	static const char letter[] = { 'F', 'H', 'D', 'R', 'L' };
+	size_t n = strlen(calls);
+
+	(void)final;
+	if (n + 2 < sizeof(calls)) {
+		calls[n] = letter[at];
+		calls[n + 1] = d ? (char)('0' + (d - r->disks)) : '-';
+	}
+}
+
+static void nothing(struct record *r, struct record_disk *d, int final,
+		    enum judge_at at)
+{
+	(void)r, (void)d, (void)final, (void)at;
+}
+
+/*
+ * The judging (record_judge) calls the signals' rules at its five places
+ * (record.h): once before the disks, a disk's two places for each disk
+ * that ran (one that never ran at neither), twice after them all. The
+ * signals with rules have them at their places, in the table's order
+ * (which is the order of a disk's reasons); and a rule counts only
+ * through its hook: SMART's damage grown during the run FAILs a disk
+ * under signals_judge() and not under rules that say nothing.
+ */
+static void judging(void)
+{
+	struct record r;
+	struct record_disk *d;
+	int i;
+	const char *judged[] = { "smart", "nvme", "vitals", "link_errors",
+				 "end", "peers", "blame", "dips", "stress",
+				 "bmc", "network" };
+	int hooked = 1;
+
+	record_init(&r, "burn", 0, NULL, &s);
+	for (i = 0; i < 3; i++)
+		if (!record_add(&r, i == 1 ? "/dev/b" : "/dev/a", 0))
+			tap_bail("out of memory");
+	snprintf(r.disks[1].failed, sizeof(r.disks[1].failed), "refused");
+	calls[0] = 0;
+	record_judge(&r, recorded, 1, 0);
+	tap_ok(!strcmp(calls, "F-H0D0H2D2R-L-"), "the places in order, "
+	       "each disk that ran at its two, one that never ran at none (%s)",
+	       calls);
+	tap_ok(r.disks[1].j.verdict == JUDGE_FAIL, "one that never ran "
+	       "FAILs with its reason");
+	record_free(&r);
+
+	for (i = 0; i < (int)(sizeof(judged) / sizeof(judged[0])); i++)
+		if (!signal_find(judged[i]) || !signal_find(judged[i])->judge)
+			hooked = 0;
+	tap_ok(hooked, "SMART, NVMe, the vitals, link errors, the end step, "
+	       "the peers, blame, the dips, stress, the BMC and the network "
+	       "judge through their hooks");
+	tap_ok(place("smart") < place("nvme") && place("vitals") <
+	       place("link_errors") && place("link_errors") < place("end") &&
+	       place("peers") < place("vitals") && place("vitals") <
+	       place("stress") && place("stress") < place("bmc") &&
+	       place("blame") < place("network"), "at each place in the "
+	       "order the reasons are said: SMART then NVMe; vitals, link "
+	       "errors, the end step; the peers, the machine, stress, the "
+	       "BMC; blame, then the network ports");
+	tap_ok(place("network") < place("stress"), "iperf3 starts before "
+	       "the stress and stops after it (the burn's UNLOAD runs the "
+	       "table backwards)");
+
+	record_init(&r, "burn", 0, NULL, &s);
+	d = record_add(&r, "/dev/a", 0);
+	if (!d)
+		tap_bail("out of memory");
+	smart_counters_none(&d->before.c);
+	smart_counters_none(&d->after.c);
+	d->before.c.have = d->after.c.have = 1;
+	d->before.c.realloc = 0;
+	d->after.c.realloc = 8;
+	record_judge(&r, nothing, 1, 0);
+	tap_ok(d->j.verdict != JUDGE_FAIL, "rules that say nothing: no "
+	       "SMART FAIL");
+	signals_judge(&r, 1, 0);
+	tap_ok(d->j.verdict == JUDGE_FAIL && d->j.nreasons >= 2 &&
+	       strstr(d->j.reasons[1], "reallocated sectors"),
+	       "signals_judge: SMART's rule FAILs it, its reason right "
+	       "after the engine's (%s)", d->j.nreasons > 1 ?
+	       d->j.reasons[1] : "none");
+	record_free(&r);
+}
+
+static int freed;
+
+static void count_free(void *data)
+{
+	(void)data;
+	freed++;
+}
+
+/*
+ * A signal's own part of the record is a slot (record.h): none until its
+ * signal makes it, made zeroed once and found by its name after, freed
+ * with what it holds by record_free(); a record full of slots makes no
+ * more. stress, the BMC and the network ports hold theirs so.
+ */
+static void slots(void)
+{
+	static char names[RECORD_SLOTS + 1][8];
+	struct record r;
+	int *a, *b, i, made = 0, zero = 1;
+
+	record_init(&r, "burn", 0, NULL, &s);
+	tap_ok(!record_slot(&r, "bmc") && !record_slot(&r, "stress"),
+	       "a new record: no slot");
+	a = record_slot_make(&r, "a", 64 * sizeof(int), count_free);
+	for (i = 0; a && i < 64; i++)
+		zero &= !a[i];
+	tap_ok(a && zero && record_slot(&r, "a") == a, "made zeroed, then "
+	       "found by its name");
+	b = record_slot_make(&r, "a", sizeof(int), NULL);
+	tap_ok(b == a, "made again: the same slot");
+	for (i = 0; i <= RECORD_SLOTS; i++) {
+		snprintf(names[i], sizeof(names[i]), "s%d", i);
+		if (record_slot_make(&r, names[i], 8, count_free))
+			made++;
+	}
+	tap_ok(made == RECORD_SLOTS - 1 && !record_slot(&r, names[made]),
+	       "a full record makes no more (%d made)", made);
+	freed = 0;
+	record_free(&r);
+	tap_ok(freed == RECORD_SLOTS && !r.nslots, "record_free frees each "
+	       "slot with what it holds (%d)", freed);
+}
+
 int main(int argc, char **argv)
 {
 	tap_args(argc, argv);
@@ -192,5 +337,7 @@ int main(int argc, char **argv)
 	TAP_RUN(section);
 	TAP_RUN(gauges);
 	TAP_RUN(columns);
+	TAP_RUN(judging);
+	TAP_RUN(slots);
 	return tap_done();
 }

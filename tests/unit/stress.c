@@ -18,6 +18,7 @@
 #include "base/jsonread.h"
 #include "judge/blame.h"
 #include "judge/record.h"
+#include "judge/stressjudge.h"
 #include "results/result.h"
 #include "results/signal.h"
 #include "sense/stress.h"
@@ -180,15 +181,22 @@ static void test_keys(void)
 	settings_free(&s);
 }
 
+/* A record's stress: the stress signal's slot (NULL: none). */
+#define STRESS(r) ((struct stress *)record_slot((r), STRESS_SLOT))
+
 /* A record with a stress in it, judged as a run's end judges it. */
 static void judged(struct record *r, struct settings *s, struct stress *st)
 {
+	struct stress *slot;
+
 	settings_defaults(s, SCOPE_BURN);
 	record_init(r, "burn", 0, NULL, s);
 	(void)record_add(r, "/dev/null", 0);
-	r->stress = *st;
-	r->have_stress = 1;
-	record_judge(r, 1, 0);
+	slot = record_slot_make(r, STRESS_SLOT, sizeof(*slot), NULL);
+	if (!slot)
+		tap_bail("out of memory");
+	*slot = *st;
+	signals_judge(r, 1, 0);
 }
 
 static void test_judge(void)
@@ -207,7 +215,7 @@ static void test_judge(void)
 	st.seconds = 12;
 	st.memory_bytes = 300 * MiB;
 	judged(&r, &s, &st);
-	tap_ok(r.stress.verdict == JUDGE_PASS && r.sig.j.verdict == JUDGE_PASS,
+	tap_ok(STRESS(&r)->verdict == JUDGE_PASS && r.sig.j.verdict == JUDGE_PASS,
 	       "a stress that ran its course and found nothing: PASS");
 	tap_ok(!blame_memory_suspected(&r, why, sizeof(why)),
 	       "...and suspects no memory");
@@ -218,7 +226,7 @@ static void test_judge(void)
 	st.nkept = 1;
 	st.kept[0] = (struct stress_miscompare){ 0x7f00, 0x3, 0x1 };
 	judged(&r, &s, &st);
-	tap_ok(r.stress.verdict == JUDGE_FAIL &&
+	tap_ok(STRESS(&r)->verdict == JUDGE_FAIL &&
 	       r.sig.j.verdict == JUDGE_FAIL &&
 	       strstr(r.failure, "2 memory miscompares, the first at 0x7f00: "
 		      "expected 0x0000000000000003, found "
@@ -237,14 +245,15 @@ static void test_judge(void)
 				    ""), "FAIL"),
 	       "the stress object says FAIL");
 	memset(&back, 0, sizeof(back));
-	tap_ok(root && !signal_find("stress")->read(root, &back) && back.have_stress &&
-	       back.stress.miscompares == 2 && back.stress.nkept == 1 &&
-	       back.stress.kept[0].address == 0x7f00 &&
-	       back.stress.kept[0].expected == 3 &&
-	       back.stress.kept[0].found == 1 &&
-	       back.stress.end == STRESS_STOPPED &&
-	       back.stress.memory_bytes == 300 * MiB &&
-	       back.stress.what == 3, "and reads back the same");
+	tap_ok(root && !signal_find("stress")->read(root, &back) &&
+	       STRESS(&back) && STRESS(&back)->miscompares == 2 && STRESS(&back)->nkept == 1 &&
+	       STRESS(&back)->kept[0].address == 0x7f00 &&
+	       STRESS(&back)->kept[0].expected == 3 &&
+	       STRESS(&back)->kept[0].found == 1 &&
+	       STRESS(&back)->end == STRESS_STOPPED &&
+	       STRESS(&back)->memory_bytes == 300 * MiB &&
+	       STRESS(&back)->what == 3, "and reads back the same");
+	record_free(&back);
 	jsonread_free(doc);
 	free(json);
 	record_free(&r);
@@ -252,7 +261,7 @@ static void test_judge(void)
 
 	stress_not_started(&st, 3, "stressapptest is not in PATH: no load");
 	judged(&r, &s, &st);
-	tap_ok(r.stress.verdict == JUDGE_WARN &&
+	tap_ok(STRESS(&r)->verdict == JUDGE_WARN &&
 	       r.sig.j.verdict == JUDGE_WARN && !r.failure[0] &&
 	       strstr(r.sig.j.reasons[0], "did not run: stressapptest is not "
 		      "in PATH") && r.exit_code == 0,
@@ -266,7 +275,7 @@ static void test_judge(void)
 	snprintf(st.problem, sizeof(st.problem), "stressapptest was killed by "
 		 "signal 9");
 	judged(&r, &s, &st);
-	tap_ok(r.stress.verdict == JUDGE_WARN &&
+	tap_ok(STRESS(&r)->verdict == JUDGE_WARN &&
 	       strstr(r.sig.j.reasons[0], "died: stressapptest was killed"),
 	       "one that died WARNs it, saying how");
 	record_free(&r);

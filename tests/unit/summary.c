@@ -14,6 +14,7 @@
 #include "../lib/tap.h"
 #include "engine/sancmd.h"
 #include "judge/record.h"
+#include "results/signal.h"
 #include "results/summary.h"
 #include "results/summary_groups.h"
 
@@ -105,7 +106,7 @@ static void erase_one(enum endstep_state st, int unreached, int loose,
 	if (st == ENDSTEP_ERROR)
 		snprintf(r.disks[0].end.why, sizeof(r.disks[0].end.why),
 			 "Input/output error");
-	record_judge(&r, 1, st == ENDSTEP_STOPPED);
+	signals_judge(&r, 1, st == ENDSTEP_STOPPED);
 	text = summary_of(&r, &lines);
 	if (st == ENDSTEP_DONE && !unreached && !loose)
 		ok = tap_ok(r.verdict == JUDGE_PASS && text &&

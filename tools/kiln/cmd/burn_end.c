@@ -28,6 +28,7 @@
 #include "discover/hidden.h"
 #include "engine/sancmd.h"
 #include "results/cert.h"
+#include "results/signal.h"
 
 /* How often the watch looks at the steps: a status, not a measure. */
 #define END_LOOK_NS 100000000L
@@ -356,7 +357,7 @@ void burn_end(struct burn *b)
 	}
 	free(jobs);
 	burn_console_check(b);
-	record_judge(r, 1, *b->stop);
+	signals_judge(r, 1, *b->stop);
 }
 
 void burn_end_certs(struct burn *b)

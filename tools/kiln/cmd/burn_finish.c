@@ -17,11 +17,13 @@
 #include "cmd/burn_private.h"
 #include "cmd/leds_use.h"
 #include "fleet/fleet.h"
+#include "judge/netjudge.h"
 #include "judge/reread.h"
 #include "lab/lab.h"
 #include "results/ocptv.h"
 #include "results/report_html.h"
 #include "results/result.h"
+#include "results/signal.h"
 #include "results/summary.h"
 
 /*
@@ -148,7 +150,7 @@ static void after_burn(struct burn *b)
 		complain("cannot write the results: samples.csv in %s is "
 			 "incomplete", b->res.dir);
 	}
-	record_judge(r, 1, *b->stop);
+	signals_judge(r, 1, *b->stop);
 	for (i = 0; i < r->n; i++)
 		if (r->disks[i].snap.later_pass)
 			record_note(r, "%s: %u units hold a later pass of this "
@@ -165,6 +167,7 @@ static void after_burn(struct burn *b)
 static void write_files(struct burn *b)
 {
 	struct record *r = b->r;
+	const struct net_ports *ports = record_slot(r, NET_SLOT);
 	char *html;
 	size_t hlen;
 	int i;
@@ -176,8 +179,8 @@ static void write_files(struct burn *b)
 	free(html);
 	save_health(b);
 	burn_fault_keep(b);
-	for (i = 0; i < r->nnet; i++) {
-		const struct iperf *ip = &r->net[i].ip;
+	for (i = 0; ports && i < ports->n; i++) {
+		const struct iperf *ip = &ports->port[i].ip;
 		char name[64];
 
 		snprintf(name, sizeof(name), "iperf3-%s.json", ip->nic);
@@ -190,7 +193,7 @@ static void write_files(struct burn *b)
 		complain("cannot write kmsg.log in %s", b->res.dir);
 	burn_loop_checkpoint(b);
 	/* What was lost so far is in the record: judge it in. */
-	record_judge(r, 1, *b->stop);
+	signals_judge(r, 1, *b->stop);
 }
 
 /*
@@ -213,7 +216,7 @@ static void write_last(struct burn *b, const char *text, size_t tlen,
 	burn_keep(b, "summary.txt", text, tlen);
 	if (r->results_lost) {
 		/* The exit says it; the console must too. */
-		record_judge(r, 1, *b->stop);
+		signals_judge(r, 1, *b->stop);
 		free(*doc);
 		*doc = result_json(r, dlen);
 	}
@@ -244,7 +247,7 @@ static void say_end(struct burn *b, const char *text, size_t tlen,
 			 r->out ? r->out : "");
 		if (!r->out) {
 			r->results_lost = 1;
-			record_judge(r, 1, *b->stop);
+			signals_judge(r, 1, *b->stop);
 		}
 	}
 }
@@ -274,7 +277,7 @@ int burn_finish(struct burn *b)
 		lab_finish(b->lab, r);
 		/* Without a stick, a file lost there is a result lost. */
 		if (r->results_lost != lost)
-			record_judge(r, 1, *b->stop);
+			signals_judge(r, 1, *b->stop);
 	}
 	say_end(b, text, tlen, doc, dlen);
 	free(text);

@@ -19,6 +19,7 @@
 #include "judge/links.h"
 #include "lab/lab.h"
 #include "results/result.h"
+#include "results/signal.h"
 #include "results/summary.h"
 
 static void upload_progress(struct burn *b);
@@ -272,7 +273,7 @@ void burn_loop(struct burn *b)
 			if (b->lab) {
 				/* The metrics' elapsed time is the line's. */
 				r->elapsed_ns = now - r->t0_ns;
-				record_judge(r, 0, 0);
+				signals_judge(r, 0, 0);
 				lab_tick(b->lab, r);
 			}
 			burn_console_check(b);
@@ -286,7 +287,7 @@ void burn_loop(struct burn *b)
 				next_table += s->table_interval * TIMING_SEC;
 		}
 		if (now >= next_checkpoint && running) {
-			record_judge(r, 0, 0);
+			signals_judge(r, 0, 0);
 			burn_loop_checkpoint(b);
 			while (next_checkpoint <= now)
 				next_checkpoint += s->checkpoint * TIMING_SEC;
@@ -297,7 +298,7 @@ void burn_loop(struct burn *b)
 	now = timing_now_ns();
 	sample(b, now);
 	/* The last line's passes are those every other output says. */
-	record_judge(r, 0, 0);
+	signals_judge(r, 0, 0);
 	for (i = 0; i < b->ne; i++)
 		b->mon.mt[i].made = (int64_t)figures_passes(
 			&b->burning[i]->snap, b->burning[i]->ep.mode);

@@ -23,6 +23,7 @@
 #include "lab/lab.h"
 #include "results/notes.h"
 #include "results/result.h"
+#include "results/signal.h"
 
 /* A disk's plan line, its why and its extents' offsets included. */
 #define PLAN_WORDS 512
@@ -170,7 +171,7 @@ static void solo_phase(struct burn *b)
 		solo_read(b->r, &b->r->disks[i], &b->job, b->stop,
 			  b->con);
 		burn_console_check(b);
-		record_judge(b->r, 0, 0);
+		signals_judge(b->r, 0, 0);
 		burn_loop_checkpoint(b);
 	}
 }
@@ -313,7 +314,7 @@ int burn_start(struct burn *b)
 			(d->ep.mode == ENGINE_WRITE_VERIFY ? 2 : 1);
 		b->mon.mt[i].write_passes = d->ep.write_passes;
 	}
-	record_judge(r, 0, 0);
+	signals_judge(r, 0, 0);
 	burn_loop_checkpoint(b);
 	/* A dashboard sees the run from its first second. */
 	lab_tick(b->lab, r);

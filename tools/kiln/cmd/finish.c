@@ -22,6 +22,7 @@
 #include "results/result_keys.h"
 #include "base/jsonread.h"
 #include "base/kiln.h"
+#include "results/signal.h"
 #include "settings/options.h"
 #include "results/report_html.h"
 #include "results/rma.h"
@@ -130,7 +131,7 @@ int finish_folder(const char *dir, FILE *con, int *code)
 		    "after that is lost", (unsigned long long)seq,
 		    timing_fmt_hms(rs.r.elapsed_ns / TIMING_SEC, hms,
 				   sizeof(hms)));
-	record_judge(&rs.r, 1, 1);
+	signals_judge(&rs.r, 1, 1);
 	rs.r.state = RECORD_INTERRUPTED;
 	/* It ended where its last checkpoint saw it, as its duration says. */
 	if (!rs.r.ended)

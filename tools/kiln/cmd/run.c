@@ -27,6 +27,8 @@
 #include "discover/discover.h"
 #include "discover/inventory.h"
 #include "fleet/fleet.h"
+#include "judge/bmcjudge.h"
+#include "sense/bmc.h"
 #include "cmd/finish.h"
 #include "results/folder.h"
 #include "base/kiln.h"
@@ -337,7 +339,8 @@ static int last_boot(const struct settings *s,
 static void cut_power(const struct record *rec)
 {
 	const char *file = rec->s->powercut_file;
-	int bmc = rec->bmc.state == BMC_READ || rec->bmc.state == BMC_UNREAD;
+	const struct bmc *b = record_slot(rec, BMC_SLOT);
+	int bmc = b && (b->state == BMC_READ || b->state == BMC_UNREAD);
 	const char *say = bmc ? "bmc\n" : "none\n";
 	int k, fd, ret;
 

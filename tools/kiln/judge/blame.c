@@ -16,6 +16,9 @@
 #include "base/unit.h"
 #include "judge/blame.h"
 #include "judge/record.h"
+#include "judge/stressjudge.h"
+#include "judge/vitals.h"
+#include "sense/stress.h"
 
 static const char *const place_names[BLAME_PLACES] = {
 	[BLAME_NONE] = "none",
@@ -33,7 +36,8 @@ int blame_memory_suspected(const struct record *r, char *why, size_t len)
 {
 	const struct vitals_machine *m = &r->sig;
 	long ce, ue, mce = m->cpu.mce.uncorrected;
-	unsigned long long sat = r->have_stress ? r->stress.miscompares : 0;
+	const struct stress *st = record_slot(r, STRESS_SLOT);
+	unsigned long long sat = st ? st->miscompares : 0;
 	size_t used = 0;
 
 	vitals_edac_rises(m, &ce, &ue);
@@ -195,28 +199,16 @@ int blame_disk_reason(const struct record *r, const struct blame *b,
 	return -1;
 }
 
-/*
- * A FAIL of the machine, as vitals_judge_machine() makes its own: its
- * reasons, its failure, and the run's failure made again from both.
- */
-static void machine_fail(struct record *r, const char *text)
-{
-	struct vitals_machine *m = &r->sig;
-	size_t used = strlen(m->failure);
-
-	judge_reason(&m->j, JUDGE_FAIL, "%s", text);
-	if (used + 1 < sizeof(m->failure))
-		snprintf(m->failure + used, sizeof(m->failure) - used, "%s%s",
-			 used ? "; " : "", text);
-	snprintf(r->failure, sizeof(r->failure), "%s%s%s", m->failure_base,
-		 m->failure_base[0] && m->failure[0] ? "; " : "", m->failure);
-}
-
 void blame_judge(struct record *r)
 {
-	struct blame *b = &r->blame;
+	struct blame *b = record_slot_make(r, BLAME_SLOT, sizeof(*b), NULL);
+	struct blame alone;
 	char text[sizeof(r->disks[0].j.reasons[0])];
 	int i, v;
+
+	/* Out of memory: still placed and said, only not kept. */
+	if (!b)
+		b = &alone;
 
 	blame_decide(r, b);
 	if (b->place == BLAME_NONE)
@@ -229,5 +221,5 @@ void blame_judge(struct record *r)
 			judge_reason(&d->j, v, "%s", text);
 	}
 	if (b->reason[0])
-		machine_fail(r, b->reason);
+		vitals_machine_reason(r, JUDGE_FAIL, b->reason);
 }

@@ -75,6 +75,9 @@ static inline unsigned blame_transfer(const struct engine_snap *s)
  */
 int blame_memory_suspected(const struct record *r, char *why, size_t len);
 
+/* The blame signal's slot of the record (record_slot()): struct blame. */
+#define BLAME_SLOT "blame"
+
 /* Where the record's transfer errors belong: a function of its facts. */
 void blame_decide(const struct record *r, struct blame *b);
 
@@ -86,9 +89,10 @@ int blame_disk_reason(const struct record *r, const struct blame *b,
 		      const struct record_disk *d, char *buf, size_t len);
 
 /*
- * Decides r->blame and says it: each disk's reason, and a FAIL of the
+ * Decides the record's blame (its slot) and says it: each disk's reason, and a FAIL of the
  * machine (naming the controller, or the memory) when the place is one.
- * Called by record_judge() after the machine is judged.
+ * The blame signal's rule, reached through its judge hook after every
+ * disk and the machine are judged (JUDGE_AT_LAST, record.h).
  */
 void blame_judge(struct record *r);
 

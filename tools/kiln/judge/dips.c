@@ -10,9 +10,12 @@
  * dipped while the machine as a whole did not is the controller's.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "judge/dips.h"
+#include "judge/figures.h"
+#include "judge/record.h"
 
 /* Whether disk d dipped in the second at ms, in any moving phase. */
 static int dipped_at(const struct dips_disk *d, uint32_t ms)
@@ -217,4 +220,32 @@ void dips_text(const struct dips *d, int ctrl, const char *name, char *buf,
 	if (used < len)
 		snprintf(buf + used, len - used, " (up to %u of %u busy "
 			 "disks), not counted against any disk", dipped, busy);
+}
+
+/* The run's shared seconds (see dips.h), from each disk's monitor. */
+void dips_judge(struct record *r)
+{
+	struct dips *out = record_slot_make(r, DIPS_SLOT, sizeof(*out), NULL);
+	struct dips_disk *dd = calloc((size_t)r->n + 1, sizeof(*dd));
+	struct dips alone;
+	int i, p;
+
+	/* Out of memory: still left out of each disk's, only not kept. */
+	if (!out)
+		out = &alone;
+	memset(out, 0, sizeof(*out));
+	if (!dd)
+		return;
+	for (i = 0; i < r->n; i++) {
+		struct record_disk *d = &r->disks[i];
+
+		if (d->failed[0] || !d->mt)
+			continue;
+		dd[i].mt = d->mt;
+		dd[i].ctrl = d->link.ctrl;
+		for (p = 0; p < PHASES; p++)
+			dd[i].avg[p] = figures_rate(&d->snap, p);
+	}
+	dips_find(dd, r->n, out);
+	free(dd);
 }

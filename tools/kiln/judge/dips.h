@@ -57,4 +57,16 @@ void dips_find(struct dips_disk *d, int n, struct dips *out);
 void dips_text(const struct dips *d, int ctrl, const char *name, char *buf,
 	       size_t len);
 
+struct record;
+
+/* The dips signal's slot of the record (record_slot()): struct dips. */
+#define DIPS_SLOT "dips"
+
+/*
+ * The run's rule before any disk is judged "unstable" (the dips signal's
+ * judge hook, at JUDGE_AT_FIRST): finds its slot from every disk that ran,
+ * those seconds being the machine's or a controller's.
+ */
+void dips_judge(struct record *r);
+
 #endif

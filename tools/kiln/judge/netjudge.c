@@ -64,19 +64,20 @@ void netjudge_port(struct netport *p, unsigned iperf_min)
 		why(p, "error counters grew during the burn: %s", grew);
 }
 
-void netjudge_machine(struct record *r, struct vitals_machine *m)
+void netjudge_machine(struct record *r)
 {
+	struct net_ports *ports = record_slot(r, NET_SLOT);
 	char text[240];
 	int i;
 
-	for (i = 0; i < r->nnet; i++) {
-		struct netport *p = &r->net[i];
+	for (i = 0; ports && i < ports->n; i++) {
+		struct netport *p = &ports->port[i];
 
 		netjudge_port(p, r->s->iperf_min);
 		if (p->verdict == JUDGE_PASS)
 			continue;
 		snprintf(text, sizeof(text), "network port %s: %s", p->nic,
 			 p->why);
-		vitals_judge_reason(m, p->verdict, text);
+		vitals_machine_reason(r, p->verdict, text);
 	}
 }

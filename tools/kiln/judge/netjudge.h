@@ -7,7 +7,18 @@
 #include "sense/netport.h"
 
 struct record;
-struct vitals_machine;
+
+/*
+ * The net signal's slot of the record (NET_SLOT, record_slot()): every
+ * port under load, made when iperf is asked for (its ports loaded) or
+ * read back; none: no network test.
+ */
+#define NET_SLOT "network"
+
+struct net_ports {
+	int n;
+	struct netport *port;		/* NETPORT_MAX of them (owned) */
+};
 
 /* A port that ran less than this share of the burn did not keep up. */
 #define NETJUDGE_COVER 0.9
@@ -21,7 +32,10 @@ struct vitals_machine;
  */
 void netjudge_port(struct netport *p, unsigned iperf_min);
 
-/* Every port of the record judged; each one's WARN is the machine's. */
-void netjudge_machine(struct record *r, struct vitals_machine *m);
+/*
+ * Every port of the record judged (its slot); each one's WARN is the
+ * machine's, after the machine's own (vitals_judge_machine()).
+ */
+void netjudge_machine(struct record *r);
 
 #endif

@@ -11,8 +11,6 @@
 #include "base/kiln.h"
 #include "base/secret.h"
 #include "base/timing.h"
-#include "engine/sancmd.h"
-#include "judge/nvmejudge.h"
 #include "judge/record.h"
 #include "judge/zones.h"
 
@@ -104,85 +102,62 @@ struct record_disk *record_add(struct record *r, const char *path, int mode)
 	return d;
 }
 
-/*
- * The seconds most disks dipped together (dips.h), found before any disk
- * is judged "unstable": those are the machine's or a controller's.
- */
-static void shared_dips(struct record *r)
+void *record_slot(const struct record *r, const char *name)
 {
-	struct dips_disk *dd = calloc((size_t)r->n + 1, sizeof(*dd));
-	int i, p;
+	int i;
 
-	memset(&r->dips, 0, sizeof(r->dips));
-	if (!dd)
-		return;
-	for (i = 0; i < r->n; i++) {
-		struct record_disk *d = &r->disks[i];
+	for (i = 0; i < r->nslots; i++)
+		if (!strcmp(r->slot[i].name, name))
+			return r->slot[i].data;
+	return NULL;
+}
 
-		if (d->failed[0] || !d->mt)
-			continue;
-		dd[i].mt = d->mt;
-		dd[i].ctrl = d->link.ctrl;
-		for (p = 0; p < PHASES; p++)
-			dd[i].avg[p] = figures_rate(&d->snap, p);
-	}
-	dips_find(dd, r->n, &r->dips);
-	free(dd);
+void *record_slot_make(struct record *r, const char *name, size_t size,
+		       void (*free_fn)(void *data))
+{
+	void *data = record_slot(r, name);
+
+	if (data || r->nslots == RECORD_SLOTS)
+		return data;
+	data = calloc(1, size);
+	if (data)
+		r->slot[r->nslots++] = (struct record_slot){ name, data,
+							      free_fn };
+	return data;
 }
 
 /*
- * How the disk was left (end=): kiln's units still there where zeros
- * were written or promised, or a disk that stopped answering, FAIL it; a
- * device that refused the step WARNs it (its burn stands, its state is
- * not the one asked for). Under profile erase the step is all the disk
- * had: only a step DONE is "erased"; a step only said (a discard that
- * promises nothing, no sanitize command), a disk left as it is, a step
- * interrupted or never made WARNs "not erased"; one refused FAILs it.
+ * A disk's rules of its own burn, after the signals' at JUDGE_AT_HEALTH:
+ * its zones, the slowest requests read again, and a verify's run record.
  */
-static void endstep_judge_disk(const struct endstep *e, int erase,
-			       int final, struct judge *j)
+static void burn_rules(struct record *r, struct record_disk *d)
 {
-	const char *m = endstep_method_name(e->method);
+	unsigned lost = d->snap.bad_by_class[UNIT_ZEROED] +
+			d->snap.bad_by_class[UNIT_STALE];
 
-	if (erase && e->state == ENDSTEP_DONE && e->unreached[0])
-		/* Something hidden was not reached: not all of it. */
-		judge_reason(j, JUDGE_WARN, "not erased whole (end=%s): %s; "
-			     "not reached: %s", m, e->why, e->unreached);
-	else if (erase && e->state == ENDSTEP_DONE && endstep_loose(e))
-		/* No unit of this run was there to be found gone. */
-		judge_reason(j, JUDGE_WARN, "not proven erased (end=%s): the "
-			     "read-back cannot tell (%s leaves what the vendor "
-			     "chose): %s", m,
-			     sancmd_method_name(endstep_applied(e)), e->why);
-	else if (erase && e->state == ENDSTEP_DONE)
-		judge_reason(j, JUDGE_PASS, "erased (end=%s): %s", m, e->why);
-	else if (erase && e->state == ENDSTEP_SAID)
-		/* Said, not read back as asked: no erase is proven. */
-		judge_reason(j, JUDGE_WARN, "not proven erased (end=%s): %s",
-			     m, e->why);
-	else if (erase && e->state == ENDSTEP_SKIPPED)
-		judge_reason(j, JUDGE_WARN, "not erased (end=%s): %s", m,
-			     e->why);
-	else if (erase && e->state == ENDSTEP_NONE && !final)
-		judge_reason(j, JUDGE_PASS, "no burn pass: profile erase, its "
-			     "end step not made yet");
-	else if (erase && e->state == ENDSTEP_NONE)
-		judge_reason(j, JUDGE_WARN, "not erased (end=%s): its end "
-			     "step was never made", m);
-	else if (erase && e->state == ENDSTEP_STOPPED)
-		judge_reason(j, JUDGE_WARN, "not erased (end=%s): the run was "
-			     "interrupted during the step%s%s", m,
-			     e->why[0] ? ": " : "", e->why);
-	else if (erase && e->state == ENDSTEP_ERROR)
-		judge_reason(j, JUDGE_FAIL, "not erased (end=%s): %s", m,
-			     e->why);
-	if (e->state == ENDSTEP_FAILED || e->state == ENDSTEP_STALLED)
-		judge_reason(j, JUDGE_FAIL, "end=%s: %s", m, e->why);
-	else if (e->state == ENDSTEP_ERROR && !erase)
-		judge_reason(j, JUDGE_WARN, "end=%s: %s", m, e->why);
+	zones_judge(&d->snap, r->s->bs, d->t.id.rotational, &d->j);
+	reread_judge(r, d);
+	/* What was flushed before and is not there: said as such. */
+	if (d->ep.mode == ENGINE_VERIFY && r->from && lost)
+		judge_reason(&d->j, JUDGE_FAIL, "lost flushed writes: %u "
+			     "units read back an older pass or nothing, "
+			     "though the disk acknowledged their flush", lost);
+	/* Without the record a verify cannot see what is not there. */
+	if (d->ep.mode == ENGINE_VERIFY && !r->from)
+		judge_reason(&d->j, JUDGE_WARN, "verified without the "
+			     "run record (--from RUN_DIR): a shrunk "
+			     "disk or a lost pass cannot be seen");
+	/* Nor can it tell a last pass cut short from lost writes. */
+	if (d->ep.mode == ENGINE_VERIFY && !r->from &&
+	    d->snap.bad_by_class[UNIT_STALE])
+		judge_reason(&d->j, JUDGE_FAIL, "units of an older "
+			     "pass: lost writes, or a last pass cut "
+			     "short, which only the run record (--from "
+			     "RUN_DIR) can tell apart");
 }
 
-void record_judge(struct record *r, int final, int interrupted)
+void record_judge(struct record *r, record_rules *rules, int final,
+		  int interrupted)
 {
 	int i, stop = 0, guarded = 0;
 
@@ -192,7 +167,7 @@ void record_judge(struct record *r, int final, int interrupted)
 			engine_snap_free(&r->disks[i].snap);
 			engine_snapshot(r->disks[i].et, &r->disks[i].snap);
 		}
-	shared_dips(r);
+	rules(r, NULL, final, JUDGE_AT_FIRST);
 	for (i = 0; i < r->n; i++) {
 		struct record_disk *d = &r->disks[i];
 
@@ -209,46 +184,12 @@ void record_judge(struct record *r, int final, int interrupted)
 			continue;
 		}
 		judge_target(&d->snap, d->mt, &d->j);
-		judge_health(&d->before.c, final ? &d->after.c : NULL, &d->j);
-		if (final)
-			nvmejudge_disk(&d->nv_before, &d->nv_after,
-				       &d->after.c, &d->j);
-		zones_judge(&d->snap, r->s->bs, d->t.id.rotational, &d->j);
-		reread_judge(r, d);
-		vitals_judge_disk(r, d);
-		linkerr_judge_disk(r, d);
-		endstep_judge_disk(&d->end, d->ep.mode == ENGINE_NONE,
-				   final, &d->j);
-		/* What was flushed before and is not there: said as such. */
-		if (d->ep.mode == ENGINE_VERIFY && r->from &&
-		    d->snap.bad_by_class[UNIT_ZEROED] +
-		    d->snap.bad_by_class[UNIT_STALE])
-			judge_reason(
-				&d->j, JUDGE_FAIL,
-				"lost flushed writes: %u "
-				"units read back an older pass or nothing, "
-				"though the disk acknowledged their flush",
-				d->snap.bad_by_class[UNIT_ZEROED] +
-					d->snap.bad_by_class[UNIT_STALE]);
-		/* Without the record a verify cannot see what is not there. */
-		if (d->ep.mode == ENGINE_VERIFY && !r->from)
-			judge_reason(&d->j, JUDGE_WARN, "verified without the "
-				     "run record (--from RUN_DIR): a shrunk "
-				     "disk or a lost pass cannot be seen");
-		/* Nor can it tell a last pass cut short from lost writes. */
-		if (d->ep.mode == ENGINE_VERIFY && !r->from &&
-		    d->snap.bad_by_class[UNIT_STALE])
-			judge_reason(&d->j, JUDGE_FAIL, "units of an older "
-				     "pass: lost writes, or a last pass cut "
-				     "short, which only the run record (--from "
-				     "RUN_DIR) can tell apart");
+		rules(r, d, final, JUDGE_AT_HEALTH);
+		burn_rules(r, d);
+		rules(r, d, final, JUDGE_AT_DISK);
 	}
-	/* Links at every look; like disks once every disk has finished. */
-	peers_judge(r, final);
-
-	vitals_judge_machine(r);
-	/* After the machine's own: it may add a FAIL of the machine. */
-	blame_judge(r);
+	rules(r, NULL, final, JUDGE_AT_RUN);
+	rules(r, NULL, final, JUDGE_AT_LAST);
 	r->verdict = r->sig.j.verdict;
 	for (i = 0; i < r->n; i++) {
 		stop |= r->disks[i].j.interrupted;
@@ -302,10 +243,11 @@ void record_free(struct record *r)
 	}
 	for (i = 0; i < r->nnotes; i++)
 		free(r->notes[i]);
-	for (i = 0; i < r->nnet; i++)
-		netport_free(&r->net[i]);
-	free(r->net);
-	bmc_free(&r->bmc);
+	for (i = 0; i < r->nslots; i++) {
+		if (r->slot[i].free)
+			r->slot[i].free(r->slot[i].data);
+		free(r->slot[i].data);
+	}
 	free(r->lab.lost);
 	links_free(&r->links);
 	linkerr_free(&r->lerr);

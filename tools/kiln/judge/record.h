@@ -7,8 +7,6 @@
 
 #include "engine/endstep.h"
 #include "engine/engine.h"
-#include "judge/blame.h"
-#include "judge/dips.h"
 #include "judge/figures.h"
 #include "sense/health.h"
 #include "judge/judge.h"
@@ -20,9 +18,6 @@
 #include "engine/memplan.h"
 #include "judge/monitor.h"
 #include "sense/nvmelog.h"
-#include "sense/netport.h"
-#include "sense/bmc.h"
-#include "sense/stress.h"
 #include "judge/peers.h"
 #include "plan/plan.h"
 #include "judge/reread.h"
@@ -107,6 +102,22 @@ const char *record_state_name(int state);
 /* The state so named, or -1 (NULL too). */
 int record_state_of(const char *name);
 
+/*
+ * A signal's own part of the record, its slot: the record knows the
+ * signal's name and how to free what it holds, not what that is, so a
+ * new signal adds a slot (record_slot_make()), not a field of struct
+ * record nor an include of record.h. The signal's burn hook or its read
+ * of result.json makes it; its rules and its outputs find it by its name
+ * (record_slot()); record_free() frees it.
+ */
+#define RECORD_SLOTS 16
+
+struct record_slot {
+	const char *name;		/* the signal's: "bmc" */
+	void *data;			/* zeroed when made */
+	void (*free)(void *data);	/* what it holds; NULL: nothing */
+};
+
 /* NICs a record names with their addresses; more are left out. */
 #define RECORD_NICS 16
 
@@ -159,15 +170,9 @@ struct record {
 	uint64_t elapsed_ns;
 	enum record_state state;
 	struct machine_firmware firmware;
-	int have_net;			/* iperf asked for: ports loaded */
-	int nnet;
-	struct netport *net;		/* every port under load (owned) */
-	struct stress stress;		/* stressapptest beside the burn */
-	int have_stress;		/* asked for: its facts are there */
-	struct bmc bmc;			/* the BMC's event log, its address */
+	int nslots;
+	struct record_slot slot[RECORD_SLOTS];	/* the signals' own */
 	struct vitals_machine sig;	/* the machine's own signals */
-	struct blame blame;		/* where transfer errors belong */
-	struct dips dips;		/* seconds most disks dipped together */
 	int results_lost;		/* some results could not be written */
 	int verdict;			/* enum judge_verdict, overall */
 	int exit_code;
@@ -190,16 +195,60 @@ void record_init(struct record *r, const char *command, int argc,
 /* A new disk to test: path (copied), mode; NULL when out of memory. */
 struct record_disk *record_add(struct record *r, const char *path, int mode);
 
+/* The slot of the signal of that name, NULL when none was made. */
+void *record_slot(const struct record *r, const char *name);
+
+/*
+ * The slot of the signal of that name (its name a string that outlives
+ * the record), made of size zeroed bytes if there is none yet, with free
+ * to free what it holds at record_free(); NULL when out of memory or
+ * every slot is taken.
+ */
+void *record_slot_make(struct record *r, const char *name, size_t size,
+		       void (*free)(void *data));
+
 /* A note said at the start and kept in the results. */
 __attribute__((format(printf, 2, 3)))
 void record_note(struct record *r, const char *fmt, ...);
 
 /*
- * Takes a fresh snapshot of every disk's engine, judges each disk and the
- * run, and sets the state and exit code. final: the run is over (SMART
- * after, like disks compared, the state complete or interrupted).
+ * The places of the judging where a signal's rules run (its judge hook,
+ * results/signal.h), in the order record_judge() reaches them; at each,
+ * every signal's rules run in the table's order, which is the order of a
+ * disk's reasons:
+ * JUDGE_AT_FIRST:  before any disk (d NULL): the seconds most disks
+ *                  dipped together, left out of each disk's own
+ * JUDGE_AT_HEALTH: a disk's, right after the engine's verdict (SMART,
+ *                  the NVMe logs)
+ * JUDGE_AT_DISK:   a disk's, after its burn's own rules (its zones, the
+ *                  re-read, a verify's run record): its vitals, link
+ *                  errors, how it was left
+ * JUDGE_AT_RUN:    after every disk (d NULL): like disks, the machine's
+ *                  own signals, then stress and the BMC
+ * JUDGE_AT_LAST:   once the machine is judged (d NULL): where transfer
+ *                  errors belong, then the network ports (WARNs only)
+ * A disk that never ran (failed) is at none of a disk's places.
  */
-void record_judge(struct record *r, int final, int interrupted);
+enum judge_at {
+	JUDGE_AT_FIRST,
+	JUDGE_AT_HEALTH,
+	JUDGE_AT_DISK,
+	JUDGE_AT_RUN,
+	JUDGE_AT_LAST,
+};
+
+/* The signals' rules at one place (results/signals.c: signals_judge()). */
+typedef void record_rules(struct record *r, struct record_disk *d, int final,
+			  enum judge_at at);
+
+/*
+ * Takes a fresh snapshot of every disk's engine, judges each disk and the
+ * run, and sets the state and exit code; the signals' rules are rules'.
+ * final: the run is over (SMART after, like disks compared, the state
+ * complete or interrupted).
+ */
+void record_judge(struct record *r, record_rules *rules, int final,
+		  int interrupted);
 
 void record_free(struct record *r);
 

@@ -219,6 +219,13 @@ void vitals_judge_disk(const struct record *r, struct record_disk *d);
 void vitals_judge_machine(struct record *r);
 
 /*
+ * A reason of the machine given by another signal's rule, after
+ * vitals_judge_machine(): as vitals_judge_reason(), and the run's failure
+ * (r->failure) made again with it.
+ */
+void vitals_machine_reason(struct record *r, int verdict, const char *text);
+
+/*
  * A reason of the machine (its FAILs go into the run's failure too). Here
  * so that netjudge.c and vitals_cpu.c, which vitals_judge.c calls, can
  * give one without calling back into it.

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "judge/netjudge.h"
 #include "judge/record.h"
 #include "judge/vitals.h"
 
@@ -351,105 +350,13 @@ static void judge_expect(const struct record *r, struct vitals_machine *m)
 			       more, more == 1 ? "" : "s", r->expect_file);
 }
 
-/*
- * The memory and CPU stress: a miscompare FAILs the machine (memory is
- * suspected, not a disk); a stress asked for that did not run its
- * course WARNs it, since a PASS must not hide a load that never was.
- */
-static void judge_stress(struct record *r, struct vitals_machine *m)
+/* The run's failure: as the run set it, then the machine's FAILs. */
+static void compose(struct record *r)
 {
-	struct stress *st = &r->stress;
-	const struct stress_miscompare *k = st->kept;
+	const struct vitals_machine *m = &r->sig;
 
-	if (!r->have_stress)
-		return;
-	st->verdict = JUDGE_PASS;
-	st->why[0] = 0;
-	if (st->miscompares && st->nkept)
-		snprintf(st->why, sizeof(st->why), "%s found %llu memory "
-			 "miscompare%s, the first at 0x%llx: expected "
-			 "0x%016llx, found 0x%016llx", st->tool,
-			 (unsigned long long)st->miscompares,
-			 st->miscompares == 1 ? "" : "s",
-			 (unsigned long long)k->address,
-			 (unsigned long long)k->expected,
-			 (unsigned long long)k->found);
-	else if (st->miscompares)
-		snprintf(st->why, sizeof(st->why), "%s found %llu memory "
-			 "miscompare%s", st->tool,
-			 (unsigned long long)st->miscompares,
-			 st->miscompares == 1 ? "" : "s");
-	else if (strstr(st->status, "HW problems"))
-		snprintf(st->why, sizeof(st->why), "%s: %s", st->tool,
-			 st->status);
-	if (st->why[0]) {
-		st->verdict = JUDGE_FAIL;
-		machine_reason(m, JUDGE_FAIL, "%s", st->why);
-		return;
-	}
-	if (st->end == STRESS_NOT_STARTED || st->end == STRESS_DIED)
-		snprintf(st->why, sizeof(st->why), "memory and CPU stress %s: "
-			 "%s", st->end == STRESS_DIED ? "died" : "did not run",
-			 st->problem[0] ? st->problem : "no reason known");
-	else if (strstr(st->status, "FAIL"))
-		snprintf(st->why, sizeof(st->why), "%s: %s", st->tool,
-			 st->status);
-	if (st->why[0]) {
-		st->verdict = JUDGE_WARN;
-		machine_reason(m, JUDGE_WARN, "%s", st->why);
-	}
-}
-
-/*
- * The BMC's event log: an entry added during the run of a critical class
- * FAILs the machine; a log that could not be read, or was cleared or
- * wrapped during the run (so entries may be lost), WARNs it. No BMC, or
- * bmc=0: nothing judged.
- */
-static void judge_bmc(struct record *r, struct vitals_machine *m)
-{
-	struct bmc *b = &r->bmc;
-	char what[120];
-	int i, crit = 0, first = -1;
-
-	b->verdict = JUDGE_PASS;
-	b->why[0] = 0;
-	if (b->state == BMC_OFF || b->state == BMC_ABSENT)
-		return;
-	for (i = 0; i < b->nkept; i++)
-		if (sel_class(&b->kept[i]) != SEL_FACT && !crit++)
-			first = i;
-	if (crit) {
-		sel_describe(&b->kept[first], what, sizeof(what));
-		snprintf(b->why, sizeof(b->why), "the BMC logged %d critical "
-			 "event%s during the run, the first (record %04Xh) "
-			 "%s: %s", crit, crit == 1 ? "" : "s",
-			 b->kept[first].id,
-			 sel_class_name(sel_class(&b->kept[first])), what);
-		b->verdict = JUDGE_FAIL;
-		machine_reason(m, JUDGE_FAIL, "%s", b->why);
-		return;
-	}
-	if (b->state == BMC_UNREAD || !b->end_read)
-		snprintf(b->why, sizeof(b->why), "the BMC's event log could not "
-			 "be read %s: %s", b->state == BMC_UNREAD ?
-			 "before the burn" : "after the burn",
-			 b->problem[0] ? b->problem : "no reason known");
-	else if (b->change.cleared)
-		snprintf(b->why, sizeof(b->why), "the BMC's event log was "
-			 "cleared during the run: what it logged before the "
-			 "clear is lost");
-	else if (b->change.wrapped)
-		snprintf(b->why, sizeof(b->why), "the BMC's event log wrapped "
-			 "during the run (entries of the start are gone): "
-			 "entries may be lost");
-	else if (b->change.overflow)
-		snprintf(b->why, sizeof(b->why), "the BMC's event log filled "
-			 "during the run: the BMC dropped events");
-	if (b->why[0]) {
-		b->verdict = JUDGE_WARN;
-		machine_reason(m, JUDGE_WARN, "%s", b->why);
-	}
+	snprintf(r->failure, sizeof(r->failure), "%s%s%s", m->failure_base,
+		 m->failure_base[0] && m->failure[0] ? "; " : "", m->failure);
 }
 
 void vitals_judge_machine(struct record *r)
@@ -470,9 +377,11 @@ void vitals_judge_machine(struct record *r)
 	judge_hwmon(m);
 	vitals_cpu_judge(m);
 	judge_hidden(m);
-	judge_stress(r, m);
-	judge_bmc(r, m);
-	netjudge_machine(r, m);
-	snprintf(r->failure, sizeof(r->failure), "%s%s%s", m->failure_base,
-		 m->failure_base[0] && m->failure[0] ? "; " : "", m->failure);
+	compose(r);
+}
+
+void vitals_machine_reason(struct record *r, int verdict, const char *text)
+{
+	vitals_judge_reason(&r->sig, verdict, text);
+	compose(r);
 }

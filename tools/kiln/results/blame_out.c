@@ -7,6 +7,7 @@
  * again from its facts (the disks', the machine's memory errors), which
  * its read hook finds read back before it.
  */
+#include <errno.h>
 #include <stdio.h>
 
 #include "judge/blame.h"
@@ -14,10 +15,19 @@
 #include "results/result_keys.h"
 #include "results/signal.h"
 
+/* The record's blame; none judged yet: no transfer errors placed. */
+static const struct blame *blame_of(const struct record *r)
+{
+	static const struct blame none;
+	const struct blame *b = record_slot(r, BLAME_SLOT);
+
+	return b ? b : &none;
+}
+
 /* The run's "blame": place, controller, disks, units, memory, reason. */
 static void blame_json(struct json *j, const struct record *r)
 {
-	const struct blame *b = &r->blame;
+	const struct blame *b = blame_of(r);
 	int i;
 
 	json_begin(j, KEY_BLAME);
@@ -39,7 +49,7 @@ static void blame_json(struct json *j, const struct record *r)
 /* summary.txt's "transfer errors:" line, when there were any. */
 static void blame_summary(const struct record *r, FILE *f)
 {
-	const struct blame *b = &r->blame;
+	const struct blame *b = blame_of(r);
 
 	const char *one = "?";
 	int i;
@@ -69,20 +79,38 @@ static void blame_summary(const struct record *r, FILE *f)
 /* For kiln report, which reads verdicts and does not judge again. */
 static int blame_read(const struct jsonread_node *doc, struct record *r)
 {
+	struct blame *b = record_slot_make(r, BLAME_SLOT, sizeof(*b), NULL);
+
 	(void)doc;
-	blame_decide(r, &r->blame);
+	if (!b)
+		return -ENOMEM;
+	blame_decide(r, b);
 	return 0;
 }
 
 const char *blame_out_ctrl(const struct record *r, int i)
 {
-	const struct blame *b = &r->blame;
+	const struct blame *b = blame_of(r);
 
 	return b->place == BLAME_CONTROLLER && b->ctrl == i ? b->reason : NULL;
 }
 
+/*
+ * Its rule (record.h), once the machine is judged: it may add a FAIL of
+ * the machine.
+ */
+static void blame_rule(struct record *r, struct record_disk *d, int final,
+		       enum judge_at at)
+{
+	(void)d;
+	(void)final;
+	if (at == JUDGE_AT_LAST)
+		blame_judge(r);
+}
+
 const struct signal_ops blame_signal = {
 	.name = "blame",
+	.judge = blame_rule,
 	.json = blame_json,
 	.read = blame_read,
 	.summary_trouble = blame_summary,

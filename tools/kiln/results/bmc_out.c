@@ -7,9 +7,11 @@
  * itself; its line in summary.txt and its table in report.html. A burn
  * reads its event log before and after (bmc_burn). Nothing with bmc=0.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "judge/bmcjudge.h"
 #include "results/html.h"
 #include "results/result_keys.h"
 #include "results/signal.h"
@@ -40,9 +42,31 @@ static int raw_of(const char *s, struct sel_entry *e)
 	return 0;
 }
 
+/* Its slot's insides. */
+static void bmc_slot_free(void *b)
+{
+	bmc_free(b);
+}
+
+/* Its slot, made if need be; NULL when out of memory. */
+static struct bmc *bmc_mine(struct record *r)
+{
+	return record_slot_make(r, BMC_SLOT, sizeof(struct bmc),
+				bmc_slot_free);
+}
+
+/* Its slot to read: with none, a BMC not asked for (BMC_OFF). */
+static const struct bmc *bmc_of(const struct record *r)
+{
+	static const struct bmc off;
+	const struct bmc *b = record_slot(r, BMC_SLOT);
+
+	return b ? b : &off;
+}
+
 static void bmc_out_json(struct json *j, const struct record *r)
 {
-	const struct bmc *b = &r->bmc;
+	const struct bmc *b = bmc_of(r);
 	char hex[2 * SEL_RECORD + 1], what[120];
 	int i;
 
@@ -84,11 +108,14 @@ static void bmc_out_json(struct json *j, const struct record *r)
 static int bmc_out_read(const struct jsonread_node *doc, struct record *r)
 {
 	const struct jsonread_node *o = jsonread_get(doc, KEY_BMC), *es;
-	struct bmc *b = &r->bmc;
+	struct bmc *b;
 	int i, state;
 
 	if (!o || jsonread_type(o) != JSONREAD_OBJECT)
 		return 0;
+	b = bmc_mine(r);
+	if (!b)
+		return -ENOMEM;
 	bmc_free(b);
 	memset(b, 0, sizeof(*b));
 	state = bmc_state_of(jsonread_str(o, KEY_STATE, NULL));
@@ -118,7 +145,7 @@ static int bmc_out_read(const struct jsonread_node *doc, struct record *r)
 
 static void bmc_out_summary(const struct record *r, FILE *f)
 {
-	const struct bmc *b = &r->bmc;
+	const struct bmc *b = bmc_of(r);
 	char what[120];
 	int i;
 
@@ -159,7 +186,7 @@ static void bmc_out_summary(const struct record *r, FILE *f)
 
 static void bmc_out_html(FILE *f, const struct record *r)
 {
-	const struct bmc *b = &r->bmc;
+	const struct bmc *b = bmc_of(r);
 	char buf[120];
 	int i;
 
@@ -210,7 +237,7 @@ static void bmc_out_html(FILE *f, const struct record *r)
 
 static int bmc_out_shown(const struct record *r)
 {
-	return r->bmc.state != BMC_OFF;
+	return bmc_of(r)->state != BMC_OFF;
 }
 
 /*
@@ -219,8 +246,13 @@ static int bmc_out_shown(const struct record *r)
  */
 static void bmc_before(struct signal_burn *sb)
 {
-	struct bmc *m = &sb->r->bmc;
+	struct bmc *m = bmc_mine(sb->r);
 
+	if (!m) {
+		fprintf(sb->con, "kiln: the BMC's event log is not read: out "
+			"of memory\n");
+		return;
+	}
 	bmc_start(m, "/dev");
 	if (m->state == BMC_ABSENT)
 		fprintf(sb->con, "kiln: no BMC (no IPMI device): its event "
@@ -242,13 +274,26 @@ static void bmc_burn(struct signal_burn *sb, enum signal_at at)
 	if (at == SIGNAL_BEFORE)
 		bmc_before(sb);
 	/* What the BMC logged while the disks and the load ran. */
-	else if (at == SIGNAL_AFTER)
-		bmc_end(&sb->r->bmc);
+	else if (at == SIGNAL_AFTER && record_slot(sb->r, BMC_SLOT))
+		bmc_end(record_slot(sb->r, BMC_SLOT));
+}
+
+/*
+ * Its rule (record.h), after the machine's own and the stress's: a
+ * critical entry added during the run FAILs the machine.
+ */
+static void bmc_rule(struct record *r, struct record_disk *d, int final,
+		     enum judge_at at)
+{
+	(void)d;
+	(void)final;
+	if (at == JUDGE_AT_RUN)
+		bmcjudge(r);
 }
 
 static const char *bmc_address_of(const struct record *r)
 {
-	return r->bmc.address;
+	return bmc_of(r)->address;
 }
 
 /* Where a lab reaches the machine's BMC, in kiln fleet's outputs. */
@@ -262,6 +307,7 @@ static const struct signal_column bmc_columns[] = {
 const struct signal_ops bmc_signal = {
 	.name = "bmc",
 	.burn = bmc_burn,
+	.judge = bmc_rule,
 	.json = bmc_out_json,
 	.read = bmc_out_read,
 	.summary = bmc_out_summary,

@@ -8,6 +8,7 @@
  */
 #include <stdio.h>
 
+#include "judge/dips.h"
 #include "results/result_keys.h"
 #include "results/signal.h"
 
@@ -16,10 +17,19 @@ static const char *ctrl_name(const struct record *r, int c)
 	return c >= 0 && c < r->links.n ? r->links.ctrls[c].pci.pci : "?";
 }
 
+/* The record's shared seconds; none found yet: none. */
+static const struct dips *dips_of(const struct record *r)
+{
+	static const struct dips none;
+	const struct dips *d = record_slot(r, DIPS_SLOT);
+
+	return d ? d : &none;
+}
+
 /* The run's "shared_dips". */
 static void dips_json(struct json *j, const struct record *r)
 {
-	const struct dips *d = &r->dips;
+	const struct dips *d = dips_of(r);
 	int i;
 
 	json_array(j, KEY_SHARED_DIPS);
@@ -38,27 +48,42 @@ static void dips_json(struct json *j, const struct record *r)
 /* summary.txt's lines: the machine's dips, then each controller's. */
 static void dips_summary(const struct record *r, FILE *f)
 {
+	const struct dips *d = dips_of(r);
 	char line[400], name[64];
 	int i, c;
 
-	dips_text(&r->dips, -1, NULL, line, sizeof(line));
+	dips_text(d, -1, NULL, line, sizeof(line));
 	if (line[0])
 		fprintf(f, "dips: %s\n", line);
 	for (c = 0; c < r->links.n; c++) {
-		for (i = 0; i < r->dips.n; i++)
-			if (r->dips.s[i].ctrl == c)
+		for (i = 0; i < d->n; i++)
+			if (d->s[i].ctrl == c)
 				break;
-		if (i == r->dips.n)
+		if (i == d->n)
 			continue;
 		snprintf(name, sizeof(name), "controller %s", ctrl_name(r, c));
-		dips_text(&r->dips, c, name, line, sizeof(line));
+		dips_text(d, c, name, line, sizeof(line));
 		if (line[0])
 			fprintf(f, "dips: %s\n", line);
 	}
 }
 
+/*
+ * Its rule (record.h), before any disk is judged "unstable": the seconds
+ * most disks dipped together are the machine's or a controller's.
+ */
+static void dips_rule(struct record *r, struct record_disk *d, int final,
+		      enum judge_at at)
+{
+	(void)d;
+	(void)final;
+	if (at == JUDGE_AT_FIRST)
+		dips_judge(r);
+}
+
 const struct signal_ops dips_signal = {
 	.name = "dips",
+	.judge = dips_rule,
 	.json = dips_json,
 	.summary_trouble = dips_summary,
 };

@@ -10,6 +10,7 @@
 
 #include "engine/endstep.h"
 #include "engine/sancmd.h"
+#include "judge/endjudge.h"
 #include "results/cert.h"
 #include "results/html.h"
 #include "results/signal.h"
@@ -132,9 +133,19 @@ static int end_shown(const struct record *r)
 	return r->s && r->s->end != SETTINGS_END_KEEP;
 }
 
+/* Its rule (record.h): how the disk was left, read back. */
+static void end_judge(struct record *r, struct record_disk *d, int final,
+		      enum judge_at at)
+{
+	(void)r;
+	if (at == JUDGE_AT_DISK)
+		endjudge_disk(d, final);
+}
+
 /* How the disks were left (end=), a signal of the table (signals.c). */
 const struct signal_ops end_signal = {
 	.name = "end",
+	.judge = end_judge,
 	.json = cert_out_json,
 	.read = end_out_read,
 	.summary = end_out_summary,

@@ -230,8 +230,18 @@ static void linkerr_out_html_disk(FILE *f, const struct record *r,
 	}
 }
 
+/* Its rule (record.h): a disk's link error counters that rose. */
+static void linkerr_judge(struct record *r, struct record_disk *d, int final,
+			  enum judge_at at)
+{
+	(void)final;
+	if (at == JUDGE_AT_DISK)
+		linkerr_judge_disk(r, d);
+}
+
 const struct signal_ops linkerr_signal = {
 	.name = "link_errors",
+	.judge = linkerr_judge,
 	.json = linkerr_out_machine,
 	.json_disk = linkerr_out_disk,
 	.read = linkerr_out_read_machine,

@@ -15,6 +15,7 @@
 
 #include "base/complain.h"
 #include "base/timing.h"
+#include "judge/netjudge.h"
 #include "results/html.h"
 #include "results/result_keys.h"
 #include "results/signal.h"
@@ -81,16 +82,28 @@ static void lldp(struct json *j, const struct netport *p)
 	json_end(j);
 }
 
-static void net_out_json(struct json *j, const struct record *r)
+/* Its slot's insides: each port's, then the ports. */
+static void net_slot_free(void *data)
 {
+	struct net_ports *ports = data;
 	int i;
 
-	if (!r->have_net)
+	for (i = 0; i < ports->n; i++)
+		netport_free(&ports->port[i]);
+	free(ports->port);
+}
+
+static void net_out_json(struct json *j, const struct record *r)
+{
+	const struct net_ports *ports = record_slot(r, NET_SLOT);
+	int i;
+
+	if (!ports)
 		return;
 	json_begin(j, KEY_NETWORK);
 	json_array(j, KEY_PORTS);
-	for (i = 0; i < r->nnet; i++) {
-		const struct netport *p = &r->net[i];
+	for (i = 0; i < ports->n; i++) {
+		const struct netport *p = &ports->port[i];
 		const struct iperf *ip = &p->ip;
 
 		json_begin(j, NULL);
@@ -157,33 +170,35 @@ static void line(const struct netport *p, char *buf, size_t len)
 
 static void net_out_summary(const struct record *r, FILE *f)
 {
+	const struct net_ports *ports = record_slot(r, NET_SLOT);
 	char buf[600];
 	int i;
 
-	if (!r->have_net)
+	if (!ports)
 		return;
-	if (!r->nnet)
+	if (!ports->n)
 		fprintf(f, "network: iperf set, but no NIC with a link and an "
 			"address was loaded\n");
-	for (i = 0; i < r->nnet; i++) {
-		line(&r->net[i], buf, sizeof(buf));
+	for (i = 0; i < ports->n; i++) {
+		line(&ports->port[i], buf, sizeof(buf));
 		fprintf(f, "%s\n", buf);
 	}
 }
 
 static void net_out_html(FILE *f, const struct record *r)
 {
+	const struct net_ports *ports = record_slot(r, NET_SLOT);
 	char buf[600], grew[200];
 	int i;
 
-	if (!r->have_net)
+	if (!ports)
 		return;
 	fputs("<h3>Network ports under load</h3>\n<table class=\"net\">\n"
 	      "<tr><th class=\"l\">port</th><th class=\"l\">what</th>"
 	      "<th class=\"l\">error counters grown</th>"
 	      "<th class=\"l\">verdict</th></tr>\n", f);
-	for (i = 0; i < r->nnet; i++) {
-		const struct netport *p = &r->net[i];
+	for (i = 0; i < ports->n; i++) {
+		const struct netport *p = &ports->port[i];
 
 		line(p, buf, sizeof(buf));
 		fputs("<tr>", f);
@@ -207,35 +222,38 @@ static void net_start(struct signal_burn *sb)
 {
 	struct record *r = sb->r;
 	struct settings *s = r->s;
+	struct net_ports *ports = record_slot_make(r, NET_SLOT, sizeof(*ports),
+						   net_slot_free);
+	struct netport *found;
 	char host[256], err[240];
 	unsigned port;
 	int i, n;
 
-	r->have_net = 1;
-	r->net = calloc(NETPORT_MAX, sizeof(*r->net));
-	if (!r->net) {
+	found = ports ? calloc(NETPORT_MAX, sizeof(*found)) : NULL;
+	if (!found) {
 		complain("out of memory: no iperf3 beside the burn");
 		return;
 	}
-	n = netport_find(sb->sysfs, r->net, NETPORT_MAX);
+	ports->port = found;
+	n = netport_find(sb->sysfs, found, NETPORT_MAX);
 	if (n <= 0) {
 		record_note(r, "iperf: no NIC with a link and an address: "
 			    "no network load");
 		return;
 	}
 	for (i = 0; i < n; i++) {
-		struct netport *p = &r->net[r->nnet];
+		struct netport *p = &found[ports->n];
 
 		if (iperfspec_server(s->iperf, i, host, sizeof(host), &port,
 				     err, sizeof(err))) {
 			record_note(r, "iperf: %s not loaded: %s", p->nic, err);
 			continue;
 		}
-		if (p != &r->net[i])
-			*p = r->net[i];
+		if (p != &found[i])
+			*p = found[i];
 		netport_start(p, sb->sysfs, IPERF_IPERF3, host, port,
 			      sb->start_ns);
-		r->nnet++;
+		ports->n++;
 		fprintf(sb->con, "kiln: iperf3 on %s to %s port %u for the "
 			"whole burn\n", p->nic, host, port);
 	}
@@ -243,23 +261,38 @@ static void net_start(struct signal_burn *sb)
 
 static void net_burn(struct signal_burn *sb, enum signal_at at)
 {
-	struct record *r = sb->r;
+	struct net_ports *ports = record_slot(sb->r, NET_SLOT);
 	int i;
 
-	if (at == SIGNAL_BESIDE && r->s->iperf)
+	if (at == SIGNAL_BESIDE && sb->r->s->iperf)
 		net_start(sb);
 	else if (at == SIGNAL_TICK)
-		for (i = 0; i < r->nnet; i++)
-			netport_tick(&r->net[i], sb->now);
+		for (i = 0; ports && i < ports->n; i++)
+			netport_tick(&ports->port[i], sb->now);
 	else if (at == SIGNAL_UNLOAD)
-		for (i = 0; i < r->nnet; i++)
-			netport_stop(&r->net[i], sb->sysfs, timing_now_ns(),
-				     IPERF_STOP_WAIT_S);
+		for (i = 0; ports && i < ports->n; i++)
+			netport_stop(&ports->port[i], sb->sysfs,
+				     timing_now_ns(), IPERF_STOP_WAIT_S);
+}
+
+/*
+ * Its rule (record.h), once the machine is judged (after the stress's and
+ * the BMC's, and blame's): each port's WARN is the machine's, said last,
+ * since a machine keeps its first eight reasons.
+ */
+static void net_rule(struct record *r, struct record_disk *d, int final,
+		     enum judge_at at)
+{
+	(void)d;
+	(void)final;
+	if (at == JUDGE_AT_LAST)
+		netjudge_machine(r);
 }
 
 const struct signal_ops net_signal = {
 	.name = "network",
 	.burn = net_burn,
+	.judge = net_rule,
 	.json_machine = net_out_json,
 	.summary = net_out_summary,
 	.html = net_out_html,

@@ -312,8 +312,19 @@ static void nvme_burn(struct signal_burn *sb, enum signal_at at)
 		nvme_read(sb->r, sb->sysroot, at == SIGNAL_AFTER);
 }
 
+/* Its rule (record.h), after SMART's: the controller's logs once it ended. */
+static void nvme_judge(struct record *r, struct record_disk *d, int final,
+		       enum judge_at at)
+{
+	(void)r;
+	if (at == JUDGE_AT_HEALTH && final)
+		nvmejudge_disk(&d->nv_before, &d->nv_after, &d->after.c,
+			       &d->j);
+}
+
 const struct signal_ops nvme_signal = {
 	.name = "nvme",
+	.judge = nvme_judge,
 	.burn = nvme_burn,
 	.json_disk = nvmelog_out_disk,
 	.read_disk = nvmelog_out_read_disk,

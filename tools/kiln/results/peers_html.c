@@ -71,8 +71,21 @@ static int peers_read(const struct jsonread_node *doc, struct record *r)
 	return 0;
 }
 
+/*
+ * Its rule (record.h), after every disk: links at every look, like disks
+ * once every disk has finished.
+ */
+static void peers_rule(struct record *r, struct record_disk *d, int final,
+		       enum judge_at at)
+{
+	(void)d;
+	if (at == JUDGE_AT_RUN)
+		peers_judge(r, final);
+}
+
 const struct signal_ops peers_signal = {
 	.name = "peers",
+	.judge = peers_rule,
 	.json = peers_out_json,
 	.json_disk = peers_out_json_disk,
 	.read = peers_read,

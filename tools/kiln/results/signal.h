@@ -85,8 +85,10 @@ struct signal_burn {
  * as the results see it: one signal_ops each, filled in the signal's own
  * file (results/NAME_out.c) and named once in signals.c's table.
  * result.json's writer, restore, summary.txt and report.html loop over
- * the table and call the hooks a signal has, and so does a burn at each
- * of its places (signals_burn); none of them names a signal
+ * the table and call the hooks a signal has, and so do a burn at each
+ * of its places (signals_burn) and the judging (signals_judge, whose
+ * record_judge() calls each signal's rules through its judge hook);
+ * none of them names a signal
  * (scripts/check-signals.py holds them to it). A hook left NULL is a part
  * the signal has nothing to say in. Each hook runs at one place of its
  * output, said beside it; the table's order is the order every output
@@ -96,6 +98,13 @@ struct signal_ops {
 	const char *name;
 	/* its part of a burn, at each place (enum signal_at) */
 	void (*burn)(struct signal_burn *sb, enum signal_at at);
+	/*
+	 * its rules, at each place of the judging (enum judge_at, record.h):
+	 * reasons of d->j at a disk's places, of the machine or the run's
+	 * figures at the run's (d NULL); final: the run is over
+	 */
+	void (*judge)(struct record *r, struct record_disk *d, int final,
+		      enum judge_at at);
 	/* result.json: in the "machine" object; at the top; in a target */
 	void (*json_machine)(struct json *j, const struct record *r);
 	void (*json)(struct json *j, const struct record *r);
@@ -183,6 +192,12 @@ int signals_columns(const struct signal_column **cols, int max);
 
 /* Every signal's burn hook at one place of the burn (see enum signal_at). */
 void signals_burn(struct signal_burn *sb, enum signal_at at);
+
+/*
+ * record_judge() with every signal's rules, each at its places: how a
+ * run's record is judged, by the burn, kiln finish and their tests.
+ */
+void signals_judge(struct record *r, int final, int interrupted);
 
 /* Loops over the table, a hook at a time: for (SIGNAL_EACH(s)) ... */
 #define SIGNAL_EACH(s) const struct signal_ops *const *s = signals; *s; s++

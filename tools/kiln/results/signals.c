@@ -4,7 +4,7 @@
  * signal is its own file, which fills a signal_ops named NAME_signal, and
  * one line here; the table's order is the order result.json, summary.txt
  * and report.html say the signals in, and a burn calls their burn hooks
- * in.
+ * and the judging their rules in.
  */
 #include <stddef.h>
 #include <string.h>
@@ -71,4 +71,18 @@ void signals_burn(struct signal_burn *sb, enum signal_at at)
 	for (SIGNAL_EACH(s))
 		if ((*s)->burn)
 			(*s)->burn(sb, at);
+}
+
+/* Every signal's judge hook at one place of the judging (record.h). */
+static void rules(struct record *r, struct record_disk *d, int final,
+		  enum judge_at at)
+{
+	for (SIGNAL_EACH(s))
+		if ((*s)->judge)
+			(*s)->judge(r, d, final, at);
+}
+
+void signals_judge(struct record *r, int final, int interrupted)
+{
+	record_judge(r, rules, final, interrupted);
 }

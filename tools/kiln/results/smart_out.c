@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "judge/judge.h"
 #include "results/html.h"
 #include "results/ocptv_out.h"
 #include "results/result_keys.h"
@@ -312,8 +313,21 @@ static void smart_ocp_disk(struct ocptv_out *o, const struct record_disk *d,
 	}
 }
 
+/*
+ * Its rule (record.h), right after the engine's verdict: a failing
+ * self-assessment, damage grown during the run, FAIL; older damage WARNs.
+ */
+static void smart_judge(struct record *r, struct record_disk *d, int final,
+			enum judge_at at)
+{
+	(void)r;
+	if (at == JUDGE_AT_HEALTH)
+		judge_health(&d->before.c, final ? &d->after.c : NULL, &d->j);
+}
+
 const struct signal_ops smart_signal = {
 	.name = "smart",
+	.judge = smart_judge,
 	.burn = smart_burn,
 	.json_disk = smart_json_disk,
 	.read_disk = smart_read_disk,

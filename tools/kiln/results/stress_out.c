@@ -8,10 +8,12 @@
  * disks' workers run and stops it when they end (stress_burn). Nothing
  * when stress was not asked for.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "judge/stressjudge.h"
 #include "results/html.h"
 #include "results/result_keys.h"
 #include "results/signal.h"
@@ -25,12 +27,21 @@ static void hex(struct json *j, const char *key, uint64_t v)
 	json_str(j, key, buf);
 }
 
+/*
+ * Its slot (STRESS_SLOT), made when stress is asked for, or read back;
+ * none: not asked for, nothing to say. NULL when out of memory.
+ */
+static struct stress *stress_mine(struct record *r)
+{
+	return record_slot_make(r, STRESS_SLOT, sizeof(struct stress), NULL);
+}
+
 static void stress_out_json(struct json *j, const struct record *r)
 {
-	const struct stress *st = &r->stress;
+	const struct stress *st = record_slot(r, STRESS_SLOT);
 	int i;
 
-	if (!r->have_stress)
+	if (!st)
 		return;
 	json_begin(j, KEY_STRESS);
 	json_str(j, KEY_TOOL, st->tool);
@@ -74,15 +85,17 @@ static int stress_out_read(const struct jsonread_node *doc, struct record *r)
 {
 	const struct jsonread_node *o = jsonread_get(doc, KEY_STRESS);
 	const struct jsonread_node *m, *first;
-	struct stress *st = &r->stress;
+	struct stress *st;
 	char what[16];
 	int i, end;
 
 	if (!o || jsonread_type(o) != JSONREAD_OBJECT)
 		return 0;
+	st = stress_mine(r);
+	if (!st)
+		return -ENOMEM;
 	memset(st, 0, sizeof(*st));
 	st->fd = -1;
-	r->have_stress = 1;
 	jsonread_copy(o, KEY_TOOL, st->tool, sizeof(st->tool));
 	jsonread_copy(o, KEY_LOAD, what, sizeof(what));
 	for (i = 0; i < 4; i++)
@@ -115,9 +128,9 @@ static int stress_out_read(const struct jsonread_node *doc, struct record *r)
 
 static void stress_out_summary(const struct record *r, FILE *f)
 {
-	const struct stress *st = &r->stress;
+	const struct stress *st = record_slot(r, STRESS_SLOT);
 
-	if (!r->have_stress)
+	if (!st)
 		return;
 	if (st->end == STRESS_NOT_STARTED) {
 		fprintf(f, "stress: %s did not run: %s: %s\n",
@@ -139,11 +152,11 @@ static void stress_out_summary(const struct record *r, FILE *f)
 
 static void stress_out_html(FILE *f, const struct record *r)
 {
-	const struct stress *st = &r->stress;
+	const struct stress *st = record_slot(r, STRESS_SLOT);
 	char buf[64];
 	int i;
 
-	if (!r->have_stress)
+	if (!st)
 		return;
 	fprintf(f, "<h3>Memory and CPU stress: <span class=\"%s\">%s</span>"
 		"</h3>\n<table class=\"stress\">\n", judge_name(st->verdict),
@@ -190,7 +203,7 @@ static void stress_out_html(FILE *f, const struct record *r)
 
 static int stress_out_shown(const struct record *r)
 {
-	return r->have_stress;
+	return record_slot(r, STRESS_SLOT) != NULL;
 }
 
 /*
@@ -202,13 +215,17 @@ static void stress_begin(struct signal_burn *sb)
 {
 	struct record *r = sb->r;
 	struct settings *s = r->s;
-	struct stress *st = &r->stress;
+	struct stress *st = stress_mine(r);
 	uint64_t left = memplan_left(&r->mem), bytes = 0;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	int what = s->stress;
 	char note[240] = "";
 
-	r->have_stress = 1;
+	if (!st) {
+		fprintf(sb->con, "kiln: no stress beside the burn: out of "
+			"memory\n");
+		return;
+	}
 	if (what & SETTINGS_STRESS_MEMORY) {
 		/* Nothing known of the memory: a size given is taken. */
 		if (r->mem.usable == UINT64_MAX && !s->stress_memory.bytes)
@@ -245,24 +262,38 @@ static void stress_begin(struct signal_burn *sb)
 static void stress_burn(struct signal_burn *sb, enum signal_at at)
 {
 	struct record *r = sb->r;
+	struct stress *st = record_slot(r, STRESS_SLOT);
 
 	if (at == SIGNAL_BESIDE && r->s->stress) {
 		stress_begin(sb);
-	} else if (at == SIGNAL_TICK && r->have_stress &&
-		   r->stress.end == STRESS_RUNNING) {
-		stress_poll(&r->stress);
+	} else if (at == SIGNAL_TICK && st && st->end == STRESS_RUNNING) {
+		stress_poll(st);
 		/* Said at once: the rest of the burn has no load. */
-		if (r->stress.end == STRESS_DIED)
-			fprintf(sb->con, "kiln: %s\n", r->stress.problem);
-	} else if (at == SIGNAL_UNLOAD && r->have_stress) {
+		if (st->end == STRESS_DIED)
+			fprintf(sb->con, "kiln: %s\n", st->problem);
+	} else if (at == SIGNAL_UNLOAD && st) {
 		/* The load ends with the burn: the re-read runs without. */
-		stress_stop(&r->stress, STRESS_STOP_WAIT_S);
+		stress_stop(st, STRESS_STOP_WAIT_S);
 	}
+}
+
+/*
+ * Its rule (record.h), after the machine's own: a miscompare FAILs the
+ * machine, a stress asked for that did not run its course WARNs it.
+ */
+static void stress_rule(struct record *r, struct record_disk *d, int final,
+			enum judge_at at)
+{
+	(void)d;
+	(void)final;
+	if (at == JUDGE_AT_RUN)
+		stressjudge(r);
 }
 
 const struct signal_ops stress_signal = {
 	.name = "stress",
 	.burn = stress_burn,
+	.judge = stress_rule,
 	.json = stress_out_json,
 	.read = stress_out_read,
 	.summary = stress_out_summary,

@@ -542,8 +542,20 @@ static const struct signal_gauge vitals_gauges[] = {
 	{ NULL, NULL, 0, NULL },
 };
 
+/* Its rules (record.h): each disk's own signals, then the machine's. */
+static void vitals_judge(struct record *r, struct record_disk *d, int final,
+			 enum judge_at at)
+{
+	(void)final;
+	if (at == JUDGE_AT_DISK)
+		vitals_judge_disk(r, d);
+	else if (at == JUDGE_AT_RUN)
+		vitals_judge_machine(r);
+}
+
 const struct signal_ops vitals_signal = {
 	.name = "vitals",
+	.judge = vitals_judge,
 	.burn = vitals_burn,
 	.json = vitals_out_machine,
 	.json_disk = vitals_out_disk,
