@@ -36,7 +36,10 @@ struct nvme_disk {
 	size_t telemetry_len;		/* its bytes; 0: none kept */
 };
 
-/* d's slot, made (both logs nvmelog_init()) if need be; NULL: no memory. */
+/*
+ * d's slot, made (both logs nvmelog_init()) if need be; NULL when out of
+ * memory or every slot of the disk is taken.
+ */
 struct nvme_disk *nvme_disk_make(struct record_disk *d);
 
 /*

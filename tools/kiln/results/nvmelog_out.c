@@ -306,8 +306,9 @@ static void nvme_read(struct record *r, const char *sysroot, int after)
 			nv = nvme_disk_make(d);
 			if (!nv)
 				record_note(r, "%s: NVMe logs %s the run not "
-					    "kept: out of memory", d->label,
-					    after ? "after" : "before");
+					    "kept: no room in the record",
+					    d->label, after ? "after" :
+					    "before");
 			else if (after)
 				nv->after = out[i];
 			else

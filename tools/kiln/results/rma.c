@@ -238,14 +238,14 @@ char *rma_text(const struct record *r, const struct record_disk *d,
 void rma_summary(const struct record *r, const struct record_disk *d,
 		 FILE *f)
 {
+	const struct nvme_disk *nv = nvme_disk_of(d);
 	char name[96];
 
 	if (!r->out || d->j.verdict != JUDGE_FAIL)
 		return;
 	rma_name(d, name, sizeof(name));
-	fprintf(f, "  for its vendor: %s%s%s\n", name,
-		nvme_disk_of(d)->telemetry[0] ? "; telemetry log " : "",
-		nvme_disk_of(d)->telemetry);
+	fprintf(f, "  for its vendor: %s%s%s\n", name, nv->telemetry[0] ?
+		"; telemetry log " : "", nv->telemetry);
 }
 
 int rma_write_all(const struct record *r, const char *dir)
