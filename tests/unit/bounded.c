@@ -31,6 +31,7 @@
 #include "results/folder.h"
 #include "base/jsonread.h"
 #include "base/jsonread_tree.h"
+#include "judge/nvmejudge.h"
 #include "judge/record.h"
 #include "results/restore.h"
 #include "results/result.h"
@@ -169,6 +170,7 @@ static void big_nvme(struct nvmelog *l, int after)
 
 static void big_disk(struct record_disk *d, unsigned detail, int i)
 {
+	struct nvme_disk *nv;
 	struct engine_snap *s = &d->snap;
 	struct target *t = &d->t;
 	unsigned k, z;
@@ -301,10 +303,13 @@ static void big_disk(struct record_disk *d, unsigned detail, int i)
 		longest(d->sig.kept[k], sizeof(d->sig.kept[k]));
 	longest(d->sig.error, sizeof(d->sig.error));
 	longest(d->rr.why, sizeof(d->rr.why));
-	big_nvme(&d->nv_before, 0);
-	big_nvme(&d->nv_after, 1);
-	longest(d->telemetry, sizeof(d->telemetry));
-	d->telemetry_len = SIZE_MAX;
+	nv = nvme_disk_make(d);
+	if (!nv)
+		tap_bail("out of memory");
+	big_nvme(&nv->before, 0);
+	big_nvme(&nv->after, 1);
+	longest(nv->telemetry, sizeof(nv->telemetry));
+	nv->telemetry_len = SIZE_MAX;
 }
 
 /* Notes a run may hold: 8 a target at most, each a path and some words. */

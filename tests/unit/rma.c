@@ -19,6 +19,9 @@
 #include "results/rma.h"
 #include "results/signal.h"
 
+/* A disk's NVMe logs: the nvme signal's slot (made by logs()). */
+#define NV(d) ((struct nvme_disk *)record_disk_slot((d), NVME_SLOT))
+
 static struct settings s;
 
 static struct record_disk *failed_disk(struct record *r, const char *serial)
@@ -72,7 +75,13 @@ static void names(void)
 /* Logs of one drive: 5 error log entries before, 7 after. */
 static void logs(struct record_disk *d)
 {
-	struct nvmelog *b = &d->nv_before, *a = &d->nv_after;
+	struct nvme_disk *nv = nvme_disk_make(d);
+	struct nvmelog *b, *a;
+
+	if (!nv)
+		tap_bail("out of memory");
+	b = &nv->before;
+	a = &nv->after;
 
 	b->asked = a->asked = 1;
 	snprintf(b->dev, sizeof(b->dev), "/dev/nvme0");
@@ -166,8 +175,9 @@ static void round_trip(void)
 	record_init(&r, "burn", 0, NULL, &s);
 	d = failed_disk(&r, "KILN-NVME0");
 	logs(d);
-	snprintf(d->telemetry, sizeof(d->telemetry), "telemetry-nvme0n1.bin");
-	d->telemetry_len = 4096;
+	snprintf(NV(d)->telemetry, sizeof(NV(d)->telemetry),
+		 "telemetry-nvme0n1.bin");
+	NV(d)->telemetry_len = 4096;
 	json_init(&j);
 	json_begin(&j, NULL);
 	signal_find("nvme")->json_disk(&j, &r, d);
@@ -189,15 +199,15 @@ static void round_trip(void)
 	signal_find("nvme")->read_disk(root, e);
 	memset(&j1, 0, sizeof(j1));
 	memset(&j2, 0, sizeof(j2));
-	nvmejudge_disk(&d->nv_before, &d->nv_after, NULL, &j1);
-	nvmejudge_disk(&e->nv_before, &e->nv_after, NULL, &j2);
+	nvmejudge_disk(&NV(d)->before, &NV(d)->after, NULL, &j1);
+	nvmejudge_disk(&NV(e)->before, &NV(e)->after, NULL, &j2);
 	tap_ok(j1.nreasons >= 3 && j1.nreasons == j2.nreasons &&
 	       j1.verdict == j2.verdict &&
 	       !strcmp(j1.reasons[j1.nreasons - 1],
 		       j2.reasons[j2.nreasons - 1]) &&
-	       !strcmp(e->telemetry, "telemetry-nvme0n1.bin") &&
-	       e->telemetry_len == 4096 && e->nv_after.ocp.have &&
-	       e->nv_before.h.spare_threshold == 10,
+	       !strcmp(NV(e)->telemetry, "telemetry-nvme0n1.bin") &&
+	       NV(e)->telemetry_len == 4096 && NV(e)->after.ocp.have &&
+	       NV(e)->before.h.spare_threshold == 10,
 	       "read back, the logs are judged the same (%d reasons)",
 	       j2.nreasons);
 	jsonread_free(doc);
@@ -232,6 +242,7 @@ static void hostile(void)
 	};
 	struct record r;
 	struct record_disk *d;
+	const struct nvme_disk *nv;
 	struct jsonread *doc;
 	struct judge j;
 	size_t i;
@@ -248,9 +259,10 @@ static void hostile(void)
 		}
 		signal_find("nvme")->read_disk(jsonread_root(doc), d);
 		memset(&j, 0, sizeof(j));
-		nvmejudge_disk(&d->nv_before, &d->nv_after, NULL, &j);
-		if (d->nv_after.nerrors > NVMELOG_ERRORS ||
-		    (i < 2 && d->nv_after.asked))
+		nv = nvme_disk_of(d);
+		nvmejudge_disk(&nv->before, &nv->after, NULL, &j);
+		if (nv->after.nerrors > NVMELOG_ERRORS ||
+		    (i < 2 && nv->after.asked))
 			ok = 0;
 		jsonread_free(doc);
 		record_free(&r);

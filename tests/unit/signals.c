@@ -323,10 +323,19 @@ static void slots(void)
 	}
 	tap_ok(made == RECORD_SLOTS - 1 && !record_slot(&r, names[made]),
 	       "a full record makes no more (%d made)", made);
+	if (!record_add(&r, "/dev/a", 0) || !record_add(&r, "/dev/b", 0))
+		tap_bail("out of memory");
+	a = record_disk_slot_make(&r.disks[0], "nvme", sizeof(int),
+				  count_free);
+	tap_ok(a && record_disk_slot(&r.disks[0], "nvme") == a &&
+	       !record_disk_slot(&r.disks[1], "nvme") &&
+	       !record_slot(&r, "nvme"), "a disk's slot is its own: not "
+	       "another disk's, not the run's");
 	freed = 0;
 	record_free(&r);
-	tap_ok(freed == RECORD_SLOTS && !r.nslots, "record_free frees each "
-	       "slot with what it holds (%d)", freed);
+	tap_ok(freed == RECORD_SLOTS + 1 && !r.nslots, "record_free frees "
+	       "each slot, the run's and the disks', with what it holds (%d)",
+	       freed);
 }
 
 int main(int argc, char **argv)

@@ -12,6 +12,7 @@
 
 #include "base/timing.h"
 #include "cmd/burn_private.h"
+#include "judge/nvmejudge.h"
 #include "results/rma.h"
 #include "sense/nvmelog.h"
 
@@ -21,16 +22,19 @@
 /* A FAILed NVMe drive's telemetry log, into the run folder. */
 static void telemetry(struct burn *b, struct record_disk *d)
 {
-	const struct nvmelog *l = d->nv_after.asked ? &d->nv_after :
-				  &d->nv_before;
+	struct nvme_disk *nv = record_disk_slot(d, NVME_SLOT);
+	const struct nvmelog *l;
 	char name[300], why[160];
 	void *buf;
 	size_t len;
 
+	if (!nv)
+		return;
+	l = nv->after.asked ? &nv->after : &nv->before;
 	if (!l->asked || !l->dev[0])
 		return;
 	if (!l->id.have || !l->id.telemetry) {
-		snprintf(d->telemetry, sizeof(d->telemetry), "not kept: the "
+		snprintf(nv->telemetry, sizeof(nv->telemetry), "not kept: the "
 			 "drive has no host-initiated telemetry log");
 		return;
 	}
@@ -39,16 +43,16 @@ static void telemetry(struct burn *b, struct record_disk *d)
 	fflush(b->con);
 	if (nvmelog_telemetry(l->dev, TELEMETRY_MAX, b->job.deadline_ns, &buf,
 			      &len, why, sizeof(why))) {
-		snprintf(d->telemetry, sizeof(d->telemetry), "not kept: %s",
+		snprintf(nv->telemetry, sizeof(nv->telemetry), "not kept: %s",
 			 why);
 		return;
 	}
 	snprintf(name, sizeof(name), "telemetry-%s.bin", d->label);
 	if (!burn_keep(b, name, buf, len)) {
-		snprintf(d->telemetry, sizeof(d->telemetry), "%s", name);
-		d->telemetry_len = len;
+		snprintf(nv->telemetry, sizeof(nv->telemetry), "%s", name);
+		nv->telemetry_len = len;
 	} else {
-		snprintf(d->telemetry, sizeof(d->telemetry), "not kept: %s "
+		snprintf(nv->telemetry, sizeof(nv->telemetry), "not kept: %s "
 			 "could not be written", name);
 	}
 	free(buf);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "judge/nvmejudge.h"
+#include "judge/record.h"
 
 int nvmejudge_new_errors(const struct nvmelog *before,
 			 const struct nvmelog *after)
@@ -122,4 +123,26 @@ void nvmejudge_disk(const struct nvmelog *before, const struct nvmelog *after,
 	spare(&before->h, &after->h, smart_after, j);
 	errors(before, after, j);
 	ocp(&before->ocp, &after->ocp, j);
+}
+
+struct nvme_disk *nvme_disk_make(struct record_disk *d)
+{
+	struct nvme_disk *nv = record_disk_slot(d, NVME_SLOT);
+
+	if (nv)
+		return nv;
+	nv = record_disk_slot_make(d, NVME_SLOT, sizeof(*nv), NULL);
+	if (nv) {
+		nvmelog_init(&nv->before);
+		nvmelog_init(&nv->after);
+	}
+	return nv;
+}
+
+const struct nvme_disk *nvme_disk_of(const struct record_disk *d)
+{
+	static const struct nvme_disk none;
+	const struct nvme_disk *nv = record_disk_slot(d, NVME_SLOT);
+
+	return nv ? nv : &none;
 }

@@ -20,6 +20,34 @@
 #define NVMEJUDGE_E2E 2
 #define NVMEJUDGE_PCIE_COR 50
 
+struct record_disk;
+
+/*
+ * The nvme signal's slot of a disk (record_disk_slot()): made when the
+ * disk is an NVMe namespace whose controller's logs were read, or read
+ * back from result.json; none: a disk with no NVMe logs.
+ */
+#define NVME_SLOT "nvme"
+
+struct nvme_disk {
+	struct nvmelog before, after;	/* its controller's own logs */
+	/* a FAILed drive's telemetry log: the file kept, or why not */
+	char telemetry[200];
+	size_t telemetry_len;		/* its bytes; 0: none kept */
+};
+
+/*
+ * d's slot, made (both logs nvmelog_init()) if need be; NULL when out of
+ * memory or every slot of the disk is taken.
+ */
+struct nvme_disk *nvme_disk_make(struct record_disk *d);
+
+/*
+ * d's slot to read; with none, logs never asked for (all zero: neither
+ * asked nor read, no identity, no health, no telemetry file).
+ */
+const struct nvme_disk *nvme_disk_of(const struct record_disk *d);
+
 /* Adds d's reasons to j; smart_after is smartctl's after the run. */
 void nvmejudge_disk(const struct nvmelog *before, const struct nvmelog *after,
 		    const struct smart_counters *smart_after, struct judge *j);

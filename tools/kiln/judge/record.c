@@ -97,33 +97,69 @@ struct record_disk *record_add(struct record *r, const char *path, int mode)
 	d->link.ctrl = -1;
 	d->peer.group = d->peer.phase = -1;
 	vitals_disk_init(&d->sig);
-	nvmelog_init(&d->nv_before);
-	nvmelog_init(&d->nv_after);
 	return d;
+}
+
+/* The slot of that name among n, or NULL. */
+static void *slot_of(const struct record_slot *slot, int n, const char *name)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(slot[i].name, name))
+			return slot[i].data;
+	return NULL;
+}
+
+/* The slot of that name among *n of max, made if need be. */
+static void *slot_make(struct record_slot *slot, int *n, int max,
+		       const char *name, size_t size,
+		       void (*free_fn)(void *data))
+{
+	void *data = slot_of(slot, *n, name);
+
+	if (data || *n == max)
+		return data;
+	data = calloc(1, size);
+	if (data)
+		slot[(*n)++] = (struct record_slot){ name, data, free_fn };
+	return data;
+}
+
+/* Frees n slots, what each holds, then itself. */
+static void slots_free(struct record_slot *slot, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (slot[i].free)
+			slot[i].free(slot[i].data);
+		free(slot[i].data);
+	}
 }
 
 void *record_slot(const struct record *r, const char *name)
 {
-	int i;
-
-	for (i = 0; i < r->nslots; i++)
-		if (!strcmp(r->slot[i].name, name))
-			return r->slot[i].data;
-	return NULL;
+	return slot_of(r->slots, r->nslots, name);
 }
 
 void *record_slot_make(struct record *r, const char *name, size_t size,
 		       void (*free_fn)(void *data))
 {
-	void *data = record_slot(r, name);
+	return slot_make(r->slots, &r->nslots, RECORD_SLOTS, name, size,
+			 free_fn);
+}
 
-	if (data || r->nslots == RECORD_SLOTS)
-		return data;
-	data = calloc(1, size);
-	if (data)
-		r->slot[r->nslots++] = (struct record_slot){ name, data,
-							      free_fn };
-	return data;
+void *record_disk_slot(const struct record_disk *d, const char *name)
+{
+	return slot_of(d->slots, d->nslots, name);
+}
+
+void *record_disk_slot_make(struct record_disk *d, const char *name,
+			    size_t size, void (*free_fn)(void *data))
+{
+	return slot_make(d->slots, &d->nslots, RECORD_DISK_SLOTS, name, size,
+			 free_fn);
 }
 
 /*
@@ -239,15 +275,12 @@ void record_free(struct record *r)
 		health_free(&d->before);
 		health_free(&d->after);
 		vitals_disk_free(&d->sig);
+		slots_free(d->slots, d->nslots);
 		free((char *)d->path);
 	}
 	for (i = 0; i < r->nnotes; i++)
 		free(r->notes[i]);
-	for (i = 0; i < r->nslots; i++) {
-		if (r->slot[i].free)
-			r->slot[i].free(r->slot[i].data);
-		free(r->slot[i].data);
-	}
+	slots_free(r->slots, r->nslots);
 	free(r->lab.lost);
 	links_free(&r->links);
 	linkerr_free(&r->lerr);

@@ -17,7 +17,6 @@
 #include "discover/machine.h"
 #include "engine/memplan.h"
 #include "judge/monitor.h"
-#include "sense/nvmelog.h"
 #include "judge/peers.h"
 #include "plan/plan.h"
 #include "judge/reread.h"
@@ -33,6 +32,24 @@
  */
 struct result_record;
 
+/*
+ * A signal's own part of the record, its slot (of the run, or of a disk):
+ * the record knows the signal's name and how to free what it holds, not
+ * what that is, so a new signal adds a slot (record_slot_make(),
+ * record_disk_slot_make()), not a field of struct record nor an include
+ * of record.h. The signal's burn hook or its read
+ * of result.json makes it; its rules and its outputs find it by its name
+ * (record_slot()); record_free() frees it.
+ */
+#define RECORD_SLOTS 16
+#define RECORD_DISK_SLOTS 8
+
+struct record_slot {
+	const char *name;		/* the signal's: "bmc" */
+	void *data;			/* zeroed when made */
+	void (*free)(void *data);	/* what it holds; NULL: nothing */
+};
+
 struct record_disk {
 	/* as given, or /dev/NAME for kiln run */
 	const char *path;
@@ -46,11 +63,6 @@ struct record_disk {
 	struct engine_snap snap;	/* the latest snapshot */
 	struct monitor_target *mt;	/* the monitor's, NULL before */
 	struct health before, after;	/* SMART */
-	/* NVMe: its controller's own logs before and after (nvmelog.h) */
-	struct nvmelog nv_before, nv_after;
-	/* a FAILed NVMe drive's telemetry log: the file kept, or why not */
-	char telemetry[200];
-	size_t telemetry_len;		/* its bytes; 0: none kept */
 	struct reread rr;		/* the slowest requests read again */
 	char failed[240];		/* a FAIL before any burn: why */
 	/* what the guard found where it stopped, named ("" none yet) */
@@ -67,6 +79,8 @@ struct record_disk {
 	char led[300];
 	struct endstep end;		/* how it was left (end=) */
 	char cert[2][72];		/* its certificates' SHA-256: json, html */
+	int nslots;
+	struct record_slot slots[RECORD_DISK_SLOTS];	/* its signals' own */
 };
 
 /* What the lab's servers got (lab.c), for result.json. */
@@ -101,22 +115,6 @@ const char *record_state_name(int state);
 
 /* The state so named, or -1 (NULL too). */
 int record_state_of(const char *name);
-
-/*
- * A signal's own part of the record, its slot: the record knows the
- * signal's name and how to free what it holds, not what that is, so a
- * new signal adds a slot (record_slot_make()), not a field of struct
- * record nor an include of record.h. The signal's burn hook or its read
- * of result.json makes it; its rules and its outputs find it by its name
- * (record_slot()); record_free() frees it.
- */
-#define RECORD_SLOTS 16
-
-struct record_slot {
-	const char *name;		/* the signal's: "bmc" */
-	void *data;			/* zeroed when made */
-	void (*free)(void *data);	/* what it holds; NULL: nothing */
-};
 
 /* NICs a record names with their addresses; more are left out. */
 #define RECORD_NICS 16
@@ -171,7 +169,7 @@ struct record {
 	enum record_state state;
 	struct machine_firmware firmware;
 	int nslots;
-	struct record_slot slot[RECORD_SLOTS];	/* the signals' own */
+	struct record_slot slots[RECORD_SLOTS];	/* the signals' own */
 	struct vitals_machine sig;	/* the machine's own signals */
 	int results_lost;		/* some results could not be written */
 	int verdict;			/* enum judge_verdict, overall */
@@ -206,6 +204,11 @@ void *record_slot(const struct record *r, const char *name);
  */
 void *record_slot_make(struct record *r, const char *name, size_t size,
 		       void (*free)(void *data));
+
+/* The same of a disk: its slots are its own, freed with the record. */
+void *record_disk_slot(const struct record_disk *d, const char *name);
+void *record_disk_slot_make(struct record_disk *d, const char *name,
+			    size_t size, void (*free)(void *data));
 
 /* A note said at the start and kept in the results. */
 __attribute__((format(printf, 2, 3)))

@@ -200,9 +200,9 @@ static void get_log(node *n, struct nvmelog *l, const char *dev, node *new)
 }
 
 /* The error log as the issue asks: counts before and after, what is new. */
-static void put_error_log(struct json *j, const struct record_disk *d)
+static void put_error_log(struct json *j, const struct nvme_disk *nv)
 {
-	const struct nvmelog *b = &d->nv_before, *a = &d->nv_after;
+	const struct nvmelog *b = &nv->before, *a = &nv->after;
 	int i, n = nvmejudge_new_errors(b, a);
 
 	json_begin(j, "error_log");
@@ -224,17 +224,19 @@ static void put_error_log(struct json *j, const struct record_disk *d)
 static void nvmelog_out_disk(struct json *j, const struct record *r,
 			     const struct record_disk *d)
 {
+	const struct nvme_disk *nv = record_disk_slot(d, NVME_SLOT);
+
 	(void)r;
-	if (!d->nv_before.asked && !d->nv_after.asked)
+	if (!nv || (!nv->before.asked && !nv->after.asked))
 		return;
-	put_error_log(j, d);
+	put_error_log(j, nv);
 	json_begin(j, "nvme_logs");
-	json_str(j, "controller", d->nv_before.dev[0] ? d->nv_before.dev :
-		 d->nv_after.dev);
-	put_log(j, "before", &d->nv_before);
-	put_log(j, "after", &d->nv_after);
-	json_str(j, "telemetry", d->telemetry);
-	json_u64(j, "telemetry_bytes", d->telemetry_len);
+	json_str(j, "controller", nv->before.dev[0] ? nv->before.dev :
+		 nv->after.dev);
+	put_log(j, "before", &nv->before);
+	put_log(j, "after", &nv->after);
+	json_str(j, "telemetry", nv->telemetry);
+	json_u64(j, "telemetry_bytes", nv->telemetry_len);
 	json_end(j);
 }
 
@@ -242,15 +244,20 @@ static void nvmelog_out_read_disk(node *t, struct record_disk *d)
 {
 	node *n = jsonread_get(t, "nvme_logs");
 	const char *dev = jsonread_str(n, "controller", "");
+	struct nvme_disk *nv;
 
 	if (jsonread_type(n) != JSONREAD_OBJECT)
 		return;
-	get_log(jsonread_get(n, "before"), &d->nv_before, dev, NULL);
-	get_log(jsonread_get(n, "after"), &d->nv_after, dev,
+	/* Out of memory: the logs are not read back (no reason from them). */
+	nv = nvme_disk_make(d);
+	if (!nv)
+		return;
+	get_log(jsonread_get(n, "before"), &nv->before, dev, NULL);
+	get_log(jsonread_get(n, "after"), &nv->after, dev,
 		jsonread_path(t, "/error_log/new"));
-	snprintf(d->telemetry, sizeof(d->telemetry), "%s",
+	snprintf(nv->telemetry, sizeof(nv->telemetry), "%s",
 		 jsonread_str(n, "telemetry", ""));
-	d->telemetry_len = (size_t)jsonread_u64(n, "telemetry_bytes", 0);
+	nv->telemetry_len = (size_t)jsonread_u64(n, "telemetry_bytes", 0);
 }
 
 /* A controller that has not answered four small reads in this is dead. */
@@ -288,6 +295,7 @@ static void nvme_read(struct record *r, const char *sysroot, int after)
 				  out);
 		for (i = 0; i < r->n; i++) {
 			struct record_disk *d = &r->disks[i];
+			struct nvme_disk *nv;
 
 			if (!devs[i])
 				continue;
@@ -295,10 +303,16 @@ static void nvme_read(struct record *r, const char *sysroot, int after)
 				record_note(r, "%s: NVMe logs %s the run: %s",
 					    d->label, after ? "after" :
 					    "before", out[i].why);
-			if (after)
-				d->nv_after = out[i];
+			nv = nvme_disk_make(d);
+			if (!nv)
+				record_note(r, "%s: NVMe logs %s the run not "
+					    "kept: no room in the record",
+					    d->label, after ? "after" :
+					    "before");
+			else if (after)
+				nv->after = out[i];
 			else
-				d->nv_before = out[i];
+				nv->before = out[i];
 		}
 	}
 	free(devs);
@@ -316,10 +330,14 @@ static void nvme_burn(struct signal_burn *sb, enum signal_at at)
 static void nvme_judge(struct record *r, struct record_disk *d, int final,
 		       enum judge_at at)
 {
+	const struct nvme_disk *nv;
+
 	(void)r;
-	if (at == JUDGE_AT_HEALTH && final)
-		nvmejudge_disk(&d->nv_before, &d->nv_after, &d->after.c,
-			       &d->j);
+	if (at != JUDGE_AT_HEALTH || !final)
+		return;
+	nv = record_disk_slot(d, NVME_SLOT);
+	if (nv)
+		nvmejudge_disk(&nv->before, &nv->after, &d->after.c, &d->j);
 }
 
 const struct signal_ops nvme_signal = {

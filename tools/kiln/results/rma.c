@@ -13,6 +13,7 @@
 
 #include "base/unit.h"
 #include "base/version.h"
+#include "judge/nvmejudge.h"
 #include "results/folder.h"
 #include "results/rma.h"
 
@@ -36,10 +37,12 @@ static int safe(const char *s)
 /* The serial the drive itself gave, else sysfs's. */
 static const char *serial_of(const struct record_disk *d)
 {
-	if (d->nv_after.id.have && d->nv_after.id.serial[0])
-		return d->nv_after.id.serial;
-	if (d->nv_before.id.have && d->nv_before.id.serial[0])
-		return d->nv_before.id.serial;
+	const struct nvme_disk *nv = nvme_disk_of(d);
+
+	if (nv->after.id.have && nv->after.id.serial[0])
+		return nv->after.id.serial;
+	if (nv->before.id.have && nv->before.id.serial[0])
+		return nv->before.id.serial;
 	return d->t.id.serial;
 }
 
@@ -55,15 +58,18 @@ void rma_name(const struct record_disk *d, char *out, size_t len)
 
 static const struct nvmelog *ident_log(const struct record_disk *d)
 {
-	return d->nv_after.id.have ? &d->nv_after :
-	       d->nv_before.id.have ? &d->nv_before : NULL;
+	const struct nvme_disk *nv = nvme_disk_of(d);
+
+	return nv->after.id.have ? &nv->after :
+	       nv->before.id.have ? &nv->before : NULL;
 }
 
 static void drive(FILE *f, const struct record_disk *d)
 {
+	const struct nvme_disk *nv = nvme_disk_of(d);
 	const struct nvmelog *l = ident_log(d);
-	const struct nvmelog_health *h = d->nv_after.h.have ?
-					 &d->nv_after.h : &d->nv_before.h;
+	const struct nvmelog_health *h = nv->after.h.have ? &nv->after.h :
+					 &nv->before.h;
 
 	fprintf(f, "Drive\n");
 	fprintf(f, "  model:          %s\n", l ? l->id.model : d->t.id.model);
@@ -171,18 +177,20 @@ static void errlog(FILE *f, const char *when, const struct nvmelog *l)
 
 static void nvme(FILE *f, const struct record_disk *d)
 {
-	if (!d->nv_before.asked && !d->nv_after.asked)
+	const struct nvme_disk *nv = nvme_disk_of(d);
+
+	if (!nv->before.asked && !nv->after.asked)
 		return;
-	fprintf(f, "\nNVMe logs (%s)\n", d->nv_after.dev[0] ?
-		d->nv_after.dev : d->nv_before.dev);
-	health(f, "before", &d->nv_before.h);
-	health(f, "after", &d->nv_after.h);
-	ocp(f, "before", &d->nv_before.ocp);
-	ocp(f, "after", &d->nv_after.ocp);
-	errlog(f, "before", &d->nv_before);
-	errlog(f, "after", &d->nv_after);
-	if (d->telemetry[0])
-		fprintf(f, "  telemetry log (07h): %s\n", d->telemetry);
+	fprintf(f, "\nNVMe logs (%s)\n", nv->after.dev[0] ?
+		nv->after.dev : nv->before.dev);
+	health(f, "before", &nv->before.h);
+	health(f, "after", &nv->after.h);
+	ocp(f, "before", &nv->before.ocp);
+	ocp(f, "after", &nv->after.ocp);
+	errlog(f, "before", &nv->before);
+	errlog(f, "after", &nv->after);
+	if (nv->telemetry[0])
+		fprintf(f, "  telemetry log (07h): %s\n", nv->telemetry);
 }
 
 static void smart(FILE *f, const char *when, const struct health *h)
@@ -230,13 +238,14 @@ char *rma_text(const struct record *r, const struct record_disk *d,
 void rma_summary(const struct record *r, const struct record_disk *d,
 		 FILE *f)
 {
+	const struct nvme_disk *nv = nvme_disk_of(d);
 	char name[96];
 
 	if (!r->out || d->j.verdict != JUDGE_FAIL)
 		return;
 	rma_name(d, name, sizeof(name));
-	fprintf(f, "  for its vendor: %s%s%s\n", name, d->telemetry[0] ?
-		"; telemetry log " : "", d->telemetry);
+	fprintf(f, "  for its vendor: %s%s%s\n", name, nv->telemetry[0] ?
+		"; telemetry log " : "", nv->telemetry);
 }
 
 int rma_write_all(const struct record *r, const char *dir)
