@@ -21,6 +21,7 @@
 #include "base/jsonread.h"
 #include "discover/discover.h"
 #include "discover/inventory.h"
+#include "judge/linkerr.h"
 #include "judge/record.h"
 #include "results/report_html.h"
 #include "results/restore.h"
@@ -297,9 +298,11 @@ static void test_qemu(void)
 	disk("sdb");
 	a = &r.disks[0];
 	b = &r.disks[1];
-	tap_ok(linkerr_start(&r, &set, sys) == 0 && a->lerr.n == 4 &&
-	       !strcmp(a->lerr.c[0].src, "phy-0:0") && b->lerr.n == 4 &&
-	       !strcmp(b->lerr.c[0].src, "phy-0:1"),
+	tap_ok(linkerr_start(&r, &set, sys) == 0 &&
+	       linkerr_disk_of(a)->n == 4 &&
+	       !strcmp(linkerr_disk_of(a)->c[0].src, "phy-0:0") &&
+	       linkerr_disk_of(b)->n == 4 &&
+	       !strcmp(linkerr_disk_of(b)->c[0].src, "phy-0:1"),
 	       "each disk on its own phy of the HBA");
 	sasphy_free(&set);
 	tap_sh("rm -rf %s", dir);
@@ -322,7 +325,8 @@ static void test_fixture(void)
 	if (sasphy_read(at("before"), &set))
 		tap_bail("cannot read the fixture");
 	tap_ok(linkerr_start(&r, &set, at("before")) == 0 &&
-	       r.lerr.nphys == 16 && c->lerr.n == 20 && b->lerr.n == 20,
+	       linkerr_of(&r)->nphys == 16 && linkerr_disk_of(c)->n == 20 &&
+	       linkerr_disk_of(b)->n == 20,
 	       "each disk: four phys of the wide port and its own, four "
 	       "counters each");
 	tap_ok(notes_have("SAS phy phy-7:0:7: invalid_dword_count, "
@@ -336,10 +340,12 @@ static void test_fixture(void)
 		tap_bail("cannot read the fixture");
 	linkerr_fold_phys(&r, &set);
 	sasphy_free(&set);
-	k = linkerr_disk_count(&c->lerr, "phy-7:0:5", "invalid_dword_count");
+	k = linkerr_disk_count(linkerr_disk_make(c), "phy-7:0:5",
+			       "invalid_dword_count");
 	tap_ok(k && k->before == 0 && k->after == 250 && k->growth == 250,
 	       "sdc's phy: 0 before, 250 after, +250");
-	k = linkerr_disk_count(&c->lerr, "phy-7:2", "invalid_dword_count");
+	k = linkerr_disk_count(linkerr_disk_make(c), "phy-7:2",
+			       "invalid_dword_count");
 	tap_ok(k && k->before == 1 && k->after == 1 && k->growth == 0,
 	       "the wide port's phy: 1 before and after, no growth");
 	signals_judge(&r, 0, 0);
@@ -401,11 +407,13 @@ static void add_phy(const char *name, const char *owner, int in_use,
 	struct linkerr_phy *p;
 	int k;
 
-	p = realloc(r.lerr.phys, (size_t)(r.lerr.nphys + 1) * sizeof(*p));
+	struct linkerr *m = linkerr_make(&r);
+
+	p = m ? realloc(m->phys, (size_t)(m->nphys + 1) * sizeof(*p)) : NULL;
 	if (!p)
 		tap_bail("out of memory");
-	r.lerr.phys = p;
-	p = &r.lerr.phys[r.lerr.nphys++];
+	m->phys = p;
+	p = &m->phys[m->nphys++];
 	memset(p, 0, sizeof(*p));
 	snprintf(p->name, sizeof(p->name), "%s", name);
 	snprintf(p->owner, sizeof(p->owner), "%s", owner);
@@ -425,11 +433,12 @@ static void add_phy(const char *name, const char *owner, int in_use,
 /* A disk's copy of a machine phy's counters, as folding makes it. */
 static void on_path(struct record_disk *d, const char *name)
 {
-	const struct linkerr_phy *p = linkerr_phy_of(&r.lerr, name);
+	const struct linkerr_phy *p = linkerr_phy_of(linkerr_of(&r), name);
 	int k;
 
 	for (k = 0; k < SASPHY_COUNTERS; k++)
-		*linkerr_disk_count(&d->lerr, name, sasphy_counter[k]) =
+		*linkerr_disk_count(linkerr_disk_make(d), name,
+				    sasphy_counter[k]) =
 			p->c[k];
 }
 
@@ -482,8 +491,8 @@ static void test_owner(void)
 			   "expander");
 
 	/* One phy in use did not grow: each grown one is its disk's. */
-	r.lerr.phys[3].c[0].growth = 0;
-	d[2]->lerr.c[4].growth = 0;
+	linkerr_make(&r)->phys[3].c[0].growth = 0;
+	linkerr_disk_make(d[2])->c[4].growth = 0;
 	signals_judge(&r, 0, 0);
 	tap_ok(d[0]->j.verdict == JUDGE_FAIL &&
 	       has_reason(&d[0]->j, "phy-7:0:4 invalid_dword_count +1000 "
@@ -507,8 +516,8 @@ static void test_owner(void)
 	       has_reason(&d[0]->j, "+100 (link-errors-fail 100)"),
 	       "one phy in use: its disk's path, FAIL at the limit (%s)",
 	       reasons(&d[0]->j));
-	r.lerr.phys[0].c[0].growth = 99;
-	d[0]->lerr.c[0].growth = 99;
+	linkerr_make(&r)->phys[0].c[0].growth = 99;
+	linkerr_disk_make(d[0])->c[0].growth = 99;
 	signals_judge(&r, 0, 0);
 	tap_ok(d[0]->j.verdict == JUDGE_WARN, "one under it: WARN");
 	s.link_errors_fail = 50;
@@ -562,7 +571,7 @@ static void test_shared(void)
 	fresh();
 	add_phy("phy-7:0", "host7", 1, 0, 500);
 	add_phy("phy-7:0:4", "expander-7:0", 1, 0, 0);
-	r.lerr.phys[0].to_expander = 1;
+	linkerr_make(&r)->phys[0].to_expander = 1;
 	disk("sdb");
 	d[0] = &r.disks[0];
 	on_path(d[0], "phy-7:0");
@@ -648,11 +657,12 @@ static void test_drive(void)
 	for (i = 0; i < 2; i++) {
 		d[i] = &r.disks[i];
 		d[i]->link.ctrl = links_add_ctrl(&r.links, &ahci);
-		linkerr_fold_drive(&d[i]->lerr, parse("sataphy-before.json"));
+		linkerr_fold_drive(d[i], parse("sataphy-before.json"));
 	}
-	linkerr_fold_drive(&d[0]->lerr, parse("sataphy-after.json"));
-	linkerr_fold_drive(&d[1]->lerr, parse("sataphy-before.json"));
-	k = linkerr_disk_count(&d[0]->lerr, "drive", "icrc_errors");
+	linkerr_fold_drive(d[0], parse("sataphy-after.json"));
+	linkerr_fold_drive(d[1], parse("sataphy-before.json"));
+	k = linkerr_disk_count(linkerr_disk_make(d[0]), "drive",
+			       "icrc_errors");
 	tap_ok(k && k->before == 0 && k->after == 37 && k->growth == 37,
 	       "a SATA drive's ICRC errors: 0, 37, +37");
 	signals_judge(&r, 0, 0);
@@ -662,7 +672,7 @@ static void test_drive(void)
 	       d[1]->j.verdict == JUDGE_PASS,
 	       "one disk of the controller grew at its end: its cable or "
 	       "slot (%s)", reasons(&d[0]->j));
-	linkerr_fold_drive(&d[1]->lerr, parse("sataphy-after.json"));
+	linkerr_fold_drive(d[1], parse("sataphy-after.json"));
 	signals_judge(&r, 0, 0);
 	tap_ok(d[0]->j.verdict == JUDGE_WARN && d[1]->j.verdict == JUDGE_WARN &&
 	       has_reason(&d[1]->j, "on every disk of its controller"),
@@ -689,6 +699,54 @@ static void test_drive(void)
 	       "(%s)", reasons(&d[0]->j));
 }
 
+/*
+ * The record holds a slot where something was counted, nothing where
+ * nothing was: a machine of many disks with no phys pays nothing.
+ */
+static void test_slots(void)
+{
+	struct sasphy_set none = { 0 };
+	struct jsonread *doc = NULL;
+	struct restored rs;
+	struct record_disk *a, *b;
+	char err[300] = "";
+	size_t len;
+	char *text;
+
+	fresh();
+	disk("sda");
+	disk("sdb");
+	a = &r.disks[0];
+	b = &r.disks[1];
+	tap_ok(linkerr_start(&r, &none, "/nonexistent") == 0 &&
+	       record_slot(&r, LINKERR_SLOT) &&
+	       !record_disk_slot(a, LINKERR_SLOT) &&
+	       !record_disk_slot(b, LINKERR_SLOT) && !linkerr_of(&r)->nphys,
+	       "no phys: the run's slot, empty, and no disk's");
+	linkerr_fold_drive(a, parse("qemu-ata.json"));
+	tap_ok(!record_disk_slot(a, LINKERR_SLOT) && !linkerr_disk_of(a)->n,
+	       "a drive with no phy event log: still no slot");
+	linkerr_fold_drive(a, parse("sataphy-before.json"));
+	tap_ok(record_disk_slot(a, LINKERR_SLOT) && linkerr_disk_of(a)->n &&
+	       !record_disk_slot(b, LINKERR_SLOT),
+	       "its drive's counters: a slot of its own, not its "
+	       "neighbour's (%d counters)", linkerr_disk_of(a)->n);
+	text = result_json(&r, &len);
+	memset(&rs, 0, sizeof(rs));
+	if (!text || jsonread_parse(&doc, text, len, NULL, err, sizeof(err)) ||
+	    restore_record(jsonread_root(doc), &rs, err, sizeof(err)))
+		tap_bail("result.json: %s", err);
+	tap_ok(rs.r.n == 2 &&
+	       linkerr_disk_of(&rs.r.disks[0])->n == linkerr_disk_of(a)->n &&
+	       !record_disk_slot(&rs.r.disks[1], LINKERR_SLOT) &&
+	       !record_slot(&rs.r, LINKERR_SLOT),
+	       "read back: the counted disk's slot, none for the other nor "
+	       "for no phys");
+	restore_free(&rs);
+	jsonread_free(doc);
+	free(text);
+}
+
 int main(int argc, char **argv)
 {
 	tap_args(argc, argv);
@@ -697,7 +755,7 @@ int main(int argc, char **argv)
 	if (!mkdtemp(sasexp))
 		tap_skip_all("no temporary folder");
 	tap_sh("tar xzf %s -C %s", TARBALL, sasexp);
-	tap_plan(51);
+	tap_plan(55);
 	test_read();
 	test_inventory();
 	test_qemu();
@@ -706,6 +764,7 @@ int main(int argc, char **argv)
 	test_owner();
 	test_shared();
 	test_drive();
+	test_slots();
 	record_free(&r);
 	tap_sh("rm -rf %s", sasexp);
 	return tap_done();

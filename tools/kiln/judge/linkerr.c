@@ -104,32 +104,78 @@ static void say_unread(struct record *r, const struct sasphy *p)
 			    "judged", p->name, names, strerror(err));
 }
 
-/* The phys on one disk's path, each counter of each in its list. */
-static void map_disk(const struct sasphy_set *set, const char *sysroot,
-		     struct record_disk *d)
+static void slot_free(void *data)
 {
+	linkerr_free(data);
+}
+
+const struct linkerr *linkerr_of(const struct record *r)
+{
+	static const struct linkerr none;
+	const struct linkerr *m = record_slot(r, LINKERR_SLOT);
+
+	return m ? m : &none;
+}
+
+struct linkerr *linkerr_make(struct record *r)
+{
+	struct linkerr *m = record_slot(r, LINKERR_SLOT);
+
+	return m ? m : record_slot_make(r, LINKERR_SLOT, sizeof(*m),
+					slot_free);
+}
+
+const struct linkerr_disk *linkerr_disk_of(const struct record_disk *d)
+{
+	static const struct linkerr_disk none;
+	const struct linkerr_disk *l = record_disk_slot(d, LINKERR_SLOT);
+
+	return l ? l : &none;
+}
+
+struct linkerr_disk *linkerr_disk_make(struct record_disk *d)
+{
+	struct linkerr_disk *l = record_disk_slot(d, LINKERR_SLOT);
+
+	return l ? l : record_disk_slot_make(d, LINKERR_SLOT, sizeof(*l),
+					     NULL);
+}
+
+/*
+ * The phys on one disk's path, each counter of each in its list: 0, or
+ * -ENOMEM when its slot cannot be made.
+ */
+static int map_disk(const struct sasphy_set *set, const char *sysroot,
+		    struct record_disk *d)
+{
+	struct linkerr_disk *l = NULL;
 	char path[512];
 	int i, k;
 
 	if (d->t.kind != TARGET_BLOCK || d->t.id.backing[0] ||
 	    !d->t.id.name[0] ||
 	    sasphy_devpath(sysroot, d->t.id.name, path, sizeof(path)))
-		return;
+		return 0;
 	for (i = 0; i < set->n; i++) {
 		if (!sasphy_on_path(&set->phys[i], path))
 			continue;
+		if (!l && !(l = linkerr_disk_make(d)))
+			return -ENOMEM;
 		for (k = 0; k < SASPHY_COUNTERS; k++)
-			linkerr_disk_count(&d->lerr, set->phys[i].name,
+			linkerr_disk_count(l, set->phys[i].name,
 					   sasphy_counter[k]);
 	}
+	return 0;
 }
 
 int linkerr_start(struct record *r, const struct sasphy_set *set,
 		  const char *sysroot)
 {
-	struct linkerr *m = &r->lerr;
-	int i, k;
+	struct linkerr *m = linkerr_make(r);
+	int i, k, ret = 0;
 
+	if (!m)
+		return -ENOMEM;
 	linkerr_free(m);
 	m->phys = calloc((size_t)set->n + 1, sizeof(*m->phys));
 	if (!m->phys)
@@ -148,14 +194,18 @@ int linkerr_start(struct record *r, const struct sasphy_set *set,
 		say_unread(r, p);
 	}
 	for (i = 0; i < r->n; i++)
-		map_disk(set, sysroot, &r->disks[i]);
-	return 0;
+		if (map_disk(set, sysroot, &r->disks[i]))
+			ret = -ENOMEM;
+	return ret;
 }
 
 void linkerr_fold_phys(struct record *r, const struct sasphy_set *set)
 {
-	struct linkerr *m = &r->lerr;
+	struct linkerr *m = record_slot(r, LINKERR_SLOT);
 	int i, k, c;
+
+	if (!m)
+		return;
 
 	for (i = 0; i < set->n; i++) {
 		const struct sasphy *p = &set->phys[i];
@@ -167,9 +217,10 @@ void linkerr_fold_phys(struct record *r, const struct sasphy_set *set)
 	}
 	/* A disk's phys are the machine's, seen from the disk. */
 	for (i = 0; i < r->n; i++) {
-		struct linkerr_disk *d = &r->disks[i].lerr;
+		struct linkerr_disk *d =
+			record_disk_slot(&r->disks[i], LINKERR_SLOT);
 
-		for (c = 0; c < d->n; c++) {
+		for (c = 0; d && c < d->n; c++) {
 			const struct linkerr_phy *q;
 
 			if (!is_phy(&d->c[c]) ||
@@ -182,13 +233,16 @@ void linkerr_fold_phys(struct record *r, const struct sasphy_set *set)
 	}
 }
 
-void linkerr_fold_drive(struct linkerr_disk *d, const struct smartjson *sj)
+void linkerr_fold_drive(struct record_disk *d, const struct smartjson *sj)
 {
+	struct linkerr_disk *l;
 	int i;
 
+	if (!sj->nlinks || !(l = linkerr_disk_make(d)))
+		return;
 	for (i = 0; i < sj->nlinks; i++) {
 		struct linkerr_count *c = linkerr_disk_count(
-			d, sj->links[i].src, sj->links[i].name);
+			l, sj->links[i].src, sj->links[i].name);
 
 		if (c)
 			linkerr_count_fold(c, sj->links[i].value, 0);
@@ -229,12 +283,15 @@ static int disks_on(const struct record *r, const char *src)
 {
 	int i, c, n = 0;
 
-	for (i = 0; i < r->n; i++)
-		for (c = 0; c < r->disks[i].lerr.n; c++)
-			if (!strcmp(r->disks[i].lerr.c[c].src, src)) {
+	for (i = 0; i < r->n; i++) {
+		const struct linkerr_disk *l = linkerr_disk_of(&r->disks[i]);
+
+		for (c = 0; c < l->n; c++)
+			if (!strcmp(l->c[c].src, src)) {
 				n++;
 				break;
 			}
+	}
 	return n;
 }
 
@@ -268,7 +325,7 @@ static int ctrl_wide(const struct record *r, int k)
 
 		if (r->disks[i].link.ctrl != k)
 			continue;
-		s = drive_state(&r->disks[i].lerr);
+		s = drive_state(linkerr_disk_of(&r->disks[i]));
 		if (s == 1)
 			return 0;
 		n += s == 2;
@@ -283,8 +340,8 @@ static int place_of(const struct record *r, const struct record_disk *d,
 
 	if (!is_phy(c))
 		return ctrl_wide(r, d->link.ctrl) ? PLACE_CTRL : PLACE_OWN;
-	p = linkerr_phy_of(&r->lerr, c->src);
-	if (p && owner_wide(&r->lerr, p->owner))
+	p = linkerr_phy_of(linkerr_of(r), c->src);
+	if (p && owner_wide(linkerr_of(r), p->owner))
 		return PLACE_OWNER;
 	return (p && p->to_expander) || disks_on(r, c->src) >= 2 ?
 	       PLACE_SHARED : PLACE_OWN;
@@ -316,7 +373,7 @@ static void say_own(struct record_disk *d, const struct linkerr_count *c,
 static void say_shared(const struct record *r, struct record_disk *d,
 		       const struct linkerr_count *c, int place)
 {
-	const struct linkerr_phy *p = linkerr_phy_of(&r->lerr, c->src);
+	const struct linkerr_phy *p = linkerr_phy_of(linkerr_of(r), c->src);
 	const char *pci = p && p->ctrl[0] ? p->ctrl : ctrl_pci(r, d);
 	char where[96];
 
@@ -339,13 +396,14 @@ static void say_shared(const struct record *r, struct record_disk *d,
 
 void linkerr_judge_disk(const struct record *r, struct record_disk *d)
 {
+	const struct linkerr_disk *l = linkerr_disk_of(d);
 	const struct linkerr_count *own = NULL, *other = NULL;
 	unsigned fail = r->s && r->s->link_errors_fail ?
 			r->s->link_errors_fail : 100;
 	int c, nown = 0, other_place = PLACE_OWN;
 
-	for (c = 0; c < d->lerr.n; c++) {
-		const struct linkerr_count *k = &d->lerr.c[c];
+	for (c = 0; c < l->n; c++) {
+		const struct linkerr_count *k = &l->c[c];
 		int place;
 
 		if (!grew(k))
@@ -380,7 +438,7 @@ static void append(char *buf, size_t len, const char *text)
 static void ctrl_owners(const struct record *r, const char *pci, char *buf,
 			size_t len)
 {
-	const struct linkerr *m = &r->lerr;
+	const struct linkerr *m = linkerr_of(r);
 	char text[200];
 	int i, k, used;
 
@@ -409,7 +467,7 @@ static void ctrl_owners(const struct record *r, const char *pci, char *buf,
 static void ctrl_shared(const struct record *r, const char *pci, char *buf,
 			size_t len)
 {
-	const struct linkerr *m = &r->lerr;
+	const struct linkerr *m = linkerr_of(r);
 	char text[200];
 	int i, n;
 

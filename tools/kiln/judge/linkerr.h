@@ -60,6 +60,30 @@ struct linkerr {
 struct record;
 struct record_disk;
 
+/*
+ * The link errors' slots (record_slot(), record_disk_slot()), both named
+ * LINKERR_SLOT: the run's holds the machine's SAS phys (struct linkerr),
+ * made by linkerr_start() or read back from result.json; a disk's holds
+ * its counters (struct linkerr_disk), made when it has one. None: nothing
+ * counted.
+ */
+#define LINKERR_SLOT "linkerr"
+
+/* The run's phys to read: its slot, or none (no phys). */
+const struct linkerr *linkerr_of(const struct record *r);
+
+/* The run's slot, made (no phys) if need be; NULL when out of memory. */
+struct linkerr *linkerr_make(struct record *r);
+
+/* d's counters to read: its slot, or none (no counters). */
+const struct linkerr_disk *linkerr_disk_of(const struct record_disk *d);
+
+/*
+ * d's slot, made (no counters) if need be; NULL when out of memory or
+ * every slot of the disk is taken.
+ */
+struct linkerr_disk *linkerr_disk_make(struct record_disk *d);
+
 /* One more reading of a counter: v, or a read that failed with err. */
 void linkerr_count_fold(struct linkerr_count *c, long long v, int err);
 
@@ -83,8 +107,11 @@ int linkerr_start(struct record *r, const struct sasphy_set *set,
 /* A reading of the machine's phys folded into the record. */
 void linkerr_fold_phys(struct record *r, const struct sasphy_set *set);
 
-/* ...and of one disk's own counters, as smartctl gave them. */
-void linkerr_fold_drive(struct linkerr_disk *d, const struct smartjson *sj);
+/*
+ * ...and of one disk's own counters, as smartctl gave them (none kept
+ * when its slot cannot be made).
+ */
+void linkerr_fold_drive(struct record_disk *d, const struct smartjson *sj);
 
 /* Judges one disk on its counters and the machine's: reasons to d->j. */
 void linkerr_judge_disk(const struct record *r, struct record_disk *d);
@@ -96,6 +123,7 @@ void linkerr_judge_disk(const struct record *r, struct record_disk *d);
 char *linkerr_ctrl_text(const struct record *r, const char *pci, char *buf,
 			size_t len);
 
+/* What m holds (its phys), freed; m itself is the slot's. */
 void linkerr_free(struct linkerr *m);
 
 #endif

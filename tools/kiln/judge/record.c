@@ -283,7 +283,6 @@ void record_free(struct record *r)
 	slots_free(r->slots, r->nslots);
 	free(r->lab.lost);
 	links_free(&r->links);
-	linkerr_free(&r->lerr);
 	peers_free(&r->peers);
 	vitals_machine_free(&r->sig);
 	free(r->notes);

@@ -11,7 +11,6 @@
 #include "sense/health.h"
 #include "judge/judge.h"
 #include "judge/links.h"
-#include "judge/linkerr.h"
 #include "discover/enclosure.h"
 #include "discover/expect.h"
 #include "discover/machine.h"
@@ -70,7 +69,6 @@ struct record_disk {
 	struct vitals_disk sig;	/* its own signals (vitals.h) */
 	struct judge j;
 	struct links_disk link;		/* its link and controller */
-	struct linkerr_disk lerr;	/* its link error counters */
 	struct solo_disk solo;		/* read alone before the burn */
 	struct peers_disk peer;		/* against its like disks */
 	struct enclosure_slot slot;	/* its enclosure bay, when has_slot */
@@ -180,7 +178,6 @@ struct record {
 	int nnotes;
 	char **notes;			/* said at start, kept in the results */
 	struct links links;		/* controllers and what went through */
-	struct linkerr lerr;		/* the machine's SAS phys */
 	struct peers peers;		/* like disks, grouped and compared */
 	struct memplan mem;		/* memory planned: memplan_left() */
 	char cert_machine[72];		/* cert-machine.html's SHA-256 */

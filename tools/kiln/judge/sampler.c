@@ -17,6 +17,7 @@
 
 #include "sense/edacslot.h"
 #include "sense/raidscan.h"
+#include "judge/linkerr.h"
 #include "judge/sampler.h"
 #include "judge/smarttest.h"
 #include "base/subproc.h"
@@ -251,8 +252,7 @@ static void fold_ready(struct sampler *sp)
 	linkerr_fold_phys(sp->r, &s->phys);
 	for (i = 0; i < s->n && i < sp->r->n; i++)
 		if (s->disk[i].answered)
-			linkerr_fold_drive(&sp->r->disks[i].lerr,
-					   &s->disk[i].sj);
+			linkerr_fold_drive(&sp->r->disks[i], &s->disk[i].sj);
 	sp->folded++;
 	sample_free(s);
 }

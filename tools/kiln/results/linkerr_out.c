@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "judge/linkerr.h"
 #include "results/html.h"
 #include "results/signal.h"
 
@@ -56,13 +57,14 @@ static int is_phy(const struct linkerr_count *c)
 static void linkerr_out_disk(struct json *j, const struct record *r,
 			     const struct record_disk *d)
 {
+	const struct linkerr_disk *l = linkerr_disk_of(d);
 	char key[96];
 	int i;
 
 	(void)r;
 	json_begin(j, K_LINK_ERRORS);
-	for (i = 0; i < d->lerr.n; i++) {
-		const struct linkerr_count *c = &d->lerr.c[i];
+	for (i = 0; i < l->n; i++) {
+		const struct linkerr_count *c = &l->c[i];
 
 		snprintf(key, sizeof(key), "%s %s", c->src, c->name);
 		json_begin(j, key);
@@ -77,11 +79,12 @@ static void linkerr_out_disk(struct json *j, const struct record *r,
 
 static void linkerr_out_machine(struct json *j, const struct record *r)
 {
+	const struct linkerr *m = linkerr_of(r);
 	int i, k;
 
 	json_array(j, K_SAS_PHYS);
-	for (i = 0; i < r->lerr.nphys; i++) {
-		const struct linkerr_phy *p = &r->lerr.phys[i];
+	for (i = 0; i < m->nphys; i++) {
+		const struct linkerr_phy *p = &m->phys[i];
 
 		json_begin(j, NULL);
 		json_str(j, K_PHY, p->name);
@@ -135,10 +138,14 @@ static void read_figures(node *n, struct linkerr_count *c)
 static void linkerr_out_read_disk(node *t, struct record_disk *d)
 {
 	node *o = jsonread_get(t, K_LINK_ERRORS);
+	struct linkerr_disk *l;
 	char src[32], name[40];
 	size_t i;
 
-	memset(&d->lerr, 0, sizeof(d->lerr));
+	/* Out of memory: the counters are not read back (no reason). */
+	if (!jsonread_count(o) || !(l = linkerr_disk_make(d)))
+		return;
+	memset(l, 0, sizeof(*l));
 	for (i = 0; i < jsonread_count(o); i++) {
 		node *n = jsonread_at(o, i);
 		struct linkerr_count *c;
@@ -146,7 +153,7 @@ static void linkerr_out_read_disk(node *t, struct record_disk *d)
 		jsonread_copy(n, K_SOURCE, src, sizeof(src));
 		jsonread_copy(n, K_COUNTER, name, sizeof(name));
 		if (!src[0] || !name[0] ||
-		    !(c = linkerr_disk_count(&d->lerr, src, name)))
+		    !(c = linkerr_disk_count(l, src, name)))
 			continue;
 		read_figures(n, c);
 	}
@@ -156,18 +163,22 @@ static int linkerr_out_read_machine(node *doc, struct record *r)
 {
 	node *a = jsonread_get(doc, K_SAS_PHYS);
 	size_t i, n = jsonread_count(a);
+	struct linkerr *m;
 	int k;
 
-	linkerr_free(&r->lerr);
 	if (!n)
 		return 0;
-	r->lerr.phys = calloc(n, sizeof(*r->lerr.phys));
-	if (!r->lerr.phys)
+	m = linkerr_make(r);
+	if (!m)
+		return -ENOMEM;
+	linkerr_free(m);
+	m->phys = calloc(n, sizeof(*m->phys));
+	if (!m->phys)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		node *e = jsonread_at(a, i);
 		node *cs = jsonread_get(e, K_COUNTERS);
-		struct linkerr_phy *p = &r->lerr.phys[r->lerr.nphys];
+		struct linkerr_phy *p = &m->phys[m->nphys];
 
 		jsonread_copy(e, K_PHY, p->name, sizeof(p->name));
 		if (!p->name[0])
@@ -184,19 +195,20 @@ static int linkerr_out_read_machine(node *doc, struct record *r)
 				 sasphy_counter[k]);
 			read_figures(jsonread_get(cs, sasphy_counter[k]), c);
 		}
-		r->lerr.nphys++;
+		m->nphys++;
 	}
 	return 0;
 }
 
 static char *linkerr_out_grown(const struct record_disk *d, char *buf, size_t len)
 {
+	const struct linkerr_disk *l = linkerr_disk_of(d);
 	size_t used = 0;
 	int i;
 
 	buf[0] = 0;
-	for (i = 0; i < d->lerr.n && used < len; i++) {
-		const struct linkerr_count *c = &d->lerr.c[i];
+	for (i = 0; i < l->n && used < len; i++) {
+		const struct linkerr_count *c = &l->c[i];
 
 		if (c->growth == LINKERR_NONE || c->growth <= 0)
 			continue;

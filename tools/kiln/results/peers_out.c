@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "judge/linkerr.h"
 #include "results/blame_out.h"
 #include "results/peers_out.h"
 

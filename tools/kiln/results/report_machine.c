@@ -4,6 +4,7 @@
  * the inventory tree with each controller's link budget, and the
  * machine's section, its verdict over the table's signals' parts.
  */
+#include "judge/linkerr.h"
 #include "results/html.h"
 #include "results/report_machine.h"
 #include "results/signal.h"
