@@ -21,9 +21,11 @@
 #include "base/jsonread.h"
 #include "judge/blame.h"
 #include "judge/record.h"
+#include "results/report_html.h"
 #include "results/restore.h"
 #include "results/result.h"
 #include "results/signal.h"
+#include "results/summary.h"
 
 /* A record's blame: the blame signal's slot (NULL: none judged). */
 #define BLAME(r) ((struct blame *)record_slot((r), BLAME_SLOT))
@@ -183,6 +185,16 @@ static void test_one_disk(void)
 	       "are clean");
 }
 
+/* What the signals said on a controller's line, each in [...]. */
+static char lines[2000];
+
+static void say(void *arg, const char *text)
+{
+	size_t n = strlen(arg);
+
+	snprintf((char *)arg + n, sizeof(lines) - n, "[%s]", text);
+}
+
 static void test_one_controller(void)
 {
 	int a, b;
@@ -210,6 +222,26 @@ static void test_one_controller(void)
 	signals_judge(&r, 1, 0);
 	tap_ok(times(r.failure, "controller 0000:00:17.0 (") == 1,
 	       "...judged again, the failure says it once: %s", r.failure);
+	lines[0] = 0;
+	signals_ctrl(&r, b, say, lines);
+	signals_ctrl(&r, a, say, lines);
+	tap_ok(!strncmp(lines, "[FAIL: controller 0000:00:17.0 (SATA AHCI ",
+			41) && times(lines, "[") == 1,
+	       "on the controllers' lines: the FAIL on its own, nothing on "
+	       "the other's (%s)", lines);
+	{
+		size_t len;
+		char *text = summary_string(&r, &len);
+		char *html = report_html(&r, &len);
+
+		tap_ok(text && html &&
+		       times(text, "\n    FAIL: controller 0000:00:17.0 (") ==
+		       1 && times(html, "<br>FAIL: controller 0000:00:17.0 (") ==
+		       1, "summary.txt and report.html each say it under the "
+		       "controller, once");
+		free(text);
+		free(html);
+	}
 }
 
 static void test_two_controllers(void)

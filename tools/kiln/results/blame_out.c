@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Description: the placing of transfer errors (judge/blame.c) in
- * result.json and summary.txt, so a reader sees at once whether the
+ * result.json, summary.txt and on a controller's line, so a reader sees at once whether the
  * bad units that read back good were put on a disk, a controller or the
  * machine, and why: blame_signal. A restored record decides the place
  * again from its facts (the disks', the machine's memory errors), which
@@ -11,7 +11,6 @@
 #include <stdio.h>
 
 #include "judge/blame.h"
-#include "results/blame_out.h"
 #include "results/result_keys.h"
 #include "results/signal.h"
 
@@ -88,11 +87,16 @@ static int blame_read(const struct jsonread_node *doc, struct record *r)
 	return 0;
 }
 
-const char *blame_out_ctrl(const struct record *r, int i)
+/* On controller k's line: the FAIL placed there. */
+static const char *blame_ctrl(const struct record *r, int k, char *buf,
+			      size_t len)
 {
 	const struct blame *b = blame_of(r);
 
-	return b->place == BLAME_CONTROLLER && b->ctrl == i ? b->reason : NULL;
+	if (b->place != BLAME_CONTROLLER || b->ctrl != k)
+		return NULL;
+	snprintf(buf, len, "FAIL: %s", b->reason);
+	return buf;
 }
 
 /*
@@ -114,4 +118,5 @@ const struct signal_ops blame_signal = {
 	.json = blame_json,
 	.read = blame_read,
 	.summary_trouble = blame_summary,
+	.ctrl = blame_ctrl,
 };

@@ -242,6 +242,15 @@ static void linkerr_out_html_disk(FILE *f, const struct record *r,
 	}
 }
 
+/* On controller k's line: growth that is its own or its backplane's. */
+static const char *linkerr_out_ctrl(const struct record *r, int k,
+				    char *buf, size_t len)
+{
+	return k >= 0 && k < r->links.n ?
+	       linkerr_ctrl_text(r, r->links.ctrls[k].pci.pci, buf, len) :
+	       NULL;
+}
+
 /* Its rule (record.h): a disk's link error counters that rose. */
 static void linkerr_judge(struct record *r, struct record_disk *d, int final,
 			  enum judge_at at)
@@ -260,4 +269,5 @@ const struct signal_ops linkerr_signal = {
 	.read_disk = linkerr_out_read_disk,
 	.summary_disk = linkerr_out_text_disk,
 	.html_disk = linkerr_out_html_disk,
+	.ctrl = linkerr_out_ctrl,
 };

@@ -10,9 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "judge/linkerr.h"
-#include "results/blame_out.h"
 #include "results/peers_out.h"
+#include "results/signal.h"
 
 static const char *const phase_keys[] = { "write", "verify", "read" };
 static const int phase_of[] = { PHASE_WRITE, PHASE_VERIFY, PHASE_READ };
@@ -327,6 +326,12 @@ void peers_out_restore_disk(const struct jsonread_node *t,
 	restore_peer(jsonread_get(t, "peers"), r, d);
 }
 
+/* What a signal says on a controller's line. */
+static void ctrl_line(void *arg, const char *text)
+{
+	fprintf(arg, "    %s\n", text);
+}
+
 void peers_out_summary(const struct record *r, FILE *f)
 {
 	char text[300], pcie[64], w[32], rd[32];
@@ -351,10 +356,7 @@ void peers_out_summary(const struct record *r, FILE *f)
 		fprintf(f, "\n");
 		if (links_verdict(c, text, sizeof(text))[0])
 			fprintf(f, "    %s\n", text);
-		if (blame_out_ctrl(r, i))
-			fprintf(f, "    FAIL: %s\n", blame_out_ctrl(r, i));
-		if (linkerr_ctrl_text(r, c->pci.pci, text, sizeof(text))[0])
-			fprintf(f, "    %s\n", text);
+		signals_ctrl(r, i, ctrl_line, f);
 	}
 	for (i = 0; i < r->peers.n; i++) {
 		const struct peers_group *g = &r->peers.groups[i];

@@ -4,7 +4,6 @@
  * the inventory tree with each controller's link budget, and the
  * machine's section, its verdict over the table's signals' parts.
  */
-#include "judge/linkerr.h"
 #include "results/html.h"
 #include "results/report_machine.h"
 #include "results/signal.h"
@@ -27,9 +26,16 @@ static void tree_disk(FILE *f, const struct record *r,
 	fputs("</li>\n", f);
 }
 
-static void tree_ctrl(FILE *f, const struct record *r,
-		      const struct links_ctrl *c)
+/* What a signal says on a controller's line. */
+static void ctrl_line(void *arg, const char *text)
 {
+	fputs("<br>", arg);
+	html_text(arg, text);
+}
+
+static void tree_ctrl(FILE *f, const struct record *r, int k)
+{
+	const struct links_ctrl *c = &r->links.ctrls[k];
 	char pcie[64], w[32], rd[32], why[600];
 
 	fputs("<li class=\"ctrl\"><b>", f);
@@ -52,10 +58,7 @@ static void tree_ctrl(FILE *f, const struct record *r,
 		fputs("<br>", f);
 		html_text(f, why);
 	}
-	if (linkerr_ctrl_text(r, c->pci.pci, why, sizeof(why))[0]) {
-		fputs("<br>", f);
-		html_text(f, why);
-	}
+	signals_ctrl(r, k, ctrl_line, f);
 	fputs("\n<ul>\n", f);
 }
 
@@ -68,7 +71,7 @@ void report_inventory_html(FILE *f, const struct record *r,
 		return;
 	fputs("<h2>Controllers and disks</h2>\n<ul class=\"inventory\">\n", f);
 	for (c = 0; c < r->links.n; c++) {
-		tree_ctrl(f, r, &r->links.ctrls[c]);
+		tree_ctrl(f, r, c);
 		for (i = 0; i < r->n; i++)
 			if (r->disks[order[i]].link.ctrl == c)
 				tree_disk(f, r, &r->disks[order[i]]);

@@ -163,6 +163,13 @@ struct signal_ops {
 	void (*html_disk_section)(FILE *f, const struct record *r,
 				  const struct record_disk *d);
 	/*
+	 * what it says on controller k's line (r->links.ctrls[k]) in
+	 * summary.txt and report.html, in buf: its text, or NULL or ""
+	 * when nothing
+	 */
+	const char *(*ctrl)(const struct record *r, int k, char *buf,
+			    size_t len);
+	/*
 	 * The OCP Test & Validation output (ocptv_step.c): a disk's
 	 * measurements in its step, after the engine's, once the run has
 	 * ended (step and hw are the step's and the disk's ids, t the time)
@@ -189,6 +196,13 @@ const struct signal_ops *signal_find(const char *name);
  * max of them in cols; how many there are.
  */
 int signals_columns(const struct signal_column **cols, int max);
+
+/*
+ * What the signals say on controller k's line, in the table's order:
+ * said(arg, text) for each that says something.
+ */
+void signals_ctrl(const struct record *r, int k,
+		  void (*said)(void *arg, const char *text), void *arg);
 
 /* Every signal's burn hook at one place of the burn (see enum signal_at). */
 void signals_burn(struct signal_burn *sb, enum signal_at at);

@@ -55,6 +55,23 @@ int signals_columns(const struct signal_column **cols, int max)
 	return n;
 }
 
+void signals_ctrl(const struct record *r, int k,
+		  void (*said)(void *arg, const char *text), void *arg)
+{
+	char buf[600];
+	const char *t;
+	size_t i;
+
+	for (i = 0; signals[i]; i++) {
+		if (!signals[i]->ctrl)
+			continue;
+		buf[0] = 0;
+		t = signals[i]->ctrl(r, k, buf, sizeof(buf));
+		if (t && t[0])
+			said(arg, t);
+	}
+}
+
 void signals_burn(struct signal_burn *sb, enum signal_at at)
 {
 	size_t n = 0;
