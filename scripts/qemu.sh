@@ -389,9 +389,9 @@ lab_run () {
 # replaces the one user-mode NIC (lab_two_nets: two). As lab_run: QEMU's
 # status, 124 when LAB_TIMEOUT ran out. The kernel skips its crypto
 # self-tests (cryptomgr.notests): kiln's CRC and TLS (curl) run in user
-# space, and under TCG the self-tests cost boot time and once held a
-# guest CPU (cryptomgr_test) until the timeout. The images' boot menus
-# keep them: on a real CPU a failed self-test is a finding.
+# space, and under TCG a self-test once held a guest CPU (cryptomgr_test)
+# until the timeout. The images' boot menus keep them: on a real CPU a
+# failed self-test is a finding.
 lab_boot () {
 	log=$2
 	net=${LAB_NET:-"-netdev user,id=net0 -device e1000,netdev=net0"}
