@@ -747,6 +747,63 @@ static void test_slots(void)
 	free(text);
 }
 
+/* Every slot of d taken by other signals. */
+static void fill_slots(struct record_disk *d)
+{
+	static const char *names[] = { "a", "b", "c", "d", "e", "f", "g",
+				       "h", "i" };
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		record_disk_slot_make(d, names[i], 8, NULL);
+}
+
+/*
+ * A disk whose counters cannot be kept (every slot of it taken, as out
+ * of memory): said, never a judging without them.
+ */
+static void test_no_room(void)
+{
+	struct sasphy_set set = { 0 };
+	struct jsonread *doc = NULL;
+	const struct signal_ops *sig = signal_find("link_errors");
+	struct record_disk *c;
+	char err[300] = "";
+	size_t len;
+	char *text;
+	int ret;
+
+	fresh();
+	disk("sdb");
+	disk("sdc");
+	c = &r.disks[1];
+	snprintf(c->label, sizeof(c->label), "sdc");
+	fill_slots(c);
+	if (sasphy_read(at("before"), &set))
+		tap_bail("cannot read the fixture");
+	ret = linkerr_start(&r, &set, at("before"));
+	tap_ok(!ret && linkerr_of(&r)->nphys == 16 &&
+	       linkerr_disk_of(&r.disks[0])->n &&
+	       !record_disk_slot(c, LINKERR_SLOT) &&
+	       notes_have("sdc: the link error counters of its path are not "
+			  "kept: no room in the record"),
+	       "its path's counters not kept: said in the notes, the "
+	       "machine's phys and the other disk's kept");
+	sasphy_free(&set);
+	tap_ok(linkerr_fold_drive(c, parse("sataphy-before.json")) == -ENOMEM &&
+	       linkerr_fold_drive(c, parse("qemu-ata.json")) == 0,
+	       "its drive's counters not kept: -ENOMEM (none to keep: 0)");
+	text = result_json(&r, &len);
+	if (!text || jsonread_parse(&doc, text, len, NULL, err, sizeof(err)))
+		tap_bail("result.json: %s", err);
+	tap_ok(sig && sig->read_disk(jsonread_path(jsonread_root(doc),
+						   "/targets/0"), c) == -ENOMEM,
+	       "read back: counters it cannot keep fail the read (-ENOMEM), "
+	       "not a disk judged without them");
+	jsonread_free(doc);
+	free(text);
+}
+
 int main(int argc, char **argv)
 {
 	tap_args(argc, argv);
@@ -755,7 +812,7 @@ int main(int argc, char **argv)
 	if (!mkdtemp(sasexp))
 		tap_skip_all("no temporary folder");
 	tap_sh("tar xzf %s -C %s", TARBALL, sasexp);
-	tap_plan(55);
+	tap_plan(58);
 	test_read();
 	test_inventory();
 	test_qemu();
@@ -765,6 +822,7 @@ int main(int argc, char **argv)
 	test_shared();
 	test_drive();
 	test_slots();
+	test_no_room();
 	record_free(&r);
 	tap_sh("rm -rf %s", sasexp);
 	return tap_done();

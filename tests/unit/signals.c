@@ -11,11 +11,13 @@
  * through its judge hook, at its places, in the table's order; and a
  * signal's own part of the record is a slot of it.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../lib/tap.h"
+#include "base/jsonread.h"
 #include "fleet/fleet.h"
 #include "judge/bmcjudge.h"
 #include "judge/record.h"
@@ -338,6 +340,59 @@ static void slots(void)
 	       freed);
 }
 
+/*
+ * A target's facts read back that a signal cannot keep (every slot of
+ * the disk taken, as out of memory) fail the read, -ENOMEM, so restore
+ * fails rather than judge the disk without them; a target with none of
+ * them reads (0) and makes no slot.
+ */
+static void read_no_room(void)
+{
+	static const char target[] =
+		"{\"nvme_logs\": {\"controller\": \"/dev/nvme0\"},"
+		" \"link_errors\": {\"drive icrc_errors\": {\"source\":"
+		" \"drive\", \"counter\": \"icrc_errors\", \"before\": 0,"
+		" \"after\": 3, \"growth\": 3}}}";
+	static const char bare[] = "{\"nvme_logs\": null, "
+				   "\"link_errors\": {}}";
+	static const char *names[] = { "nvme", "link_errors" };
+	struct jsonread *doc = NULL, *none = NULL;
+	struct record r;
+	char slot[RECORD_DISK_SLOTS + 1][4];
+	size_t i;
+	int k;
+
+	record_init(&r, "burn", 0, NULL, &s);
+	if (!record_add(&r, "/dev/a", 0) || !record_add(&r, "/dev/b", 0) ||
+	    jsonread_parse(&doc, target, sizeof(target) - 1, NULL, NULL, 0) ||
+	    jsonread_parse(&none, bare, sizeof(bare) - 1, NULL, NULL, 0))
+		tap_bail("out of memory");
+	for (k = 0; k <= RECORD_DISK_SLOTS; k++) {
+		snprintf(slot[k], sizeof(slot[k]), "%d", k);
+		record_disk_slot_make(&r.disks[0], slot[k], 8, NULL);
+	}
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const struct signal_ops *sig = signal_find(names[i]);
+
+		int full, bare_ret, bare_slots, room;
+
+		if (!sig || !sig->read_disk)
+			tap_bail("%s: no read_disk", names[i]);
+		full = sig->read_disk(jsonread_root(doc), &r.disks[0]);
+		bare_ret = sig->read_disk(jsonread_root(none), &r.disks[1]);
+		bare_slots = r.disks[1].nslots;
+		room = sig->read_disk(jsonread_root(doc), &r.disks[1]);
+		tap_ok(full == -ENOMEM && !bare_ret && bare_slots == (int)i &&
+		       !room && r.disks[1].nslots == (int)i + 1,
+		       "%s: facts it cannot keep fail the read; none to keep "
+		       "read, no slot; kept with room (%d %d %d %d)", names[i],
+		       full, bare_ret, bare_slots, room);
+	}
+	jsonread_free(doc);
+	jsonread_free(none);
+	record_free(&r);
+}
+
 int main(int argc, char **argv)
 {
 	tap_args(argc, argv);
@@ -348,5 +403,6 @@ int main(int argc, char **argv)
 	TAP_RUN(columns);
 	TAP_RUN(judging);
 	TAP_RUN(slots);
+	TAP_RUN(read_no_room);
 	return tap_done();
 }

@@ -142,11 +142,11 @@ struct linkerr_disk *linkerr_disk_make(struct record_disk *d)
 }
 
 /*
- * The phys on one disk's path, each counter of each in its list: 0, or
- * -ENOMEM when its slot cannot be made.
+ * The phys on one disk's path, each counter of each in its list; none
+ * kept (said in the notes) when its slot cannot be made.
  */
-static int map_disk(const struct sasphy_set *set, const char *sysroot,
-		    struct record_disk *d)
+static void map_disk(struct record *r, const struct sasphy_set *set,
+		     const char *sysroot, struct record_disk *d)
 {
 	struct linkerr_disk *l = NULL;
 	char path[512];
@@ -155,24 +155,27 @@ static int map_disk(const struct sasphy_set *set, const char *sysroot,
 	if (d->t.kind != TARGET_BLOCK || d->t.id.backing[0] ||
 	    !d->t.id.name[0] ||
 	    sasphy_devpath(sysroot, d->t.id.name, path, sizeof(path)))
-		return 0;
+		return;
 	for (i = 0; i < set->n; i++) {
 		if (!sasphy_on_path(&set->phys[i], path))
 			continue;
-		if (!l && !(l = linkerr_disk_make(d)))
-			return -ENOMEM;
+		if (!l && !(l = linkerr_disk_make(d))) {
+			record_note(r, "%s: the link error counters of its "
+				    "path are not kept: no room in the record",
+				    d->label);
+			return;
+		}
 		for (k = 0; k < SASPHY_COUNTERS; k++)
 			linkerr_disk_count(l, set->phys[i].name,
 					   sasphy_counter[k]);
 	}
-	return 0;
 }
 
 int linkerr_start(struct record *r, const struct sasphy_set *set,
 		  const char *sysroot)
 {
 	struct linkerr *m = linkerr_make(r);
-	int i, k, ret = 0;
+	int i, k;
 
 	if (!m)
 		return -ENOMEM;
@@ -194,9 +197,8 @@ int linkerr_start(struct record *r, const struct sasphy_set *set,
 		say_unread(r, p);
 	}
 	for (i = 0; i < r->n; i++)
-		if (map_disk(set, sysroot, &r->disks[i]))
-			ret = -ENOMEM;
-	return ret;
+		map_disk(r, set, sysroot, &r->disks[i]);
+	return 0;
 }
 
 void linkerr_fold_phys(struct record *r, const struct sasphy_set *set)
@@ -233,13 +235,16 @@ void linkerr_fold_phys(struct record *r, const struct sasphy_set *set)
 	}
 }
 
-void linkerr_fold_drive(struct record_disk *d, const struct smartjson *sj)
+int linkerr_fold_drive(struct record_disk *d, const struct smartjson *sj)
 {
 	struct linkerr_disk *l;
 	int i;
 
-	if (!sj->nlinks || !(l = linkerr_disk_make(d)))
-		return;
+	if (!sj->nlinks)
+		return 0;
+	l = linkerr_disk_make(d);
+	if (!l)
+		return -ENOMEM;
 	for (i = 0; i < sj->nlinks; i++) {
 		struct linkerr_count *c = linkerr_disk_count(
 			l, sj->links[i].src, sj->links[i].name);
@@ -247,6 +252,7 @@ void linkerr_fold_drive(struct record_disk *d, const struct smartjson *sj)
 		if (c)
 			linkerr_count_fold(c, sj->links[i].value, 0);
 	}
+	return 0;
 }
 
 static long long phy_growth(const struct linkerr_phy *p)

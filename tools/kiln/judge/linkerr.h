@@ -98,8 +98,9 @@ const struct linkerr_phy *linkerr_phy_of(const struct linkerr *m,
 /*
  * Before the first sample: the machine's SAS phys from set, and for each
  * disk of the record that is a drive, the phys on its path (from its
- * device path under sysroot). Phys whose counters will not read are said
- * in the record's notes. 0 or -ENOMEM.
+ * device path under sysroot). Phys whose counters will not read, and a
+ * disk whose counters cannot be kept, are said in the record's notes. 0,
+ * or -ENOMEM when the machine's phys cannot be kept.
  */
 int linkerr_start(struct record *r, const struct sasphy_set *set,
 		  const char *sysroot);
@@ -108,10 +109,10 @@ int linkerr_start(struct record *r, const struct sasphy_set *set,
 void linkerr_fold_phys(struct record *r, const struct sasphy_set *set);
 
 /*
- * ...and of one disk's own counters, as smartctl gave them (none kept
- * when its slot cannot be made).
+ * ...and of one disk's own counters, as smartctl gave them: 0, or
+ * -ENOMEM when its slot cannot be made (none kept).
  */
-void linkerr_fold_drive(struct record_disk *d, const struct smartjson *sj);
+int linkerr_fold_drive(struct record_disk *d, const struct smartjson *sj);
 
 /* Judges one disk on its counters and the machine's: reasons to d->j. */
 void linkerr_judge_disk(const struct record *r, struct record_disk *d);

@@ -251,8 +251,12 @@ static void fold_ready(struct sampler *sp)
 	vitals_fold(sp->r, s);
 	linkerr_fold_phys(sp->r, &s->phys);
 	for (i = 0; i < s->n && i < sp->r->n; i++)
-		if (s->disk[i].answered)
-			linkerr_fold_drive(&sp->r->disks[i], &s->disk[i].sj);
+		if (s->disk[i].answered &&
+		    linkerr_fold_drive(&sp->r->disks[i], &s->disk[i].sj) &&
+		    !sp->lerr_lost++)
+			record_note(sp->r, "%s: its drive's link error counters "
+				    "are not kept: no room in the record",
+				    sp->r->disks[i].label);
 	sp->folded++;
 	sample_free(s);
 }

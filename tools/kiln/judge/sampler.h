@@ -38,6 +38,7 @@ struct sampler {
 	int nkd;
 	uint64_t folded;		/* samples folded into the record */
 	uint64_t lines;			/* log lines folded */
+	int lerr_lost;			/* drives' link counters not kept */
 };
 
 /*

@@ -135,16 +135,19 @@ static void read_figures(node *n, struct linkerr_count *c)
 	c->err = errno_of(jsonread_str(n, K_ERROR, NULL));
 }
 
-static void linkerr_out_read_disk(node *t, struct record_disk *d)
+static int linkerr_out_read_disk(node *t, struct record_disk *d)
 {
 	node *o = jsonread_get(t, K_LINK_ERRORS);
 	struct linkerr_disk *l;
 	char src[32], name[40];
 	size_t i;
 
-	/* Out of memory: the counters are not read back (no reason). */
-	if (!jsonread_count(o) || !(l = linkerr_disk_make(d)))
-		return;
+	if (!jsonread_count(o))
+		return 0;
+	/* Not kept: the restore fails, rather than judge without them. */
+	l = linkerr_disk_make(d);
+	if (!l)
+		return -ENOMEM;
 	memset(l, 0, sizeof(*l));
 	for (i = 0; i < jsonread_count(o); i++) {
 		node *n = jsonread_at(o, i);
@@ -157,6 +160,7 @@ static void linkerr_out_read_disk(node *t, struct record_disk *d)
 			continue;
 		read_figures(n, c);
 	}
+	return 0;
 }
 
 static int linkerr_out_read_machine(node *doc, struct record *r)

@@ -240,24 +240,25 @@ static void nvmelog_out_disk(struct json *j, const struct record *r,
 	json_end(j);
 }
 
-static void nvmelog_out_read_disk(node *t, struct record_disk *d)
+static int nvmelog_out_read_disk(node *t, struct record_disk *d)
 {
 	node *n = jsonread_get(t, "nvme_logs");
 	const char *dev = jsonread_str(n, "controller", "");
 	struct nvme_disk *nv;
 
 	if (jsonread_type(n) != JSONREAD_OBJECT)
-		return;
-	/* Out of memory: the logs are not read back (no reason from them). */
+		return 0;
+	/* Not kept: the restore fails, rather than judge without them. */
 	nv = nvme_disk_make(d);
 	if (!nv)
-		return;
+		return -ENOMEM;
 	get_log(jsonread_get(n, "before"), &nv->before, dev, NULL);
 	get_log(jsonread_get(n, "after"), &nv->after, dev,
 		jsonread_path(t, "/error_log/new"));
 	snprintf(nv->telemetry, sizeof(nv->telemetry), "%s",
 		 jsonread_str(n, "telemetry", ""));
 	nv->telemetry_len = (size_t)jsonread_u64(n, "telemetry_bytes", 0);
+	return 0;
 }
 
 /* A controller that has not answered four small reads in this is dead. */

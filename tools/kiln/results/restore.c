@@ -210,8 +210,8 @@ static int restore_disk(const struct jsonread_node *t, struct record_disk *d,
 	restore_burn(t, d);
 	restore_judged(t, d, mt);
 	for (SIGNAL_EACH(s))
-		if ((*s)->read_disk)
-			(*s)->read_disk(t, d);
+		if ((*s)->read_disk && (*s)->read_disk(t, d))
+			return -ENOMEM;
 	return result_target_passes(t, &d->snap);
 }
 

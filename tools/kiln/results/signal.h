@@ -113,11 +113,13 @@ struct signal_ops {
 	/*
 	 * result.json read back into a record (restore.c): 0 or -ENOMEM;
 	 * read after every target is read, so a signal's read finds the
-	 * disks and what the signals before it in the table read
+	 * disks and what the signals before it in the table read; a
+	 * target's part, 0 or -ENOMEM too (a part it could not keep is a
+	 * restore that failed, not a disk judged without it)
 	 */
 	int (*read)(const struct jsonread_node *doc, struct record *r);
-	void (*read_disk)(const struct jsonread_node *t,
-			  struct record_disk *d);
+	int (*read_disk)(const struct jsonread_node *t,
+			 struct record_disk *d);
 	/*
 	 * summary.txt, each at its place in the run's lines: under its
 	 * notes; after its FAIL line, where its trouble was placed (blame,

@@ -117,13 +117,14 @@ static void smart_json_disk(struct json *j, const struct record *r,
 	json_end(j);
 }
 
-static void smart_read_disk(const struct jsonread_node *t,
-			    struct record_disk *d)
+static int smart_read_disk(const struct jsonread_node *t,
+			   struct record_disk *d)
 {
 	smart_out_read(jsonread_path(t, "/" KEY_SMART "/" KEY_BEFORE),
 		       &d->before.c);
 	smart_out_read(jsonread_path(t, "/" KEY_SMART "/" KEY_AFTER),
 		       &d->after.c);
+	return 0;
 }
 
 /*

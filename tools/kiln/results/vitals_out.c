@@ -359,8 +359,8 @@ static void read_drive(node *n, struct vitals_disk *d)
 	}
 }
 
-void vitals_out_read_disk(const struct jsonread_node *t,
-			  struct record_disk *d)
+int vitals_out_read_disk(const struct jsonread_node *t,
+			 struct record_disk *d)
 {
 	node *sig = jsonread_get(t, "signals");
 	node *log = jsonread_get(sig, "kernel_log");
@@ -371,7 +371,7 @@ void vitals_out_read_disk(const struct jsonread_node *t,
 	vitals_disk_free(s);
 	vitals_disk_init(s);
 	if (jsonread_type(sig) != JSONREAD_OBJECT)
-		return;
+		return 0;
 	read_drive(sig, s);
 	s->kmsg_total = (unsigned)jsonread_u64(log, "errors", 0);
 	s->kmsg_direct = (unsigned)jsonread_u64(log, "naming_it", 0);
@@ -380,6 +380,7 @@ void vitals_out_read_disk(const struct jsonread_node *t,
 	for (i = 0; i < jsonread_count(path) && i < KMSGWATCH_PCI_PATH; i++)
 		text_of(jsonread_at(path, i), "pci", s->pci[s->npci++],
 			sizeof(s->pci[0]));
+	return 0;
 }
 
 static int read_lists(node *m, struct vitals_machine *out)

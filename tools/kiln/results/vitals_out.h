@@ -19,9 +19,12 @@ void vitals_out_disk(struct json *j, const struct record *r,
 /* The run's "machine" object. */
 void vitals_out_machine(struct json *j, const struct record *r);
 
-/* A target's signals from its object, and the machine's (restore.c). */
-void vitals_out_read_disk(const struct jsonread_node *t,
-			  struct record_disk *d);
+/*
+ * A target's signals from its object (0), and the machine's (0 or
+ * -ENOMEM) (restore.c).
+ */
+int vitals_out_read_disk(const struct jsonread_node *t,
+			 struct record_disk *d);
 int vitals_out_read_machine(const struct jsonread_node *doc,
 			    struct record *r);
 
