@@ -25,7 +25,7 @@
 #include "../lib/reasons.h"
 #include "judge/record.h"
 #include "judge/vitals.h"
-#include "results/cpu_out.h"
+#include "results/vitals_cpu_out.h"
 #include "results/vitals_out.h"
 #include "sense/cpu.h"
 
@@ -203,7 +203,7 @@ static void judged(void)
 	       "the clock of every CPU in every sample after the first: "
 	       "%llu readings, %u to %u kHz", (unsigned long long)
 	       r.sig.cpu.khz_n, r.sig.cpu.khz_min, r.sig.cpu.khz_max);
-	cpu_out_clock_text(&r.sig.cpu, line, sizeof(line));
+	vitals_cpu_out_clock_text(&r.sig.cpu, line, sizeof(line));
 	tap_ok(!strcmp(line, "CPU clock under load: 1100/2775/3100 MHz "
 		       "min/avg/max, nominal 2100 MHz (base_frequency)"),
 	       "summary.txt's line: %s", line);
@@ -226,7 +226,7 @@ static void judged(void)
 	record_init(&back, "burn", 0, NULL, &s2);
 	vitals_out_read_machine(jsonread_root(doc), &back);
 	vitals_judge_machine(&back);
-	cpu_out_clock_text(&back.sig.cpu, path, sizeof(path));
+	vitals_cpu_out_clock_text(&back.sig.cpu, path, sizeof(path));
 	tap_ok(!memcmp(&back.sig.j, &r.sig.j, sizeof(r.sig.j)) &&
 	       !strcmp(path, line) && back.sig.cpu.nthrottle == 4,
 	       "read back: judged the same, the same clock said (%s)", path);

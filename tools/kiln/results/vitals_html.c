@@ -4,13 +4,13 @@
  * vitals_html.h), for vitals_signal (vitals_out.c): every drive's
  * temperature over the run as small multiples on one scale (the limit a
  * red dashed line), and the machine's section's tables: hwmon, memory
- * (EDAC), the CPUs (report_cpu.c), PCIe AER, the kernel log and the
+ * (EDAC), the CPUs (vitals_cpu_html.c), PCIe AER, the kernel log and the
  * drives behind RAID controllers.
  */
 #include <stdio.h>
 
 #include "results/html.h"
-#include "results/report_cpu.h"
+#include "results/vitals_cpu_html.h"
 #include "results/vitals_html.h"
 
 /* One temperature plot: width, height, and the room above for its scale. */
@@ -315,7 +315,7 @@ void vitals_html_machine(FILE *f, const struct record *r)
 	fputs("</p>\n", f);
 	hwmon_table(f, m);
 	edac_table(f, m);
-	report_cpu_html(f, m);
+	vitals_cpu_html(f, m);
 	aer_table(f, m);
 	kmsg_part(f, m);
 	raid_table(f, m);

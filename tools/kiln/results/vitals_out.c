@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/cpu_out.h"
+#include "results/vitals_cpu_out.h"
 #include "results/signal.h"
 #include "results/smart_out.h"
 #include "results/vitals_html.h"
@@ -264,7 +264,7 @@ void vitals_out_machine(struct json *j, const struct record *r)
 	edac(j, m);
 	aer(j, m);
 	hwmon(j, m);
-	cpu_out_write(j, &m->cpu);
+	vitals_cpu_out_write(j, &m->cpu);
 	json_begin(j, "kernel_log");
 	json_bool(j, "read", m->kmsg);
 	json_str(j, "why_not", m->kmsg ? NULL : m->kmsg_why);
@@ -498,7 +498,7 @@ int vitals_out_read_machine(const struct jsonread_node *doc,
 		out->failure_base[n] = 0;
 	}
 	out->have_base = 1;
-	if (cpu_out_read(m, &out->cpu))
+	if (vitals_cpu_out_read(m, &out->cpu))
 		return -ENOMEM;
 	return read_lists(m, out);
 }

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "results/cpu_out.h"
+#include "results/vitals_cpu_out.h"
 #include "results/vitals_text.h"
 
 static void extremes(const struct record *r, FILE *f)
@@ -65,7 +65,7 @@ void vitals_text_run(const struct record *r, FILE *f)
 			m->edac_mcs == 1 ? "" : "s", ce, ue);
 	else
 		fprintf(f, "  memory: no EDAC (its errors cannot be seen)\n");
-	if (cpu_out_clock_text(&m->cpu, line, sizeof(line))[0])
+	if (vitals_cpu_out_clock_text(&m->cpu, line, sizeof(line))[0])
 		fprintf(f, "  %s\n", line);
 	for (i = 0; i < m->naer; i++)
 		for (sev = 0; sev < 3; sev++)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef KILN_REPORT_CPU_H
-#define KILN_REPORT_CPU_H
+#ifndef KILN_VITALS_CPU_HTML_H
+#define KILN_VITALS_CPU_HTML_H
 
 #include <stdio.h>
 
@@ -11,6 +11,6 @@
  * the nominal one, the CPUs that throttled, the machine checks by CPU and
  * bank. Their temperatures are hwmon's (coretemp, k10temp), in its table.
  */
-void report_cpu_html(FILE *f, const struct vitals_machine *m);
+void vitals_cpu_html(FILE *f, const struct vitals_machine *m);
 
 #endif

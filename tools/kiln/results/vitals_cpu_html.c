@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Description: the CPUs' part of report.html (see report_cpu.h), from the
+ * Description: the CPUs' part of report.html (see vitals_cpu_html.h), from the
  * record alone, so kiln report draws it again from result.json.
  */
 #include <stdio.h>
 
 #include "results/html.h"
-#include "results/cpu_out.h"
-#include "results/report_cpu.h"
+#include "results/vitals_cpu_out.h"
+#include "results/vitals_cpu_html.h"
 
 static void mce_table(FILE *f, const struct mce_tally *t)
 {
@@ -45,13 +45,13 @@ static void mce_table(FILE *f, const struct mce_tally *t)
 			t->unkept);
 }
 
-void report_cpu_html(FILE *f, const struct vitals_machine *m)
+void vitals_cpu_html(FILE *f, const struct vitals_machine *m)
 {
 	const struct vitals_cpu *c = &m->cpu;
 	char line[200], list[200];
 
 	fputs("<h3>CPUs</h3>\n", f);
-	if (cpu_out_clock_text(c, line, sizeof(line))[0]) {
+	if (vitals_cpu_out_clock_text(c, line, sizeof(line))[0]) {
 		fputs("<p>", f);
 		html_text(f, line);
 		fputs("</p>\n", f);

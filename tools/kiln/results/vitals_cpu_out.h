@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef KILN_CPU_OUT_H
-#define KILN_CPU_OUT_H
+#ifndef KILN_VITALS_CPU_OUT_H
+#define KILN_VITALS_CPU_OUT_H
 
 #include "base/json.h"
 #include "base/jsonread.h"
@@ -12,12 +12,12 @@
  * and its "machine_checks", read back the same way, so a restored run is
  * judged as the run was.
  */
-void cpu_out_write(struct json *j, const struct vitals_cpu *c);
+void vitals_cpu_out_write(struct json *j, const struct vitals_cpu *c);
 
 /* From the "machine" object m into c (emptied first). 0 or -ENOMEM. */
-int cpu_out_read(const struct jsonread_node *m, struct vitals_cpu *c);
+int vitals_cpu_out_read(const struct jsonread_node *m, struct vitals_cpu *c);
 
 /* The clock's line of summary.txt into buf ("" when none is known). */
-char *cpu_out_clock_text(const struct vitals_cpu *c, char *buf, size_t len);
+char *vitals_cpu_out_clock_text(const struct vitals_cpu *c, char *buf, size_t len);
 
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Description: the CPUs' signals told (see cpu_out.h): written in
+ * Description: the CPUs' signals told (see vitals_cpu_out.h): written in
  * result.json and read back field by field, and the clock said in a line
  * for summary.txt and report.html.
  */
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/cpu_out.h"
+#include "results/vitals_cpu_out.h"
 
 typedef const struct jsonread_node node;
 
@@ -48,7 +48,7 @@ static void clock_out(struct json *j, const struct vitals_cpu *c)
 	}
 }
 
-void cpu_out_write(struct json *j, const struct vitals_cpu *c)
+void vitals_cpu_out_write(struct json *j, const struct vitals_cpu *c)
 {
 	const struct mce_tally *t = &c->mce;
 	char list[200], hex[24];
@@ -145,7 +145,7 @@ static void read_mce(node *mc, struct mce_tally *t)
 	}
 }
 
-int cpu_out_read(const struct jsonread_node *m, struct vitals_cpu *c)
+int vitals_cpu_out_read(const struct jsonread_node *m, struct vitals_cpu *c)
 {
 	node *cpu = jsonread_get(m, "cpu");
 	node *clk = jsonread_get(cpu, "clock_mhz");
@@ -165,7 +165,7 @@ int cpu_out_read(const struct jsonread_node *m, struct vitals_cpu *c)
 	return read_throttle(jsonread_get(cpu, "throttle"), c);
 }
 
-char *cpu_out_clock_text(const struct vitals_cpu *c, char *buf, size_t len)
+char *vitals_cpu_out_clock_text(const struct vitals_cpu *c, char *buf, size_t len)
 {
 	char nominal[64] = "nominal not known";
 
