@@ -19,6 +19,7 @@
 #include "results/ocptv.h"
 #include "results/ocptv_step.h"
 #include "judge/record.h"
+#include "judge/smartjudge.h"
 #include "results/signal.h"
 
 #define MB 1000000ull
@@ -126,8 +127,8 @@ static void judge(struct record *r, int final, int interrupted)
 		struct record_disk *d = &r->disks[i];
 
 		judge_target(&d->snap, d->mt, &d->j);
-		judge_health(&d->before.c, final ? &d->after.c : NULL,
-			     &d->j);
+		judge_health(&smart_disk_of(d)->before.c,
+			     final ? &smart_disk_of(d)->after.c : NULL, &d->j);
 	}
 	signals_judge(r, final, interrupted);
 }
@@ -296,10 +297,10 @@ static void test_mixed(void)
 	burn(&r, p);
 	io_errors(bad);
 	bad_units(bad);
-	smart(&bad->before.c, 0, 0);
-	smart(&bad->after.c, 8, 0);
-	smart(&warn->before.c, 0, 2);
-	smart(&warn->after.c, 0, 2);
+	smart(&smart_disk_make(bad)->before.c, 0, 0);
+	smart(&smart_disk_make(bad)->after.c, 8, 0);
+	smart(&smart_disk_make(warn)->before.c, 0, 2);
+	smart(&smart_disk_make(warn)->after.c, 0, 2);
 	record_note(&r, "a note with \"quotes\"\nand a second line");
 	judge(&r, 1, 0);
 	lines(&r, "mixed");

@@ -15,6 +15,7 @@
 
 #include "../lib/tap.h"
 #include "judge/record.h"
+#include "judge/smartjudge.h"
 #include "results/report_html.h"
 #include "results/summary.h"
 #include "base/timing.h"
@@ -97,6 +98,7 @@ int main(int argc, char **argv)
 		.max_link_speed = "8.0 GT/s PCIe", .link_width = 8,
 		.max_link_width = 8, .link_mbps = 7877 };
 	const char *table, *inv, *temps, *p;
+	struct smart_disk *sm;
 	struct vitals_hidden *h;
 	int order[4], ok;
 	char *html;
@@ -201,9 +203,12 @@ int main(int argc, char **argv)
 	free(html);
 
 	/* SMART counters that changed during the run, and only those. */
-	r.disks[1].before.c.have = r.disks[1].after.c.have = 1;
-	r.disks[1].after.c.realloc = 8;
-	r.disks[1].before.c.pending = r.disks[1].after.c.pending = 3;
+	sm = smart_disk_make(&r.disks[1]);
+	if (!sm)
+		tap_bail("out of memory");
+	sm->before.c.have = sm->after.c.have = 1;
+	sm->after.c.realloc = 8;
+	sm->before.c.pending = sm->after.c.pending = 3;
 	html = report_html(&r, &len);
 	p = at(html, "<h2>SMART during the run</h2>");
 	tap_ok(p && at(p, ">sdb</td><td class=\"l\">reallocated sectors"

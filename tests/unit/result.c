@@ -23,6 +23,7 @@
 #include "results/folder.h"
 #include "base/jsonread.h"
 #include "judge/record.h"
+#include "judge/smartjudge.h"
 #include "results/report_zones.h"
 #include "results/restore.h"
 #include "results/result.h"
@@ -63,6 +64,23 @@ static void totals_of(struct engine_snap *s)
 }
 
 /* A disk that ran two whole passes and met an error and two bad units. */
+/* Disk a's SMART, the same before and after. */
+static void smart_a(struct smart_disk *sm)
+{
+	if (!sm)
+		tap_bail("out of memory");
+	sm->before.c.have = sm->after.c.have = 1;
+	sm->before.c.passed = sm->after.c.passed = 1;
+	sm->before.c.realloc = 4;
+	sm->after.c.realloc = 4;
+	sm->before.c.pending = sm->after.c.pending = 0;
+	sm->before.c.uncorrectable = sm->after.c.uncorrectable = -1;
+	sm->before.c.crc_errors = sm->after.c.crc_errors = 0;
+	sm->before.c.media_errors = sm->after.c.media_errors = -1;
+	sm->before.c.critical_warning = sm->after.c.critical_warning = -1;
+	sm->before.c.grown_defects = sm->after.c.grown_defects = -1;
+}
+
 static void disk_a(struct record_disk *d)
 {
 	const struct engine_pass passes[] = {
@@ -161,16 +179,7 @@ static void disk_a(struct record_disk *d)
 	mt_a.max[PHASE_VERIFY] = 110;
 	d->mt = &mt_a;
 
-	d->before.c.have = d->after.c.have = 1;
-	d->before.c.passed = d->after.c.passed = 1;
-	d->before.c.realloc = 4;
-	d->after.c.realloc = 4;
-	d->before.c.pending = d->after.c.pending = 0;
-	d->before.c.uncorrectable = d->after.c.uncorrectable = -1;
-	d->before.c.crc_errors = d->after.c.crc_errors = 0;
-	d->before.c.media_errors = d->after.c.media_errors = -1;
-	d->before.c.critical_warning = d->after.c.critical_warning = -1;
-	d->before.c.grown_defects = d->after.c.grown_defects = -1;
+	smart_a(smart_disk_make(d));
 }
 
 /* A file in three pieces, stopped 20 MiB into its third write pass. */
@@ -545,9 +554,13 @@ static void test_restore(const struct record *r, const char *dir,
 	       !memcmp(&ra->snap.bad[1], &a->snap.bad[1],
 		       sizeof(a->snap.bad[1])),
 	       "its bad units: class, bits, sectors, re-read, the unit found");
-	tap_ok(same_health(&ra->before.c, &a->before.c) &&
-	       same_health(&ra->after.c, &a->after.c) && !rb->before.c.have &&
-	       !rb->after.c.have, "SMART before and after, or none");
+	tap_ok(same_health(&smart_disk_of(ra)->before.c,
+			   &smart_disk_of(a)->before.c) &&
+	       same_health(&smart_disk_of(ra)->after.c,
+			   &smart_disk_of(a)->after.c) &&
+	       !smart_disk_of(rb)->before.c.have &&
+	       !smart_disk_of(rb)->after.c.have,
+	       "SMART before and after, or none");
 	tap_ok(ra->mt && ra->mt->seconds[PHASE_WRITE] == 3 &&
 	       ra->mt->min[PHASE_WRITE] == 80 &&
 	       ra->mt->max[PHASE_VERIFY] == 110 && rb->mt &&

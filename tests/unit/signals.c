@@ -21,6 +21,7 @@
 #include "fleet/fleet.h"
 #include "judge/bmcjudge.h"
 #include "judge/record.h"
+#include "judge/smartjudge.h"
 #include "results/report_machine.h"
 #include "results/signal.h"
 #include "sense/bmc.h"
@@ -229,6 +230,7 @@ static void judging(void)
 {
 	struct record r;
 	struct record_disk *d;
+	struct smart_disk *sm;
 	int i;
 	const char *judged[] = { "smart", "nvme", "vitals", "link_errors",
 				 "end", "peers", "blame", "dips", "stress",
@@ -271,11 +273,14 @@ static void judging(void)
 	d = record_add(&r, "/dev/a", 0);
 	if (!d)
 		tap_bail("out of memory");
-	smart_counters_none(&d->before.c);
-	smart_counters_none(&d->after.c);
-	d->before.c.have = d->after.c.have = 1;
-	d->before.c.realloc = 0;
-	d->after.c.realloc = 8;
+	sm = smart_disk_make(d);
+	if (!sm)
+		tap_bail("out of memory");
+	smart_counters_none(&sm->before.c);
+	smart_counters_none(&sm->after.c);
+	sm->before.c.have = sm->after.c.have = 1;
+	sm->before.c.realloc = 0;
+	sm->after.c.realloc = 8;
 	record_judge(&r, nothing, 1, 0);
 	tap_ok(d->j.verdict != JUDGE_FAIL, "rules that say nothing: no "
 	       "SMART FAIL");
@@ -387,6 +392,19 @@ static void read_no_room(void)
 		       "%s: facts it cannot keep fail the read; none to keep "
 		       "read, no slot; kept with room (%d %d %d %d)", names[i],
 		       full, bare_ret, bare_slots, room);
+	}
+	/* SMART's slot is every disk's once read: "not said" is a state. */
+	{
+		const struct signal_ops *sig = signal_find("smart");
+
+		tap_ok(sig && sig->read_disk &&
+		       sig->read_disk(jsonread_root(doc), &r.disks[0]) ==
+		       -ENOMEM && !smart_disk_of(&r.disks[0])->before.c.have &&
+		       !sig->read_disk(jsonread_root(none), &r.disks[1]) &&
+		       record_disk_slot(&r.disks[1], SMART_SLOT) &&
+		       smart_disk_of(&r.disks[1])->after.c.realloc == -1,
+		       "smart: no room fails the read; read back with none "
+		       "said, its slot holds \"not said\" (-1), not zero");
 	}
 	jsonread_free(doc);
 	jsonread_free(none);

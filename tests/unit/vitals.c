@@ -23,6 +23,7 @@
 #include "../lib/reasons.h"
 #include "sense/raidscan.h"
 #include "judge/record.h"
+#include "judge/smartjudge.h"
 #include "judge/smarttest.h"
 #include "judge/vitals.h"
 #include "results/vitals_out.h"
@@ -172,6 +173,7 @@ static void series(void)
 static void critical(void)
 {
 	static const char *const names[] = { "nvme0n1" };
+	struct smart_disk *sm;
 	struct vitals_reading rd;
 	struct settings s;
 	struct record r;
@@ -188,8 +190,11 @@ static void critical(void)
 		   "the run, 35 s in: NVM subsystem reliability degraded"),
 	       "an NVMe critical warning raised mid-run FAILs, with when and "
 	       "what");
-	r.disks[0].after.c.have = 1;
-	r.disks[0].after.c.critical_warning = 4;
+	sm = smart_disk_make(&r.disks[0]);
+	if (!sm)
+		tap_bail("out of memory");
+	sm->after.c.have = 1;
+	sm->after.c.critical_warning = 4;
 	judge_disk(&r, &r.disks[0]);
 	tap_ok(r.disks[0].j.nreasons == 0,
 	       "...said once: SMART after the run says it when it still holds");

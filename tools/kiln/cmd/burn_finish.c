@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "judge/smartjudge.h"
 #include "base/complain.h"
 #include "base/kiln.h"
 #include "base/timing.h"
@@ -57,16 +58,17 @@ static void save_health(struct burn *b)
 
 	for (i = 0; i < b->r->n; i++) {
 		const struct record_disk *d = &b->r->disks[i];
+		const struct smart_disk *s = smart_disk_of(d);
 
-		if (d->before.text) {
+		if (s->before.text) {
 			snprintf(name, sizeof(name), "smart-%s-before.txt",
 				 d->label);
-			burn_keep(b, name, d->before.text, d->before.len);
+			burn_keep(b, name, s->before.text, s->before.len);
 		}
-		if (d->after.text) {
+		if (s->after.text) {
 			snprintf(name, sizeof(name), "smart-%s-after.txt",
 				 d->label);
-			burn_keep(b, name, d->after.text, d->after.len);
+			burn_keep(b, name, s->after.text, s->after.len);
 		}
 	}
 }

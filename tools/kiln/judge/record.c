@@ -272,8 +272,6 @@ void record_free(struct record *r)
 
 		engine_snap_free(&d->snap);
 		engine_target_free(d->et);
-		health_free(&d->before);
-		health_free(&d->after);
 		vitals_disk_free(&d->sig);
 		slots_free(d->slots, d->nslots);
 		free((char *)d->path);

@@ -8,7 +8,6 @@
 #include "engine/endstep.h"
 #include "engine/engine.h"
 #include "judge/figures.h"
-#include "sense/health.h"
 #include "judge/judge.h"
 #include "judge/links.h"
 #include "discover/enclosure.h"
@@ -61,7 +60,6 @@ struct record_disk {
 	struct engine_target *et;	/* NULL until the burn starts */
 	struct engine_snap snap;	/* the latest snapshot */
 	struct monitor_target *mt;	/* the monitor's, NULL before */
-	struct health before, after;	/* SMART */
 	struct reread rr;		/* the slowest requests read again */
 	char failed[240];		/* a FAIL before any burn: why */
 	/* what the guard found where it stopped, named ("" none yet) */

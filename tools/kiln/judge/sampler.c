@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "sense/edacslot.h"
+#include "sense/health.h"
 #include "sense/raidscan.h"
 #include "judge/linkerr.h"
 #include "judge/sampler.h"

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "judge/smartjudge.h"
 #include "judge/record.h"
 #include "judge/vitals.h"
 
@@ -115,7 +116,7 @@ void vitals_judge_disk(const struct record *r, struct record_disk *d)
 	int i, sev;
 
 	judge_temp(s, &d->j);
-	judge_critical(s, &d->after.c, &d->j);
+	judge_critical(s, &smart_disk_of(d)->after.c, &d->j);
 	judge_kmsg(s, &d->j);
 	for (i = 0; i < s->npci; i++) {
 		const struct vitals_aer *a = vitals_aer_of(&r->sig, s->pci[i]);

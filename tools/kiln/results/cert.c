@@ -11,6 +11,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "judge/smartjudge.h"
 #include "base/sysfs.h"
 #include "base/version.h"
 #include "engine/sancmd.h"
@@ -148,8 +149,10 @@ char *cert_disk_json(const struct record *r, const struct record_disk *d,
 	json_str(&j, "identity", d->t.id.identity);
 	json_str(&j, "firmware", or_null(fw));
 	json_u64(&j, "capacity_bytes", d->t.size);
-	smart_out_json(&j, "smart_before", &d->before.c, SMART_OUT_HEALTH);
-	smart_out_json(&j, "smart_after", &d->after.c, SMART_OUT_HEALTH);
+	smart_out_json(&j, "smart_before", &smart_disk_of(d)->before.c,
+		       SMART_OUT_HEALTH);
+	smart_out_json(&j, "smart_after", &smart_disk_of(d)->after.c,
+		       SMART_OUT_HEALTH);
 	json_end(&j);
 	json_begin(&j, "burn_in");
 	json_str(&j, "verdict", judge_name(d->j.verdict));
@@ -240,8 +243,8 @@ static void smart_rows(FILE *f, const struct record_disk *d)
 	char name[96], v[32];
 
 	for (i = 0; i < smart_out_count(); i++) {
-		long long b = smart_out_value(&d->before.c, i);
-		long long a = smart_out_value(&d->after.c, i);
+		long long b = smart_out_value(&smart_disk_of(d)->before.c, i);
+		long long a = smart_out_value(&smart_disk_of(d)->after.c, i);
 
 		if (b == SMARTJSON_NONE && a == SMARTJSON_NONE)
 			continue;

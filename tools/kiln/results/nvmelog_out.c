@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "judge/smartjudge.h"
 #include "base/timing.h"
 #include "judge/nvmejudge.h"
 #include "results/signal.h"
@@ -338,7 +339,8 @@ static void nvme_judge(struct record *r, struct record_disk *d, int final,
 		return;
 	nv = record_disk_slot(d, NVME_SLOT);
 	if (nv)
-		nvmejudge_disk(&nv->before, &nv->after, &d->after.c, &d->j);
+		nvmejudge_disk(&nv->before, &nv->after,
+			       &smart_disk_of(d)->after.c, &d->j);
 }
 
 const struct signal_ops nvme_signal = {

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "judge/smartjudge.h"
 #include "base/unit.h"
 #include "base/version.h"
 #include "judge/nvmejudge.h"
@@ -225,8 +226,8 @@ char *rma_text(const struct record *r, const struct record_disk *d,
 	drive(f, d);
 	failure(f, d);
 	nvme(f, d);
-	smart(f, "before", &d->before);
-	smart(f, "after", &d->after);
+	smart(f, "before", &smart_disk_of(d)->before);
+	smart(f, "after", &smart_disk_of(d)->after);
 	if (fclose(f)) {
 		free(text);
 		return NULL;

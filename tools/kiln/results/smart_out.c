@@ -19,6 +19,7 @@
 #include "results/result_keys.h"
 #include "results/signal.h"
 #include "results/smart_out.h"
+#include "judge/smartjudge.h"
 #include "sense/health.h"
 
 /* In result.json's order; the "smart" object has the first seven. */
@@ -110,20 +111,26 @@ void smart_out_read(const struct jsonread_node *n, struct smart_counters *c)
 static void smart_json_disk(struct json *j, const struct record *r,
 			    const struct record_disk *d)
 {
+	const struct smart_disk *s = smart_disk_of(d);
+
 	(void)r;
 	json_begin(j, KEY_SMART);
-	smart_out_json(j, KEY_BEFORE, &d->before.c, SMART_OUT_HEALTH);
-	smart_out_json(j, KEY_AFTER, &d->after.c, SMART_OUT_HEALTH);
+	smart_out_json(j, KEY_BEFORE, &s->before.c, SMART_OUT_HEALTH);
+	smart_out_json(j, KEY_AFTER, &s->after.c, SMART_OUT_HEALTH);
 	json_end(j);
 }
 
 static int smart_read_disk(const struct jsonread_node *t,
 			   struct record_disk *d)
 {
+	struct smart_disk *s = smart_disk_make(d);
+
+	if (!s)
+		return -ENOMEM;
 	smart_out_read(jsonread_path(t, "/" KEY_SMART "/" KEY_BEFORE),
-		       &d->before.c);
+		       &s->before.c);
 	smart_out_read(jsonread_path(t, "/" KEY_SMART "/" KEY_AFTER),
-		       &d->after.c);
+		       &s->after.c);
 	return 0;
 }
 
@@ -137,10 +144,12 @@ static int smart_read_disk(const struct jsonread_node *t,
 static int smart_span(const struct record_disk *d, size_t i, long long *a,
 		      long long *b)
 {
-	*a = smart_out_value(&d->before.c, i);
+	const struct smart_disk *s = smart_disk_of(d);
+
+	*a = smart_out_value(&s->before.c, i);
 	if (*a < 0)
 		*a = smart_out_value(&d->sig.start, i);
-	*b = smart_out_value(&d->after.c, i);
+	*b = smart_out_value(&s->after.c, i);
 	if (*b < 0)
 		*b = smart_out_value(&d->sig.end, i);
 	return *a >= 0 && *b >= 0;
@@ -148,7 +157,9 @@ static int smart_span(const struct record_disk *d, size_t i, long long *a,
 
 static int smart_known(const struct record_disk *d)
 {
-	return d->before.c.have || d->after.c.have || d->sig.start.have ||
+	const struct smart_disk *s = smart_disk_of(d);
+
+	return s->before.c.have || s->after.c.have || d->sig.start.have ||
 	       d->sig.end.have;
 }
 
@@ -232,9 +243,16 @@ static void smart_read(struct record *r, int after)
 					    r->disks[i].label, SMART_TIMEOUT_S,
 					    after ? "after" : "before");
 	for (i = 0; i < r->n; i++) {
-		struct health *to = after ? &r->disks[i].after :
-				    &r->disks[i].before;
+		struct smart_disk *s = smart_disk_make(&r->disks[i]);
+		struct health *to = !s ? NULL : after ? &s->after : &s->before;
 
+		if (!to) {
+			record_note(r, "%s: SMART %s the run not kept: no "
+				    "room in the record", r->disks[i].label,
+				    after ? "after" : "before");
+			health_free(&h[i]);
+			continue;
+		}
 		health_free(to);
 		*to = h[i];
 	}
@@ -256,9 +274,10 @@ static void smart_burn(struct signal_burn *sb, enum signal_at at)
 static void smart_ocp_disk(struct ocptv_out *o, const struct record_disk *d,
 			   const char *step, const char *hw, double t)
 {
-	const struct smart_counters *b = d->before.c.have ? &d->before.c :
+	const struct smart_disk *s = smart_disk_of(d);
+	const struct smart_counters *b = s->before.c.have ? &s->before.c :
 					 NULL;
-	const struct smart_counters *a = &d->after.c;
+	const struct smart_counters *a = &s->after.c;
 	const struct {
 		const char *name;
 		long long before, after;
@@ -321,9 +340,13 @@ static void smart_ocp_disk(struct ocptv_out *o, const struct record_disk *d,
 static void smart_judge(struct record *r, struct record_disk *d, int final,
 			enum judge_at at)
 {
+	const struct smart_disk *s;
+
 	(void)r;
-	if (at == JUDGE_AT_HEALTH)
-		judge_health(&d->before.c, final ? &d->after.c : NULL, &d->j);
+	if (at != JUDGE_AT_HEALTH)
+		return;
+	s = smart_disk_of(d);
+	judge_health(&s->before.c, final ? &s->after.c : NULL, &d->j);
 }
 
 const struct signal_ops smart_signal = {
