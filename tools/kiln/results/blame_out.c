@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Description: the placing of transfer errors (judge/blame.c) in
- * result.json, summary.txt and on a controller's line, so a reader sees at once whether the
- * bad units that read back good were put on a disk, a controller or the
- * machine, and why: blame_signal. A restored record decides the place
- * again from its facts (the disks', the machine's memory errors), which
- * its read hook finds read back before it.
+ * result.json, summary.txt and on a controller's line, so a reader sees
+ * at once whether the bad units that read back good were put on a disk,
+ * a controller or the machine, and why: blame_signal. A restored
+ * record decides the place again from its facts (the disks', the
+ * machine's memory errors), which its read hook finds read back before
+ * it.
  */
 #include <errno.h>
 #include <stdio.h>

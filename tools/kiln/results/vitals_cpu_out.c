@@ -165,7 +165,8 @@ int vitals_cpu_out_read(const struct jsonread_node *m, struct vitals_cpu *c)
 	return read_throttle(jsonread_get(cpu, "throttle"), c);
 }
 
-char *vitals_cpu_out_clock_text(const struct vitals_cpu *c, char *buf, size_t len)
+char *vitals_cpu_out_clock_text(const struct vitals_cpu *c, char *buf,
+				size_t len)
 {
 	char nominal[64] = "nominal not known";
 

@@ -18,6 +18,7 @@ void vitals_cpu_out_write(struct json *j, const struct vitals_cpu *c);
 int vitals_cpu_out_read(const struct jsonread_node *m, struct vitals_cpu *c);
 
 /* The clock's line of summary.txt into buf ("" when none is known). */
-char *vitals_cpu_out_clock_text(const struct vitals_cpu *c, char *buf, size_t len);
+char *vitals_cpu_out_clock_text(const struct vitals_cpu *c, char *buf,
+				size_t len);
 
 #endif
