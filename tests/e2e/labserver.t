@@ -178,6 +178,24 @@ test_expect_success 'no stick, no server: a minute of asking, exit 3, nothing to
 # Last, as it replaces the plain nginx: the TLS one (boot/
 # nginx-kiln-tls.conf) with a certificate for the guests' 10.0.2.2 and a
 # password for the machine, the lab's CA on the stick beside kiln.cfg.
+# arrived_or_said STICK DIR FILE: FILE reached the server whole, or, with
+# a stick, result.json names it not arrived, with why. kiln waits for
+# the server a bounded time (30 s with a stick: the stick has it all), so
+# how much of the run folder arrives over TLS in an emulated CPU on a
+# busy machine is the machine's speed; that nothing is lost unsaid is
+# kiln's promise.
+arrived_or_said () {
+	if [ -e "$2$3" ]; then
+		cmp "$1$3" "$2$3"
+		return
+	fi
+	echo "# $3 did not reach the server; result.json says why:"
+	json_get "$1result.json" \
+		"[x for x in d[\"lab\"][\"upload\"][\"not_arrived\"] if x[\"file\"] == \"$3\" and x[\"why\"]]" |
+		tee "$TEST_TMP/said" | sed "s/^/# /"
+	grep -q "$3" "$TEST_TMP/said"
+}
+
 test_expect_success 'over https through the image'"'"'s curl: the run folder arrives, no password anywhere' '
 	stop_nginx &&
 	servers_pki 10.0.2.2 &&
@@ -197,7 +215,7 @@ test_expect_success 'over https through the image'"'"'s curl: the run folder arr
 	dir=$(ls -d "$NGINX_ROOT/SN-LAB-T"/*/) &&
 	stick=$(ls -d "$TEST_TMP/tls.results/kiln-results/SN-LAB-T"/*/) &&
 	cmp "${stick}result.json" "${dir}result.json" &&
-	cmp "${stick}kmsg.log" "${dir}kmsg.log" &&
+	arrived_or_said "$stick" "$dir" kmsg.log &&
 	! grep -a -r pw-lab-tee "$TEST_TMP/tls.log" "$TEST_TMP/tls.results" \
 		"$dir"
 '
