@@ -92,7 +92,7 @@ test_expect_success 'the judging calling a signal'"'"'s rule by name fails it' '
 	/* planted: SMART and the blame judged by name, not by their hooks */
 	void record_planted(struct record *r)
 	{
-		judge_health(&r->disks[0].before.c, NULL, &r->disks[0].j);
+		judge_health(NULL, NULL, &r->disks[0].j);
 		blame_judge(r);
 	}
 	EOF
