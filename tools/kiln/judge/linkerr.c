@@ -119,10 +119,8 @@ const struct linkerr *linkerr_of(const struct record *r)
 
 struct linkerr *linkerr_make(struct record *r)
 {
-	struct linkerr *m = record_slot(r, LINKERR_SLOT);
-
-	return m ? m : record_slot_make(r, LINKERR_SLOT, sizeof(*m),
-					slot_free);
+	return record_slot_make(r, LINKERR_SLOT, sizeof(struct linkerr),
+				slot_free);
 }
 
 const struct linkerr_disk *linkerr_disk_of(const struct record_disk *d)
@@ -135,10 +133,8 @@ const struct linkerr_disk *linkerr_disk_of(const struct record_disk *d)
 
 struct linkerr_disk *linkerr_disk_make(struct record_disk *d)
 {
-	struct linkerr_disk *l = record_disk_slot(d, LINKERR_SLOT);
-
-	return l ? l : record_disk_slot_make(d, LINKERR_SLOT, sizeof(*l),
-					     NULL);
+	return record_disk_slot_make(d, LINKERR_SLOT,
+				     sizeof(struct linkerr_disk), NULL);
 }
 
 /*

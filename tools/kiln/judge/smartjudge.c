@@ -17,10 +17,8 @@ static void slot_free(void *data)
 
 struct smart_disk *smart_disk_make(struct record_disk *d)
 {
-	struct smart_disk *s = record_disk_slot(d, SMART_SLOT);
-
-	return s ? s : record_disk_slot_make(d, SMART_SLOT, sizeof(*s),
-					     slot_free);
+	return record_disk_slot_make(d, SMART_SLOT, sizeof(struct smart_disk),
+				     slot_free);
 }
 
 const struct smart_disk *smart_disk_of(const struct record_disk *d)
